@@ -1,0 +1,323 @@
+"""Core values and pipeline events: the contract between every part of kbqa.
+
+Values are frozen dataclasses. Events are what the pipeline yields and what every front end
+(websocket, SSE, JSON API, CLI, evaluation) renders; each has ``event`` (its wire name) and
+``to_dict()`` (its JSON-ready payload, never containing the text of a dropped sentence).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar, Literal, Protocol
+
+Language = Literal["en", "zh"]
+Authority = Literal["policy", "manual", "faq", "meeting-note", "archived", "other"]
+RefusalReason = Literal["low_score", "conflict", "no_support"]
+DoneStatus = Literal[
+    "answered", "refused_low_score", "refused_conflict", "refused_no_support", "error"
+]
+ClaimKind = Literal["claim", "gap"]
+Mode = Literal["stream", "json"]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A passage of a stored document, as retrieval and verification see it.
+
+    ``chunk_id`` is stable (``doc-010#c02``); ``text`` is the ORIGINAL chunk text, the only
+    text citations are verified against; ``updated`` is an ISO date (``2025-06-30``) or "".
+    """
+
+    chunk_id: str
+    doc_id: str
+    title: str
+    text: str
+    section: str = ""
+    updated: str = ""
+    source_url: str = ""
+    authority: str = "other"
+    language: str = "en"
+
+
+@dataclass(frozen=True)
+class ScoredChunk:
+    """A retrieval hit.
+
+    ``score`` is the raw BM25 score (no fixed scale); ``relevance`` is the score divided by the
+    query's ideal score in this index, in [0, 1] (see ``sources.index``), which is what the
+    low-score refusal threshold compares against.
+    """
+
+    chunk: Chunk
+    score: float
+    relevance: float = 0.0
+
+
+@dataclass(frozen=True)
+class Block:
+    """A numbered source in the prompt: the closed set of numbers the model may cite.
+
+    ``n`` runs 1..N in presentation order. ``text`` is what the model is shown (the original,
+    or a compressed extract of it); ``chunk.text`` stays the original. ``tokens`` counts
+    ``text`` with tiktoken cl100k_base.
+    """
+
+    n: int
+    chunk: Chunk
+    score: float
+    tokens: int
+    text: str
+
+    @property
+    def chunk_id(self) -> str:
+        return self.chunk.chunk_id
+
+    @property
+    def doc_id(self) -> str:
+        return self.chunk.doc_id
+
+    @property
+    def title(self) -> str:
+        return self.chunk.title
+
+    @property
+    def updated(self) -> str:
+        return self.chunk.updated
+
+    def info(self) -> dict[str, Any]:
+        """JSON-ready description for ``meta`` and traces (no text)."""
+        c = self.chunk
+        return {
+            "n": self.n,
+            "chunk_id": c.chunk_id,
+            "doc_id": c.doc_id,
+            "title": c.title,
+            "section": c.section,
+            "updated": c.updated,
+            "source_url": c.source_url,
+            "authority": c.authority,
+            "score": round(self.score, 4),
+            "tokens": self.tokens,
+        }
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """Result of context assembly: blocks in presentation order and tokens used (tiktoken)."""
+
+    blocks: tuple[Block, ...]
+    used_tokens: int
+    duplicates: tuple[str, ...] = ()
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One sentence of a draft: clean prose (markers removed) and the block numbers it cites."""
+
+    text: str
+    citations: tuple[int, ...]
+    kind: ClaimKind = "claim"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The verifier's judgement of one claim.
+
+    ``verified`` lists the cited numbers that passed both gates (the chips to show);
+    ``overlaps`` maps each cited, issued number to its substantive overlap in [0, 1];
+    ``issues`` are reasons written for a person; empty when ``ok``.
+    """
+
+    claim: Claim
+    ok: bool
+    verified: tuple[int, ...] = ()
+    overlaps: tuple[tuple[int, float], ...] = ()
+    issues: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConflictSide:
+    """One side of a conflict: the value as written and where it comes from."""
+
+    n: int
+    chunk_id: str
+    doc_id: str
+    title: str
+    updated: str
+    authority: str
+    value_text: str
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Two documents giving different values, in the same unit, for the same thing.
+
+    ``unit`` is the normalised unit (``MB``, ``day``, ``req/min``...); ``context`` the shared
+    tokens before both numbers; ``preferred`` is the index in ``sides`` of the side chosen by
+    an authority signal, or None when nothing justifies choosing.
+    """
+
+    unit: str
+    sides: tuple[ConflictSide, ConflictSide]
+    context: tuple[str, ...]
+    preferred: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class DocumentRef:
+    """A document named in a refusal so the user can look for themselves."""
+
+    doc_id: str
+    title: str
+    updated: str = ""
+    source_url: str = ""
+    chunk_id: str = ""
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A previous turn of the conversation: informs intent only, never evidence."""
+
+    role: Literal["user", "assistant"]
+    text: str
+
+
+class Retriever(Protocol):
+    """Anything that can rank chunks for a query (``sources`` implements it over BM25)."""
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        """Return at most ``k`` hits, best first, ties broken by chunk_id ascending."""
+        ...
+
+
+# ----------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True)
+class Event:
+    event: ClassVar[str] = "event"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Meta(Event):
+    """First event of every answer: what the model was (or would have been) shown."""
+
+    event: ClassVar[str] = "meta"
+    trace_id: str
+    question: str
+    standalone_query: str
+    language: Language
+    blocks: tuple[dict[str, Any], ...]
+    context_tokens: int
+    provider: str
+    model: str
+    compression: dict[str, Any] | None = None
+    notices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Sentence(Event):
+    """A verified sentence, safe to show, with its verified citation numbers."""
+
+    event: ClassVar[str] = "sentence"
+    index: int
+    text: str
+    citations: tuple[int, ...]
+    kind: ClaimKind = "claim"
+
+
+@dataclass(frozen=True)
+class Dropped(Event):
+    """A sentence that failed verification. ``text`` is for the trace only, never shown."""
+
+    event: ClassVar[str] = "dropped"
+    index: int
+    text: str
+    citations: tuple[int, ...]
+    reasons: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "citations": list(self.citations), "reasons": list(self.reasons)}
+
+
+@dataclass(frozen=True)
+class Refusal(Event):
+    """The app declines to answer; ``message`` is in the question's language and says what to do."""
+
+    event: ClassVar[str] = "refusal"
+    reason: RefusalReason
+    message: str
+    conflict: Conflict | None = None
+    documents: tuple[DocumentRef, ...] = ()
+
+
+@dataclass(frozen=True)
+class Done(Event):
+    """Last event of every answer."""
+
+    event: ClassVar[str] = "done"
+    status: DoneStatus
+    emitted: int
+    dropped: int
+    trace_id: str = ""
+
+
+@dataclass(frozen=True)
+class Error(Event):
+    """The answer broke off (provider failure mid-stream...); ``message`` is safe to show."""
+
+    event: ClassVar[str] = "error"
+    message: str
+    retryable: bool = False
+
+
+def event_payload(ev: Event) -> dict[str, Any]:
+    """The wire form used by SSE, CLI --json and the websocket: ``{"event", "data"}``."""
+    return {"event": ev.event, "data": ev.to_dict()}
+
+
+@dataclass
+class TraceDraft:
+    """Everything a reviewer needs, filled in by the pipeline as it goes (mutable on purpose).
+
+    The caller creates it, passes it to the pipeline and stores it in a ``finally`` block, so a
+    trace exists even when the answer fails or the client disconnects. Times are milliseconds.
+    """
+
+    trace_id: str
+    question: str
+    standalone_query: str = ""
+    language: str = "en"
+    hits: list[dict[str, Any]] = field(default_factory=list)
+    threshold: float = 0.0
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    compression: dict[str, Any] | None = None
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    prompts: list[dict[str, Any]] = field(default_factory=list)
+    provider: str = ""
+    model: str = ""
+    model_version: str = ""
+    drafts: list[str] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    emitted: list[dict[str, Any]] = field(default_factory=list)
+    refusal_reason: str = ""
+    status: str = "pending"
+    usage: dict[str, int] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def blocks_info(blocks: Sequence[Block]) -> tuple[dict[str, Any], ...]:
+    return tuple(b.info() for b in blocks)

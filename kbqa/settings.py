@@ -1,0 +1,177 @@
+"""Django settings for kbqa.
+
+Every knob comes from an environment variable with a ``KBQA_`` prefix (plus the conventional
+``DATABASE_URL`` and ``ANTHROPIC_API_KEY``); README's configuration table lists them with
+their defaults. Nothing else reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    return raw.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def env_float(name: str, default: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    return float(raw) if raw else default
+
+
+DEBUG = env_bool("KBQA_DEBUG", False)
+DATA_DIR = Path(env_str("KBQA_DATA_DIR", str(BASE_DIR / "var")))
+
+SECRET_KEY = env_str("KBQA_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("Set KBQA_SECRET_KEY (or KBQA_DEBUG=1 for local development).")
+    SECRET_KEY = "insecure-local-development-key-only-used-with-KBQA_DEBUG"
+
+ALLOWED_HOSTS = [h.strip() for h in env_str("KBQA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
+CSRF_TRUSTED_ORIGINS = [
+    o.strip() for o in env_str("KBQA_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "channels",
+    "django_htmx",
+    "template_partials",
+    "sources",
+    "chat",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "kbqa.urls"
+ASGI_APPLICATION = "kbqa.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": dj_database_url.config(
+        default=f"sqlite:///{DATA_DIR / 'kbqa.sqlite3'}",
+        conn_max_age=env_int("KBQA_DB_CONN_MAX_AGE", 0),
+    )
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets the websocket consumer read while an ingest writes; timeout in seconds.
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+    )
+
+REDIS_URL = env_str("KBQA_REDIS_URL", "")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+TIME_ZONE = env_str("KBQA_TIME_ZONE", "UTC")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = DATA_DIR / "staticfiles"
+# Daphne serves no static files; asgi.py wraps HTTP in Django's static handler when true.
+SERVE_STATIC = env_bool("KBQA_SERVE_STATIC", DEBUG)
+MEDIA_URL = "media/"
+MEDIA_ROOT = DATA_DIR / "media"
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("KBQA_MAX_UPLOAD_MB", 20) * 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "login"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("KBQA_LOG_LEVEL", "INFO")},
+    "loggers": {"jieba": {"level": "WARNING"}},
+}
+
+# --- kbqa: retrieval, assembly, verification, providers (README: Configuration) ---
+KBQA_CHUNK_TOKENS = env_int("KBQA_CHUNK_TOKENS", 300)
+KBQA_RETRIEVAL_K = env_int("KBQA_RETRIEVAL_K", 20)
+KBQA_CONTEXT_BUDGET = env_int("KBQA_CONTEXT_BUDGET", 1200)
+KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
+# Normalised relevance in [0, 1]; calibrated with `manage.py calibrate` (README: Calibration).
+KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.3)
+KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
+KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
+KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)
+KBQA_MAX_QUESTION_CHARS = env_int("KBQA_MAX_QUESTION_CHARS", 2000)
+KBQA_PROVIDER = env_str("KBQA_PROVIDER", "extractive")
+KBQA_ANTHROPIC_MODEL = env_str("KBQA_ANTHROPIC_MODEL", "claude-sonnet-4-5")
+KBQA_ANTHROPIC_FAST_MODEL = env_str("KBQA_ANTHROPIC_FAST_MODEL", "claude-haiku-4-5")
+KBQA_ANTHROPIC_BASE_URL = env_str("KBQA_ANTHROPIC_BASE_URL", "")
+KBQA_ANTHROPIC_MAX_RETRIES = env_int("KBQA_ANTHROPIC_MAX_RETRIES", 2)
+KBQA_ANTHROPIC_TIMEOUT = env_float("KBQA_ANTHROPIC_TIMEOUT", 60.0)
+ANTHROPIC_API_KEY = env_str("ANTHROPIC_API_KEY", "")

@@ -1,0 +1,16 @@
+"""Top-level URLs: chat pages and API, chunk view, reviewer traces, admin, auth, i18n."""
+
+from __future__ import annotations
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("sources.urls")),
+    path("", include("chat.urls")),
+]

@@ -1,0 +1,1 @@
+"""Suite-wide fixtures. Nothing here (or anywhere in tests/) touches the network."""
