@@ -1,0 +1,30 @@
+"""Test doubles shared across the suite: block builders and the fake Anthropic server."""
+
+from __future__ import annotations
+
+from kbqa.core.tokens import count_tokens
+from kbqa.core.types import Block, Chunk
+
+
+def make_block(
+    n: int,
+    text: str,
+    *,
+    title: str = "",
+    updated: str = "",
+    doc_id: str = "",
+    section: str = "",
+    language: str = "en",
+) -> Block:
+    """A numbered block whose shown text is its chunk's original text."""
+    doc = doc_id or f"doc-{n:03d}"
+    chunk = Chunk(
+        chunk_id=f"{doc}#c01",
+        doc_id=doc,
+        title=title or f"Document {n}",
+        text=text,
+        section=section,
+        updated=updated,
+        language=language,
+    )
+    return Block(n=n, chunk=chunk, score=1.0, tokens=count_tokens(text), text=text)
