@@ -1,0 +1,130 @@
+"""The evaluation case format: parsing, alias lists, bad lines, answer matching."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kbqa.core.evaluation.cases import (
+    CaseDocument,
+    CaseFormatError,
+    alias_groups,
+    answer_matches,
+    parse_case,
+    read_cases,
+)
+
+
+@pytest.mark.parametrize(
+    ("raw", "groups"),
+    [
+        ("30", (("30",),)),
+        (["30"], (("30",),)),
+        (["30", "recycle"], (("30",), ("recycle",))),
+        ([["30 days", "30 天"], ["recycle"]], (("30 days", "30 天"), ("recycle",))),
+        ([" 30 ", ["a", "b"]], (("30",), ("a", "b"))),
+    ],
+)
+def test_alias_groups_shapes(raw, groups):
+    assert alias_groups(raw) == groups
+
+
+@pytest.mark.parametrize("raw", [5, [""], [[]], [["ok", 3]], {"a": 1}])
+def test_alias_groups_rejects(raw):
+    with pytest.raises(CaseFormatError):
+        alias_groups(raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "groups", "lang", "expected"),
+    [
+        ("Files stay in the Recycle Bin for 30 days.", (("30 days", "30 天"), ("recycle",)),
+         "en", True),
+        ("Files stay for 30 days.", (("30 days",), ("recycle",)), "en", False),
+        ("文件在回收站保留 30 天。", (("30天",), ("回收站",)), "zh", True),
+        ("文件在回收站保留 30 天。", (("30天",),), "en", False),
+        ("ＡＰＩ limit", (("api",),), "en", True),
+        ("anything", (), "en", True),
+        ("", (), "en", False),
+    ],
+)
+def test_answer_matches(text, groups, lang, expected):
+    assert answer_matches(text, groups, lang=lang) is expected
+
+
+def test_parse_full_case_with_documents():
+    case = parse_case(
+        {
+            "id": "q-017", "question": "How long?", "lang": "en", "expect": "answer",
+            "documents": [{"doc_id": "d1", "text": "Thirty days.", "updated": "2025-06-30",
+                           "authority": "policy", "source_url": "https://x/1"}],
+            "answer_contains": [["30 days", "thirty days"]],
+            "note": "unknown keys are ignored",
+        },
+        origin="f.jsonl:3",
+    )
+    assert case.documents == (
+        CaseDocument("d1", "d1", "Thirty days.", "2025-06-30", "policy", "https://x/1"),
+    )
+    assert case.answer_contains == (("30 days", "thirty days"),)
+    assert (case.id, case.expect, case.origin, case.refusal_reason) == (
+        "q-017", "answer", "f.jsonl:3", None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "lang", "documents"),
+    [
+        ({"id": 7, "question": "退款要多久？", "expect": "refuse"}, "zh", None),
+        ({"id": "a", "question": "Refund time?", "expect": "refuse", "documents": []}, "en", ()),
+    ],
+)
+def test_optional_fields_default(raw, lang, documents):
+    case = parse_case(raw)
+    assert (case.lang, case.documents, case.answer_contains) == (lang, documents, ())
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        ({"question": "q", "expect": "answer"}, "missing or empty 'id'"),
+        ({"id": "a", "expect": "answer"}, "missing or empty 'question'"),
+        ({"id": "a", "question": "q"}, "'expect' must be one of"),
+        ({"id": "a", "question": "q", "expect": "maybe"}, "'expect' must be one of"),
+        ({"id": "a", "question": "q", "expect": "answer", "lang": "fr"}, "'lang' must be"),
+        ({"id": "a", "question": "q", "expect": "refuse", "refusal_reason": "conflict"},
+         "'refusal_reason' must be one of"),
+        ({"id": "a", "question": "q", "expect": "answer", "documents": [{"doc_id": "d"}]},
+         "documents[0]: missing or empty 'text'"),
+        ({"id": "a", "question": "q", "expect": "answer",
+          "documents": [{"doc_id": "d", "text": "t", "authority": "boss"}]},
+         "documents[0]: authority must be one of"),
+        ({"id": "a", "question": "q", "expect": "answer",
+          "documents": [{"doc_id": "d", "text": "t"}, {"doc_id": "d", "text": "u"}]},
+         "documents: doc_id values must be unique"),
+    ],
+)
+def test_parse_case_errors(raw, message):
+    with pytest.raises(CaseFormatError) as info:
+        parse_case(raw)
+    assert str(info.value).startswith(message)
+
+
+def test_read_cases_reports_bad_lines_by_number_and_keeps_the_rest():
+    lines = [
+        json.dumps({"id": "a", "question": "Q1?", "expect": "answer"}),
+        "",
+        "{not json",
+        json.dumps({"id": "b", "question": "Q2?"}),
+        json.dumps({"id": "a", "question": "Q3?", "expect": "refuse"}),
+        json.dumps({"id": "c", "question": "Q4?", "expect": "refuse"}),
+    ]
+    cases, problems = read_cases(lines, source="cases.jsonl")
+    assert [c.id for c in cases] == ["a", "c"]
+    assert [c.origin for c in cases] == ["cases.jsonl:1", "cases.jsonl:6"]
+    assert [(p.line, p.message) for p in problems] == [
+        (3, "invalid JSON (Expecting property name enclosed in double quotes)"),
+        (4, "'expect' must be one of ('answer', 'refuse', 'conflict'), got None"),
+        (5, "duplicate id 'a'"),
+    ]
+    assert str(problems[0]).startswith("cases.jsonl:3: invalid JSON")
