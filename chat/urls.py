@@ -1,5 +1,15 @@
+"""Chat URLs: the chat pages (here), the HTTP API and the reviewer pages (their own modules)."""
+
 from __future__ import annotations
 
-from django.urls import URLPattern
+from django.urls import URLPattern, URLResolver, include, path
 
-urlpatterns: list[URLPattern] = []
+from chat import views
+
+urlpatterns: list[URLPattern | URLResolver] = [
+    path("", views.chat_home, name="chat_home"),
+    path("c/new/", views.conversation_new, name="chat_conversation_new"),
+    path("c/<int:conversation_id>/", views.conversation_detail, name="chat_conversation"),
+    path("", include("chat.urls_api")),
+    path("", include("chat.urls_reviewer")),
+]

@@ -1,0 +1,103 @@
+"""Admin for chat: read-only traces, conversations with their messages, API tokens.
+
+Traces are evidence: nobody adds, edits or deletes them here (they are viewable by anyone
+with ``chat.view_trace``). Creating an API token generates its key, stores only the
+SHA-256 and a prefix, and shows the full key once in an admin message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from chat.auth import api_token_fill
+from chat.models import ApiToken, Conversation, Message, Trace
+
+
+@admin.register(Trace)
+class TraceAdmin(admin.ModelAdmin):
+    list_display = ("id", "created_at", "status", "provider", "short_question", "total_ms")
+    list_filter = ("status", "provider", "created_at")
+    search_fields = ("id", "question", "standalone_query")
+    date_hierarchy = "created_at"
+    readonly_fields = ("reviewer_link",)
+    list_select_related = ("user",)
+
+    @admin.display(description="question")
+    def short_question(self, obj: Trace) -> str:
+        return obj.question[:100]
+
+    @admin.display(description="evidence chain")
+    def reviewer_link(self, obj: Trace) -> SafeString:
+        url = reverse("reviewer:trace-detail", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, "Open in the reviewer page")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Trace | None = None) -> list[str]:
+        return ["reviewer_link", *(f.name for f in self.model._meta.fields)]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Trace | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Trace | None = None) -> bool:
+        return False
+
+
+class MessageInline(admin.TabularInline):
+    model = Message
+    extra = 0
+    fields = ("role", "text", "status", "trace", "created_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Conversation)
+class ConversationAdmin(admin.ModelAdmin):
+    list_display = ("id", "title", "owner", "created_at")
+    search_fields = ("title", "owner__username")
+    list_select_related = ("owner",)
+    inlines = [MessageInline]
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ("id", "conversation", "role", "status", "created_at")
+    list_filter = ("role", "status")
+    search_fields = ("text",)
+    raw_id_fields = ("conversation", "trace")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at")
+    search_fields = ("name", "user__username", "prefix")
+    fields = ("user", "name", "prefix", "created_at", "last_used_at")
+    readonly_fields = ("prefix", "created_at", "last_used_at")
+    list_select_related = ("user",)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ApiToken]:
+        return super().get_queryset(request).select_related("user")
+
+    def save_model(
+        self, request: HttpRequest, obj: ApiToken, form: ModelForm, change: bool
+    ) -> None:
+        key = None if change else api_token_fill(obj)
+        super().save_model(request, obj, form, change)
+        if key is not None:
+            messages.warning(
+                request,
+                f"The API key for “{obj}” is {key} — copy it now: it is stored only as a hash "
+                "and will not be shown again. Send it as 'Authorization: Bearer <key>'.",
+            )

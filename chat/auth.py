@@ -1,0 +1,128 @@
+"""Who may call the API and who may review traces.
+
+- API tokens: ``Authorization: Bearer <key>``; only the SHA-256 of the key is stored
+  (``ApiToken.key_hash``) plus its first 8 characters (``prefix``) so people can tell tokens
+  apart. Keys are 40 URL-safe characters from ``secrets`` (240 bits).
+- Session requests to the API are checked for CSRF here (the API views are
+  ``csrf_exempt`` because token requests carry no cookie), the way Django REST framework's
+  ``SessionAuthentication.enforce_csrf`` does it.
+- Reviewers: ``chat.view_trace`` is granted to active staff by ``StaffReviewerBackend``
+  (listed in ``AUTHENTICATION_BACKENDS``); anyone else gets it the usual way, through a
+  group or a user permission assigned in admin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.backends import BaseBackend
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.http import HttpRequest
+from django.middleware.csrf import CsrfViewMiddleware
+from django.utils import timezone
+
+from chat.models import ApiToken
+
+KEY_BYTES = 30  # -> 40 URL-safe base64 characters
+PREFIX_CHARS = 8
+REVIEWER_PERMISSION = "chat.view_trace"
+
+
+def token_hash(key: str) -> str:
+    """SHA-256 of ``key`` as 64 lowercase hex characters (what ``ApiToken.key_hash`` holds)."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def api_token_create(*, user: AbstractBaseUser, name: str = "") -> tuple[ApiToken, str]:
+    """Create a token for ``user``; return it and the full key, which is never stored."""
+    key = secrets.token_urlsafe(KEY_BYTES)
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=key[:PREFIX_CHARS], key_hash=token_hash(key)
+    )
+    return token, key
+
+
+def api_token_fill(token: ApiToken) -> str:
+    """Give an unsaved ``token`` (built by a form) a new key; return the full key."""
+    key = secrets.token_urlsafe(KEY_BYTES)
+    token.prefix, token.key_hash = key[:PREFIX_CHARS], token_hash(key)
+    return key
+
+
+def bearer_key(request: HttpRequest) -> str | None:
+    """The key of an ``Authorization: Bearer <key>`` header, "" if malformed, None if absent."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, key = header.strip().partition(" ")
+    return key.strip() if scheme.lower() == "bearer" else ""
+
+
+def token_user(key: str) -> AbstractBaseUser | None:
+    """The active user owning ``key`` (and stamp ``last_used_at``), or None."""
+    if not key:
+        return None
+    token = ApiToken.objects.select_related("user").filter(key_hash=token_hash(key)).first()
+    if token is None or not token.user.is_active:
+        return None
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    return token.user
+
+
+class _CsrfCheck(CsrfViewMiddleware):
+    def _reject(self, request: HttpRequest, reason: str) -> str:  # type: ignore[override]
+        return reason
+
+
+def _csrf_failure(request: HttpRequest) -> str | None:
+    check = _CsrfCheck(lambda req: None)  # type: ignore[arg-type,return-value]
+    check.process_request(request)
+    reason = check.process_view(request, lambda req: None, (), {})  # type: ignore[arg-type]
+    return reason if isinstance(reason, str) else None
+
+
+@dataclass(frozen=True)
+class ApiAuth:
+    """Result of authenticating an API request: a user, or the status and message to return."""
+
+    user: AbstractBaseUser | None
+    status: int = 200
+    error: str = ""
+
+
+async def api_authenticate(request: HttpRequest) -> ApiAuth:
+    """Bearer token first (CSRF-exempt), else the session (CSRF enforced).
+
+    Returns ``ApiAuth(user)`` or ``ApiAuth(None, 401|403, message)``.
+    """
+    key = bearer_key(request)
+    if key is not None:
+        user = await sync_to_async(token_user)(key)
+        if user is None:
+            return ApiAuth(None, 401, "Invalid API token.")
+        return ApiAuth(user)
+    user = await request.auser()
+    if isinstance(user, AnonymousUser) or not user.is_authenticated:
+        return ApiAuth(
+            None, 401, "Authentication required: log in or send 'Authorization: Bearer <token>'."
+        )
+    reason = _csrf_failure(request)
+    if reason:
+        return ApiAuth(None, 403, f"CSRF check failed: {reason}")
+    return ApiAuth(user)
+
+
+class StaffReviewerBackend(BaseBackend):
+    """Grants ``chat.view_trace`` to active staff, so every staff member can review traces."""
+
+    def has_perm(
+        self, user_obj: AbstractBaseUser | AnonymousUser, perm: str, obj: object = None
+    ) -> bool:
+        return (
+            perm == REVIEWER_PERMISSION
+            and bool(getattr(user_obj, "is_active", False))
+            and bool(getattr(user_obj, "is_staff", False))
+        )

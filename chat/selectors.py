@@ -1,0 +1,163 @@
+"""Reads for the chat app: trace lists and evidence chains for reviewers, conversations.
+
+Selectors take keyword-only arguments and never write. ``trace_evidence`` turns the stored
+``TraceDraft`` JSON (``Trace.data``) into the rows the reviewer detail page lays out; it
+tolerates missing keys so traces written by older pipelines still render.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+
+from chat.models import Conversation, Trace
+
+
+def chunk_url(chunk_id: str) -> str:
+    """Path of the chunk view for ``chunk_id`` (``doc-010#c02`` -> ``/chunks/doc-010%23c02/``)."""
+    return f"/chunks/{quote(chunk_id, safe='')}/"
+
+
+def traces_filter(
+    *,
+    status: str = "",
+    provider: str = "",
+    date_from: dt.date | None = None,
+    date_to: dt.date | None = None,
+    search: str = "",
+) -> QuerySet[Trace]:
+    """Traces newest first, narrowed by exact status/provider, inclusive local dates, and a
+    case-insensitive search of the question (or standalone query, or an exact trace id)."""
+    qs = Trace.objects.order_by("-created_at", "-id")
+    if status:
+        qs = qs.filter(status=status)
+    if provider:
+        qs = qs.filter(provider=provider)
+    if date_from:
+        qs = qs.filter(created_at__date__gte=date_from)
+    if date_to:
+        qs = qs.filter(created_at__date__lte=date_to)
+    if search.strip():
+        term = search.strip()
+        qs = qs.filter(
+            Q(question__icontains=term) | Q(standalone_query__icontains=term) | Q(id=term.upper())
+        )
+    return qs
+
+
+def trace_providers() -> list[str]:
+    """Every provider name that appears on a trace, sorted (for the filter drop-down)."""
+    names = Trace.objects.exclude(provider="").values_list("provider", flat=True).distinct()
+    return sorted(set(names))
+
+
+def conversation_get_for(*, conversation_id: int, user: AbstractBaseUser) -> Conversation:
+    """The conversation ``conversation_id`` owned by ``user``.
+
+    Raises ``Conversation.DoesNotExist`` (unknown id) or ``PermissionDenied`` (someone else's).
+    """
+    conversation = Conversation.objects.get(pk=conversation_id)
+    if conversation.owner_id != user.pk:
+        raise PermissionDenied("This conversation belongs to someone else.")
+    return conversation
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """One generation attempt: the prompt as sent, the raw output, and its verdicts."""
+
+    number: int
+    prompt: dict[str, Any] | None
+    raw: str
+    verdicts: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class TraceEvidence:
+    """Everything the reviewer detail page shows, in the order of the evidence chain."""
+
+    data: dict[str, Any]
+    hits: list[dict[str, Any]]
+    threshold: float
+    blocks: list[dict[str, Any]]
+    conflicts: list[dict[str, Any]]
+    compression: dict[str, Any] | None
+    drafts: list[DraftView]
+    dropped: list[dict[str, Any]]
+    emitted: list[dict[str, Any]]
+    usage: dict[str, Any]
+    timings: dict[str, Any]
+    errors: list[str] = field(default_factory=list)
+
+
+def _hits(data: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+    return [
+        {
+            **h,
+            "url": chunk_url(str(h.get("chunk_id", ""))),
+            "passes": float(h.get("relevance", 0.0)) >= threshold,
+        }
+        for h in data.get("hits") or []
+    ]
+
+
+def _verdict(v: dict[str, Any]) -> dict[str, Any]:
+    overlaps = v.get("overlaps") or {}
+    pairs = overlaps.items() if isinstance(overlaps, dict) else overlaps
+    return {**v, "overlap_rows": [(str(n), o) for n, o in pairs]}
+
+
+def _drafts(data: dict[str, Any]) -> list[DraftView]:
+    prompts = data.get("prompts") or []
+    raws = data.get("drafts") or []
+    verdicts = [_verdict(v) for v in data.get("verdicts") or []]
+    count = max(len(prompts), len(raws), max((v.get("draft", 1) for v in verdicts), default=0))
+    return [
+        DraftView(
+            number=i,
+            prompt=prompts[i - 1] if i <= len(prompts) else None,
+            raw=raws[i - 1] if i <= len(raws) else "",
+            verdicts=[v for v in verdicts if v.get("draft", 1) == i],
+        )
+        for i in range(1, count + 1)
+    ]
+
+
+def _compression(data: dict[str, Any]) -> dict[str, Any] | None:
+    comp = data.get("compression")
+    if not comp:
+        return None
+    before = comp.get("tokens_before", comp.get("before"))
+    after = comp.get("tokens_after", comp.get("after"))
+    saving = comp.get("saving")
+    if saving is None and before:
+        saving = round(1 - (after or 0) / before, 3)
+    return {"before": before, "after": after, "saving": saving, "raw": comp}
+
+
+def trace_evidence(*, trace: Trace) -> TraceEvidence:
+    """The evidence chain of ``trace`` laid out for the reviewer page (no HTML, no escaping)."""
+    data: dict[str, Any] = trace.data or {}
+    threshold = float(data.get("threshold") or 0.0)
+    return TraceEvidence(
+        data=data,
+        hits=_hits(data, threshold),
+        threshold=threshold,
+        blocks=[
+            {**b, "url": chunk_url(str(b.get("chunk_id", "")))} for b in data.get("blocks") or []
+        ],
+        conflicts=list(data.get("conflicts") or []),
+        compression=_compression(data),
+        drafts=_drafts(data),
+        dropped=list(data.get("dropped") or []),
+        emitted=list(data.get("emitted") or []),
+        usage=dict(data.get("usage") or {}),
+        timings=dict(data.get("timings") or {}),
+        errors=[str(e) for e in data.get("errors") or []],
+    )

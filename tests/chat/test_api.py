@@ -1,0 +1,333 @@
+"""The HTTP API: auth (session + CSRF, bearer token), the JSON contract, SSE, every error."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import AsyncClient, Client
+from django.utils.crypto import get_random_string
+
+from chat.auth import api_token_create
+from chat.models import ApiToken, Conversation, Message, Trace
+from kbqa.core.errors import ProviderUnavailable
+from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, failed, refused, scripted
+
+__all__ = ["scripted"]
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def user(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.fixture
+def token(user: Any) -> str:
+    return api_token_create(user=user, name="cli")[1]
+
+
+def post(client: Client, url: str, body: Any, **extra: Any) -> Any:
+    data = body if isinstance(body, str) else json.dumps(body)
+    return client.post(url, data=data, content_type="application/json", **extra)
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"HTTP_AUTHORIZATION": f"Bearer {key}"}
+
+
+def test_json_contract_with_token(scripted: ScriptedAnswer, token: str) -> None:
+    response = post(
+        Client(enforce_csrf_checks=True),
+        "/api/answer",
+        {"question": "How much leave?"},
+        **bearer(token),
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert set(body) == {
+        "trace_id",
+        "status",
+        "answer",
+        "sentences",
+        "dropped",
+        "refusal",
+        "sources",
+    }
+    assert body["status"] == "answered"
+    assert body["answer"] == "Employees get 20 days of leave."
+    assert body["sentences"] == [{"text": "Employees get 20 days of leave.", "citations": [1]}]
+    assert body["dropped"] == [{"citations": [2], "reasons": ["[2] does not support it"]}]
+    assert body["refusal"] is None
+    assert body["sources"] == [
+        {
+            "n": 1,
+            "chunk_id": "doc-001#c01",
+            "title": "Leave policy",
+            "updated": "2025-06-30",
+            "url": "http://testserver/chunks/doc-001%23c01/",
+        }
+    ]
+    assert SECRET_DROPPED not in response.content.decode()
+    trace = Trace.objects.get(pk=body["trace_id"])
+    assert (trace.status, trace.user.username) == ("answered", "alice")
+    assert scripted.requests[0].mode == "json"
+
+
+def test_token_use_is_stamped(scripted: ScriptedAnswer, token: str) -> None:
+    assert ApiToken.objects.get().last_used_at is None
+    post(Client(), "/api/answer", {"question": "q"}, **bearer(token))
+    assert ApiToken.objects.get().last_used_at is not None
+
+
+def test_refusal_in_json(scripted: ScriptedAnswer, token: str) -> None:
+    scripted.script = refused
+    body = post(Client(), "/api/answer", {"question": "Who won?"}, **bearer(token)).json()
+    assert body["status"] == "refused_low_score"
+    assert body["answer"] == ""
+    assert body["refusal"]["reason"] == "low_score"
+    assert body["refusal"]["message"] == "The knowledge base has nothing on this; ask HR."
+    assert body["sources"] == []
+
+
+def csrf_client(user: Any) -> tuple[Client, str]:
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+    secret = get_random_string(32)
+    client.cookies["csrftoken"] = secret
+    return client, secret
+
+
+def test_session_with_csrf_token_is_accepted(scripted: ScriptedAnswer, user: Any) -> None:
+    client, secret = csrf_client(user)
+    response = post(client, "/api/answer", {"question": "q"}, HTTP_X_CSRFTOKEN=secret)
+    assert response.status_code == 200
+
+
+def test_session_without_csrf_token_is_refused(scripted: ScriptedAnswer, user: Any) -> None:
+    client, _ = csrf_client(user)
+    response = post(client, "/api/answer", {"question": "q"})
+    assert response.status_code == 403
+    assert response.json()["error"].startswith("CSRF check failed")
+    assert scripted.requests == []
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        ("{not json", 400, "The request body must be JSON."),
+        ('["q"]', 400, 'The request body must be a JSON object like {"question": "..."}.'),
+        ({}, 400, "'question' is required and must be a non-empty string."),
+        ({"question": "   "}, 400, "'question' is required and must be a non-empty string."),
+        ({"question": 5}, 400, "'question' is required and must be a non-empty string."),
+        (
+            {"question": "q", "conversation": "7"},
+            400,
+            "'conversation' must be an integer conversation id.",
+        ),
+        (
+            {"question": "q", "conversation": True},
+            400,
+            "'conversation' must be an integer conversation id.",
+        ),
+        ({"question": "q", "fabricate": "yes"}, 400, "'fabricate' must be true or false."),
+        ({"question": "x" * 2001}, 413, "The question is too long: at most 2000 characters."),
+        ({"question": "q", "conversation": 999999}, 404, "Conversation 999999 does not exist."),
+    ],
+)
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_bad_input(
+    scripted: ScriptedAnswer,
+    token: str,
+    url: str,
+    body: Any,
+    status: int,
+    message: str,
+    settings: Any,
+) -> None:
+    settings.KBQA_MAX_QUESTION_CHARS = 2000
+    response = post(Client(), url, body, **bearer(token))
+    assert (response.status_code, response.json()) == (status, {"error": message})
+    assert response["Content-Type"] == "application/json"
+
+
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({}, "Authentication required: log in or send 'Authorization: Bearer <token>'."),
+        ({"HTTP_AUTHORIZATION": "Bearer wrong-key"}, "Invalid API token."),
+        ({"HTTP_AUTHORIZATION": "Basic abc"}, "Invalid API token."),
+    ],
+)
+def test_unauthenticated(
+    scripted: ScriptedAnswer, token: str, url: str, headers: dict[str, str], message: str
+) -> None:
+    response = post(Client(), url, {"question": "q"}, **headers)
+    assert (response.status_code, response.json()) == (401, {"error": message})
+
+
+def test_inactive_users_token_is_refused(scripted: ScriptedAnswer, user: Any, token: str) -> None:
+    user.is_active = False
+    user.save()
+    assert post(Client(), "/api/answer", {"question": "q"}, **bearer(token)).status_code == 401
+
+
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_get_is_405(token: str, url: str) -> None:
+    response = Client().get(url, **bearer(token))
+    assert (response.status_code, response.json()) == (405, {"error": "Use POST."})
+    assert response["Allow"] == "POST"
+
+
+def test_someone_elses_conversation_is_403(
+    scripted: ScriptedAnswer, token: str, django_user_model: Any
+) -> None:
+    bob = django_user_model.objects.create_user("bob", password="pw-bob-12345")
+    conversation = Conversation.objects.create(owner=bob)
+    response = post(
+        Client(), "/api/answer", {"question": "q", "conversation": conversation.pk}, **bearer(token)
+    )
+    assert (response.status_code, response.json()) == (
+        403,
+        {"error": "This conversation belongs to someone else."},
+    )
+
+
+def test_conversation_history_used_and_turn_stored(
+    scripted: ScriptedAnswer, user: Any, token: str
+) -> None:
+    conversation = Conversation.objects.create(owner=user, title="Leave")
+    Message.objects.create(conversation=conversation, role="user", text="How much leave?")
+    Message.objects.create(conversation=conversation, role="assistant", text="20 days.")
+    response = post(
+        Client(),
+        "/api/answer",
+        {"question": "And for part-timers?", "conversation": conversation.pk},
+        **bearer(token),
+    )
+    assert response.status_code == 200
+    assert [(t.role, t.text) for t in scripted.requests[0].history] == [
+        ("user", "How much leave?"),
+        ("assistant", "20 days."),
+    ]
+    rows = list(conversation.messages.values_list("role", "text", "status"))
+    assert rows[2:] == [
+        ("user", "And for part-timers?", ""),
+        ("assistant", "Employees get 20 days of leave.", "answered"),
+    ]
+    assert Trace.objects.get().conversation_id == conversation.pk
+
+
+def test_provider_config_error_is_503(token: str, settings: Any) -> None:
+    settings.KBQA_PROVIDER, settings.ANTHROPIC_API_KEY = "anthropic", ""
+    response = post(Client(), "/api/answer", {"question": "q"}, **bearer(token))
+    assert (response.status_code, response.json()) == (
+        503,
+        {
+            "error": "The answer provider is unavailable: set ANTHROPIC_API_KEY to use the "
+            "anthropic provider"
+        },
+    )
+
+
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_provider_unavailable_is_503(
+    scripted: ScriptedAnswer, token: str, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def unavailable(name: str | None = None) -> None:
+        raise ProviderUnavailable("cannot reach the model")
+
+    monkeypatch.setattr("chat.api.provider_from_settings", unavailable)
+    response = post(Client(), url, {"question": "q"}, **bearer(token))
+    assert (response.status_code, response.json()) == (
+        503,
+        {"error": "The answer provider is unavailable: cannot reach the model"},
+    )
+
+
+def test_provider_error_event_is_503_in_json(scripted: ScriptedAnswer, token: str) -> None:
+    scripted.script = failed
+    response = post(Client(), "/api/answer", {"question": "q"}, **bearer(token))
+    body = response.json()
+    assert response.status_code == 503
+    assert body == {
+        "error": "The model provider is overloaded; try again.",
+        "trace_id": Trace.objects.get().pk,
+    }
+
+
+# ----------------------------------------------------------------------------- SSE
+
+
+def sse(headers: dict[str, str], body: dict[str, Any]) -> tuple[Any, str]:
+    """POST to the stream endpoint with the async client and read the whole stream."""
+
+    async def go() -> tuple[Any, str]:
+        client = AsyncClient()
+        response = await client.post(
+            "/api/answer/stream", data=body, content_type="application/json", headers=headers
+        )
+        chunks = [c async for c in response.streaming_content]
+        return response, b"".join(
+            c if isinstance(c, bytes) else c.encode() for c in chunks
+        ).decode()
+
+    # async_to_sync keeps the views' database work on this thread (the test's transaction).
+    return async_to_sync(go)()
+
+
+def parse_frames(text: str) -> list[tuple[str, dict[str, Any]]]:
+    assert text.endswith("\n\n")
+    frames = []
+    for frame in text[:-2].split("\n\n"):
+        event_line, data_line = frame.split("\n")
+        assert event_line.startswith("event: ") and data_line.startswith("data: ")
+        frames.append((event_line[len("event: ") :], json.loads(data_line[len("data: ") :])))
+    return frames
+
+
+def test_sse_events_in_order(scripted: ScriptedAnswer, token: str) -> None:
+    response, text = sse({"Authorization": f"Bearer {token}"}, {"question": "How much leave?"})
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/event-stream; charset=utf-8"
+    assert response["Cache-Control"] == "no-cache"
+    frames = parse_frames(text)
+    assert [name for name, _ in frames] == ["meta", "sentence", "dropped", "done"]
+    assert frames[1][1] == {
+        "index": 1,
+        "text": "Employees get 20 days of leave.",
+        "citations": [1],
+        "kind": "claim",
+    }
+    assert frames[2][1] == {"index": 1, "citations": [2], "reasons": ["[2] does not support it"]}
+    assert frames[3][1]["status"] == "answered"
+    assert frames[0][1]["trace_id"] == frames[3][1]["trace_id"] == Trace.objects.get().pk
+    assert SECRET_DROPPED not in text
+    assert scripted.requests[0].mode == "stream"
+
+
+def test_sse_provider_error_streams_error_then_done(scripted: ScriptedAnswer, token: str) -> None:
+    scripted.script = failed
+    response, text = sse({"Authorization": f"Bearer {token}"}, {"question": "q"})
+    frames = parse_frames(text)
+    assert [name for name, _ in frames] == ["meta", "error", "done"]
+    assert frames[1][1] == {
+        "message": "The model provider is overloaded; try again.",
+        "retryable": True,
+    }
+    assert frames[2][1]["status"] == "error"
+
+
+def test_sse_stores_the_turn(scripted: ScriptedAnswer, user: Any, token: str) -> None:
+    conversation = Conversation.objects.create(owner=user)
+    sse(
+        {"Authorization": f"Bearer {token}"},
+        {"question": "How much leave?", "conversation": conversation.pk},
+    )
+    assert list(conversation.messages.values_list("role", "status")) == [
+        ("user", ""),
+        ("assistant", "answered"),
+    ]
