@@ -1,0 +1,222 @@
+"""File bytes -> ``ParsedDocument``: Markdown-like text plus the metadata the file states.
+
+Pure Python (no Django). Every format is turned into the same Markdown-like text (``#``
+heading lines, blank-line paragraphs, ``-`` list items, fenced code) so one chunker serves all.
+
+Formats: Markdown with YAML front matter (python-frontmatter), plain text, HTML
+(beautifulsoup4 + lxml; script/style/nav and similar chrome dropped), PDF text layer (pypdf),
+DOCX (python-docx; headings from the paragraph styles). Every failure raises ``IngestError``
+with the file name and a reason a person can act on.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Any
+
+from kbqa.core.errors import IngestError
+
+TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
+HTML_SUFFIXES = frozenset({".html", ".htm"})
+SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | {".pdf", ".docx"}
+META_KEYS = ("doc_id", "title", "updated", "source_url", "authority", "language")
+
+
+@dataclass(frozen=True)
+class ParsedDocument:
+    """Text of a file in Markdown-like form and metadata found in the file itself.
+
+    ``meta`` holds only keys of ``META_KEYS`` the file stated, as strings (``updated`` as an
+    ISO date); ``title_guess`` is the first heading or the HTML/DOCX/PDF title, if any.
+    """
+
+    text: str
+    meta: dict[str, str] = field(default_factory=dict)
+    title_guess: str = ""
+
+
+def parse_file(*, name: str, data: bytes) -> ParsedDocument:
+    """Parse ``data`` (the bytes of a file called ``name``) by its extension.
+
+    Raises ``IngestError`` for an unknown extension, binary junk, bad front matter, a PDF
+    without a text layer, a broken DOCX/PDF, or a file with no text at all.
+    """
+    suffix = PurePath(name).suffix.lower()
+    if suffix not in SUPPORTED_SUFFIXES:
+        supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
+        raise IngestError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {supported}")
+    if suffix in TEXT_SUFFIXES:
+        parsed = _parse_markdown(name, _decode(name, data))
+    elif suffix in HTML_SUFFIXES:
+        parsed = _parse_html(name, _decode(name, data))
+    elif suffix == ".pdf":
+        parsed = _parse_pdf(name, data)
+    else:
+        parsed = _parse_docx(name, data)
+    if not parsed.text.strip():
+        raise IngestError(f"{name}: the file contains no text")
+    return parsed
+
+
+def _decode(name: str, data: bytes) -> str:
+    """UTF-8 (BOM allowed), else GB18030; binary content is refused."""
+    if b"\x00" in data:
+        raise IngestError(f"{name}: looks like a binary file, not text")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            text = data.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    else:
+        raise IngestError(f"{name}: not valid UTF-8 or GB18030 text")
+    controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f")
+    if controls > max(2, len(text) // 100):
+        raise IngestError(f"{name}: looks like a binary file, not text")
+    return text
+
+
+def _parse_markdown(name: str, text: str) -> ParsedDocument:
+    import frontmatter
+
+    try:
+        post = frontmatter.loads(text)
+    except Exception as exc:  # yaml.YAMLError and friends: message is about the file
+        raise IngestError(f"{name}: bad front matter ({type(exc).__name__})") from exc
+    if not isinstance(post.metadata, dict):
+        raise IngestError(f"{name}: bad front matter (not a mapping)")
+    meta = _clean_meta(name, post.metadata)
+    return ParsedDocument(post.content, meta, _first_heading(post.content))
+
+
+def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
+    """Front matter values as strings; ``updated`` (or ``effective``) as an ISO date."""
+    meta: dict[str, str] = {}
+    if "updated" not in raw and "effective" in raw:
+        raw = {**raw, "updated": raw["effective"]}
+    for key in META_KEYS:
+        value = raw.get(key)
+        if value is None or value == "":
+            continue
+        if key == "updated":
+            meta[key] = iso_date(value, name=name)
+        elif isinstance(value, str | int | float):
+            meta[key] = str(value).strip()
+        else:
+            raise IngestError(f"{name}: bad front matter ({key} must be text)")
+    return meta
+
+
+def iso_date(value: Any, *, name: str) -> str:
+    """``value`` (a date, datetime or ISO string) as ``YYYY-MM-DD``; IngestError otherwise."""
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat()
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    try:
+        return dt.date.fromisoformat(str(value).strip()[:10]).isoformat()
+    except ValueError as exc:
+        raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
+
+
+_MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
+def _first_heading(text: str) -> str:
+    match = _MD_HEADING_RE.search(text)
+    return match.group(1).strip() if match else ""
+
+
+_DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "header", "footer", "form"]
+
+
+_HTML_BLOCKS = [
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "li", "pre", "td", "th", "dt", "dd",
+    "blockquote", "div", "section", "article", "main", "body", "caption", "figcaption",
+]
+
+
+def _parse_html(name: str, text: str) -> ParsedDocument:
+    from bs4 import BeautifulSoup, NavigableString
+
+    soup = BeautifulSoup(text, "lxml")
+    for tag in soup(_DROP_TAGS):
+        tag.decompose()
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    if soup.head is not None:
+        soup.head.decompose()
+    groups: list[tuple[Any, list[str]]] = []  # (nearest block element, its strings) in order
+    for string in soup.find_all(string=True):
+        if type(string) is not NavigableString:
+            continue  # comments, doctype, CDATA
+        block = string.find_parent(_HTML_BLOCKS)
+        if groups and groups[-1][0] is block:
+            groups[-1][1].append(str(string))
+        else:
+            groups.append((block, [str(string)]))
+    blocks = [_html_block(getattr(el, "name", "") or "", "".join(parts)) for el, parts in groups]
+    body = "\n\n".join(b for b in blocks if b.strip())
+    return ParsedDocument(body, {}, title or _first_heading(body))
+
+
+def _html_block(tag: str, text: str) -> str:
+    """The text of one HTML block element as a Markdown-like block."""
+    if tag == "pre":
+        return "```\n" + text.strip("\n") + "\n```"
+    words = " ".join(text.split())
+    if not words:
+        return ""
+    if len(tag) == 2 and tag[0] == "h" and tag[1].isdigit():
+        return "#" * int(tag[1]) + " " + words
+    if tag == "li":
+        return "- " + words
+    return words
+
+
+def _parse_pdf(name: str, data: bytes) -> ParsedDocument:
+    from pypdf import PdfReader
+
+    try:
+        reader = PdfReader(io.BytesIO(data))
+        pages = [page.extract_text() or "" for page in reader.pages]
+        title = str((reader.metadata or {}).get("/Title") or "")
+    except Exception as exc:  # pypdf raises many types for broken files
+        raise IngestError(f"{name}: not a readable PDF ({type(exc).__name__})") from exc
+    text = "\n\n".join(p.strip() for p in pages if p.strip())
+    if not text.strip():
+        raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
+    return ParsedDocument(text, {}, title.strip())
+
+
+def _parse_docx(name: str, data: bytes) -> ParsedDocument:
+    import docx
+
+    try:
+        document = docx.Document(io.BytesIO(data))
+        blocks = [_docx_block(item) for item in document.iter_inner_content()]
+        title = document.core_properties.title or ""
+    except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
+        raise IngestError(f"{name}: not a readable DOCX ({type(exc).__name__})") from exc
+    body = "\n\n".join(b for b in blocks if b.strip())
+    return ParsedDocument(body, {}, title.strip() or _first_heading(body))
+
+
+def _docx_block(item: Any) -> str:
+    """A paragraph (heading level from its style) or a table (one line per row)."""
+    if hasattr(item, "rows"):
+        return "\n\n".join(
+            " | ".join(cell.text.strip() for cell in row.cells) for row in item.rows
+        )
+    text = item.text.strip()
+    style = (item.style.name if item.style is not None else "") or ""
+    level = re.match(r"Heading (\d)", style)
+    if text and (level or style == "Title"):
+        return "#" * (int(level.group(1)) if level else 1) + " " + text
+    if text and style.startswith("List"):
+        return "- " + text
+    return text

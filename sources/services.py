@@ -1,0 +1,357 @@
+"""Writes to the knowledge base: ingesting files into documents and versioned chunks.
+
+Each document is parsed and chunked completely before anything is written, then stored in
+one transaction, so a file that fails leaves what is stored untouched.
+
+Chunk ids are stable. Re-ingesting an unchanged document changes nothing. For a changed
+document, a new chunk whose ordinal AND fingerprint match a current chunk keeps that chunk
+(and its id); one matching an older, superseded version of the same ordinal revives it;
+anything else becomes a new version (``doc-010#c02v2``) and the chunk it replaces is kept
+with ``is_current = False``, so a citation stored in a trace never points at new text.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePath
+from typing import Any, Literal
+
+from django.conf import settings
+from django.core.files.base import ContentFile, File
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from kbqa.core.errors import IngestError
+from kbqa.core.text import detect_language, fingerprint, sha256
+from sources.chunking import ChunkDraft, chunk_text
+from sources.models import Authority, Chunk, Document, Language
+from sources.parsers import iso_date, parse_file
+
+logger = logging.getLogger(__name__)
+
+IngestStatus = Literal["added", "updated", "unchanged"]
+_DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
+
+
+@dataclass(frozen=True)
+class IngestOverrides:
+    """Metadata set by whoever ingests; each non-empty value beats what the file says.
+
+    ``updated`` is an ISO date (``2025-06-30``); ``authority`` one of ``Authority``;
+    ``language`` ``en`` or ``zh``.
+    """
+
+    doc_id: str = ""
+    title: str = ""
+    authority: str = ""
+    language: str = ""
+    updated: str = ""
+    source_url: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        """Only the values that were set (what ``Document.overrides`` stores)."""
+        return {k: v for k, v in self.__dict__.items() if v}
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """Outcome of one stored document; chunk counts are chunks of this document."""
+
+    name: str
+    doc_id: str
+    title: str
+    status: IngestStatus
+    chunks: int  # current chunks after ingest
+    chunks_added: int = 0  # new chunk rows (new ids)
+    chunks_kept: int = 0  # current chunks whose ids were kept or revived
+    chunks_superseded: int = 0  # chunks marked not current (kept for old citations)
+
+
+@dataclass(frozen=True)
+class IngestFailure:
+    """A file that was not ingested; ``reason`` is safe to show and names the file."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IngestSummary:
+    """Outcome of ingesting many files, in the order they were processed."""
+
+    results: tuple[IngestResult, ...] = ()
+    failures: tuple[IngestFailure, ...] = ()
+
+    def count(self, status: IngestStatus | Literal["failed"]) -> int:
+        if status == "failed":
+            return len(self.failures)
+        return sum(1 for r in self.results if r.status == status)
+
+    def line(self) -> str:
+        """One-line summary, e.g. ``documents: 2 added, 0 updated, 1 unchanged, 1 failed;
+        chunks: 9 current, 9 added, 0 superseded``."""
+        docs = ", ".join(
+            f"{self.count(s)} {s}" for s in ("added", "updated", "unchanged", "failed")
+        )
+        current = sum(r.chunks for r in self.results)
+        added = sum(r.chunks_added for r in self.results)
+        superseded = sum(r.chunks_superseded for r in self.results)
+        return (
+            f"documents: {docs}; chunks: {current} current, {added} added, {superseded} superseded"
+        )
+
+
+@dataclass(frozen=True)
+class _DocumentDraft:
+    """Everything to store for one document, computed before any write."""
+
+    fields: dict[str, Any]
+    drafts: tuple[ChunkDraft, ...]
+    content_hash: str
+
+
+def document_ingest(
+    *,
+    path: str | Path | None = None,
+    file: File[Any] | None = None,
+    overrides: IngestOverrides | None = None,
+    max_tokens: int | None = None,
+) -> IngestResult:
+    """Ingest one file given by ``path`` or as an (uploaded) Django ``file``.
+
+    ``max_tokens`` defaults to ``settings.KBQA_CHUNK_TOKENS`` (cl100k tokens per chunk).
+    Raises ``IngestError`` (message names the file) when the file cannot be read, parsed or
+    stored; nothing stored changes then.
+    """
+    if (path is None) == (file is None):
+        raise ValueError("pass exactly one of path= or file=")
+    name, data = _read(path=path, file=file)
+    overrides = overrides or IngestOverrides()
+    draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
+    with transaction.atomic():
+        return _store(name, data, draft, overrides)
+
+
+def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:
+    """Ingest ``document`` again from its stored original file, with its stored overrides.
+
+    Raises ``IngestError`` when the document has no stored original or it no longer parses.
+    """
+    name = document.original_name or document.doc_id
+    if not document.original_file:
+        raise IngestError(f"{name}: no stored original file to re-ingest")
+    try:
+        with document.original_file.open("rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise IngestError(f"{name}: stored original file cannot be read") from exc
+    stored = {k: v for k, v in document.overrides.items() if k in IngestOverrides.__annotations__}
+    overrides = IngestOverrides(**{**stored, "doc_id": document.doc_id})
+    upload = ContentFile(data, name=name)
+    return document_ingest(file=upload, overrides=overrides, max_tokens=max_tokens)
+
+
+def documents_ingest_paths(
+    *,
+    paths: Sequence[str | Path],
+    overrides: IngestOverrides | None = None,
+    max_tokens: int | None = None,
+    on_progress: Callable[[int, int, IngestResult | IngestFailure], None] | None = None,
+) -> IngestSummary:
+    """Ingest files and folders (recursively; hidden files skipped), one transaction each.
+
+    A file that fails is recorded in ``failures`` and the others go on. ``on_progress`` is
+    called after each file with (position from 1, total files, outcome).
+    """
+    files, failures = _expand(paths)
+    results: list[IngestResult] = []
+    for i, file_path in enumerate(files, start=1):
+        outcome: IngestResult | IngestFailure
+        try:
+            outcome = document_ingest(path=file_path, overrides=overrides, max_tokens=max_tokens)
+            results.append(outcome)
+        except Exception as exc:  # one bad file must not stop the others
+            outcome = IngestFailure(str(file_path), ingest_failure_reason(file_path.name, exc))
+            failures.append(outcome)
+        if on_progress is not None:
+            on_progress(i, len(files), outcome)
+    return IngestSummary(tuple(results), tuple(failures))
+
+
+def ingest_failure_reason(name: str, exc: Exception) -> str:
+    """A message safe to show: the IngestError's own, or a generic one (logged in full)."""
+    if isinstance(exc, IngestError):
+        return str(exc)
+    logger.exception("unexpected error ingesting %s", name)
+    return f"{name}: unexpected error ({type(exc).__name__})"
+
+
+def _expand(paths: Iterable[str | Path]) -> tuple[list[Path], list[IngestFailure]]:
+    files: list[Path] = []
+    failures: list[IngestFailure] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            files.extend(
+                f
+                for f in sorted(p.rglob("*"))
+                if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
+            )
+        elif p.is_file():
+            files.append(p)
+        else:
+            failures.append(IngestFailure(str(p), f"{p}: no such file or folder"))
+    return files, failures
+
+
+def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, bytes]:
+    if path is not None:
+        try:
+            return Path(path).name, Path(path).read_bytes()
+        except OSError as exc:
+            raise IngestError(f"{Path(path).name}: cannot be read ({exc.strerror})") from exc
+    assert file is not None
+    name = PurePath(file.name or "upload").name
+    file.seek(0)
+    data = file.read()
+    return name, data if isinstance(data, bytes) else data.encode("utf-8")
+
+
+def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int) -> _DocumentDraft:
+    """Parse, resolve metadata and chunk; raises IngestError, writes nothing."""
+    parsed = parse_file(name=name, data=data)
+    meta = {**parsed.meta, **overrides.as_dict()}
+    doc_id = meta.get("doc_id") or derive_doc_id(name)
+    if not _DOC_ID_RE.match(doc_id):
+        raise IngestError(f"{name}: bad doc_id {doc_id[:40]!r}; use letters, digits, - . _")
+    authority = meta.get("authority", Authority.OTHER).lower()
+    if authority not in Authority.values:
+        raise IngestError(f"{name}: unknown authority {authority[:40]!r}; use {Authority.values}")
+    language = _language(name, meta.get("language", "") or detect_language(parsed.text))
+    updated = iso_date(meta["updated"], name=name) if meta.get("updated") else None
+    fields = {
+        "title": (meta.get("title") or parsed.title_guess or PurePath(name).stem)[:300],
+        "source_url": meta.get("source_url", "")[:500],
+        "language": language,
+        "updated": updated,
+        "authority": authority,
+    }
+    drafts = tuple(chunk_text(parsed.text, max_tokens=max_tokens))
+    if not drafts:
+        raise IngestError(f"{name}: the file contains no text")
+    return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text))
+
+
+def _language(name: str, value: str) -> str:
+    code = value.strip().lower()
+    for lang in Language.values:
+        if code == lang or code.startswith(lang + "-") or code.startswith(lang + "_"):
+            return str(lang)
+    raise IngestError(f"{name}: unsupported language {value[:20]!r}; use en or zh")
+
+
+def derive_doc_id(name: str) -> str:
+    """A stable doc_id from a file name: ``Travel Policy.md`` -> ``travel-policy``."""
+    slug = slugify(PurePath(name).stem, allow_unicode=True)[:100].strip("-_.")
+    return slug or "doc-" + sha256(name)[:8]
+
+
+def _store(
+    name: str, data: bytes, draft: _DocumentDraft, overrides: IngestOverrides
+) -> IngestResult:
+    doc_id = draft.fields["doc_id"]
+    doc = Document.objects.select_for_update().filter(doc_id=doc_id).first()
+    status: IngestStatus = "added" if doc is None else "updated"
+    if doc is None:
+        doc = Document(**draft.fields)
+    elif _unchanged(doc, draft, overrides):
+        current = doc.chunks.filter(is_current=True).count()
+        return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0)
+    for key, value in draft.fields.items():
+        setattr(doc, key, value)
+    doc.overrides = overrides.as_dict()
+    if doc.content_hash != draft.content_hash or not doc.original_file:
+        _replace_original(doc, name, data)
+    doc.content_hash = draft.content_hash
+    doc.save()
+    added, kept, superseded = _version_chunks(doc, draft.drafts)
+    return IngestResult(name, doc_id, doc.title, status, added + kept, added, kept, superseded)
+
+
+def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:
+    if doc.content_hash != draft.content_hash or doc.overrides != overrides.as_dict():
+        return False
+    if any(getattr(doc, k) != v for k, v in draft.fields.items() if k != "updated"):
+        return False
+    if (doc.updated.isoformat() if doc.updated else None) != draft.fields["updated"]:
+        return False
+    stored = list(doc.chunks.filter(is_current=True).values_list("ordinal", "fingerprint"))
+    return sorted(stored) == [(d.ordinal, fingerprint(d.text)) for d in draft.drafts]
+
+
+def _replace_original(doc: Document, name: str, data: bytes) -> None:
+    old = doc.original_file.name if doc.original_file else ""
+    doc.original_file.save(name, ContentFile(data), save=False)
+    doc.original_name = name
+    if old and old != doc.original_file.name:
+        storage = doc.original_file.storage
+        transaction.on_commit(lambda: storage.delete(old))
+
+
+def _version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, int, int]:
+    """Apply the versioning rule (module docstring); returns (added, kept, superseded)."""
+    rows = list(doc.chunks.all())
+    current = {c.ordinal: c for c in rows if c.is_current}
+    now = timezone.now()
+    added = kept = 0
+    keep: set[int] = set()
+    for d in drafts:
+        fp = fingerprint(d.text)
+        match = current.get(d.ordinal)
+        if match is None or match.fingerprint != fp:
+            match = _revivable(rows, d.ordinal, fp)
+        if match is not None:
+            keep.add(match.pk)
+            kept += 1
+            _keep(match, d)
+            continue
+        version = max((c.version for c in rows if c.ordinal == d.ordinal), default=0) + 1
+        Chunk.objects.create(
+            chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
+            document=doc,
+            ordinal=d.ordinal,
+            version=version,
+            section=d.section[:300],
+            text=d.text,
+            tokens=d.tokens,
+            fingerprint=fp,
+        )
+        added += 1
+    stale = [c.pk for c in current.values() if c.pk not in keep]
+    Chunk.objects.filter(pk__in=stale).update(is_current=False, superseded_at=now)
+    return added, kept, len(stale)
+
+
+def _revivable(rows: Sequence[Chunk], ordinal: int, fp: str) -> Chunk | None:
+    """The latest superseded chunk with this ordinal and fingerprint (a reverted edit)."""
+    old = [c for c in rows if c.ordinal == ordinal and c.fingerprint == fp and not c.is_current]
+    return max(old, key=lambda c: c.version) if old else None
+
+
+def _keep(chunk: Chunk, draft: ChunkDraft) -> None:
+    """Keep an existing chunk current; its text is never rewritten."""
+    if not chunk.is_current or chunk.section != draft.section[:300]:
+        chunk.is_current = True
+        chunk.superseded_at = None
+        chunk.section = draft.section[:300]
+        chunk.save(update_fields=["is_current", "superseded_at", "section"])
+
+
+def chunk_id_for(doc_id: str, ordinal: int, version: int = 1) -> str:
+    """``doc-010#c02`` for version 1, ``doc-010#c02v2`` for later versions."""
+    base = f"{doc_id}#c{ordinal:02d}"
+    return base if version == 1 else f"{base}v{version}"
