@@ -1,0 +1,155 @@
+"""Quantities with units in English and Chinese text, normalised so they can be compared.
+
+Units and their normalised form (``Quantity.unit``):
+
+- sizes -> ``MB``, decimal: 1 KB = 0.001 MB, 1 GB = 1000 MB, 1 TB = 1,000,000 MB, as SI
+  and IEC 80000-13 define the prefixes and as storage vendors and upload forms write them;
+  so "0.2 GB" equals "200 MB". Binary KiB/MiB/GiB/TiB are converted exactly (1 MiB =
+  1.048576 MB).
+- durations -> ``day``: week = 7, hour = 1/24, minute = 1/1440, second = 1/86400; so
+  "24 hours" equals "1 day" (a policy and an FAQ that say it differently agree).
+  Business/working days (``工作日``) are ``business day``: they do not convert to days.
+- rates -> ``req/min``: "100 requests per minute", "100 req/min", "100 rpm", "100 次/分钟",
+  "每分钟 100 次"; per second x 60, per hour / 60.
+- ``%`` (``%``, ``％``, percent); currencies ``USD`` ($, USD, dollars, 美元) and ``CNY``
+  (¥, RMB, CNY, 元, 人民币), never converted into each other.
+
+Numbers: ``1,000`` thousands separators, decimals, full-width digits (NFKC) and simple
+Chinese numerals up to 9999 (``三十天``, ``两百 MB``). A number without a unit is not a quantity.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[零一二两三四五六七八九十百千]+"
+_GAP = r"\s*(?:个)?\s*"
+_END = r"(?![a-z])"
+
+_MIN = r"(?:minutes?|mins?|分钟)"
+_SEC = r"(?:seconds?|secs?|秒钟?)"
+_HOUR = r"(?:hours?|hrs?|小时|钟头)"
+_PER = r"\s*(?:/|per|every|each|a|an)\s*"
+_REQ = r"(?:requests?|reqs?|calls?|次)"
+
+# (pattern right after the number, normalised unit, factor to the normalised unit)
+_AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
+    (re.compile(f"{_GAP}(?:{pattern})", re.IGNORECASE), unit, factor)
+    for pattern, unit, factor in (
+        (rf"{_REQ}?{_PER}{_MIN}{_END}", "req/min", 1.0),
+        (rf"{_REQ}?{_PER}{_SEC}{_END}", "req/min", 60.0),
+        (rf"{_REQ}?{_PER}{_HOUR}{_END}", "req/min", 1 / 60),
+        (rf"rpm{_END}", "req/min", 1.0),
+        (rf"(?:kib|kibibytes?){_END}", "MB", 1024 / 1e6),
+        (rf"(?:mib|mebibytes?){_END}", "MB", 1024**2 / 1e6),
+        (rf"(?:gib|gibibytes?){_END}", "MB", 1024**3 / 1e6),
+        (rf"(?:tib|tebibytes?){_END}", "MB", 1024**4 / 1e6),
+        (rf"(?:kb|kilobytes?){_END}", "MB", 1e-3),
+        (rf"(?:mb|megabytes?|兆){_END}", "MB", 1.0),
+        (rf"(?:gb|gigabytes?){_END}", "MB", 1e3),
+        (rf"(?:tb|terabytes?){_END}", "MB", 1e6),
+        (rf"(?:business|working)[ -]days?{_END}|工作日", "business day", 1.0),
+        (rf"(?:weeks?|wks?){_END}|周|星期", "day", 7.0),
+        (rf"days?{_END}|天", "day", 1.0),
+        (rf"{_HOUR}{_END}", "day", 1 / 24),
+        (rf"{_MIN}{_END}", "day", 1 / 1440),
+        (rf"{_SEC}{_END}", "day", 1 / 86400),
+        (rf"(?:%|percent{_END}|per cent{_END})", "%", 1.0),
+        (rf"(?:usd|dollars?|美元){_END}", "USD", 1.0),
+        (rf"(?:cny|rmb|yuan{_END}|元|块钱|人民币)", "CNY", 1.0),
+    )
+)
+# (pattern right before the number, unit): "$30", "USD 30", "¥30", "RMB 30"
+_BEFORE = (
+    (re.compile(r"(?:\$|\busd\s*)$", re.IGNORECASE), "USD"),
+    (re.compile(r"(?:¥|\brmb\s*|\bcny\s*|人民币\s*)$", re.IGNORECASE), "CNY"),
+)
+# "每分钟 100 次", "每秒最多 10 次": the rate word comes before the number
+_CJK_RATE_BEFORE = re.compile(r"每\s*(分钟|秒钟?|小时)[^\d。；;，,]{0,6}$")
+_CJK_RATE_FACTOR = {"分钟": 1.0, "秒": 60.0, "秒钟": 60.0, "小时": 1 / 60}
+_CJK_TIMES_AFTER = re.compile(r"\s*次")
+_NUMBER_RE = re.compile(_NUM)
+
+_CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
+              "七": 7, "八": 8, "九": 9}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A number with a unit: ``value`` in ``unit`` (normalised), ``text`` as written, and
+    its character offsets in the NFKC-folded text (``start`` is where the quantity begins)."""
+
+    value: float
+    unit: str
+    text: str
+    start: int
+    end: int
+
+    def same_value(self, other: Quantity) -> bool:
+        """Equal within a relative 1e-6 (so 0.2 GB == 200 MB despite float rounding)."""
+        return abs(self.value - other.value) <= 1e-6 * max(abs(self.value), abs(other.value))
+
+
+def fold(text: str) -> str:
+    """The NFKC form of ``text`` that quantity offsets refer to (``２００ＭＢ`` -> ``200MB``)."""
+    return unicodedata.normalize("NFKC", text)
+
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Quantities in ``fold(text)``, in reading order. Never raises."""
+    folded = fold(text)
+    found: list[Quantity] = []
+    for match in _NUMBER_RE.finditer(folded):
+        number = _number_value(match.group())
+        if number is None:
+            continue
+        quantity = _with_unit(folded, match.start(), match.end(), number)
+        if quantity is not None:
+            found.append(quantity)
+    return found
+
+
+def _with_unit(text: str, start: int, end: int, number: float) -> Quantity | None:
+    before = text[max(0, start - 12) : start]
+    rate = _CJK_RATE_BEFORE.search(before)
+    times = _CJK_TIMES_AFTER.match(text, end)
+    if rate and times:
+        factor = _CJK_RATE_FACTOR[rate.group(1)]
+        return Quantity(number * factor, "req/min", text[start : times.end()], start, times.end())
+    for pattern, unit, factor in _AFTER:
+        after = pattern.match(text, end)
+        if after:
+            return Quantity(number * factor, unit, text[start : after.end()], start, after.end())
+    for before_pattern, currency in _BEFORE:
+        prefix = before_pattern.search(before)
+        if prefix:
+            begin = start - (len(before) - prefix.start())
+            return Quantity(number, currency, text[begin:end], begin, end)
+    return None
+
+
+def _number_value(token: str) -> float | None:
+    if token[0].isdigit():
+        return float(token.replace(",", ""))
+    return _chinese_number(token)
+
+
+def _chinese_number(token: str) -> float | None:
+    """``三十`` -> 30, ``两百五十`` -> 250, ``十五`` -> 15; None for ``百`` alone or nonsense."""
+    total = 0
+    digit: int | None = None
+    for ch in token:
+        if ch in _CN_DIGITS:
+            if digit is not None:
+                return None  # "三三": not a number we read
+            digit = _CN_DIGITS[ch]
+        else:
+            if digit is None and not (ch == "十" and total == 0):
+                return None
+            total += (1 if digit is None else digit) * _CN_UNITS[ch]
+            digit = None
+    total += digit or 0
+    return float(total) if total or token == "零" else None
