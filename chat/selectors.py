@@ -107,6 +107,11 @@ def _hits(data: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
     ]
 
 
+def _block(b: dict[str, Any]) -> dict[str, Any]:
+    text_hash = b.get("sha256") or b.get("text_hash") or ""
+    return {**b, "url": chunk_url(str(b.get("chunk_id", ""))), "hash": text_hash}
+
+
 def _verdict(v: dict[str, Any]) -> dict[str, Any]:
     overlaps = v.get("overlaps") or {}
     pairs = overlaps.items() if isinstance(overlaps, dict) else overlaps
@@ -149,9 +154,7 @@ def trace_evidence(*, trace: Trace) -> TraceEvidence:
         data=data,
         hits=_hits(data, threshold),
         threshold=threshold,
-        blocks=[
-            {**b, "url": chunk_url(str(b.get("chunk_id", "")))} for b in data.get("blocks") or []
-        ],
+        blocks=[_block(b) for b in data.get("blocks") or []],
         conflicts=list(data.get("conflicts") or []),
         compression=_compression(data),
         drafts=_drafts(data),

@@ -1,0 +1,125 @@
+"""Admin: traces are read-only evidence; API tokens show their key once and store its hash."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from chat.models import ApiToken, Conversation, Message, Trace
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client_(django_user_model: Any) -> Client:
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("root", password="pw"))
+    return client
+
+
+@pytest.fixture
+def trace() -> Trace:
+    return Trace.objects.create(question="How much leave?", status="answered", provider="fake")
+
+
+def test_trace_is_viewable_but_not_editable(admin_client_: Client, trace: Trace) -> None:
+    url = f"/admin/chat/trace/{trace.pk}/change/"
+    page = admin_client_.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200
+    assert "How much leave?" in html
+    assert 'name="_save"' not in html
+    assert f'href="/traces/{trace.pk}/"' in html
+    assert admin_client_.post(url, {"question": "edited"}).status_code == 403
+    assert Trace.objects.get().question == "How much leave?"
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("get", "/admin/chat/trace/add/"),
+        ("post", "/admin/chat/trace/{pk}/delete/"),
+    ],
+)
+def test_traces_cannot_be_added_or_deleted(
+    admin_client_: Client, trace: Trace, method: str, url: str
+) -> None:
+    response = getattr(admin_client_, method)(url.format(pk=trace.pk), {"post": "yes"})
+    assert response.status_code == 403
+    assert Trace.objects.count() == 1
+
+
+def test_trace_list_has_no_delete_action(admin_client_: Client, trace: Trace) -> None:
+    html = admin_client_.get("/admin/chat/trace/").content.decode()
+    assert "How much leave?" in html
+    assert "delete_selected" not in html
+
+
+def test_staff_reviewer_can_view_traces_in_admin(django_user_model: Any, trace: Trace) -> None:
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("sam", password="pw", is_staff=True))
+    assert client.get(f"/admin/chat/trace/{trace.pk}/change/").status_code == 200
+
+
+def test_conversation_admin_shows_messages(admin_client_: Client, django_user_model: Any) -> None:
+    owner = django_user_model.objects.create_user("alice", password="pw")
+    conversation = Conversation.objects.create(owner=owner, title="Leave")
+    Message.objects.create(conversation=conversation, role="user", text="How much leave?")
+    html = admin_client_.get(f"/admin/chat/conversation/{conversation.pk}/change/").content.decode()
+    assert "How much leave?" in html
+
+
+def test_token_key_is_shown_once_and_only_its_hash_stored(
+    admin_client_: Client, django_user_model: Any
+) -> None:
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    response = admin_client_.post(
+        "/admin/chat/apitoken/add/", {"user": alice.pk, "name": "laptop"}, follow=True
+    )
+    html = response.content.decode()
+    keys = re.findall(r"The API key for “laptop \(\w{8}…\)” is ([\w-]+)", html)
+    assert len(keys) == 1
+    key = keys[0]
+    token = ApiToken.objects.get()
+    assert (token.user, token.name) == (alice, "laptop")
+    assert token.key_hash == hashlib.sha256(key.encode()).hexdigest()
+    assert token.prefix == key[:8]
+    assert key not in (token.name, token.prefix, token.key_hash)
+    assert key not in admin_client_.get(f"/admin/chat/apitoken/{token.pk}/change/").content.decode()
+    assert key not in admin_client_.get("/admin/chat/apitoken/").content.decode()
+
+
+def test_token_made_in_admin_authenticates_api(
+    admin_client_: Client, django_user_model: Any
+) -> None:
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    html = admin_client_.post(
+        "/admin/chat/apitoken/add/", {"user": alice.pk, "name": ""}, follow=True
+    ).content.decode()
+    key = re.findall(r"is ([\w-]{40}) — copy it now", html)[0]
+
+    def post(auth: str) -> int:
+        return (
+            Client()
+            .post("/api/answer", "{}", content_type="application/json", HTTP_AUTHORIZATION=auth)
+            .status_code
+        )
+
+    assert post(f"Bearer {key}") == 400  # authenticated: only the empty body is wrong
+    assert post(f"Bearer {key}x") == 401
+
+
+def test_editing_a_token_keeps_its_hash(admin_client_: Client, django_user_model: Any) -> None:
+    from chat.auth import api_token_create
+
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    token, _ = api_token_create(user=alice, name="old")
+    admin_client_.post(
+        f"/admin/chat/apitoken/{token.pk}/change/", {"user": alice.pk, "name": "new"}
+    )
+    fresh = ApiToken.objects.get()
+    assert (fresh.name, fresh.key_hash) == ("new", token.key_hash)

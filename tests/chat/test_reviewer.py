@@ -1,0 +1,299 @@
+"""Reviewer pages: who may see traces, list filters, and the evidence chain of one trace."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Group, Permission
+from django.test import Client
+
+from chat.models import Trace, new_ulid
+from chat.services import trace_record
+from kbqa.core.types import TraceDraft
+
+pytestmark = pytest.mark.django_db
+
+
+def trace_make(
+    question: str,
+    *,
+    status: str = "answered",
+    provider: str = "extractive",
+    day: dt.date | None = None,
+    **data: Any,
+) -> Trace:
+    draft = TraceDraft(trace_id=new_ulid(), question=question, status=status, provider=provider)
+    for key, value in data.items():
+        setattr(draft, key, value)
+    trace = trace_record(draft=draft)
+    if day is not None:
+        when = dt.datetime.combine(day, dt.time(12, 0), tzinfo=dt.UTC)
+        Trace.objects.filter(pk=trace.pk).update(created_at=when)
+    return trace
+
+
+@pytest.fixture
+def staff_client(django_user_model: Any) -> Client:
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("sam", password="pw", is_staff=True))
+    return client
+
+
+def listed_questions(client: Client, query: str = "") -> list[str]:
+    html = client.get(f"/traces/{query}").content.decode()
+    return re.findall(r'<a href="/traces/[0-9A-Z]+/">([^<]*)</a>', html)
+
+
+# ----------------------------------------------------------------------------- permissions
+
+
+@pytest.mark.parametrize("url", ["/traces/", "/traces/{id}/"])
+def test_anonymous_is_sent_to_login(url: str) -> None:
+    trace = trace_make("q")
+    response = Client().get(url.format(id=trace.pk))
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next={url.format(id=trace.pk)}"
+
+
+@pytest.mark.parametrize("url", ["/traces/", "/traces/{id}/"])
+def test_ordinary_user_is_forbidden(url: str, django_user_model: Any) -> None:
+    trace = trace_make("q")
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("olga", password="pw"))
+    assert client.get(url.format(id=trace.pk)).status_code == 403
+
+
+@pytest.mark.parametrize("url", ["/traces/", "/traces/{id}/"])
+def test_staff_and_reviewer_group_may_review(
+    url: str, staff_client: Client, django_user_model: Any
+) -> None:
+    trace = trace_make("q")
+    reviewers = Group.objects.create(name="Reviewers")
+    reviewers.permissions.add(Permission.objects.get(codename="view_trace"))
+    rita = django_user_model.objects.create_user("rita", password="pw")
+    rita.groups.add(reviewers)
+    client = Client()
+    client.force_login(rita)
+    assert client.get(url.format(id=trace.pk)).status_code == 200
+    assert staff_client.get(url.format(id=trace.pk)).status_code == 200
+
+
+def test_inactive_staff_has_no_reviewer_permission(django_user_model: Any) -> None:
+    user = django_user_model.objects.create_user(
+        "ex", password="pw", is_staff=True, is_active=False
+    )
+    assert user.has_perm("chat.view_trace") is False
+
+
+def test_staff_sees_traces_link_in_nav(staff_client: Client) -> None:
+    assert '<a href="/traces/">' in staff_client.get("/traces/").content.decode()
+
+
+def test_unknown_trace_is_404(staff_client: Client) -> None:
+    assert staff_client.get("/traces/01ZZZZZZZZZZZZZZZZZZZZZZZZ/").status_code == 404
+
+
+# ----------------------------------------------------------------------------- list
+
+
+@pytest.fixture
+def traces() -> None:
+    trace_make("How much annual leave?", day=dt.date(2025, 1, 10))
+    trace_make("Who won the match?", status="refused_low_score", day=dt.date(2025, 2, 10))
+    trace_make(
+        "Upload limit for the portal?",
+        status="refused_conflict",
+        provider="anthropic",
+        day=dt.date(2025, 3, 10),
+    )
+    trace_make("Parental leave for part-timers?", provider="anthropic", day=dt.date(2025, 4, 10))
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "",
+            [
+                "Parental leave for part-timers?",
+                "Upload limit for the portal?",
+                "Who won the match?",
+                "How much annual leave?",
+            ],
+        ),
+        ("?status=refused_low_score", ["Who won the match?"]),
+        (
+            "?provider=anthropic",
+            ["Parental leave for part-timers?", "Upload limit for the portal?"],
+        ),
+        ("?status=answered&provider=anthropic", ["Parental leave for part-timers?"]),
+        (
+            "?from=2025-02-10",
+            [
+                "Parental leave for part-timers?",
+                "Upload limit for the portal?",
+                "Who won the match?",
+            ],
+        ),
+        ("?to=2025-02-10", ["Who won the match?", "How much annual leave?"]),
+        ("?from=2025-02-01&to=2025-03-31", ["Upload limit for the portal?", "Who won the match?"]),
+        ("?q=LEAVE", ["Parental leave for part-timers?", "How much annual leave?"]),
+        ("?q=leave&to=2025-01-31", ["How much annual leave?"]),
+        (
+            "?from=not-a-date",
+            [
+                "Parental leave for part-timers?",
+                "Upload limit for the portal?",
+                "Who won the match?",
+                "How much annual leave?",
+            ],
+        ),
+        ("?q=nothing+like+this", []),
+    ],
+)
+def test_list_filters(traces: None, staff_client: Client, query: str, expected: list[str]) -> None:
+    assert listed_questions(staff_client, query) == expected
+
+
+def test_list_shows_status_provider_and_time(traces: None, staff_client: Client) -> None:
+    html = staff_client.get("/traces/?q=upload").content.decode()
+    assert "refused: conflict" in html
+    assert "anthropic" in html
+    assert "2025-03-10 12:00:00" in html
+
+
+def test_list_is_paginated_and_keeps_filters(staff_client: Client) -> None:
+    for i in range(30):
+        trace_make(f"leave question {i:02d}", day=dt.date(2025, 1, 1) + dt.timedelta(days=i))
+    first = staff_client.get("/traces/?q=leave").content.decode()
+    assert len(re.findall(r'class="trace-row"', first)) == 25
+    assert "Page 1 of 2" in first
+    assert 'href="?q=leave&amp;page=2"' in first
+    assert listed_questions(staff_client, "?q=leave&page=2") == [
+        f"leave question {i:02d}" for i in (4, 3, 2, 1, 0)
+    ]
+
+
+# ----------------------------------------------------------------------------- detail
+
+
+@pytest.fixture
+def evidence_trace() -> Trace:
+    return trace_make(
+        "How much leave <script>alert(1)</script>?",
+        standalone_query="annual leave days",
+        threshold=0.3,
+        hits=[
+            {"chunk_id": "doc-001#c01", "score": 7.5, "relevance": 0.92},
+            {"chunk_id": "doc-009#c04", "score": 1.2, "relevance": 0.11},
+        ],
+        blocks=[
+            {"n": 1, "chunk_id": "doc-001#c01", "sha256": "ab" * 32, "tokens": 40},
+            {"n": 2, "chunk_id": "doc-002#c03", "sha256": "cd" * 32, "tokens": 35},
+        ],
+        compression={"tokens_before": 400, "tokens_after": 100},
+        prompts=[
+            {
+                "task": "answer",
+                "system": "Answer only from the numbered sources.",
+                "messages": [{"role": "user", "content": "[1] <b>Leave</b> policy..."}],
+            }
+        ],
+        drafts=["Employees get 20 days [1]. Employees get 99 days [2]."],
+        verdicts=[
+            {
+                "draft": 1,
+                "text": "Employees get 20 days.",
+                "kind": "claim",
+                "citations": [1],
+                "ok": True,
+                "verified": [1],
+                "overlaps": {"1": 0.83},
+                "issues": [],
+            },
+            {
+                "draft": 1,
+                "text": "Employees get 99 days.",
+                "kind": "claim",
+                "citations": [2],
+                "ok": False,
+                "verified": [],
+                "overlaps": {"2": 0.12},
+                "issues": [
+                    "[2]: only 12% of the sentence's terms appear in the source (needs 30%)"
+                ],
+            },
+        ],
+        dropped=[
+            {
+                "draft": 1,
+                "text": "Employees get 99 days.",
+                "reasons": [
+                    "[2]: only 12% of the sentence's terms appear in the source (needs 30%)"
+                ],
+            }
+        ],
+        emitted=[{"index": 1, "text": "Employees get 20 days.", "citations": [1], "kind": "claim"}],
+        model="fake-model",
+        model_version="fake-model-2025",
+        timings={"retrieval_ms": 12.5, "first_sentence_ms": 80.0, "total_ms": 140.2},
+        usage={"input_tokens": 512, "output_tokens": 64},
+        errors=["ProviderError: <overloaded>"],
+    )
+
+
+def test_detail_lays_out_the_evidence_chain(evidence_trace: Trace, staff_client: Client) -> None:
+    html = staff_client.get(f"/traces/{evidence_trace.pk}/").content.decode()
+    for expected in [
+        "annual leave days",  # standalone query
+        'href="/chunks/doc-001%23c01/">doc-001#c01</a>',  # hit and block link to chunk view
+        'href="/chunks/doc-009%23c04/">doc-009#c04</a>',
+        "relevance ≥ 0.3",
+        '<span class="rv-fail">below</span>',  # second hit under the threshold
+        "ab" * 32,  # block text hash
+        "400 → 100 tokens (saving 0.75)",  # compression figures
+        "<summary>Prompt as sent (answer)</summary>",
+        "Employees get 20 days [1]. Employees get 99 days [2].",  # raw draft
+        "[1] 0.83",  # overlap per citation
+        "only 12% of the sentence&#x27;s terms appear in the source (needs 30%)",
+        "Reviewer only: this text was NOT shown to the user.",
+        "fake-model-2025",
+        "input_tokens: 512, output_tokens: 64",
+        "retrieval 12.5 ms",
+        "first sentence 80.0 ms",
+        "total 140.2 ms",
+    ]:
+        assert expected in html, expected
+    assert len(re.findall(r'class="verdict verdict-ok"', html)) == 1
+    assert len(re.findall(r'class="verdict verdict-dropped"', html)) == 1
+
+
+def test_detail_escapes_everything(evidence_trace: Trace, staff_client: Client) -> None:
+    html = staff_client.get(f"/traces/{evidence_trace.pk}/").content.decode()
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<b>Leave</b>" not in html
+    assert "&lt;b&gt;Leave&lt;/b&gt;" in html
+    assert "ProviderError: &lt;overloaded&gt;" in html
+
+
+def test_detail_of_a_refusal(staff_client: Client) -> None:
+    trace = trace_make(
+        "Who won?",
+        status="refused_low_score",
+        refusal_reason="low_score",
+        hits=[{"chunk_id": "doc-1#c1", "score": 0.4, "relevance": 0.05}],
+        threshold=0.3,
+    )
+    html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
+    assert '<dd id="refusal-reason">low_score</dd>' in html
+    assert 'id="final-status">refused_low_score</span>' in html
+    assert "The model was not asked." in html
+
+
+def test_detail_of_a_trace_without_data(staff_client: Client) -> None:
+    trace = Trace.objects.create(question="old", status="cancelled", data={})
+    assert staff_client.get(f"/traces/{trace.pk}/").status_code == 200
