@@ -121,8 +121,14 @@ class StaffReviewerBackend(BaseBackend):
     def has_perm(
         self, user_obj: AbstractBaseUser | AnonymousUser, perm: str, obj: object = None
     ) -> bool:
-        return (
-            perm == REVIEWER_PERMISSION
-            and bool(getattr(user_obj, "is_active", False))
-            and bool(getattr(user_obj, "is_staff", False))
-        )
+        return perm == REVIEWER_PERMISSION and _active_staff(user_obj)
+
+    def has_module_perms(self, user_obj: AbstractBaseUser | AnonymousUser, app_label: str) -> bool:
+        """Lets admin list the chat app (and only the Trace model, via ``has_perm``)."""
+        return app_label == REVIEWER_PERMISSION.split(".")[0] and _active_staff(user_obj)
+
+
+def _active_staff(user_obj: AbstractBaseUser | AnonymousUser) -> bool:
+    return bool(getattr(user_obj, "is_active", False)) and bool(
+        getattr(user_obj, "is_staff", False)
+    )

@@ -63,6 +63,10 @@ def test_staff_reviewer_can_view_traces_in_admin(django_user_model: Any, trace: 
     client = Client()
     client.force_login(django_user_model.objects.create_user("sam", password="pw", is_staff=True))
     assert client.get(f"/admin/chat/trace/{trace.pk}/change/").status_code == 200
+    index = client.get("/admin/").content.decode()
+    assert 'href="/admin/chat/trace/"' in index
+    assert "/admin/chat/apitoken/" not in index
+    assert client.get("/admin/chat/apitoken/").status_code == 403
 
 
 def test_conversation_admin_shows_messages(admin_client_: Client, django_user_model: Any) -> None:

@@ -13,6 +13,8 @@ from django.utils.crypto import get_random_string
 from chat.auth import api_token_create
 from chat.models import ApiToken, Conversation, Message, Trace
 from kbqa.core.errors import ProviderUnavailable
+from kbqa.core.providers.fake import FakeProvider
+from kbqa.core.types import Chunk, ScoredChunk
 from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, failed, refused, scripted
 
 __all__ = ["scripted"]
@@ -331,3 +333,49 @@ def test_sse_stores_the_turn(scripted: ScriptedAnswer, user: Any, token: str) ->
         ("user", ""),
         ("assistant", "answered"),
     ]
+
+
+# ----------------------------------------------------------------------------- real pipeline
+
+
+class ListRetriever:
+    """Returns its chunks as hits, best first, with a fixed relevance."""
+
+    def __init__(self, *chunks: Chunk, relevance: float = 0.9) -> None:
+        self.chunks, self.relevance = chunks, relevance
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        return [ScoredChunk(chunk=c, score=5.0, relevance=self.relevance) for c in self.chunks][:k]
+
+
+LEAVE = Chunk(
+    chunk_id="doc-001#c01",
+    doc_id="doc-001",
+    title="Leave policy",
+    text="Full-time employees get 20 days of annual leave each calendar year.",
+    updated="2025-06-30",
+    authority="policy",
+)
+
+
+def test_sse_through_the_real_pipeline(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    provider = FakeProvider(
+        [
+            "Full-time employees get 20 days of annual leave each calendar year [1]. "
+            "The moon is made of green cheese [1]."
+        ]
+    )
+    monkeypatch.setattr("chat.services.default_retriever", lambda: ListRetriever(LEAVE))
+    monkeypatch.setattr("chat.api.provider_from_settings", lambda name=None: provider)
+    _, text = sse({"Authorization": f"Bearer {token}"}, {"question": "How much annual leave?"})
+    frames = parse_frames(text)
+    assert [name for name, _ in frames] == ["meta", "sentence", "dropped", "done"]
+    assert (
+        frames[1][1]["text"]
+        == "Full-time employees get 20 days of annual leave each calendar year."
+    )
+    assert frames[1][1]["citations"] == [1]
+    assert "cheese" not in text
+    trace = Trace.objects.get()
+    assert (trace.status, trace.provider) == ("answered", "fake")
+    assert "cheese" in json.dumps(trace.data["dropped"])  # kept for reviewers only
