@@ -39,7 +39,10 @@ def test_raw_scores_use_observed_values_as_candidates():
         [7.5, 9.0, 12.0], [1.0, 3.0, 8.0], max_wrongful_refusal=0.0,
         candidates=observed_candidates([7.5, 9.0, 12.0, 1.0, 3.0, 8.0]),
     )
-    assert (rec.threshold, rec.refused_unanswerable) == (7.5, 2)
+    # Candidates: 0, the six values and their midpoints. Up to 7.5 no answerable question is
+    # refused; 1.0 and 3.0 are refused from t = 5.25 (midpoint of 3 and 7.5) on, so 5.25 and
+    # 7.5 tie and the lower middle of the two, 5.25, is chosen.
+    assert (rec.threshold, rec.refused_unanswerable, rec.tied) == (5.25, 2, (5.25, 7.5))
 
 
 @pytest.mark.parametrize(

@@ -126,8 +126,10 @@ def recommend_threshold(
 
 
 def observed_candidates(values: Sequence[float]) -> list[float]:
-    """Thresholds for an unbounded signal (raw BM25): 0 and every observed value."""
-    return sorted({0.0, *values})
+    """Thresholds for an unbounded signal (raw BM25): 0, every observed value, and the
+    midpoints between neighbouring values (so a tie can be broken away from both sides)."""
+    ordered = sorted({0.0, *values})
+    return sorted({*ordered, *((a + b) / 2 for a, b in zip(ordered, ordered[1:], strict=False))})
 
 
 def separation(answerable: Sequence[float], unanswerable: Sequence[float]) -> float | None:

@@ -9,6 +9,8 @@ from kbqa.core.evaluation.calibration import (
     Recommendation,
     Signals,
     histogram,
+    observed_candidates,
+    recommend_threshold,
     separation,
 )
 from kbqa.core.evaluation.metrics import CaseResult, Rate, Summary, percentile
@@ -105,6 +107,35 @@ def recommendation_text(rec: Recommendation, *, max_wrongful_refusal: float) -> 
         f"answerable ({rec.wrongful_refusal_rate:.1%})",
         f"KBQA_MIN_RELEVANCE={rec.threshold:.2f}",
     ])
+
+
+def source_comparison_table(signals: Sequence[Signals], *, max_wrongful_refusal: float) -> str:
+    """Per source file: the threshold each signal would need there, and how well it separates.
+
+    If the normalised-relevance threshold is similar across knowledge bases of different size
+    while the raw BM25 threshold is not, one stored relevance threshold transfers.
+    """
+    header = ["source", "answer", "refuse", "relevance t", "recall", "AUC rel",
+              "BM25 t", "recall", "AUC BM25"]
+    rows = []
+    for source in sorted({s.source for s in signals}):
+        subset = [s for s in signals if s.source == source]
+        ans = [s for s in subset if s.expect == "answer"]
+        ref = [s for s in subset if s.expect == "refuse"]
+        rel = recommend_threshold([s.relevance for s in ans], [s.relevance for s in ref],
+                                  max_wrongful_refusal=max_wrongful_refusal)
+        raw_values = [s.bm25 for s in subset]
+        raw = recommend_threshold([s.bm25 for s in ans], [s.bm25 for s in ref],
+                                  max_wrongful_refusal=max_wrongful_refusal,
+                                  candidates=observed_candidates(raw_values))
+        rows.append([
+            source or "-", str(len(ans)), str(len(ref)),
+            f"{rel.threshold:.2f}", f"{rel.refusal_recall:.1%}",
+            _cell(separation([s.relevance for s in ans], [s.relevance for s in ref])),
+            f"{raw.threshold:.2f}", f"{raw.refusal_recall:.1%}",
+            _cell(separation([s.bm25 for s in ans], [s.bm25 for s in ref])),
+        ])
+    return format_table(header, rows)
 
 
 def _cited_text(sentence: Mapping[str, object]) -> str:

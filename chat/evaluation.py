@@ -1,0 +1,330 @@
+"""Run evaluation cases through the same pipeline and events as the chat (README: Evaluation).
+
+A case with ``documents`` gets its own temporary in-memory knowledge base (chunked with
+``sources.chunking``, searched with ``sources.index.InMemoryRetriever``); the stored one is
+neither read nor written. A case without documents is answered from the stored knowledge base.
+Traces are not stored unless asked (``store_traces=True``), so evaluation runs leave the
+reviewer's trace list alone.
+
+Citation validity is checked independently of the pipeline: every emitted sentence is
+re-verified with a fresh ``kbqa.core.citations.Verifier`` built from the ORIGINAL text of the
+blocks the ``Meta`` event listed, looked up by chunk_id (case KB, or the database).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import aclosing
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from tqdm import tqdm
+
+from kbqa.core.citations import Verifier
+from kbqa.core.evaluation.calibration import Signals, signals_from_hits
+from kbqa.core.evaluation.cases import EvalCase, LineProblem, read_cases
+from kbqa.core.evaluation.metrics import CaseResult
+from kbqa.core.evaluation.rgb import read_rgb
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig
+from kbqa.core.providers.base import Provider
+from kbqa.core.text import detect_language
+from kbqa.core.types import (
+    Block,
+    Chunk,
+    Claim,
+    Done,
+    Dropped,
+    Error,
+    Event,
+    Meta,
+    Refusal,
+    Retriever,
+    Sentence,
+    TraceDraft,
+)
+from sources.chunking import chunk_text
+from sources.index import InMemoryRetriever
+
+AnswerFn = Callable[..., AsyncIterator[Event]]
+"""``kbqa.core.pipeline.answer``'s signature: (request, *, retriever, provider, config, trace)."""
+
+
+# ----------------------------------------------------------------------------- loading
+
+
+def load_cases(
+    paths: Sequence[str | Path], *, fmt: str = "cases"
+) -> tuple[list[EvalCase], list[LineProblem]]:
+    """Cases from every file (``fmt`` "cases" or "rgb"), with the lines and files skipped.
+
+    An unreadable file is one LineProblem with line 0. Never raises for bad input.
+    """
+    cases: list[EvalCase] = []
+    problems: list[LineProblem] = []
+    for raw in paths:
+        path = Path(raw)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(LineProblem(str(path), 0, f"cannot read file ({exc})"))
+            continue
+        if fmt == "rgb":
+            found, bad = read_rgb(lines, source=str(path), stem=path.stem)
+        else:
+            found, bad = read_cases(lines, source=str(path))
+        cases.extend(found)
+        problems.extend(bad)
+    return cases, problems
+
+
+# ----------------------------------------------------------------------------- knowledge base
+
+
+def case_chunks(case: EvalCase, *, max_tokens: int | None = None) -> list[Chunk]:
+    """The case's documents chunked as ingestion would: ``{doc_id}#c{ordinal:02d}``."""
+    size = max_tokens or settings.KBQA_CHUNK_TOKENS
+    chunks: list[Chunk] = []
+    for doc in case.documents or ():
+        language = detect_language(doc.text)
+        for draft in chunk_text(doc.text, max_tokens=size):
+            chunks.append(Chunk(
+                chunk_id=f"{doc.doc_id}#c{draft.ordinal:02d}", doc_id=doc.doc_id,
+                title=doc.title, text=draft.text, section=draft.section, updated=doc.updated,
+                source_url=doc.source_url, authority=doc.authority, language=language,
+            ))
+    return chunks
+
+
+@dataclass(frozen=True)
+class CaseKnowledgeBase:
+    """Where a case is answered from; ``chunks`` None means the stored knowledge base."""
+
+    retriever: Retriever
+    chunks: Mapping[str, Chunk] | None
+
+    async def chunk(self, chunk_id: str) -> Chunk | None:
+        """The original chunk with this id, for independent citation checks."""
+        if self.chunks is not None:
+            return self.chunks.get(chunk_id)
+        return await sync_to_async(_stored_chunk)(chunk_id)
+
+
+def _stored_chunk(chunk_id: str) -> Chunk | None:
+    from sources.selectors import chunk_as_core, chunk_get
+
+    row = chunk_get(chunk_id=chunk_id)
+    return chunk_as_core(row) if row is not None else None
+
+
+def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
+    """A temporary in-memory KB for cases with documents, else the stored KB."""
+    if case.documents is None:
+        from sources.selectors import KnowledgeBaseRetriever
+
+        return CaseKnowledgeBase(KnowledgeBaseRetriever(), None)
+    chunks = case_chunks(case)
+    return CaseKnowledgeBase(InMemoryRetriever(chunks), {c.chunk_id: c for c in chunks})
+
+
+# ----------------------------------------------------------------------------- running
+
+
+@dataclass
+class _Observed:
+    meta: Meta | None = None
+    sentences: list[Sentence] | None = None
+    dropped: int = 0
+    refusal: Refusal | None = None
+    status: str = "pending"
+    error: str = ""
+
+    def add(self, ev: Event) -> None:
+        if isinstance(ev, Meta):
+            self.meta = ev
+        elif isinstance(ev, Sentence):
+            self.sentences = [*(self.sentences or []), ev]
+        elif isinstance(ev, Dropped):
+            self.dropped += 1
+        elif isinstance(ev, Refusal):
+            self.refusal = ev
+        elif isinstance(ev, Error):
+            self.error = ev.message
+        elif isinstance(ev, Done):
+            self.status = ev.status
+
+
+async def check_citations(
+    observed: _Observed, kb: CaseKnowledgeBase, *, threshold: float
+) -> tuple[int, int, list[str]]:
+    """(checked, valid, issues) over emitted (sentence, citation) pairs, re-verified afresh."""
+    sentences = observed.sentences or []
+    meta_blocks = observed.meta.blocks if observed.meta else ()
+    issued = {int(b["n"]): str(b["chunk_id"]) for b in meta_blocks}
+    blocks = []
+    for n, chunk_id in issued.items():
+        chunk = await kb.chunk(chunk_id)
+        if chunk is not None:
+            blocks.append(Block(n=n, chunk=chunk, score=0.0, tokens=0, text=chunk.text))
+    verifier = Verifier(blocks, threshold=threshold)
+    known = {b.n for b in blocks}
+    checked = valid = 0
+    issues: list[str] = []
+    for s in sentences:
+        verdict = verifier.verify(Claim(text=s.text, citations=s.citations, kind=s.kind))
+        for n in s.citations:
+            checked += 1
+            if n in known and verdict.ok and n in verdict.verified:
+                valid += 1
+            elif n not in known:
+                issues.append(f"sentence {s.index}: [{n}] is not an issued block")
+            else:
+                issues.append(f"sentence {s.index}: [{n}] fails re-verification: "
+                              + "; ".join(verdict.issues or ("not among verified citations",)))
+    return checked, valid, issues
+
+
+def _result(case: EvalCase, **fields: Any) -> CaseResult:
+    return CaseResult(
+        case_id=case.id, question=case.question, lang=case.lang, expect=case.expect,
+        answer_contains=case.answer_contains, expected_reason=case.refusal_reason, **fields,
+    )
+
+
+async def run_case(
+    case: EvalCase,
+    *,
+    provider: Provider,
+    config: PipelineConfig,
+    answer_fn: AnswerFn | None = None,
+    store_traces: bool = False,
+) -> CaseResult:
+    """Answer one case and score what was emitted. Never raises (except cancellation):
+    a failure becomes a result with status "error" and the exception in ``error``."""
+    from chat.models import new_ulid
+
+    if answer_fn is None:
+        from kbqa.core.pipeline import answer as answer_fn
+    trace = TraceDraft(trace_id=new_ulid(), question=case.question)
+    observed = _Observed()
+    started = time.perf_counter()
+    try:
+        kb = case_knowledge_base(case)
+        request = AnswerRequest(question=case.question)
+        events = answer_fn(request, retriever=kb.retriever, provider=provider, config=config,
+                           trace=trace)
+        async with aclosing(events) as stream:
+            async for ev in stream:
+                observed.add(ev)
+        latency = (time.perf_counter() - started) * 1000
+        checked, valid, issues = await check_citations(
+            observed, kb, threshold=config.overlap_threshold)
+    except Exception as exc:  # noqa: BLE001 - one failing case must not stop the run
+        return _result(case, status="error", error=f"{type(exc).__name__}: {exc}",
+                       latency_ms=(time.perf_counter() - started) * 1000,
+                       sentences=tuple(s.to_dict() for s in observed.sentences or []),
+                       dropped=observed.dropped)
+    finally:
+        if store_traces:
+            await _store_trace(trace)
+    refusal = observed.refusal
+    return _result(
+        case, status=observed.status if observed.status != "pending" else "error",
+        sentences=tuple(s.to_dict() for s in observed.sentences or []),
+        dropped=observed.dropped, refusal_reason=refusal.reason if refusal else "",
+        refusal_message=refusal.message if refusal else "", latency_ms=latency,
+        citations_checked=checked, citations_valid=valid, citation_issues=tuple(issues),
+        error=observed.error, trace_id=trace.trace_id,
+        blocks=tuple(observed.meta.blocks) if observed.meta else (),
+    )
+
+
+async def _store_trace(trace: TraceDraft) -> None:
+    from chat.services import trace_record
+
+    if trace.status == "pending":
+        trace.status = "error"
+    await sync_to_async(trace_record)(draft=trace)
+
+
+async def run_cases(
+    cases: Sequence[EvalCase],
+    *,
+    provider: Provider,
+    config: PipelineConfig,
+    answer_fn: AnswerFn | None = None,
+    store_traces: bool = False,
+    progress: bool = True,
+    on_result: Callable[[CaseResult], None] | None = None,
+) -> list[CaseResult]:
+    """Run ``cases`` one after another (tqdm bar on stderr); results in case order."""
+    results: list[CaseResult] = []
+    bar = tqdm(total=len(cases), file=sys.stderr, disable=not progress, unit="case")
+    try:
+        for case in cases:
+            result = await run_case(case, provider=provider, config=config,
+                                    answer_fn=answer_fn, store_traces=store_traces)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+            bar.update(1)
+    finally:
+        bar.close()
+    return results
+
+
+# ----------------------------------------------------------------------------- calibration
+
+
+async def collect_signals(
+    cases: Sequence[EvalCase], *, k: int, progress: bool = True
+) -> list[Signals]:
+    """Retrieval signals for every expect=answer / expect=refuse case (no generation)."""
+    wanted = [c for c in cases if c.expect in ("answer", "refuse")]
+    out: list[Signals] = []
+    for case in tqdm(wanted, file=sys.stderr, disable=not progress, unit="case"):
+        kb = case_knowledge_base(case)
+        hits = await kb.retriever.search(case.question, k)
+        source = case.origin.rsplit(":", 1)[0]
+        out.append(signals_from_hits(case.question, hits, case_id=case.id, expect=case.expect,
+                                     lang=case.lang, source=source))
+    return out
+
+
+def plot_distributions(signals: Sequence[Signals], *, threshold: float, path: str | Path) -> None:
+    """PNG of top-relevance histograms (answerable vs unanswerable) with the threshold line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    answerable = [s.relevance for s in signals if s.expect == "answer"]
+    unanswerable = [s.relevance for s in signals if s.expect == "refuse"]
+    bins = [i / 20 for i in range(21)]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    ax.hist(answerable, bins=bins, alpha=0.6, label=f"answerable (n={len(answerable)})")
+    ax.hist(unanswerable, bins=bins, alpha=0.6, label=f"unanswerable (n={len(unanswerable)})")
+    ax.axvline(threshold, color="black", linestyle="--",
+               label=f"KBQA_MIN_RELEVANCE={threshold:.2f}")
+    ax.set_xlabel("top hit normalised relevance (BM25 score / ideal score)")
+    ax.set_ylabel("questions")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def write_results(results: Sequence[CaseResult], *, out_dir: str | Path, markdown: str) -> Path:
+    """``results.jsonl`` (one case per line) and ``results.md`` (for people) in ``out_dir``."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "results.jsonl").open("w", encoding="utf-8") as fh:
+        for r in results:
+            fh.write(json.dumps(r.to_dict(), ensure_ascii=False) + "\n")
+    (out / "results.md").write_text(markdown, encoding="utf-8")
+    return out

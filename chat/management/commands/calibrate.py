@@ -1,0 +1,70 @@
+"""``manage.py calibrate FILE...``: measure retrieval signals and recommend the low-score threshold.
+
+For every expect=answer and expect=refuse case, the retriever alone (no generation) gives the
+top hit's normalised relevance, its raw BM25 score, the gap to the second hit and the share
+of query terms the top hit contains. The command prints both distributions side by side,
+a per-source comparison, and the ``KBQA_MIN_RELEVANCE`` that refuses the most unanswerable
+questions while wrongful refusals stay at or under ``--max-wrongful-refusal``
+(rule: ``kbqa.core.evaluation.calibration``). Re-run it whenever the knowledge base changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from chat.evaluation import collect_signals, load_cases, plot_distributions
+from chat.management.commands.evaluate import select_cases
+from kbqa.core.evaluation.calibration import recommend_threshold
+from kbqa.core.evaluation.report import (
+    distribution_table,
+    recommendation_text,
+    relevance_histogram,
+    source_comparison_table,
+)
+
+
+class Command(BaseCommand):
+    help = "Recommend KBQA_MIN_RELEVANCE from answerable and unanswerable evaluation cases."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("files", nargs="+", metavar="FILE")
+        parser.add_argument("--format", choices=["cases", "rgb"], default="cases")
+        parser.add_argument("--max-wrongful-refusal", type=float, default=0.05,
+                            help="highest acceptable share of answerable questions refused")
+        parser.add_argument("--plot", metavar="PATH.png", help="draw both distributions")
+        parser.add_argument("--limit", type=int, help="use only the first N cases")
+        parser.add_argument("--k", type=int, help="hits to retrieve (default KBQA_RETRIEVAL_K)")
+        parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    def handle(self, *args: Any, **opts: Any) -> None:
+        limit_rate = opts["max_wrongful_refusal"]
+        if not 0.0 <= limit_rate <= 1.0:
+            raise CommandError("--max-wrongful-refusal must be between 0 and 1.")
+        cases, problems = load_cases(opts["files"], fmt=opts["format"])
+        for problem in problems:
+            self.stderr.write(f"skipped {problem}")
+        cases = select_cases(cases, expect=["answer", "refuse"], limit=opts["limit"])
+        k = opts["k"] or settings.KBQA_RETRIEVAL_K
+        signals = async_to_sync(collect_signals)(cases, k=k, progress=not opts["no_progress"])
+        answerable = [s.relevance for s in signals if s.expect == "answer"]
+        unanswerable = [s.relevance for s in signals if s.expect == "refuse"]
+        if not answerable or not unanswerable:
+            raise CommandError("Calibration needs cases with expect=answer AND expect=refuse.")
+        rec = recommend_threshold(answerable, unanswerable, max_wrongful_refusal=limit_rate)
+        self.stdout.write("Pre-generation signals, answerable vs unanswerable questions:")
+        self.stdout.write(distribution_table(signals))
+        self.stdout.write("")
+        self.stdout.write(relevance_histogram(signals, threshold=rec.threshold))
+        self.stdout.write("")
+        self.stdout.write("Per source (same rule; does one relevance threshold transfer?):")
+        self.stdout.write(source_comparison_table(signals, max_wrongful_refusal=limit_rate))
+        self.stdout.write("")
+        self.stdout.write(f"Current setting: KBQA_MIN_RELEVANCE={settings.KBQA_MIN_RELEVANCE:.2f}")
+        self.stdout.write(recommendation_text(rec, max_wrongful_refusal=limit_rate))
+        if opts["plot"]:
+            plot_distributions(signals, threshold=rec.threshold, path=opts["plot"])
+            self.stderr.write(f"Plot written to {opts['plot']}")
