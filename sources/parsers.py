@@ -82,16 +82,23 @@ def _decode(name: str, data: bytes) -> str:
 
 
 def _parse_markdown(name: str, text: str) -> ParsedDocument:
+    """YAML front matter (python-frontmatter's handler) plus the Markdown body."""
     import frontmatter
 
+    handler = frontmatter.YAMLHandler()
+    if not handler.detect(text):
+        return ParsedDocument(text, {}, _first_heading(text))
     try:
-        post = frontmatter.loads(text)
+        raw_meta, body = handler.split(text)
+        metadata = handler.load(raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
         raise IngestError(f"{name}: bad front matter ({type(exc).__name__})") from exc
-    if not isinstance(post.metadata, dict):
+    if metadata is None:
+        metadata = {}
+    if not isinstance(metadata, dict):
         raise IngestError(f"{name}: bad front matter (not a mapping)")
-    meta = _clean_meta(name, post.metadata)
-    return ParsedDocument(post.content, meta, _first_heading(post.content))
+    body = body.strip("\n")
+    return ParsedDocument(body, _clean_meta(name, metadata), _first_heading(body))
 
 
 def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
@@ -190,7 +197,8 @@ def _parse_pdf(name: str, data: bytes) -> ParsedDocument:
     text = "\n\n".join(p.strip() for p in pages if p.strip())
     if not text.strip():
         raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
-    return ParsedDocument(text, {}, title.strip())
+    title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
+    return ParsedDocument(text, {}, title)
 
 
 def _parse_docx(name: str, data: bytes) -> ParsedDocument:

@@ -53,8 +53,12 @@ class IngestOverrides:
     source_url: str = ""
 
     def as_dict(self) -> dict[str, str]:
-        """Only the values that were set (what ``Document.overrides`` stores)."""
+        """Only the values that were set."""
         return {k: v for k, v in self.__dict__.items() if v}
+
+    def stored(self) -> dict[str, str]:
+        """What ``Document.overrides`` keeps (the doc_id is the document's own)."""
+        return {k: v for k, v in self.as_dict().items() if k != "doc_id"}
 
 
 @dataclass(frozen=True)
@@ -273,7 +277,7 @@ def _store(
         return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0)
     for key, value in draft.fields.items():
         setattr(doc, key, value)
-    doc.overrides = overrides.as_dict()
+    doc.overrides = overrides.stored()
     if doc.content_hash != draft.content_hash or not doc.original_file:
         _replace_original(doc, name, data)
     doc.content_hash = draft.content_hash
@@ -283,7 +287,7 @@ def _store(
 
 
 def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:
-    if doc.content_hash != draft.content_hash or doc.overrides != overrides.as_dict():
+    if doc.content_hash != draft.content_hash or doc.overrides != overrides.stored():
         return False
     if any(getattr(doc, k) != v for k, v in draft.fields.items() if k != "updated"):
         return False

@@ -1,0 +1,68 @@
+"""Fixtures for the knowledge-base tests: the fixture KB folder and file makers (PDF, DOCX)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+KB_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "sources" / "kb"
+
+
+@pytest.fixture
+def kb_dir() -> Path:
+    return KB_DIR
+
+
+def pdf_bytes(lines: list[str]) -> bytes:
+    """A one-page PDF with a text layer (reportlab); [] gives a page without any text."""
+    from reportlab.pdfgen import canvas
+
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf)
+    y = 800
+    for line in lines:
+        pdf.drawString(72, y, line)
+        y -= 20
+    if not lines:
+        pdf.rect(100, 100, 200, 200, fill=1)  # a drawing, like a scan: no text layer
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()
+
+
+def docx_bytes(blocks: list[tuple[str, str]]) -> bytes:
+    """A DOCX from (style, text) pairs; style "h1"/"h2" makes a heading, "" a paragraph."""
+    import docx
+
+    document = docx.Document()
+    for style, text in blocks:
+        if style.startswith("h"):
+            document.add_heading(text, level=int(style[1:]))
+        elif style == "li":
+            document.add_paragraph(text, style="List Bullet")
+        else:
+            document.add_paragraph(text)
+    buf = io.BytesIO()
+    document.save(buf)
+    return buf.getvalue()
+
+
+@pytest.fixture
+def write_file(tmp_path: Path) -> Callable[[str, bytes | str], Path]:
+    def write(name: str, content: bytes | str) -> Path:
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode("utf-8") if isinstance(content, str) else content)
+        return path
+
+    return write
+
+
+@pytest.fixture(autouse=True)
+def _media_root(tmp_path: Path, settings: Any) -> Iterator[None]:
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    yield

@@ -1,0 +1,82 @@
+"""Parsing each format into Markdown-like text and metadata; unparseable files refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.errors import IngestError
+from sources.parsers import parse_file
+from tests.sources.conftest import docx_bytes, pdf_bytes
+
+
+def test_markdown_front_matter_becomes_metadata() -> None:
+    data = (
+        "---\ndoc_id: doc-010\ntitle: Travel\nupdated: 2025-06-30\nsource_url: https://x.test/t\n"
+        "authority: policy\nlanguage: en\n---\n# Hotels\n\nUp to 200 USD.\n"
+    ).encode()
+    parsed = parse_file(name="travel.md", data=data)
+    assert parsed.meta == {
+        "doc_id": "doc-010", "title": "Travel", "updated": "2025-06-30",
+        "source_url": "https://x.test/t", "authority": "policy", "language": "en",
+    }
+    assert parsed.text == "# Hotels\n\nUp to 200 USD."
+
+
+def test_effective_date_is_accepted_as_updated() -> None:
+    parsed = parse_file(name="a.md", data=b"---\neffective: 2024-01-31\n---\nText.")
+    assert parsed.meta == {"updated": "2024-01-31"}
+
+
+def test_plain_text_and_gb18030_text() -> None:
+    assert parse_file(name="a.txt", data=b"Hello there.").text == "Hello there."
+    assert parse_file(name="b.txt", data="报销制度".encode("gb18030")).text == "报销制度"
+
+
+def test_html_keeps_headings_lists_and_code_and_drops_chrome() -> None:
+    html = (
+        "<html><head><title>Guide</title><style>p{}</style></head><body>"
+        "<nav>Home | About</nav><h1>Setup</h1><div>Install <b>the</b> client.</div>"
+        "<ul><li>Step one</li><li>Step two</li></ul><pre>run --fast\n  --now</pre>"
+        "<script>alert('x')</script><footer>(c) corp</footer></body></html>"
+    )
+    parsed = parse_file(name="guide.html", data=html.encode())
+    assert parsed.title_guess == "Guide"
+    assert parsed.text == (
+        "# Setup\n\nInstall the client.\n\n- Step one\n\n- Step two\n\n```\nrun --fast\n  --now\n```"
+    )
+
+
+def test_pdf_text_layer_is_read() -> None:
+    parsed = parse_file(name="memo.pdf", data=pdf_bytes(["Parking is free on weekends.", "Ask HR."]))
+    assert "Parking is free on weekends." in parsed.text
+    assert "Ask HR." in parsed.text
+
+
+def test_docx_headings_come_from_styles() -> None:
+    data = docx_bytes([("h1", "Leave"), ("", "25 days per year."), ("li", "Carry over 5 days")])
+    parsed = parse_file(name="leave.docx", data=data)
+    assert parsed.text == "# Leave\n\n25 days per year.\n\n- Carry over 5 days"
+    assert parsed.title_guess == "Leave"
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("empty.md", b"", "empty.md: the file contains no text"),
+        ("blank.txt", b" \n\n \t", "blank.txt: the file contains no text"),
+        ("junk.txt", bytes(range(256)) * 4, "junk.txt: looks like a binary file, not text"),
+        ("scan.pdf", pdf_bytes([]), "scan.pdf: the PDF has no text layer (a scan?); run OCR first"),
+        ("broken.pdf", b"%PDF-1.4 nonsense", "broken.pdf: not a readable PDF"),
+        ("broken.docx", b"PK\x03\x04 nonsense", "broken.docx: not a readable DOCX"),
+        ("image.png", b"\x89PNG", "image.png: unsupported file type '.png'"),
+        ("bad.md", b"---\ntitle: [unclosed\n---\nText", "bad.md: bad front matter"),
+        ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
+        ("date.md", b"---\nupdated: soon\n---\nText", "date.md: bad date 'soon'; use YYYY-MM-DD"),
+    ],
+)
+def test_unparseable_files_raise_ingest_error_naming_the_file(
+    name: str, data: bytes, reason: str
+) -> None:
+    with pytest.raises(IngestError) as info:
+        parse_file(name=name, data=data)
+    assert reason in str(info.value)
