@@ -1,0 +1,144 @@
+"""Benchmark of the pure-Python answer path (no model, no database).
+
+Run: ``.venv/bin/python bench/pipeline.py``. Prints medians (milliseconds) of:
+
+1. per answer: assembly of 20 hits into 5 blocks + verification of a 10-sentence answer +
+   conflict detection over the 5 blocks;
+2. per sentence: from the delta that completes a sentence to its verdict
+   (SentenceBuffer.feed + parse_claim + Verifier.verify);
+
+and the ratios that matter: each stage's share of the answer-path total, and the per-sentence
+delay against the gap between tokens of a streaming model (20 ms at 50 tokens/s), which is
+the delay a reader could notice.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kbqa.core.assemble import assemble  # noqa: E402
+from kbqa.core.citations import Verifier, parse_claim  # noqa: E402
+from kbqa.core.conflicts import find_conflicts  # noqa: E402
+from kbqa.core.sentences import SentenceBuffer, split_sentences  # noqa: E402
+from kbqa.core.types import Chunk, ScoredChunk  # noqa: E402
+
+RUNS = 200
+TOKEN_GAP_MS = 20.0  # one token every 20 ms = 50 tokens/s, a typical streaming speed
+
+FACTS = [
+    "Deleted items stay in the recycle bin for 30 days, after which they are removed.",
+    "The maximum upload size is 200 MB per file; larger files must be split.",
+    "The free trial lasts 90 days and includes every feature of the pro plan.",
+    "The public API allows 1,000 requests per minute for each token.",
+    "单个文件最大 200 MB，超过时需要分卷上传。",
+    "回收站中的文件保留 30 天，之后永久删除。",
+    "Refunds are processed within 5 business days of the request.",
+    "Sessions expire after 24 hours of inactivity.",
+]
+QUESTION = "What is the maximum upload size?"
+
+
+FILLER = (
+    "Team {i} reviewed section {i} of this document during the quarterly audit. "
+    "Questions about section {i} go to the owner listed in the header. "
+)
+
+
+def _chunk(i: int) -> Chunk:
+    """A chunk of about 60-100 tokens: one fact plus filler unique to the chunk."""
+    body = FACTS[i % len(FACTS)] + " " + FILLER.format(i=i) * 2
+    return Chunk(chunk_id=f"doc-{i:03d}#c01", doc_id=f"doc-{i:03d}", title=f"Doc {i}", text=body)
+
+
+HITS = [ScoredChunk(chunk=_chunk(i), score=20.0 - i) for i in range(20)]
+BLOCKS = assemble(HITS, budget=1200, max_blocks=5).blocks
+
+
+def _answer() -> str:
+    """Ten sentences, each restating the fact of a block and citing that block."""
+    sentences = []
+    for k in range(10):
+        b = BLOCKS[k % len(BLOCKS)]
+        fact = FACTS[int(b.doc_id.split("-")[1]) % len(FACTS)]
+        end = "。" if fact.endswith("。") else "."
+        sentences.append(f"{fact.rstrip('.。')} [{b.n}]{end}")
+    return " ".join(sentences)
+
+
+ANSWER = _answer()
+
+
+def answer_path() -> None:
+    assembly = assemble(HITS, budget=1200, max_blocks=5)
+    verifier = Verifier(assembly.blocks)
+    for sentence in split_sentences(ANSWER):
+        verifier.verify(parse_claim(sentence))
+    find_conflicts(assembly.blocks, QUESTION)
+
+
+def stages() -> dict[str, Callable[[], object]]:
+    assembly = assemble(HITS, budget=1200, max_blocks=5)
+    claims = [parse_claim(s) for s in split_sentences(ANSWER)]
+
+    def verify_all() -> None:
+        verifier = Verifier(assembly.blocks)
+        for claim in claims:
+            verifier.verify(claim)
+
+    return {
+        "assembly": lambda: assemble(HITS, budget=1200, max_blocks=5),
+        "split + parse_claim (10 sentences)": lambda: [
+            parse_claim(s) for s in split_sentences(ANSWER)
+        ],
+        "verification (10 sentences)": verify_all,
+        "conflict detection (5 blocks)": lambda: find_conflicts(assembly.blocks, QUESTION),
+    }
+
+
+def sentence_latencies() -> list[float]:
+    """Milliseconds from the delta that completes each sentence to its verdict."""
+    verifier = Verifier(BLOCKS)
+    deltas = [ANSWER[i : i + 4] for i in range(0, len(ANSWER), 4)]
+    out: list[float] = []
+    buffer = SentenceBuffer()
+    for delta in deltas:
+        start = time.perf_counter()
+        released = buffer.feed(delta)
+        for sentence in released:
+            verifier.verify(parse_claim(sentence))
+        if released:
+            out.append((time.perf_counter() - start) * 1000 / len(released))
+    return out
+
+
+def median_ms(fn: Callable[[], object], runs: int = RUNS) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    answer_path()  # warm up: jieba's dictionary and tiktoken's ranks load once
+    total = median_ms(answer_path)
+    print(f"answer path (assemble + verify 10 + conflicts): median {total:.3f} ms")
+    for name, fn in stages().items():
+        ms = median_ms(fn)
+        print(f"  {name:32s} median {ms:8.3f} ms  ({ms / total:5.1%} of the answer path)")
+    latencies = [x for _ in range(RUNS // 10) for x in sentence_latencies()]
+    per_sentence = statistics.median(latencies)
+    print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms "
+          f"(n={len(latencies)})")
+    print(f"  ratio to one token gap ({TOKEN_GAP_MS:.0f} ms): {per_sentence / TOKEN_GAP_MS:.3f}")
+
+
+if __name__ == "__main__":
+    main()
