@@ -132,7 +132,7 @@ def main() -> None:
     print(f"answer path (assemble + verify 10 + conflicts): median {total:.3f} ms")
     for name, fn in stages().items():
         ms = median_ms(fn)
-        print(f"  {name:32s} median {ms:8.3f} ms  ({ms / total:5.1%} of the answer path)")
+        print(f"  {name:36s} median {ms:8.3f} ms  ({ms / total:5.1%} of the answer path)")
     latencies = [x for _ in range(RUNS // 10) for x in sentence_latencies()]
     per_sentence = statistics.median(latencies)
     print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms "

@@ -107,8 +107,17 @@ def parse_claim(sentence: str) -> Claim:
 
     prose = MARKER_RE.sub(take, sentence.strip())
     prose = _tidy(_BULLET_RE.sub("", prose.strip()))
-    kind: ClaimKind = "gap" if prose.lower().startswith(GAP_PREFIXES) else "claim"
+    kind: ClaimKind = "gap" if _gap_body(prose) is not None else "claim"
     return Claim(text=prose, citations=tuple(dict.fromkeys(numbers)), kind=kind)
+
+
+def _gap_body(prose: str) -> str | None:
+    """The text after the gap prefix (tolerating Markdown emphasis), or None if not a gap."""
+    bare = prose.replace("*", "").replace("_", "").strip()
+    for prefix in GAP_PREFIXES:
+        if bare.lower().startswith(prefix):
+            return bare[len(prefix) :]
+    return None
 
 
 def _marker_numbers(marker: str) -> list[int]:
@@ -208,7 +217,8 @@ class Verifier:
             for n in claim.citations
             if n not in self._terms
         ]
-        substantive = term_set(claim.text) - self.common_terms
+        body = _gap_body(claim.text) if claim.kind == "gap" else None
+        substantive = term_set(claim.text if body is None else body) - self.common_terms
         if not substantive:
             return Verdict(claim=claim, ok=False, issues=(*issues, NO_TERMS))
         overlaps = {n: len(substantive & self._terms[n]) / len(substantive) for n in issued}

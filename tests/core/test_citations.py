@@ -63,6 +63,7 @@ def test_parse_claim_markers(sentence: str, text: str, citations: tuple[int, ...
         "not covered: the price.",
         "资料未涵盖：企业版价格。",
         "资料未涵盖:企业版价格。",
+        "**Not covered:** the price.",
     ],
 )
 def test_gap_prefix_makes_a_gap_claim(sentence: str) -> None:
@@ -176,6 +177,8 @@ def test_common_terms_removed_only_with_three_or_more_blocks() -> None:
         ("Not covered: the price of the enterprise plan.", True, ()),
         ("资料未涵盖：企业版价格。", True, ()),
         ("Not covered: whether the 45 day rule applies.", False, ("has no citation",)),
+        # a gap that gives a number must cite where the number comes from
+        ("Not covered: whether the 30 days apply to the recycle bin [1].", True, ()),
     ],
 )
 def test_gap_claims(sentence: str, ok: bool, issues: tuple[str, ...]) -> None:
