@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Evaluation and calibration runs reported in README (Evaluation, Calibration).
+#
+# Offline: the extractive provider, a throwaway database holding only the demo knowledge base.
+# RGB (Chen et al. 2023, CC BY-NC-SA 4.0) is read from $RGB_DIR at run time and never copied
+# into the project; its per-case outputs go to $OUT, outside the project by default.
+#
+#   bench/eval.sh                  # everything below
+#   LIMIT=100 bench/eval.sh        # shorter RGB runs (first N cases per file)
+#   PROVIDER=anthropic bench/eval.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PY:-.venv/bin/python}
+PROVIDER=${PROVIDER:-extractive}
+RGB_DIR=${RGB_DIR:-/work/shared/eval-data/rgb}
+LIMIT=${LIMIT:-}
+export KBQA_DEBUG=${KBQA_DEBUG:-1}
+export KBQA_DATA_DIR=${KBQA_DATA_DIR:-$(mktemp -d /tmp/kbqa-eval.XXXXXX)}
+OUT=${OUT:-$KBQA_DATA_DIR/eval}
+mkdir -p "$OUT"
+limit=(); [ -n "$LIMIT" ] && limit=(--limit "$LIMIT")
+
+echo "# $(date -u +%FT%TZ) commit $(git rev-parse --short HEAD) provider $PROVIDER"
+echo "# data dir $KBQA_DATA_DIR; per-case results in $OUT"
+
+# 1. The demo knowledge base in a fresh database.
+$PY manage.py migrate --verbosity 0
+$PY manage.py ingest sources/demo/docs
+
+# 2. Calibration of KBQA_MIN_RELEVANCE on the demo questions (stored knowledge base).
+$PY manage.py calibrate sources/demo/questions.jsonl --max-wrongful-refusal 0.05 \
+    --plot "$OUT/calibrate-demo.png"
+
+# 3. The demo questions through the chat pipeline.
+$PY manage.py evaluate sources/demo/questions.jsonl --provider "$PROVIDER" --out "$OUT/demo"
+
+# 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
+if [ -d "$RGB_DIR" ]; then
+    $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
+        "$RGB_DIR/zh_fact.json" --format rgb --plot "$OUT/calibrate-rgb.png"
+    $PY manage.py evaluate "$RGB_DIR/zh_refine.json" --format rgb --provider "$PROVIDER" \
+        --expect answer --expect refuse "${limit[@]}" --out "$OUT/rgb-zh_refine"
+    for f in en_fact zh_fact; do
+        $PY manage.py evaluate "$RGB_DIR/$f.json" --format rgb --provider "$PROVIDER" \
+            "${limit[@]}" --out "$OUT/rgb-$f"
+    done
+else
+    echo "RGB data not found in $RGB_DIR: skipping the RGB runs." >&2
+fi
