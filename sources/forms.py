@@ -27,9 +27,9 @@ class MultipleFileField(forms.FileField):
 
     def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
         single = super().clean
-        if isinstance(data, list | tuple):
+        if isinstance(data, list | tuple) and data:
             return [single(d, initial) for d in data]
-        return [single(data, initial)]
+        return [single(None if isinstance(data, list | tuple) else data, initial)]
 
 
 class UploadForm(forms.Form):

@@ -92,13 +92,20 @@ def _parse_markdown(name: str, text: str) -> ParsedDocument:
         raw_meta, body = handler.split(text)
         metadata = handler.load(raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
-        raise IngestError(f"{name}: bad front matter ({type(exc).__name__})") from exc
+        raise IngestError(f"{name}: bad front matter ({_yaml_problem(exc)})") from exc
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
         raise IngestError(f"{name}: bad front matter (not a mapping)")
     body = body.strip("\n")
     return ParsedDocument(body, _clean_meta(name, metadata), _first_heading(body))
+
+
+def _yaml_problem(exc: Exception) -> str:
+    """PyYAML's own words and the file line (1-based), else the type."""
+    problem = getattr(exc, "problem", None) or type(exc).__name__
+    mark = getattr(exc, "problem_mark", None)
+    return f"{problem} on line {mark.line + 1}" if mark is not None else str(problem)
 
 
 def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:

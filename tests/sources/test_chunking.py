@@ -21,7 +21,9 @@ def test_paragraphs_of_one_section_are_packed_up_to_the_budget() -> None:
     paras = [f"Paragraph number {i} says something short." for i in range(6)]
     drafts = chunk_text("\n\n".join(paras), max_tokens=20)
     assert [d.text for d in drafts] == [
-        "\n\n".join(paras[0:2]), "\n\n".join(paras[2:4]), "\n\n".join(paras[4:6]),
+        "\n\n".join(paras[0:2]),
+        "\n\n".join(paras[2:4]),
+        "\n\n".join(paras[4:6]),
     ]
     assert all(d.tokens <= 20 for d in drafts)
 
@@ -37,7 +39,11 @@ def test_long_paragraph_is_split_at_sentence_boundaries_only() -> None:
 
 
 def test_chinese_without_spaces_is_split_after_full_stops() -> None:
-    sentences = ["员工应在费用发生后三十天内提交报销申请。", "逾期申请财务部不予受理！", "五千元以下由部门经理审批；"]
+    sentences = [
+        "员工应在费用发生后三十天内提交报销申请。",
+        "逾期申请财务部不予受理！",
+        "五千元以下由部门经理审批；",
+    ]
     drafts = chunk_text("".join(sentences), max_tokens=25)
     assert [d.text for d in drafts] == sentences
     assert "".join(d.text for d in drafts) == "".join(sentences)

@@ -11,13 +11,17 @@ from tests.sources.conftest import docx_bytes, pdf_bytes
 
 def test_markdown_front_matter_becomes_metadata() -> None:
     data = (
-        "---\ndoc_id: doc-010\ntitle: Travel\nupdated: 2025-06-30\nsource_url: https://x.test/t\n"
-        "authority: policy\nlanguage: en\n---\n# Hotels\n\nUp to 200 USD.\n"
-    ).encode()
+        b"---\ndoc_id: doc-010\ntitle: Travel\nupdated: 2025-06-30\nsource_url: https://x.test/t\n"
+        b"authority: policy\nlanguage: en\n---\n# Hotels\n\nUp to 200 USD.\n"
+    )
     parsed = parse_file(name="travel.md", data=data)
     assert parsed.meta == {
-        "doc_id": "doc-010", "title": "Travel", "updated": "2025-06-30",
-        "source_url": "https://x.test/t", "authority": "policy", "language": "en",
+        "doc_id": "doc-010",
+        "title": "Travel",
+        "updated": "2025-06-30",
+        "source_url": "https://x.test/t",
+        "authority": "policy",
+        "language": "en",
     }
     assert parsed.text == "# Hotels\n\nUp to 200 USD."
 
@@ -47,7 +51,9 @@ def test_html_keeps_headings_lists_and_code_and_drops_chrome() -> None:
 
 
 def test_pdf_text_layer_is_read() -> None:
-    parsed = parse_file(name="memo.pdf", data=pdf_bytes(["Parking is free on weekends.", "Ask HR."]))
+    parsed = parse_file(
+        name="memo.pdf", data=pdf_bytes(["Parking is free on weekends.", "Ask HR."])
+    )
     assert "Parking is free on weekends." in parsed.text
     assert "Ask HR." in parsed.text
 
@@ -69,7 +75,11 @@ def test_docx_headings_come_from_styles() -> None:
         ("broken.pdf", b"%PDF-1.4 nonsense", "broken.pdf: not a readable PDF"),
         ("broken.docx", b"PK\x03\x04 nonsense", "broken.docx: not a readable DOCX"),
         ("image.png", b"\x89PNG", "image.png: unsupported file type '.png'"),
-        ("bad.md", b"---\ntitle: [unclosed\n---\nText", "bad.md: bad front matter"),
+        (
+            "bad.md",
+            b"---\ntitle: [unclosed\n---\nText",
+            "bad.md: bad front matter (did not find expected ',' or ']' on line 3)",
+        ),
         ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
         ("date.md", b"---\nupdated: soon\n---\nText", "date.md: bad date 'soon'; use YYYY-MM-DD"),
     ],

@@ -58,14 +58,20 @@ def test_markdown_is_stored_with_front_matter_metadata(write_file: WriteFile) ->
     doc = Document.objects.get(doc_id="doc-010")
     assert (result.status, result.chunks, result.chunks_added) == ("added", 3, 3)
     assert (doc.title, doc.authority, doc.language, doc.updated.isoformat()) == (
-        "Travel Policy", "policy", "en", "2025-06-30",
+        "Travel Policy",
+        "policy",
+        "en",
+        "2025-06-30",
     )
     assert doc.source_url == "https://intranet.example.com/travel"
     assert doc.original_file.read().decode() == TRAVEL
     assert current_ids("doc-010") == ["doc-010#c01", "doc-010#c02", "doc-010#c03"]
     first = chunk_get(chunk_id="doc-010#c01")
     assert first is not None
-    assert (first.section, first.text) == ("Hotels", "Hotels are reimbursed up to 200 USD per night.")
+    assert (first.section, first.text) == (
+        "Hotels",
+        "Hotels are reimbursed up to 200 USD per night.",
+    )
     assert first.tokens == 13  # cl100k_base
     assert len(first.fingerprint) == 40
 
@@ -73,26 +79,66 @@ def test_markdown_is_stored_with_front_matter_metadata(write_file: WriteFile) ->
 @pytest.mark.parametrize(
     ("name", "content", "doc_id", "title", "language", "text"),
     [
-        ("Parking Rules.txt", b"Parking is free on weekends.", "parking-rules", "Parking Rules",
-         "en", "Parking is free on weekends."),
-        ("guide.html", b"<title>VPN Guide</title><h2>Setup</h2><p>Install the VPN client.</p>",
-         "guide", "VPN Guide", "en", "Install the VPN client."),
-        ("memo.pdf", pdf_bytes(["Lunch is served at noon."]), "memo", "memo", "en",
-         "Lunch is served at noon."),
-        ("leave.docx", docx_bytes([("h1", "Leave"), ("", "25 days per year.")]), "leave", "Leave",
-         "en", "25 days per year."),
-        ("报销.md", "# 报销\n\n三十天内提交报销申请。".encode(), "报销", "报销", "zh",
-         "三十天内提交报销申请。"),
+        (
+            "Parking Rules.txt",
+            b"Parking is free on weekends.",
+            "parking-rules",
+            "Parking Rules",
+            "en",
+            "Parking is free on weekends.",
+        ),
+        (
+            "guide.html",
+            b"<title>VPN Guide</title><h2>Setup</h2><p>Install the VPN client.</p>",
+            "guide",
+            "VPN Guide",
+            "en",
+            "Install the VPN client.",
+        ),
+        (
+            "memo.pdf",
+            pdf_bytes(["Lunch is served at noon."]),
+            "memo",
+            "memo",
+            "en",
+            "Lunch is served at noon.",
+        ),
+        (
+            "leave.docx",
+            docx_bytes([("h1", "Leave"), ("", "25 days per year.")]),
+            "leave",
+            "Leave",
+            "en",
+            "25 days per year.",
+        ),
+        (
+            "报销.md",
+            "# 报销\n\n三十天内提交报销申请。".encode(),
+            "报销",
+            "报销",
+            "zh",
+            "三十天内提交报销申请。",
+        ),
     ],
     ids=["txt", "html", "pdf", "docx", "zh-md"],
 )
 def test_each_format_is_ingested_with_derived_metadata(
-    write_file: WriteFile, name: str, content: bytes, doc_id: str, title: str, language: str,
+    write_file: WriteFile,
+    name: str,
+    content: bytes,
+    doc_id: str,
+    title: str,
+    language: str,
     text: str,
 ) -> None:
     result = document_ingest(path=write_file(name, content))
     doc = Document.objects.get(doc_id=doc_id)
-    assert (result.status, doc.title, doc.language, doc.authority) == ("added", title, language, "other")
+    assert (result.status, doc.title, doc.language, doc.authority) == (
+        "added",
+        title,
+        language,
+        "other",
+    )
     assert text in doc.chunks.get(ordinal=1).text
 
 
@@ -104,7 +150,9 @@ def test_overrides_beat_the_file_and_survive_reingest(write_file: WriteFile) -> 
     result = document_reingest(document=doc)
     doc.refresh_from_db()
     assert (result.status, doc.authority, doc.updated.isoformat()) == (
-        "unchanged", "archived", "2020-01-01",
+        "unchanged",
+        "archived",
+        "2020-01-01",
     )
 
 
@@ -125,7 +173,10 @@ def test_changed_document_gets_new_versions_and_old_chunks_stay_readable(
     write_file("travel.md", TRAVEL.replace("200 USD", "250 USD"))
     result = document_ingest(path=path)
     assert (result.status, result.chunks_added, result.chunks_kept, result.chunks_superseded) == (
-        "updated", 1, 2, 1,
+        "updated",
+        1,
+        2,
+        1,
     )
     assert current_ids("doc-010") == ["doc-010#c01v2", "doc-010#c02", "doc-010#c03"]
     old = chunk_get(chunk_id="doc-010#c01")
@@ -177,8 +228,14 @@ def test_bad_file_among_good_ones_changes_nothing_stored(write_file: WriteFile) 
     assert [r.doc_id for r in summary.results] == ["good"]
     assert sorted(f.reason.split(":")[0] for f in summary.failures) == ["junk.txt", "travel.md"]
     assert Chunk.objects.filter(document__doc_id="doc-010").count() == 3
-    assert list(Chunk.objects.filter(document__doc_id="doc-010").values_list(
-        "chunk_id", "text", "is_current")) == before
+    assert (
+        list(
+            Chunk.objects.filter(document__doc_id="doc-010").values_list(
+                "chunk_id", "text", "is_current"
+            )
+        )
+        == before
+    )
     assert summary.line() == (
         "documents: 1 added, 0 updated, 0 unchanged, 2 failed; chunks: 1 current, 1 added, "
         "0 superseded"

@@ -1,0 +1,101 @@
+"""Search over the stored knowledge base: current chunks only, index rebuilt only on change."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from kbqa.core import types
+from sources import selectors
+from sources.models import Document
+from sources.selectors import (
+    KnowledgeBaseRetriever,
+    chunk_as_core,
+    chunk_get,
+    chunks_search,
+    index_builds,
+)
+from sources.services import document_ingest, documents_ingest_paths
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WriteFile = Callable[[str, bytes | str], Path]
+
+
+@pytest.fixture(autouse=True)
+def _fresh_index() -> None:
+    selectors._state.update(signature=None, engine=None)
+
+
+def test_empty_knowledge_base_returns_nothing() -> None:
+    assert chunks_search(query="hotel limit", k=5) == []
+
+
+@pytest.mark.parametrize("query", ["", "？！…", "<|endoftext|>"])
+def test_queries_without_terms_return_nothing(kb_dir: Path, query: str) -> None:
+    documents_ingest_paths(paths=[kb_dir])
+    assert chunks_search(query=query, k=5) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "chunk_id"),
+    [("hotel limit in London", "doc-010#c01"), ("年假有多少天", "doc-120#c01")],
+)
+def test_search_returns_core_chunks_with_document_metadata(
+    kb_dir: Path, query: str, chunk_id: str
+) -> None:
+    documents_ingest_paths(paths=[kb_dir])
+    hit = chunks_search(query=query, k=3)[0]
+    assert hit.chunk.chunk_id == chunk_id
+    assert 0 < hit.relevance < 1
+
+
+def test_chunk_as_core_fills_document_fields(kb_dir: Path) -> None:
+    documents_ingest_paths(paths=[kb_dir])
+    chunk = chunk_get(chunk_id="doc-010#c01")
+    assert chunk is not None
+    assert chunk_as_core(chunk) == types.Chunk(
+        chunk_id="doc-010#c01",
+        doc_id="doc-010",
+        title="Travel Policy",
+        text=chunk.text,
+        section="Hotels",
+        updated="2025-06-30",
+        source_url="https://intranet.example.com/policies/travel",
+        authority="policy",
+        language="en",
+    )
+
+
+def test_unknown_chunk_id_gives_none() -> None:
+    assert chunk_get(chunk_id="doc-999#c01") is None
+
+
+def test_index_is_rebuilt_only_when_the_knowledge_base_changes(write_file: WriteFile) -> None:
+    path = write_file("a.md", "# Parking\n\nParking is free on weekends.")
+    document_ingest(path=path)
+    builds = index_builds()
+    assert [h.chunk.chunk_id for h in chunks_search(query="parking", k=5)] == ["a#c01"]
+    chunks_search(query="weekends", k=5)
+    document_ingest(path=path)  # unchanged: no rebuild
+    chunks_search(query="parking", k=5)
+    assert index_builds() == builds + 1
+
+    write_file("a.md", "# Parking\n\nParking costs 5 USD on weekends.")
+    document_ingest(path=path)
+    hits = chunks_search(query="parking", k=5)
+    assert index_builds() == builds + 2
+    assert [h.chunk.chunk_id for h in hits] == ["a#c01v2"]  # superseded chunk not searched
+
+    Document.objects.get(doc_id="a").delete()
+    assert chunks_search(query="parking", k=5) == []
+
+
+async def test_knowledge_base_retriever_implements_the_core_protocol(kb_dir: Path) -> None:
+    from asgiref.sync import sync_to_async
+
+    await sync_to_async(documents_ingest_paths)(paths=[kb_dir])
+    retriever: types.Retriever = KnowledgeBaseRetriever()
+    hits = await retriever.search("How often must I rotate my password?", 2)
+    assert [h.chunk.chunk_id for h in hits][:1] == ["doc-020#c01"]
