@@ -1,0 +1,49 @@
+"""Build a provider by name (``KBQA_PROVIDER``): "extractive" (offline default) or "anthropic"."""
+
+from __future__ import annotations
+
+from kbqa.core.errors import ConfigError
+from kbqa.core.providers.base import Provider
+
+PROVIDER_NAMES = ("extractive", "anthropic")
+DEFAULT_MODEL = "claude-sonnet-4-6"
+DEFAULT_FAST_MODEL = "claude-haiku-4-5"
+
+
+def make_provider(
+    name: str,
+    *,
+    model: str = "",
+    fast_model: str = "",
+    api_key: str = "",
+    base_url: str = "",
+    max_retries: int = 2,
+    timeout: float = 60.0,
+) -> Provider:
+    """The provider called ``name``; ``timeout`` is in seconds.
+
+    Raises ``ConfigError`` for an unknown name (the message lists the valid names) and for
+    "anthropic" without an API key. ``model``/``fast_model`` default to Claude Sonnet/Haiku
+    for "anthropic" and are ignored by "extractive".
+    """
+    key = name.strip().lower()
+    if key == "extractive":
+        from kbqa.core.providers.extractive import ExtractiveProvider
+
+        return ExtractiveProvider()
+    if key == "anthropic":
+        if not api_key:
+            raise ConfigError("set ANTHROPIC_API_KEY to use the anthropic provider")
+        from kbqa.core.providers.anthropic import AnthropicProvider
+
+        return AnthropicProvider(
+            api_key=api_key,
+            model=model or DEFAULT_MODEL,
+            fast_model=fast_model or DEFAULT_FAST_MODEL,
+            base_url=base_url,
+            max_retries=max_retries,
+            timeout=timeout,
+        )
+    raise ConfigError(
+        f"unknown provider {name!r}: choose one of {', '.join(PROVIDER_NAMES)}"
+    )

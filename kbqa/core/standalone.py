@@ -1,0 +1,142 @@
+"""The standalone query: a follow-up rewritten so retrieval understands it on its own.
+
+``standalone_query`` asks the provider's fast model (``build_rewrite_prompt``) when the
+provider can rewrite and there is history; otherwise, or when that fails or returns nothing,
+``rewrite_deterministic`` combines a follow-up ("and for admins?", "那管理员呢？") with the
+previous USER question. Assistant answers never enter the query: they are not evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kbqa.core.errors import ProviderError
+from kbqa.core.prompt import build_rewrite_prompt
+from kbqa.core.providers.base import Provider, ProviderCall
+from kbqa.core.text import detect_language
+from kbqa.core.tokenize import STOP_EN, terms
+from kbqa.core.types import Turn
+
+MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
+CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
+CONNECTORS_ZH = ("那么", "那如果", "那", "还有", "另外", "如果是")
+PREPOSITIONS = frozenset("for with in on at about when if after before during from to by".split())
+QUESTION_WORDS = frozenset(
+    "how what when where why who which whom whose can could is are do does did will would "
+    "should may must".split()
+)
+PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
+PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
+GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
+_EN_WORD_RE = re.compile(r"[A-Za-z]+")
+_TRAILING_RE = re.compile(r"[\s?？。.!！,，]+$")
+_ZH_TRAILING_PARTICLE_RE = re.compile(r"(呢|吗|啊|呀)$")
+
+
+def _content_words(text: str) -> list[str]:
+    """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
+    found = list(dict.fromkeys(t for t in terms(text) if t not in GENERIC))
+    return [t for t in found if not any(t != o and t in o for o in found)]
+
+
+def _strip_connector(text: str) -> tuple[str, bool]:
+    """``text`` without a leading connector ("and", "那"...), and whether there was one."""
+    stripped = text.strip()
+    lower = stripped.lower()
+    for c in CONNECTORS_EN:
+        if lower.startswith(c + " ") or lower.startswith(c + ","):
+            return stripped[len(c) :].lstrip(" ,"), True
+    for c in CONNECTORS_ZH:
+        if stripped.startswith(c) and len(stripped) > len(c):
+            return stripped[len(c) :].lstrip("，, "), True
+    return stripped, False
+
+
+def _has_pronoun(text: str) -> bool:
+    if detect_language(text) == "zh":
+        return any(p in text for p in PRONOUNS_ZH)
+    return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
+
+
+def is_follow_up(question: str) -> bool:
+    """True when ``question`` leans on an earlier one: it starts with a connector or uses a
+    pronoun (or is very short), and has at most ``MAX_FOLLOW_UP_TERMS`` content terms."""
+    rest, connector = _strip_connector(question)
+    if len(_content_words(rest)) > MAX_FOLLOW_UP_TERMS:
+        return False
+    first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
+    if connector and first in QUESTION_WORDS and not _has_pronoun(rest):
+        return False  # "And what is the upload limit?" is a question of its own
+    short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
+    return connector or _has_pronoun(rest) or short
+
+
+def _core(text: str) -> str:
+    return _TRAILING_RE.sub("", text.strip())
+
+
+def _combine_en(rest: str, topic: str) -> str:
+    core = _core(rest)
+    first = (_EN_WORD_RE.findall(core) or [""])[0].lower()
+    if first in QUESTION_WORDS:
+        extra = [
+            w for w in _EN_WORD_RE.findall(topic)
+            if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in core.lower()
+        ]
+        return f"{core[:1].upper()}{core[1:]} ({' '.join(extra)})?" if extra else f"{core}?"
+    if first in PREPOSITIONS:
+        return f"{_core(topic)} {core}?"
+    return f"{_core(topic)}, for {core}?"
+
+
+def _combine_zh(rest: str, topic: str) -> str:
+    core = _core(rest)
+    if core.endswith("呢"):  # "那管理员呢？": the same question, about something else
+        return f"对于{_ZH_TRAILING_PARTICLE_RE.sub('', core)}，{_core(topic)}？"
+    extra = [w for w in _content_words(topic) if w not in core]
+    return f"{core}（{'、'.join(extra)}）？" if extra else f"{core}？"
+
+
+def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
+    """One standalone question for ``question`` given earlier turns (offline, no model).
+
+    A follow-up is combined with the latest user question that was not itself a follow-up
+    (so "what about guests?" after "and for admins?" still asks about the first topic); any
+    other question is returned with a leading connector removed. Assistant turns are never
+    used.
+    """
+    users = [t.text for t in history if t.role == "user" and t.text.strip()]
+    rest, _ = _strip_connector(question)
+    if not users or not is_follow_up(question):
+        return (rest[:1].upper() + rest[1:]) if rest else question.strip()
+    topic = next((u for u in reversed(users) if not is_follow_up(u)), users[0])
+    if detect_language(question) == "zh":
+        return _combine_zh(rest, topic)
+    return _combine_en(rest, topic)
+
+
+async def standalone_query(
+    *, question: str, history: Sequence[Turn], provider: Provider
+) -> tuple[str, ProviderCall | None]:
+    """The standalone query and the rewrite call (None when no model was asked).
+
+    Uses the provider's fast model when ``provider.supports_rewrite`` and there is history;
+    any ``ProviderError`` or an empty answer falls back to ``rewrite_deterministic``.
+    """
+    if not history:
+        return question.strip(), None
+    if not provider.supports_rewrite:
+        return rewrite_deterministic(question, history), None
+    call = ProviderCall()
+    try:
+        prompt = build_rewrite_prompt(question=question, history=history)
+        output = "".join([d async for d in provider.stream(prompt, call)])
+    except ProviderError as exc:
+        call.extra["error"] = str(exc)
+        return rewrite_deterministic(question, history), call
+    rewritten = " ".join(output.split()).strip().strip('"“”')
+    if not rewritten:
+        call.extra["error"] = "empty rewrite"
+        return rewrite_deterministic(question, history), call
+    return rewritten, call
