@@ -1,0 +1,256 @@
+"""The chat websocket: one question at a time, answered as htmx out-of-band fragments.
+
+Protocol (``/ws/chat/<conversation_id>/``): the htmx ws extension sends the composer form as
+JSON, ``{"question": str, "fabricate"?: "1", "HEADERS": {...}}``. Each answer runs in its own
+task so the socket keeps listening: a second question while one streams is refused with an
+alert (never interleaved), and a disconnect cancels the task (the provider stream with it);
+``chat.services.answer_run`` stores the trace in its ``finally``.
+
+Close codes: 4401 not logged in, 4403 not the owner of the conversation (or it does not
+exist). Both are sent after ``accept`` so the browser sees the code and the ws extension
+does not reconnect (it only retries 1006/1012/1013).
+
+``fabricate`` (ask the provider to invent an unsupported sentence, to see the verifier drop
+it) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
+otherwise it is ignored and the answer runs normally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from chat import services
+from chat.models import Conversation, Message
+from chat.rendering import event_fragment, fragment, turn_view
+from kbqa.core.types import Done, Turn
+
+logger = logging.getLogger(__name__)
+
+CLOSE_UNAUTHENTICATED = 4401
+CLOSE_FORBIDDEN = 4403
+TRUTHY = {True, "1", "true", "on", "yes"}
+
+
+class InputRejected(Exception):
+    """A message the consumer will not answer; ``str(exc)`` is shown to the user."""
+
+
+def frame_limit() -> int:
+    """Largest frame read, in characters: the question limit plus room for htmx headers."""
+    return settings.KBQA_MAX_QUESTION_CHARS * 4 + 4096
+
+
+def question_parse(text_data: str | None) -> tuple[str, bool]:
+    """``(question, fabricate requested)`` from one frame. Raises InputRejected."""
+    if text_data is None:
+        raise InputRejected(_("Send the question as text."))
+    if len(text_data) > frame_limit():
+        raise InputRejected(_("This message is too large to read."))
+    try:
+        data: Any = json.loads(text_data)
+    except ValueError:
+        raise InputRejected(
+            _("The message could not be read. Reload the page and try again.")
+        ) from None
+    question = data.get("question") if isinstance(data, dict) else None
+    if not isinstance(question, str) or not question.strip():
+        raise InputRejected(_("Type a question before sending."))
+    question = question.strip()
+    limit = settings.KBQA_MAX_QUESTION_CHARS
+    if len(question) > limit:
+        raise InputRejected(
+            _(
+                "Your question is %(count)d characters long; the limit is %(limit)d. "
+                "Shorten it and send it again."
+            )
+            % {"count": len(question), "limit": limit}
+        )
+    return question, data.get("fabricate") in TRUTHY
+
+
+def fabricate_allowed(user: Any) -> bool:
+    """Whether ``user`` may ask for a fabricated draft (see module docstring)."""
+    return bool(settings.DEBUG or settings.KBQA_FABRICATE or getattr(user, "is_staff", False))
+
+
+def scope_language(scope: dict[str, Any]) -> str:
+    """The UI language for this socket: language cookie, else Accept-Language, else default."""
+    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
+    headers = dict(scope.get("headers") or ())
+    accept = headers.get(b"accept-language", b"").decode("latin-1")
+    candidates = [cookie] + [
+        code for code, _q in translation.trans_real.parse_accept_lang_header(accept)
+    ]
+    for code in candidates:
+        if not code or code == "*":
+            continue
+        try:
+            return translation.get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return settings.LANGUAGE_CODE
+
+
+class ChatConsumer(AsyncWebsocketConsumer):
+    """One browser tab's chat socket for one conversation."""
+
+    conversation: Conversation
+    turn_task: asyncio.Task[None] | None = None
+    # True while the answer still streams; after ``done`` a disconnect lets the turn finish
+    # storing its message instead of cancelling it.
+    streaming = False
+
+    async def connect(self) -> None:
+        self.language = scope_language(self.scope)
+        self.user = self.scope.get("user")
+        await self.accept()
+        if self.user is None or not self.user.is_authenticated:
+            await self.refuse(
+                _("Your session has ended. Log in again to keep asking."), CLOSE_UNAUTHENTICATED
+            )
+            return
+        conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
+        conversation = await self.conversation_load(conversation_id)
+        if conversation is None:
+            await self.refuse(_("This conversation is not available."), CLOSE_FORBIDDEN)
+            return
+        self.conversation = conversation
+
+    async def refuse(self, message: str, code: int) -> None:
+        await self.send_html(self.render("composer-alert", message=message, oob="true"))
+        await self.close(code=code)
+
+    async def disconnect(self, code: int) -> None:
+        task = self.turn_task
+        if task is None or task.done():
+            return
+        if self.streaming:
+            task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        await self.guarded(self.question_receive(text_data))
+
+    async def question_receive(self, text_data: str | None) -> None:
+        try:
+            question, fabricate = question_parse(text_data)
+        except InputRejected as exc:
+            await self.alert(str(exc))
+            return
+        if self.turn_task is not None and not self.turn_task.done():
+            await self.alert(_("Please wait for the current answer to finish before asking again."))
+            return
+        honoured = True if fabricate and fabricate_allowed(self.user) else None
+        self.turn_task = asyncio.create_task(self.guarded(self.turn_run(question, honoured)))
+
+    async def guarded(self, coro: Any, key: str = "") -> None:
+        """The one catch boundary: an unexpected failure becomes an alert, not a dropped socket."""
+        try:
+            await coro
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("chat consumer failed")
+            await self.alert(_("Something went wrong on our side. Please try again."))
+
+    async def turn_run(self, question: str, fabricate: bool | None) -> None:
+        """Record the question, stream the answer's fragments, store what was shown."""
+        key = f"t{uuid.uuid4().hex[:12]}"
+        history = await self.history_load()
+        message = await self.user_message_record(question)
+        await self.send_html(
+            self.render("turn-start", message=message, turn=turn_view(key=key))
+            + self.render("composer-alert", message="", oob="true")
+        )
+        outcome = services.AnswerOutcome()
+        try:
+            await self.answer_stream(question, history, fabricate, key, outcome)
+        except asyncio.CancelledError:
+            await asyncio.shield(self.answer_message_record(outcome))
+            raise
+        except Exception as exc:
+            logger.exception("answer failed")
+            outcome.status, outcome.error = "error", str(exc)
+            await self.send_html(
+                self.render(
+                    "error", key=key, error=_("The answer could not be produced."), oob="true"
+                )
+                + self.render(
+                    "footer", key=key, status="error", trace_id=outcome.trace_id, oob="true"
+                )
+            )
+        await self.answer_message_record(outcome)
+
+    async def answer_stream(
+        self,
+        question: str,
+        history: tuple[Turn, ...],
+        fabricate: bool | None,
+        key: str,
+        outcome: services.AnswerOutcome,
+    ) -> None:
+        run = services.answer_run(
+            question=question,
+            user=self.user,
+            conversation=self.conversation,
+            history=history,
+            fabricate=fabricate,
+            mode="stream",
+        )
+        self.streaming = True
+        try:
+            async with contextlib.aclosing(run) as events:
+                async for ev in events:
+                    outcome.add(ev)
+                    self.streaming = not isinstance(ev, Done)
+                    html = self.render_event(ev, key, outcome)
+                    if html:
+                        await self.send_html(html)
+        finally:
+            self.streaming = False
+
+    # ----------------------------------------------------------------- rendering, sending
+
+    def render(self, name: str, **context: Any) -> str:
+        with translation.override(self.language):
+            return fragment(name, **context)
+
+    def render_event(self, ev: Any, key: str, outcome: services.AnswerOutcome) -> str:
+        with translation.override(self.language):
+            return event_fragment(ev, key=key, outcome=outcome)
+
+    async def alert(self, message: str) -> None:
+        await self.send_html(self.render("composer-alert", message=message, oob="true"))
+
+    async def send_html(self, html: str) -> None:
+        await self.send(text_data=html)
+
+    # ----------------------------------------------------------------------- database
+
+    @database_sync_to_async
+    def conversation_load(self, conversation_id: int) -> Conversation | None:
+        return Conversation.objects.filter(pk=conversation_id, owner=self.user).first()
+
+    @database_sync_to_async
+    def history_load(self) -> tuple[Turn, ...]:
+        return services.conversation_history(conversation=self.conversation)
+
+    @database_sync_to_async
+    def user_message_record(self, question: str) -> Message:
+        return services.message_record_user(conversation=self.conversation, text=question)
+
+    @database_sync_to_async
+    def answer_message_record(self, outcome: services.AnswerOutcome) -> Message:
+        return services.message_record_answer(conversation=self.conversation, outcome=outcome)

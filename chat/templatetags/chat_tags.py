@@ -1,0 +1,37 @@
+"""Template helpers for the chat screens: human labels for answer statuses and refusals."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+STATUS_LABELS = {
+    "streaming": _("Answering…"),
+    "pending": _("Answering…"),
+    "answered": _("Answered"),
+    "refused_low_score": _("Not answered: nothing relevant in the knowledge base"),
+    "refused_conflict": _("Not answered: the sources disagree"),
+    "refused_no_support": _("Not answered: no sentence could be verified"),
+    "error": _("Stopped by an error"),
+    "cancelled": _("Cancelled"),
+}
+
+REFUSAL_TITLES = {
+    "low_score": _("The knowledge base has nothing close enough to this question"),
+    "conflict": _("The sources disagree"),
+    "no_support": _("No answer could be verified against the sources"),
+}
+
+
+@register.filter
+def status_label(status: str) -> str:
+    """``"answered"`` -> "Answered" (translated); unknown statuses are shown as they are."""
+    return str(STATUS_LABELS.get(status, status))
+
+
+@register.filter
+def refusal_title(reason: str) -> str:
+    """The heading of a refusal card for ``low_score``, ``conflict`` or ``no_support``."""
+    return str(REFUSAL_TITLES.get(reason, _("No answer")))

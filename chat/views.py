@@ -1,0 +1,83 @@
+"""Chat pages: the chat screen of one conversation, and starting a new conversation.
+
+Views stay thin: the page renders ``templates/chat/chat.html`` (its turns come from the
+partials shared with the websocket consumer via ``chat.rendering``); answering happens over
+the websocket (``chat.consumers``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from chat import services
+from chat.consumers import fabricate_allowed
+from chat.models import Conversation, Message
+from chat.rendering import message_turn_view
+from kbqa.core.errors import KbqaError
+
+CONVERSATION_LIST_SIZE = 50
+
+
+def provider_label() -> tuple[str, bool]:
+    """``(label, ok)`` for the status line, e.g. ``("offline extractive", True)``."""
+    try:
+        return services.provider_from_settings().label, True
+    except KbqaError as exc:
+        return str(exc), False
+
+
+def messages_view(conversation: Conversation) -> list[dict[str, Any]]:
+    """The conversation's messages as ``{"role", "message"}`` or ``{"role", "turn"}`` items."""
+    rows = conversation.messages.select_related("trace").order_by("created_at", "id")
+    return [
+        {"role": "user", "message": m}
+        if m.role == Message.Role.USER
+        else {"role": "assistant", "turn": message_turn_view(m)}
+        for m in rows
+    ]
+
+
+@login_required
+def chat_home(request: HttpRequest) -> HttpResponse:
+    """The latest conversation; a first visit creates one so the message box is ready."""
+    conversation = Conversation.objects.filter(owner=request.user).first()
+    if conversation is None:
+        conversation = Conversation.objects.create(owner=request.user)
+    return chat_page(request, conversation)
+
+
+@login_required
+def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
+    return chat_page(request, conversation)
+
+
+@login_required
+@require_POST
+def conversation_new(request: HttpRequest) -> HttpResponse:
+    """Start a conversation (reusing the latest one if it is still empty) and open it."""
+    latest = Conversation.objects.filter(owner=request.user).first()
+    if latest is not None and not latest.messages.exists():
+        return redirect("chat_conversation", conversation_id=latest.pk)
+    conversation = Conversation.objects.create(owner=request.user)
+    return redirect("chat_conversation", conversation_id=conversation.pk)
+
+
+def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
+    label, provider_ok = provider_label()
+    context = {
+        "conversation": conversation,
+        "conversations": Conversation.objects.filter(owner=request.user)[:CONVERSATION_LIST_SIZE],
+        "items": messages_view(conversation),
+        "provider_label": label,
+        "provider_ok": provider_ok,
+        "max_question_chars": settings.KBQA_MAX_QUESTION_CHARS,
+        "can_fabricate": fabricate_allowed(request.user),
+    }
+    return render(request, "chat/chat.html", context)

@@ -1,0 +1,154 @@
+"""Helpers and fixtures for chat tests (imported by the test modules: no conftest, shared dir).
+
+``scripted_pipeline`` replaces ``chat.services.answer`` (the core pipeline) with a generator
+that yields scripted events, so the consumer is tested on exactly the events it must render;
+``answer_run`` (trace storage, cancellation) stays real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from chat.models import Conversation
+from kbqa.asgi import application
+from kbqa.core.pipeline import AnswerRequest
+from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.types import Event, TraceDraft
+
+Script = Callable[[TraceDraft, Provider], AsyncIterator[Event]]
+
+
+class HangingProvider(Provider):
+    """Streams one delta, then waits forever; records whether it was cancelled."""
+
+    name = "hanging"
+
+    def __init__(self) -> None:
+        super().__init__(model="hang-1")
+        self.started = asyncio.Event()
+        self.cancelled = False
+        self.finished = False
+
+    async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
+        try:
+            yield "The "
+            self.started.set()
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
+        finally:
+            self.finished = True
+
+
+@dataclass
+class Pipeline:
+    """What the scripted pipeline was asked, and the provider it was handed."""
+
+    script: Script | None = None
+    requests: list[AnswerRequest] = field(default_factory=list)
+    provider: Provider = field(default_factory=HangingProvider)
+
+
+@pytest.fixture(name="scripted_pipeline")
+def scripted_pipeline_fixture(monkeypatch: pytest.MonkeyPatch) -> Pipeline:
+    pipeline = Pipeline()
+
+    async def fake_answer(
+        request: AnswerRequest,
+        *,
+        retriever: Any,
+        provider: Provider,
+        config: Any,
+        trace: TraceDraft,
+    ) -> AsyncIterator[Event]:
+        pipeline.requests.append(request)
+        assert pipeline.script is not None, "set scripted_pipeline.script first"
+        async for ev in pipeline.script(trace, provider):
+            yield ev
+
+    monkeypatch.setattr("chat.services.answer", fake_answer)
+    monkeypatch.setattr("chat.services.provider_from_settings", lambda name=None: pipeline.provider)
+    monkeypatch.setattr("chat.services.default_retriever", lambda: object())
+    return pipeline
+
+
+@sync_to_async
+def user_make(username: str, *, staff: bool = False) -> Any:
+    return get_user_model().objects.create_user(
+        username=username, password="pw-123456", is_staff=staff
+    )
+
+
+@sync_to_async
+def conversation_make(owner: Any) -> Conversation:
+    return Conversation.objects.create(owner=owner)
+
+
+@sync_to_async
+def session_cookie(user: Any) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.cookies["sessionid"].value
+
+
+async def socket_open(
+    conversation_id: int, user: Any = None, language: str = ""
+) -> WebsocketCommunicator:
+    """A connected communicator through the real ASGI router (origin/auth middleware)."""
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+    if user is not None:
+        headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
+    if language:
+        headers.append((b"accept-language", language.encode()))
+    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/", headers=headers)
+    connected, _ = await comm.connect()
+    assert connected
+    return comm
+
+
+async def receive_until(comm: WebsocketCommunicator, marker: str) -> list[str]:
+    """Fragments received up to and including the first that contains ``marker``."""
+    frames: list[str] = []
+    while not frames or marker not in frames[-1]:
+        frames.append(await comm.receive_from(timeout=5))
+    return frames
+
+
+async def receive_turn(comm: WebsocketCommunicator) -> list[str]:
+    """Fragments of one turn, up to the out-of-band footer that finalises it."""
+    frames: list[str] = []
+    while not frames or not any(i.startswith("footer-") for _s, i in oob_targets(frames[-1])):
+        frames.append(await comm.receive_from(timeout=5))
+    return frames
+
+
+class _Elements(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def elements(html: str) -> list[tuple[str, dict[str, str]]]:
+    """Every start tag in ``html`` as ``(tag, attributes)``, in document order."""
+    parser = _Elements()
+    parser.feed(html)
+    return parser.found
+
+
+def oob_targets(html: str) -> list[tuple[str, str]]:
+    """``(hx-swap-oob, id)`` of every element carrying ``hx-swap-oob``."""
+    return [(a["hx-swap-oob"], a.get("id", "")) for _t, a in elements(html) if "hx-swap-oob" in a]

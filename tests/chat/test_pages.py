@@ -1,0 +1,194 @@
+"""The chat page and conversation views, as a logged-in (or anonymous) browser sees them."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from chat.models import Conversation, Message, Trace
+from kbqa.core.providers.base import Provider
+
+pytestmark = pytest.mark.django_db
+
+
+class _Ids(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, {k: v or "" for k, v in attrs}))
+
+
+def tags(html: str) -> list[tuple[str, dict[str, str]]]:
+    parser = _Ids()
+    parser.feed(html)
+    return parser.tags
+
+
+def by_class(html: str, name: str) -> list[dict[str, str]]:
+    return [a for _t, a in tags(html) if name in a.get("class", "").split()]
+
+
+@pytest.fixture
+def alice() -> object:
+    return get_user_model().objects.create_user(username="alice", password="pw-123456")
+
+
+@pytest.fixture
+def client_alice(alice: object) -> Client:
+    client = Client()
+    client.force_login(alice)  # type: ignore[arg-type]
+    return client
+
+
+class OfflineLabel(Provider):
+    name = "offline"
+
+    def __init__(self) -> None:
+        super().__init__(model="extractive")
+
+    async def stream(self, prompt, call):  # type: ignore[no-untyped-def]
+        yield ""
+
+
+@pytest.fixture(autouse=True)
+def offline_provider(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("chat.services.provider_from_settings", lambda name=None: OfflineLabel())
+
+
+@pytest.mark.parametrize("url", ["/", "/c/1/"])
+def test_chat_pages_require_login(client: Client, url: str) -> None:
+    response = client.get(url)
+    assert (response.status_code, response["Location"]) == (302, f"/accounts/login/?next={url}")
+
+
+def test_login_page_matches_the_site(client: Client) -> None:
+    html = client.get("/accounts/login/").content.decode()
+    assert 'class="login-card"' in html and 'id="language-select"' in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_first_visit_opens_a_conversation_with_the_message_box(
+    client_alice: Client, alice: object
+) -> None:
+    html = client_alice.get("/").content.decode()
+    conversation = Conversation.objects.get(owner=alice)
+    ws = [a for _t, a in tags(html) if "ws-connect" in a]
+    assert [(a["id"], a["ws-connect"], a["hx-ext"]) for a in ws] == [
+        ("chat", f"/ws/chat/{conversation.pk}/", "ws")
+    ]
+    composer = [a for t, a in tags(html) if a.get("id") == "composer"]
+    assert composer and "ws-send" in composer[0]
+    assert '<textarea id="question" name="question"' in html
+    assert '<dialog id="citation-dialog"' in html and 'id="citation-body"' in html
+
+
+def test_only_own_conversations_are_listed(client_alice: Client, alice: object) -> None:
+    other = get_user_model().objects.create_user(username="bob", password="pw-123456")
+    Conversation.objects.create(owner=other, title="Bob's salary question")
+    mine = Conversation.objects.create(owner=alice, title="Refund period")  # type: ignore[misc]
+    html = client_alice.get("/").content.decode()
+    links = by_class(html, "conversation-link")
+    assert [a["href"] for a in links] == [f"/c/{mine.pk}/"]
+    assert "Refund period" in html and "Bob&#x27;s salary question" not in html
+    assert client_alice.get(f"/c/{Conversation.objects.get(owner=other).pk}/").status_code == 404
+
+
+def test_status_line_names_the_provider(client_alice: Client) -> None:
+    html = client_alice.get("/").content.decode()
+    assert '<span class="provider-label">offline extractive</span>' in html
+
+
+def test_phone_viewport_meta_is_present(client_alice: Client) -> None:
+    html = client_alice.get("/").content.decode()
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+def test_scripts_come_from_static_files_with_one_htmx_major(client_alice: Client) -> None:
+    html = client_alice.get("/").content.decode()
+    scripts = [a["src"] for t, a in tags(html) if t == "script" and "src" in a]
+    assert scripts == [
+        "/static/django_htmx/htmx-2.min.js",
+        "/static/vendor/htmx-ext-ws/ws.js",
+        "/static/js/chat.js",
+    ]
+
+
+def test_stored_messages_are_escaped(client_alice: Client, alice: object) -> None:
+    conversation = Conversation.objects.create(owner=alice)  # type: ignore[misc]
+    Message.objects.create(conversation=conversation, role="user", text="<script>alert(1)</script>")
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        status="answered",
+        text="<script>alert(2)</script>",
+        sentences=[
+            {"index": 0, "text": "<script>alert(2)</script>", "citations": [1], "kind": "claim"}
+        ],
+        citations=[{"n": 1, "chunk_id": "doc-1#c01", "title": "<b>T</b>", "updated": ""}],
+    )
+    html = client_alice.get(f"/c/{conversation.pk}/").content.decode()
+    assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html
+    assert "<b>T</b>" not in html
+
+
+def test_past_turns_render_sentences_chips_withheld_and_trace(
+    client_alice: Client, alice: object
+) -> None:
+    conversation = Conversation.objects.create(owner=alice)  # type: ignore[misc]
+    trace = Trace.objects.create(
+        question="q",
+        status="answered",
+        data={"dropped": [{"index": 1, "text": "The moon is cheese."}]},
+    )
+    Message.objects.create(conversation=conversation, role="user", text="Refunds?")
+    answer = Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        status="answered",
+        trace=trace,
+        text="Refunds take 14 days.",
+        sentences=[
+            {"index": 0, "text": "Refunds take 14 days.", "citations": [1], "kind": "claim"}
+        ],
+        citations=[
+            {"n": 1, "chunk_id": "doc-010#c02", "title": "Refund policy", "updated": "2025-06-30"}
+        ],
+    )
+    html = client_alice.get(f"/c/{conversation.pk}/").content.decode()
+    key = f"m{answer.pk}"
+    assert [a["href"] for a in by_class(html, "chip")] == ["/chunks/doc-010%23c02/"]
+    assert f'id="answer-{key}"' in html and f'id="footer-{key}"' in html
+    assert f'<code class="trace-id">{trace.pk}</code>' in html
+    assert "1 sentence withheld: its citation could not be verified." in html
+    assert "moon" not in html
+
+
+def test_stored_refusal_renders_its_card(client_alice: Client, alice: object) -> None:
+    conversation = Conversation.objects.create(owner=alice)  # type: ignore[misc]
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        status="refused_low_score",
+        refusal={"reason": "low_score", "message": "Ask HR.", "conflict": None, "documents": []},
+    )
+    html = client_alice.get(f"/c/{conversation.pk}/").content.decode()
+    assert [a["class"] for a in by_class(html, "refusal")] == ["refusal refusal-low_score"]
+    assert "Ask HR." in html
+
+
+def test_new_conversation_reuses_an_empty_one(client_alice: Client, alice: object) -> None:
+    first = client_alice.post("/c/new/")
+    conversation = Conversation.objects.get(owner=alice)
+    Message.objects.create(conversation=conversation, role="user", text="hi")
+    second = client_alice.post("/c/new/")
+    newest = Conversation.objects.filter(owner=alice).first()
+    assert first["Location"] == f"/c/{conversation.pk}/"
+    assert second["Location"] == f"/c/{newest.pk}/" and newest.pk != conversation.pk
+    assert client_alice.get("/c/new/").status_code == 405
