@@ -1,0 +1,73 @@
+"""``manage.py demo_setup``: demo knowledge base and a local-only demo login, idempotent."""
+
+from __future__ import annotations
+
+import stat
+from io import StringIO
+from pathlib import Path
+from typing import Any as SettingsWrapper  # pytest-django's settings fixture
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from sources.models import Document
+
+pytestmark = pytest.mark.django_db
+
+DEMO_DOCS = sorted(
+    p.name
+    for p in (Path(__file__).parents[2] / "sources/demo/docs").iterdir()
+    if not p.name.startswith(".")
+)
+
+
+def run() -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("demo_setup", stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def data_dir(settings: SettingsWrapper, tmp_path: Path) -> Path:
+    settings.DATA_DIR = tmp_path
+    return tmp_path
+
+
+def test_debug_creates_demo_superuser_and_private_login_file(
+    settings: SettingsWrapper, data_dir: Path
+) -> None:
+    settings.DEBUG = True
+    out, _err = run()
+    user = get_user_model().objects.get(username="demo")
+    login = (data_dir / "demo-login.txt").read_text()
+    password = login.split("password: ")[1].strip()
+    assert (user.is_superuser, user.check_password(password)) == (True, True)
+    assert stat.S_IMODE((data_dir / "demo-login.txt").stat().st_mode) == 0o600
+    assert login == f"url: http://127.0.0.1:8000/\nuser: demo\npassword: {password}\n"
+    assert f"Open http://127.0.0.1:8000/ and log in as user: demo  password: {password}" in out
+    assert Document.objects.count() == len(DEMO_DOCS) > 0
+
+
+def test_second_run_changes_nothing(settings: SettingsWrapper, data_dir: Path) -> None:
+    settings.DEBUG = True
+    run()
+    login = (data_dir / "demo-login.txt").read_text()
+    documents = Document.objects.count()
+    out, _err = run()
+    password = login.split("password: ")[1].strip()
+    assert (data_dir / "demo-login.txt").read_text() == login
+    assert get_user_model().objects.get(username="demo").check_password(password)
+    assert get_user_model().objects.count() == 1
+    assert Document.objects.count() == documents
+    assert f"already has {documents} documents" in out
+    assert f"password: {password}" in out
+
+
+def test_without_debug_no_demo_login_is_created(settings: SettingsWrapper, data_dir: Path) -> None:
+    settings.DEBUG = False
+    _out, err = run()
+    assert "Not creating a demo login: KBQA_DEBUG is off" in err
+    assert not get_user_model().objects.filter(username="demo").exists()
+    assert not (data_dir / "demo-login.txt").exists()
+    assert Document.objects.count() == len(DEMO_DOCS)
