@@ -60,13 +60,13 @@ class LuceneBM25(BM25Okapi):  # type: ignore[misc]
         postings built in ``postings()`` make a query cost proportional to its matches.
         """
         score = np.zeros(self.corpus_size)
-        doc_len = np.asarray(self.doc_len, dtype=float)
+        postings = self.postings()
         avgdl = self.avgdl or 1.0
         for q in query:
-            ids, freqs = self.postings().get(q, (None, None))
+            ids, freqs = postings.get(q, (None, None))
             if ids is None:
                 continue
-            norm = K1 * (1 - B + B * doc_len[ids] / avgdl)
+            norm = K1 * (1 - B + B * self._doc_len[ids] / avgdl)
             score[ids] += self.idf[q] * (freqs * (K1 + 1) / (freqs + norm))
         return score
 
@@ -81,6 +81,7 @@ class LuceneBM25(BM25Okapi):  # type: ignore[misc]
                     ids.append(i)
                     tfs.append(tf)
             cached = {w: (np.array(i), np.array(t, dtype=float)) for w, (i, t) in lists.items()}
+            self._doc_len = np.asarray(self.doc_len, dtype=float)
             self._postings = cached
         return cached
 

@@ -46,7 +46,8 @@ def test_html_keeps_headings_lists_and_code_and_drops_chrome() -> None:
     parsed = parse_file(name="guide.html", data=html.encode())
     assert parsed.title_guess == "Guide"
     assert parsed.text == (
-        "# Setup\n\nInstall the client.\n\n- Step one\n\n- Step two\n\n```\nrun --fast\n  --now\n```"
+        "# Setup\n\nInstall the client.\n\n- Step one\n\n- Step two\n\n"
+        "```\nrun --fast\n  --now\n```"
     )
 
 
