@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kbqa.core.tokenize import terms  # noqa: E402
-from kbqa.core.types import Chunk  # noqa: E402
 from rank_bm25 import BM25Okapi  # noqa: E402
 
+from kbqa.core.tokenize import terms  # noqa: E402
+from kbqa.core.types import Chunk  # noqa: E402
 from sources.index import Bm25Index  # noqa: E402
 
 SYLLABLES = "ka ri to me na su lo pe vi da mo ne ru sa ki po te ga bu zo".split()
