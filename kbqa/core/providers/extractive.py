@@ -79,6 +79,11 @@ def folded_terms(text: str) -> frozenset[str]:
     return frozenset(fold(t) for t in terms(text))
 
 
+QUANTITY_TERMS = frozenset(
+    fold(t) for t in "limit maximum minimum max min size 上限 最多 最长 大小".split()
+)
+
+
 def unwrap(text: str) -> str:
     """Join hard-wrapped lines of a paragraph or list item, so a sentence is one line.
 
@@ -176,7 +181,9 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     )
     chosen = _pick(scored)
     covered = frozenset().union(*(c.terms for c in chosen))
-    missing = [t for t in qterms if t not in covered and not t[0].isdigit()]
+    if any(_DIGIT_RE.search(c.text) for c in chosen):
+        covered |= QUANTITY_TERMS  # "limit", "maximum": a quoted number answers them
+    missing = [t for t in qterms if t not in covered and _nameable(t)]
     # The best sentence leads; the others follow in block and reading order.
     ordered = (chosen[0], *sorted(chosen[1:], key=lambda c: (c.n, c.position)))
     return Selection(ordered, _surfaces(question, missing), False)
@@ -193,6 +200,13 @@ def _pick(scored: list[tuple[float, Candidate]]) -> list[Candidate]:
         if not duplicate and len(cand.terms - seen) * 10 >= 3 * len(cand.terms):
             chosen.append(cand)
     return chosen
+
+
+def _nameable(term: str) -> bool:
+    """Worth naming in a gap: no digits, and Latin words of 4+ letters ("old" says little)."""
+    if any(ch.isdigit() for ch in term):
+        return False
+    return not term.isascii() or len(term) >= 4
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

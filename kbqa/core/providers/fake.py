@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.text import has_cjk
 
 _WORD_RE = re.compile(r"\S+\s*|\s+")
 
@@ -43,11 +44,14 @@ class FakeProviderExhausted(AssertionError):
 def word_deltas(text: str) -> list[str]:
     """``text`` cut into deltas of one word each, whitespace kept ("a b" -> ["a ", "b"]).
 
-    Chinese text has no spaces, so runs longer than 4 characters are cut every 4 characters.
+    Chinese text has no spaces, so a piece containing CJK is cut every 4 characters.
     """
     out: list[str] = []
     for piece in _WORD_RE.findall(text):
-        out.extend(piece[i : i + 4] for i in range(0, len(piece), 4))
+        if has_cjk(piece):
+            out.extend(piece[i : i + 4] for i in range(0, len(piece), 4))
+        else:
+            out.append(piece)
     return out
 
 

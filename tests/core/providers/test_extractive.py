@@ -1,0 +1,175 @@
+"""The offline extractive provider: quotes cited sentences, or declines honestly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from kbqa.core.citations import Verifier, parse_claim, parse_json_draft
+from kbqa.core.errors import ProviderError
+from kbqa.core.prompt import build_answer_prompt, build_compress_prompt, build_rewrite_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.providers.extractive import ExtractiveProvider, fold, unwrap
+from kbqa.core.sentences import split_sentences
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+RECYCLE = make_block(1, (
+    "# Recycle bin\n\nWhen you delete something, it is not removed straight away. Deleted files "
+    "and folders remain in\nthe recycle bin for 30 days, and you can put them back at any time "
+    "during that period.\n\nTo restore an item, open **Recycle bin** in the left-hand menu, "
+    "select the item and click\n**Restore**."
+), title="Recycle bin and version history")
+VERSIONS = make_block(2, (
+    "Every time a file changes, the previous content is kept as a version. Earlier versions of "
+    "a file are kept for 180 days on all plans."
+))
+UPLOAD = make_block(3, "Files up to 200 MB can be uploaded in the web app. Larger files need "
+                       "the desktop sync client.")
+EXPENSES = (
+    make_block(1, "An expense is eligible for reimbursement when it was necessary for your "
+                  "work, reasonable in amount, and supported by a receipt."),
+    make_block(2, "- **Hotels:** up to EUR 170 per night, or up to EUR 240 per night in London "
+                  "and Paris.\n- **Meals:** your own meals up to EUR 55 per day are reimbursed."),
+    make_block(3, "Taxis are reimbursed when no reasonable public transport exists. Your daily "
+                  "commute is never reimbursed."),
+)
+ZH = make_block(1, "# 回收站\n\n被删除的文件和文件夹会先进入回收站，在回收站保留 30 天，其间你可以"
+                   "随时把它们还原。管理员可以在管理后台清空回收站。", language="zh")
+
+
+async def _answer(question: str, blocks: tuple[Block, ...], mode: str = "stream") -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks, mode=mode)  # type: ignore[arg-type]
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+@pytest.mark.parametrize(
+    ("question", "blocks", "expected"),
+    [
+        (
+            "How long does the recycle bin keep items?",
+            (RECYCLE, VERSIONS, UPLOAD),
+            "Deleted files and folders remain in the recycle bin for 30 days, and you can put "
+            "them back at any time during that period. [1]\n"
+            "To restore an item, open Recycle bin in the left-hand menu, select the item and "
+            "click Restore. [1]",
+        ),
+        (
+            "How long are old versions kept?",
+            (RECYCLE, VERSIONS, UPLOAD),
+            "Earlier versions of a file are kept for 180 days on all plans. [2]\n"
+            "Every time a file changes, the previous content is kept as a version. [2]",
+        ),
+        (
+            "回收站保留多久？",
+            (ZH,),
+            "被删除的文件和文件夹会先进入回收站，在回收站保留 30 天，其间你可以随时把它们还原[1]。",
+        ),
+        (
+            "Can I get my phone bill reimbursed?",
+            EXPENSES,
+            "Not covered: the sources found do not mention phone, bill.",
+        ),
+        (
+            "Is there a limit for hotels in Paris for interns?",
+            EXPENSES,
+            "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]\n"
+            "Not covered: the sources found do not mention interns.",
+        ),
+        (
+            "手机话费可以报销吗？",
+            (ZH,),
+            "资料未涵盖：找到的资料没有提到手机、话费、报销。",
+        ),
+    ],
+)
+async def test_answers_quote_cited_sentences_or_decline(
+    question: str, blocks: tuple[Block, ...], expected: str
+) -> None:
+    assert await _answer(question, blocks) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "blocks"),
+    [
+        ("How long does the recycle bin keep items?", (RECYCLE, VERSIONS, UPLOAD)),
+        ("What is the maximum upload size?", (RECYCLE, VERSIONS, UPLOAD)),
+        ("Are taxis reimbursed?", EXPENSES),
+        ("回收站保留多久？", (ZH,)),
+    ],
+)
+async def test_every_sentence_passes_the_real_verifier(
+    question: str, blocks: tuple[Block, ...]
+) -> None:
+    verifier = Verifier(blocks)
+    claims = [parse_claim(s) for s in split_sentences(await _answer(question, blocks))]
+    assert claims
+    assert [verifier.verify(c).ok for c in claims] == [True] * len(claims)
+
+
+async def test_a_decline_is_a_single_gap_claim() -> None:
+    claims = [parse_claim(s) for s in split_sentences(
+        await _answer("Can I get my phone bill reimbursed?", EXPENSES))]
+    assert [(c.kind, c.citations) for c in claims] == [("gap", ())]
+
+
+async def test_json_mode_renders_the_claims_contract() -> None:
+    draft = await _answer("Are taxis reimbursed?", EXPENSES, mode="json")
+    assert json.loads(draft) == {"claims": [{
+        "text": "Taxis are reimbursed when no reasonable public transport exists.",
+        "citations": [3],
+    }]}
+    assert [c.citations for c in parse_json_draft(draft)] == [(3,)]
+
+
+async def test_json_decline_has_only_not_covered() -> None:
+    draft = await _answer("Can I get my phone bill reimbursed?", EXPENSES, mode="json")
+    assert json.loads(draft) == {
+        "claims": [], "not_covered": "Not covered: the sources found do not mention phone, bill."
+    }
+
+
+async def test_streams_in_small_deltas_and_reports_usage() -> None:
+    prompt = build_answer_prompt(question="Are taxis reimbursed?", blocks=EXPENSES)
+    call = ProviderCall()
+    deltas = [d async for d in ExtractiveProvider().stream(prompt, call)]
+    assert deltas[:3] == ["Taxis ", "are ", "reimbursed "]
+    assert (call.model_version, call.stop_reason, call.output_tokens > 0) == (
+        "extractive", "end_turn", True)
+
+
+async def test_compress_keeps_matching_sentences_verbatim() -> None:
+    prompt = build_compress_prompt(question="Are taxis reimbursed?", block=EXPENSES[2])
+    out = "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+    assert out == ("Taxis are reimbursed when no reasonable public transport exists.\n"
+                   "Your daily commute is never reimbursed.")
+
+
+async def test_rewrite_is_not_supported() -> None:
+    provider = ExtractiveProvider()
+    assert (provider.supports_rewrite, provider.label, provider.name) == (
+        False, "offline extractive", "extractive")
+    with pytest.raises(ProviderError):
+        async for _ in provider.stream(build_rewrite_prompt(question="q", history=()),
+                                       ProviderCall()):
+            pass
+
+
+@pytest.mark.parametrize(
+    ("term", "expected"),
+    [("reimbursed", "reimburs"), ("reimbursement", "reimburs"), ("upload", "upload"),
+     ("uploading", "upload"), ("bin", "bin"), ("200", "200"), ("回收站", "回收站")],
+)
+def test_fold(term: str, expected: str) -> None:
+    assert fold(term) == expected
+
+
+def test_unwrap_joins_hard_wrapped_lines_but_not_list_items() -> None:
+    text = (
+        "One sentence that is\nwrapped.\n- item one\n  continues\n- item two\n\n"
+        "中文第一行\n第二行。"
+    )
+    assert unwrap(text) == (
+        "One sentence that is wrapped.\n- item one continues\n- item two\n中文第一行第二行。"
+    )

@@ -1,0 +1,42 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.errors import ConfigError
+from kbqa.core.providers.anthropic import AnthropicProvider
+from kbqa.core.providers.extractive import ExtractiveProvider
+from kbqa.core.providers.registry import PROVIDER_NAMES, make_provider
+
+
+def test_extractive_is_available_offline() -> None:
+    provider = make_provider("extractive")
+    assert isinstance(provider, ExtractiveProvider)
+    assert provider.label == "offline extractive"
+
+
+async def test_anthropic_gets_models_and_settings() -> None:
+    provider = make_provider("anthropic", api_key="k", model="claude-x", fast_model="claude-y",
+                             base_url="http://127.0.0.1:9", max_retries=5, timeout=7.5)
+    assert isinstance(provider, AnthropicProvider)
+    assert (provider.model, provider.fast_model, provider.label) == (
+        "claude-x", "claude-y", "anthropic claude-x")
+    assert (provider.client.max_retries, provider.client.timeout) == (5, 7.5)
+    assert str(provider.client.base_url).startswith("http://127.0.0.1:9")
+    await provider.aclose()
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs", "message"),
+    [
+        ("gpt", {}, "unknown provider 'gpt': choose one of extractive, anthropic"),
+        ("anthropic", {}, "set ANTHROPIC_API_KEY to use the anthropic provider"),
+    ],
+)
+def test_config_errors_say_what_to_do(name: str, kwargs: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        make_provider(name, **kwargs)
+    assert str(info.value) == message
+
+
+def test_names() -> None:
+    assert PROVIDER_NAMES == ("extractive", "anthropic")
