@@ -135,15 +135,20 @@ def _drafts(data: dict[str, Any]) -> list[DraftView]:
 
 
 def _compression(data: dict[str, Any]) -> dict[str, Any] | None:
+    """Tokens before/after compression (tiktoken) and the saving in percent, e.g. "30.3%"."""
     comp = data.get("compression")
     if not comp:
         return None
-    before = comp.get("tokens_before", comp.get("before"))
-    after = comp.get("tokens_after", comp.get("after"))
-    saving = comp.get("saving")
-    if saving is None and before:
-        saving = round(1 - (after or 0) / before, 3)
-    return {"before": before, "after": after, "saving": saving, "raw": comp}
+    before, after = comp.get("tokens_before"), comp.get("tokens_after")
+    pct = comp.get("saving_pct")
+    if pct is None and before and after is not None:
+        pct = round((1 - after / before) * 100, 1)
+    return {
+        "before": before,
+        "after": after,
+        "saving": f"{pct}%" if pct is not None else None,
+        "raw": comp,
+    }
 
 
 def trace_evidence(*, trace: Trace) -> TraceEvidence:

@@ -379,3 +379,30 @@ def test_sse_through_the_real_pipeline(token: str, monkeypatch: pytest.MonkeyPat
     trace = Trace.objects.get()
     assert (trace.status, trace.provider) == ("answered", "fake")
     assert "cheese" in json.dumps(trace.data["dropped"])  # kept for reviewers only
+
+
+def test_json_through_the_real_pipeline(token: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    claims = {
+        "claims": [
+            {
+                "text": "Full-time employees get 20 days of annual leave each calendar year.",
+                "citations": [1],
+            }
+        ]
+    }
+    provider = FakeProvider([json.dumps(claims)])
+    monkeypatch.setattr("chat.services.default_retriever", lambda: ListRetriever(LEAVE))
+    monkeypatch.setattr("chat.api.provider_from_settings", lambda name=None: provider)
+    response = post(
+        Client(), "/api/answer", {"question": "How much annual leave?"}, **bearer(token)
+    )
+    body = response.json()
+    assert (response.status_code, body["status"]) == (200, "answered")
+    assert body["sentences"] == [
+        {
+            "text": "Full-time employees get 20 days of annual leave each calendar year.",
+            "citations": [1],
+        }
+    ]
+    assert [s["chunk_id"] for s in body["sources"]] == ["doc-001#c01"]
+    assert provider.prompts[0].task == "answer_json"

@@ -131,3 +131,19 @@ def test_conversation_of_another_user_is_refused(
         CommandError, match=f"Conversation {conversation.pk} belongs to another user."
     ):
         ask("q", "--conversation", str(conversation.pk), "--user", "bob")
+
+
+def test_json_through_the_real_pipeline_and_offline_provider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tests.chat.test_api import LEAVE, ListRetriever
+
+    monkeypatch.setattr("chat.services.default_retriever", lambda: ListRetriever(LEAVE))
+    lines = [
+        json.loads(x)
+        for x in ask("How much annual leave?", "--json", "--provider", "extractive").splitlines()
+    ]
+    assert lines[0]["event"] == "meta"
+    assert lines[-1]["event"] == "done"
+    assert [x["event"] for x in lines].count("done") == 1
+    assert lines[-1]["data"]["trace_id"] == Trace.objects.get().pk

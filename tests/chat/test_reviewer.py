@@ -194,7 +194,7 @@ def evidence_trace() -> Trace:
             {"n": 1, "chunk_id": "doc-001#c01", "sha256": "ab" * 32, "tokens": 40},
             {"n": 2, "chunk_id": "doc-002#c03", "sha256": "cd" * 32, "tokens": 35},
         ],
-        compression={"tokens_before": 400, "tokens_after": 100},
+        compression={"tokens_before": 400, "tokens_after": 100, "reverted": []},
         prompts=[
             {
                 "task": "answer",
@@ -254,7 +254,7 @@ def test_detail_lays_out_the_evidence_chain(evidence_trace: Trace, staff_client:
         "relevance ≥ 0.3",
         '<span class="rv-fail">below</span>',  # second hit under the threshold
         "ab" * 32,  # block text hash
-        "400 → 100 tokens (saving 0.75)",  # compression figures
+        "400 → 100 tokens (saving 75.0%)",  # compression figures
         "<summary>Prompt as sent (answer)</summary>",
         "Employees get 20 days [1]. Employees get 99 days [2].",  # raw draft
         "[1] 0.83",  # overlap per citation
