@@ -28,7 +28,9 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from chat import services
 from chat.models import Conversation, Message
@@ -40,6 +42,9 @@ logger = logging.getLogger(__name__)
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
 TRUTHY = {True, "1", "true", "on", "yes"}
+# Lazy: rendered inside ``translation.override`` of the socket's language.
+SESSION_ENDED = gettext_lazy("Your session has ended. Log in again to keep asking.")
+NOT_AVAILABLE = gettext_lazy("This conversation is not available.")
 
 
 class InputRejected(Exception):
@@ -116,18 +121,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.user = self.scope.get("user")
         await self.accept()
         if self.user is None or not self.user.is_authenticated:
-            await self.refuse(
-                _("Your session has ended. Log in again to keep asking."), CLOSE_UNAUTHENTICATED
-            )
+            await self.refuse(SESSION_ENDED, CLOSE_UNAUTHENTICATED)
             return
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
         conversation = await self.conversation_load(conversation_id)
         if conversation is None:
-            await self.refuse(_("This conversation is not available."), CLOSE_FORBIDDEN)
+            await self.refuse(NOT_AVAILABLE, CLOSE_FORBIDDEN)
             return
         self.conversation = conversation
 
-    async def refuse(self, message: str, code: int) -> None:
+    async def refuse(self, message: Promise, code: int) -> None:
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
         await self.close(code=code)
 
@@ -141,7 +144,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await task
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        await self.guarded(self.question_receive(text_data))
+        # The answer task copies this context, so it renders in the same language.
+        with translation.override(self.language):
+            await self.guarded(self.question_receive(text_data))
 
     async def question_receive(self, text_data: str | None) -> None:
         try:

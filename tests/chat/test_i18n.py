@@ -1,0 +1,82 @@
+"""Chinese UI: the shipped catalogue, the page, the websocket alerts and the switcher."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from tests.chat.support import conversation_make, socket_open, user_make
+
+CATALOGUE = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES"
+
+
+def po_entries() -> dict[str, str]:
+    """msgid -> msgstr (first plural form) of the shipped .po file."""
+    text = (CATALOGUE / "django.po").read_text(encoding="utf-8")
+    entries: dict[str, str] = {}
+    for block in text.split("\n\n")[1:]:
+        body = "\n".join(line for line in block.splitlines() if not line.startswith("#"))
+        msgid = "".join(re.findall(r'"(.*)"', body.split("msgid_plural")[0].split("msgstr")[0]))
+        first = body.split("msgstr", 1)[1].split("msgstr[1]")[0]
+        entries[msgid.replace('\\"', '"')] = "".join(re.findall(r'"(.*)"', first)).replace('\\"', '"')
+    return entries
+
+
+def test_every_string_is_translated_and_the_mo_is_compiled() -> None:
+    entries = po_entries()
+    compiled = gettext.GNUTranslations((CATALOGUE / "django.mo").open("rb"))
+    assert [m for m, s in entries.items() if not s] == []
+    assert {m: compiled.gettext(m) for m in entries} == entries
+
+
+@pytest.fixture
+def chinese_client(db: None) -> Client:
+    client = Client()
+    client.force_login(get_user_model().objects.create_user(username="li", password="pw-123456"))
+    return client
+
+
+@pytest.mark.parametrize("how", ["accept-language", "cookie"])
+def test_chat_page_renders_in_chinese(chinese_client: Client, how: str) -> None:
+    if how == "cookie":
+        chinese_client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
+        response = chinese_client.get("/")
+    else:
+        response = chinese_client.get("/", headers={"accept-language": "zh-hans"})
+    html = response.content.decode()
+    assert '<html lang="zh-hans">' in html
+    for text in ["新对话", "发送", "按 Enter 发送；按 Shift+Enter 换行。", "来源段落", "退出登录"]:
+        assert text in html
+    assert "New conversation" not in html
+
+
+def test_english_is_the_default(chinese_client: Client) -> None:
+    html = chinese_client.get("/").content.decode()
+    assert '<html lang="en">' in html and "New conversation" in html
+
+
+def test_language_switcher_sets_the_cookie(db: None) -> None:
+    client = Client()
+    page = client.get("/accounts/login/").content.decode()
+    assert 'action="/i18n/setlang/"' in page and 'name="language"' in page
+    response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/accounts/login/"})
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    assert "登录后向知识库提问" in client.get("/accounts/login/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_websocket_alerts_follow_the_browser_language() -> None:
+    user = await user_make("wang")
+    conversation = await conversation_make(user)
+    comm = await socket_open(conversation.pk, user, language="zh-CN,zh;q=0.9")
+    await comm.send_to(text_data=json.dumps({"question": "   "}))
+    alert = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    assert "请先输入问题再发送。" in alert
