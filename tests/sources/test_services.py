@@ -282,3 +282,16 @@ def test_ingest_command_prints_progress_and_summary(write_file: WriteFile, kb_di
     out2 = StringIO()
     call_command("ingest", str(kb_dir), stdout=out2, skip_checks=True)
     assert out2.getvalue().splitlines()[-1].startswith("documents: 0 added, 0 updated, 5 unchanged")
+
+
+def test_special_token_text_is_ingested_and_searchable(write_file: WriteFile) -> None:
+    from sources.selectors import chunks_search
+
+    document_ingest(
+        path=write_file("tok.md", "# Tokens\n\nThe marker <|endoftext|> ends a sample.")
+    )
+    chunk = chunk_get(chunk_id="tok#c01")
+    assert chunk is not None and chunk.text == "The marker <|endoftext|> ends a sample."
+    assert [h.chunk.chunk_id for h in chunks_search(query="<|endoftext|> marker", k=3)] == [
+        "tok#c01"
+    ]
