@@ -30,7 +30,7 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.providers.fake import word_deltas
 from kbqa.core.sentences import MARKER_RE, split_sentences
-from kbqa.core.text import detect_language, has_cjk
+from kbqa.core.text import detect_language
 from kbqa.core.tokenize import stem, terms
 from kbqa.core.tokens import count_tokens
 from kbqa.core.types import Block, Language
@@ -96,11 +96,16 @@ def unwrap(text: str) -> str:
         if not line:
             lines.append("")
         elif lines and lines[-1] and not _LINE_START_RE.match(raw):
-            glue = "" if has_cjk(lines[-1][-1:]) and has_cjk(line[:1]) else " "
+            glue = "" if _wide(lines[-1][-1]) and _wide(line[0]) else " "
             lines[-1] += glue + line
         else:
             lines.append(line)
     return "\n".join(line for line in lines if line)
+
+
+def _wide(char: str) -> bool:
+    """CJK ideographs and full-width punctuation, which join without a space."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def clean(sentence: str) -> str:
