@@ -419,3 +419,46 @@ async def test_unexpected_failure_renders_an_alert_not_a_dropped_socket(scripted
     assert "The answer could not be produced." in frames[-1]
     assert 'data-status="error"' in frames[-1]
     assert 'data-status="answered"' in again[-1]
+
+
+# ------------------------------------------------------------ the real pipeline, end to end
+
+
+@sync_to_async
+def knowledge_base_load(*names: str) -> None:
+    from django.conf import settings as django_settings
+
+    from sources.services import documents_ingest_paths
+
+    docs = django_settings.BASE_DIR / "sources" / "demo" / "docs"
+    summary = documents_ingest_paths(paths=[docs / name for name in names])
+    assert summary.failures == ()
+
+
+async def test_real_pipeline_streams_verified_sentence_and_withholds_fabrication(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kbqa.core.providers.fake import FakeProvider
+
+    await knowledge_base_load("doc-010-upload-files-manual.md")
+    provider = FakeProvider(
+        [
+            "The maximum size of a single uploaded file is 200 MB [1]. "
+            "The moon is made of green cheese [1]."
+        ]
+    )
+    monkeypatch.setattr("chat.services.provider_from_settings", lambda name=None: provider)
+    _user, _conversation, comm = await owner_socket()
+    await comm.send_to(text_data=ask("What is the maximum size of an uploaded file?"))
+    frames = await receive_turn(comm)
+    await comm.disconnect()
+
+    key = turn_key(frames[0])
+    html = "".join(frames)
+    assert "The maximum size of a single uploaded file is 200 MB." in html
+    assert "cheese" not in html
+    chips = [a for _t, a in elements(html) if "chip" in a.get("class", "").split()]
+    assert chips and all(c["href"].startswith("/chunks/doc-010%23") for c in chips)
+    assert "1 sentence withheld: its citation could not be verified." in html
+    assert oob_targets(frames[-1]) == [("true", f"footer-{key}")]
+    assert 'data-status="answered"' in frames[-1]
