@@ -251,3 +251,19 @@ async def test_unsupported_sentence_fails_re_verification():
                             answer_fn=lying)
     assert (result.citations_checked, result.citations_valid) == (1, 0)
     assert result.citation_issues[0].startswith("sentence 0: [1] fails re-verification")
+
+
+def test_real_pipeline_with_the_offline_provider(tmp_path):
+    path = write_cases(tmp_path, [
+        {"id": "real", "question": "How long do deleted files stay in the recycle bin?",
+         "documents": [CASE_DOC, {"doc_id": "toner", "text": "Printer toner is ordered by "
+                                  "the office manager every month."}],
+         "expect": "answer", "answer_contains": [["30 days"]]},
+    ])
+    out = StringIO()
+    call_command("evaluate", str(path), "--provider", "extractive", "--no-progress",
+                 "--min-relevance", "0.05", "--json", stdout=out, stderr=StringIO())
+    case, summary = json_lines(out.getvalue())
+    assert (case["status"], case["matched"]) == ("answered", True)
+    assert case["citations_checked"] == case["citations_valid"] > 0
+    assert summary["citation_validity"] == 1.0
