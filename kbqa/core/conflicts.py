@@ -15,6 +15,7 @@ A pair of quantities (``kbqa.core.quantities``) is a conflict when all of these 
 - the conflict is about the question: a shared context term is in the question, or the
   question names the unit ("how many MB", "多少天") and shares a term with either context.
   A question about the recycle bin is not blocked by an upload-size conflict.
+- both sides come from leading blocks (BM25 score >= ``LEADING_SCORE_SHARE`` of the best).
 
 Authority (``Chunk.authority``): policy > manual > faq > meeting-note = other > archived.
 When the two sides differ in rank, ``Conflict.preferred`` is the stronger side's index;
@@ -58,6 +59,13 @@ class _Mention:
     context: tuple[str, ...]
 
 
+# Both sides must come from blocks whose BM25 score is at least this share of the best
+# block's: an upload page retrieved for a recycle-bin question only because both mention
+# "files" is not what the question is about. Chosen on the demo knowledge base (2026-11-29):
+# the upload-limit pages score 0.8-1.0 of the top for upload questions, under 0.4 otherwise.
+LEADING_SCORE_SHARE = 0.5
+
+
 def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     """Conflicts among ``blocks`` (their ORIGINAL chunk text) that bear on ``question``.
 
@@ -65,7 +73,9 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     with the most shared context). Returns [] when there is none.
     """
     question_terms = term_set(question)
-    mentions = [m for b in blocks for m in _mentions(b)]
+    top = max((b.score for b in blocks), default=0.0)
+    leading = [b for b in blocks if b.score >= LEADING_SCORE_SHARE * top]
+    mentions = [m for b in leading for m in _mentions(b)]
     values = _values_by_document(mentions)
     best: dict[tuple[str, str, str], Conflict] = {}
     for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):

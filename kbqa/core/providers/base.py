@@ -83,5 +83,5 @@ class Provider(ABC):
         Cancellation (``asyncio.CancelledError``) must close any open connection promptly.
         """
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, not abstract
         """Release connections (default: nothing to release)."""

@@ -1,0 +1,310 @@
+"""The pipeline's event sequences, as a front end sees them (no database, no network)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from kbqa.core.errors import ProviderError
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
+from kbqa.core.providers.fake import FakeOutput, FakeProvider
+from kbqa.core.types import Chunk, Event, ScoredChunk, TraceDraft, Turn
+
+RECYCLE = Chunk(
+    chunk_id="doc-001#c01",
+    doc_id="doc-001",
+    title="Recycle bin",
+    updated="2025-05-01",
+    text="Deleted files stay in the recycle bin for 30 days. After that they are purged.",
+)
+TRIAL = Chunk(
+    chunk_id="doc-002#c01",
+    doc_id="doc-002",
+    title="Plans",
+    updated="2025-04-01",
+    text="Every new workspace starts with a free trial that lasts 90 days.",
+)
+SSO = Chunk(
+    chunk_id="doc-003#c01",
+    doc_id="doc-003",
+    title="Sign-in",
+    updated="2025-03-01",
+    text="Administrators can enforce single sign-on for every member of the workspace.",
+)
+UPLOAD_A = Chunk(
+    chunk_id="doc-004#c01",
+    doc_id="doc-004",
+    title="Manual: uploads",
+    updated="2025-06-30",
+    authority="manual",
+    text="The maximum size of a single uploaded file is 200 MB.",
+)
+UPLOAD_B = Chunk(
+    chunk_id="doc-005#c01",
+    doc_id="doc-005",
+    title="Web uploader guide",
+    updated="2024-11-02",
+    authority="manual",
+    text="The maximum size for a single uploaded file is 100 MB.",
+)
+
+
+class StaticRetriever:
+    """Returns the same hits for every query and records the queries."""
+
+    def __init__(self, hits: Sequence[ScoredChunk]) -> None:
+        self.hits = list(hits)
+        self.queries: list[str] = []
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        self.queries.append(query)
+        return self.hits[:k]
+
+
+def hits(*chunks: Chunk, relevance: float = 0.8, scores: Sequence[float] = ()) -> list[ScoredChunk]:
+    scores = scores or [10.0 - i for i in range(len(chunks))]
+    return [
+        ScoredChunk(c, score=s, relevance=relevance) for c, s in zip(chunks, scores, strict=True)
+    ]
+
+
+async def run(
+    question: str, provider: FakeProvider, retriever: StaticRetriever, **request: object
+) -> tuple[list[Event], TraceDraft]:
+    trace = TraceDraft(trace_id="01TEST", question=question)
+    config = request.pop("config", PipelineConfig())
+    req = AnswerRequest(question=question, **request)  # type: ignore[arg-type]
+    events = [
+        ev
+        async for ev in answer(
+            req,
+            retriever=retriever,
+            provider=provider,
+            config=config,
+            trace=trace,  # type: ignore[arg-type]
+        )
+    ]
+    return events, trace
+
+
+def names(events: Sequence[Event]) -> list[str]:
+    return [ev.event for ev in events]
+
+
+async def test_grounded_answer_streams_verified_sentence() -> None:
+    provider = FakeProvider(["Deleted files stay in the recycle bin for 30 days [1]."])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    sentence = events[1].to_dict()
+    assert sentence["text"] == "Deleted files stay in the recycle bin for 30 days."
+    assert sentence["citations"] == (1,)
+    assert events[-1].to_dict()["status"] == "answered"
+    assert trace.status == "answered"
+    assert trace.timings["first_sentence_ms"] >= 0
+
+
+async def test_low_score_refuses_before_any_model_call() -> None:
+    provider = FakeProvider([])
+    events, trace = await run(
+        "What is the team outing budget?", provider, StaticRetriever(hits(SSO, relevance=0.05))
+    )
+    assert names(events) == ["meta", "refusal", "done"]
+    assert events[1].to_dict()["reason"] == "low_score"
+    assert events[-1].to_dict()["status"] == "refused_low_score"
+    assert provider.prompts == []
+    assert trace.refusal_reason == "low_score"
+
+
+async def test_empty_knowledge_base_is_a_low_score_refusal() -> None:
+    events, _ = await run("Anything?", FakeProvider([]), StaticRetriever([]))
+    assert names(events) == ["meta", "refusal", "done"]
+
+
+async def test_conflict_refuses_before_any_model_call() -> None:
+    provider = FakeProvider([])
+    events, _ = await run(
+        "What is the maximum size of a single uploaded file?",
+        provider,
+        StaticRetriever(hits(UPLOAD_A, UPLOAD_B, RECYCLE)),
+    )
+    assert names(events) == ["meta", "refusal", "done"]
+    refusal = events[1].to_dict()
+    assert refusal["reason"] == "conflict"
+    values = sorted(side["value_text"].replace(" ", "") for side in refusal["conflict"]["sides"])
+    assert values == ["100MB", "200MB"]
+    assert provider.prompts == []
+
+
+async def test_unrelated_conflict_does_not_block_the_question() -> None:
+    provider = FakeProvider(["Deleted files stay in the recycle bin for 30 days [1]."])
+    events, _ = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, UPLOAD_A, UPLOAD_B, scores=(9.0, 2.5, 2.4))),
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+
+
+async def test_fabricated_stream_drops_both_fabrications() -> None:
+    provider = FakeProvider(["Deleted files stay in the recycle bin for 30 days [1]."])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        fabricate=True,
+    )
+    assert names(events) == ["meta", "sentence", "dropped", "dropped", "done"]
+    reasons = [r for ev in events if ev.event == "dropped" for r in ev.to_dict()["reasons"]]
+    assert any(r == "cited a nonexistent chunk number [6]" for r in reasons)
+    assert any(r.startswith("[1] has only 0.0") for r in reasons)
+    assert all("text" not in ev.to_dict() for ev in events if ev.event == "dropped")
+    assert len(trace.dropped) == 2
+
+
+async def test_failing_first_draft_is_regenerated_once_with_feedback() -> None:
+    provider = FakeProvider(
+        [
+            "The cafeteria serves ice cream on Fridays [1].",
+            "Deleted files stay in the recycle bin for 30 days [1].",
+        ]
+    )
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert names(events) == ["meta", "dropped", "sentence", "done"]
+    assert len(provider.prompts) == 2
+    assert provider.prompts[0].feedback == ()
+    assert any("substantive overlap" in line for line in provider.prompts[1].feedback)
+    assert len(trace.drafts) == 2
+
+
+async def test_two_failing_drafts_refuse_and_never_try_a_third() -> None:
+    provider = FakeProvider(["Ice cream on Fridays [1].", "Ice cream on Fridays [9].", "x"])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert names(events) == ["meta", "dropped", "dropped", "refusal", "done"]
+    refusal = events[3].to_dict()
+    assert refusal["reason"] == "no_support"
+    assert [d["doc_id"] for d in refusal["documents"]] == ["doc-001", "doc-003", "doc-002"]
+    assert len(provider.prompts) == 2
+    assert trace.status == "refused_no_support"
+
+
+async def test_json_mode_rejects_fabricated_draft_then_passes() -> None:
+    claim = '{"text": "Deleted files stay in the recycle bin for 30 days.", "citations": [1]}'
+    good = '{"claims": [' + claim + "]}"
+    provider = FakeProvider([good, good])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        fabricate=True,
+        mode="json",
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    first = [v for v in trace.verdicts if v["draft"] == 1 and not v["ok"]]
+    issues = [i for v in first for i in v["issues"]]
+    assert "cited a nonexistent chunk number [6]" in issues
+    assert any(i.startswith("[1] has only 0.0") for i in issues)
+    assert all(
+        n in (1, 2, 3) for ev in events if ev.event == "sentence" for n in ev.to_dict()["citations"]
+    )
+
+
+async def test_provider_error_mid_stream_keeps_only_verified_sentences() -> None:
+    provider = FakeProvider(
+        [
+            FakeOutput(
+                deltas=[
+                    "Deleted files stay in the recycle bin for 30 days [1]. ",
+                    "Unverified tail",
+                ],
+                error=ProviderError(
+                    "The model service is overloaded.", retryable=True, started=True
+                ),
+            )
+        ]
+    )
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert names(events) == ["meta", "sentence", "error", "done"]
+    assert all("Unverified" not in str(ev.to_dict()) for ev in events)
+    assert trace.status == "error"
+    assert trace.errors
+
+
+async def test_cancellation_marks_the_trace() -> None:
+    provider = FakeProvider([["Deleted files stay ", "in the recycle bin "] + ["x "] * 1000])
+    trace = TraceDraft(trace_id="01CANCEL", question="q")
+    gen = answer(
+        AnswerRequest(question="How long does the recycle bin keep files?"),
+        retriever=StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        provider=provider,
+        config=PipelineConfig(),
+        trace=trace,
+    )
+    first = await gen.__anext__()
+    assert first.event == "meta"
+    await gen.aclose()
+    assert trace.status == "cancelled"
+
+
+async def test_history_is_intent_not_evidence() -> None:
+    provider = FakeProvider(
+        ["Every new workspace starts with a free trial that lasts 90 days [1]."]
+    )
+    history = (
+        Turn("user", "How long does the recycle bin keep files?"),
+        Turn("assistant", "Deleted files stay in the recycle bin for 30 days."),
+    )
+    retriever = StaticRetriever(hits(TRIAL, SSO, RECYCLE))
+    events, trace = await run(
+        "and how long does the trial last?", provider, retriever, history=history
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    assert retriever.queries == [trace.standalone_query]
+    assert "trial" in trace.standalone_query
+    sources_text = provider.prompts[0].messages[-1]["content"]
+    assert sources_text.count("30 days") == 1  # only inside block 3's own text, not the old answer
+
+
+async def test_compression_reports_tokens_before_after_and_saving() -> None:
+    provider = FakeProvider(
+        [
+            "Deleted files stay in the recycle bin for 30 days.",  # block 1 compressed
+            "Every new workspace starts with a free trial that lasts 90 days.",
+            "Administrators can enforce single sign-on for every member of the workspace.",
+            "Deleted files stay in the recycle bin for 30 days [1].",
+        ]
+    )
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, SSO, TRIAL)),
+        config=PipelineConfig(compression=True),
+    )
+    meta = events[0].to_dict()
+    figures = meta["compression"]
+    assert figures["tokens_before"] > figures["tokens_after"] > 0
+    assert figures["saving_pct"] > 0
+    assert trace.compression == figures
+    assert names(events)[-1] == "done"
+
+
+@pytest.mark.parametrize("question", ["", "   ", "?!"])
+async def test_blank_questions_are_refused_not_crashed(question: str) -> None:
+    events, _ = await run(question, FakeProvider([]), StaticRetriever([]))
+    assert names(events) == ["meta", "refusal", "done"]
