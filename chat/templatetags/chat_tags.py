@@ -24,6 +24,21 @@ REFUSAL_TITLES = {
     "no_support": _("No answer could be verified against the sources"),
 }
 
+AUTHORITY_LABELS = {
+    "policy": _("policy"),
+    "manual": _("manual"),
+    "faq": _("FAQ"),
+    "meeting-note": _("meeting note"),
+    "archived": _("archived"),
+    "other": _("other"),
+}
+
+
+@register.filter
+def authority_label(authority: str) -> str:
+    """A document's authority (``policy``, ``manual``...) as a translated label."""
+    return str(AUTHORITY_LABELS.get(authority, authority))
+
 
 @register.filter
 def status_label(status: str) -> str:
