@@ -25,7 +25,9 @@ def po_entries() -> dict[str, str]:
         body = "\n".join(line for line in block.splitlines() if not line.startswith("#"))
         msgid = "".join(re.findall(r'"(.*)"', body.split("msgid_plural")[0].split("msgstr")[0]))
         first = body.split("msgstr", 1)[1].split("msgstr[1]")[0]
-        entries[msgid.replace('\\"', '"')] = "".join(re.findall(r'"(.*)"', first)).replace('\\"', '"')
+        entries[msgid.replace('\\"', '"')] = "".join(re.findall(r'"(.*)"', first)).replace(
+            '\\"', '"'
+        )
     return entries
 
 
