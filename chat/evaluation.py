@@ -284,16 +284,27 @@ async def run_cases(
 async def collect_signals(
     cases: Sequence[EvalCase], *, k: int, progress: bool = True
 ) -> list[Signals]:
-    """Retrieval signals for every expect=answer / expect=refuse case (no generation)."""
-    wanted = [c for c in cases if c.expect in ("answer", "refuse")]
+    """Retrieval signals for every case (no generation), labelled by what the gate should do.
+
+    The low-score gate should stop only questions the knowledge base has nothing on. Cases
+    expected to be refused as ``no_support`` have related documents (the refusal names them)
+    and conflict cases must reach the conflict check, so both count as "answer" here.
+    """
     out: list[Signals] = []
-    for case in tqdm(wanted, file=sys.stderr, disable=not progress, unit="case"):
+    for case in tqdm(cases, file=sys.stderr, disable=not progress, unit="case"):
         kb = case_knowledge_base(case)
         hits = await kb.retriever.search(case.question, k)
         source = case.origin.rsplit(":", 1)[0]
-        out.append(signals_from_hits(case.question, hits, case_id=case.id, expect=case.expect,
-                                     lang=case.lang, source=source))
+        out.append(signals_from_hits(case.question, hits, case_id=case.id,
+                                     expect=gate_label(case), lang=case.lang, source=source))
     return out
+
+
+def gate_label(case: EvalCase) -> str:
+    """'refuse' when the low-score gate should stop ``case``, else 'answer'."""
+    if case.expect == "refuse" and case.refusal_reason != "no_support":
+        return "refuse"
+    return "answer"
 
 
 def plot_distributions(signals: Sequence[Signals], *, threshold: float, path: str | Path) -> None:

@@ -40,6 +40,7 @@ def env_float(name: str, default: float) -> float:
 
 DEBUG = env_bool("KBQA_DEBUG", False)
 DATA_DIR = Path(env_str("KBQA_DATA_DIR", str(BASE_DIR / "var")))
+DATA_DIR.mkdir(parents=True, exist_ok=True)  # SQLite file, uploads, demo login live here
 
 SECRET_KEY = env_str("KBQA_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -168,8 +169,9 @@ KBQA_CHUNK_TOKENS = env_int("KBQA_CHUNK_TOKENS", 300)
 KBQA_RETRIEVAL_K = env_int("KBQA_RETRIEVAL_K", 20)
 KBQA_CONTEXT_BUDGET = env_int("KBQA_CONTEXT_BUDGET", 1200)
 KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
-# Normalised relevance in [0, 1]; calibrated with `manage.py calibrate` (README: Calibration).
-KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.3)
+# Normalised relevance in [0, 1]. Default from `manage.py calibrate sources/demo/questions.jsonl`
+# on 2026-11-29 (separating ties 0.10-0.18, middle chosen); re-run it for your knowledge base.
+KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.14)
 KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
 KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)

@@ -36,7 +36,11 @@ class StubRetriever:
 def write_cases(tmp_path: Path) -> Path:
     rows = [{"id": q, "question": q, "expect": "answer"} for q in ANSWERABLE]
     rows += [{"id": q, "question": q, "expect": "refuse"} for q in UNANSWERABLE]
+    # Both must pass the low-score gate: a conflict must reach the conflict check, and a
+    # no_support refusal names the related documents it found.
     rows.append({"id": "c", "question": "conflict?", "expect": "conflict"})
+    rows.append({"id": "r", "question": "related?", "expect": "refuse",
+                 "refusal_reason": "no_support"})
     path = tmp_path / "cal.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     return path
@@ -44,7 +48,7 @@ def write_cases(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def stub_kb(monkeypatch):
-    values = {**ANSWERABLE, **UNANSWERABLE}
+    values = {**ANSWERABLE, **UNANSWERABLE, "conflict?": 0.75, "related?": 0.45}
 
     def kb(case):
         return evaluation.CaseKnowledgeBase(StubRetriever(values[case.question]), {})
@@ -63,9 +67,9 @@ def calibrate(*args: str) -> str:
     [
         # See tests/core/test_evaluation_calibration.py for the hand computation.
         ("0.10", "KBQA_MIN_RELEVANCE=0.33", "refuses 5/6 unanswerable (83.3%), wrongly "
-         "refuses 1/10 answerable (10.0%)"),
+         "refuses 1/12 answerable (8.3%)"),
         ("0", "KBQA_MIN_RELEVANCE=0.20", "refuses 4/6 unanswerable (66.7%), wrongly "
-         "refuses 0/10 answerable (0.0%)"),
+         "refuses 0/12 answerable (0.0%)"),
     ],
 )
 def test_recommends_the_hand_computed_threshold(stub_kb, tmp_path, limit, setting, recall_line):
@@ -77,7 +81,7 @@ def test_recommends_the_hand_computed_threshold(stub_kb, tmp_path, limit, settin
 def test_prints_both_distributions_side_by_side(stub_kb, tmp_path):
     out = calibrate(str(write_cases(tmp_path)))
     rows = {tuple(line.split()[:3]) for line in out.splitlines()}
-    assert ("relevance", "answer", "10") in rows
+    assert ("relevance", "answer", "12") in rows
     assert ("refuse", "6", "0.00") in rows  # the unanswerable row: n=6, min 0.00
     assert "0.3-0.4 " in out
 

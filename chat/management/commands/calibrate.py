@@ -1,10 +1,13 @@
 """``manage.py calibrate FILE...``: measure retrieval signals and recommend the low-score threshold.
 
-For every expect=answer and expect=refuse case, the retriever alone (no generation) gives the
+For every case, the retriever alone (no generation) gives the
 top hit's normalised relevance, its raw BM25 score, the gap to the second hit and the share
 of query terms the top hit contains. The command prints both distributions side by side,
 a per-source comparison, and the ``KBQA_MIN_RELEVANCE`` that refuses the most unanswerable
-questions while wrongful refusals stay at or under ``--max-wrongful-refusal``
+questions while wrongful refusals stay at or under ``--max-wrongful-refusal``. "Unanswerable"
+means what the low-score gate should stop: expect=refuse cases, except those expected to be
+refused as ``no_support`` (related documents exist, and that refusal names them), which must
+pass the gate like answer and conflict cases
 (rule: ``kbqa.core.evaluation.calibration``). Re-run it whenever the knowledge base changes.
 """
 
@@ -47,7 +50,7 @@ class Command(BaseCommand):
         cases, problems = load_cases(opts["files"], fmt=opts["format"])
         for problem in problems:
             self.stderr.write(f"skipped {problem}")
-        cases = select_cases(cases, expect=["answer", "refuse"], limit=opts["limit"])
+        cases = select_cases(cases, expect=["answer", "refuse", "conflict"], limit=opts["limit"])
         k = opts["k"] or settings.KBQA_RETRIEVAL_K
         signals = async_to_sync(collect_signals)(cases, k=k, progress=not opts["no_progress"])
         answerable = [s.relevance for s in signals if s.expect == "answer"]
