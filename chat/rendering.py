@@ -124,6 +124,7 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         blocks=message.citations or (),
         dropped=len(data.get("dropped") or ()),
         refusal=message.refusal,
+        notices=data.get("notices") or (),
         error="; ".join(data.get("errors") or ()) if message.status == "error" else "",
         status=message.status or "answered",
         trace_id=message.trace_id or "",

@@ -402,6 +402,7 @@ async def answer(
             yield _finish(None, trace, "refused_conflict", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
+        trace.notices = list(notices)
 
         compression: dict[str, object] | None = None
         if config.compression:

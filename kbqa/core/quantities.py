@@ -9,6 +9,9 @@ Units and their normalised form (``Quantity.unit``):
 - durations -> ``day``: week = 7, hour = 1/24, minute = 1/1440, second = 1/86400; so
   "24 hours" equals "1 day" (a policy and an FAQ that say it differently agree).
   Business/working days (``工作日``) are ``business day``: they do not convert to days.
+- months and years -> ``month`` (year = 12); calendar months have no fixed length in days,
+  so they are not converted to ``day``. ``2025年`` (a date) and ``3月`` (March) are not
+  quantities; ``3个月`` and ``每 3 年`` are.
 - rates -> ``req/min``: "100 requests per minute", "100 req/min", "100 rpm", "100 次/分钟",
   "每分钟 100 次"; per second x 60, per hour / 60.
 - ``%`` (``%``, ``％``, percent); currencies ``USD`` ($, USD, dollars, 美元) and ``CNY``
@@ -51,6 +54,8 @@ _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
         (rf"(?:gb|gigabytes?){_END}", "MB", 1e3),
         (rf"(?:tb|terabytes?){_END}", "MB", 1e6),
         (rf"(?:business|working)[ -]days?{_END}|工作日", "business day", 1.0),
+        (rf"(?:years?|yrs?){_END}|(?<!\d{{4}})年(?![\d一二三四五六七八九十]{{1,2}}月)", "month", 12.0),
+        (rf"months?{_END}|个月", "month", 1.0),
         (rf"(?:weeks?|wks?){_END}|周|星期", "day", 7.0),
         (rf"days?{_END}|天", "day", 1.0),
         (rf"{_HOUR}{_END}", "day", 1 / 24),

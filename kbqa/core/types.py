@@ -301,6 +301,7 @@ class TraceDraft:
     blocks: list[dict[str, Any]] = field(default_factory=list)
     compression: dict[str, Any] | None = None
     conflicts: list[dict[str, Any]] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
     prompts: list[dict[str, Any]] = field(default_factory=list)
     provider: str = ""
     model: str = ""

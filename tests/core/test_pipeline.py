@@ -308,3 +308,29 @@ async def test_compression_reports_tokens_before_after_and_saving() -> None:
 async def test_blank_questions_are_refused_not_crashed(question: str) -> None:
     events, _ = await run(question, FakeProvider([]), StaticRetriever([]))
     assert names(events) == ["meta", "refusal", "done"]
+
+
+LAPTOP_OLD = Chunk(
+    chunk_id="doc-071#c01", doc_id="doc-071", title="Equipment policy (2022)",
+    updated="2022-02-01", authority="archived",
+    text="Company laptops are replaced every 3 years.",
+)
+LAPTOP_NEW = Chunk(
+    chunk_id="doc-070#c01", doc_id="doc-070", title="Equipment policy", updated="2025-02-01",
+    authority="policy", text="Company laptops are replaced every 4 years.",
+)
+
+
+async def test_authority_resolves_a_conflict_and_says_so() -> None:
+    provider = FakeProvider(["Company laptops are replaced every 4 years [1]."])
+    events, trace = await run(
+        "How often are company laptops replaced?",
+        provider,
+        StaticRetriever(hits(LAPTOP_NEW, LAPTOP_OLD, SSO)),
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    meta = events[0].to_dict()
+    assert [b["chunk_id"] for b in meta["blocks"]] == ["doc-070#c01", "doc-003#c01"]
+    assert len(meta["notices"]) == 1
+    assert "3 years" in meta["notices"][0] and "Equipment policy (2022)" in meta["notices"][0]
+    assert trace.notices == list(meta["notices"])
