@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from chat.models import Conversation, Message, Trace
-from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, failed, refused, scripted
+from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, answered, failed, refused, scripted
 
 __all__ = ["scripted"]
 pytestmark = pytest.mark.django_db
@@ -147,3 +147,18 @@ def test_json_through_the_real_pipeline_and_offline_provider(
     assert lines[-1]["event"] == "done"
     assert [x["event"] for x in lines].count("done") == 1
     assert lines[-1]["data"]["trace_id"] == Trace.objects.get().pk
+
+
+def test_authority_notice_is_printed_before_the_answer(scripted: ScriptedAnswer) -> None:
+    from dataclasses import replace
+
+    def with_notice(trace, request):  # type: ignore[no-untyped-def]
+        events = answered(trace, request)
+        notice = "Answered from the policy “Leave policy”; an archived page says 15 days."
+        return [replace(events[0], notices=(notice,)), *events[1:]]
+
+    scripted.script = with_notice
+    output = ask("How much leave?")
+    assert output.splitlines()[0] == (
+        "Note: Answered from the policy “Leave policy”; an archived page says 15 days."
+    )

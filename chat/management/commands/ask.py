@@ -28,11 +28,13 @@ from chat.services import (
 )
 from kbqa.core.errors import KbqaError
 from kbqa.core.providers.base import Provider
-from kbqa.core.types import Dropped, Error, Event, Refusal, Sentence, Turn, event_payload
+from kbqa.core.types import Dropped, Error, Event, Meta, Refusal, Sentence, Turn, event_payload
 
 
 def render_plain(ev: Event) -> str | None:
     """The terminal line for one event (None: nothing to print now)."""
+    if isinstance(ev, Meta):
+        return "\n".join(f"Note: {notice}" for notice in ev.notices) or None
     if isinstance(ev, Sentence):
         chips = "".join(f"[{n}]" for n in ev.citations)
         return f"{ev.text} {chips}".rstrip()
