@@ -36,6 +36,8 @@ _SEC = r"(?:seconds?|secs?|秒钟?)"
 _HOUR = r"(?:hours?|hrs?|小时|钟头)"
 _PER = r"\s*(?:/|per|every|each|a|an)\s*"
 _REQ = r"(?:requests?|reqs?|calls?|次)"
+# 年 as a duration ("每 3 年"), not a date ("2025年", "2025年3月")
+_YEAR_ZH = r"(?<!\d{4})年(?![\d一二三四五六七八九十]{1,2}月)"
 
 # (pattern right after the number, normalised unit, factor to the normalised unit)
 _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
@@ -54,7 +56,7 @@ _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
         (rf"(?:gb|gigabytes?){_END}", "MB", 1e3),
         (rf"(?:tb|terabytes?){_END}", "MB", 1e6),
         (rf"(?:business|working)[ -]days?{_END}|工作日", "business day", 1.0),
-        (rf"(?:years?|yrs?){_END}|(?<!\d{{4}})年(?![\d一二三四五六七八九十]{{1,2}}月)", "month", 12.0),
+        (rf"(?:years?|yrs?){_END}|{_YEAR_ZH}", "month", 12.0),
         (rf"months?{_END}|个月", "month", 1.0),
         (rf"(?:weeks?|wks?){_END}|周|星期", "day", 7.0),
         (rf"days?{_END}|天", "day", 1.0),

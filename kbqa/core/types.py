@@ -245,7 +245,11 @@ class Dropped(Event):
     reasons: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "citations": list(self.citations), "reasons": list(self.reasons)}
+        return {
+            "index": self.index,
+            "citations": list(self.citations),
+            "reasons": list(self.reasons),
+        }
 
 
 @dataclass(frozen=True)
