@@ -54,7 +54,9 @@ class Trace(models.Model):
     question = models.TextField()
     standalone_query = models.TextField(blank=True)
     language = models.CharField(max_length=8, blank=True)
-    status = models.CharField(max_length=24, choices=Status.choices, default=Status.PENDING, db_index=True)
+    status = models.CharField(
+        max_length=24, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
     refusal_reason = models.CharField(max_length=24, blank=True)
     provider = models.CharField(max_length=40, blank=True, db_index=True)
     model = models.CharField(max_length=100, blank=True)
@@ -76,7 +78,9 @@ class Message(models.Model):
         USER = "user", _("user")
         ASSISTANT = "assistant", _("assistant")
 
-    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="messages")
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages"
+    )
     role = models.CharField(max_length=10, choices=Role.choices)
     text = models.TextField(blank=True, help_text="The text as shown, without citation markers.")
     citations = models.JSONField(default=list, blank=True)
@@ -93,7 +97,9 @@ class Message(models.Model):
 class ApiToken(models.Model):
     """A per-user token for programmatic API clients; only its SHA-256 is stored."""
 
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
     name = models.CharField(max_length=100, blank=True)
     prefix = models.CharField(max_length=8, editable=False)
     key_hash = models.CharField(max_length=64, unique=True, editable=False)

@@ -48,7 +48,9 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("Set KBQA_SECRET_KEY (or KBQA_DEBUG=1 for local development).")
     SECRET_KEY = "insecure-local-development-key-only-used-with-KBQA_DEBUG"
 
-ALLOWED_HOSTS = [h.strip() for h in env_str("KBQA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()]
+ALLOWED_HOSTS = [
+    h.strip() for h in env_str("KBQA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
+]
 CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in env_str("KBQA_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
