@@ -20,7 +20,7 @@ install: $(STAMP)
 
 run: install
 	KBQA_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	KBQA_DEBUG=1 $(BIN)/python manage.py demo_setup
+	KBQA_DEBUG=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
 	KBQA_DEBUG=1 $(BIN)/daphne -b $(HOST) -p $(PORT) kbqa.asgi:application
 
 test: install

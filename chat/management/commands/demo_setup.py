@@ -29,12 +29,12 @@ DEMO_URL = "http://127.0.0.1:8000/"
 LOGIN_FILE = "demo-login.txt"
 
 
-def login_file_write(path: Path, *, username: str, password: str) -> None:
+def login_file_write(path: Path, *, username: str, password: str, url: str = DEMO_URL) -> None:
     """Write the demo login to ``path``, readable by the owner only (mode 600)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(f"url: {DEMO_URL}\nuser: {username}\npassword: {password}\n")
+        fh.write(f"url: {url}\nuser: {username}\npassword: {password}\n")
     os.chmod(path, 0o600)  # O_CREAT's mode does not apply to an existing file
 
 
@@ -54,8 +54,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--docs", default=str(DEMO_DOCS), help="Folder of documents to ingest.")
         parser.add_argument("--username", default="demo", help="Name of the demo superuser.")
+        parser.add_argument("--url", default=DEMO_URL, help="Where the server will listen.")
 
-    def handle(self, *args: Any, docs: str, username: str, **options: Any) -> None:
+    def handle(self, *args: Any, docs: str, username: str, url: str, **options: Any) -> None:
         self.knowledge_base_seed(Path(docs))
         if not settings.DEBUG:
             self.stderr.write(
@@ -63,7 +64,7 @@ class Command(BaseCommand):
                 "deployment. Create accounts with `manage.py createsuperuser` instead."
             )
             return
-        self.demo_login(username)
+        self.demo_login(username, url)
 
     def knowledge_base_seed(self, docs: Path) -> None:
         if Document.objects.exists():
@@ -76,7 +77,7 @@ class Command(BaseCommand):
         for failure in summary.failures:
             self.stderr.write(f"  failed: {failure.reason}")
 
-    def demo_login(self, username: str) -> None:
+    def demo_login(self, username: str, url: str) -> None:
         path = Path(settings.DATA_DIR) / LOGIN_FILE
         users = get_user_model().objects
         if users.filter(username=username).exists():
@@ -87,6 +88,6 @@ class Command(BaseCommand):
         else:
             password = secrets.token_urlsafe(12)
             users.create_superuser(username=username, email="", password=password)
-            login_file_write(path, username=username, password=password)
+            login_file_write(path, username=username, password=password, url=url)
             self.stdout.write(f"Created demo superuser {username!r} (login saved to {path}).")
-        self.stdout.write(f"Open {DEMO_URL} and log in as user: {username}  password: {password}")
+        self.stdout.write(f"Open {url} and log in as user: {username}  password: {password}")
