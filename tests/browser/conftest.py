@@ -1,0 +1,174 @@
+"""A live Daphne server with the demo knowledge base, and Debian's Chromium driven by Playwright.
+
+The server is a separate process (its own temporary SQLite database, ``KBQA_DEBUG=1`` so
+``demo_setup`` creates the ``demo`` superuser), so the tests themselves touch no database and
+Django's async-safety check never sees Playwright's event loop. Chromium is Debian's
+``/usr/bin/chromium``; Playwright never downloads a browser. Without it the tests are skipped,
+unless ``KBQA_REQUIRE_BROWSER=1`` (set by ``.ci/run``), which turns the skip into a failure.
+A failed test leaves a screenshot of its page in ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+]
+ARTIFACTS = ROOT / "test-artifacts"
+SERVER_START_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class LiveServer:
+    url: str
+    username: str
+    password: str
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def server_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KBQA_", "DJANGO_"))}
+    env.pop("DATABASE_URL", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="kbqa.settings",
+        KBQA_DEBUG="1",
+        KBQA_DATA_DIR=str(data_dir),
+        KBQA_SECRET_KEY="browser-test-only-secret-key",
+        KBQA_LOG_LEVEL="WARNING",
+    )
+    return env
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"daphne exited with code {proc.returncode} before listening")
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.1)
+    raise RuntimeError(f"daphne did not listen on port {port} within {SERVER_START_SECONDS}s")
+
+
+def login_password(data_dir: Path) -> str:
+    for line in (data_dir / "demo-login.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith("password: "):
+            return line.removeprefix("password: ")
+    raise RuntimeError("demo_setup wrote no password")
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    if not CHROMIUM.exists():
+        reason = f"{CHROMIUM} is missing: install Debian's chromium (`make chromium`)"
+        if os.environ.get("KBQA_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " (KBQA_REQUIRE_BROWSER=1)")
+        pytest.skip(reason)
+    return str(CHROMIUM)
+
+
+@pytest.fixture(scope="session")
+def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """Daphne on a free localhost port, demo KB ingested, demo superuser created."""
+    data_dir = tmp_path_factory.mktemp("kbqa-live")
+    env = server_env(data_dir)
+    manage = [sys.executable, str(ROOT / "manage.py")]
+    for command in (["migrate", "--noinput"], ["demo_setup"]):
+        subprocess.run(manage + command, cwd=ROOT, env=env, check=True, capture_output=True)
+    port = free_port()
+    log = (data_dir / "daphne.log").open("wb")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+         "kbqa.asgi:application"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    try:
+        wait_for_port(port, proc)
+        yield LiveServer(f"http://127.0.0.1:{port}", "demo", login_password(data_dir))
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="session")
+def login_state(browser: Any, live_server_demo: LiveServer) -> dict[str, Any]:
+    """The demo user's logged-in cookies, from logging in once through the login form."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{live_server_demo.url}/")
+    page.fill("#id_username", live_server_demo.username)
+    page.fill("#id_password", live_server_demo.password)
+    page.click(".login-form button[type=submit]")
+    page.wait_for_selector("#composer")
+    state: dict[str, Any] = context.storage_state()
+    context.close()
+    return state
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if report.when == "call":
+        item.stash.setdefault(FAILED, False)
+        item.stash[FAILED] = report.failed
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def page(
+    request: pytest.FixtureRequest, browser: Any, login_state: dict[str, Any]
+) -> Iterator[Any]:
+    """A logged-in page (1000x700, English UI); screenshot into test-artifacts/ on failure."""
+    context = browser.new_context(
+        storage_state=login_state, viewport={"width": 1000, "height": 700}, locale="en-GB"
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    yield page
+    if request.node.stash.get(FAILED, False):
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = "".join(c if c.isalnum() or c in "-_" else "_" for c in request.node.name)
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    context.close()
