@@ -6,6 +6,10 @@ Django's async-safety check never sees Playwright's event loop. Chromium is Debi
 ``/usr/bin/chromium``; Playwright never downloads a browser. Without it the tests are skipped,
 unless ``KBQA_REQUIRE_BROWSER=1`` (set by ``.ci/run``), which turns the skip into a failure.
 A failed test leaves a screenshot of its page in ``test-artifacts/``.
+
+Server, Playwright and browser are module-scoped on purpose: while ``sync_playwright`` is
+open its event loop counts as running in the main thread, and pytest-asyncio could not run
+any async test collected after this package.
 """
 
 from __future__ import annotations
@@ -89,7 +93,7 @@ def chromium_path() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     """Daphne on a free localhost port, demo KB ingested, demo superuser created."""
     data_dir = tmp_path_factory.mktemp("kbqa-live")
@@ -117,7 +121,7 @@ def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveS
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
@@ -129,7 +133,7 @@ def browser(chromium_path: str) -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def login_state(browser: Any, live_server_demo: LiveServer) -> dict[str, Any]:
     """The demo user's logged-in cookies, from logging in once through the login form."""
     context = browser.new_context()
