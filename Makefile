@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test lint bench chromium clean
+.PHONY: install run test screenshots lint bench chromium clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -25,6 +25,10 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# Rewrite docs/screenshots/*.png (README) from a live server; needs Debian's chromium.
+screenshots: install chromium
+	KBQA_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/browser -k readme_screenshots
 
 lint: install
 	$(BIN)/ruff check kbqa sources chat tests bench
