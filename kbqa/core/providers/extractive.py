@@ -1,18 +1,25 @@
 """The offline default: answers by quoting the sources' own sentences, cited, or declines.
 
-For ``answer``/``answer_json`` it splits each block's ORIGINAL text into sentences, scores
-each by the question terms it contains, weighting a term by its rarity across the blocks
-(``log((N + 1) / (df + 0.5))``, the BM25 IDF shape; a term in more than half of 3+ blocks
-is "common" and weighs only ``COMMON_WEIGHT``, the same rule the verifier uses), and
-returns the best sentence plus up to ``MAX_EXTRA`` more scoring at least ``KEEP_RATIO`` of
-the best that add new information. Each is followed by its block number: ``... [2]``.
+For ``answer``/``answer_json`` it takes every quotable sentence of the blocks
+(``extractive_text.candidates``: original text, table rows paired with their headers) and
+scores each by the question terms it contains, weighted by rarity across the sentences
+(``log((N + 1) / (sdf + 0.5))``; a term in more than half of 3+ blocks keeps
+``COMMON_FACTOR``), terms only in its section heading or title counting ``CONTEXT_WEIGHT``,
+a number earning the rarest term's weight for quantity questions (how long/much, deadline,
+多久...), times ``(1 + coverage) / 2`` (share of the question's terms covered); fragments
+and bare intros are penalised; ties go to the block retrieval ranked higher, then reading
+order. It returns the best sentence (with its list items when it ends with a colon), then
+up to ``MAX_SENTENCES`` in all: first the sentence right after the best, then others, each
+scoring at least ``KEEP_RATIO`` of the best and adding new terms. Each is followed by its
+block number: ``... [2]``.
 
 It declines (outputs only a ``Not covered:`` / ``资料未涵盖：`` sentence, which the pipeline
-turns into a "no support" refusal) when fewer than half of the question's content terms
-occur in any block, or when the best sentence contains none of the question's rarest terms
-present in the blocks. Question terms no chosen sentence covers are named in a final gap
-sentence (partial support). ``compress`` keeps the block's sentences that share any question
-term, verbatim, one per line. ``rewrite`` is not supported.
+turns into a "no support" refusal) when the question names something no block mentions
+(``too_specific``), or when the best sentence covers less than half of the question's
+present terms and not its rarest one (``on_topic``). Question terms no chosen sentence (or
+its heading) covers are named in a final gap sentence: a partial answer. ``compress`` keeps
+the block's sentences that share any question term, verbatim, one per line. ``rewrite`` is
+not supported.
 """
 
 from __future__ import annotations
@@ -28,102 +35,53 @@ from typing import ClassVar
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.providers.extractive_text import (
+    Candidate,
+    candidates,
+    fold,
+    folded_terms,
+    qualifiers,
+    unwrap,
+)
 from kbqa.core.providers.fake import word_deltas
-from kbqa.core.sentences import MARKER_RE, split_sentences
+from kbqa.core.sentences import split_sentences
 from kbqa.core.text import detect_language
 from kbqa.core.tokenize import stem, terms
 from kbqa.core.tokens import count_tokens
 from kbqa.core.types import Block, Language
 
-KEEP_RATIO = 0.6  # an extra sentence must score 60% of the best (brief; tuned on demo docs)
-MAX_EXTRA = 2
+MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
+MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
+KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
+FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
-COMMON_WEIGHT = 0.1
+COMMON_FACTOR = 0.5  # weight kept by a term in more than half of 3+ blocks (verifier's rule)
+MIN_WEIGHT = 0.1  # weight of a term in nearly every sentence
+CONTEXT_WEIGHT = 0.5  # a question term only in the sentence's section heading or title
+FRAGMENT_FACTOR = 0.25  # score kept by a fragment (or an intro with no list after it)
 GENERIC_TERMS = frozenset(
     """long many much get got need want know tell way happen still ever really thing keep
     something anything someone anyone make let like able allowed possible please
     多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉""".split()
 )
-_SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
-_LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")
-_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
-_EMPHASIS_RE = re.compile(r"\*\*|__|`")
 _WORD_RE = re.compile(r"[a-z]+")
 _CJK_END = "。！？；"
-# "How long/many/much", "maximum", "多久/多少/几": the answer is a quantity, so a sentence
-# that states a number earns the weight of the question's rarest term (measured on the demo
-# documents: without it "How long does the recycle bin keep items?" quoted how to restore).
+# "How long/many/much", "maximum", "deadline", "多久/多少/几": the answer is a quantity, so a
+# sentence that states a number earns the weight of the question's rarest term (measured on
+# the demo documents: without it "How long does the recycle bin keep items?" quoted how to
+# restore, and "What is the deadline for submitting a claim?" missed "within 60 days").
 _QUANTITY_RE = re.compile(
-    r"\bhow (?:long|many|much|big|large|often|soon)\b|\b(?:max|maximum|minimum|limit)\w*"
-    r"|多久|多少|多长|多大|几[天个次年月周小]|上限|最多|最长"
+    r"\bhow (?:long|many|much|big|large|often|soon)\b|\bwhen\b|\bdeadline|\bdue\b"
+    r"|\b(?:max|maximum|minimum|limit)\w*"
+    r"|多久|多少|多长|多大|几[天个次年月周小]|上限|最多|最长|截止|期限|时限|什么时候|何时"
 )
 _DIGIT_RE = re.compile(r"\d")
-
-
-def fold(term: str) -> str:
-    """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
-
-    Latin words lose one common suffix and a final ``e`` if at least 4 letters remain;
-    numbers and Chinese terms are returned unchanged.
-    """
-    if not term.isascii() or not term.isalpha():
-        return term
-    for suffix in _SUFFIXES:
-        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
-            term = term[: -len(suffix)]
-            break
-    return term[:-1] if term.endswith("e") and len(term) > 4 else term
-
-
-def folded_terms(text: str) -> frozenset[str]:
-    return frozenset(fold(t) for t in terms(text))
-
-
-QUANTITY_TERMS = frozenset(
-    fold(t) for t in "limit maximum minimum max min size 上限 最多 最长 大小".split()
-)
-
-
-def unwrap(text: str) -> str:
-    """Join hard-wrapped lines of a paragraph or list item, so a sentence is one line.
-
-    Chunk text keeps the document's line breaks, and ``split_sentences`` ends a sentence at
-    every line break; a line that starts a bullet, heading, table row or quote starts anew.
-    """
-    lines: list[str] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line:
-            lines.append("")
-        elif lines and lines[-1] and not _LINE_START_RE.match(raw):
-            glue = "" if _wide(lines[-1][-1]) and _wide(line[0]) else " "
-            lines[-1] += glue + line
-        else:
-            lines.append(line)
-    return "\n".join(line for line in lines if line)
-
-
-def _wide(char: str) -> bool:
-    """CJK ideographs and full-width punctuation, which join without a space."""
-    return unicodedata.east_asian_width(char) in ("W", "F")
-
-
-def clean(sentence: str) -> str:
-    """A source sentence fit to show: no bullet, emphasis or stray markers; "" for headings."""
-    if sentence.lstrip().startswith(("#", "|")):
-        return ""
-    text = MARKER_RE.sub("", _BULLET_RE.sub("", sentence))
-    return _EMPHASIS_RE.sub("", text).strip()
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One sentence of one block: ``n`` the block number, ``position`` its order in the block."""
-
-    n: int
-    position: int
-    text: str
-    terms: frozenset[str]
+# Words naming the kind of answer rather than what is asked about: a quoted number answers
+# them, and their absence from the blocks is no reason to decline.
+ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
+    "limit maximum minimum max min size deadline amount number price cost period duration "
+    "often frequently frequency "
+    "上限 最多 最长 大小 期限 截止 时限 金额 数量").split())
 
 
 @dataclass(frozen=True)
@@ -135,76 +93,174 @@ class Selection:
     declined: bool
 
 
-def candidates(blocks: Sequence[Block]) -> list[Candidate]:
-    """Every showable sentence of every block's original text, in block then reading order."""
-    out: list[Candidate] = []
-    for block in blocks:
-        for position, raw in enumerate(split_sentences(unwrap(block.chunk.text))):
-            text = clean(raw)
-            found = folded_terms(text)
-            if text and found:
-                out.append(Candidate(block.n, position, text, found))
-    return out
-
-
 def question_terms(question: str) -> list[str]:
     """The question's distinct content terms, folded, in order (generic words removed)."""
     out = [fold(t) for t in terms(question) if t not in GENERIC_TERMS]
     return list(dict.fromkeys(out))
 
 
-def term_weights(qterms: Sequence[str], blocks: Sequence[Block]) -> dict[str, float]:
-    """Rarity of each question term across ``blocks`` (0.0 for a term in none of them)."""
-    block_terms = [folded_terms(b.chunk.text) for b in blocks]
-    n = len(block_terms)
+def block_frequency(qterms: Sequence[str], blocks: Sequence[Block]) -> dict[str, int]:
+    """How many of ``blocks`` (text, section heading or title) contain each question term."""
+    block_terms = [
+        folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks
+    ]
+    return {t: sum(t in bt for bt in block_terms) for t in qterms}
+
+
+def too_specific(
+    qterms: Sequence[str], df: dict[str, int], n_blocks: int, skip: frozenset[str]
+) -> bool:
+    """Whether the question asks about something no block mentions, so the blocks only share
+    its general topic ("my mobile phone bill" against an expense policy).
+
+    The absent terms are the specific thing asked about: those in no block, except Latin
+    words under 4 letters ("old"), Chinese sub-words of a longer absent word, and ``skip``:
+    answer-type words ("deadline", answered by a number) and Chinese verbs, adjectives and
+    adverbs (``改成任意值``: a qualifier left uncovered makes a partial answer).
+    Declines when there are at least 2, or when they are more than a third of the question's
+    specific terms (those not common to most blocks): "How long does the trial last?" with
+    only "last" absent still gets an answer.
+    """
+    absent = [t for t in qterms if df[t] == 0 and _significant(t) and t not in skip]
+    absent = [t for t in absent if not any(t != o and t in o for o in absent)]
+    specific = [t for t in qterms if _significant(t) and t not in ANSWER_TYPE_TERMS]
+    return len(absent) >= 2 or (bool(absent) and 3 * len(absent) > len(specific))
+
+
+def _common(df: int, n_blocks: int) -> bool:
+    return n_blocks >= 3 and df > n_blocks / 2
+
+
+def term_weights(
+    present: Sequence[str], pool: Sequence[Candidate], df: dict[str, int], n_blocks: int
+) -> dict[str, float]:
+    """Rarity of each present question term across the sentences of ``pool``:
+    ``log((N + 1) / (sdf + 0.5))`` (the BM25 IDF shape), ``COMMON_WEIGHT`` for a term common
+    to most blocks (the rule the verifier uses)."""
+    n = len(pool)
     weights: dict[str, float] = {}
-    for t in qterms:
-        df = sum(t in bt for bt in block_terms)
-        common = n >= 3 and df > n / 2
-        weights[t] = 0.0 if df == 0 else COMMON_WEIGHT if common else math.log((n + 1) / (df + 0.5))
+    for t in present:
+        sdf = sum(t in c.terms for c in pool)
+        idf = max(math.log((n + 1) / (sdf + 0.5)), MIN_WEIGHT)
+        weights[t] = idf * COMMON_FACTOR if _common(df[t], n_blocks) else idf
     return weights
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Scores a sentence for a question: the rarity-weighted question terms it contains
+    (those only in its section heading or title count ``CONTEXT_WEIGHT``), plus the weight of
+    the rarest term when the question asks for a quantity and the sentence has a number,
+    times ``(1 + coverage) / 2`` where coverage is the share of the question's present terms
+    it covers (a quantity question's number counting as one more term); fragments and
+    intros with no list after them keep ``FRAGMENT_FACTOR`` of their score."""
+
+    weights: dict[str, float]
+    quantity: bool
+    intros: dict[tuple[int, int], tuple[Candidate, ...]]
+
+    def covers(self, c: Candidate) -> frozenset[str]:
+        return frozenset(self.weights) & (c.terms | c.context)
+
+    def __call__(self, c: Candidate) -> float:
+        own = frozenset(self.weights) & c.terms
+        base = sum(self.weights[t] for t in own) + CONTEXT_WEIGHT * sum(
+            self.weights[t] for t in frozenset(self.weights) & c.context)
+        if base <= 0:
+            return 0.0
+        # A quantity question asks for one thing more, which a number covers.
+        number = self.quantity and bool(_DIGIT_RE.search(c.text))
+        if number:
+            base += max(self.weights.values())
+        coverage = (len(self.covers(c)) + number) / (len(self.weights) + self.quantity)
+        score = base * (1 + coverage) / 2
+        bare_intro = c.intro and not self.intros.get((c.n, c.position))
+        score *= FRAGMENT_FACTOR if c.fragment or bare_intro else 1.0
+        return round(score, 9)  # equal sums in another order tie, so reading order decides
+
+
+def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
+    """For each intro sentence (``(n, position)``), the list items right after it."""
+    out: dict[tuple[int, int], tuple[Candidate, ...]] = {}
+    for i, c in enumerate(pool):
+        if not c.intro:
+            continue
+        items: list[Candidate] = []
+        for nxt in pool[i + 1:]:
+            if nxt.n != c.n or not nxt.item or len(items) >= MAX_LIST_ITEMS:
+                break
+            items.append(nxt)
+        out[(c.n, c.position)] = tuple(items)
+    return out
 
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
     qterms = question_terms(question)
-    weights = term_weights(qterms, blocks)
-    present = [t for t in qterms if weights[t] > 0]
-    if not qterms or len(present) * 2 < len(qterms):
-        return Selection((), _surfaces(question, [t for t in qterms if t not in present]), True)
-    top = max(weights[t] for t in present)
-    rarest = {t for t in present if weights[t] >= top - 1e-9}
-    pool = [(sum(weights[t] for t in present if t in c.terms), c) for c in candidates(blocks)]
-    by_terms = sorted(pool, key=lambda sc: (-sc[0], sc[1].n, sc[1].position))
-    if not by_terms or by_terms[0][0] <= 0 or not rarest & by_terms[0][1].terms:
-        return Selection((), _surfaces(question, [t for t in qterms if t not in present]), True)
-    bonus = top if _QUANTITY_RE.search(question.lower()) else 0.0
-    scored = sorted(
-        ((score + (bonus if score > 0 and _DIGIT_RE.search(c.text) else 0.0), c)
-         for score, c in pool),
-        key=lambda sc: (-sc[0], sc[1].n, sc[1].position),
-    )
-    chosen = _pick(scored)
-    covered = frozenset().union(*(c.terms for c in chosen))
+    df = block_frequency(qterms, blocks)
+    absent = [t for t in qterms if df[t] == 0]
+    skip = ANSWER_TYPE_TERMS | qualifiers(question)
+    if not qterms or too_specific(qterms, df, len(blocks), skip):
+        return Selection((), _surfaces(question, absent), True)
+    pool = candidates(blocks)
+    present = [t for t in qterms if df[t] > 0]
+    weights = term_weights(present, pool, df, len(blocks))
+    scorer = Scorer(weights, bool(_QUANTITY_RE.search(question.lower())), list_items(pool))
+    scored = sorted(((scorer(c), c) for c in pool),
+                    key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
+    if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
+        return Selection((), _surfaces(question, absent), True)
+    chosen = _pick(scored, scorer)
+    covered = frozenset().union(*(scorer.covers(c) for c in chosen))
     if any(_DIGIT_RE.search(c.text) for c in chosen):
-        covered |= QUANTITY_TERMS  # "limit", "maximum": a quoted number answers them
+        covered |= ANSWER_TYPE_TERMS  # "limit", "deadline": a quoted number answers them
     missing = [t for t in qterms if t not in covered and _nameable(t)]
-    # The best sentence leads; the others follow in block and reading order.
-    ordered = (chosen[0], *sorted(chosen[1:], key=lambda c: (c.n, c.position)))
-    return Selection(ordered, _surfaces(question, missing), False)
+    return Selection(tuple(chosen), _surfaces(question, missing), False)
 
 
-def _pick(scored: list[tuple[float, Candidate]]) -> list[Candidate]:
+def on_topic(best: Candidate, scorer: Scorer) -> bool:
+    """Whether the best sentence is about the question: it covers (with its heading and
+    title) at least half of the question's present terms, or the rarest of them. Partial
+    answers come from here: "Can administrators change the API rate limit?" quotes the rate
+    limit and names "administrators, change" as not covered."""
+    covered = scorer.covers(best)
+    top = max(scorer.weights.values())
+    rarest = {t for t, w in scorer.weights.items() if w >= top - 1e-9}
+    return 2 * len(covered) >= len(scorer.weights) or bool(rarest & covered)
+
+
+def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
+    """The best sentence (with its list items when it is an intro), then up to
+    ``MAX_SENTENCES`` in all: first the sentence right after the best if it scores
+    ``FOLLOW_RATIO`` of the best (it continues it), then others scoring ``KEEP_RATIO`` of the
+    best, each adding new terms; extras follow in block and reading order."""
     best_score, best = scored[0]
-    chosen = [best]
-    for score, cand in scored[1:]:
-        if len(chosen) > MAX_EXTRA or score < KEEP_RATIO * best_score:
+    chosen = [best, *scorer.intros.get((best.n, best.position), ())]
+    follow = [(s / FOLLOW_RATIO * KEEP_RATIO, c) for s, c in scored
+              if (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    extras: list[Candidate] = []
+    for score, cand in [*follow, *scored[1:]]:
+        if len(chosen) + len(extras) >= MAX_SENTENCES:
             break
-        seen = frozenset().union(*(c.terms for c in chosen))
-        duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
-        if not duplicate and len(cand.terms - seen) * 10 >= 3 * len(cand.terms):
-            chosen.append(cand)
-    return chosen
+        if score < KEEP_RATIO * best_score or cand in chosen or cand in extras:
+            continue
+        if _adds(cand, [*chosen, *extras]):
+            extras.append(cand)
+    return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
+
+
+def _adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
+    """Whether ``cand`` says something new: not a fragment, not a near-duplicate of a chosen
+    sentence, and at least 30% of its terms not in the chosen ones."""
+    seen = frozenset().union(*(c.terms for c in chosen))
+    duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
+    fresh = len(cand.terms - seen) * 10 >= 3 * len(cand.terms)
+    return fresh and not duplicate and not cand.fragment
+
+
+def _significant(term: str) -> bool:
+    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters."""
+    return not term.isascii() or not term.isalpha() or len(term) >= 4
 
 
 def _nameable(term: str) -> bool:

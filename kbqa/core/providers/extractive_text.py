@@ -1,0 +1,198 @@
+"""The quotable sentences of blocks, for the extractive provider (``extractive.py``).
+
+A block's ORIGINAL chunk text is unwrapped (hard-wrapped lines joined) and split with
+``split_sentences``; each sentence is cleaned of bullets, emphasis and markers. Markdown
+table rows become one sentence each, their cells paired with the header cells
+(``Plan: Business; Storage quota: 1 TB per user``), so a quantity that only a table states
+can be quoted. Every ``Candidate`` carries its terms folded by ``fold`` (a looser English
+match than the S-stemmer), the folded terms of its block's section heading and document
+title (``context``), whether it is a list item, an intro ending with a colon, or a fragment.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kbqa.core.sentences import MARKER_RE, split_sentences
+from kbqa.core.tokenize import terms
+from kbqa.core.types import Block
+
+_SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
+_UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
+_LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")
+_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
+_EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
+_TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+_OPENERS = "\"'“‘(（[【「《"
+# A sentence worth quoting on its own has at least this many words (a CJK character counts
+# half a word): "No." or "Restore." answer nothing by themselves.
+MIN_WORDS = 4
+
+
+def fold(term: str) -> str:
+    """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
+
+    Latin words lose one common suffix (a doubled final consonant is then undoubled:
+    ``submitting`` -> ``submit``) and a final ``e`` if at least 4 letters remain; numbers and
+    Chinese terms are returned unchanged.
+    """
+    if not term.isascii() or not term.isalpha():
+        return term
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
+            term = term[: -len(suffix)]
+            if suffix[0] in "ie" and term[-1] == term[-2] and term[-1] in _UNDOUBLE:
+                term = term[:-1]
+            break
+    return term[:-1] if term.endswith("e") and len(term) > 4 else term
+
+
+def folded_terms(text: str) -> frozenset[str]:
+    """The distinct folded content terms of ``text``."""
+    return frozenset(fold(t) for t in terms(text))
+
+
+def unwrap(text: str) -> str:
+    """Join hard-wrapped lines of a paragraph or list item, so a sentence is one line.
+
+    Chunk text keeps the document's line breaks, and ``split_sentences`` ends a sentence at
+    every line break; a line that starts a bullet, heading, table row or quote starts anew.
+    """
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            lines.append("")
+        elif lines and lines[-1] and not _LINE_START_RE.match(raw):
+            glue = "" if _wide(lines[-1][-1]) and _wide(line[0]) else " "
+            lines[-1] += glue + line
+        else:
+            lines.append(line)
+    return "\n".join(line for line in lines if line)
+
+
+def _wide(char: str) -> bool:
+    """CJK ideographs and full-width punctuation, which join without a space."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def clean(sentence: str) -> str:
+    """A source sentence fit to show: no bullet, emphasis or stray markers; "" for headings."""
+    if sentence.lstrip().startswith(("#", "|")):
+        return ""
+    text = MARKER_RE.sub("", _BULLET_RE.sub("", sentence))
+    return _EMPHASIS_RE.sub("", text).strip()
+
+
+def is_fragment(text: str) -> bool:
+    """Whether ``text`` is a piece of a sentence rather than one: it starts with punctuation
+    (``" < > | are not allowed``), or has fewer than ``MIN_WORDS`` words."""
+    head = text.lstrip(_OPENERS)
+    if not head or not head[0].isalnum():
+        return True
+    cjk = sum(_wide(ch) and ch.isalnum() for ch in text)
+    return len(_LATIN_WORD_RE.findall(text)) + cjk / 2 < MIN_WORDS
+
+
+def table_sentences(lines: Sequence[str]) -> list[str]:
+    """Markdown table ``lines`` (header first) as one sentence per body row.
+
+    Cells are paired with their header (``Header: value``) and joined with ``; `` (Chinese
+    headers: ``：`` and ``，``); empty cells and rows that would not stay one sentence are left
+    out. A table without a rule line under its header is read as body rows only.
+    """
+    rows = [[_EMPHASIS_RE.sub("", c).strip() for c in ln.strip().strip("|").split("|")]
+            for ln in lines if not _TABLE_RULE_RE.match(ln.strip())]
+    has_header = len(lines) > 1 and bool(_TABLE_RULE_RE.match(lines[1].strip()))
+    header, body = (rows[0], rows[1:]) if has_header else ([], rows)
+    zh = any(_wide(ch) for ch in "".join(header))
+    colon, sep = ("：", "，") if zh else (": ", "; ")
+    out: list[str] = []
+    for row in body:
+        cells = [
+            f"{header[i]}{colon}{cell}" if i < len(header) and header[i] else cell
+            for i, cell in enumerate(row) if cell
+        ]
+        text = sep.join(cells)
+        if text and len(split_sentences(text)) == 1:
+            out.append(text)
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence of one block.
+
+    ``n`` the block number; ``rank`` the block's place by retrieval score (0 = best);
+    ``position`` the sentence's order in the block; ``context`` the folded terms of the
+    block's section heading and document title; ``item`` whether it is a list item;
+    ``intro`` whether it ends with a colon (it introduces what follows).
+    """
+
+    n: int
+    rank: int
+    position: int
+    text: str
+    terms: frozenset[str]
+    context: frozenset[str]
+    item: bool
+    intro: bool
+    fragment: bool
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``(sentence, is list item)`` in reading order; table rows come as table sentences."""
+    out: list[tuple[str, bool]] = []
+    table: list[str] = []
+    for line in [*unwrap(text).splitlines(), ""]:
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            out.extend((row, False) for row in table_sentences(table))
+            table = []
+        item = bool(_BULLET_RE.match(line))
+        out.extend((raw, item) for raw in split_sentences(line))
+    return out
+
+
+def candidates(blocks: Sequence[Block]) -> list[Candidate]:
+    """Every showable sentence of every block's original text, in block then reading order."""
+    ranks = {b.n: i for i, b in enumerate(sorted(blocks, key=lambda b: (-b.score, b.n)))}
+    out: list[Candidate] = []
+    for block in blocks:
+        context = folded_terms(f"{block.chunk.section}\n{block.chunk.title}")
+        for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
+            text = clean(raw)
+            found = folded_terms(text)
+            if text and found:
+                intro = text.endswith((":", "："))
+                out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
+                                     item, intro, is_fragment(text)))
+    return out
+
+
+# jieba part-of-speech tags of words that qualify what is asked about rather than name it:
+# verbs, adjectives, adverbs, pronouns ("vn"/"an", nouns made from them, name things).
+_QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1024)
+def qualifiers(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that jieba tags as verbs, adjectives, adverbs or
+    pronouns (``改成``, ``任意``); empty for a question with no Chinese. Loads jieba's
+    part-of-speech model on first use (about 1 s)."""
+    if not _CJK_RE.search(question):
+        return frozenset()
+    import jieba.posseg
+
+    return frozenset(
+        fold(pair.word.lower()) for pair in jieba.posseg.cut(question)
+        if _QUALIFIER_TAGS.match(pair.flag)
+    )
