@@ -26,6 +26,10 @@ QUESTION_WORDS = frozenset(
     "how what when where why who which whom whose can could is are do does did will would "
     "should may must".split()
 )
+# A Chinese question word makes "那试用期多长？" a full question of its own, unlike the
+# elliptical "那管理员呢？", which only names a new subject for the previous question.
+QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
+                     "是否", "能否", "可以", "吗")
 PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
 PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
 GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
@@ -68,8 +72,21 @@ def is_follow_up(question: str) -> bool:
     first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
     if connector and first in QUESTION_WORDS and not _has_pronoun(rest):
         return False  # "And what is the upload limit?" is a question of its own
+    if connector and _is_full_zh_question(rest):
+        return False  # "那试用期多长？" likewise
     short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
     return connector or _has_pronoun(rest) or short
+
+
+def _is_full_zh_question(text: str) -> bool:
+    core = _core(text)
+    return (
+        detect_language(core) == "zh"
+        and not core.endswith("呢")
+        and not _has_pronoun(core)
+        and any(w in core for w in QUESTION_WORDS_ZH)
+        and bool(_content_words(core))
+    )
 
 
 def _core(text: str) -> str:

@@ -285,17 +285,7 @@ def test_recycle_bin_is_answered_not_refused_as_a_conflict(lang: str) -> None:
     ("lang", "follow_up", "topic"),
     [
         ("en", "and how long does the trial last?", "trial"),
-        pytest.param(
-            "zh",
-            "那试用期多长？",
-            "试用",
-            marks=pytest.mark.xfail(
-                reason="product bug: the deterministic rewrite treats a connector-led Chinese "
-                "question as a follow-up and appends the recycle-bin terms, so the recycle-bin "
-                "passage is retrieved (and repeated) again",
-                strict=False,
-            ),
-        ),
+        ("zh", "那试用期多长？", "试用"),
     ],
 )
 def test_follow_up_is_answered_from_a_fresh_retrieval(

@@ -29,6 +29,8 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("那管理员呢？", ZH, "对于管理员，回收站保留多久？"),
         ("那它能恢复吗？", ZH, "它能恢复吗（回收站、保留）？"),
         ("另外，上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
+        ("那试用期多长？", ZH, "试用期多长？"),  # a new subject with its own question word
+        ("还有，试用期多久？", ZH, "试用期多久？"),
         ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
     ],
 )
@@ -52,7 +54,7 @@ def test_assistant_answers_never_enter_the_query() -> None:
     ("question", "expected"),
     [("and for admins?", True), ("那管理员呢？", True), ("Can I restore it?", True),
      ("How long are old versions kept on the business plan?", False),
-     ("上传文件的大小上限是多少？", False)],
+     ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True)],
 )
 def test_is_follow_up(question: str, expected: bool) -> None:
     assert is_follow_up(question) is expected
