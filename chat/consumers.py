@@ -178,6 +178,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.send_html(
             self.render("turn-start", message=message, turn=turn_view(key=key))
             + self.render("composer-alert", message="", oob="true")
+            # the first question names the conversation: refresh its sidebar link
+            + self.render("conversation-link", item=self.conversation, current=True, oob="true")
         )
         outcome = services.AnswerOutcome()
         try:

@@ -227,6 +227,8 @@ async def test_answered_turn_streams_bubbles_sentences_chips_and_done(scripted_p
     key = turn_key(frames[0])
     assert ("beforeend:#messages", "") in oob_targets(frames[0])
     assert "How long do refunds take?" in frames[0]
+    # the first question becomes the conversation's title in the sidebar, without a reload
+    assert ("true", f"conversation-link-{conversation.pk}") in oob_targets(frames[0])
     notices, first, second, done = frames[1:]
     assert oob_targets(notices) == [("true", f"notices-{key}")]
     assert "The FAQ is older than the policy" in notices
