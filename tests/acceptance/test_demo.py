@@ -194,20 +194,7 @@ def test_upload_limit_is_a_conflict_listing_both_values_dates_and_chunks(
     assert trace.status == "refused_conflict"
 
 
-@pytest.mark.parametrize(
-    "lang",
-    [
-        pytest.param(
-            "en",
-            marks=pytest.mark.xfail(
-                reason="the extractive answerer still answers q-037 with general expense "
-                "sentences plus a 'Not covered' gap instead of declining",
-                strict=False,
-            ),
-        ),
-        "zh",
-    ],
-)
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_phone_bill_is_refused_as_not_covered_naming_the_expense_policy(lang: str) -> None:
     events, trace = ask(PHONE_BILL[lang])
     refusal = refusal_of(events)
