@@ -72,8 +72,11 @@ def is_follow_up(question: str) -> bool:
     first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
     if connector and first in QUESTION_WORDS and not _has_pronoun(rest):
         return False  # "And what is the upload limit?" is a question of its own
-    if connector and _is_full_zh_question(rest):
-        return False  # "那试用期多长？" likewise
+    if _is_full_zh_question(rest):
+        return False  # "那试用期多长？", "团建的预算是多少？": a subject and a question word
+    if detect_language(rest) == "zh":
+        # Word counts say nothing about Chinese; only a connector, a pronoun or "…呢" lean back.
+        return connector or _has_pronoun(rest) or _core(rest).endswith("呢")
     short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
     return connector or _has_pronoun(rest) or short
 

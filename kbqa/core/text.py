@@ -18,6 +18,8 @@ from kbqa.core.types import Language
 CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
 _LATIN_RE = re.compile(r"[A-Za-z]")
+# Full-width CJK punctuation (。，、？！：；「」『』【】《》（）) and the U+FFxx forms ？！，：；
+_CJK_PUNCT_RE = re.compile("[\u3000-\u303f\uff01\uff0c\uff1a\uff1b\uff1f\uff08\uff09]")
 _SPACE_RE = re.compile(r"\s+")
 _NON_WORD_RE = re.compile(r"[\W_]+", re.UNICODE)
 
@@ -48,7 +50,10 @@ def detect_language(text: str) -> Language:
 
     A Chinese question often carries English product terms ("API 的默认限流是多少"), so any
     real share of ideographs makes it Chinese; a stray ideograph in English text does not.
+    Text with neither letters nor ideographs is Chinese when it has full-width punctuation.
     """
     cjk = len(_CJK_RE.findall(text))
     latin = len(_LATIN_RE.findall(text))
+    if not cjk and not latin:  # "？？？": only the punctuation tells
+        return "zh" if _CJK_PUNCT_RE.search(text) else "en"
     return "zh" if cjk and cjk * 5 >= latin else "en"

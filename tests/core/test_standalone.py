@@ -54,7 +54,8 @@ def test_assistant_answers_never_enter_the_query() -> None:
     ("question", "expected"),
     [("and for admins?", True), ("那管理员呢？", True), ("Can I restore it?", True),
      ("How long are old versions kept on the business plan?", False),
-     ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True)],
+     ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True),
+     ("团建的预算是多少？", False), ("管理员呢？", True)],
 )
 def test_is_follow_up(question: str, expected: bool) -> None:
     assert is_follow_up(question) is expected

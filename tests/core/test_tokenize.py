@@ -37,7 +37,13 @@ def test_fingerprint_ignores_case_space_and_width(a: str, b: str, same: bool) ->
 
 @pytest.mark.parametrize(
     ("text", "lang"),
-    [("How long is the trial?", "en"), ("试用期多长？", "zh"), ("API 的默认限流是多少", "zh")],
+    [
+        ("How long is the trial?", "en"),
+        ("试用期多长？", "zh"),
+        ("API 的默认限流是多少", "zh"),
+        ("？？？", "zh"),
+        ("???", "en"),
+    ],
 )
 def test_detect_language(text: str, lang: str) -> None:
     assert detect_language(text) == lang
