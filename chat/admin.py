@@ -1,7 +1,10 @@
 """Admin for chat: read-only traces, conversations with their messages, API tokens.
 
 Traces are evidence: nobody adds, edits or deletes them here (they are viewable by anyone
-with ``chat.view_trace``). Creating an API token generates its key, stores only the
+with ``chat.view_trace``). Conversations and messages are the record of what users asked and
+were shown, so they are read-only too: an assistant message typed in admin would appear in
+the user's chat as a verified answer with working chips and no trace behind it. They can be
+viewed, and deleted by superusers only (e.g. to honour a deletion request). Creating an API token generates its key, stores only the
 SHA-256 and a prefix, and shows the full key once in an admin message.
 """
 
@@ -63,8 +66,21 @@ class MessageInline(admin.TabularInline):
         return False
 
 
+class RecordAdmin(admin.ModelAdmin):
+    """View and (superusers only) delete; never add or change: see the module docstring."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return bool(request.user.is_active and request.user.is_superuser)
+
+
 @admin.register(Conversation)
-class ConversationAdmin(admin.ModelAdmin):
+class ConversationAdmin(RecordAdmin):
     list_display = ("id", "title", "owner", "created_at")
     search_fields = ("title", "owner__username")
     list_select_related = ("owner",)
@@ -72,7 +88,7 @@ class ConversationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(RecordAdmin):
     list_display = ("id", "conversation", "role", "status", "created_at")
     list_filter = ("role", "status")
     search_fields = ("text",)

@@ -127,3 +127,91 @@ def test_editing_a_token_keeps_its_hash(admin_client_: Client, django_user_model
     )
     fresh = ApiToken.objects.get()
     assert (fresh.name, fresh.key_hash) == ("new", token.key_hash)
+
+
+# ------------------------------------------------- conversations and messages are records
+
+
+@pytest.fixture
+def alices_turn(django_user_model: Any) -> Message:
+    owner = django_user_model.objects.create_user("alice", password="pw")
+    conversation = Conversation.objects.create(owner=owner, title="Leave")
+    return Message.objects.create(
+        conversation=conversation, role="assistant", text="Employees get 20 days.", status="answered"
+    )
+
+
+FORGED = {
+    "role": "assistant",
+    "text": "Everyone gets a pay rise.",
+    "sentences": '[{"index": 1, "text": "Everyone gets a pay rise.", "citations": [1]}]',
+    "citations": '[{"n": 1, "chunk_id": "doc-001#c01"}]',
+    "refusal": "null",
+    "status": "answered",
+}
+
+
+@pytest.mark.parametrize("staff_perms", ["superuser", "staff with every chat permission"])
+def test_nobody_can_forge_an_answer_in_someone_elses_conversation(
+    django_user_model: Any, alices_turn: Message, staff_perms: str
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    if staff_perms == "superuser":
+        editor = django_user_model.objects.create_superuser("root", password="pw")
+    else:
+        editor = django_user_model.objects.create_user("sam", password="pw", is_staff=True)
+        editor.user_permissions.set(Permission.objects.filter(content_type__app_label="chat"))
+    client = Client()
+    client.force_login(editor)
+    conversation = alices_turn.conversation
+    form = {**FORGED, "conversation": conversation.pk}
+
+    assert client.get("/admin/chat/message/add/").status_code == 403
+    assert client.post("/admin/chat/message/add/", form).status_code == 403
+    assert client.post(f"/admin/chat/message/{alices_turn.pk}/change/", form).status_code == 403
+    assert client.post("/admin/chat/conversation/add/", {"owner": editor.pk}).status_code == 403
+    assert (
+        client.post(
+            f"/admin/chat/conversation/{conversation.pk}/change/", {"title": "Pay rise"}
+        ).status_code
+        == 403
+    )
+    assert list(Message.objects.values_list("text", flat=True)) == ["Employees get 20 days."]
+    assert Conversation.objects.get().title == "Leave"
+    assert Conversation.objects.count() == 1
+
+
+@pytest.mark.parametrize("model", ["message", "conversation"])
+def test_records_are_shown_without_add_or_save_buttons(
+    admin_client_: Client, alices_turn: Message, model: str
+) -> None:
+    pk = alices_turn.pk if model == "message" else alices_turn.conversation.pk
+    listing = admin_client_.get(f"/admin/chat/{model}/").content.decode()
+    page = admin_client_.get(f"/admin/chat/{model}/{pk}/change/")
+    html = page.content.decode()
+    assert f'href="/admin/chat/{model}/add/"' not in listing
+    assert page.status_code == 200
+    assert "Employees get 20 days." in html or "Leave" in html
+    assert 'name="_save"' not in html and 'name="_continue"' not in html
+
+
+def test_superuser_may_delete_a_conversation(admin_client_: Client, alices_turn: Message) -> None:
+    pk = alices_turn.conversation.pk
+    response = admin_client_.post(f"/admin/chat/conversation/{pk}/delete/", {"post": "yes"})
+    assert response.status_code == 302
+    assert (Conversation.objects.count(), Message.objects.count()) == (0, 0)
+
+
+def test_staff_without_superuser_may_not_delete(
+    django_user_model: Any, alices_turn: Message
+) -> None:
+    from django.contrib.auth.models import Permission
+
+    sam = django_user_model.objects.create_user("sam", password="pw", is_staff=True)
+    sam.user_permissions.set(Permission.objects.filter(content_type__app_label="chat"))
+    client = Client()
+    client.force_login(sam)
+    url = f"/admin/chat/message/{alices_turn.pk}/delete/"
+    assert client.post(url, {"post": "yes"}).status_code == 403
+    assert Message.objects.count() == 1
