@@ -4,8 +4,10 @@ Traces are evidence: nobody adds, edits or deletes them here (they are viewable 
 with ``chat.view_trace``). Conversations and messages are the record of what users asked and
 were shown, so they are read-only too: an assistant message typed in admin would appear in
 the user's chat as a verified answer with working chips and no trace behind it. They can be
-viewed, and deleted by superusers only (e.g. to honour a deletion request). Creating an API token generates its key, stores only the
-SHA-256 and a prefix, and shows the full key once in an admin message.
+viewed, and deleted by superusers only (e.g. to honour a deletion request).
+
+Creating an API token generates its key, stores only the SHA-256 and a prefix, and shows the
+full key once in an admin message.
 """
 
 from __future__ import annotations

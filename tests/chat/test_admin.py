@@ -137,7 +137,10 @@ def alices_turn(django_user_model: Any) -> Message:
     owner = django_user_model.objects.create_user("alice", password="pw")
     conversation = Conversation.objects.create(owner=owner, title="Leave")
     return Message.objects.create(
-        conversation=conversation, role="assistant", text="Employees get 20 days.", status="answered"
+        conversation=conversation,
+        role="assistant",
+        text="Employees get 20 days.",
+        status="answered",
     )
 
 
