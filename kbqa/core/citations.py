@@ -14,10 +14,12 @@ Verification (``Verifier.verify``), in order:
 2. Gate two: substantive overlap. The sentence's distinct terms (``kbqa.core.tokenize``),
    minus the terms common to most blocks, are looked up in each cited block's ORIGINAL
    ``chunk.text`` (never the compressed ``block.text``). Overlap = found / substantive.
-   Common terms are those in more than half of the blocks, removed only when there are at
-   least 3 blocks: a word every block shares (the product name, the topic of the question)
-   says nothing about whether *this* block supports the sentence, yet with 1-2 blocks
-   "most blocks" would be every block and would remove the evidence itself.
+   Common terms are those in more than half of the blocks AND in at least 3 blocks: a word
+   every block shares (the product name, the topic of the question) says nothing about
+   whether *this* block supports the sentence, yet a word in 2 of 3 blocks is often just two
+   near-identical documents (a copy, an older version), and removing it would remove the
+   evidence itself. When removing common terms leaves a sentence with no terms, all its
+   terms are used.
    Several citations combine so that a sentence may join facts from two blocks: a cited
    block counts (becomes a chip in ``verified``) when its own overlap reaches half the
    threshold, and the counted blocks together must cover ``threshold`` of the terms. A
@@ -26,10 +28,20 @@ Verification (``Verifier.verify``), in order:
 3. Numbers: every number in the sentence must appear in a cited block (a wrong number is the
    worst hallucination).
 4. Quotations: text inside ``"…"``, ``“…”``, ``「…」``, ``『…』``, ``‘…’`` must appear verbatim
-   (after ``normalise``) in a cited block.
+   in a cited block, compared after ``normalise`` and with the Markdown emphasis and code
+   characters ``*``, ``_`` and a backtick removed on both sides (a quoted sentence loses its
+   emphasis, so ``window.__x=1`` in the source reads ``window.x=1`` in it).
 
-Gap claims pass with no citation when they contain no digits; a gap that cites or gives a
-number is verified like any claim. The threshold (default 0.3) is the setting
+Gap claims ("Not covered: …") are checked against the question (``question``: the user's
+question and the standalone query) and the blocks, because a gap sentence reaches the
+screen like any other. A gap passes only when it cites nothing and gives no digits, every
+substantive term of its text after the prefix is a term of the question, and at least one
+of them occurs in no block's ORIGINAL text. Substantive terms are the terms
+(``kbqa.core.tokenize``) minus ``GAP_VOCABULARY`` (the words that say *that* something is
+not covered: "sources", "mention", 资料, 提到, ...) and minus one-character terms (``里``,
+``b``: no topic); a Chinese term also counts as in the question or in a block when it is a
+substring of its text, since jieba may cut the same words differently in another sentence.
+Without a question no gap passes. The threshold (default 0.3) is the setting
 ``KBQA_OVERLAP_THRESHOLD`` (``PipelineConfig.overlap_threshold``).
 """
 
@@ -47,10 +59,23 @@ import jsonschema
 from kbqa.core.errors import KbqaError
 from kbqa.core.sentences import MARKER_RE
 from kbqa.core.text import normalise
-from kbqa.core.tokenize import term_set
+from kbqa.core.tokenize import stem, term_set, terms
 from kbqa.core.types import Block, Claim, ClaimKind, Verdict
 
 GAP_PREFIXES = ("not covered:", "资料未涵盖：", "资料未涵盖:")
+#: Terms (as ``term_set`` gives them) that say *that* something is not covered rather than
+#: what: "the sources found do not mention ...", "资料没有提到...". A gap must name what is
+#: missing with the question's own words; these are the only others it may use.
+GAP_VOCABULARY = term_set(
+    "source found find mention mentioned say said cover covered document information info "
+    "detail whether answer answered question provided provide specify specified state "
+    "stated explain explained include included describe described address addressed "
+    "don doesn isn aren nothing anything specific specifically explicitly clear clearly "
+    "available given context text passage "
+) | frozenset(
+    "资料 找到 提到 提及 涉及 涵盖 没有 未 文档 内容 说明 是否 相关 信息 具体 明确 关于 "
+    "有关 问题 回答 无法 给出".split()
+)
 
 _SPACE_RE = re.compile(r"[ \t\u3000]+")
 _SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([.!?,;:。！？；，、：”」』)）])")
@@ -58,6 +83,8 @@ _BULLET_RE = re.compile(r"^(?:[-*+•·]\s+|\d{1,2}[.)]\s+|\d{1,2}、|[（(]\d{1
 _RANGE_RE = re.compile(r"(\d+)\s*[-–—~～]\s*(\d+)")
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _QUOTE_RE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』|‘([^’\n]+)’')
+_EMPHASIS_CHARS_RE = re.compile(r"[*_`]")
+_LATIN_RUN_RE = re.compile(r"[A-Za-z]+")
 _MAX_RANGE = 20  # [1-300] is a typo, not three hundred citations
 
 NO_CITATION = "has no citation"
@@ -188,27 +215,60 @@ def _quotes(text: str) -> list[str]:
     return [s.strip().rstrip(".,;:!?。，；：！？") for s in spans if s.strip()]
 
 
-def _cites(numbers: Iterable[int]) -> str:
-    return " or ".join(f"[{n}]" for n in numbers)
+def _cites(numbers: Iterable[int], joiner: str = "or") -> str:
+    return f" {joiner} ".join(f"[{n}]" for n in numbers)
+
+
+def _unmark(text: str) -> str:
+    """``text`` without Markdown emphasis and code characters (``*``, ``_``, backtick)."""
+    return _EMPHASIS_CHARS_RE.sub("", text)
+
+
+def gap_terms(body: str) -> tuple[str, ...]:
+    """The substantive terms of a gap statement's ``body`` (the text after its prefix), in
+    reading order: its terms minus ``GAP_VOCABULARY``, one-character terms and the parts
+    jieba's search mode adds to a longer word (``回收`` of ``回收站``)."""
+    found = [t for t in dict.fromkeys(terms(body))
+             if t not in GAP_VOCABULARY and (len(t) > 1 or t.isdigit())]
+    return tuple(t for t in found if not any(t != o and t in o for o in found))
+
+
+def _within(term: str, terms: frozenset[str], text: str) -> bool:
+    """Whether ``term`` is one of ``terms``, or (Chinese) a substring of normalised ``text``."""
+    return term in terms or (not term.isascii() and term in text)
+
+
+def _surface(body: str, term: str) -> str:
+    """The word of ``body`` that gave the Latin ``term`` ("gigabytes" for "gigabyte")."""
+    for match in _LATIN_RUN_RE.finditer(unicodedata.normalize("NFKC", body)):
+        if stem(match.group().lower()) == term:
+            return match.group()
+    return term
 
 
 class Verifier:
     """Checks claims against the blocks issued for one answer (rules in the module doc).
 
-    ``threshold`` is gate two's minimum share of substantive terms, in [0, 1].
+    ``threshold`` is gate two's minimum share of substantive terms, in [0, 1]; ``question``
+    is what gap claims may name (the user's question and the standalone query, joined).
     """
 
-    def __init__(self, blocks: Sequence[Block], *, threshold: float = 0.3) -> None:
+    def __init__(
+        self, blocks: Sequence[Block], *, threshold: float = 0.3, question: str = ""
+    ) -> None:
         self.threshold = threshold
         self._terms = {b.n: term_set(b.chunk.text) for b in blocks}
         self._texts = {b.n: normalise(b.chunk.text) for b in blocks}
+        self._bare_texts = {n: _unmark(t) for n, t in self._texts.items()}
         self._numbers = {b.n: _numbers(b.chunk.text) for b in blocks}
         self.common_terms = _common_terms(list(self._terms.values()))
+        self._question_terms = term_set(question)
+        self._question_text = normalise(question)
 
     def verify(self, claim: Claim) -> Verdict:
         """The verdict on ``claim``; a failure is data (issues), never an exception."""
-        if claim.kind == "gap" and not claim.citations and not _numbers(claim.text):
-            return Verdict(claim=claim, ok=True)
+        if claim.kind == "gap":
+            return self._verify_gap(claim)
         if not claim.citations:
             return Verdict(claim=claim, ok=False, issues=(NO_CITATION,))
         issued = [n for n in claim.citations if n in self._terms]
@@ -217,8 +277,8 @@ class Verifier:
             for n in claim.citations
             if n not in self._terms
         ]
-        body = _gap_body(claim.text) if claim.kind == "gap" else None
-        substantive = term_set(claim.text if body is None else body) - self.common_terms
+        found = term_set(claim.text)
+        substantive = (found - self.common_terms) or found
         if not substantive:
             return Verdict(claim=claim, ok=False, issues=(*issues, NO_TERMS))
         overlaps = {n: len(substantive & self._terms[n]) / len(substantive) for n in issued}
@@ -233,6 +293,41 @@ class Verifier:
             overlaps=tuple((n, round(o, 4)) for n, o in overlaps.items()),
             issues=tuple(issues),
         )
+
+    def _verify_gap(self, claim: Claim) -> Verdict:
+        """A gap passes with no citation, no digits, only the question's terms, and at
+        least one of them in no block (module doc)."""
+        issues: list[str] = []
+        if claim.citations:
+            issues.append(f"says something is not covered yet cites {_cites(claim.citations)}")
+        if _numbers(claim.text):
+            issues.append("says something is not covered yet gives a number")
+        body = _gap_body(claim.text) or ""
+        named = gap_terms(body)
+        unasked = [t for t in named if not _within(t, self._question_terms, self._question_text)]
+        if unasked:
+            words = ", ".join(f"“{_surface(body, t)}”" for t in unasked)
+            issues.append(f"names things the question did not ask about: {words}")
+        elif not named:
+            issues.append("says something is not covered but names nothing the question asks")
+        else:
+            issues += self._gap_mentions(body, named)
+        return Verdict(claim=claim, ok=not issues, issues=tuple(issues))
+
+    def _gap_mentions(self, body: str, named: Sequence[str]) -> list[str]:
+        """No issue when some named term is in no block; else one issue per named term."""
+        where = {t: self.mentions(t) for t in named}
+        if not all(where.values()):
+            return []
+        return [
+            f"says the sources do not mention “{_surface(body, t)}”, but "
+            + (f"{_cites(ns)} does" if len(ns) == 1 else f"{_cites(ns, 'and')} do")
+            for t, ns in where.items()
+        ]
+
+    def mentions(self, term: str) -> tuple[int, ...]:
+        """Numbers of the blocks whose ORIGINAL text has ``term`` (a ``term_set`` term)."""
+        return tuple(n for n in self._terms if _within(term, self._terms[n], self._texts[n]))
 
     def _gate_two(
         self, substantive: frozenset[str], overlaps: dict[int, float]
@@ -261,16 +356,14 @@ class Verifier:
         return [
             f"quotes “{q}” which does not appear in {_cites(issued)}"
             for q in _quotes(text)
-            if not any(normalise(q) in self._texts[n] for n in issued)
+            if not any(_unmark(normalise(q)) in self._bare_texts[n] for n in issued)
         ]
 
 
 def _common_terms(block_terms: list[frozenset[str]]) -> frozenset[str]:
-    """Terms found in more than half of the blocks, when there are at least 3 blocks."""
-    if len(block_terms) < 3:
-        return frozenset()
+    """Terms found in more than half of the blocks and in at least 3 of them (module doc)."""
     counts = Counter(t for terms in block_terms for t in terms)
-    return frozenset(t for t, c in counts.items() if c * 2 > len(block_terms))
+    return frozenset(t for t, c in counts.items() if c * 2 > len(block_terms) and c >= 3)
 
 
 def feedback_lines(verdicts: Sequence[Verdict]) -> tuple[str, ...]:

@@ -32,7 +32,13 @@ from kbqa.core.errors import KbqaError, ProviderError
 from kbqa.core.prompt import build_answer_prompt
 from kbqa.core.providers.base import Provider, ProviderCall
 from kbqa.core.providers.fabricate import FabricatingProvider
-from kbqa.core.refusal import authority_notice, refuse_conflict, refuse_low_score, refuse_no_support
+from kbqa.core.refusal import (
+    authority_notice,
+    partial_notice,
+    refuse_conflict,
+    refuse_low_score,
+    refuse_no_support,
+)
 from kbqa.core.sentences import SentenceBuffer
 from kbqa.core.standalone import standalone_query
 from kbqa.core.text import detect_language, sha256
@@ -109,16 +115,27 @@ def _ms(since: float) -> float:
 
 
 class _Judge:
-    """Verifies claims, numbers the shown sentences, and records verdicts on the trace."""
+    """Verifies claims, numbers the shown sentences, and records verdicts on the trace.
+
+    Gap claims are checked against the question (the user's question and the standalone
+    query, read from ``trace``). A gap that fails is recorded as failed and never shown; a
+    generic gap sentence (``partial_notice``) is held in its place, so a partial answer
+    still says that something is not covered without unverified text.
+    """
 
     def __init__(self, blocks: Sequence[Block], threshold: float, trace: TraceDraft, t0: float):
-        self.verifier = Verifier(blocks, threshold=threshold)
+        question = f"{trace.question}\n{trace.standalone_query}"
+        self.verifier = Verifier(blocks, threshold=threshold, question=question)
+        lang: Language = "zh" if trace.language == "zh" else "en"
+        self.generic_gap = Claim(text=partial_notice(lang), citations=(), kind="gap")
         self.trace, self.t0 = trace, t0
         self.emitted = 0
         self.dropped = 0
         self.held_gaps: list[Claim] = []
 
     def verdict(self, claim: Claim, draft: int) -> Verdict:
+        """The recorded verdict on ``claim``; for a failed gap, a passing verdict on the
+        generic gap instead (the failure stays in the trace)."""
         v = self.verifier.verify(claim)
         self.trace.verdicts.append(
             {
@@ -132,6 +149,8 @@ class _Judge:
                 "issues": list(v.issues),
             }
         )
+        if claim.kind == "gap" and not v.ok:
+            return Verdict(claim=self.generic_gap, ok=True)
         return v
 
     def sentence(self, v: Verdict) -> Sentence:
@@ -155,16 +174,18 @@ class _Judge:
     def decide(self, claim: Claim, draft: int) -> Event | None:
         """Sentence or Dropped for a claim; gap statements are held until a claim is shown."""
         v = self.verdict(claim, draft)
-        if v.ok and claim.kind == "gap":
-            self.held_gaps.append(claim)
+        if v.ok and v.claim.kind == "gap":
+            self.held_gaps.append(v.claim)
             return None
         return self.sentence(v) if v.ok else self.drop(v, draft)
 
     def release_gaps(self) -> list[Sentence]:
-        gaps, self.held_gaps = self.held_gaps, []
+        """The held gaps, each once, the generic one only when no verified gap is held."""
+        gaps, self.held_gaps = list(dict.fromkeys(self.held_gaps)), []
         if not self.emitted:
             return []  # a gap alone is not an answer: the refusal says it better
-        return [self.sentence(Verdict(claim=g, ok=True)) for g in gaps]
+        specific = [g for g in gaps if g != self.generic_gap]
+        return [self.sentence(Verdict(claim=g, ok=True)) for g in specific or gaps]
 
 
 def _renumber(blocks: Sequence[Block]) -> tuple[Block, ...]:

@@ -120,10 +120,12 @@ def authority_notice(lang: Language, conflict: Conflict) -> str:
 
 
 def partial_notice(lang: Language) -> str:
-    """Notice shown when some sentences of the answer were dropped by verification."""
+    """The generic gap sentence: the last sentence of a partial answer when the answer's own
+    statement of what the sources do not cover failed verification (it named something the
+    sources do mention, or something the question did not ask). It claims nothing specific."""
     if lang == "zh":
-        return "回答中有部分内容无法根据资料核实，已略去。"
-    return "Part of the answer could not be checked against the sources and was left out."
+        return "找到的资料可能没有涵盖这个问题的所有方面。"
+    return "The sources found may not cover every part of this question."
 
 
 def _newer(a: ConflictSide, b: ConflictSide) -> ConflictSide | None:

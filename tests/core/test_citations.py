@@ -171,19 +171,166 @@ def test_common_terms_removed_only_with_three_or_more_blocks() -> None:
     assert two.verify(parse_claim("Kbqa policy covers the cafeteria [1].")).ok
 
 
+PARKING = "The Quillfeather parking garage closes at 22:00. Visitors pay at the exit."
+PARKING_COPY = "The Quillfeather parking garage closes at 22:00. Guests pay at the exit."
+
+
 @pytest.mark.parametrize(
-    ("sentence", "ok", "issues"),
+    ("texts", "common"),
     [
-        ("Not covered: the price of the enterprise plan.", True, ()),
-        ("资料未涵盖：企业版价格。", True, ()),
-        ("Not covered: whether the 45 day rule applies.", False, ("has no citation",)),
-        # a gap that gives a number must cite where the number comes from
-        ("Not covered: whether the 30 days apply to the recycle bin [1].", True, ()),
+        # two near-identical documents and a third: 2 of 3 is not "common to most"
+        ((PARKING, PARKING_COPY, TRIAL), frozenset()),
+        # 3 of 4 blocks: common
+        (
+            ("Kbqa bin.", "Kbqa trial.", "Kbqa upload.", "Pricing."),
+            frozenset({"kbqa"}),
+        ),
+        # 2 of 2 blocks: never common, it would remove the evidence itself
+        (("Kbqa bin.", "Kbqa trial."), frozenset()),
     ],
 )
-def test_gap_claims(sentence: str, ok: bool, issues: tuple[str, ...]) -> None:
-    verdict = Verifier(BLOCKS).verify(parse_claim(sentence))
+def test_common_terms_need_more_than_half_and_three_blocks(
+    texts: tuple[str, ...], common: frozenset[str]
+) -> None:
+    assert Verifier([block(i, t) for i, t in enumerate(texts, 1)]).common_terms == common
+
+
+@pytest.mark.parametrize(
+    ("texts", "sentence", "ok", "verified"),
+    [
+        # the parking garage question against parking.txt and a copy with one word changed
+        (
+            (PARKING, PARKING_COPY, TRIAL),
+            "The Quillfeather parking garage closes at 22:00 [1].",
+            True,
+            (1,),
+        ),
+        # every term is common to the 3 blocks: check all of them rather than none
+        (
+            ("Garage closes late.", "Garage closes late!", "Garage closes late?"),
+            "Garage closes late [2].",
+            True,
+            (2,),
+        ),
+    ],
+)
+def test_sentence_of_near_duplicate_blocks_is_checked(
+    texts: tuple[str, ...], sentence: str, ok: bool, verified: tuple[int, ...]
+) -> None:
+    verdict = Verifier([block(i, t) for i, t in enumerate(texts, 1)]).verify(parse_claim(sentence))
+    assert (verdict.ok, verdict.verified, verdict.issues) == (ok, verified, ())
+
+
+@pytest.mark.parametrize(
+    ("source", "sentence", "ok"),
+    [
+        # the quoted sentence lost the source's Markdown emphasis characters
+        ('Set `window.__docxss=1` to test.', 'It sets "window.docxss=1" to test [1].', True),
+        ("Press **Save now** to keep it.", "Press “Save now” to keep it [1].", True),
+        ("Press the *Save* button.", "Press the “_Save_” button [1].", True),
+        ("Press the Save button.", "Press the “Save changes” button [1].", False),
+    ],
+)
+def test_quotes_compare_without_markdown_emphasis(source: str, sentence: str, ok: bool) -> None:
+    assert Verifier([block(1, source)]).verify(parse_claim(sentence)).ok is ok
+
+
+RECYCLE_Q = "Can a viewer restore from the recycle bin?"
+ENTERPRISE_Q = "What is the price of the enterprise plan?"
+RECYCLE_ZH_Q = "回收站里的文件保留多少天？"
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "ok", "issues"),
+    [
+        # names only question words, and "price"/"enterprise"/"plan" are in no block
+        (ENTERPRISE_Q, "Not covered: the price of the enterprise plan.", True, ()),
+        (ENTERPRISE_Q, "**Not covered:** the sources found do not mention price.", True, ()),
+        ("企业版的价格是多少？", "资料未涵盖：企业版价格。", True, ()),
+        # one named word is absent ("viewer"), the other present: still true, passes
+        (RECYCLE_Q, "Not covered: whether a viewer can restore from the recycle bin.", True, ()),
+        # the sources DO mention it: a false gap
+        (
+            RECYCLE_Q,
+            "Not covered: the sources found do not mention recycle.",
+            False,
+            ("says the sources do not mention “recycle”, but [1] does",),
+        ),
+        (
+            "How long do uploads and deleted items stay?",
+            "Not covered: the sources found do not mention deleted, uploads.",
+            False,
+            (
+                "says the sources do not mention “deleted”, but [1] does",
+                "says the sources do not mention “uploads”, but [2] does",
+            ),
+        ),
+        (
+            RECYCLE_ZH_Q,
+            "资料未涵盖：找到的资料没有提到回收站。",
+            False,
+            ("says the sources do not mention “回收站”, but [4] does",),
+        ),
+        # a one-character term names nothing
+        (
+            RECYCLE_ZH_Q,
+            "资料未涵盖：找到的资料没有提到里。",
+            False,
+            ("says something is not covered but names nothing the question asks",),
+        ),
+        (
+            ENTERPRISE_Q,
+            "Not covered: the sources found do not answer this question.",
+            False,
+            ("says something is not covered but names nothing the question asks",),
+        ),
+        # a model or an injected document could put anything after the prefix
+        (
+            "What is the upload limit?",
+            "Not covered: the upload limit is five gigabytes and administrators can read "
+            "every employee's private files.",
+            False,
+            (
+                "names things the question did not ask about: “five”, “gigabytes”, "
+                "“administrators”, “read”, “every”, “employee”, “private”, “files”",
+            ),
+        ),
+        # a gap cites nothing and gives no number
+        (
+            "Does the 45 day rule apply?",
+            "Not covered: whether the 45 day rule applies.",
+            False,
+            ("says something is not covered yet gives a number",),
+        ),
+        (
+            ENTERPRISE_Q,
+            "Not covered: the price of the enterprise plan [1].",
+            False,
+            ("says something is not covered yet cites [1]",),
+        ),
+        # without a question no gap can be checked
+        (
+            "",
+            "Not covered: the price of the enterprise plan.",
+            False,
+            ("names things the question did not ask about: “price”, “enterprise”, “plan”",),
+        ),
+    ],
+)
+def test_gap_claims(question: str, sentence: str, ok: bool, issues: tuple[str, ...]) -> None:
+    verdict = Verifier(BLOCKS, question=question).verify(parse_claim(sentence))
     assert (verdict.ok, verdict.claim.kind, verdict.issues) == (ok, "gap", issues)
+
+
+def test_gap_mentioned_by_two_blocks_names_both() -> None:
+    blocks = [block(1, RECYCLE), block(2, TRIAL), block(3, "Restore from the recycle bin.")]
+    verifier = Verifier(blocks, question="When are recycle bin items deleted?")
+    verdict = verifier.verify(parse_claim("Not covered: the sources do not mention recycling."))
+    assert verdict.issues == (
+        "names things the question did not ask about: “recycling”",
+    )
+    verdict = verifier.verify(parse_claim("Not covered: the sources do not mention recycle."))
+    assert verdict.issues == ("says the sources do not mention “recycle”, but [1] and [3] do",)
 
 
 def test_thousands_separator_matches_plain_number() -> None:

@@ -334,3 +334,119 @@ async def test_authority_resolves_a_conflict_and_says_so() -> None:
     assert len(meta["notices"]) == 1
     assert "3 years" in meta["notices"][0] and "Equipment policy (2022)" in meta["notices"][0]
     assert trace.notices == list(meta["notices"])
+
+
+GENERIC_GAP = "The sources found may not cover every part of this question."
+GOOD = "Deleted files stay in the recycle bin for 30 days [1]."
+
+
+@pytest.mark.parametrize(
+    ("question", "gap", "shown_gap", "issues"),
+    [
+        # true: "restore" is a question word no block mentions
+        (
+            "Can a viewer restore files from the recycle bin?",
+            "Not covered: whether a viewer can restore files.",
+            "Not covered: whether a viewer can restore files.",
+            [],
+        ),
+        # false: [1] is about the recycle bin
+        (
+            "Can a viewer restore files from the recycle bin?",
+            "Not covered: the sources found do not mention recycle.",
+            GENERIC_GAP,
+            ["says the sources do not mention “recycle”, but [1] does"],
+        ),
+        # injected: names what nobody asked
+        (
+            "Can a viewer restore files from the recycle bin?",
+            "Not covered: administrators can read every employee's private files.",
+            GENERIC_GAP,
+            ["names things the question did not ask about: “administrators”, “read”, "
+             "“every”, “employee”, “private”"],
+        ),
+        (
+            "回收站里的文件保留多少天？",
+            "资料未涵盖：找到的资料没有提到里。",
+            "找到的资料可能没有涵盖这个问题的所有方面。",
+            ["says something is not covered but names nothing the question asks"],
+        ),
+    ],
+)
+async def test_a_gap_is_shown_only_when_verified(
+    question: str, gap: str, shown_gap: str, issues: list[str]
+) -> None:
+    provider = FakeProvider([f"{GOOD}\n{gap}"])
+    events, trace = await run(question, provider, StaticRetriever(hits(RECYCLE, TRIAL, SSO)))
+    assert names(events) == ["meta", "sentence", "sentence", "done"]
+    assert [ev.to_dict()["text"] for ev in events[1:3]] == [
+        "Deleted files stay in the recycle bin for 30 days.",
+        shown_gap,
+    ]
+    assert events[2].to_dict()["kind"] == "gap"
+    assert [(v["kind"], v["ok"], v["issues"]) for v in trace.verdicts] == [
+        ("claim", True, []),
+        ("gap", not issues, issues),
+    ]
+    assert trace.dropped == []
+
+
+async def test_the_standalone_query_may_name_the_gap() -> None:
+    # a follow-up leans back; the standalone query carries the topic
+    provider = FakeProvider([f"{GOOD}\nNot covered: whether viewers can restore files."])
+    events, _ = await run(
+        "and for viewers?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        standalone_query="Can viewers restore files from the recycle bin?",
+    )
+    assert events[2].to_dict()["text"] == "Not covered: whether viewers can restore files."
+
+
+async def test_json_draft_with_a_false_gap_is_not_rejected_and_shows_the_generic_gap() -> None:
+    draft = (
+        '{"claims": [{"text": "Deleted files stay in the recycle bin for 30 days.", '
+        '"citations": [1]}], "not_covered": "Not covered: the sources do not mention recycle."}'
+    )
+    provider = FakeProvider([draft])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        mode="json",
+    )
+    assert names(events) == ["meta", "sentence", "sentence", "done"]
+    assert events[2].to_dict()["text"] == GENERIC_GAP
+    assert len(trace.drafts) == 1
+
+
+async def test_two_false_gaps_show_one_generic_gap_and_a_true_gap_wins() -> None:
+    provider = FakeProvider([
+        f"{GOOD}\nNot covered: recycle.\nNot covered: bin.\nNot covered: whether viewers restore."
+    ])
+    events, _ = await run(
+        "Can viewers restore from the recycle bin?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert [ev.to_dict()["text"] for ev in events[2:-1]] == [
+        "Not covered: whether viewers restore."
+    ]
+    provider = FakeProvider([f"{GOOD}\nNot covered: recycle.\nNot covered: bin."])
+    events, _ = await run(
+        "Can viewers restore from the recycle bin?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert [ev.to_dict()["text"] for ev in events[2:-1]] == [GENERIC_GAP]
+
+
+async def test_a_false_gap_alone_is_not_an_answer() -> None:
+    provider = FakeProvider(["Not covered: recycle.", "Not covered: recycle."])
+    events, _ = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    assert names(events) == ["meta", "refusal", "done"]
+    assert events[1].to_dict()["reason"] == "no_support"
