@@ -7,8 +7,12 @@ alert (never interleaved), and a disconnect cancels the task (the provider strea
 ``chat.services.answer_run`` stores the trace in its ``finally``.
 
 Close codes: 4401 not logged in, 4403 not the owner of the conversation (or it does not
-exist). Both are sent after ``accept`` so the browser sees the code and the ws extension
-does not reconnect (it only retries 1006/1012/1013).
+exist). Ownership is checked before ``accept``; a refused socket is still accepted so the
+browser sees the code and the ws extension does not reconnect (it only retries
+1006/1011/1012/1013). Frames that reach a refused socket before the browser sees the close
+are ignored: only an admitted socket answers. Once admitted, the consumer sends the
+``connection-state`` fragment marked open, so the page says "connected" only when this
+conversation can really be asked (not merely when the TCP handshake succeeded).
 
 ``fabricate`` (ask the provider to invent an unsupported sentence, to see the verifier drop
 it) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
@@ -111,6 +115,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
     """One browser tab's chat socket for one conversation."""
 
     conversation: Conversation
+    # Set by ``connect`` once the user is known to own the conversation; until then (and
+    # forever on a refused socket) incoming frames are ignored.
+    admitted = False
     turn_task: asyncio.Task[None] | None = None
     # True while the answer still streams; after ``done`` a disconnect lets the turn finish
     # storing its message instead of cancelling it.
@@ -119,7 +126,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
         self.user = self.scope.get("user")
-        await self.accept()
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(SESSION_ENDED, CLOSE_UNAUTHENTICATED)
             return
@@ -129,8 +135,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.refuse(NOT_AVAILABLE, CLOSE_FORBIDDEN)
             return
         self.conversation = conversation
+        self.admitted = True
+        await self.accept()
+        await self.send_html(self.render("connection-state", state="open", oob="true"))
 
     async def refuse(self, message: Promise, code: int) -> None:
+        """Accept only to say why and close with ``code`` (see the module docstring)."""
+        await self.accept()
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
         await self.close(code=code)
 
@@ -144,6 +155,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await task
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if not self.admitted:
+            # Sent before the browser saw our close: nothing to answer, nothing to report.
+            logger.debug("frame ignored on a refused chat socket")
+            return
         # The answer task copies this context, so it renders in the same language.
         with translation.override(self.language):
             await self.guarded(self.question_receive(text_data))

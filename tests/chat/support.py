@@ -103,9 +103,13 @@ def session_cookie(user: Any) -> str:
 
 
 async def socket_open(
-    conversation_id: int, user: Any = None, language: str = ""
+    conversation_id: int, user: Any = None, language: str = "", *, admitted: bool | None = None
 ) -> WebsocketCommunicator:
-    """A connected communicator through the real ASGI router (origin/auth middleware)."""
+    """A connected communicator through the real ASGI router (origin/auth middleware).
+
+    ``admitted`` (default: a user is given) reads the "connected" fragment the consumer sends
+    once it accepts the conversation, so the next frame read is the first one of a turn.
+    """
     headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
     if user is not None:
         headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
@@ -114,6 +118,9 @@ async def socket_open(
     comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/", headers=headers)
     connected, _ = await comm.connect()
     assert connected
+    if admitted if admitted is not None else user is not None:
+        ready = await comm.receive_from(timeout=5)
+        assert oob_targets(ready) == [("true", "connection-state")]
     return comm
 
 

@@ -206,12 +206,45 @@ async def test_conversation_of_someone_else_is_closed_with_4403(whose: str) -> N
     conversation = await conversation_make(owner)
     intruder = await user_make("mallory")
     target = conversation.pk if whose == "other user's" else conversation.pk + 999
-    comm = await socket_open(target, intruder)
+    comm = await socket_open(target, intruder, admitted=False)
     alert = await comm.receive_output(timeout=5)
     closing = await comm.receive_output(timeout=5)
     assert "not available" in alert["text"]
     assert closing["type"] == "websocket.close" and closing["code"] == 4403
     await comm.disconnect()
+
+
+@pytest.mark.parametrize("who", ["anonymous", "someone else"])
+async def test_frames_on_a_refused_socket_are_ignored_quietly(
+    scripted_pipeline, caplog: pytest.LogCaptureFixture, who: str
+) -> None:
+    owner = await user_make("bob")
+    conversation = await conversation_make(owner)
+    intruder = None if who == "anonymous" else await user_make("mallory")
+    comm = await socket_open(conversation.pk, intruder, admitted=False)
+    alert = await comm.receive_output(timeout=5)
+    closing = await comm.receive_output(timeout=5)
+    await comm.send_to(text_data=json.dumps({"question": "What is Bob's salary?"}))
+
+    assert await comm.receive_nothing(timeout=0.3)
+    assert "connection-state" not in alert["text"]  # never "connected"
+    assert closing["type"] == "websocket.close"
+    assert scripted_pipeline.requests == []
+    assert await sync_to_async(Message.objects.count)() == 0
+    assert await sync_to_async(Trace.objects.count)() == 0
+    assert [r.getMessage() for r in caplog.records if r.levelname in ("ERROR", "WARNING")] == []
+    await comm.disconnect()
+
+
+async def test_connected_is_said_only_once_the_conversation_is_admitted() -> None:
+    owner = await user_make("bob")
+    conversation = await conversation_make(owner)
+    comm = await socket_open(conversation.pk, owner, admitted=False)
+    ready = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    state = [a for t, a in elements(ready) if a.get("id") == "connection-state"]
+    assert [(s["data-state"], s["hx-swap-oob"]) for s in state] == [("open", "true")]
+    assert ">connected</span>" in ready
 
 
 # ------------------------------------------------------------------------------ answering
