@@ -1,4 +1,8 @@
-"""Chat URLs: the chat pages (here), the HTTP API and the reviewer pages (their own modules)."""
+"""Chat URLs: the chat pages (here), the HTTP API and the reviewer pages (their own modules).
+
+``/favicon.ico`` redirects to the SVG icon that ``base.html`` links, for clients that ask
+for the old path anyway (no 404 in the logs).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from chat import views
 
 urlpatterns: list[URLPattern | URLResolver] = [
     path("", views.chat_home, name="chat_home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("c/new/", views.conversation_new, name="chat_conversation_new"),
     path("c/<int:conversation_id>/", views.conversation_detail, name="chat_conversation"),
     path("", include("chat.urls_api")),

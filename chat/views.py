@@ -11,8 +11,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.views.decorators.http import require_POST
 
 from chat import services
@@ -67,6 +68,11 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
         return redirect("chat_conversation", conversation_id=latest.pk)
     conversation = Conversation.objects.create(owner=request.user)
     return redirect("chat_conversation", conversation_id=conversation.pk)
+
+
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: a permanent redirect to the SVG icon (no login needed)."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:

@@ -1,20 +1,68 @@
 // kbqa chat page behaviour (no framework; htmx 2 and its ws extension do the networking).
 // - Enter sends, Shift+Enter inserts a newline, IME composition (Chinese input) never sends.
 // - The question box is cleared once sent and restored if the server refuses it.
+// - Nothing is sent while the socket is not admitted: the question stays in the box and the
+//   alert says so (the ws extension would otherwise queue it silently).
+// - #connection-state says "connected" only when the server sends it (after it has checked
+//   this conversation); the socket closing or reconnecting is shown here.
+// - The page title follows the conversation title once the first question names it.
 // - Citation chips load the chunk view into #citation-body (hx-get); this opens the dialog.
 (function () {
   'use strict';
   var form = document.getElementById('composer');
   var box = document.getElementById('question');
   var dialog = document.getElementById('citation-dialog');
-  var state = document.getElementById('connection-state');
   var lastQuestion = '';
+  var offlineShown = false;
   if (!form || !box) { return; }
 
   box.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }
     e.preventDefault();
     if (box.value.trim()) { form.requestSubmit(); }
+  });
+
+  // ---- connection state (the span is replaced by the server's fragment: look it up each time)
+  function stateElement() { return document.getElementById('connection-state'); }
+  function stateName() { var s = stateElement(); return s ? s.dataset.state : ''; }
+  function showState(name, label) {
+    var s = stateElement();
+    if (!s) { return; }
+    s.dataset.state = name;
+    s.textContent = label;
+  }
+  // The codes after which the ws extension reconnects by itself (see its socket.onclose).
+  var RETRIED = [1006, 1011, 1012, 1013];
+  document.body.addEventListener('htmx:wsConnecting', function () {
+    var s = stateElement();
+    if (s) { showState('connecting', s.dataset.connectingLabel || '…'); }
+  });
+  document.body.addEventListener('htmx:wsClose', function (e) {
+    var s = stateElement();
+    var code = e.detail && e.detail.event ? e.detail.event.code : 0;
+    // "ended": no retry is coming (4401/4403 refusals, a normal close): only a reload helps.
+    if (s) { showState(RETRIED.indexOf(code) >= 0 ? 'closed' : 'ended', s.dataset.closedLabel || '×'); }
+  });
+
+  // ---- composer alert
+  function alertBox() { return document.getElementById('composer-alert'); }
+  function showAlert(message) {
+    var a = alertBox();
+    if (!a) { return; }
+    a.textContent = message;
+    a.classList.toggle('is-shown', !!message);
+  }
+
+  document.body.addEventListener('htmx:wsConfigSend', function (e) {
+    var name = stateName();
+    if (name === 'open') { return; }
+    e.preventDefault();
+    if (e.detail && e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
+    var a = alertBox();
+    if (name === 'ended' && a && a.textContent.trim() && !offlineShown) { return; }  // the server said why
+    showAlert(name === 'ended' ? form.dataset.endedMessage : form.dataset.offlineMessage);
+    offlineShown = true;
+    box.focus();
   });
 
   document.body.addEventListener('htmx:wsAfterSend', function () {
@@ -26,13 +74,31 @@
   document.body.addEventListener('htmx:oobAfterSwap', function (e) {
     var target = e.detail && e.detail.target;
     if (!target) { return; }
-    if (target.id === 'composer-alert' && target.textContent.trim() && !box.value) {
-      box.value = lastQuestion;  // refused (busy, too long...): give the text back
+    if (target.id === 'composer-alert') {
+      offlineShown = false;
+      if (target.textContent.trim() && !box.value) {
+        box.value = lastQuestion;  // refused (busy, too long...): give the text back
+      }
+    }
+    if (target.id === 'connection-state' && target.dataset.state === 'open' && offlineShown) {
+      showAlert('');
+      offlineShown = false;
+    }
+    if ((target.id || '').indexOf('conversation-link-') === 0 && target.getAttribute('aria-current') === 'page') {
+      titleFollow(target.textContent.trim());
     }
     if (target.id === 'messages' || (target.id || '').indexOf('answer-') === 0) {
       window.scrollTo({ top: document.body.scrollHeight });
     }
   });
+
+  // htmx cannot swap <title> out of band: follow the current conversation's sidebar link.
+  function titleFollow(title) {
+    if (!title) { return; }
+    document.title = title + ' · kbqa';  // as the chat.html title block renders it
+    var heading = document.getElementById('chat-title');
+    if (heading) { heading.textContent = title; }
+  }
 
   document.body.addEventListener('htmx:afterSwap', function (e) {
     if (e.detail.target && e.detail.target.id === 'citation-body' && dialog && !dialog.open) {
@@ -44,12 +110,4 @@
     document.getElementById('citation-close').addEventListener('click', function () { dialog.close(); });
     dialog.addEventListener('click', function (e) { if (e.target === dialog) { dialog.close(); } });
   }
-
-  function connection(name, label) {
-    if (!state) { return; }
-    state.dataset.state = name;
-    state.textContent = label;
-  }
-  document.body.addEventListener('htmx:wsOpen', function () { connection('open', state.dataset.openLabel || '✓'); });
-  document.body.addEventListener('htmx:wsClose', function () { connection('closed', state.dataset.closedLabel || '×'); });
 })();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -194,3 +195,58 @@ def test_new_conversation_reuses_an_empty_one(client_alice: Client, alice: objec
     assert first["Location"] == f"/c/{conversation.pk}/"
     assert second["Location"] == f"/c/{newest.pk}/" and newest.pk != conversation.pk
     assert client_alice.get("/c/new/").status_code == 405
+
+
+def text_of(html: str, element_id: str) -> str:
+    """The text of the element with ``element_id`` (first level only: enough for spans)."""
+    start = html.index(f'id="{element_id}"')
+    return html[html.index(">", start) + 1 : html.index("<", start)].strip()
+
+
+def test_connection_state_says_connecting_until_the_server_admits_the_socket(
+    client_alice: Client,
+) -> None:
+    html = client_alice.get("/").content.decode()
+    state = [a for _t, a in tags(html) if a.get("id") == "connection-state"]
+    assert [a["data-state"] for a in state] == ["connecting"]
+    assert text_of(html, "connection-state") == "connecting…"
+    assert ">connected<" not in html and '"connected"' not in html
+
+
+def test_composer_knows_what_to_say_when_the_socket_is_down(client_alice: Client) -> None:
+    html = client_alice.get("/").content.decode()
+    composer = [a for _t, a in tags(html) if a.get("id") == "composer"][0]
+    assert composer["data-offline-message"] == (
+        "Not connected — reconnecting…; your question is kept."
+    )
+    assert composer["data-ended-message"] == "Not connected. Reload the page to continue."
+
+
+def test_fabrication_label_counts_the_sentences_it_adds(
+    client_alice: Client, settings: object
+) -> None:
+    from kbqa.core.providers.fabricate import FABRICATED
+
+    settings.KBQA_FABRICATE = True  # type: ignore[attr-defined]
+    html = client_alice.get("/").content.decode()
+    label = html[html.index('id="fabricate"') :].split("</label>")[0]
+    assert len(FABRICATED["en"]) == 2
+    assert "add two unsupported sentences (they must be withheld)" in label
+    assert "an unsupported sentence" not in html
+
+
+def test_every_page_links_the_favicon_and_the_old_path_redirects_to_it(
+    client: Client, client_alice: Client
+) -> None:
+    from django.contrib.staticfiles import finders
+
+    for html in (
+        client.get("/accounts/login/").content.decode(),
+        client_alice.get("/").content.decode(),
+    ):
+        icons = [a for t, a in tags(html) if t == "link" and a.get("rel") == "icon"]
+        assert [(a["href"], a["type"]) for a in icons] == [("/static/favicon.svg", "image/svg+xml")]
+    response = client.get("/favicon.ico")
+    assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
+    svg = Path(finders.find("favicon.svg")).read_text(encoding="utf-8")
+    assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and len(svg) < 1000
