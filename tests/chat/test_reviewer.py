@@ -297,3 +297,30 @@ def test_detail_of_a_refusal(staff_client: Client) -> None:
 def test_detail_of_a_trace_without_data(staff_client: Client) -> None:
     trace = Trace.objects.create(question="old", status="cancelled", data={})
     assert staff_client.get(f"/traces/{trace.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("provider", "model", "shown"),
+    [
+        ("extractive", "extractive", "extractive"),
+        ("extractive", "", "extractive"),
+        ("anthropic", "claude-sonnet-4-5", "anthropic claude-sonnet-4-5"),
+        ("", "", "–"),
+    ],
+)
+def test_list_names_provider_and_model_once_each(
+    staff_client: Client, provider: str, model: str, shown: str
+) -> None:
+    trace_make("How much annual leave?", provider=provider, model=model)
+    html = staff_client.get("/traces/").content.decode()
+    cells = re.findall(r'<td data-label="Provider" class="trace-provider">(.*?)</td>', html)
+    assert [" ".join(re.sub(r"<[^>]+>", " ", c).split()) for c in cells] == [shown]
+
+
+def test_list_cells_carry_their_column_name_for_the_phone_layout(
+    traces: None, staff_client: Client
+) -> None:
+    html = staff_client.get("/traces/?q=upload").content.decode()
+    labels = re.findall(r'<td data-label="([^"]+)"', html)
+    assert labels == ["Time", "Status", "Provider", "Question", "Total ms"]
+    assert '<div class="rv-scroll">' in html
