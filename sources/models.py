@@ -4,6 +4,10 @@ A chunk's ``chunk_id`` (``doc-010#c02``, or ``doc-010#c02v2`` for a later versio
 changes meaning: traces cite it, so a changed document gets new chunk versions and the old
 ones stay stored with ``is_current = False`` (see ``sources.services``). Retrieval reads
 current chunks only; the chunk view shows old ones marked as superseded.
+
+Removing a document from the knowledge base retires it (``Document.retired_at``): its chunks
+leave retrieval but stay readable under their ids. Only a purge deletes rows, and it leaves a
+``PurgedChunk`` tombstone per chunk id so the id is never given to other text.
 """
 
 from __future__ import annotations
@@ -39,6 +43,11 @@ class Document(models.Model):
     original_name = models.CharField(max_length=255, blank=True)
     content_hash = models.CharField(max_length=64, blank=True, help_text="SHA-256 of the text.")
     overrides = models.JSONField(default=dict, blank=True)
+    retired_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When it was removed from the knowledge base (its chunks stay readable).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -57,7 +66,8 @@ class Chunk(models.Model):
     """
 
     chunk_id = models.CharField(max_length=128, unique=True)
-    document = models.ForeignKey(Document, on_delete=models.CASCADE, related_name="chunks")
+    # PROTECT: traces cite chunks, so only ``document_purge`` may delete them (on purpose).
+    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="chunks")
     ordinal = models.PositiveIntegerField()
     version = models.PositiveIntegerField(default=1)
     section = models.CharField(max_length=300, blank=True)
@@ -71,6 +81,24 @@ class Chunk(models.Model):
     class Meta:
         ordering = ["document_id", "ordinal", "version"]
         indexes = [models.Index(fields=["is_current", "document"])]
+
+    def __str__(self) -> str:
+        return self.chunk_id
+
+
+class PurgedChunk(models.Model):
+    """Tombstone of a purged chunk: its id (no text) and when it was purged.
+
+    Kept so that the id is never reused for other text and the chunk view can say that the
+    cited passage is no longer available.
+    """
+
+    chunk_id = models.CharField(max_length=128, unique=True)
+    doc_id = models.CharField(max_length=100, db_index=True)
+    purged_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["chunk_id"]
 
     def __str__(self) -> str:
         return self.chunk_id

@@ -9,6 +9,7 @@ deletes). Every ingest that changes chunks saves its document, moving ``updated_
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 from typing import Any
 
@@ -17,7 +18,7 @@ from django.db.models import Count, Max
 
 from kbqa.core import types
 from sources.index import Bm25Index, SearchEngine
-from sources.models import Chunk, Document
+from sources.models import Chunk, Document, PurgedChunk
 
 _lock = threading.Lock()
 _state: dict[str, Any] = {"signature": None, "engine": None, "builds": 0}
@@ -47,9 +48,22 @@ def chunk_get(*, chunk_id: str) -> Chunk | None:
     return Chunk.objects.select_related("document").filter(chunk_id=chunk_id).first()
 
 
+def chunk_purged_at(*, chunk_id: str) -> dt.datetime | None:
+    """When the chunk with this id was purged (``sources.lifecycle.document_purge``), or None
+    if it never was (it is stored, or the id is unknown)."""
+    return (
+        PurgedChunk.objects.filter(chunk_id=chunk_id).values_list("purged_at", flat=True).first()
+    )
+
+
 def current_chunks() -> list[types.Chunk]:
-    """Every current chunk as a core ``Chunk``, in chunk_id order."""
-    rows = Chunk.objects.select_related("document").filter(is_current=True).order_by("chunk_id")
+    """Every current chunk of a document in the knowledge base (not retired) as a core
+    ``Chunk``, in chunk_id order."""
+    rows = (
+        Chunk.objects.select_related("document")
+        .filter(is_current=True, document__retired_at__isnull=True)
+        .order_by("chunk_id")
+    )
     return [chunk_as_core(c) for c in rows]
 
 

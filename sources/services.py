@@ -8,6 +8,9 @@ document, a new chunk whose ordinal AND fingerprint match a current chunk keeps 
 (and its id); one matching an older, superseded version of the same ordinal revives it;
 anything else becomes a new version (``doc-010#c02v2``) and the chunk it replaces is kept
 with ``is_current = False``, so a citation stored in a trace never points at new text.
+A new version number is checked against every chunk id ever stored (current, superseded,
+retired, or purged and remembered as a ``PurgedChunk``), so an id never means other text.
+Ingesting a retired document's doc_id again restores it (status ``restored``).
 """
 
 from __future__ import annotations
@@ -28,12 +31,12 @@ from django.utils.text import slugify
 from kbqa.core.errors import IngestError
 from kbqa.core.text import detect_language, fingerprint, sha256
 from sources.chunking import ChunkDraft, chunk_text
-from sources.models import Authority, Chunk, Document, Language
+from sources.models import Authority, Chunk, Document, Language, PurgedChunk
 from sources.parsers import iso_date, parse_file
 
 logger = logging.getLogger(__name__)
 
-IngestStatus = Literal["added", "updated", "unchanged"]
+IngestStatus = Literal["added", "updated", "unchanged", "restored"]
 _DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
 
 
@@ -98,9 +101,10 @@ class IngestSummary:
     def line(self) -> str:
         """One-line summary, e.g. ``documents: 2 added, 0 updated, 1 unchanged, 1 failed;
         chunks: 9 current, 9 added, 0 superseded``."""
-        docs = ", ".join(
-            f"{self.count(s)} {s}" for s in ("added", "updated", "unchanged", "failed")
-        )
+        statuses: list[IngestStatus | Literal["failed"]] = ["added", "updated", "unchanged"]
+        if self.count("restored"):
+            statuses.append("restored")  # only then, so the usual line keeps its shape
+        docs = ", ".join(f"{self.count(s)} {s}" for s in [*statuses, "failed"])
         current = sum(r.chunks for r in self.results)
         added = sum(r.chunks_added for r in self.results)
         superseded = sum(r.chunks_superseded for r in self.results)
@@ -143,9 +147,12 @@ def document_ingest(
 def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:
     """Ingest ``document`` again from its stored original file, with its stored overrides.
 
-    Raises ``IngestError`` when the document has no stored original or it no longer parses.
+    Raises ``IngestError`` when the document was removed from the knowledge base (restore it
+    first), has no stored original, or it no longer parses.
     """
     name = document.original_name or document.doc_id
+    if document.retired_at is not None:
+        raise IngestError(f"{document.doc_id}: removed from the knowledge base; restore it first")
     if not document.original_file:
         raise IngestError(f"{name}: no stored original file to re-ingest")
     try:
@@ -270,9 +277,11 @@ def _store(
     doc_id = draft.fields["doc_id"]
     doc = Document.objects.select_for_update().filter(doc_id=doc_id).first()
     status: IngestStatus = "added" if doc is None else "updated"
+    if doc is not None and doc.retired_at is not None:
+        status, doc.retired_at = "restored", None
     if doc is None:
         doc = Document(**draft.fields)
-    elif _unchanged(doc, draft, overrides):
+    elif status == "updated" and _unchanged(doc, draft, overrides):
         current = doc.chunks.filter(is_current=True).count()
         return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0)
     for key, value in draft.fields.items():
@@ -309,6 +318,7 @@ def _replace_original(doc: Document, name: str, data: bytes) -> None:
 def _version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, int, int]:
     """Apply the versioning rule (module docstring); returns (added, kept, superseded)."""
     rows = list(doc.chunks.all())
+    taken = _taken_chunk_ids(doc.doc_id)
     current = {c.ordinal: c for c in rows if c.is_current}
     now = timezone.now()
     added = kept = 0
@@ -324,6 +334,8 @@ def _version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, i
             _keep(match, d)
             continue
         version = max((c.version for c in rows if c.ordinal == d.ordinal), default=0) + 1
+        while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
+            version += 1
         Chunk.objects.create(
             chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
             document=doc,
@@ -338,6 +350,14 @@ def _version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, i
     stale = [c.pk for c in current.values() if c.pk not in keep]
     Chunk.objects.filter(pk__in=stale).update(is_current=False, superseded_at=now)
     return added, kept, len(stale)
+
+
+def _taken_chunk_ids(doc_id: str) -> set[str]:
+    """Every chunk id of ``doc_id`` ever stored: rows of any document, and purged ids."""
+    prefix = f"{doc_id}#"
+    rows = Chunk.objects.filter(chunk_id__startswith=prefix).values_list("chunk_id", flat=True)
+    purged = PurgedChunk.objects.filter(chunk_id__startswith=prefix)
+    return set(rows) | set(purged.values_list("chunk_id", flat=True))
 
 
 def _revivable(rows: Sequence[Chunk], ordinal: int, fp: str) -> Chunk | None:

@@ -9,6 +9,7 @@ import pytest
 
 from kbqa.core import types
 from sources import selectors
+from sources.lifecycle import document_purge, document_restore, document_retire
 from sources.models import Document
 from sources.selectors import (
     KnowledgeBaseRetriever,
@@ -88,7 +89,11 @@ def test_index_is_rebuilt_only_when_the_knowledge_base_changes(write_file: Write
     assert index_builds() == builds + 2
     assert [h.chunk.chunk_id for h in hits] == ["a#c01v2"]  # superseded chunk not searched
 
-    Document.objects.get(doc_id="a").delete()
+    document_retire(document=Document.objects.get(doc_id="a"))
+    assert chunks_search(query="parking", k=5) == []
+    document_restore(document=Document.objects.get(doc_id="a"))
+    assert [h.chunk.chunk_id for h in chunks_search(query="parking", k=5)] == ["a#c01v2"]
+    document_purge(document=Document.objects.get(doc_id="a"))
     assert chunks_search(query="parking", k=5) == []
 
 
