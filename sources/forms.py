@@ -1,7 +1,15 @@
-"""The admin upload form: many files at once plus optional metadata overrides."""
+"""The admin upload form: many files at once plus optional metadata overrides.
+
+Files are checked one by one, never as a whole: an empty file goes on to ingestion (which
+names it and says it contains no text), and a file without a name or selected twice is
+reported by ``UploadForm.screened_uploads`` while the other files are still ingested.
+"""
 
 from __future__ import annotations
 
+import hashlib
+from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from django import forms
@@ -26,10 +34,55 @@ class MultipleFileField(forms.FileField):
         super().__init__(*args, **kwargs)
 
     def clean(self, data: Any, initial: Any = None) -> list[UploadedFile]:
-        single = super().clean
-        if isinstance(data, list | tuple) and data:
-            return [single(d, initial) for d in data]
-        return [single(None if isinstance(data, list | tuple) else data, initial)]
+        """Every submitted file, unchecked (``screen_uploads`` reports bad ones by name);
+        "This field is required." only when there is no file at all."""
+        items = data if isinstance(data, list | tuple) else [data]
+        files = [d for d in items if isinstance(d, UploadedFile)]  # nameless ones too
+        if not files:
+            super().clean(None, initial)  # raises the "required" error
+        return files
+
+
+@dataclass(frozen=True)
+class ScreenedUpload:
+    """One uploaded file; ``problem`` (safe to show, names the file) when it is skipped."""
+
+    upload: UploadedFile
+    problem: str = ""
+
+
+def screen_uploads(files: list[UploadedFile]) -> list[ScreenedUpload]:
+    """The files in upload order, each with the reason it is skipped, if it is.
+
+    Skipped: a file without a name, and a second file with a name already seen in this
+    upload (it would overwrite the first one's document).
+    """
+    seen: dict[str, str] = {}  # file name -> SHA-256 of its bytes
+    screened: list[ScreenedUpload] = []
+    for upload in files:
+        name = PurePath(upload.name or "").name.strip()
+        if not name:
+            problem = "(a file without a name): skipped; give it a name and upload it again"
+        elif name in seen:
+            same = seen[name] == _digest(upload)
+            problem = (
+                f"{name}: selected twice in this upload; ingested once"
+                if same
+                else f"{name}: another file with this name is in this upload; only the first "
+                "was ingested. Rename one and upload it again"
+            )
+        else:
+            seen[name], problem = _digest(upload), ""
+        screened.append(ScreenedUpload(upload, problem))
+    return screened
+
+
+def _digest(upload: UploadedFile) -> str:
+    digest = hashlib.sha256()
+    for part in upload.chunks():
+        digest.update(part)
+    upload.seek(0)
+    return digest.hexdigest()
 
 
 class UploadForm(forms.Form):
@@ -42,6 +95,10 @@ class UploadForm(forms.Form):
     )
     updated = forms.DateField(required=False, help_text="Updated/effective date, YYYY-MM-DD.")
     source_url = forms.URLField(required=False, assume_scheme="https")
+
+    def screened_uploads(self) -> list[ScreenedUpload]:
+        """The valid form's files, each with the reason it is skipped (if any)."""
+        return screen_uploads(self.cleaned_data["files"])
 
     def overrides(self) -> IngestOverrides:
         """The metadata overrides chosen (empty values mean "take it from the file")."""

@@ -1,4 +1,5 @@
-"""Admin: multi-file upload with overrides, chunk inline, re-ingest action, errors as messages."""
+"""Admin: multi-file upload with overrides, chunk inline, re-ingest, remove (retire) and
+restore, errors as messages shown as written."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from sources.models import Chunk, Document
+from sources.selectors import chunks_search
 from sources.services import document_ingest
 from tests.sources.conftest import pdf_bytes
 
@@ -59,8 +61,8 @@ def test_upload_many_files_with_overrides_and_one_bad_file(admin_client: Client)
     assert response.status_code == 200
     assert messages_of(response) == [
         "travel.md: bad front matter (did not find expected ',' or ']' on line 4)",
-        "memo.pdf: added memo (1 chunks, 1 new, 0 superseded)",
-        "faq.txt: added faq (1 chunks, 1 new, 0 superseded)",
+        "memo.pdf: added memo (1 chunk, 1 new, 0 superseded)",
+        "faq.txt: added faq (1 chunk, 1 new, 0 superseded)",
     ]
     assert (
         list(Chunk.objects.filter(document__doc_id="doc-010").values_list("chunk_id", "text"))
@@ -101,19 +103,150 @@ def test_reingest_action_and_its_errors(admin_client: Client) -> None:
     assert response.status_code == 200
     assert messages_of(response) == [
         "bare: no stored original file to re-ingest",
-        "doc-010: unchanged (1 chunks)",
+        "doc-010: unchanged (1 chunk)",
     ]
-
-
-def test_delete_removes_the_document_and_its_chunks(admin_client: Client) -> None:
-    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
-    doc = Document.objects.get(doc_id="doc-010")
-    response = admin_client.post(f"{CHANGELIST}{doc.pk}/delete/", {"post": "yes"})
-    assert response.status_code == 302
-    assert (Document.objects.count(), Chunk.objects.count()) == (0, 0)
 
 
 def test_upload_needs_staff(client: Client) -> None:
     response = client.get(UPLOAD_URL)
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+PARKING = "停车场管理规定\n\n第一条 访客车辆停放在B2层。\n".encode()
+
+
+def upload(client: Client, *files: SimpleUploadedFile) -> str:
+    """Post files to the upload form; the HTML of the page it lands on."""
+    response = client.post(UPLOAD_URL, {"files": list(files)}, follow=True)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_messages_keep_names_as_written_and_count_chunks_in_words(admin_client: Client) -> None:
+    two = b"# Hotels\n\n" + b"Up to 200 USD. " * 60 + b"\n\n# Meals\n\n60 USD a day.\n"
+    html = upload(
+        admin_client,
+        SimpleUploadedFile("travel-policy.md", two),
+        SimpleUploadedFile("doc-500.txt", b"Parking is free on weekends."),
+    )
+    assert (
+        '<li class="success">travel-policy.md: added travel-policy (3 chunks, 3 new, 0 superseded)'
+        in html
+    )
+    assert '<li class="success">doc-500.txt: added doc-500 (1 chunk, 1 new, 0 superseded)' in html
+    assert "Travel-policy.md" not in html and "Doc-500" not in html
+
+
+@pytest.mark.parametrize(
+    ("files", "messages", "stored"),
+    [
+        (
+            [("parking3.txt", PARKING), ("empty.txt", b"")],
+            [
+                "parking3.txt: added parking3 (1 chunk, 1 new, 0 superseded)",
+                "empty.txt: the file contains no text",
+            ],
+            ["parking3"],
+        ),
+        (
+            [("parking3.txt", PARKING), ("parking3.txt", PARKING)],
+            [
+                "parking3.txt: added parking3 (1 chunk, 1 new, 0 superseded)",
+                "parking3.txt: selected twice in this upload; ingested once",
+            ],
+            ["parking3"],
+        ),
+        (
+            [("a.txt", b"First text."), ("a.txt", b"Other text.")],
+            [
+                "a.txt: added a (1 chunk, 1 new, 0 superseded)",
+                "a.txt: another file with this name is in this upload; only the first was "
+                "ingested. Rename one and upload it again",
+            ],
+            ["a"],
+        ),
+        ([("empty.txt", b"")], ["empty.txt: the file contains no text"], []),
+    ],
+    ids=["empty-file-named", "same-file-twice", "same-name-other-content", "only-empty"],
+)
+def test_each_uploaded_file_is_judged_on_its_own(
+    admin_client: Client, files: list[tuple[str, bytes]], messages: list[str], stored: list[str]
+) -> None:
+    response = admin_client.post(
+        UPLOAD_URL,
+        {"files": [SimpleUploadedFile(n, c) for n, c in files]},
+        follow=True,
+    )
+    assert messages_of(response) == messages
+    assert "The submitted file is empty." not in response.content.decode()
+    assert list(Document.objects.values_list("doc_id", flat=True)) == stored
+    if stored:
+        assert Document.objects.get(doc_id=stored[0]).chunks.get().text.startswith(
+            ("第一条", "First")
+        )
+
+
+def test_a_file_without_a_name_is_reported_and_the_others_ingested() -> None:
+    from sources.forms import UploadForm
+
+    nameless = SimpleUploadedFile("x.txt", b"Text.")
+    nameless._name = ""  # what a browser sends for a file without a name
+    good = SimpleUploadedFile("good.txt", b"Good text.")
+    form = UploadForm({}, {"files": [nameless, good]})  # type: ignore[dict-item]
+    assert form.is_valid(), form.errors
+    assert [(s.upload.name, s.problem) for s in form.screened_uploads()] == [
+        ("", "(a file without a name): skipped; give it a name and upload it again"),
+        ("good.txt", ""),
+    ]
+
+
+def test_delete_view_asks_first_then_retires_keeping_citations_readable(
+    admin_client: Client,
+) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    doc = Document.objects.get(doc_id="doc-010")
+    page = admin_client.get(f"{CHANGELIST}{doc.pk}/delete/").content.decode()
+    assert "Remove <strong>doc-010</strong> (Travel) from the knowledge base?" in page
+    assert "manage.py documents_purge doc-010 --yes" in page
+    response = admin_client.post(f"{CHANGELIST}{doc.pk}/delete/", {"post": "yes"}, follow=True)
+    assert messages_of(response) == [
+        "doc-010: removed from the knowledge base; 1 chunk left the answers and stay readable "
+        'for stored citations. The action "Restore to the knowledge base" brings it back.'
+    ]
+    assert Chunk.objects.filter(chunk_id="doc-010#c01", is_current=False).exists()
+    assert chunks_search(query="USD per night", k=3) == []
+    assert admin_client.get("/chunks/doc-010%23c01/").status_code == 200
+
+
+def test_bulk_delete_retires_and_restore_brings_back_the_same_ids(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    document_ingest(file=SimpleUploadedFile("faq.txt", b"Ask the service desk."))
+    pks = list(Document.objects.values_list("pk", flat=True))
+    action = {"action": "delete_selected", "_selected_action": pks}
+    response = admin_client.post(CHANGELIST, action, follow=True)
+    assert len(messages_of(response)) == 2
+    assert Document.objects.filter(retired_at__isnull=True).count() == 0
+    removed = admin_client.get(f"{CHANGELIST}?status=removed").content.decode()
+    assert "removed on " in removed and "doc-010" in removed
+    assert "doc-010" not in admin_client.get(f"{CHANGELIST}?status=current").content.decode()
+    response = admin_client.post(
+        CHANGELIST, {"action": "restore", "_selected_action": pks[:1]}, follow=True
+    )
+    assert messages_of(response) == ["doc-010: restored (1 chunk back in answers)"]
+    assert [h.chunk.chunk_id for h in chunks_search(query="USD per night", k=3)] == [
+        "doc-010#c01"
+    ]
+    assert Document.objects.get(doc_id="faq").retired_at is not None
+
+
+def test_reingest_of_a_removed_document_says_restore_first(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    doc = Document.objects.get(doc_id="doc-010")
+    admin_client.post(f"{CHANGELIST}{doc.pk}/delete/", {"post": "yes"}, follow=True)
+    response = admin_client.post(
+        CHANGELIST, {"action": "reingest", "_selected_action": [doc.pk]}, follow=True
+    )
+    assert messages_of(response) == [
+        "doc-010: removed from the knowledge base; restore it first"
+    ]
