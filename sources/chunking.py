@@ -25,7 +25,7 @@ DEFAULT_MAX_TOKENS = 300  # settings.KBQA_CHUNK_TOKENS default
 
 _HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s+")
+ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s+")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def chunk_text(text: str, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[Chunk
 def _sections(text: str) -> Iterator[tuple[str, list[_Unit]]]:
     """(heading, units) per section; sections with no body text are skipped."""
     section, units = "", []
-    for kind, block in _blocks(text):
+    for kind, block in markdown_blocks(text):
         if kind == "heading":
             if units:
                 yield section, units
@@ -76,7 +76,7 @@ def _sections(text: str) -> Iterator[tuple[str, list[_Unit]]]:
         yield section, units
 
 
-def _blocks(text: str) -> Iterator[tuple[str, str]]:
+def markdown_blocks(text: str) -> Iterator[tuple[str, str]]:
     """("heading" | "code" | "para", text) blocks of Markdown-like text."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     para: list[str] = []
@@ -118,11 +118,11 @@ def _units(kind: str, block: str) -> list[_Unit]:
     if kind == "code":
         return [_Unit("code", block)]
     lines = block.split("\n")
-    if not _ITEM_RE.match(lines[0]):
+    if not ITEM_RE.match(lines[0]):
         return [_Unit("para", block)]
     items: list[list[str]] = []
     for line in lines:
-        if _ITEM_RE.match(line) or not items:
+        if ITEM_RE.match(line) or not items:
             items.append([line])
         else:
             items[-1].append(line)  # continuation line belongs to the item above

@@ -12,9 +12,12 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from sources.selectors import chunk_as_core, chunk_get
+from sources.display import display_blocks
+from sources.models import Chunk
+from sources.selectors import chunk_as_core, chunk_get, chunk_purged_at
 
 TEMPLATE = "sources/chunk_detail.html"
 
@@ -27,36 +30,56 @@ def source_href(url: str) -> str:
     return ""
 
 
+def _superseded(chunk: Chunk) -> bool:
+    """Replaced by a newer version (not merely out because its document was retired)."""
+    retired_at = chunk.document.retired_at
+    return not chunk.is_current and (retired_at is None or chunk.superseded_at != retired_at)
+
+
 @require_GET
 @login_required
 def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     """The chunk page; only the ``chunk-view`` partial when requested by htmx.
 
-    Unknown id: the same template with a "not found" message and status 404.
+    A chunk of a removed (retired) document is shown with a note saying so. A purged chunk:
+    the same template saying it is no longer available, status 410. Unknown id: a "not
+    found" message, status 404.
     """
     chunk = chunk_get(chunk_id=chunk_id)
+    purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id)
     template = f"{TEMPLATE}#chunk-view" if getattr(request, "htmx", False) else TEMPLATE
     context = {
         "chunk": chunk,
         "chunk_id": chunk_id,
+        "purged_at": purged_at,
+        "blocks": display_blocks(chunk.text) if chunk else [],
+        "superseded": chunk is not None and _superseded(chunk),
         "source_href": source_href(chunk.document.source_url) if chunk else "",
     }
-    return render(request, template, context, status=200 if chunk else 404)
+    status = 200 if chunk else 410 if purged_at else 404
+    return render(request, template, context, status=status)
 
 
 @require_GET
 def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
-    """JSON of one chunk: the core ``Chunk`` fields plus ``is_current`` and ``url``.
+    """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``retired_at``
+    (ISO datetime when its document was removed from the knowledge base, else null) and
+    ``url``.
 
-    401 JSON when not logged in; 404 JSON for an unknown id.
+    401 JSON when not logged in; 410 JSON for a purged chunk; 404 JSON for an unknown id.
     """
     if not request.user.is_authenticated:
         return JsonResponse({"error": "Log in to read sources."}, status=401)
     chunk = chunk_get(chunk_id=chunk_id)
+    if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id)):
+        day = timezone.localtime(purged_at).date().isoformat()
+        message = f"Source passage {chunk_id!r} is no longer available: it was purged on {day}."
+        return JsonResponse({"error": message}, status=410)
     if chunk is None:
         return JsonResponse({"error": f"No source passage with id {chunk_id!r}."}, status=404)
     data = chunk_as_core(chunk).__dict__ | {
         "is_current": chunk.is_current,
+        "retired_at": retired.isoformat() if (retired := chunk.document.retired_at) else None,
         "url": reverse("sources:chunk-detail", args=[chunk.chunk_id]),
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})

@@ -112,6 +112,7 @@ def test_api_returns_json(client_in: Client, chunk: Chunk) -> None:
         "authority": "policy",
         "language": "en",
         "is_current": True,
+        "retired_at": None,
         "url": "/chunks/doc-010%23c02/",
     }
 
@@ -126,3 +127,99 @@ def test_api_unknown_id_is_404_json(client_in: Client) -> None:
     response = client_in.get("/api/chunks/nope")
     assert response.status_code == 404
     assert response.json() == {"error": "No source passage with id 'nope'."}
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_chunk_of_a_removed_document_stays_readable_with_a_note(
+    client_in: Client, chunk: Chunk, htmx: bool
+) -> None:
+    from sources.lifecycle import document_retire
+
+    document_retire(document=chunk.document)
+    Document.objects.filter(pk=chunk.document_id).update(retired_at="2025-07-01T09:00:00Z")
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client_in.get("/chunks/doc-010%23c02/", headers=headers)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "This document was removed from the knowledge base on 2025-07-01." in html
+    assert "Up to 200 USD." in html
+    api = client_in.get("/api/chunks/doc-010%23c02").json()
+    assert (api["is_current"], api["retired_at"], api["text"]) == (
+        False,
+        "2025-07-01T09:00:00+00:00",
+        "Up to 200 USD. <script>alert(1)</script>",
+    )
+
+
+def test_retired_note_does_not_claim_the_chunk_was_superseded(
+    client_in: Client, chunk: Chunk
+) -> None:
+    from sources.lifecycle import document_retire
+
+    document_retire(document=chunk.document)
+    html = client_in.get("/chunks/doc-010%23c02/").content.decode()
+    assert "removed from the knowledge base" in html
+    assert "Superseded" not in html
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+def test_purged_chunk_says_no_longer_available(
+    client_in: Client, chunk: Chunk, htmx: bool
+) -> None:
+    from sources.lifecycle import document_purge
+    from sources.models import PurgedChunk
+
+    document_purge(document=chunk.document)
+    PurgedChunk.objects.update(purged_at="2025-08-02T10:00:00Z")
+    headers = {"HX-Request": "true"} if htmx else {}
+    response = client_in.get("/chunks/doc-010%23c02/", headers=headers)
+    assert response.status_code == 410
+    assert (
+        "The source passage “doc-010#c02” is no longer available: it was purged from the "
+        "knowledge base on 2025-08-02." in response.content.decode()
+    )
+    api = client_in.get("/api/chunks/doc-010%23c02")
+    assert (api.status_code, api.json()) == (
+        410,
+        {"error": "Source passage 'doc-010#c02' is no longer available: it was purged on "
+         "2025-08-02."},
+    )
+
+
+READABLE = [
+    (
+        "Instead of polling, register a webhook under **Integrations → Webhooks** in the\n"
+        "admin console. Retry after a `429` answer.\n\n"
+        "- Economy class for flights\n  under six hours.\n- Business class <b>above</b>.",
+        '<div class="chunk-text"><p class="chunk-para">Instead of polling, register a webhook '
+        "under <strong>Integrations → Webhooks</strong> in the admin console. Retry after a "
+        '<code>429</code> answer.</p><ul class="chunk-list"><li>Economy class for flights under '
+        "six hours.</li><li>Business class &lt;b&gt;above&lt;/b&gt;.</li></ul></div>",
+    ),
+    (
+        "访客车辆应停放在\nB2层，每次最多\n停放两小时。\n1. 登记车牌\n2. 领取停车卡",
+        '<div class="chunk-text"><p class="chunk-para">访客车辆应停放在B2层，每次最多停放两小时。'
+        '</p><ul class="chunk-list chunk-list-ordered"><li>1. 登记车牌</li><li>2. 领取停车卡</li>'
+        "</ul></div>",
+    ),
+    (
+        "| Plan | Price |\n|---|---|\n| Team | 8 USD |",
+        '<div class="chunk-text"><p class="chunk-rows">Plan | Price<br>Team | 8 USD</p></div>',
+    ),
+]
+
+
+@pytest.mark.parametrize("htmx", [False, True])
+@pytest.mark.parametrize(("text", "shown"), READABLE, ids=["en-markdown", "zh-wrapped", "table"])
+def test_passage_is_shown_readably_from_the_unchanged_text(
+    client_in: Client, chunk: Chunk, text: str, shown: str, htmx: bool
+) -> None:
+    import re
+
+    Chunk.objects.filter(pk=chunk.pk).update(text=text)
+    headers = {"HX-Request": "true"} if htmx else {}
+    html = client_in.get("/chunks/doc-010%23c02/", headers=headers).content.decode()
+    body = re.search(r'<div class="chunk-text">.*?</div>', html, re.S)
+    assert body is not None
+    assert re.sub(r">\s+<", "><", body.group(0)) == shown
+    assert client_in.get("/api/chunks/doc-010%23c02").json()["text"] == text  # kept as stored
