@@ -32,7 +32,9 @@ class ParsedDocument:
     """Text of a file in Markdown-like form and metadata found in the file itself.
 
     ``meta`` holds only keys of ``META_KEYS`` the file stated, as strings (``updated`` as an
-    ISO date); ``title_guess`` is the first heading or the HTML/DOCX/PDF title, if any.
+    ISO date); ``title_guess`` is the document's own title, if it has one: the first heading,
+    the HTML/DOCX/PDF title, or for plain text, PDF and DOCX a short first line (which is then
+    given as a ``#`` heading in ``text``, so it becomes the section, not body text).
     """
 
     text: str
@@ -51,7 +53,7 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
         supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
         raise IngestError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {supported}")
     if suffix in TEXT_SUFFIXES:
-        parsed = _parse_markdown(name, _decode(name, data))
+        parsed = _parse_markdown(name, _decode(name, data), plain=suffix in (".txt", ".text"))
     elif suffix in HTML_SUFFIXES:
         parsed = _parse_html(name, _decode(name, data))
     elif suffix == ".pdf":
@@ -81,12 +83,19 @@ def _decode(name: str, data: bytes) -> str:
     return text
 
 
-def _parse_markdown(name: str, text: str) -> ParsedDocument:
-    """YAML front matter (python-frontmatter's handler) plus the Markdown body."""
+def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocument:
+    """YAML front matter (python-frontmatter's handler) plus the Markdown body.
+
+    ``plain`` (a .txt file): without front matter and headings, a title-like first line is
+    the title (``_title_line``).
+    """
     import frontmatter
 
     handler = frontmatter.YAMLHandler()
     if not handler.detect(text):
+        if plain and not _first_heading(text):
+            title, text = _title_line(text, "")
+            return ParsedDocument(text, {}, title)
         return ParsedDocument(text, {}, _first_heading(text))
     try:
         raw_meta, body = handler.split(text)
@@ -144,6 +153,38 @@ _MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 def _first_heading(text: str) -> str:
     match = _MD_HEADING_RE.search(text)
     return match.group(1).strip() if match else ""
+
+
+_TITLE_END = tuple(".。!！?？;；:：,，、…")
+_TITLE_MAX_WIDTH = 80  # display columns: a CJK character counts 2; longer lines are prose
+_NOT_TITLE_RE = re.compile(r"^\s*(?:[-*+•|>]|\d{1,3}[.)]\s|#|```|~~~)")
+
+
+def _title_line(text: str, stated: str) -> tuple[str, str]:
+    """(title, text) where a title-like first line became a ``#`` heading line.
+
+    With a ``stated`` title (PDF/DOCX metadata), the first line becomes a heading only if it
+    is that title. Otherwise a first line is a title when more text follows it, it is at most
+    ``_TITLE_MAX_WIDTH`` columns, is not a list item/table row/heading/fence, and does not
+    end like a sentence or clause. Returns ("", text) unchanged when there is none.
+    """
+    stripped = text.lstrip()
+    first, _, rest = stripped.replace("\r\n", "\n").partition("\n")
+    first = first.strip()
+    if stated:
+        if " ".join(first.split()) != " ".join(stated.split()) or not rest.strip():
+            return stated, text
+        return stated, f"# {first}\n\n{rest.lstrip()}"
+    width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in first)
+    if (
+        not first
+        or not rest.strip()
+        or width > _TITLE_MAX_WIDTH
+        or first.endswith(_TITLE_END)
+        or _NOT_TITLE_RE.match(first)
+    ):
+        return "", text
+    return first, f"# {first}\n\n{rest.lstrip()}"
 
 
 _DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "header", "footer", "form"]
@@ -205,6 +246,7 @@ def _parse_pdf(name: str, data: bytes) -> ParsedDocument:
     if not text.strip():
         raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
     title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
+    title, text = _title_line(text, title)
     return ParsedDocument(text, {}, title)
 
 
@@ -218,7 +260,11 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(f"{name}: not a readable DOCX ({type(exc).__name__})") from exc
     body = "\n\n".join(b for b in blocks if b.strip())
-    return ParsedDocument(body, {}, title.strip() or _first_heading(body))
+    if title.strip() or _MD_HEADING_RE.match(body):  # core title, or it opens with a heading
+        title, body = _title_line(body, title.strip() or _first_heading(body))
+    else:
+        title, body = _title_line(body, "")
+    return ParsedDocument(body, {}, title or _first_heading(body))
 
 
 def _docx_block(item: Any) -> str:

@@ -17,12 +17,15 @@ def kb_dir() -> Path:
     return KB_DIR
 
 
-def pdf_bytes(lines: list[str]) -> bytes:
-    """A one-page PDF with a text layer (reportlab); [] gives a page without any text."""
+def pdf_bytes(lines: list[str], title: str = "") -> bytes:
+    """A one-page PDF with a text layer (reportlab); [] gives a page without any text;
+    ``title`` is the document information title (reportlab writes "untitled" without it)."""
     from reportlab.pdfgen import canvas
 
     buf = io.BytesIO()
     pdf = canvas.Canvas(buf)
+    if title:
+        pdf.setTitle(title)
     y = 800
     for line in lines:
         pdf.drawString(72, y, line)
@@ -34,13 +37,17 @@ def pdf_bytes(lines: list[str]) -> bytes:
     return buf.getvalue()
 
 
-def docx_bytes(blocks: list[tuple[str, str]]) -> bytes:
-    """A DOCX from (style, text) pairs; style "h1"/"h2" makes a heading, "" a paragraph."""
+def docx_bytes(blocks: list[tuple[str, str]], title: str = "") -> bytes:
+    """A DOCX from (style, text) pairs; style "h1"/"h2" makes a heading, "title" a Title
+    paragraph, "" a paragraph; ``title`` is the core properties title."""
     import docx
 
     document = docx.Document()
+    document.core_properties.title = title
     for style, text in blocks:
-        if style.startswith("h"):
+        if style == "title":
+            document.add_heading(text, level=0)
+        elif style.startswith("h"):
             document.add_heading(text, level=int(style[1:]))
         elif style == "li":
             document.add_paragraph(text, style="List Bullet")

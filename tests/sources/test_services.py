@@ -295,3 +295,44 @@ def test_special_token_text_is_ingested_and_searchable(write_file: WriteFile) ->
     assert [h.chunk.chunk_id for h in chunks_search(query="<|endoftext|> marker", k=3)] == [
         "tok#c01"
     ]
+
+
+PARKING_TXT = "停车场管理规定\n\n第一条 访客车辆停放在B2层。\n第二条 每次最多停放两小时。\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "title", "section", "first_text"),
+    [
+        ("parking.txt", PARKING_TXT.encode(), "停车场管理规定", "停车场管理规定", "第一条"),
+        ("parking.txt", "停车场管理规定\n第一条 访客车辆停放在B2层。".encode(), "停车场管理规定",
+         "停车场管理规定", "第一条"),
+        ("rules.txt", b"Visitors park on B2.\nBikes go in the yard.", "rules", "", "Visitors"),
+        ("rules.txt", b"- Visitors park on B2.\n- Bikes in the yard.", "rules", "", "- Visitors"),
+        ("memo.pdf", pdf_bytes(["Parking rules", "Visitors park on B2."]), "Parking rules",
+         "Parking rules", "Visitors"),
+        ("memo.pdf", pdf_bytes(["Parking rules", "Visitors park on B2."], title="Site rules"),
+         "Site rules", "", "Parking rules"),
+        ("memo.pdf", pdf_bytes(["Site rules", "Visitors park on B2."], title="Site rules"),
+         "Site rules", "Site rules", "Visitors"),
+        ("memo.docx", docx_bytes([("", "Parking rules"), ("", "Visitors park on B2.")]),
+         "Parking rules", "Parking rules", "Visitors"),
+        ("memo.docx", docx_bytes([("title", "Parking rules"), ("", "Visitors park on B2.")]),
+         "Parking rules", "Parking rules", "Visitors"),
+        ("memo.docx", docx_bytes([("", "Parking rules"), ("", "Visitors park.")], title="Site"),
+         "Site", "", "Parking rules"),
+    ],
+    ids=["txt-zh", "txt-zh-no-blank", "txt-prose", "txt-list", "pdf-first-line", "pdf-metadata",
+         "pdf-metadata-first-line", "docx-first-line", "docx-title-style", "docx-core-title"],
+)
+def test_title_is_the_documents_own_and_not_quoted_as_body_text(
+    write_file: WriteFile, name: str, content: bytes, title: str, section: str, first_text: str
+) -> None:
+    document_ingest(path=write_file(name, content))
+    doc = Document.objects.get()
+    first = doc.chunks.get(ordinal=1)
+    assert (doc.title, first.section, first.text.split()[0]) == (
+        title,
+        section,
+        first_text.split()[0],
+    )
+    assert first.text.startswith(first_text)
