@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import logging
 import re
 import unicodedata
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -233,15 +237,43 @@ def _html_block(tag: str, text: str) -> str:
     return words
 
 
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
+@contextmanager
+def _quiet_pypdf() -> Iterator[list[str]]:
+    """Keep pypdf's warnings (logger "pypdf", and ``warnings``) off the console; yields the
+    list their messages are collected in, so a failure can say what pypdf found."""
+    log = logging.getLogger("pypdf")
+    collect, propagate = _Collect(), log.propagate
+    log.addHandler(collect)
+    log.propagate = False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield collect.messages
+    finally:
+        log.removeHandler(collect)
+        log.propagate = propagate
+
+
 def _parse_pdf(name: str, data: bytes) -> ParsedDocument:
     from pypdf import PdfReader
 
-    try:
-        reader = PdfReader(io.BytesIO(data))
-        pages = [page.extract_text() or "" for page in reader.pages]
-        title = str((reader.metadata or {}).get("/Title") or "")
-    except Exception as exc:  # pypdf raises many types for broken files
-        raise IngestError(f"{name}: not a readable PDF ({type(exc).__name__})") from exc
+    with _quiet_pypdf() as notes:
+        try:
+            reader = PdfReader(io.BytesIO(data))
+            pages = [page.extract_text() or "" for page in reader.pages]
+            title = str((reader.metadata or {}).get("/Title") or "")
+        except Exception as exc:  # pypdf raises many types for broken files
+            detail = notes[0].split(":")[0].strip() if notes else type(exc).__name__
+            raise IngestError(f"{name}: not a readable PDF ({detail})") from exc
     text = "\n\n".join(p.strip() for p in pages if p.strip())
     if not text.strip():
         raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")

@@ -175,22 +175,33 @@ def documents_ingest_paths(
 ) -> IngestSummary:
     """Ingest files and folders (recursively; hidden files skipped), one transaction each.
 
-    A file that fails is recorded in ``failures`` and the others go on. ``on_progress`` is
-    called after each file with (position from 1, total files, outcome).
+    A file that fails, or a path that does not exist, is recorded in ``failures`` (by name)
+    and the others go on. ``on_progress`` is called after each file or missing path, in
+    order, with (position from 1, total, outcome).
     """
-    files, failures = _expand(paths)
+    entries = _expand(paths)
     results: list[IngestResult] = []
-    for i, file_path in enumerate(files, start=1):
-        outcome: IngestResult | IngestFailure
-        try:
-            outcome = document_ingest(path=file_path, overrides=overrides, max_tokens=max_tokens)
-            results.append(outcome)
-        except Exception as exc:  # one bad file must not stop the others
-            outcome = IngestFailure(str(file_path), ingest_failure_reason(file_path.name, exc))
+    failures: list[IngestFailure] = []
+    for i, entry in enumerate(entries, start=1):
+        outcome = entry if isinstance(entry, IngestFailure) else _ingest_one(
+            entry, overrides, max_tokens
+        )
+        if isinstance(outcome, IngestFailure):
             failures.append(outcome)
+        else:
+            results.append(outcome)
         if on_progress is not None:
-            on_progress(i, len(files), outcome)
+            on_progress(i, len(entries), outcome)
     return IngestSummary(tuple(results), tuple(failures))
+
+
+def _ingest_one(
+    file_path: Path, overrides: IngestOverrides | None, max_tokens: int | None
+) -> IngestResult | IngestFailure:
+    try:
+        return document_ingest(path=file_path, overrides=overrides, max_tokens=max_tokens)
+    except Exception as exc:  # one bad file must not stop the others
+        return IngestFailure(str(file_path), ingest_failure_reason(file_path.name, exc))
 
 
 def ingest_failure_reason(name: str, exc: Exception) -> str:
@@ -201,22 +212,22 @@ def ingest_failure_reason(name: str, exc: Exception) -> str:
     return f"{name}: unexpected error ({type(exc).__name__})"
 
 
-def _expand(paths: Iterable[str | Path]) -> tuple[list[Path], list[IngestFailure]]:
-    files: list[Path] = []
-    failures: list[IngestFailure] = []
+def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
+    """The files to ingest in order; a path that does not exist is a failure in its place."""
+    entries: list[Path | IngestFailure] = []
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            files.extend(
+            entries.extend(
                 f
                 for f in sorted(p.rglob("*"))
                 if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
             )
         elif p.is_file():
-            files.append(p)
+            entries.append(p)
         else:
-            failures.append(IngestFailure(str(p), f"{p}: no such file or folder"))
-    return files, failures
+            entries.append(IngestFailure(str(p), f"{p}: no such file or folder"))
+    return entries
 
 
 def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, bytes]:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.core.management.base import CommandError
 
 from kbqa.core.errors import IngestError
 from sources.models import Chunk, Document
@@ -336,3 +337,28 @@ def test_title_is_the_documents_own_and_not_quoted_as_body_text(
         first_text.split()[0],
     )
     assert first.text.startswith(first_text)
+
+
+def test_ingest_command_names_bad_and_missing_paths_without_pypdf_noise(
+    write_file: WriteFile, caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    import random
+
+    junk = write_file("random.pdf", random.Random(7).randbytes(3000))
+    good = write_file("good.txt", "Parking is free on weekends.")
+    out, err = StringIO(), StringIO()
+    call_command(
+        "ingest", str(junk), "/nonexistent", str(good), stdout=out, stderr=err, skip_checks=True
+    )
+    assert err.getvalue().splitlines() == [
+        "[1/3] FAILED random.pdf: not a readable PDF (invalid pdf header)",
+        "[2/3] FAILED /nonexistent: no such file or folder",
+    ]
+    assert out.getvalue().splitlines()[0] == (
+        "[3/3] added     good (good.txt): 1 chunk, 1 new, 0 superseded"
+    )
+    assert [r.name for r in caplog.records if r.name.startswith("pypdf")] == []
+    assert "EOF marker" not in capfd.readouterr().err
+    with pytest.raises(CommandError, match="2 file"):
+        call_command("ingest", str(junk), "/nonexistent", stdout=StringIO(), stderr=StringIO(),
+                     strict=True, skip_checks=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.translation import ngettext
 
 from sources.models import Authority
 from sources.services import (
@@ -18,7 +19,9 @@ from sources.services import (
 class Command(BaseCommand):
     help = (
         "Ingest documents (Markdown, text, HTML, PDF, DOCX) from files or folders. "
-        "Prints one line per file and a summary; a file that fails changes nothing stored."
+        "Prints one line per file (a failed file or missing path by name, with the reason) and "
+        "a summary; a file that fails changes nothing stored. Exit code 0 even when files "
+        "failed, unless --strict."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -43,9 +46,6 @@ class Command(BaseCommand):
             max_tokens=options["max_tokens"],
             on_progress=self._progress,
         )
-        for failure in summary.failures:
-            if failure.reason.endswith("no such file or folder"):
-                self.stderr.write(f"FAILED {failure.reason}")
         self.stdout.write(summary.line())
         if options["strict"] and summary.failures:
             raise CommandError(f"{len(summary.failures)} file(s) failed")
@@ -54,8 +54,8 @@ class Command(BaseCommand):
         if isinstance(outcome, IngestFailure):
             self.stderr.write(f"[{i}/{total}] FAILED {outcome.reason}")
             return
+        chunks = ngettext("%(n)d chunk", "%(n)d chunks", outcome.chunks) % {"n": outcome.chunks}
         self.stdout.write(
             f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "
-            f"{outcome.chunks} chunks, {outcome.chunks_added} new, "
-            f"{outcome.chunks_superseded} superseded"
+            f"{chunks}, {outcome.chunks_added} new, {outcome.chunks_superseded} superseded"
         )
