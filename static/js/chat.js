@@ -71,32 +71,37 @@
     box.focus();
   });
 
-  document.body.addEventListener('htmx:oobAfterSwap', function (e) {
-    var target = e.detail && e.detail.target;
-    if (!target) { return; }
-    if (target.id === 'composer-alert') {
+  // After each server message, read the DOM it left (an oob event's detail.target is the
+  // element that was replaced, not its successor).
+  document.body.addEventListener('htmx:wsAfterMessage', function (e) {
+    var message = (e.detail && e.detail.message) || '';
+    var a = alertBox();
+    if (message.indexOf('id="composer-alert"') >= 0) {
       offlineShown = false;
-      if (target.textContent.trim() && !box.value) {
+      if (a && a.textContent.trim() && !box.value) {
         box.value = lastQuestion;  // refused (busy, too long...): give the text back
       }
     }
-    if (target.id === 'connection-state' && target.dataset.state === 'open' && offlineShown) {
+    if (stateName() === 'open' && offlineShown) {
       showAlert('');
       offlineShown = false;
     }
-    if ((target.id || '').indexOf('conversation-link-') === 0 && target.getAttribute('aria-current') === 'page') {
-      titleFollow(target.textContent.trim());
-    }
-    if (target.id === 'messages' || (target.id || '').indexOf('answer-') === 0) {
+    var current = document.querySelector('.conversation-link[aria-current="page"]');
+    if (current) { titleFollow(current.textContent.trim()); }
+  });
+
+  document.body.addEventListener('htmx:oobAfterSwap', function (e) {
+    var target = e.detail && e.detail.target;
+    if (target && (target.id === 'messages' || (target.id || '').indexOf('answer-') === 0)) {
       window.scrollTo({ top: document.body.scrollHeight });
     }
   });
 
   // htmx cannot swap <title> out of band: follow the current conversation's sidebar link.
   function titleFollow(title) {
-    if (!title) { return; }
-    document.title = title + ' · kbqa';  // as the chat.html title block renders it
     var heading = document.getElementById('chat-title');
+    if (!title || (heading && heading.textContent === title)) { return; }
+    document.title = title + ' · kbqa';  // as the chat.html title block renders it
     if (heading) { heading.textContent = title; }
   }
 

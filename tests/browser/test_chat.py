@@ -195,6 +195,86 @@ def test_fabrication_switch_shows_no_invented_sentence_and_the_reviewer_sees_why
     assert "nonexistent chunk number" in dropped.first.locator(".dropped-reasons").inner_text()
 
 
+def test_connected_is_shown_and_the_title_follows_the_first_question(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    question = "How do sharing links work?"  # q-009
+    open_chat(page, live_server_demo)
+    state = page.locator("#connection-state")
+    assert state.inner_text() == "connected"
+    assert page.title() == "New conversation · kbqa"
+    ask(page, question)
+    assert page.title() == f"{question} · kbqa"
+    assert page.locator("#chat-title").inner_text() == question
+
+
+def socket_never_admitted(ws: Any) -> None:
+    """A socket that opens but hears nothing from a server: as while the page reconnects."""
+
+
+def socket_refused(ws: Any) -> None:
+    """A socket the server closes with 4403 (not your conversation): no retry is coming."""
+    ws.close(code=4403, reason="")
+
+
+@pytest.mark.parametrize(
+    ("socket", "message", "state"),
+    [
+        (
+            socket_never_admitted,
+            "Not connected — reconnecting…; your question is kept.",
+            "connecting…",
+        ),
+        (socket_refused, "Not connected. Reload the page to continue.", "disconnected"),
+    ],
+)
+def test_enter_while_the_socket_is_down_keeps_the_question_and_says_so(
+    page: Any, live_server_demo: LiveServer, socket: Any, message: str, state: str
+) -> None:
+    from playwright.sync_api import expect
+
+    page.route_web_socket(re.compile(r"/ws/chat/"), socket)
+    page.goto(f"{live_server_demo.url}/")
+    expect(page.locator("#connection-state")).to_have_text(state)
+    asked = page.locator(".bubble-user").count()
+    page.fill("#question", "How do sharing links work?")
+    page.press("#question", "Enter")
+    alert = page.locator("#composer-alert")
+
+    expect(alert).to_have_text(message)
+    assert alert.is_visible()
+    assert page.locator("#question").input_value() == "How do sharing links work?"
+    assert page.locator("#connection-state").inner_text() == state
+    assert page.locator(".bubble-user").count() == asked
+    assert "?question=" not in page.url  # the form did not fall back to a page load
+
+
+def test_reviewer_pages_fit_a_phone_and_the_favicon_loads(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    open_chat(page, live_server_demo)
+    trace_id = (
+        ask(page, "What is the default rate limit of the open API?")
+        .locator(".trace-id")
+        .inner_text()
+    )  # q-005
+    page.set_viewport_size({"width": 375, "height": 700})
+    widths = {}
+    for url in ("/traces/", f"/traces/{trace_id}/", "/"):
+        page.goto(f"{live_server_demo.url}{url}")
+        widths[url] = page.evaluate("document.documentElement.scrollWidth")
+    provider = (
+        page.goto(f"{live_server_demo.url}/traces/")
+        and page.locator(".trace-row .trace-provider").first.inner_text()
+    )
+    icon = page.request.get(f"{live_server_demo.url}/favicon.ico")
+
+    assert widths == {url: 375 for url in widths}
+    assert provider.split() == ["extractive"]
+    assert (icon.status, icon.url.endswith("/static/favicon.svg")) == (200, True)
+    assert icon.headers["content-type"].startswith("image/svg+xml")
+
+
 @pytest.mark.skipif(
     os.environ.get("KBQA_UPDATE_SCREENSHOTS") != "1",
     reason="README screenshots are rewritten only with KBQA_UPDATE_SCREENSHOTS=1",
