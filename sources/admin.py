@@ -124,11 +124,20 @@ class DocumentAdmin(admin.ModelAdmin):
             return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
+            written: dict[str, str] = {}  # doc_id -> file name, to tell of a clash
             for screened in form.screened_uploads():
                 if screened.problem:
                     messages.warning(request, screened.problem)
-                else:
-                    self._ingest_upload(request, screened.upload, form.overrides())
+                    continue
+                result = self._ingest_upload(request, screened.upload, form.overrides())
+                if result is not None and result.doc_id in written:
+                    messages.warning(
+                        request,
+                        f"{screened.upload.name}: has the same doc_id ({result.doc_id}) as "
+                        f"{written[result.doc_id]} in this upload and replaced its text",
+                    )
+                elif result is not None:
+                    written[result.doc_id] = screened.upload.name
             return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
         context = {
             **self.admin_site.each_context(request),
@@ -138,13 +147,17 @@ class DocumentAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/sources/document/upload.html", context)
 
-    def _ingest_upload(self, request: HttpRequest, upload: Any, overrides: IngestOverrides) -> None:
+    def _ingest_upload(
+        self, request: HttpRequest, upload: Any, overrides: IngestOverrides
+    ) -> IngestResult | None:
+        """Ingest one file and say how it went; None when it failed."""
         try:
             result = document_ingest(file=upload, overrides=overrides)
         except Exception as exc:  # every failure is a message, never a 500
             messages.error(request, ingest_failure_reason(upload.name, exc))
-            return
+            return None
         messages.success(request, ingest_message(upload.name, result))
+        return result
 
     @admin.action(description="Re-ingest from the stored original file")
     def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:

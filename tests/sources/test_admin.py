@@ -167,8 +167,24 @@ def test_messages_keep_names_as_written_and_count_chunks_in_words(admin_client: 
             ["a"],
         ),
         ([("empty.txt", b"")], ["empty.txt: the file contains no text"], []),
+        (
+            [("Notes.txt", b"First text."), ("notes.txt", b"Other text.")],
+            [
+                "Notes.txt: added notes (1 chunk, 1 new, 0 superseded)",
+                "notes.txt: updated notes (1 chunk, 1 new, 1 superseded)",
+                "notes.txt: has the same doc_id (notes) as Notes.txt in this upload and "
+                "replaced its text",
+            ],
+            ["notes"],
+        ),
     ],
-    ids=["empty-file-named", "same-file-twice", "same-name-other-content", "only-empty"],
+    ids=[
+        "empty-file-named",
+        "same-file-twice",
+        "same-name-other-content",
+        "only-empty",
+        "same-doc-id",
+    ],
 )
 def test_each_uploaded_file_is_judged_on_its_own(
     admin_client: Client, files: list[tuple[str, bytes]], messages: list[str], stored: list[str]
@@ -182,9 +198,8 @@ def test_each_uploaded_file_is_judged_on_its_own(
     assert "The submitted file is empty." not in response.content.decode()
     assert list(Document.objects.values_list("doc_id", flat=True)) == stored
     if stored:
-        assert Document.objects.get(doc_id=stored[0]).chunks.get().text.startswith(
-            ("第一条", "First")
-        )
+        current = Document.objects.get(doc_id=stored[0]).chunks.filter(is_current=True)
+        assert current.get().text.startswith(("第一条", "First", "Other"))
 
 
 def test_a_file_without_a_name_is_reported_and_the_others_ingested() -> None:
