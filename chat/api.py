@@ -1,10 +1,17 @@
 """The HTTP API: one question in, the same pipeline events out, as JSON or Server-Sent Events.
 
 ``POST /api/answer`` body ``{"question": str, "conversation": int?, "fabricate": bool?}``
-returns ``{"trace_id", "status", "answer", "sentences": [{"text", "citations"}],
-"dropped": [{"citations", "reasons"}], "refusal": {...} | null, "sources": [{"n",
-"chunk_id", "title", "updated", "url"}]}``. ``POST /api/answer/stream`` takes the same body
-and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last.
+returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text",
+"citations"}], "dropped": [{"citations", "reasons"}], "refusal": {...} | null, "sources":
+[{"n", "chunk_id", "title", "updated", "url"}]}``. ``POST /api/answer/stream`` takes the same
+body and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last;
+the ``meta`` and ``done`` data carry ``"conversation"`` too, and so does the
+``Kbqa-Conversation`` response header.
+
+Conversations: every answer is stored in one, as in the browser. Without ``"conversation"``
+the API starts a new one owned by the caller (it appears in their chat sidebar, titled by the
+question) and returns its id; send that id back to ask a follow-up with the earlier turns as
+context. A request refused before the answer starts (4xx, provider unavailable) creates none.
 
 Errors are ``{"error": "<message>"}`` with 400 (bad input), 401 (no or invalid credentials),
 403 (CSRF failure, someone else's conversation), 404 (unknown conversation), 405 (not POST),
@@ -23,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -31,18 +37,20 @@ from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate
 from chat.models import Conversation
+from chat.questions import question_too_long
 from chat.selectors import chunk_url, conversation_get_for
 from chat.services import (
     AnswerOutcome,
     answer_run,
     conversation_history,
+    conversation_start,
     message_record_answer,
     message_record_user,
     provider_from_settings,
 )
 from kbqa.core.errors import ConfigError, ProviderError
 from kbqa.core.providers.base import Provider
-from kbqa.core.types import Done, Dropped, Error, Event, Mode, Turn, event_payload
+from kbqa.core.types import Done, Dropped, Error, Event, Meta, Mode, Turn, event_payload
 
 log = logging.getLogger(__name__)
 
@@ -84,10 +92,9 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     )
     if not isinstance(question, str) or not question.strip():
         raise ApiError(400, "'question' is required and must be a non-empty string.")
-    if len(question) > settings.KBQA_MAX_QUESTION_CHARS:
-        raise ApiError(
-            413, f"The question is too long: at most {settings.KBQA_MAX_QUESTION_CHARS} characters."
-        )
+    too_long = question_too_long(question.strip())
+    if too_long is not None:
+        raise ApiError(413, too_long)
     if conversation is not None and (
         isinstance(conversation, bool) or not isinstance(conversation, int)
     ):
@@ -138,6 +145,8 @@ async def prepare(request: HttpRequest) -> Prepared:
         provider = provider_from_settings()
     except (ConfigError, ProviderError) as exc:
         raise ApiError(503, f"The answer provider is unavailable: {exc}") from None
+    if conversation is None:
+        conversation = await sync_to_async(conversation_start)(owner=auth.user)
     return Prepared(auth.user, data, provider, conversation, tuple(history))
 
 
@@ -203,9 +212,14 @@ async def _finish(prep: Prepared, outcome: AnswerOutcome) -> None:
         await prep.provider.aclose()
 
 
+def conversation_id(prep: Prepared) -> int | None:
+    return prep.conversation.pk if prep.conversation is not None else None
+
+
 def answer_body(request: HttpRequest, prep: Prepared, outcome: AnswerOutcome) -> dict[str, Any]:
     """The non-streaming JSON contract (see the module docstring)."""
     return {
+        "conversation": conversation_id(prep),
         "trace_id": outcome.trace_id,
         "status": outcome.status,
         "answer": outcome.text,
@@ -240,23 +254,32 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
             pass
     if outcome.status == "error":
         return error_response(
-            503, outcome.error or "The answer provider failed.", trace_id=outcome.trace_id
+            503,
+            outcome.error or "The answer provider failed.",
+            trace_id=outcome.trace_id,
+            conversation=conversation_id(prep),
         )
     return JsonResponse(
         answer_body(request, prep, outcome), json_dumps_params={"ensure_ascii": False}
     )
 
 
-def sse_frame(ev: Event) -> str:
-    """One Server-Sent Events frame: ``event: <name>\\ndata: <one-line JSON>\\n\\n``."""
+def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
+    """One Server-Sent Events frame: ``event: <name>\\ndata: <one-line JSON>\\n\\n``.
+
+    ``conversation`` is added to the data of ``meta`` and ``done`` (the first and last frame).
+    """
     payload = event_payload(ev)
-    return f"event: {payload['event']}\ndata: {json.dumps(payload['data'], ensure_ascii=False)}\n\n"
+    data = payload["data"]
+    if conversation is not None and isinstance(ev, Meta | Done):
+        data = {**data, "conversation": conversation}
+    return f"event: {payload['event']}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 async def _sse(prep: Prepared) -> AsyncIterator[str]:
     async with aclosing(run_events(prep, AnswerOutcome(), mode="stream")) as events:
         async for ev in events:
-            yield sse_frame(ev)
+            yield sse_frame(ev, conversation=conversation_id(prep))
 
 
 @csrf_exempt
@@ -269,4 +292,5 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     response = StreamingHttpResponse(_sse(prep), content_type="text/event-stream; charset=utf-8")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
+    response["Kbqa-Conversation"] = str(conversation_id(prep))
     return response

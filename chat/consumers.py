@@ -38,6 +38,7 @@ from django.utils.translation import gettext_lazy
 
 from chat import services
 from chat.models import Conversation, Message
+from chat.questions import question_too_long
 from chat.rendering import event_fragment, fragment, turn_view
 from kbqa.core.types import Done, Turn
 
@@ -76,15 +77,9 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     if not isinstance(question, str) or not question.strip():
         raise InputRejected(_("Type a question before sending."))
     question = question.strip()
-    limit = settings.KBQA_MAX_QUESTION_CHARS
-    if len(question) > limit:
-        raise InputRejected(
-            _(
-                "Your question is %(count)d characters long; the limit is %(limit)d. "
-                "Shorten it and send it again."
-            )
-            % {"count": len(question), "limit": limit}
-        )
+    too_long = question_too_long(question)
+    if too_long is not None:
+        raise InputRejected(too_long)
     return question, data.get("fabricate") in TRUTHY
 
 

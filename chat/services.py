@@ -136,6 +136,11 @@ class AnswerOutcome:
         return [b for b in self.blocks if b["n"] in cited]
 
 
+def conversation_start(*, owner: AbstractBaseUser) -> Conversation:
+    """A new, untitled conversation for ``owner`` (its first question will name it)."""
+    return Conversation.objects.create(owner=owner)
+
+
 def message_record_user(*, conversation: Conversation, text: str) -> Message:
     if not conversation.title:
         conversation.title = text[:80]

@@ -50,6 +50,7 @@ def test_json_contract_with_token(scripted: ScriptedAnswer, token: str) -> None:
     assert response.status_code == 200
     body = response.json()
     assert set(body) == {
+        "conversation",
         "trace_id",
         "status",
         "answer",
@@ -135,7 +136,12 @@ def test_session_without_csrf_token_is_refused(scripted: ScriptedAnswer, user: A
             "'conversation' must be an integer conversation id.",
         ),
         ({"question": "q", "fabricate": "yes"}, 400, "'fabricate' must be true or false."),
-        ({"question": "x" * 2001}, 413, "The question is too long: at most 2000 characters."),
+        (
+            {"question": "x" * 2001},
+            413,
+            "Your question is 2001 characters long; the limit is 2000. "
+            "Shorten it and send it again.",
+        ),
         ({"question": "q", "conversation": 999999}, 404, "Conversation 999999 does not exist."),
     ],
 )
@@ -258,6 +264,7 @@ def test_provider_error_event_is_503_in_json(scripted: ScriptedAnswer, token: st
     assert body == {
         "error": "The model provider is overloaded; try again.",
         "trace_id": Trace.objects.get().pk,
+        "conversation": Conversation.objects.get().pk,
     }
 
 
@@ -333,6 +340,55 @@ def test_sse_stores_the_turn(scripted: ScriptedAnswer, user: Any, token: str) ->
         ("user", ""),
         ("assistant", "answered"),
     ]
+
+
+# ------------------------------------------------------------------- continuing a conversation
+
+
+def test_an_answer_without_conversation_starts_one_to_continue(
+    scripted: ScriptedAnswer, user: Any, token: str
+) -> None:
+    first = post(Client(), "/api/answer", {"question": "How much leave?"}, **bearer(token)).json()
+    conversation = Conversation.objects.get()
+    follow_up = post(
+        Client(),
+        "/api/answer",
+        {"question": "And for part-timers?", "conversation": first["conversation"]},
+        **bearer(token),
+    ).json()
+
+    assert first["conversation"] == follow_up["conversation"] == conversation.pk
+    assert (conversation.owner, conversation.title) == (user, "How much leave?")
+    assert [(t.role, t.text) for t in scripted.requests[1].history] == [
+        ("user", "How much leave?"),
+        ("assistant", "Employees get 20 days of leave."),
+    ]
+    assert list(conversation.messages.values_list("role", flat=True)) == [
+        "user",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert set(Trace.objects.values_list("conversation_id", flat=True)) == {conversation.pk}
+
+
+def test_sse_names_the_conversation_in_meta_done_and_a_header(
+    scripted: ScriptedAnswer, token: str
+) -> None:
+    response, text = sse({"Authorization": f"Bearer {token}"}, {"question": "How much leave?"})
+    frames = dict(parse_frames(text))
+    conversation = Conversation.objects.get().pk
+    assert response["Kbqa-Conversation"] == str(conversation)
+    assert frames["meta"]["conversation"] == frames["done"]["conversation"] == conversation
+    assert "conversation" not in frames["sentence"]
+
+
+@pytest.mark.parametrize("body", [{}, {"question": "q", "conversation": 999999}])
+def test_a_refused_request_starts_no_conversation(
+    scripted: ScriptedAnswer, token: str, body: dict[str, Any]
+) -> None:
+    assert post(Client(), "/api/answer", body, **bearer(token)).status_code in (400, 404)
+    assert Conversation.objects.count() == 0
 
 
 # ----------------------------------------------------------------------------- real pipeline
