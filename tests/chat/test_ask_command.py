@@ -27,7 +27,7 @@ def test_plain_output(scripted: ScriptedAnswer) -> None:
     trace = Trace.objects.get()
     assert output == (
         "Employees get 20 days of leave. [1]\n"
-        "(one sentence withheld: its citation could not be verified)\n"
+        "(1 sentence withheld: its citation could not be verified)\n"
         "\nSources:\n"
         "  [1] Leave policy (2025-06-30) doc-001#c01\n"
         f"\nTrace: {trace.pk} (answered)\n"
@@ -162,3 +162,48 @@ def test_authority_notice_is_printed_before_the_answer(scripted: ScriptedAnswer)
     assert output.splitlines()[0] == (
         "Note: Answered from the policy “Leave policy”; an archived page says 15 days."
     )
+
+
+def two_dropped(trace: Any, request: Any) -> list[Any]:
+    from kbqa.core.types import Dropped
+
+    events = answered(trace, request)
+    dropped = Dropped(index=1, text=SECRET_DROPPED, citations=(5,), reasons=("[5] was not issued",))
+    return [*events[:3], dropped, events[3]]
+
+
+def test_withheld_sentences_are_counted_on_one_line(scripted: ScriptedAnswer) -> None:
+    scripted.script = two_dropped
+    lines = ask("How much leave?").splitlines()
+    assert lines[:3] == [
+        "Employees get 20 days of leave. [1]",
+        "(2 sentences withheld: their citations could not be verified)",
+        "",
+    ]
+    assert sum("withheld" in line for line in lines) == 1
+    assert SECRET_DROPPED not in "\n".join(lines)
+
+
+def test_nothing_withheld_prints_no_note(scripted: ScriptedAnswer) -> None:
+    scripted.script = refused
+    assert "withheld" not in ask("Who won the match?")
+
+
+def test_a_question_over_the_limit_gets_the_browsers_message(
+    scripted: ScriptedAnswer, settings: Any
+) -> None:
+    from chat.consumers import InputRejected, question_parse
+
+    settings.KBQA_MAX_QUESTION_CHARS = 20
+    question = "How many days of leave do I get?"
+    with pytest.raises(InputRejected) as web:
+        question_parse(json.dumps({"question": question}))
+    with pytest.raises(CommandError) as cli:
+        ask(question)
+    assert (
+        str(cli.value)
+        == str(web.value)
+        == ("Your question is 32 characters long; the limit is 20. Shorten it and send it again.")
+    )
+    assert scripted.requests == []
+    assert Trace.objects.count() == 0

@@ -1,9 +1,11 @@
 """``manage.py ask "QUESTION"``: answer one question in the terminal, as it streams.
 
-Plain output: each verified sentence with its ``[n]`` chips as it arrives, a "withheld" note
-for each dropped sentence (never its text), a refusal's message, then the sources cited
-(``[n] title (updated) chunk_id``) and the trace id. ``--json``: one ``{"event", "data"}``
-object per line, ``done`` last. Exit status 1 when the answer ends in an error.
+Plain output: each verified sentence with its ``[n]`` chips as it arrives, a refusal's
+message, then one "(N sentences withheld: ...)" note counting the dropped sentences (never
+their text, as in the browser), the sources cited (``[n] title (updated) chunk_id``) and the
+trace id. ``--json``: one ``{"event", "data"}`` object per line, ``done`` last. Exit status 1
+when the answer ends in an error. A question over ``KBQA_MAX_QUESTION_CHARS`` is refused with
+the browser's message before anything runs.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.models import Conversation
+from chat.questions import question_too_long
 from chat.services import (
     AnswerOutcome,
     answer_run,
@@ -28,7 +31,7 @@ from chat.services import (
 )
 from kbqa.core.errors import KbqaError
 from kbqa.core.providers.base import Provider
-from kbqa.core.types import Dropped, Error, Event, Meta, Refusal, Sentence, Turn, event_payload
+from kbqa.core.types import Error, Event, Meta, Refusal, Sentence, Turn, event_payload
 
 
 def render_plain(ev: Event) -> str | None:
@@ -38,13 +41,20 @@ def render_plain(ev: Event) -> str | None:
     if isinstance(ev, Sentence):
         chips = "".join(f"[{n}]" for n in ev.citations)
         return f"{ev.text} {chips}".rstrip()
-    if isinstance(ev, Dropped):
-        return "(one sentence withheld: its citation could not be verified)"
     if isinstance(ev, Refusal):
         return ev.message
     if isinstance(ev, Error):
         return f"Error: {ev.message}"
     return None
+
+
+def withheld_line(dropped: int) -> str | None:
+    """The one note for ``dropped`` withheld sentences (None when nothing was dropped)."""
+    if dropped <= 0:
+        return None
+    if dropped == 1:
+        return "(1 sentence withheld: its citation could not be verified)"
+    return f"({dropped} sentences withheld: their citations could not be verified)"
 
 
 def sources_lines(outcome: AnswerOutcome) -> list[str]:
@@ -77,6 +87,9 @@ class Command(BaseCommand):
         question = opts["question"].strip()
         if not question:
             raise CommandError("The question is empty.")
+        too_long = question_too_long(question)
+        if too_long is not None:
+            raise CommandError(too_long)
         user = self._user(opts["user"])
         conversation, history = self._conversation(opts["conversation"], user)
         user = user or self._owner(conversation)
@@ -166,6 +179,9 @@ class Command(BaseCommand):
             await provider.aclose()
 
     def _summary(self, outcome: AnswerOutcome) -> None:
+        withheld = withheld_line(outcome.dropped)
+        if withheld is not None:
+            self.stdout.write(withheld)
         sources = sources_lines(outcome)
         if sources:
             self.stdout.write("\nSources:")
