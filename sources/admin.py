@@ -20,7 +20,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
-from django.utils.translation import ngettext
 
 from sources.forms import UploadForm
 from sources.lifecycle import document_restore, document_retire
@@ -28,6 +27,7 @@ from sources.models import Chunk, Document
 from sources.services import (
     IngestOverrides,
     IngestResult,
+    chunks_phrase,
     document_ingest,
     document_reingest,
     ingest_failure_reason,
@@ -48,11 +48,6 @@ class ChunkInline(admin.TabularInline):
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-
-def chunks_phrase(n: int) -> str:
-    """``1 chunk`` / ``2 chunks`` (ngettext, so translations get their plural forms)."""
-    return ngettext("%(n)d chunk", "%(n)d chunks", n) % {"n": n}
 
 
 def ingest_message(name: str, result: IngestResult) -> str:

@@ -27,6 +27,7 @@ from django.core.files.base import ContentFile, File
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
+from django.utils.translation import ngettext
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text import detect_language, fingerprint, sha256
@@ -111,6 +112,11 @@ class IngestSummary:
         return (
             f"documents: {docs}; chunks: {current} current, {added} added, {superseded} superseded"
         )
+
+
+def chunks_phrase(n: int) -> str:
+    """``1 chunk`` / ``2 chunks`` (ngettext, so translations get their plural forms)."""
+    return ngettext("%(n)d chunk", "%(n)d chunks", n) % {"n": n}
 
 
 @dataclass(frozen=True)

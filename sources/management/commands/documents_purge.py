@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import ngettext
 
 from sources.lifecycle import document_purge
 from sources.models import Document
+from sources.services import chunks_phrase
 
 
 class Command(BaseCommand):
@@ -33,13 +33,9 @@ class Command(BaseCommand):
             raise CommandError(f"no document with doc_id: {', '.join(missing)}; nothing purged")
         if not options["yes"]:
             for doc_id, doc in documents.items():
-                self.stdout.write(f"would purge {doc_id}: {self._chunks(doc.chunks.count())}")
+                self.stdout.write(f"would purge {doc_id}: {chunks_phrase(doc.chunks.count())}")
             raise CommandError("nothing purged; add --yes to purge for good")
         for doc_id in dict.fromkeys(doc_ids):
             result = document_purge(document=documents[doc_id])
             file_note = f", file {result.original_file}" if result.original_file else ""
-            self.stdout.write(f"purged {doc_id}: {self._chunks(result.chunks)}{file_note}")
-
-    @staticmethod
-    def _chunks(n: int) -> str:
-        return ngettext("%(n)d chunk", "%(n)d chunks", n) % {"n": n}
+            self.stdout.write(f"purged {doc_id}: {chunks_phrase(result.chunks)}{file_note}")

@@ -5,13 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
-from django.utils.translation import ngettext
 
 from sources.models import Authority
 from sources.services import (
     IngestFailure,
     IngestOverrides,
     IngestResult,
+    chunks_phrase,
     documents_ingest_paths,
 )
 
@@ -54,8 +54,8 @@ class Command(BaseCommand):
         if isinstance(outcome, IngestFailure):
             self.stderr.write(f"[{i}/{total}] FAILED {outcome.reason}")
             return
-        chunks = ngettext("%(n)d chunk", "%(n)d chunks", outcome.chunks) % {"n": outcome.chunks}
         self.stdout.write(
             f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "
-            f"{chunks}, {outcome.chunks_added} new, {outcome.chunks_superseded} superseded"
+            f"{chunks_phrase(outcome.chunks)}, {outcome.chunks_added} new, "
+            f"{outcome.chunks_superseded} superseded"
         )
