@@ -54,7 +54,15 @@ def test_chat_page_renders_in_chinese(chinese_client: Client, how: str) -> None:
         response = chinese_client.get("/", headers={"accept-language": "zh-hans"})
     html = response.content.decode()
     assert '<html lang="zh-hans">' in html
-    for text in ["新对话", "发送", "按 Enter 发送；按 Shift+Enter 换行。", "来源段落", "退出登录"]:
+    for text in [
+        "新对话",
+        "发送",
+        "按 Enter 发送；按 Shift+Enter 换行。",
+        "来源段落",
+        "退出登录",
+        "连接中…",
+        "未连接——正在重新连接…；你的问题已保留。",
+    ]:
         assert text in html
     assert "New conversation" not in html
 
@@ -82,3 +90,13 @@ async def test_websocket_alerts_follow_the_browser_language() -> None:
     alert = await comm.receive_from(timeout=5)
     await comm.disconnect()
     assert "请先输入问题再发送。" in alert
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_connected_is_said_in_the_browser_language() -> None:
+    user = await user_make("zhao")
+    conversation = await conversation_make(user)
+    comm = await socket_open(conversation.pk, user, language="zh-CN", admitted=False)
+    ready = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    assert ">已连接</span>" in ready
