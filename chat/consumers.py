@@ -14,8 +14,8 @@ are ignored: only an admitted socket answers. Once admitted, the consumer sends 
 ``connection-state`` fragment marked open, so the page says "connected" only when this
 conversation can really be asked (not merely when the TCP handshake succeeded).
 
-``fabricate`` (ask the provider to invent an unsupported sentence, to see the verifier drop
-it) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
+``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
+them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
 otherwise it is ignored and the answer runs normally.
 """
 
