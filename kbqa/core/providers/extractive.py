@@ -8,16 +8,21 @@ scores each by the question terms it contains, weighted by rarity across the sen
 a number earning the rarest term's weight for quantity questions (how long/much, deadline,
 多久...), times ``(1 + coverage) / 2`` (share of the question's terms covered); fragments
 and bare intros are penalised; ties go to the block retrieval ranked higher, then reading
-order. It returns the best sentence (with its list items when it ends with a colon), then
-up to ``MAX_SENTENCES`` in all: first the sentence right after the best, then others, each
-scoring at least ``KEEP_RATIO`` of the best and adding new terms. Each is followed by its
-block number: ``... [2]``.
+order. Question words of 1-2 Latin letters carry no weight, and a number counts only with
+its unit or next word (40 days is not 40 users). It returns the best sentence that has one of
+the question's key (rarest) terms, with its list items when it ends with a colon, then up to
+``MAX_SENTENCES`` in all: first the sentence right after the best, then others, each scoring
+at least ``KEEP_RATIO`` of the best, having a key term and a specific question term (not an
+answer-type word such as "limit") and adding new terms. Each is followed by its block
+number: ``... [2]``.
 
 It declines (outputs only a ``Not covered:`` / ``资料未涵盖：`` sentence, which the pipeline
 turns into a "no support" refusal) when the question names something no block mentions
 (``too_specific``), or when the best sentence covers less than half of the question's
-present terms and not its rarest one (``on_topic``). Question terms no chosen sentence (or
-its heading) covers are named in a final gap sentence: a partial answer. ``compress`` keeps
+present terms and not its rarest one (``on_topic``). Question words that no block mentions
+are named in a final gap sentence (a partial answer), and only those the verifier accepts
+in a gap (``gap_names``); never digits, light verbs ("last") or Chinese function words and
+single characters (``里``). With none, there is no gap sentence. ``compress`` keeps
 the block's sentences that share any question term, verbatim, one per line. ``rewrite`` is
 not supported.
 """
@@ -33,6 +38,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from kbqa.core.citations import Verifier, parse_claim
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.providers.extractive_text import (
@@ -40,7 +46,9 @@ from kbqa.core.providers.extractive_text import (
     candidates,
     fold,
     folded_terms,
+    function_words,
     qualifiers,
+    question_numbers,
     unwrap,
 )
 from kbqa.core.providers.fake import word_deltas
@@ -56,14 +64,21 @@ KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo
 FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
 COMMON_FACTOR = 0.5  # weight kept by a term in more than half of 3+ blocks (verifier's rule)
+KEY_SHARE = 0.5  # a key term weighs at least half the rarest term (measured on the demo set)
 MIN_WEIGHT = 0.1  # weight of a term in nearly every sentence
 CONTEXT_WEIGHT = 0.5  # a question term only in the sentence's section heading or title
 FRAGMENT_FACTOR = 0.25  # score kept by a fragment (or an intro with no list after it)
 GENERIC_TERMS = frozenset(
     """long many much get got need want know tell way happen still ever really thing keep
     something anything someone anyone make let like able allowed possible please
+    after before during within until since per via
     多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉""".split()
 )
+# Verbs that carry the question's grammar, not its subject: never named as not covered
+# ("How long does the free trial last?" is answered; "last" is not missing).
+LIGHT_VERBS = frozenset(fold(w) for w in (
+    "last take use work go come mean run apply happen exist stay become allow do make give "
+    "put set find".split()))
 _WORD_RE = re.compile(r"[a-z]+")
 _CJK_END = "。！？；"
 # "How long/many/much", "maximum", "deadline", "多久/多少/几": the answer is a quantity, so a
@@ -79,7 +94,7 @@ _DIGIT_RE = re.compile(r"\d")
 # Words naming the kind of answer rather than what is asked about: a quoted number answers
 # them, and their absence from the blocks is no reason to decline.
 ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
-    "limit maximum minimum max min size deadline amount number price cost period duration "
+    "limit maximum minimum max min size deadline amount number value price cost period duration "
     "often frequently frequency "
     "上限 最多 最长 大小 期限 截止 时限 金额 数量").split())
 
@@ -94,8 +109,12 @@ class Selection:
 
 
 def question_terms(question: str) -> list[str]:
-    """The question's distinct content terms, folded, in order (generic words removed)."""
-    out = [fold(t) for t in terms(question) if t not in GENERIC_TERMS]
+    """The question's distinct content terms, folded, in order: generic words and Latin
+    tokens of 1-2 letters ("a b recycle bin") removed, a number joined with its unit or next
+    word (``40 day``: 40 days is not 40 users; ``extractive_text.question_numbers``)."""
+    joined = question_numbers(question)
+    out = [joined.get(t, fold(t)) for t in terms(question)
+           if t not in GENERIC_TERMS and not (t.isascii() and t.isalpha() and len(t) <= 2)]
     return list(dict.fromkeys(out))
 
 
@@ -121,14 +140,16 @@ def too_specific(
     specific terms (those not common to most blocks): "How long does the trial last?" with
     only "last" absent still gets an answer.
     """
-    absent = [t for t in qterms if df[t] == 0 and _significant(t) and t not in skip]
+    absent = [t for t in qterms if df[t] == 0 and _significant(t) and t not in skip
+              and " " not in t]  # "40 day": a quantity the blocks may state otherwise
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
     specific = [t for t in qterms if _significant(t) and t not in ANSWER_TYPE_TERMS]
     return len(absent) >= 2 or (bool(absent) and 3 * len(absent) > len(specific))
 
 
 def _common(df: int, n_blocks: int) -> bool:
-    return n_blocks >= 3 and df > n_blocks / 2
+    """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
+    return df >= 3 and df * 2 > n_blocks
 
 
 def term_weights(
@@ -158,9 +179,14 @@ class Scorer:
     weights: dict[str, float]
     quantity: bool
     intros: dict[tuple[int, int], tuple[Candidate, ...]]
+    key: frozenset[str] = frozenset()
 
     def covers(self, c: Candidate) -> frozenset[str]:
         return frozenset(self.weights) & (c.terms | c.context)
+
+    def keyed(self, c: Candidate) -> bool:
+        """Whether ``c`` (or its heading) has one of the question's key terms."""
+        return not self.key or bool(self.key & (c.terms | c.context))
 
     def __call__(self, c: Candidate) -> float:
         own = frozenset(self.weights) & c.terms
@@ -177,6 +203,19 @@ class Scorer:
         bare_intro = c.intro and not self.intros.get((c.n, c.position))
         score *= FRAGMENT_FACTOR if c.fragment or bare_intro else 1.0
         return round(score, 9)  # equal sums in another order tie, so reading order decides
+
+
+def key_terms(weights: dict[str, float]) -> frozenset[str]:
+    """The question's rarest present terms: weight at least ``KEY_SHARE`` of the top one,
+    answer-type words ("limit") and single Chinese characters aside unless nothing else is
+    left. Every quoted sentence must have one (measured on the demo set: "the hotel limit"
+    took an API rate-limit sentence as an extra)."""
+    specific = {t: w for t, w in weights.items()
+                if t not in ANSWER_TYPE_TERMS and (t.isascii() or len(t) > 1)} or weights
+    if not specific:
+        return frozenset()
+    top = max(specific.values())
+    return frozenset(t for t, w in specific.items() if w >= KEY_SHARE * top - 1e-9)
 
 
 def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
@@ -201,21 +240,35 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     absent = [t for t in qterms if df[t] == 0]
     skip = ANSWER_TYPE_TERMS | qualifiers(question)
     if not qterms or too_specific(qterms, df, len(blocks), skip):
-        return Selection((), _surfaces(question, absent), True)
+        return Selection((), gap_names(question, absent, blocks), True)
     pool = candidates(blocks)
     present = [t for t in qterms if df[t] > 0]
     weights = term_weights(present, pool, df, len(blocks))
-    scorer = Scorer(weights, bool(_QUANTITY_RE.search(question.lower())), list_items(pool))
+    scorer = Scorer(weights, bool(_QUANTITY_RE.search(question.lower())), list_items(pool),
+                    key_terms(weights))
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
-        return Selection((), _surfaces(question, absent), True)
+        return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
-    covered = frozenset().union(*(scorer.covers(c) for c in chosen))
     if any(_DIGIT_RE.search(c.text) for c in chosen):
-        covered |= ANSWER_TYPE_TERMS  # "limit", "deadline": a quoted number answers them
-    missing = [t for t in qterms if t not in covered and _nameable(t)]
-    return Selection(tuple(chosen), _surfaces(question, missing), False)
+        absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
+    return Selection(tuple(chosen), gap_names(question, absent, blocks), False)
+
+
+def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
+    """The question's own words for ``absent`` terms (in no block) that a gap sentence may
+    name: no digits, no function word (``_nameable``, ``function_words``), and each one a
+    gap the verifier accepts (``Verifier`` with the question: a question word that no
+    block's original text mentions)."""
+    skip = function_words(question)
+    words = _surfaces(question, [t for t in absent if _nameable(t) and t not in skip])
+    if not words:
+        return ()
+    verifier = Verifier(blocks, question=question)
+    language = detect_language(question)
+    return tuple(w for w in words
+                 if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)
 
 
 def on_topic(best: Candidate, scorer: Scorer) -> bool:
@@ -230,21 +283,24 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
 
 
 def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
-    """The best sentence (with its list items when it is an intro), then up to
-    ``MAX_SENTENCES`` in all: first the sentence right after the best if it scores
+    """The best sentence with a key term (with its list items when it is an intro), then up
+    to ``MAX_SENTENCES`` in all: first the sentence right after the best if it scores
     ``FOLLOW_RATIO`` of the best (it continues it), then others scoring ``KEEP_RATIO`` of the
-    best, each adding new terms; extras follow in block and reading order."""
-    best_score, best = scored[0]
+    best; each extra has a key term, shares a specific question term (not an answer-type
+    word) in its own words, and adds new terms; extras follow in block and reading order."""
+    keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
+    best_score, best = keyed[0]
     chosen = [best, *scorer.intros.get((best.n, best.position), ())]
-    follow = [(s / FOLLOW_RATIO * KEEP_RATIO, c) for s, c in scored
+    follow = [(s / FOLLOW_RATIO * KEEP_RATIO, c) for s, c in keyed
               if (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
     extras: list[Candidate] = []
-    for score, cand in [*follow, *scored[1:]]:
+    for score, cand in [*follow, *keyed[1:]]:
         if len(chosen) + len(extras) >= MAX_SENTENCES:
             break
         if score < KEEP_RATIO * best_score or cand in chosen or cand in extras:
             continue
-        if _adds(cand, [*chosen, *extras]):
+        if specific & cand.terms and _adds(cand, [*chosen, *extras]):
             extras.append(cand)
     return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
 
@@ -264,10 +320,11 @@ def _significant(term: str) -> bool:
 
 
 def _nameable(term: str) -> bool:
-    """Worth naming in a gap: no digits, and Latin words of 4+ letters ("old" says little)."""
-    if any(ch.isdigit() for ch in term):
+    """Worth naming in a gap: no digits, Latin words of 4+ letters ("old" says little) that
+    are not light verbs ("last", "work"), Chinese words of 2+ characters (never ``里``)."""
+    if any(ch.isdigit() for ch in term) or term in LIGHT_VERBS:
         return False
-    return not term.isascii() or len(term) >= 4
+    return len(term) >= (4 if term.isascii() else 2)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -7,6 +7,10 @@ table rows become one sentence each, their cells paired with the header cells
 can be quoted. Every ``Candidate`` carries its terms folded by ``fold`` (a looser English
 match than the S-stemmer), the folded terms of its block's section heading and document
 title (``context``), whether it is a list item, an intro ending with a colon, or a fragment.
+
+A number is also a term together with its unit or next word (``40 day``, ``30 天``), so a
+question about "40 days" matches a sentence about 40 days and not one about "40 Business
+users" (``number_terms``; the question side uses only the joined form, ``question_numbers``).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbqa.core.sentences import MARKER_RE, split_sentences
-from kbqa.core.tokenize import terms
+from kbqa.core.text import CJK_CHARS
+from kbqa.core.tokenize import STOP_EN, stem, terms
 from kbqa.core.types import Block
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
@@ -29,6 +34,11 @@ _EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _OPENERS = "\"'“‘(（[【「《"
+# A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
+# A number inside a name ("gpt-3", "q3", "v2.1") is not a quantity.
+_NUMBER_UNIT_RE = re.compile(
+    rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([a-z]+)|([{CJK_CHARS}]))")
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
 # A sentence worth quoting on its own has at least this many words (a CJK character counts
 # half a word): "No." or "Restore." answer nothing by themselves.
 MIN_WORDS = 4
@@ -53,8 +63,28 @@ def fold(term: str) -> str:
 
 
 def folded_terms(text: str) -> frozenset[str]:
-    """The distinct folded content terms of ``text``."""
-    return frozenset(fold(t) for t in terms(text))
+    """The distinct folded content terms of ``text``, with ``number_terms``."""
+    return frozenset(fold(t) for t in terms(text)) | number_terms(text)
+
+
+def number_terms(text: str) -> frozenset[str]:
+    """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``
+    (a Latin word folded, a Chinese one by its first character; none for a year, a number
+    inside a name such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word)."""
+    folded = unicodedata.normalize("NFKC", text).lower()
+    out: set[str] = set()
+    for m in _NUMBER_UNIT_RE.finditer(folded):
+        number, word, cjk = m.groups()
+        if _YEAR_RE.fullmatch(number) or (word and word in STOP_EN):
+            continue
+        out.add(f"{number} {fold(stem(word)) if word else cjk}")
+    return frozenset(out)
+
+
+def question_numbers(question: str) -> dict[str, str]:
+    """For each number of ``question`` that has a unit or next word, its joined term:
+    ``{"40": "40 day"}``; the question matches that number only with that word."""
+    return {t.split(" ")[0]: t for t in sorted(number_terms(question))}
 
 
 def unwrap(text: str) -> str:
@@ -183,16 +213,30 @@ _QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 
 
+# Tags of words that never name what is asked about: pronouns (每年), numerals and
+# quantifiers (几天), places and directions (里, 天内), times, prepositions, conjunctions,
+# particles, adverbs, interjections (jieba/ICTCLAS tag set).
+_FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w)$")
+
+
 @lru_cache(maxsize=1024)
-def qualifiers(question: str) -> frozenset[str]:
-    """The Chinese words of ``question`` that jieba tags as verbs, adjectives, adverbs or
-    pronouns (``改成``, ``任意``); empty for a question with no Chinese. Loads jieba's
+def _tagged(question: str) -> tuple[tuple[str, str], ...]:
+    """``(folded word, jieba tag)`` of a question with Chinese; () without. Loads jieba's
     part-of-speech model on first use (about 1 s)."""
     if not _CJK_RE.search(question):
-        return frozenset()
+        return ()
     import jieba.posseg
 
-    return frozenset(
-        fold(pair.word.lower()) for pair in jieba.posseg.cut(question)
-        if _QUALIFIER_TAGS.match(pair.flag)
-    )
+    return tuple((fold(p.word.lower()), p.flag) for p in jieba.posseg.cut(question))
+
+
+def qualifiers(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that jieba tags as verbs (``改成``, ``任意``):
+    they qualify what is asked about rather than name it."""
+    return frozenset(w for w, tag in _tagged(question) if _QUALIFIER_TAGS.match(tag))
+
+
+def function_words(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
+    ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
+    return frozenset(w for w, tag in _tagged(question) if _FUNCTION_TAGS.match(tag))
