@@ -33,7 +33,6 @@ import asyncio
 import json
 import math
 import re
-import unicodedata
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
@@ -44,17 +43,20 @@ from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.providers.extractive_text import (
     Candidate,
     candidates,
+    cite,
     fold,
     folded_terms,
     function_words,
+    gap_sentence,
     qualifiers,
     question_numbers,
+    surfaces,
     unwrap,
 )
 from kbqa.core.providers.fake import word_deltas
 from kbqa.core.sentences import split_sentences
 from kbqa.core.text import detect_language
-from kbqa.core.tokenize import stem, terms
+from kbqa.core.tokenize import terms
 from kbqa.core.tokens import count_tokens
 from kbqa.core.types import Block, Language
 
@@ -79,8 +81,6 @@ GENERIC_TERMS = frozenset(
 LIGHT_VERBS = frozenset(fold(w) for w in (
     "last take use work go come mean run apply happen exist stay become allow do make give "
     "put set find".split()))
-_WORD_RE = re.compile(r"[a-z]+")
-_CJK_END = "。！？；"
 # "How long/many/much", "maximum", "deadline", "多久/多少/几": the answer is a quantity, so a
 # sentence that states a number earns the weight of the question's rarest term (measured on
 # the demo documents: without it "How long does the recycle bin keep items?" quoted how to
@@ -262,7 +262,7 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
     gap the verifier accepts (``Verifier`` with the question: a question word that no
     block's original text mentions)."""
     skip = function_words(question)
-    words = _surfaces(question, [t for t in absent if _nameable(t) and t not in skip])
+    words = surfaces(question, [t for t in absent if _nameable(t) and t not in skip])
     if not words:
         return ()
     verifier = Verifier(blocks, question=question)
@@ -329,34 +329,6 @@ def _nameable(term: str) -> bool:
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
-
-
-def _surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
-    """The question's own words for ``missing`` folded terms (digits never named)."""
-    folded = unicodedata.normalize("NFKC", question).lower()
-    by_term = {fold(stem(w)): w for w in _WORD_RE.findall(folded)}
-    names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
-    # jieba's search mode gives 出租车 and its parts 出租, 租车: name only the longest.
-    whole = [w for w in names if not any(w != o and w in o for o in names)]
-    return tuple(dict.fromkeys(whole))
-
-
-def gap_sentence(language: Language, missing: Sequence[str]) -> str:
-    """A gap sentence naming what the sources do not mention (no digits, no citation)."""
-    if language == "zh":
-        if not missing:
-            return "资料未涵盖：找到的资料无法回答这个问题。"
-        return f"资料未涵盖：找到的资料没有提到{'、'.join(missing)}。"
-    if not missing:
-        return "Not covered: the sources found do not answer this question."
-    return f"Not covered: the sources found do not mention {', '.join(missing)}."
-
-
-def cite(sentence: str, n: int) -> str:
-    """``sentence`` with its block marker: ``... days. [2]``; Chinese ``...30天[2]。``."""
-    if sentence[-1:] in _CJK_END:
-        return f"{sentence[:-1]}[{n}]{sentence[-1]}"
-    return f"{sentence} [{n}]"
 
 
 def render_stream(selection: Selection, language: Language) -> str:

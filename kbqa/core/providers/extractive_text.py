@@ -7,6 +7,8 @@ table rows become one sentence each, their cells paired with the header cells
 can be quoted. Every ``Candidate`` carries its terms folded by ``fold`` (a looser English
 match than the S-stemmer), the folded terms of its block's section heading and document
 title (``context``), whether it is a list item, an intro ending with a colon, or a fragment.
+It also writes the answer's pieces: ``cite`` (a sentence with its marker), ``gap_sentence``
+and ``surfaces`` (the question's own words for the terms a gap names).
 
 A number is also a term together with its unit or next word (``40 day``, ``30 天``), so a
 question about "40 days" matches a sentence about 40 days and not one about "40 Business
@@ -24,7 +26,7 @@ from functools import lru_cache
 from kbqa.core.sentences import MARKER_RE, split_sentences
 from kbqa.core.text import CJK_CHARS
 from kbqa.core.tokenize import STOP_EN, stem, terms
-from kbqa.core.types import Block
+from kbqa.core.types import Block, Language
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
 _UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
@@ -33,6 +35,8 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
 _EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+_WORD_RE = re.compile(r"[a-z]+")
+_CJK_END = "。！？；"
 _OPENERS = "\"'“‘(（[【「《"
 # A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
 # A number inside a name ("gpt-3", "q3", "v2.1") is not a quantity.
@@ -205,6 +209,37 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
                                      item, intro, is_fragment(text)))
     return out
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
+    """The question's own words for ``missing`` folded terms (digits never named)."""
+    folded = unicodedata.normalize("NFKC", question).lower()
+    by_term = {fold(stem(w)): w for w in _WORD_RE.findall(folded)}
+    names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
+    # jieba's search mode gives 出租车 and its parts 出租, 租车: name only the longest.
+    whole = [w for w in names if not any(w != o and w in o for o in names)]
+    return tuple(dict.fromkeys(whole))
+
+
+def gap_sentence(language: Language, missing: Sequence[str]) -> str:
+    """A gap sentence naming what the sources do not mention (no digits, no citation)."""
+    if language == "zh":
+        if not missing:
+            return "资料未涵盖：找到的资料无法回答这个问题。"
+        return f"资料未涵盖：找到的资料没有提到{'、'.join(missing)}。"
+    if not missing:
+        return "Not covered: the sources found do not answer this question."
+    return f"Not covered: the sources found do not mention {', '.join(missing)}."
+
+
+def cite(sentence: str, n: int) -> str:
+    """``sentence`` with its block marker: ``... days. [2]``; Chinese ``...30天[2]。``."""
+    if sentence[-1:] in _CJK_END:
+        return f"{sentence[:-1]}[{n}]{sentence[-1]}"
+    return f"{sentence} [{n}]"
 
 
 # jieba part-of-speech tags of words that qualify what is asked about rather than name it:
