@@ -13,7 +13,7 @@ from sources.selectors import chunks_search
 from sources.services import document_ingest
 from tests.sources.conftest import pdf_bytes
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.sources.urls")]
+pytestmark = pytest.mark.django_db
 UPLOAD_URL = "/admin/sources/document/upload/"
 CHANGELIST = "/admin/sources/document/"
 TRAVEL = b"---\ndoc_id: doc-010\ntitle: Travel\n---\n# Hotels\n\nUp to 200 USD per night.\n"

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from sources.models import Chunk, Document
 
-pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.sources.urls")]
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
