@@ -64,6 +64,7 @@ class ApiError(Exception):
 
 
 def error_response(status: int, message: str, **extra: Any) -> JsonResponse:
+    """``{"error": message, **extra}`` with HTTP ``status``; a 405 names POST in ``Allow``."""
     response = JsonResponse({"error": message, **extra}, status=status)
     if status == 405:
         response["Allow"] = "POST"
@@ -213,6 +214,7 @@ async def _finish(prep: Prepared, outcome: AnswerOutcome) -> None:
 
 
 def conversation_id(prep: Prepared) -> int | None:
+    """The conversation the answer belongs to (primary key), None when there is none."""
     return prep.conversation.pk if prep.conversation is not None else None
 
 

@@ -50,6 +50,7 @@ def chip(n: int, block: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def blocks_by_number(blocks: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[str, Any]]:
+    """The blocks of a ``Meta`` (or a stored message) keyed by their number ``n``."""
     return {int(b["n"]): b for b in blocks if "n" in b}
 
 

@@ -65,6 +65,7 @@ def provider_from_settings(name: str | None = None) -> Provider:
 
 
 def default_retriever() -> Retriever:
+    """BM25 over the stored knowledge base's current chunks (``sources.selectors``)."""
     from sources.selectors import KnowledgeBaseRetriever
 
     return KnowledgeBaseRetriever()
@@ -142,6 +143,7 @@ def conversation_start(*, owner: AbstractBaseUser) -> Conversation:
 
 
 def message_record_user(*, conversation: Conversation, text: str) -> Message:
+    """Store the user's question; an untitled conversation takes its first 80 characters."""
     if not conversation.title:
         conversation.title = text[:80]
         conversation.save(update_fields=["title"])

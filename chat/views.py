@@ -55,6 +55,7 @@ def chat_home(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """One of the user's conversations; 404 for another user's or a missing one."""
     conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
     return chat_page(request, conversation)
 
@@ -76,6 +77,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
+    """The chat screen for ``conversation``: its turns, the conversation list, provider status."""
     label, provider_ok = provider_label()
     context = {
         "conversation": conversation,

@@ -18,10 +18,12 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_str(name: str, default: str) -> str:
+    """The environment variable ``name`` as is, or ``default`` when unset."""
     return os.environ.get(name, default)
 
 
 def env_bool(name: str, default: bool) -> bool:
+    """True for 1/true/yes/on (any case), False for anything else; ``default`` if unset or blank."""
     raw = os.environ.get(name)
     if raw is None or raw.strip() == "":
         return default
@@ -29,11 +31,13 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
+    """The variable as an int, ``default`` if unset or blank; ValueError (at startup) if not one."""
     raw = os.environ.get(name, "").strip()
     return int(raw) if raw else default
 
 
 def env_float(name: str, default: float) -> float:
+    """The variable as a float, ``default`` if unset or blank; ValueError (startup) if not one."""
     raw = os.environ.get(name, "").strip()
     return float(raw) if raw else default
 

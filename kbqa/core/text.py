@@ -42,6 +42,7 @@ def sha256(text: str) -> str:
 
 
 def has_cjk(text: str) -> bool:
+    """True when ``text`` contains at least one CJK ideograph."""
     return _CJK_RE.search(text) is not None
 
 

@@ -325,4 +325,5 @@ class TraceDraft:
 
 
 def blocks_info(blocks: Sequence[Block]) -> tuple[dict[str, Any], ...]:
+    """``Block.info()`` of each block, in order: the JSON-safe block list of ``Meta``."""
     return tuple(b.info() for b in blocks)
