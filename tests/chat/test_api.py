@@ -143,6 +143,8 @@ def test_session_without_csrf_token_is_refused(scripted: ScriptedAnswer, user: A
             "Shorten it and send it again.",
         ),
         ({"question": "q", "conversation": 999999}, 404, "Conversation 999999 does not exist."),
+        # Beyond a 64-bit primary key: the database cannot even look it up.
+        ({"question": "q", "conversation": 2**64}, 404, f"Conversation {2**64} does not exist."),
     ],
 )
 @pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
