@@ -189,8 +189,10 @@ async def answer_run(
     """Run the pipeline for one question and yield its events; the trace is always stored.
 
     Use inside ``contextlib.aclosing`` so an early exit still stores the trace promptly.
-    Raises ``ConfigError`` (bad provider settings) before any event.
+    Raises ``ConfigError`` (bad provider settings) before any event. A provider built here
+    from settings is closed here; a ``provider`` passed in stays open for its owner.
     """
+    owned = provider is None
     provider = provider or provider_from_settings()
     draft = TraceDraft(trace_id=new_ulid(), question=question)
     request = AnswerRequest(
@@ -219,3 +221,5 @@ async def answer_run(
         await asyncio.shield(
             sync_to_async(trace_record)(draft=draft, user=user, conversation=conversation)
         )
+        if owned:
+            await provider.aclose()

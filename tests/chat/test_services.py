@@ -1,0 +1,37 @@
+"""``answer_run``: who closes the provider (its HTTP connection pool)."""
+
+from __future__ import annotations
+
+from contextlib import aclosing
+from typing import Any
+
+import pytest
+
+from chat import services
+from kbqa.core.providers.fake import FakeProvider
+from kbqa.core.types import Done, ScoredChunk
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class EmptyRetriever:
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        return []
+
+
+async def run_to_done(**kwargs: Any) -> Done:
+    async with aclosing(services.answer_run(question="Anything?", **kwargs)) as events:
+        return [ev async for ev in events][-1]  # type: ignore[return-value]
+
+
+async def test_provider_built_from_settings_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    built = FakeProvider([])
+    monkeypatch.setattr(services, "provider_from_settings", lambda: built)
+    done = await run_to_done(retriever=EmptyRetriever())
+    assert (done.status, getattr(built, "closed", False)) == ("refused_low_score", True)
+
+
+async def test_provider_passed_in_stays_open_for_its_owner() -> None:
+    given = FakeProvider([])
+    done = await run_to_done(retriever=EmptyRetriever(), provider=given)
+    assert (done.status, getattr(given, "closed", False)) == ("refused_low_score", False)
