@@ -16,8 +16,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth.backends import BaseBackend
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest
@@ -132,3 +134,9 @@ def _active_staff(user_obj: AbstractBaseUser | AnonymousUser) -> bool:
     return bool(getattr(user_obj, "is_active", False)) and bool(
         getattr(user_obj, "is_staff", False)
     )
+
+
+def fabricate_allowed(user: Any) -> bool:
+    """Whether ``user`` may switch on the fabrication demo (two fabricated sentences in the
+    first draft): with DEBUG or ``KBQA_FABRICATE`` on, or for staff."""
+    return bool(settings.DEBUG or settings.KBQA_FABRICATE or getattr(user, "is_staff", False))

@@ -37,6 +37,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from chat import services
+from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.questions import question_too_long
 from chat.rendering import event_fragment, fragment, turn_view
@@ -81,11 +82,6 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     if too_long is not None:
         raise InputRejected(too_long)
     return question, data.get("fabricate") in TRUTHY
-
-
-def fabricate_allowed(user: Any) -> bool:
-    """Whether ``user`` may ask for a fabricated draft (see module docstring)."""
-    return bool(settings.DEBUG or settings.KBQA_FABRICATE or getattr(user, "is_staff", False))
 
 
 def scope_language(scope: dict[str, Any]) -> str:

@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from chat.models import Conversation, Message, Trace, new_ulid
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
-from kbqa.core.providers.registry import make_provider
+from kbqa.core.providers.registry import describe_provider, make_provider
 from kbqa.core.types import (
     Done,
     Dropped,
@@ -61,6 +61,16 @@ def provider_from_settings(name: str | None = None) -> Provider:
         base_url=settings.KBQA_ANTHROPIC_BASE_URL,
         max_retries=settings.KBQA_ANTHROPIC_MAX_RETRIES,
         timeout=settings.KBQA_ANTHROPIC_TIMEOUT,
+    )
+
+
+def provider_label_from_settings(name: str | None = None) -> str:
+    """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
+    built or connected). Raises ConfigError like ``provider_from_settings``."""
+    return describe_provider(
+        name or settings.KBQA_PROVIDER,
+        model=settings.KBQA_ANTHROPIC_MODEL,
+        api_key=settings.ANTHROPIC_API_KEY,
     )
 
 

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.views.decorators.http import require_POST
 
 from chat import services
-from chat.consumers import fabricate_allowed
+from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.rendering import message_turn_view
 from kbqa.core.errors import KbqaError
@@ -28,7 +28,7 @@ CONVERSATION_LIST_SIZE = 50
 def provider_label() -> tuple[str, bool]:
     """``(label, ok)`` for the status line, e.g. ``("offline extractive", True)``."""
     try:
-        return services.provider_from_settings().label, True
+        return services.provider_label_from_settings(), True
     except KbqaError as exc:
         return str(exc), False
 

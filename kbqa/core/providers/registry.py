@@ -26,14 +26,12 @@ def make_provider(
     "anthropic" without an API key. ``model``/``fast_model`` default to Claude Sonnet/Haiku
     for "anthropic" and are ignored by "extractive".
     """
-    key = name.strip().lower()
+    key = _checked(name, api_key=api_key)
     if key == "extractive":
         from kbqa.core.providers.extractive import ExtractiveProvider
 
         return ExtractiveProvider()
     if key == "anthropic":
-        if not api_key:
-            raise ConfigError("set ANTHROPIC_API_KEY to use the anthropic provider")
         from kbqa.core.providers.anthropic import AnthropicProvider
 
         return AnthropicProvider(
@@ -44,6 +42,24 @@ def make_provider(
             max_retries=max_retries,
             timeout=timeout,
         )
-    raise ConfigError(
-        f"unknown provider {name!r}: choose one of {', '.join(PROVIDER_NAMES)}"
-    )
+    raise AssertionError(key)  # _checked admits only PROVIDER_NAMES
+
+
+def describe_provider(name: str, *, model: str = "", api_key: str = "") -> str:
+    """The status-line label of the provider ``make_provider`` would build, without building
+    it (an SDK client holds a connection pool). Raises ``ConfigError`` like ``make_provider``.
+    """
+    if _checked(name, api_key=api_key) == "extractive":
+        return "offline extractive"
+    return f"anthropic {model or DEFAULT_MODEL}"
+
+
+def _checked(name: str, *, api_key: str) -> str:
+    key = name.strip().lower()
+    if key not in PROVIDER_NAMES:
+        raise ConfigError(
+            f"unknown provider {name!r}: choose one of {', '.join(PROVIDER_NAMES)}"
+        )
+    if key == "anthropic" and not api_key:
+        raise ConfigError("set ANTHROPIC_API_KEY to use the anthropic provider")
+    return key

@@ -40,3 +40,31 @@ def test_config_errors_say_what_to_do(name: str, kwargs: dict[str, str], message
 
 def test_names() -> None:
     assert PROVIDER_NAMES == ("extractive", "anthropic")
+
+
+@pytest.mark.parametrize(
+    ("name", "kwargs"),
+    [
+        ("extractive", {}),
+        ("anthropic", {"api_key": "k", "model": "claude-x"}),
+        ("Anthropic ", {"api_key": "k"}),
+    ],
+)
+async def test_describe_matches_the_built_provider_without_building_it(
+    name: str, kwargs: dict[str, str]
+) -> None:
+    from kbqa.core.providers.registry import describe_provider
+
+    provider = make_provider(name, **kwargs)
+    described = describe_provider(name, model=kwargs.get("model", ""),
+                                  api_key=kwargs.get("api_key", ""))
+    assert described == provider.label
+    await provider.aclose()
+
+
+@pytest.mark.parametrize(("name", "api_key"), [("gpt", "k"), ("anthropic", "")])
+def test_describe_raises_the_same_config_errors(name: str, api_key: str) -> None:
+    from kbqa.core.providers.registry import describe_provider
+
+    with pytest.raises(ConfigError):
+        describe_provider(name, api_key=api_key)
