@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TypeVar
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+_N = TypeVar("_N", int, float)
 
 
 def env_str(name: str, default: str) -> str:
@@ -31,15 +33,30 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int) -> int:
-    """The variable as an int, ``default`` if unset or blank; ValueError (at startup) if not one."""
-    raw = os.environ.get(name, "").strip()
-    return int(raw) if raw else default
+    """The variable as an int, ``default`` if unset or blank.
+
+    Raises ImproperlyConfigured naming the variable when it is not a whole number.
+    """
+    return _env_number(name, default, int)
 
 
 def env_float(name: str, default: float) -> float:
-    """The variable as a float, ``default`` if unset or blank; ValueError (startup) if not one."""
+    """The variable as a float, ``default`` if unset or blank.
+
+    Raises ImproperlyConfigured naming the variable when it is not a number.
+    """
+    return _env_number(name, default, float)
+
+
+def _env_number(name: str, default: _N, kind: type[_N]) -> _N:
     raw = os.environ.get(name, "").strip()
-    return float(raw) if raw else default
+    if not raw:
+        return default
+    try:
+        return kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ImproperlyConfigured(f"{name}={raw!r} is not {what}.") from None
 
 
 DEBUG = env_bool("KBQA_DEBUG", False)
