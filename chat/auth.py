@@ -74,6 +74,29 @@ def token_user(key: str) -> AbstractBaseUser | None:
     return token.user
 
 
+class BearerTokenMiddleware:
+    """Lets API clients read cited passages (``GET /api/chunks/<id>``) with their token.
+
+    The answer API authenticates tokens itself (``api_authenticate``); the chunk JSON lives in
+    ``sources``, which must not import ``chat``, so this middleware sets ``request.user`` for
+    a valid ``Authorization: Bearer`` header on that read-only path. Goes after Django's
+    AuthenticationMiddleware.
+    """
+
+    PATH_PREFIX = "/api/chunks/"
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if request.method in ("GET", "HEAD") and request.path.startswith(self.PATH_PREFIX):
+            key = bearer_key(request)
+            user = token_user(key) if key else None
+            if user is not None:
+                request.user = user
+        return self.get_response(request)
+
+
 class _CsrfCheck(CsrfViewMiddleware):
     def _reject(self, request: HttpRequest, reason: str) -> str:  # type: ignore[override]
         return reason

@@ -69,7 +69,10 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     401 JSON when not logged in; 410 JSON for a purged chunk; 404 JSON for an unknown id.
     """
     if not request.user.is_authenticated:
-        return JsonResponse({"error": "Log in to read sources."}, status=401)
+        return JsonResponse(
+            {"error": "Log in, or send the API token as 'Authorization: Bearer <token>'."},
+            status=401,
+        )
     chunk = chunk_get(chunk_id=chunk_id)
     if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id)):
         day = timezone.localtime(purged_at).date().isoformat()

@@ -120,7 +120,9 @@ def test_api_returns_json(client_in: Client, chunk: Chunk) -> None:
 def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
     response = client.get("/api/chunks/doc-010%23c02")
     assert response.status_code == 401
-    assert response.json() == {"error": "Log in to read sources."}
+    assert response.json() == {
+        "error": "Log in, or send the API token as 'Authorization: Bearer <token>'."
+    }
 
 
 def test_api_unknown_id_is_404_json(client_in: Client) -> None:
