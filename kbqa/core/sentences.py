@@ -8,10 +8,11 @@ A sentence ends at:
   (``example.com/a?b=1``) never split;
 - a line break: each list item or non-empty line is its own sentence.
 
-Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig.`` never end a sentence;
-``etc. No. a.m. p.m. Inc. Ltd. Jr.`` and an ellipsis (``...``, ``…``) end one only when the
-next word starts with a capital letter (or the text ends); ``1.`` at the start of a line is
-a list number, not a full stop.
+Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig. Co.`` never end a
+sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, dotted initials (``B.V.``, ``U.S.``) and an
+ellipsis (``...``, ``…``) end one only when the next word starts with a capital letter (or
+the text ends); a full stop followed by a lower-case Latin letter never ends one (English
+sentences start with a capital); ``1.`` at the start of a line is a list number.
 
 What follows the final punctuation stays with the sentence: closing quotes and brackets
 (``."``, ``。」``, ``.)``) and citation markers (``... 30 days. [2]``, ``... 30 天。【2】``).
@@ -45,9 +46,9 @@ MARKER_RE = re.compile(rf"\[{_LIST}\]|【{_LIST}】|［{_LIST}］")
 _PARTIAL_MARKER_RE = re.compile(rf"[\[【［]\s*\^?(?:{_D}|{_SEP}|\s|\^)*")
 
 _HARD_ABBREVIATIONS = frozenset(
-    "e.g. i.e. dr. mr. mrs. ms. prof. vs. approx. cf. fig. st.".split()
+    "e.g. i.e. dr. mr. mrs. ms. prof. vs. approx. cf. fig. st. co.".split()
 )
-_SOFT_ABBREVIATIONS = frozenset("etc. no. a.m. p.m. inc. ltd. co. jr. sr.".split())
+_SOFT_ABBREVIATIONS = frozenset("etc. no. a.m. p.m. inc. ltd. jr. sr.".split())
 _OPENERS = "([{\"'“‘（「『《【"
 
 
@@ -186,8 +187,10 @@ def _full_stop_ends(text: str, i: int, run: str, next_char: str | None) -> bool:
     word = text[word_start : i + 1].lstrip(_OPENERS).lower()
     if word in _HARD_ABBREVIATIONS:
         return False
-    if word in _SOFT_ABBREVIATIONS:
+    if word in _SOFT_ABBREVIATIONS or "." in word[:-1]:  # "B.V.", "U.S.": dotted initials
         return capital_next or bool(next_char and _CJK_RE.match(next_char))
+    if next_char is not None and next_char.isascii() and next_char.islower():
+        return False  # an English sentence does not start in lower case: "approx. five"
     line_start = text.rfind("\n", 0, word_start) + 1
     if word[:-1].isdigit() and not text[line_start:word_start].strip():
         return False  # "1. Upload the file" is a list number

@@ -15,6 +15,13 @@ CASES = [
     ("It takes approx. 3 days. Done.", ["It takes approx. 3 days.", "Done."]),
     ("Pens, paper, etc. are free. Done.", ["Pens, paper, etc. are free.", "Done."]),
     ("Pens, paper, etc. The end.", ["Pens, paper, etc.", "The end."]),
+    (
+        "It covers Nimbus Works B.V. and its subsidiaries. Next.",
+        ["It covers Nimbus Works B.V. and its subsidiaries.", "Next."],
+    ),
+    ("Paid by Nimbus Works B.V. Next.", ["Paid by Nimbus Works B.V.", "Next."]),
+    ("Acme Ltd. and Co. KG pay. Next.", ["Acme Ltd. and Co. KG pay.", "Next."]),
+    ("Ends here. then a lower-case start.", ["Ends here. then a lower-case start."]),
     # numbers, versions, URLs, e-mail
     ("It costs 3.5 USD. Done.", ["It costs 3.5 USD.", "Done."]),
     ("Version 2.1.0 is out. Upgrade.", ["Version 2.1.0 is out.", "Upgrade."]),
