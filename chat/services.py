@@ -175,13 +175,25 @@ def message_record_answer(*, conversation: Conversation, outcome: AnswerOutcome)
 
 
 def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple[Turn, ...]:
-    """The last ``limit`` messages as Turns (oldest first): intent only, never evidence."""
-    rows = list(conversation.messages.order_by("-created_at", "-id")[:limit])
-    return tuple(
-        Turn(role="user" if m.role == Message.Role.USER else "assistant", text=m.text)
-        for m in reversed(rows)
-        if m.text
-    )
+    """The last ``limit`` messages as Turns (oldest first): intent only, never evidence.
+
+    A user turn is given in the standalone form the pipeline built for it (from the trace of
+    the answer that followed), so "and for admins?" two turns back reads as the full question
+    it stood for and a later follow-up inherits that topic, not the fragment.
+    """
+    rows = list(
+        conversation.messages.select_related("trace").order_by("-created_at", "-id")[:limit]
+    )[::-1]
+    turns: list[Turn] = []
+    for i, m in enumerate(rows):
+        if m.role == Message.Role.USER:
+            answer = rows[i + 1] if i + 1 < len(rows) else None
+            standalone = answer.trace.standalone_query if answer and answer.trace else ""
+            text = standalone or m.text
+            turns.append(Turn(role="user", text=text))
+        elif m.text:
+            turns.append(Turn(role="assistant", text=m.text))
+    return tuple(t for t in turns if t.text)
 
 
 async def answer_run(

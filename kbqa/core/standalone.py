@@ -96,8 +96,24 @@ def _core(text: str) -> str:
     return _TRAILING_RE.sub("", text.strip())
 
 
+def _parallel_en(core: str, topic: str) -> str | None:
+    """"annual leave" after "How many days of sick leave…?" -> the topic with the phrase
+    swapped: a follow-up naming a sibling of the topic's noun asks the same question of it."""
+    words = _EN_WORD_RE.findall(core)
+    if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
+        return None
+    head = re.escape(words[-1])
+    match = re.search(rf"\b[A-Za-z]+\s+{head}\b", topic, re.IGNORECASE)
+    if match is None or match.group().lower() == core.lower():
+        return None
+    return f"{_core(topic[: match.start()] + core + topic[match.end():])}?"
+
+
 def _combine_en(rest: str, topic: str) -> str:
     core = _core(rest)
+    parallel = _parallel_en(core, topic)
+    if parallel:
+        return parallel
     first = (_EN_WORD_RE.findall(core) or [""])[0].lower()
     if first in QUESTION_WORDS:
         extra = [
@@ -110,8 +126,22 @@ def _combine_en(rest: str, topic: str) -> str:
     return f"{_core(topic)}, for {core}?"
 
 
+def _parallel_zh(noun: str, topic: str) -> str | None:
+    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假 (same head
+    character, the usual shape of sibling nouns in Chinese)."""
+    if len(noun) < 2:
+        return None
+    for term in terms(topic):
+        if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
+            return f"{_core(topic.replace(term, noun, 1))}？"
+    return None
+
+
 def _combine_zh(rest: str, topic: str) -> str:
     core = _core(rest)
+    parallel = _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
+    if parallel:
+        return parallel
     if core.endswith("呢"):  # "那管理员呢？": the same question, about something else
         return f"对于{_ZH_TRAILING_PARTICLE_RE.sub('', core)}，{_core(topic)}？"
     extra = [w for w in _content_words(topic) if w not in core]
@@ -131,6 +161,10 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     if not users or not is_follow_up(question):
         return (rest[:1].upper() + rest[1:]) if rest else question.strip()
     topic = next((u for u in reversed(users) if not is_follow_up(u)), users[0])
+    if detect_language(rest) != detect_language(topic):
+        # "那年假呢？" after English turns: a mixed-language query retrieves neither well, and
+        # the answer language follows the question; let the follow-up stand alone.
+        return rest
     if detect_language(question) == "zh":
         return _combine_zh(rest, topic)
     return _combine_en(rest, topic)

@@ -30,6 +30,12 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("那它能恢复吗？", ZH, "它能恢复吗（回收站、保留）？"),
         ("另外，上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
         ("那试用期多长？", ZH, "试用期多长？"),  # a new subject with its own question word
+        # a sibling of the topic's noun asks the same question of it
+        ("and annual leave?", (Turn("user", "How many days of sick leave do employees get?"),),
+         "How many days of annual leave do employees get?"),
+        ("那年假呢？", (Turn("user", "员工每年有多少天病假？"),), "员工每年有多少天年假？"),
+        # a follow-up in another language stands alone rather than mixing languages
+        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假呢？"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
         ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
     ],
