@@ -66,3 +66,18 @@ def end_weighted(ranked: Sequence[T]) -> list[T]:
     front = list(ranked[0::2])
     back = list(ranked[1::2])
     return front + back[::-1]
+
+
+# A block "leads" when its BM25 score is at least this share of the best block's. Blocks below
+# were retrieved for a word or two the question shares with them (an upload page for "files"
+# in a recycle-bin question): conflicts among them do not block the answer, and a refusal
+# does not send the user to them. Chosen on the demo knowledge base (2026-11-29): pages on the
+# question's subject score 0.8-1.0 of the top, incidental ones under 0.4.
+LEADING_SCORE_SHARE = 0.5
+
+
+def leading_blocks(blocks: Sequence[Block]) -> list[Block]:
+    """The blocks scoring at least ``LEADING_SCORE_SHARE`` of the best, best first."""
+    top = max((b.score for b in blocks), default=0.0)
+    leading = [b for b in blocks if b.score >= LEADING_SCORE_SHARE * top]
+    return sorted(leading, key=lambda b: (-b.score, b.chunk_id))

@@ -15,7 +15,7 @@ A pair of quantities (``kbqa.core.quantities``) is a conflict when all of these 
 - the conflict is about the question: a shared context term is in the question, or the
   question names the unit ("how many MB", "多少天") and shares a term with either context.
   A question about the recycle bin is not blocked by an upload-size conflict.
-- both sides come from leading blocks (BM25 score >= ``LEADING_SCORE_SHARE`` of the best).
+- both sides come from leading blocks (``kbqa.core.assemble.leading_blocks``).
 
 Authority (``Chunk.authority``): policy > manual > faq > meeting-note = other > archived.
 When the two sides differ in rank, ``Conflict.preferred`` is the stronger side's index;
@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from kbqa.core.assemble import leading_blocks
 from kbqa.core.quantities import Quantity, extract_quantities, fold
 from kbqa.core.tokenize import term_set, terms
 from kbqa.core.types import Block, Conflict, ConflictSide
@@ -59,13 +60,6 @@ class _Mention:
     context: tuple[str, ...]
 
 
-# Both sides must come from blocks whose BM25 score is at least this share of the best
-# block's: an upload page retrieved for a recycle-bin question only because both mention
-# "files" is not what the question is about. Chosen on the demo knowledge base (2026-11-29):
-# the upload-limit pages score 0.8-1.0 of the top for upload questions, under 0.4 otherwise.
-LEADING_SCORE_SHARE = 0.5
-
-
 def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     """Conflicts among ``blocks`` (their ORIGINAL chunk text) that bear on ``question``.
 
@@ -73,8 +67,7 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     with the most shared context). Returns [] when there is none.
     """
     question_terms = term_set(question)
-    top = max((b.score for b in blocks), default=0.0)
-    leading = [b for b in blocks if b.score >= LEADING_SCORE_SHARE * top]
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
     mentions = [m for b in leading for m in _mentions(b)]
     values = _values_by_document(mentions)
     best: dict[tuple[str, str, str], Conflict] = {}

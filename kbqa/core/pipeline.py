@@ -18,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
-from kbqa.core.assemble import assemble
+from kbqa.core.assemble import assemble, leading_blocks
 from kbqa.core.compress import compress_blocks
 from kbqa.core.conflicts import find_conflicts
 from kbqa.core.errors import KbqaError, ProviderError
@@ -100,8 +100,9 @@ def _renumber(blocks: Sequence[Block]) -> tuple[Block, ...]:
 
 
 def _document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
+    """The documents a no-support refusal names: those of the leading blocks, best first."""
     seen: dict[str, DocumentRef] = {}
-    for b in blocks:
+    for b in leading_blocks(blocks):
         c = b.chunk
         seen.setdefault(
             c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
