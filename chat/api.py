@@ -37,7 +37,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate
 from chat.models import Conversation
-from chat.questions import question_too_long
+from chat.questions import question_clean, question_too_long
 from chat.selectors import chunk_url, conversation_get_for
 from chat.services import (
     AnswerOutcome,
@@ -91,9 +91,10 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         payload.get("conversation"),
         payload.get("fabricate"),
     )
-    if not isinstance(question, str) or not question.strip():
+    question = question_clean(question) if isinstance(question, str) else ""
+    if not question:
         raise ApiError(400, "'question' is required and must be a non-empty string.")
-    too_long = question_too_long(question.strip())
+    too_long = question_too_long(question)
     if too_long is not None:
         raise ApiError(413, too_long)
     if conversation is not None and (
@@ -102,7 +103,7 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         raise ApiError(400, "'conversation' must be an integer conversation id.")
     if fabricate is not None and not isinstance(fabricate, bool):
         raise ApiError(400, "'fabricate' must be true or false.")
-    return AnswerInput(question.strip(), conversation, fabricate)
+    return AnswerInput(question, conversation, fabricate)
 
 
 @dataclass

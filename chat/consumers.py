@@ -39,7 +39,7 @@ from django.utils.translation import gettext_lazy
 from chat import services
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
-from chat.questions import question_too_long
+from chat.questions import question_clean, question_too_long
 from chat.rendering import event_fragment, fragment, turn_view
 from kbqa.core.types import Done, Turn
 
@@ -74,10 +74,10 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
         raise InputRejected(
             _("The message could not be read. Reload the page and try again.")
         ) from None
-    question = data.get("question") if isinstance(data, dict) else None
-    if not isinstance(question, str) or not question.strip():
+    raw = data.get("question") if isinstance(data, dict) else None
+    question = question_clean(raw) if isinstance(raw, str) else ""
+    if not question:
         raise InputRejected(_("Type a question before sending."))
-    question = question.strip()
     too_long = question_too_long(question)
     if too_long is not None:
         raise InputRejected(too_long)

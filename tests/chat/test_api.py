@@ -125,6 +125,7 @@ def test_session_without_csrf_token_is_refused(scripted: ScriptedAnswer, user: A
         ({}, 400, "'question' is required and must be a non-empty string."),
         ({"question": "   "}, 400, "'question' is required and must be a non-empty string."),
         ({"question": 5}, 400, "'question' is required and must be a non-empty string."),
+        ({"question": "\x00\x01 "}, 400, "'question' is required and must be a non-empty string."),
         (
             {"question": "q", "conversation": "7"},
             400,
@@ -464,3 +465,19 @@ def test_json_through_the_real_pipeline(token: str, monkeypatch: pytest.MonkeyPa
     ]
     assert [s["chunk_id"] for s in body["sources"]] == ["doc-001#c01"]
     assert provider.prompts[0].task == "answer_json"
+
+
+@pytest.mark.parametrize("how", ["json", "sse"])
+def test_control_characters_are_stripped_before_anything_is_stored(
+    scripted: ScriptedAnswer, token: str, how: str
+) -> None:
+    body = {"question": "How much\x00 leave?\x07"}
+    if how == "json":
+        assert post(Client(), "/api/answer", body, **bearer(token)).status_code == 200
+    else:
+        assert sse({"Authorization": f"Bearer {token}"}, body)[0].status_code == 200
+    assert [r.question for r in scripted.requests] == ["How much leave?"]
+    assert Trace.objects.get().question == "How much leave?"
+    assert list(Message.objects.filter(role="user").values_list("text", flat=True)) == [
+        "How much leave?"
+    ]

@@ -80,6 +80,7 @@ def test_error_exits_non_zero(scripted: ScriptedAnswer) -> None:
     ("args", "message"),
     [
         (["  "], "The question is empty."),
+        (["\x00\x1b "], "The question is empty."),
         (["q", "--conversation", "999"], "Conversation 999 does not exist."),
         (["q", "--user", "nobody"], "No user named 'nobody'."),
     ],
@@ -207,3 +208,9 @@ def test_a_question_over_the_limit_gets_the_browsers_message(
     )
     assert scripted.requests == []
     assert Trace.objects.count() == 0
+
+
+def test_control_characters_are_stripped_from_the_question(scripted: ScriptedAnswer) -> None:
+    ask("How much\x00 leave?\x1b")
+    assert [r.question for r in scripted.requests] == ["How much leave?"]
+    assert Trace.objects.get().question == "How much leave?"

@@ -411,6 +411,7 @@ async def test_second_question_while_streaming_is_refused(scripted_pipeline) -> 
         (json.dumps({"HEADERS": {}}), "Type a question before sending."),
         (json.dumps({"question": 5}), "Type a question before sending."),
         (json.dumps({"question": "   "}), "Type a question before sending."),
+        (json.dumps({"question": "\x00\x08 "}), "Type a question before sending."),
         ("x" * (frame_limit() + 1), "This message is too large to read."),
         (
             json.dumps({"question": "x" * (settings.KBQA_MAX_QUESTION_CHARS + 1)}),
@@ -418,7 +419,16 @@ async def test_second_question_while_streaming_is_refused(scripted_pipeline) -> 
             f"the limit is {settings.KBQA_MAX_QUESTION_CHARS}. Shorten it and send it again.",
         ),
     ],
-    ids=["not-json", "list", "missing", "not-string", "blank", "oversized-frame", "too-long"],
+    ids=[
+        "not-json",
+        "list",
+        "missing",
+        "not-string",
+        "blank",
+        "controls-only",
+        "oversized-frame",
+        "too-long",
+    ],
 )
 async def test_malformed_input_gets_an_alert_and_the_socket_stays_open(
     scripted_pipeline, frame: str, message: str
@@ -435,6 +445,21 @@ async def test_malformed_input_gets_an_alert_and_the_socket_stays_open(
     assert message in alert
     assert 'data-status="answered"' in frames[-1]
     assert await sync_to_async(Message.objects.filter(role="user").count)() == 1
+
+
+async def test_control_characters_are_stripped_before_the_question_is_stored(
+    scripted_pipeline,
+) -> None:
+    scripted_pipeline.script = answered
+    _user, _conversation, comm = await owner_socket()
+    await comm.send_to(text_data=ask("Refunds\x00 take how long?\x7f"))
+    frames = await receive_turn(comm)
+    await comm.disconnect()
+
+    assert "Refunds take how long?" in frames[0]
+    assert [r.question for r in scripted_pipeline.requests] == ["Refunds take how long?"]
+    stored = await sync_to_async(Message.objects.get)(role="user")
+    assert stored.text == "Refunds take how long?"
 
 
 async def test_unexpected_failure_renders_an_alert_not_a_dropped_socket(scripted_pipeline) -> None:

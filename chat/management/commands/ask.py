@@ -20,7 +20,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.models import Conversation
-from chat.questions import question_too_long
+from chat.questions import question_clean, question_too_long
 from chat.services import (
     AnswerOutcome,
     answer_run,
@@ -84,7 +84,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        question = opts["question"].strip()
+        question = question_clean(opts["question"])
         if not question:
             raise CommandError("The question is empty.")
         too_long = question_too_long(question)
