@@ -25,17 +25,18 @@ from typing import Any, Literal
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import transaction
-from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import ngettext
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text import detect_language, fingerprint, sha256
 from sources.chunking import ChunkDraft, chunk_text
-from sources.models import Authority, Chunk, Document, Language, PurgedChunk
+from sources.models import Authority, Document, Language
 from sources.parsers import iso_date, parse_file
+from sources.versioning import chunk_id_for, version_chunks
 
 logger = logging.getLogger(__name__)
+__all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
 
 IngestStatus = Literal["added", "updated", "unchanged", "restored"]
 _DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
@@ -308,7 +309,7 @@ def _store(
         _replace_original(doc, name, data)
     doc.content_hash = draft.content_hash
     doc.save()
-    added, kept, superseded = _version_chunks(doc, draft.drafts)
+    added, kept, superseded = version_chunks(doc, draft.drafts)
     return IngestResult(name, doc_id, doc.title, status, added + kept, added, kept, superseded)
 
 
@@ -330,69 +331,3 @@ def _replace_original(doc: Document, name: str, data: bytes) -> None:
     if old and old != doc.original_file.name:
         storage = doc.original_file.storage
         transaction.on_commit(lambda: storage.delete(old))
-
-
-def _version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, int, int]:
-    """Apply the versioning rule (module docstring); returns (added, kept, superseded)."""
-    rows = list(doc.chunks.all())
-    taken = _taken_chunk_ids(doc.doc_id)
-    current = {c.ordinal: c for c in rows if c.is_current}
-    now = timezone.now()
-    added = kept = 0
-    keep: set[int] = set()
-    for d in drafts:
-        fp = fingerprint(d.text)
-        match = current.get(d.ordinal)
-        if match is None or match.fingerprint != fp:
-            match = _revivable(rows, d.ordinal, fp)
-        if match is not None:
-            keep.add(match.pk)
-            kept += 1
-            _keep(match, d)
-            continue
-        version = max((c.version for c in rows if c.ordinal == d.ordinal), default=0) + 1
-        while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
-            version += 1
-        Chunk.objects.create(
-            chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
-            document=doc,
-            ordinal=d.ordinal,
-            version=version,
-            section=d.section[:300],
-            text=d.text,
-            tokens=d.tokens,
-            fingerprint=fp,
-        )
-        added += 1
-    stale = [c.pk for c in current.values() if c.pk not in keep]
-    Chunk.objects.filter(pk__in=stale).update(is_current=False, superseded_at=now)
-    return added, kept, len(stale)
-
-
-def _taken_chunk_ids(doc_id: str) -> set[str]:
-    """Every chunk id of ``doc_id`` ever stored: rows of any document, and purged ids."""
-    prefix = f"{doc_id}#"
-    rows = Chunk.objects.filter(chunk_id__startswith=prefix).values_list("chunk_id", flat=True)
-    purged = PurgedChunk.objects.filter(chunk_id__startswith=prefix)
-    return set(rows) | set(purged.values_list("chunk_id", flat=True))
-
-
-def _revivable(rows: Sequence[Chunk], ordinal: int, fp: str) -> Chunk | None:
-    """The latest superseded chunk with this ordinal and fingerprint (a reverted edit)."""
-    old = [c for c in rows if c.ordinal == ordinal and c.fingerprint == fp and not c.is_current]
-    return max(old, key=lambda c: c.version) if old else None
-
-
-def _keep(chunk: Chunk, draft: ChunkDraft) -> None:
-    """Keep an existing chunk current; its text is never rewritten."""
-    if not chunk.is_current or chunk.section != draft.section[:300]:
-        chunk.is_current = True
-        chunk.superseded_at = None
-        chunk.section = draft.section[:300]
-        chunk.save(update_fields=["is_current", "superseded_at", "section"])
-
-
-def chunk_id_for(doc_id: str, ordinal: int, version: int = 1) -> str:
-    """``doc-010#c02`` for version 1, ``doc-010#c02v2`` for later versions."""
-    base = f"{doc_id}#c{ordinal:02d}"
-    return base if version == 1 else f"{base}v{version}"
