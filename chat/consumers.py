@@ -41,7 +41,7 @@ from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.questions import question_clean, question_too_long
 from chat.rendering import event_fragment, fragment, turn_view
-from kbqa.core.types import Done, Turn
+from kbqa.core.types import Done, Meta, Turn
 
 logger = logging.getLogger(__name__)
 
@@ -223,12 +223,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
             mode="stream",
         )
         self.streaming = True
+        language = ""  # the question's, from Meta: refusals and notices are rendered in it
         try:
             async with contextlib.aclosing(run) as events:
                 async for ev in events:
                     outcome.add(ev)
                     self.streaming = not isinstance(ev, Done)
-                    html = self.render_event(ev, key, outcome)
+                    language = ev.language if isinstance(ev, Meta) else language
+                    html = self.render_event(ev, key, outcome, language)
                     if html:
                         await self.send_html(html)
         finally:
@@ -240,9 +242,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             return fragment(name, **context)
 
-    def render_event(self, ev: Any, key: str, outcome: services.AnswerOutcome) -> str:
+    def render_event(
+        self, ev: Any, key: str, outcome: services.AnswerOutcome, language: str
+    ) -> str:
         with translation.override(self.language):
-            return event_fragment(ev, key=key, outcome=outcome)
+            return event_fragment(ev, key=key, outcome=outcome, language=language)
 
     async def alert(self, message: str) -> None:
         await self.send_html(self.render("composer-alert", message=message, oob="true"))

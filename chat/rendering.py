@@ -8,6 +8,10 @@ document titles are autoescaped by the templates; nothing here marks text safe e
 that Django templates rendered.
 
 Dropped sentences never reach this module as text: only their count does.
+
+Language: refusal and conflict cards, notices and the withheld note speak the language of the
+question (``Meta.language``, stored as ``Trace.language``), whatever the UI language; the rest
+of the turn (footer, errors, labels around it) stays in the UI language.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from chat.models import Message
@@ -24,6 +29,16 @@ from chat.services import AnswerOutcome
 from kbqa.core.types import Done, Dropped, Error, Event, Meta, Refusal, Sentence
 
 FRAGMENTS = "chat/_fragments.html"
+
+
+def answer_locale(language: str) -> str:
+    """The Django language code for a question language: ``"zh"`` -> ``"zh-hans"``, ``"en"`` ->
+    ``"en"``; anything else (unknown, empty) -> the active UI language."""
+    if language == "zh":
+        return "zh-hans"
+    if language == "en":
+        return "en"
+    return translation.get_language() or "en"
 
 
 def chunk_url(chunk_id: str) -> str:
@@ -100,11 +115,17 @@ def turn_view(
     error: str = "",
     status: str = "streaming",
     trace_id: str = "",
+    language: str = "",
 ) -> dict[str, Any]:
-    """Context of the ``assistant-bubble`` partial (the whole assistant turn)."""
+    """Context of the ``assistant-bubble`` partial (the whole assistant turn).
+
+    ``language`` is the question's (``"en"``/``"zh"``; empty while unknown): ``locale`` is the
+    Django language the bubble renders its refusal, notices and withheld note in.
+    """
     numbered = blocks_by_number(blocks)
     return {
         "key": key,
+        "locale": answer_locale(language),
         "sentences": [sentence_view(s, numbered) for s in sentences],
         "dropped": dropped,
         "refusal": refusal_view(refusal),
@@ -129,29 +150,34 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         error="; ".join(data.get("errors") or ()) if message.status == "error" else "",
         status=message.status or "answered",
         trace_id=message.trace_id or "",
+        language=trace.language if trace is not None else "",
     )
 
 
-def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString:
+def event_fragment(
+    ev: Event, *, key: str, outcome: AnswerOutcome, language: str = ""
+) -> SafeString:
     """The out-of-band fragment for one pipeline event (``outcome`` already includes it).
 
     ``Meta`` renders its notices (or nothing); ``Sentence`` appends to ``#answer-<key>``;
     ``Dropped`` updates the withheld counter only; ``Refusal``/``Error``/``Done`` replace
-    their slot of the turn.
+    their slot of the turn. ``language`` is the question's (from this answer's ``Meta``):
+    notices, the withheld note and the refusal card are rendered in it.
     """
     if isinstance(ev, Meta):
-        return (
-            fragment("notices", key=key, notices=ev.notices, oob="true")
-            if ev.notices
-            else mark_safe("")
-        )
+        if not ev.notices:
+            return mark_safe("")
+        with translation.override(answer_locale(ev.language)):
+            return fragment("notices", key=key, notices=ev.notices, oob="true")
     if isinstance(ev, Sentence):
         view = sentence_view(ev.to_dict(), blocks_by_number(outcome.blocks))
         return fragment("sentence-append", key=key, sentence=view)
     if isinstance(ev, Dropped):
-        return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
+        with translation.override(answer_locale(language)):
+            return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
     if isinstance(ev, Refusal):
-        return fragment("refusal", key=key, refusal=refusal_view(ev.to_dict()), oob="true")
+        with translation.override(answer_locale(language)):
+            return fragment("refusal", key=key, refusal=refusal_view(ev.to_dict()), oob="true")
     if isinstance(ev, Error):
         return fragment("error", key=key, error=ev.message, oob="true")
     if isinstance(ev, Done):

@@ -1,0 +1,167 @@
+"""Refusal and conflict cards, notices and the withheld note speak the question's language.
+
+The rest of the turn (its footer) stays in the UI language. Checked live over the websocket
+and for stored messages on page load, in both directions (English UI with a Chinese question,
+Chinese UI with an English question).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from chat.models import Conversation, Message, Trace
+from kbqa.core.providers.base import Provider
+from kbqa.core.types import (
+    Conflict,
+    ConflictSide,
+    DocumentRef,
+    Done,
+    Dropped,
+    Event,
+    Meta,
+    Refusal,
+    TraceDraft,
+)
+from tests.chat.support import (
+    conversation_make,
+    elements,
+    receive_turn,
+    scripted_pipeline_fixture,  # noqa: F401  (the fixture)
+    socket_open,
+    user_make,
+)
+
+SIDE = {"doc_id": "doc-010", "title": "Refund policy", "updated": "2025-06-30"}
+REFUSAL = Refusal(
+    reason="conflict",
+    message="BODY",
+    conflict=Conflict(
+        unit="day",
+        sides=(
+            ConflictSide(n=1, chunk_id="doc-010#c02", authority="policy", value_text="14", **SIDE),
+            ConflictSide(n=2, chunk_id="doc-010#c03", authority="faq", value_text="30", **SIDE),
+        ),
+        context=("refund",),
+        preferred=0,
+    ),
+    documents=(DocumentRef(doc_id="doc-020", title="HR handbook", chunk_id="doc-020#c01"),),
+)
+# What each language says on the card, in the notes and in the footer.
+WORDS = {
+    "en": {
+        "title": "The sources disagree",
+        "docs": "Documents you could check:",
+        "updated": "updated 2025-06-30",
+        "badge": "more authoritative",
+        "withheld": "1 sentence withheld: its citation could not be verified.",
+        "footer": "Not answered: the sources disagree",
+    },
+    "zh": {
+        "title": "来源之间存在矛盾",
+        "docs": "你可以查阅这些文档：",
+        "updated": "更新于 2025-06-30",
+        "badge": "更权威",
+        "withheld": "已隐去 1 句：其引用未能通过验证。",
+        "footer": "未回答：来源之间存在矛盾",
+    },
+}
+BODY = {"en": "Two documents disagree; ask finance.", "zh": "两份文件说法不一；请询问财务部。"}
+NOTICE = {"en": "The FAQ is older than the policy.", "zh": "常见问题比制度更旧。"}
+# (UI language as the browser sends it, UI key, question language)
+DIRECTIONS = [("en", "en", "zh"), ("zh-hans", "zh", "en")]
+IDS = ["english-ui-chinese-question", "chinese-ui-english-question"]
+
+
+def refusing_in(language: str):  # type: ignore[no-untyped-def]
+    async def script(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+        yield Meta(
+            trace_id=trace.trace_id,
+            question="q",
+            standalone_query="q",
+            language=language,  # type: ignore[arg-type]
+            blocks=(),
+            context_tokens=0,
+            provider="fake",
+            model="fake-model",
+            notices=(NOTICE[language],),
+        )
+        yield Dropped(index=0, text="unsupported", citations=(1,), reasons=("no support",))
+        trace.status, trace.refusal_reason = "refused_conflict", "conflict"
+        yield Refusal(REFUSAL.reason, BODY[language], REFUSAL.conflict, REFUSAL.documents)
+        yield Done(status="refused_conflict", emitted=0, dropped=1, trace_id=trace.trace_id)
+
+    return script
+
+
+def by_id(html: str, prefix: str) -> dict[str, str]:
+    """The attributes of the element whose id starts with ``prefix``."""
+    return next(a for _t, a in elements(html) if a.get("id", "").startswith(prefix))
+
+
+def assert_spoken(html: str, *, ui: str, question: str) -> None:
+    """Card, notices and withheld note in ``question``'s words; the footer in ``ui``'s."""
+    said, other = WORDS[question], WORDS[ui]
+    turn, footer = html.split('<footer class="bubble-footer"')
+    for name in ("title", "docs", "updated", "badge", "withheld"):
+        assert said[name] in turn
+        assert other[name] not in turn
+    assert BODY[question] in turn and NOTICE[question] in turn
+    assert other["footer"] in footer and said["footer"] not in footer
+    locale = "zh-hans" if question == "zh" else "en"
+    assert [by_id(html, p)["lang"] for p in ("notices-", "withheld-", "refusal-")] == [locale] * 3
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("browser", "ui", "question"), DIRECTIONS, ids=IDS)
+async def test_live_refusal_speaks_the_question_language(
+    scripted_pipeline: Any, browser: str, ui: str, question: str
+) -> None:
+    scripted_pipeline.script = refusing_in(question)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    comm = await socket_open(conversation.pk, user, language=browser)
+    await comm.send_to(text_data=json.dumps({"question": "q"}))
+    frames = await receive_turn(comm)
+    await comm.disconnect()
+    assert_spoken("".join(frames[1:]), ui=ui, question=question)
+
+
+def stored_refusal(question: str) -> tuple[Any, Conversation]:
+    user = get_user_model().objects.create_user(username="li", password="pw-123456")
+    conversation = Conversation.objects.create(owner=user, title="q")
+    trace = Trace.objects.create(
+        question="q",
+        language=question,
+        status="refused_conflict",
+        data={"notices": [NOTICE[question]], "dropped": [{"text": "unsupported"}]},
+    )
+    refusal = Refusal(REFUSAL.reason, BODY[question], REFUSAL.conflict, REFUSAL.documents)
+    Message.objects.create(conversation=conversation, role="user", text="q")
+    Message.objects.create(
+        conversation=conversation,
+        role="assistant",
+        refusal=refusal.to_dict(),
+        status="refused_conflict",
+        trace=trace,
+    )
+    return user, conversation
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("browser", "ui", "question"), DIRECTIONS, ids=IDS)
+def test_stored_refusal_speaks_the_question_language_on_page_load(
+    browser: str, ui: str, question: str
+) -> None:
+    user, conversation = stored_refusal(question)
+    client = Client()
+    client.force_login(user)
+    html = client.get(f"/c/{conversation.pk}/", headers={"accept-language": browser})
+    page = html.content.decode()
+    assert f'<html lang="{"zh-hans" if ui == "zh" else "en"}">' in page
+    assert_spoken(page.split('id="messages"')[1], ui=ui, question=question)
