@@ -172,7 +172,10 @@ STATIC_ROOT = DATA_DIR / "staticfiles"
 SERVE_STATIC = env_bool("KBQA_SERVE_STATIC", DEBUG)
 MEDIA_URL = "media/"
 MEDIA_ROOT = DATA_DIR / "media"
-DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("KBQA_MAX_UPLOAD_MB", 20) * 1024 * 1024
+# Largest file the knowledge base ingests, in MB (checked per file by sources.services and
+# the admin upload form; Django itself applies no limit to uploaded files).
+KBQA_MAX_UPLOAD_MB = env_int("KBQA_MAX_UPLOAD_MB", 20)
+DATA_UPLOAD_MAX_MEMORY_SIZE = KBQA_MAX_UPLOAD_MB * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -11,15 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
+from django.forms.models import BaseInlineFormSet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from sources.forms import UploadForm
 from sources.lifecycle import document_restore, document_retire
@@ -33,9 +37,35 @@ from sources.services import (
     ingest_failure_reason,
 )
 
+CHUNKS_INLINE = 50  # chunks shown on a document's page; a 22 MB text made 15,282 (47 MB HTML)
+
+
+class FirstChunksFormSet(BaseInlineFormSet):
+    """The first ``CHUNKS_INLINE`` chunks of the document; ``total`` counts all of them."""
+
+    total = 0
+
+    def get_queryset(self) -> QuerySet[Chunk]:
+        if not hasattr(self, "_queryset"):
+            chunks = super().get_queryset()
+            self.total = chunks.count()
+            self._queryset = chunks[:CHUNKS_INLINE]
+        return self._queryset
+
+    def chunk_list_url(self) -> str:
+        """The read-only chunk list filtered to this document (``?doc_id=...``)."""
+        return chunk_list_url(self.instance.doc_id)
+
+
+def chunk_list_url(doc_id: str) -> str:
+    """Admin URL of the chunks of ``doc_id``, e.g. ``/admin/sources/chunk/?doc_id=travel``."""
+    return reverse("admin:sources_chunk_changelist") + "?" + urlencode({"doc_id": doc_id})
+
 
 class ChunkInline(admin.TabularInline):
     model = Chunk
+    formset = FirstChunksFormSet
+    template = "admin/sources/document/chunk_inline.html"
     fields = ("chunk_id", "ordinal", "section", "text", "tokens", "is_current", "superseded_at")
     readonly_fields = fields
     extra = 0
@@ -90,6 +120,7 @@ class DocumentAdmin(admin.ModelAdmin):
         "overrides",
         "created_at",
         "updated_at",
+        "chunk_list",
     )
     inlines = [ChunkInline]
     actions = ["reingest", "delete_selected", "restore"]
@@ -107,6 +138,14 @@ class DocumentAdmin(admin.ModelAdmin):
             return "in the knowledge base"
         return f"removed on {day(document.retired_at)}"
 
+    @admin.display(description=_("chunks"))
+    def chunk_list(self, document: Document) -> str:
+        """How many chunks (current and superseded) and a link to the list of them all."""
+        count = document.chunks.count()
+        return format_html(
+            '<a href="{}">{}</a>', chunk_list_url(document.doc_id), chunks_phrase(count)
+        )
+
     def get_urls(self) -> list[URLPattern]:
         upload = self.admin_site.admin_view(self.upload_view)
         return [path("upload/", upload, name="sources_document_upload"), *super().get_urls()]
@@ -122,7 +161,8 @@ class DocumentAdmin(admin.ModelAdmin):
             written: dict[str, str] = {}  # doc_id -> file name, to tell of a clash
             for screened in form.screened_uploads():
                 if screened.problem:
-                    messages.warning(request, screened.problem)
+                    report = messages.error if screened.failed else messages.warning
+                    report(request, screened.problem)
                     continue
                 result = self._ingest_upload(request, screened.upload, form.overrides())
                 if result is not None and result.doc_id in written:
@@ -221,3 +261,59 @@ class DocumentAdmin(admin.ModelAdmin):
             messages.success(
                 request, f"{document.doc_id}: restored ({chunks_phrase(count)} back in answers)"
             )
+
+
+class DocumentIdFilter(admin.SimpleListFilter):
+    """Chunks of one document, by doc_id in the URL (``?doc_id=travel``), as the document
+    page links them; it offers only the chosen document, never a list of every document."""
+
+    title = _("document")
+    parameter_name = "doc_id"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        value = self.value()
+        return [(value, value)] if value else []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Chunk]) -> QuerySet[Chunk]:
+        return queryset.filter(document__doc_id=self.value()) if self.value() else queryset
+
+
+@admin.register(Chunk)
+class ChunkAdmin(admin.ModelAdmin):
+    """Read-only list of chunks: search their id, section and text; filter by document."""
+
+    list_display = ("chunk_id", "section", "excerpt", "tokens", "is_current")
+    list_filter = (DocumentIdFilter, "is_current")
+    search_fields = ("chunk_id", "section", "text")
+    list_select_related = ("document",)
+    ordering = ("document__doc_id", "ordinal", "version")
+    show_full_result_count = False  # one COUNT less on a large knowledge base
+    fields = (
+        "chunk_id",
+        "document",
+        "ordinal",
+        "version",
+        "section",
+        "text",
+        "tokens",
+        "fingerprint",
+        "is_current",
+        "created_at",
+        "superseded_at",
+    )
+    readonly_fields = fields
+
+    @admin.display(description=_("text"))
+    def excerpt(self, chunk: Chunk) -> str:
+        """The first 120 characters of the chunk's text, on one line."""
+        text = " ".join(chunk.text.split())
+        return text if len(text) <= 120 else text[:119] + "…"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # chunks come from ingesting documents
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # a chunk's text is what citations were checked against
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # documents are removed (retired) or purged, never chunk by chunk

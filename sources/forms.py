@@ -17,7 +17,7 @@ from django.core.files.uploadedfile import UploadedFile
 
 from sources.models import Authority, Language
 from sources.parsers import SUPPORTED_SUFFIXES
-from sources.services import IngestOverrides
+from sources.services import IngestOverrides, upload_size_problem
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -49,13 +49,15 @@ class ScreenedUpload:
 
     upload: UploadedFile
     problem: str = ""
+    failed: bool = False  # True: an error (the file cannot go in), False: a warning
 
 
 def screen_uploads(files: list[UploadedFile]) -> list[ScreenedUpload]:
     """The files in upload order, each with the reason it is skipped, if it is.
 
-    Skipped: a file without a name, and a second file with a name already seen in this
-    upload (it would overwrite the first one's document).
+    Skipped: a file without a name, a file over ``settings.KBQA_MAX_UPLOAD_MB`` (an error,
+    ``failed``), and a second file with a name already seen in this upload (it would
+    overwrite the first one's document).
     """
     seen: dict[str, str] = {}  # file name -> SHA-256 of its bytes
     screened: list[ScreenedUpload] = []
@@ -63,6 +65,9 @@ def screen_uploads(files: list[UploadedFile]) -> list[ScreenedUpload]:
         name = PurePath(upload.name or "").name.strip()
         if not name:
             problem = "(a file without a name): skipped; give it a name and upload it again"
+        elif too_large := upload_size_problem(name=name, size=upload.size or 0):
+            screened.append(ScreenedUpload(upload, too_large, failed=True))
+            continue
         elif name in seen:
             same = seen[name] == _digest(upload)
             problem = (

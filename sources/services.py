@@ -16,6 +16,7 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 from __future__ import annotations
 
 import logging
+import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -139,11 +140,13 @@ def document_ingest(
     """Ingest one file given by ``path`` or as an (uploaded) Django ``file``.
 
     ``max_tokens`` defaults to ``settings.KBQA_CHUNK_TOKENS`` (cl100k tokens per chunk).
-    Raises ``IngestError`` (message names the file) when the file cannot be read, parsed or
-    stored; nothing stored changes then.
+    Raises ``IngestError`` (message names the file) when the file is larger than
+    ``settings.KBQA_MAX_UPLOAD_MB``, or cannot be read, parsed or stored; nothing stored
+    changes then.
     """
     if (path is None) == (file is None):
         raise ValueError("pass exactly one of path= or file=")
+    _check_size(path=path, file=file)
     name, data = _read(path=path, file=file)
     overrides = overrides or IngestOverrides()
     draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
@@ -235,6 +238,37 @@ def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
         else:
             entries.append(IngestFailure(str(p), f"{p}: no such file or folder"))
     return entries
+
+
+MB = 1024 * 1024  # the unit of KBQA_MAX_UPLOAD_MB (as Django's upload settings count it)
+
+
+def upload_size_problem(*, name: str, size: int) -> str:
+    """"" when a file of ``size`` bytes may be ingested, else why not (safe to show): the file
+    name, its size in MB (rounded up to 0.1, so it never reads as within the limit) and the
+    limit ``settings.KBQA_MAX_UPLOAD_MB``."""
+    limit = settings.KBQA_MAX_UPLOAD_MB
+    if size <= limit * MB:
+        return ""
+    size_mb = math.ceil(size * 10 / MB) / 10
+    return (
+        f"{name}: {size_mb:.1f} MB is over the upload limit of {limit} MB; split the file, "
+        "or ask an administrator to raise KBQA_MAX_UPLOAD_MB"
+    )
+
+
+def _check_size(*, path: str | Path | None, file: File[Any] | None) -> None:
+    """Raise IngestError for a file over the limit, before its bytes are read."""
+    if path is not None:
+        try:
+            name, size = Path(path).name, Path(path).stat().st_size
+        except OSError:
+            return  # _read names the problem
+    else:
+        assert file is not None
+        name, size = PurePath(file.name or "upload").name, file.size
+    if problem := upload_size_problem(name=name, size=size):
+        raise IngestError(problem)
 
 
 def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, bytes]:

@@ -265,3 +265,79 @@ def test_reingest_of_a_removed_document_says_restore_first(admin_client: Client)
     assert messages_of(response) == [
         "doc-010: removed from the knowledge base; restore it first"
     ]
+
+
+MB = 1024 * 1024
+
+
+def test_a_file_over_the_upload_limit_is_refused_and_the_others_go_in(
+    admin_client: Client, settings: object
+) -> None:
+    settings.KBQA_MAX_UPLOAD_MB = 1  # type: ignore[attr-defined]
+    big = SimpleUploadedFile("big.txt", b"Parking is free. " * (MB // 17 + 1))
+    response = admin_client.post(
+        UPLOAD_URL,
+        {"files": [big, SimpleUploadedFile("faq.txt", b"Ask the service desk.")]},
+        follow=True,
+    )
+    assert messages_of(response) == [
+        "big.txt: 1.1 MB is over the upload limit of 1 MB; split the file, or ask an "
+        "administrator to raise KBQA_MAX_UPLOAD_MB",
+        "faq.txt: added faq (1 chunk, 1 new, 0 superseded)",
+    ]
+    assert '<li class="error">big.txt: 1.1 MB is over' in response.content.decode()
+    assert list(Document.objects.values_list("doc_id", flat=True)) == ["faq"]
+
+
+def many_chunks(n: int) -> Document:
+    """A document ``long`` with ``n`` chunks (one short paragraph each)."""
+    text = "\n\n".join(f"Paragraph {i} says room {i} is free." for i in range(1, n + 1))
+    document_ingest(file=SimpleUploadedFile("long.txt", text.encode()), max_tokens=8)
+    document = Document.objects.get(doc_id="long")
+    assert document.chunks.count() == n
+    return document
+
+
+def test_document_page_shows_the_first_50_chunks_and_links_to_all(admin_client: Client) -> None:
+    document = many_chunks(60)
+    html = admin_client.get(f"{CHANGELIST}{document.pk}/change/").content.decode()
+    assert "long#c50" in html and "long#c51" not in html
+    assert "Showing the first 50 of 60 chunks." in html
+    assert '<a href="/admin/sources/chunk/?doc_id=long">See all chunks of this document</a>' in html
+    assert '<a href="/admin/sources/chunk/?doc_id=long">60 chunks</a>' in html
+
+
+def test_document_page_with_few_chunks_has_no_see_all_note(admin_client: Client) -> None:
+    document = many_chunks(3)
+    html = admin_client.get(f"{CHANGELIST}{document.pk}/change/").content.decode()
+    assert "long#c03" in html and "Showing the first" not in html
+
+
+@pytest.mark.parametrize(
+    ("query", "shown", "not_shown"),
+    [
+        ("doc_id=long", ["long#c01", "long#c60"], ["doc-010#c01"]),
+        ("doc_id=long&q=room+55", ["long#c55"], ["long#c54", "doc-010#c01"]),
+        ("q=200+USD", ["doc-010#c01"], ["long#c01"]),
+    ],
+    ids=["one-document", "search-within-it", "search-all"],
+)
+def test_chunk_list_filters_by_document_and_searches_text(
+    admin_client: Client, query: str, shown: list[str], not_shown: list[str]
+) -> None:
+    many_chunks(60)
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    response = admin_client.get(f"/admin/sources/chunk/?{query}&all=")
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert [f">{c}<" in html for c in shown] == [True] * len(shown)
+    assert [f">{c}<" in html for c in not_shown] == [False] * len(not_shown)
+
+
+def test_chunk_list_is_read_only(admin_client: Client) -> None:
+    chunk = many_chunks(1).chunks.get()
+    html = admin_client.get(f"/admin/sources/chunk/{chunk.pk}/change/").content.decode()
+    assert "Paragraph 1 says room 1 is free." in html
+    assert 'name="text"' not in html
+    assert admin_client.get("/admin/sources/chunk/add/").status_code == 403
+    assert admin_client.post(f"/admin/sources/chunk/{chunk.pk}/delete/").status_code == 403

@@ -362,3 +362,35 @@ def test_ingest_command_names_bad_and_missing_paths_without_pypdf_noise(
     with pytest.raises(CommandError, match="2 file"):
         call_command("ingest", str(junk), "/nonexistent", stdout=StringIO(), stderr=StringIO(),
                      strict=True, skip_checks=True)
+
+
+MB = 1024 * 1024
+OVER_LIMIT = (
+    "big.txt: 1.1 MB is over the upload limit of 1 MB; split the file, or ask an "
+    "administrator to raise KBQA_MAX_UPLOAD_MB"
+)
+
+
+@pytest.mark.parametrize("given_as", ["path", "file"])
+def test_a_file_over_the_size_limit_is_refused_by_name_size_and_limit(
+    write_file: WriteFile, settings: object, given_as: str
+) -> None:
+    settings.KBQA_MAX_UPLOAD_MB = 1  # type: ignore[attr-defined]
+    path = write_file("big.txt", b"x" * (MB + 1))
+    upload = SimpleUploadedFile("big.txt", path.read_bytes())
+    source = {"path": path} if given_as == "path" else {"file": upload}
+    with pytest.raises(IngestError) as info:
+        document_ingest(**source)  # type: ignore[arg-type]
+    assert str(info.value) == OVER_LIMIT
+    assert Document.objects.count() == 0
+
+
+def test_other_files_go_in_when_one_is_over_the_size_limit(
+    write_file: WriteFile, settings: object
+) -> None:
+    settings.KBQA_MAX_UPLOAD_MB = 1  # type: ignore[attr-defined]
+    big = write_file("big.txt", b"x" * (MB + 1))
+    small = write_file("faq.txt", b"Ask the service desk.")
+    summary = documents_ingest_paths(paths=[big, small])
+    assert [f.reason for f in summary.failures] == [OVER_LIMIT]
+    assert [r.doc_id for r in summary.results] == ["faq"]
