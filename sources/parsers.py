@@ -11,6 +11,7 @@ with the file name and a reason a person can act on.
 
 from __future__ import annotations
 
+import codecs
 import datetime as dt
 import io
 import logging
@@ -69,8 +70,42 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     return parsed
 
 
+# Longest first: the UTF-32 LE byte order mark begins with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def _wide_encoding(data: bytes) -> str:
+    """"utf-16"/"utf-32" (byte order from the BOM), "utf-16-le"/"-be" for UTF-16 without a
+    BOM whose first 4 KB are mostly Latin text (a NUL in at least 40% of the odd or the even
+    positions and none in the others, as ASCII/Latin-1 text in UTF-16 has), else ""."""
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            return encoding
+    sample = data[:4096]
+    if len(sample) < 4 or len(sample) % 2:
+        return ""
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd >= 0.4 * half and even == 0:
+        return "utf-16-le"
+    if even >= 0.4 * half and odd == 0:
+        return "utf-16-be"
+    return ""
+
+
 def _decode(name: str, data: bytes) -> str:
-    """UTF-8 (BOM allowed), else GB18030; binary content is refused."""
+    """UTF-16/32 (with a BOM, or UTF-16 recognised by ``_wide_encoding``), UTF-8 (BOM
+    allowed), else GB18030; binary content is refused."""
+    if wide := _wide_encoding(data):
+        try:
+            return _refuse_controls(name, data.decode(wide))
+        except UnicodeDecodeError as exc:
+            raise IngestError(f"{name}: not valid {wide.upper()} text") from exc
     if b"\x00" in data:
         raise IngestError(f"{name}: looks like a binary file, not text")
     for encoding in ("utf-8-sig", "gb18030"):
@@ -81,6 +116,11 @@ def _decode(name: str, data: bytes) -> str:
             continue
     else:
         raise IngestError(f"{name}: not valid UTF-8 or GB18030 text")
+    return _refuse_controls(name, text)
+
+
+def _refuse_controls(name: str, text: str) -> str:
+    """``text``, unless control characters (other than line breaks and tabs) make it binary."""
     controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f")
     if controls > max(2, len(text) // 100):
         raise IngestError(f"{name}: looks like a binary file, not text")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import codecs
+
 import pytest
 
 from kbqa.core.errors import IngestError
@@ -91,3 +93,42 @@ def test_unparseable_files_raise_ingest_error_naming_the_file(
     with pytest.raises(IngestError) as info:
         parse_file(name=name, data=data)
     assert reason in str(info.value)
+
+
+NOTEPAD = "Gym membership subsidy\r\nNimbus Works pays 50 percent.\r\n"
+NOTEPAD_ZH = "健身补贴\r\n公司报销一半的健身费用。\r\n"
+EN = "# Gym membership subsidy\n\nNimbus Works pays 50 percent.\n"
+ZH = "# 健身补贴\n\n公司报销一半的健身费用。\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (NOTEPAD.encode("utf-16"), EN),  # Notepad's "Unicode": UTF-16 LE with a BOM
+        (codecs.BOM_UTF16_BE + NOTEPAD.encode("utf-16-be"), EN),
+        (NOTEPAD.encode("utf-16-le"), EN),  # no BOM
+        (NOTEPAD.encode("utf-16-be"), EN),  # no BOM
+        (NOTEPAD.encode("utf-32"), EN),
+        (NOTEPAD_ZH.encode("utf-16"), ZH),
+        (codecs.BOM_UTF8 + NOTEPAD.encode(), EN),
+        (NOTEPAD_ZH.encode("gbk"), ZH),
+    ],
+    ids=[
+        "utf16-le-bom",
+        "utf16-be-bom",
+        "utf16-le",
+        "utf16-be",
+        "utf32",
+        "utf16-zh",
+        "utf8-bom",
+        "gbk",
+    ],
+)
+def test_unicode_text_files_from_windows_are_read(data: bytes, text: str) -> None:
+    parsed = parse_file(name="notes.txt", data=data)
+    assert (parsed.title_guess, parsed.text) == (text.split("\n")[0][2:], text)
+
+
+def test_utf16_bom_followed_by_binary_is_still_refused() -> None:
+    with pytest.raises(IngestError, match="notes.txt: not valid UTF-16 text"):
+        parse_file(name="notes.txt", data=codecs.BOM_UTF16_LE + b"\x00\xd8\x41")
