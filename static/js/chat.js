@@ -7,12 +7,17 @@
 //   this conversation); the socket closing or reconnecting is shown here.
 // - The page title follows the conversation title once the first question names it.
 // - Citation chips load the chunk view into #citation-body (hx-get); this opens the dialog.
+// - The fabrication switch is one-shot: it is unchecked once a question is sent.
+// - On phones the conversation list is a closed <details> switcher above the messages.
+// - "Skip to the question box" focuses the composer.
 (function () {
   'use strict';
   var form = document.getElementById('composer');
   var box = document.getElementById('question');
   var dialog = document.getElementById('citation-dialog');
+  var fabricate = document.getElementById('fabricate');
   var lastQuestion = '';
+  var lastFabricate = false;
   var offlineShown = false;
   if (!form || !box) { return; }
 
@@ -68,6 +73,10 @@
   document.body.addEventListener('htmx:wsAfterSend', function () {
     lastQuestion = box.value;
     box.value = '';
+    if (fabricate) {  // a demo switch for one question, not a mode
+      lastFabricate = fabricate.checked;
+      fabricate.checked = false;
+    }
     box.focus();
   });
 
@@ -80,6 +89,7 @@
       offlineShown = false;
       if (a && a.textContent.trim() && !box.value) {
         box.value = lastQuestion;  // refused (busy, too long...): give the text back
+        if (fabricate) { fabricate.checked = lastFabricate; }
       }
     }
     if (stateName() === 'open' && offlineShown) {
@@ -110,6 +120,18 @@
       dialog.showModal();
     }
   });
+
+  // ---- phones: the conversation list folds into a switcher (the CSS breakpoint's width)
+  var switcher = document.getElementById('conversation-switcher');
+  var narrow = window.matchMedia('(max-width: 700px)');
+  function switcherFit() { if (switcher) { switcher.open = !narrow.matches; } }
+  switcherFit();
+  narrow.addEventListener('change', switcherFit);
+
+  var skip = document.getElementById('skip-to-question');
+  if (skip) {
+    skip.addEventListener('click', function (e) { e.preventDefault(); box.focus(); });
+  }
 
   if (dialog) {
     document.getElementById('citation-close').addEventListener('click', function () { dialog.close(); });

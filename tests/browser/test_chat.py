@@ -19,10 +19,10 @@ import pytest
 
 from kbqa.core.providers.fabricate import FABRICATED
 from tests.browser.conftest import ROOT, LiveServer
+from tests.browser.helpers import ask, open_chat
 
 pytestmark = pytest.mark.browser
 
-FINAL_STATUS = re.compile(r"^(answered|refused_(low_score|conflict|no_support)|error)$")
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 
 # Records, at every DOM mutation of #messages, what the newest answer shows: how many
@@ -43,28 +43,6 @@ TIMELINE_JS = """() => {
     });
   }).observe(messages, {childList: true, subtree: true, attributes: true, characterData: true});
 }"""
-
-
-def open_chat(page: Any, server: LiveServer) -> None:
-    """A new, empty conversation with its websocket open."""
-    page.goto(f"{server.url}/")
-    page.click("#new-conversation")
-    page.wait_for_selector("#connection-state[data-state=open]")
-    assert page.locator(".bubble-assistant").count() == 0
-
-
-def ask(page: Any, question: str, *, fabricate: bool = False) -> Any:
-    """Send ``question`` (Enter key) and wait for the answer's final status; its bubble."""
-    from playwright.sync_api import expect
-
-    before = page.locator(".bubble-assistant").count()
-    page.fill("#question", question)
-    if fabricate:
-        page.check("#fabricate")
-    page.press("#question", "Enter")
-    turn = page.locator(".bubble-assistant").nth(before)
-    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", FINAL_STATUS)
-    return turn
 
 
 def test_login_form_rejects_a_wrong_password_and_admits_the_demo_user(

@@ -1,0 +1,96 @@
+"""Second new-user test, in the browser: phone layout, keyboard, the one-shot fabrication
+switch, and the refusal card's documents opening in the citation dialog in the question's
+language. Questions are demo cases of ``sources/demo/questions.jsonl``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from kbqa.core.providers.fabricate import FABRICATED
+from tests.browser.conftest import LiveServer
+from tests.browser.helpers import ask, open_chat
+
+pytestmark = pytest.mark.browser
+
+RATE_LIMIT = "What is the default rate limit of the open API?"  # q-005
+
+
+def test_the_fabrication_switch_is_one_shot(page: Any, live_server_demo: LiveServer) -> None:
+    open_chat(page, live_server_demo)
+    first = ask(page, RATE_LIMIT, fabricate=True)
+    unchecked_after_send = not page.locator("#fabricate").is_checked()
+    second = ask(page, RATE_LIMIT)
+
+    assert unchecked_after_send
+    assert first.locator(".withheld").inner_text().startswith("2 sentences withheld")
+    assert second.locator(".withheld").is_hidden()
+    assert all(text not in page.content() for text in FABRICATED["en"])
+
+
+def test_phone_puts_a_conversation_switcher_above_the_messages(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    open_chat(page, live_server_demo)
+    ask(page, RATE_LIMIT)
+    page.set_viewport_size({"width": 375, "height": 700})
+    page.goto(f"{live_server_demo.url}/")
+    switcher = page.locator("#conversation-switcher")
+    new_button = page.locator("#new-conversation").bounding_box()
+    summary = switcher.locator("summary").bounding_box()
+    first_message = page.locator("#messages .bubble").first.bounding_box()
+    list_hidden = page.locator("#conversation-list").is_hidden()
+    switcher.locator("summary").click()
+
+    assert page.evaluate("document.documentElement.scrollWidth") == 375
+    assert new_button["y"] + new_button["height"] <= first_message["y"]
+    assert summary["y"] + summary["height"] <= first_message["y"]
+    assert abs(new_button["y"] - summary["y"]) < 10  # one row
+    assert list_hidden
+    assert page.locator(".conversation-link[aria-current=page]").is_visible()
+
+
+def test_wide_screen_shows_the_conversation_list_without_a_switcher(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    page.goto(f"{live_server_demo.url}/")
+    assert page.locator("#conversation-switcher summary").is_hidden()
+    assert page.locator(".conversation-link").first.is_visible()
+
+
+def test_first_tab_offers_a_skip_to_the_question_box(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    page.goto(f"{live_server_demo.url}/")
+    page.wait_for_selector("#connection-state[data-state=open]")
+    page.keyboard.press("Tab")
+    focused = page.evaluate("document.activeElement.id")
+    skip = page.locator("#skip-to-question")
+    label, box = skip.inner_text(), skip.bounding_box()
+    page.keyboard.press("Enter")
+
+    assert (focused, label) == ("skip-to-question", "Skip to the question box")
+    assert box["x"] >= 0 and box["y"] >= 0  # on screen while focused
+    assert page.evaluate("document.activeElement.id") == "question"
+
+
+def test_documents_of_a_refusal_open_in_the_dialog_in_the_question_language(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    open_chat(page, live_server_demo)
+    chat_url = page.url
+    turn = ask(page, "手机话费能不能按照费用报销制度报销？")  # q-038, English UI
+    card = turn.locator(".refusal-no_support")
+    link = card.locator(".refusal-docs a").first
+    href = link.get_attribute("href")
+    link.click()
+    dialog = page.locator("#citation-dialog")
+    dialog.locator(".chunk-text").wait_for()
+
+    assert card.get_attribute("lang") == "zh-hans"
+    assert card.locator(".refusal-docs-label").inner_text() == "你可以查阅这些文档："
+    assert turn.locator(".turn-status").inner_text().startswith("Not answered")  # UI language
+    assert href.startswith("/chunks/") and link.get_attribute("hx-get") == href
+    assert dialog.evaluate("d => d.open") is True and page.url == chat_url
