@@ -2,12 +2,11 @@
 
 Both need ``chat.view_trace``: active staff have it through ``chat.auth.StaffReviewerBackend``;
 other reviewers get it from a group or user permission in admin. Anonymous users are sent
-to the login page; signed-in users without the permission get 403.
+to the login page; signed-in users without the permission get ``PermissionDenied``, which
+Django renders as ``templates/403.html`` (status 403) when DEBUG is off.
 """
 
 from __future__ import annotations
-
-import datetime as dt
 
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.paginator import Paginator
@@ -15,38 +14,29 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from chat.auth import REVIEWER_PERMISSION
+from chat.forms import TraceFilterForm
 from chat.models import Trace
 from chat.selectors import trace_evidence, trace_providers, traces_filter
 
 PAGE_SIZE = 25
 
 
-def _date(raw: str | None) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(raw) if raw else None
-    except ValueError:
-        return None
-
-
 @login_required
 @permission_required(REVIEWER_PERMISSION, raise_exception=True)
 def trace_list(request: HttpRequest) -> HttpResponse:
-    """``GET /traces/?status=&provider=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&page=``."""
-    params = request.GET
-    filters = {
-        "status": params.get("status", ""),
-        "provider": params.get("provider", ""),
-        "date_from": _date(params.get("from")),
-        "date_to": _date(params.get("to")),
-        "search": params.get("q", ""),
-    }
-    page = Paginator(traces_filter(**filters), PAGE_SIZE).get_page(params.get("page"))
+    """``GET /traces/?status=&provider=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&page=``.
+
+    A bad field (a date that is not YYYY-MM-DD, "to" before "from") is shown as an error next
+    to it and ignored; the other fields still filter.
+    """
+    form = TraceFilterForm(request.GET)
+    page = Paginator(traces_filter(**form.filters()), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "chat/reviewer/trace_list.html",
         {
             "page": page,
-            "filters": filters,
+            "form": form,
             "statuses": Trace.Status.choices,
             "providers": trace_providers(),
         },

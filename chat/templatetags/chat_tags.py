@@ -24,6 +24,13 @@ REFUSAL_TITLES = {
     "no_support": _("No answer could be verified against the sources"),
 }
 
+# The reviewer's words for a refusal reason, as in the trace status labels ("refused: conflict").
+REFUSAL_REASON_LABELS = {
+    "low_score": _("low score"),
+    "conflict": _("conflict"),
+    "no_support": _("not supported"),
+}
+
 AUTHORITY_LABELS = {
     "policy": _("policy"),
     "manual": _("manual"),
@@ -50,3 +57,9 @@ def status_label(status: str) -> str:
 def refusal_title(reason: str) -> str:
     """The heading of a refusal card for ``low_score``, ``conflict`` or ``no_support``."""
     return str(REFUSAL_TITLES.get(reason, _("No answer")))
+
+
+@register.filter
+def refusal_reason_label(reason: str) -> str:
+    """``"low_score"`` -> "low score" (translated), for reviewers; unknown reasons as they are."""
+    return str(REFUSAL_REASON_LABELS.get(reason, reason))

@@ -59,11 +59,19 @@ def test_anonymous_is_sent_to_login(url: str) -> None:
 
 
 @pytest.mark.parametrize("url", ["/traces/", "/traces/{id}/"])
-def test_ordinary_user_is_forbidden(url: str, django_user_model: Any) -> None:
+def test_ordinary_user_is_forbidden_with_a_page_that_says_why(
+    url: str, django_user_model: Any
+) -> None:
     trace = trace_make("q")
     client = Client()
     client.force_login(django_user_model.objects.create_user("olga", password="pw"))
-    assert client.get(url.format(id=trace.pk)).status_code == 403
+    response = client.get(url.format(id=trace.pk))
+    html = response.content.decode()
+    assert response.status_code == 403
+    assert "You do not have access to this page" in html
+    assert "ask an administrator for the reviewer permission" in html
+    assert '<a class="button-primary" href="/">Back to the chat</a>' in html
+    assert "<title>No access · kbqa</title>" in html
 
 
 @pytest.mark.parametrize("url", ["/traces/", "/traces/{id}/"])
@@ -156,6 +164,51 @@ def traces() -> None:
 )
 def test_list_filters(traces: None, staff_client: Client, query: str, expected: list[str]) -> None:
     assert listed_questions(staff_client, query) == expected
+
+
+def field_errors(html: str) -> dict[str, str]:
+    """``{field name: error text}`` of the filter form."""
+    return dict(re.findall(r'<span class="rv-field-error" id="([a-z]+)-error">([^<]*)</span>', html))
+
+
+@pytest.mark.parametrize(
+    ("query", "errors", "expected"),
+    [
+        (
+            "?q=leave&from=garbage&to=2026-13-45",
+            {
+                "from": "“garbage” is not a date: use YYYY-MM-DD, for example 2026-03-31.",
+                "to": "“2026-13-45” is not a date: use YYYY-MM-DD, for example 2026-03-31.",
+            },
+            ["Parental leave for part-timers?", "How much annual leave?"],
+        ),
+        (
+            "?from=2025-03-01&to=2025-02-01",
+            {"to": "“To” (2025-02-01) is before “From” (2025-03-01): pick a later date."},
+            ["Parental leave for part-timers?", "Upload limit for the portal?"],
+        ),
+        (
+            "?status=bogus&provider=anthropic",
+            {"status": "Select a valid choice. bogus is not one of the available choices."},
+            ["Parental leave for part-timers?", "Upload limit for the portal?"],
+        ),
+    ],
+    ids=["bad-dates", "from-after-to", "bad-status"],
+)
+def test_a_bad_filter_field_is_named_and_the_rest_still_filters(
+    traces: None, staff_client: Client, query: str, errors: dict[str, str], expected: list[str]
+) -> None:
+    html = staff_client.get(f"/traces/{query}").content.decode()
+    assert {k: v.replace("&#x27;", "'") for k, v in field_errors(html).items()} == errors
+    assert "Some filters could not be used and were left out" in html
+    assert listed_questions(staff_client, query) == expected
+
+
+def test_good_filters_show_no_error(traces: None, staff_client: Client) -> None:
+    html = staff_client.get("/traces/?from=2025-02-01&to=2025-03-31").content.decode()
+    assert field_errors(html) == {}
+    assert 'aria-invalid' not in html
+    assert 'name="from" value="2025-02-01"' in html
 
 
 def test_list_shows_status_provider_and_time(traces: None, staff_client: Client) -> None:
@@ -289,8 +342,8 @@ def test_detail_of_a_refusal(staff_client: Client) -> None:
         threshold=0.3,
     )
     html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
-    assert '<dd id="refusal-reason">low_score</dd>' in html
-    assert 'id="final-status">refused_low_score</span>' in html
+    assert '<dd id="refusal-reason">low score</dd>' in html
+    assert 'id="final-status">refused: low score</span>' in html
     assert "The model was not asked." in html
 
 

@@ -1,0 +1,72 @@
+"""Forms of the chat app's pages: the reviewer's trace-list filter.
+
+The filter is a GET form: a bad field is reported next to itself and left out of the query,
+while every valid field still filters (a typo in one date does not throw the others away).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from chat.models import Trace
+
+
+class IsoDateField(forms.DateField):
+    """A ``YYYY-MM-DD`` date (what ``<input type="date">`` sends); the error quotes the value."""
+
+    input_formats = ["%Y-%m-%d"]
+
+    def to_python(self, value: Any) -> dt.date | None:
+        try:
+            return super().to_python(value)
+        except ValidationError:
+            raise ValidationError(
+                _("“%(value)s” is not a date: use YYYY-MM-DD, for example 2026-03-31."),
+                code="invalid",
+                params={"value": value},
+            ) from None
+
+
+class TraceFilterForm(forms.Form):
+    """``?q=&status=&provider=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of ``/traces/``."""
+
+    q = forms.CharField(required=False)
+    status = forms.ChoiceField(required=False, choices=[("", ""), *Trace.Status.choices])
+    provider = forms.CharField(required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # "from" is a Python keyword, so the date fields cannot be class attributes.
+        self.fields["from"] = IsoDateField(required=False)
+        self.fields["to"] = IsoDateField(required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("from"), data.get("to")
+        if start and end and start > end:
+            self.add_error(
+                "to",
+                ValidationError(
+                    _("“To” (%(to)s) is before “From” (%(from)s): pick a later date."),
+                    code="range",
+                    params={"to": end.isoformat(), "from": start.isoformat()},
+                ),
+            )
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """Keyword arguments of ``chat.selectors.traces_filter`` from the valid fields only."""
+        self.is_valid()
+        data = self.cleaned_data
+        return {
+            "status": data.get("status") or "",
+            "provider": data.get("provider") or "",
+            "date_from": data.get("from"),
+            "date_to": data.get("to"),
+            "search": data.get("q") or "",
+        }
