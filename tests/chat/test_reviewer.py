@@ -168,7 +168,8 @@ def test_list_filters(traces: None, staff_client: Client, query: str, expected: 
 
 def field_errors(html: str) -> dict[str, str]:
     """``{field name: error text}`` of the filter form."""
-    return dict(re.findall(r'<span class="rv-field-error" id="([a-z]+)-error">([^<]*)</span>', html))
+    pattern = r'<span class="rv-field-error" id="([a-z]+)-error">([^<]*)</span>'
+    return dict(re.findall(pattern, html))
 
 
 @pytest.mark.parametrize(
@@ -207,7 +208,7 @@ def test_a_bad_filter_field_is_named_and_the_rest_still_filters(
 def test_good_filters_show_no_error(traces: None, staff_client: Client) -> None:
     html = staff_client.get("/traces/?from=2025-02-01&to=2025-03-31").content.decode()
     assert field_errors(html) == {}
-    assert 'aria-invalid' not in html
+    assert "aria-invalid" not in html
     assert 'name="from" value="2025-02-01"' in html
 
 
