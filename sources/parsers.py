@@ -14,12 +14,8 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import io
-import logging
 import re
 import unicodedata
-import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -62,7 +58,9 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     elif suffix in HTML_SUFFIXES:
         parsed = _parse_html(name, _decode(name, data))
     elif suffix == ".pdf":
-        parsed = _parse_pdf(name, data)
+        from sources.pdf_text import parse_pdf  # here: pdf_text builds on this module
+
+        parsed = parse_pdf(name, data)
     else:
         parsed = _parse_docx(name, data)
     if not parsed.text.strip():
@@ -131,16 +129,16 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     """YAML front matter (python-frontmatter's handler) plus the Markdown body.
 
     ``plain`` (a .txt file): without front matter and headings, a title-like first line is
-    the title (``_title_line``).
+    the title (``title_line``).
     """
     import frontmatter
 
     handler = frontmatter.YAMLHandler()
     if not handler.detect(text):
-        if plain and not _first_heading(text):
-            title, text = _title_line(text, "")
+        if plain and not first_heading(text):
+            title, text = title_line(text, "")
             return ParsedDocument(text, {}, title)
-        return ParsedDocument(text, {}, _first_heading(text))
+        return ParsedDocument(text, {}, first_heading(text))
     try:
         raw_meta, body = handler.split(text)
         metadata = handler.load(raw_meta)
@@ -151,7 +149,7 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     if not isinstance(metadata, dict):
         raise IngestError(f"{name}: bad front matter (not a mapping)")
     body = body.strip("\n")
-    return ParsedDocument(body, _clean_meta(name, metadata), _first_heading(body))
+    return ParsedDocument(body, _clean_meta(name, metadata), first_heading(body))
 
 
 def _yaml_problem(exc: Exception) -> str:
@@ -191,11 +189,11 @@ def iso_date(value: Any, *, name: str) -> str:
         raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
 
 
-_MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
+MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
 
-def _first_heading(text: str) -> str:
-    match = _MD_HEADING_RE.search(text)
+def first_heading(text: str) -> str:
+    match = MD_HEADING_RE.search(text)
     return match.group(1).strip() if match else ""
 
 
@@ -204,7 +202,7 @@ _TITLE_MAX_WIDTH = 80  # display columns: a CJK character counts 2; longer lines
 _NOT_TITLE_RE = re.compile(r"^\s*(?:[-*+•|>]|\d{1,3}[.)]\s|#|```|~~~)")
 
 
-def _title_line(text: str, stated: str) -> tuple[str, str]:
+def title_line(text: str, stated: str) -> tuple[str, str]:
     """(title, text) where a title-like first line became a ``#`` heading line.
 
     With a ``stated`` title (PDF/DOCX metadata), the first line becomes a heading only if it
@@ -219,16 +217,21 @@ def _title_line(text: str, stated: str) -> tuple[str, str]:
         if " ".join(first.split()) != " ".join(stated.split()) or not rest.strip():
             return stated, text
         return stated, f"# {first}\n\n{rest.lstrip()}"
-    width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in first)
-    if (
-        not first
-        or not rest.strip()
-        or width > _TITLE_MAX_WIDTH
-        or first.endswith(_TITLE_END)
-        or _NOT_TITLE_RE.match(first)
-    ):
+    if not rest.strip() or not title_like(first):
         return "", text
     return first, f"# {first}\n\n{rest.lstrip()}"
+
+
+def title_like(line: str, *, numbered: bool = False) -> bool:
+    """Whether ``line`` could be a title: not empty, at most ``_TITLE_MAX_WIDTH`` columns, not
+    a list item/table row/heading/fence, not ending like a sentence or clause. ``numbered``
+    allows ``1. Scope`` (for a line already known to be set as a heading)."""
+    line = line.strip()
+    width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in line)
+    if not line or width > _TITLE_MAX_WIDTH or line.endswith(_TITLE_END):
+        return False
+    match = _NOT_TITLE_RE.match(line)
+    return match is None or (numbered and match.group(0).strip()[:1].isdigit())
 
 
 _DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "header", "footer", "form"]
@@ -260,7 +263,7 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
             groups.append((block, [str(string)]))
     blocks = [_html_block(getattr(el, "name", "") or "", "".join(parts)) for el, parts in groups]
     body = "\n\n".join(b for b in blocks if b.strip())
-    return ParsedDocument(body, {}, title or _first_heading(body))
+    return ParsedDocument(body, {}, title or first_heading(body))
 
 
 def _html_block(tag: str, text: str) -> str:
@@ -277,51 +280,6 @@ def _html_block(tag: str, text: str) -> str:
     return words
 
 
-class _Collect(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__(logging.WARNING)
-        self.messages: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(record.getMessage())
-
-
-@contextmanager
-def _quiet_pypdf() -> Iterator[list[str]]:
-    """Keep pypdf's warnings (logger "pypdf", and ``warnings``) off the console; yields the
-    list their messages are collected in, so a failure can say what pypdf found."""
-    log = logging.getLogger("pypdf")
-    collect, propagate = _Collect(), log.propagate
-    log.addHandler(collect)
-    log.propagate = False
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield collect.messages
-    finally:
-        log.removeHandler(collect)
-        log.propagate = propagate
-
-
-def _parse_pdf(name: str, data: bytes) -> ParsedDocument:
-    from pypdf import PdfReader
-
-    with _quiet_pypdf() as notes:
-        try:
-            reader = PdfReader(io.BytesIO(data))
-            pages = [page.extract_text() or "" for page in reader.pages]
-            title = str((reader.metadata or {}).get("/Title") or "")
-        except Exception as exc:  # pypdf raises many types for broken files
-            detail = notes[0].split(":")[0].strip() if notes else type(exc).__name__
-            raise IngestError(f"{name}: not a readable PDF ({detail})") from exc
-    text = "\n\n".join(p.strip() for p in pages if p.strip())
-    if not text.strip():
-        raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
-    title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
-    title, text = _title_line(text, title)
-    return ParsedDocument(text, {}, title)
-
-
 def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     import docx
 
@@ -332,11 +290,11 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(f"{name}: not a readable DOCX ({type(exc).__name__})") from exc
     body = "\n\n".join(b for b in blocks if b.strip())
-    if title.strip() or _MD_HEADING_RE.match(body):  # core title, or it opens with a heading
-        title, body = _title_line(body, title.strip() or _first_heading(body))
+    if title.strip() or MD_HEADING_RE.match(body):  # core title, or it opens with a heading
+        title, body = title_line(body, title.strip() or first_heading(body))
     else:
-        title, body = _title_line(body, "")
-    return ParsedDocument(body, {}, title or _first_heading(body))
+        title, body = title_line(body, "")
+    return ParsedDocument(body, {}, title or first_heading(body))
 
 
 def _docx_block(item: Any) -> str:

@@ -37,6 +37,28 @@ def pdf_bytes(lines: list[str], title: str = "") -> bytes:
     return buf.getvalue()
 
 
+def pdf_styled(lines: list[tuple[str, float, str]], title: str = "") -> bytes:
+    """A one-page PDF of (font, size in points, text) lines, e.g. a bold heading line over
+    body lines; font "STSong-Light" is reportlab's built-in Chinese font."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+    from reportlab.pdfgen import canvas
+
+    pdfmetrics.registerFont(UnicodeCIDFont("STSong-Light"))
+    buf = io.BytesIO()
+    pdf = canvas.Canvas(buf)
+    if title:
+        pdf.setTitle(title)
+    y = 800.0
+    for font, size, text in lines:
+        y -= size * 1.4
+        pdf.setFont(font, size)
+        pdf.drawString(72, y, text)
+    pdf.showPage()
+    pdf.save()
+    return buf.getvalue()
+
+
 def docx_bytes(blocks: list[tuple[str, str]], title: str = "") -> bytes:
     """A DOCX from (style, text) pairs; style "h1"/"h2" makes a heading, "title" a Title
     paragraph, "" a paragraph; ``title`` is the core properties title."""

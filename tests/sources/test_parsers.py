@@ -7,8 +7,9 @@ import codecs
 import pytest
 
 from kbqa.core.errors import IngestError
+from sources.chunking import chunk_text
 from sources.parsers import parse_file
-from tests.sources.conftest import docx_bytes, pdf_bytes
+from tests.sources.conftest import docx_bytes, pdf_bytes, pdf_styled
 
 
 def test_markdown_front_matter_becomes_metadata() -> None:
@@ -132,3 +133,89 @@ def test_unicode_text_files_from_windows_are_read(data: bytes, text: str) -> Non
 def test_utf16_bom_followed_by_binary_is_still_refused() -> None:
     with pytest.raises(IngestError, match="notes.txt: not valid UTF-16 text"):
         parse_file(name="notes.txt", data=codecs.BOM_UTF16_LE + b"\x00\xd8\x41")
+
+
+BOLD, REGULAR, SONG = "Helvetica-Bold", "Helvetica", "STSong-Light"
+
+
+@pytest.mark.parametrize(
+    ("lines", "title", "text"),
+    [
+        (
+            [
+                (BOLD, 16, "Benefits"),
+                (REGULAR, 11, "Nimbus Works offers benefits to all staff."),
+                (BOLD, 13, "Gym membership subsidy"),
+                (REGULAR, 11, "Nimbus Works pays 50 percent of a gym membership."),
+                (REGULAR, 11, "Up to 40 EUR per month."),
+            ],
+            "Benefits",
+            "# Benefits\n\nNimbus Works offers benefits to all staff.\n\n"
+            "## Gym membership subsidy\n\n"
+            "Nimbus Works pays 50 percent of a gym membership.\nUp to 40 EUR per month.",
+        ),
+        (
+            [
+                (REGULAR, 11, "Staff benefits are listed below."),
+                (BOLD, 11, "Gym membership subsidy"),
+                (REGULAR, 11, "Nimbus Works pays 50 percent."),
+            ],
+            "Gym membership subsidy",
+            "Staff benefits are listed below.\n\n# Gym membership subsidy\n\n"
+            "Nimbus Works pays 50 percent.",
+        ),
+        (
+            [
+                (REGULAR, 11, "Staff benefits are listed below."),
+                (BOLD, 14, "2. Gym membership subsidy"),
+                (REGULAR, 11, "Nimbus Works pays 50 percent."),
+            ],
+            "2. Gym membership subsidy",
+            "Staff benefits are listed below.\n\n# 2. Gym membership subsidy\n\n"
+            "Nimbus Works pays 50 percent.",
+        ),
+        (
+            [
+                (SONG, 16, "健身补贴"),
+                (SONG, 10, "公司报销一半的健身费用。"),
+                (SONG, 10, "每月最多四十欧元。"),
+            ],
+            "健身补贴",
+            "# 健身补贴\n\n公司报销一半的健身费用。\n每月最多四十欧元。",
+        ),
+        (
+            [
+                (REGULAR, 11, "Staff benefits are listed below."),
+                (REGULAR, 16, "Read this first."),
+                (REGULAR, 11, "Nimbus Works pays 50 percent."),
+            ],
+            "",
+            "Staff benefits are listed below.\nRead this first.\nNimbus Works pays 50 percent.",
+        ),
+    ],
+    ids=["larger-font", "bold-body-size", "numbered", "chinese", "large-sentence-is-body"],
+)
+def test_pdf_lines_in_a_heading_font_become_headings(
+    lines: list[tuple[str, float, str]], title: str, text: str
+) -> None:
+    parsed = parse_file(name="benefits.pdf", data=pdf_styled(lines))
+    assert (parsed.title_guess, parsed.text) == (title, text)
+
+
+def test_pdf_heading_is_the_chunk_section_not_part_of_its_first_sentence() -> None:
+    data = pdf_styled(
+        [
+            (BOLD, 16, "Benefits"),
+            (REGULAR, 11, "Nimbus Works offers benefits to all staff."),
+            (BOLD, 13, "Gym membership subsidy"),
+            (REGULAR, 11, "Nimbus Works pays 50 percent of a gym membership."),
+        ],
+        title="Staff handbook",
+    )
+    parsed = parse_file(name="benefits.pdf", data=data)
+    chunks = [(c.section, c.text) for c in chunk_text(parsed.text, max_tokens=12)]
+    assert parsed.title_guess == "Staff handbook"
+    assert chunks == [
+        ("Benefits", "Nimbus Works offers benefits to all staff."),
+        ("Gym membership subsidy", "Nimbus Works pays 50 percent of a gym membership."),
+    ]
