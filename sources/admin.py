@@ -23,6 +23,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from sources.forms import UploadForm
@@ -94,11 +95,11 @@ def day(moment: Any) -> str:
 
 
 class StatusFilter(admin.SimpleListFilter):
-    title = "status"
+    title = _("status")
     parameter_name = "status"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("current", "In the knowledge base"), ("removed", "Removed")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("current", _("In the knowledge base")), ("removed", _("Removed"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Document]) -> QuerySet[Document]:
         if self.value() in ("current", "removed"):
@@ -132,11 +133,11 @@ class DocumentAdmin(admin.ModelAdmin):
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # metadata comes from the file or upload overrides; re-ingest to change
 
-    @admin.display(description="status", ordering="retired_at")
+    @admin.display(description=_("status"), ordering="retired_at")
     def status(self, document: Document) -> str:
         if document.retired_at is None:
-            return "in the knowledge base"
-        return f"removed on {day(document.retired_at)}"
+            return gettext("in the knowledge base")
+        return gettext("removed on %(date)s") % {"date": day(document.retired_at)}
 
     @admin.display(description=_("chunks"))
     def chunk_list(self, document: Document) -> str:
@@ -178,7 +179,7 @@ class DocumentAdmin(admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "form": form,
             "opts": self.model._meta,
-            "title": "Upload documents",
+            "title": gettext("Upload documents"),
         }
         return TemplateResponse(request, "admin/sources/document/upload.html", context)
 
@@ -194,7 +195,7 @@ class DocumentAdmin(admin.ModelAdmin):
         messages.success(request, ingest_message(upload.name, result))
         return result
 
-    @admin.action(description="Re-ingest from the stored original file")
+    @admin.action(description=_("Re-ingest from the stored original file"))
     def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
             try:
@@ -224,12 +225,12 @@ class DocumentAdmin(admin.ModelAdmin):
             "object": document,
             "retired_on": day(document.retired_at) if document.retired_at else "",
             "chunks": chunks_phrase(document.chunks.filter(is_current=True).count()),
-            "title": "Remove a document from the knowledge base",
+            "title": gettext("Remove a document from the knowledge base"),
         }
         return TemplateResponse(request, "admin/sources/document/retire_confirmation.html", context)
 
     @admin.action(
-        description="Remove from the knowledge base (cited passages stay readable)",
+        description=_("Remove from the knowledge base (cited passages stay readable)"),
         permissions=["delete"],
     )
     def delete_selected(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
@@ -251,7 +252,7 @@ class DocumentAdmin(admin.ModelAdmin):
                 "The action \"Restore to the knowledge base\" brings it back.",
             )
 
-    @admin.action(description="Restore to the knowledge base", permissions=["delete"])
+    @admin.action(description=_("Restore to the knowledge base"), permissions=["delete"])
     def restore(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
         for document in queryset:
             if document.retired_at is None:

@@ -1,9 +1,10 @@
 from __future__ import annotations
 
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class SourcesConfig(AppConfig):
     name = "sources"
-    verbose_name = "Knowledge base"
+    verbose_name = _("Knowledge base")
     default_auto_field = "django.db.models.BigAutoField"

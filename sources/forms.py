@@ -13,11 +13,21 @@ from pathlib import PurePath
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from sources.models import Authority, Language
 from sources.parsers import SUPPORTED_SUFFIXES
 from sources.services import IngestOverrides, upload_size_problem
+
+
+class _Limit:
+    """``settings.KBQA_MAX_UPLOAD_MB`` when shown (read then, so overrides apply)."""
+
+    def __str__(self) -> str:
+        return str(settings.KBQA_MAX_UPLOAD_MB)
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -91,15 +101,34 @@ def _digest(upload: UploadedFile) -> str:
 
 
 class UploadForm(forms.Form):
-    files = MultipleFileField(help_text="Markdown, text, HTML, PDF or DOCX; several at once.")
+    files = MultipleFileField(
+        label=_("Files"),
+        help_text=format_lazy(
+            _(
+                "Markdown, text, HTML, PDF or DOCX, at most {mb} MB each; several at once. A "
+                "file whose front matter has no doc_id takes it from the file name (Travel "
+                "Policy.pdf becomes travel-policy), so uploading a file with the same name "
+                "again updates that document; rename the file to add a separate one."
+            ),
+            mb=_Limit(),
+        ),
+    )
     authority = forms.ChoiceField(
-        choices=[("", "(from the file)"), *Authority.choices], required=False
+        label=_("Authority"),
+        choices=[("", _("(from the file)")), *Authority.choices],
+        required=False,
     )
     language = forms.ChoiceField(
-        choices=[("", "(from the file / detected)"), *Language.choices], required=False
+        label=_("Language"),
+        choices=[("", _("(from the file / detected)")), *Language.choices],
+        required=False,
     )
-    updated = forms.DateField(required=False, help_text="Updated/effective date, YYYY-MM-DD.")
-    source_url = forms.URLField(required=False, assume_scheme="https")
+    updated = forms.DateField(
+        label=_("Updated"),
+        required=False,
+        help_text=_("Updated/effective date, YYYY-MM-DD."),
+    )
+    source_url = forms.URLField(label=_("Source URL"), required=False, assume_scheme="https")
 
     def screened_uploads(self) -> list[ScreenedUpload]:
         """The valid form's files, each with the reason it is skipped (if any)."""

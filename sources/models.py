@@ -13,46 +13,60 @@ leave retrieval but stay readable under their ids. Only a purge deletes rows, an
 from __future__ import annotations
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 
 class Authority(models.TextChoices):
-    POLICY = "policy", "Policy"
-    MANUAL = "manual", "Manual"
-    FAQ = "faq", "FAQ"
-    MEETING_NOTE = "meeting-note", "Meeting note"
-    ARCHIVED = "archived", "Archived"
-    OTHER = "other", "Other"
+    POLICY = "policy", _("Policy")
+    MANUAL = "manual", _("Manual")
+    FAQ = "faq", _("FAQ")
+    MEETING_NOTE = "meeting-note", _("Meeting note")
+    ARCHIVED = "archived", _("Archived")
+    OTHER = "other", _("Other")
 
 
 class Language(models.TextChoices):
-    EN = "en", "English"
-    ZH = "zh", "Chinese"
+    EN = "en", _("English")
+    ZH = "zh", _("Chinese")
 
 
 class Document(models.Model):
     """One source document. ``updated`` is its effective date as the document states it;
     ``overrides`` are the metadata values an uploader set, re-applied on re-ingest."""
 
-    doc_id = models.CharField(max_length=100, unique=True)
-    title = models.CharField(max_length=300)
-    source_url = models.CharField(max_length=500, blank=True)
-    language = models.CharField(max_length=8, choices=Language.choices, default=Language.EN)
-    updated = models.DateField(null=True, blank=True, help_text="Updated/effective date.")
-    authority = models.CharField(max_length=20, choices=Authority.choices, default=Authority.OTHER)
-    original_file = models.FileField(upload_to="sources/originals/%Y/%m/", blank=True)
-    original_name = models.CharField(max_length=255, blank=True)
-    content_hash = models.CharField(max_length=64, blank=True, help_text="SHA-256 of the text.")
-    overrides = models.JSONField(default=dict, blank=True)
+    doc_id = models.CharField(_("doc id"), max_length=100, unique=True)
+    title = models.CharField(_("title"), max_length=300)
+    source_url = models.CharField(_("source URL"), max_length=500, blank=True)
+    language = models.CharField(
+        _("language"), max_length=8, choices=Language.choices, default=Language.EN
+    )
+    updated = models.DateField(
+        _("updated"), null=True, blank=True, help_text=_("Updated/effective date.")
+    )
+    authority = models.CharField(
+        _("authority"), max_length=20, choices=Authority.choices, default=Authority.OTHER
+    )
+    original_file = models.FileField(
+        _("original file"), upload_to="sources/originals/%Y/%m/", blank=True
+    )
+    original_name = models.CharField(_("original file name"), max_length=255, blank=True)
+    content_hash = models.CharField(
+        _("content hash"), max_length=64, blank=True, help_text=_("SHA-256 of the text.")
+    )
+    overrides = models.JSONField(_("metadata set at upload"), default=dict, blank=True)
     retired_at = models.DateTimeField(
+        _("removed at"),
         null=True,
         blank=True,
-        help_text="When it was removed from the knowledge base (its chunks stay readable).",
+        help_text=_("When it was removed from the knowledge base (its chunks stay readable)."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("last changed"), auto_now=True)
 
     class Meta:
         ordering = ["doc_id"]
+        verbose_name = _("document")
+        verbose_name_plural = _("documents")
 
     def __str__(self) -> str:
         return f"{self.doc_id}: {self.title}"
@@ -65,22 +79,29 @@ class Chunk(models.Model):
     of the text; ``version`` is 1 for ``doc#c02``, 2 for ``doc#c02v2``...
     """
 
-    chunk_id = models.CharField(max_length=128, unique=True)
+    chunk_id = models.CharField(_("chunk id"), max_length=128, unique=True)
     # PROTECT: traces cite chunks, so only ``document_purge`` may delete them (on purpose).
-    document = models.ForeignKey(Document, on_delete=models.PROTECT, related_name="chunks")
-    ordinal = models.PositiveIntegerField()
-    version = models.PositiveIntegerField(default=1)
-    section = models.CharField(max_length=300, blank=True)
-    text = models.TextField()
-    tokens = models.PositiveIntegerField(default=0)
-    fingerprint = models.CharField(max_length=40)
-    is_current = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    superseded_at = models.DateTimeField(null=True, blank=True)
+    document = models.ForeignKey(
+        Document,
+        on_delete=models.PROTECT,
+        related_name="chunks",
+        verbose_name=_("document"),
+    )
+    ordinal = models.PositiveIntegerField(_("position"))
+    version = models.PositiveIntegerField(_("version"), default=1)
+    section = models.CharField(_("section"), max_length=300, blank=True)
+    text = models.TextField(_("text"))
+    tokens = models.PositiveIntegerField(_("tokens"), default=0)
+    fingerprint = models.CharField(_("fingerprint"), max_length=40)
+    is_current = models.BooleanField(_("current"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    superseded_at = models.DateTimeField(_("superseded at"), null=True, blank=True)
 
     class Meta:
         ordering = ["document_id", "ordinal", "version"]
         indexes = [models.Index(fields=["is_current", "document"])]
+        verbose_name = _("chunk")
+        verbose_name_plural = _("chunks")
 
     def __str__(self) -> str:
         return self.chunk_id
@@ -99,6 +120,8 @@ class PurgedChunk(models.Model):
 
     class Meta:
         ordering = ["chunk_id"]
+        verbose_name = _("purged chunk")
+        verbose_name_plural = _("purged chunks")
 
     def __str__(self) -> str:
         return self.chunk_id

@@ -341,3 +341,22 @@ def test_chunk_list_is_read_only(admin_client: Client) -> None:
     assert 'name="text"' not in html
     assert admin_client.get("/admin/sources/chunk/add/").status_code == 403
     assert admin_client.post(f"/admin/sources/chunk/{chunk.pk}/delete/").status_code == 403
+
+
+def test_admin_labels_are_translatable() -> None:
+    from django.apps import apps
+    from django.utils.functional import Promise
+
+    labels = [apps.get_app_config("sources").verbose_name]
+    for model in (Document, Chunk):
+        labels += [model._meta.verbose_name, model._meta.verbose_name_plural]
+        fields = [f for f in model._meta.get_fields() if hasattr(f, "verbose_name")]
+        labels += [f.verbose_name for f in fields if f.name != "id"]  # "ID" needs no words
+    assert [label for label in labels if not isinstance(label, Promise)] == []
+
+
+def test_chinese_admin_shows_field_and_choice_labels_in_chinese(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    html = admin_client.get(CHANGELIST, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "标题" in html  # the "title" column (catalogue entry shared with chat)
+    assert "<td class=\"field-language\">英语</td>" in html
