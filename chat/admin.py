@@ -6,8 +6,8 @@ were shown, so they are read-only too: an assistant message typed in admin would
 the user's chat as a verified answer with working chips and no trace behind it. They can be
 viewed, and deleted by superusers only (e.g. to honour a deletion request).
 
-Creating an API token generates its key, stores only the SHA-256 and a prefix, and shows the
-full key once in an admin message.
+Creating an API token generates it, stores only its SHA-256 and a prefix, and shows the full
+token once in an admin message ("API token" everywhere, as in the README).
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from chat.auth import api_token_fill
 from chat.models import ApiToken, Conversation, Message, Trace
@@ -35,14 +37,14 @@ class TraceAdmin(admin.ModelAdmin):
     readonly_fields = ("reviewer_link",)
     list_select_related = ("user",)
 
-    @admin.display(description="question")
+    @admin.display(description=_("question"))
     def short_question(self, obj: Trace) -> str:
         return obj.question[:100]
 
-    @admin.display(description="evidence chain")
+    @admin.display(description=_("evidence chain"))
     def reviewer_link(self, obj: Trace) -> SafeString:
         url = reverse("reviewer:trace-detail", args=[obj.pk])
-        return format_html('<a href="{}">{}</a>', url, "Open in the reviewer page")
+        return format_html('<a href="{}">{}</a>', url, gettext("Open in the reviewer page"))
 
     def get_readonly_fields(self, request: HttpRequest, obj: Trace | None = None) -> list[str]:
         return ["reviewer_link", *(f.name for f in self.model._meta.fields)]
@@ -111,11 +113,15 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def save_model(
         self, request: HttpRequest, obj: ApiToken, form: ModelForm, change: bool
     ) -> None:
-        key = None if change else api_token_fill(obj)
+        token = None if change else api_token_fill(obj)
         super().save_model(request, obj, form, change)
-        if key is not None:
+        if token is not None:
             messages.warning(
                 request,
-                f"The API key for “{obj}” is {key} — copy it now: it is stored only as a hash "
-                "and will not be shown again. Send it as 'Authorization: Bearer <key>'.",
+                gettext(
+                    "The API token for “%(name)s” is %(token)s — copy it now: it is stored only "
+                    "as a hash and will not be shown again. Send it as "
+                    "'Authorization: Bearer <token>'."
+                )
+                % {"name": obj, "token": token},
             )

@@ -19,13 +19,18 @@ def new_ulid() -> str:
 
 class Conversation(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="conversations",
+        verbose_name=_("owner"),
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("conversation")
+        verbose_name_plural = _("conversations")
 
     def __str__(self) -> str:
         return self.title or f"Conversation {self.pk}"
@@ -43,31 +48,44 @@ class Trace(models.Model):
         ERROR = "error", _("error")
         CANCELLED = "cancelled", _("cancelled")
 
-    id = models.CharField(primary_key=True, max_length=26, default=new_ulid, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    id = models.CharField(
+        _("trace id"), primary_key=True, max_length=26, default=new_ulid, editable=False
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True, db_index=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        verbose_name=_("user"),
     )
     conversation = models.ForeignKey(
-        Conversation, null=True, blank=True, on_delete=models.SET_NULL, related_name="traces"
+        Conversation,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="traces",
+        verbose_name=_("conversation"),
     )
-    question = models.TextField()
-    standalone_query = models.TextField(blank=True)
-    language = models.CharField(max_length=8, blank=True)
+    question = models.TextField(_("question"))
+    standalone_query = models.TextField(_("standalone query"), blank=True)
+    language = models.CharField(_("language"), max_length=8, blank=True)
     status = models.CharField(
-        max_length=24, choices=Status.choices, default=Status.PENDING, db_index=True
+        _("status"), max_length=24, choices=Status.choices, default=Status.PENDING, db_index=True
     )
-    refusal_reason = models.CharField(max_length=24, blank=True)
-    provider = models.CharField(max_length=40, blank=True, db_index=True)
-    model = models.CharField(max_length=100, blank=True)
-    model_version = models.CharField(max_length=100, blank=True)
-    retrieval_ms = models.FloatField(null=True, blank=True)
-    first_sentence_ms = models.FloatField(null=True, blank=True)
-    total_ms = models.FloatField(null=True, blank=True)
-    data = models.JSONField(default=dict)
+    refusal_reason = models.CharField(_("refusal reason"), max_length=24, blank=True)
+    provider = models.CharField(_("provider"), max_length=40, blank=True, db_index=True)
+    model = models.CharField(_("model"), max_length=100, blank=True)
+    model_version = models.CharField(_("model version"), max_length=100, blank=True)
+    retrieval_ms = models.FloatField(_("retrieval (ms)"), null=True, blank=True)
+    first_sentence_ms = models.FloatField(_("first sentence (ms)"), null=True, blank=True)
+    total_ms = models.FloatField(_("total (ms)"), null=True, blank=True)
+    data = models.JSONField(_("evidence data"), default=dict)
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        verbose_name = _("trace")
+        verbose_name_plural = _("traces")
 
     def __str__(self) -> str:
         return f"{self.id} {self.status}"
@@ -79,32 +97,48 @@ class Message(models.Model):
         ASSISTANT = "assistant", _("assistant")
 
     conversation = models.ForeignKey(
-        Conversation, on_delete=models.CASCADE, related_name="messages"
+        Conversation,
+        on_delete=models.CASCADE,
+        related_name="messages",
+        verbose_name=_("conversation"),
     )
-    role = models.CharField(max_length=10, choices=Role.choices)
-    text = models.TextField(blank=True, help_text="The text as shown, without citation markers.")
-    citations = models.JSONField(default=list, blank=True)
-    sentences = models.JSONField(default=list, blank=True)
-    refusal = models.JSONField(null=True, blank=True)
-    status = models.CharField(max_length=24, blank=True)
-    trace = models.ForeignKey(Trace, null=True, blank=True, on_delete=models.SET_NULL)
-    created_at = models.DateTimeField(auto_now_add=True)
+    role = models.CharField(_("role"), max_length=10, choices=Role.choices)
+    text = models.TextField(
+        _("text"), blank=True, help_text=_("The text as shown, without citation markers.")
+    )
+    citations = models.JSONField(_("citations"), default=list, blank=True)
+    sentences = models.JSONField(_("sentences"), default=list, blank=True)
+    refusal = models.JSONField(_("refusal"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=24, blank=True)
+    trace = models.ForeignKey(
+        Trace, null=True, blank=True, on_delete=models.SET_NULL, verbose_name=_("trace")
+    )
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ["created_at", "id"]
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
 
 
 class ApiToken(models.Model):
     """A per-user token for programmatic API clients; only its SHA-256 is stored."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
-    name = models.CharField(max_length=100, blank=True)
-    prefix = models.CharField(max_length=8, editable=False)
-    key_hash = models.CharField(max_length=64, unique=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
-    last_used_at = models.DateTimeField(null=True, blank=True)
+    name = models.CharField(_("name"), max_length=100, blank=True)
+    prefix = models.CharField(_("token prefix"), max_length=8, editable=False)
+    key_hash = models.CharField(_("token hash"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    last_used_at = models.DateTimeField(_("last used at"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name or 'token'} ({self.prefix}…)"

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from chat import services
@@ -23,14 +24,19 @@ from chat.rendering import message_turn_view
 from kbqa.core.errors import KbqaError
 
 CONVERSATION_LIST_SIZE = 50
+# The core names providers in English (it has no Django); the status line translates the
+# labels it knows at render time. Others ("anthropic claude-…") are names, shown as they are.
+PROVIDER_LABELS = {"offline extractive": _("offline extractive")}
 
 
 def provider_label() -> tuple[str, bool]:
-    """``(label, ok)`` for the status line, e.g. ``("offline extractive", True)``."""
+    """``(label, ok)`` for the status line in the active language, e.g.
+    ``("offline extractive", True)``; ``(the configuration error, False)`` when it is bad."""
     try:
-        return services.provider_label_from_settings(), True
+        label = services.provider_label_from_settings()
     except KbqaError as exc:
         return str(exc), False
+    return str(PROVIDER_LABELS.get(label, label)), True
 
 
 def messages_view(conversation: Conversation) -> list[dict[str, Any]]:

@@ -85,7 +85,7 @@ def test_token_key_is_shown_once_and_only_its_hash_stored(
         "/admin/chat/apitoken/add/", {"user": alice.pk, "name": "laptop"}, follow=True
     )
     html = response.content.decode()
-    keys = re.findall(r"The API key for “laptop \([\w-]{8}…\)” is ([\w-]+)", html)
+    keys = re.findall(r"The API token for “laptop \([\w-]{8}…\)” is ([\w-]+)", html)
     assert len(keys) == 1
     key = keys[0]
     token = ApiToken.objects.get()

@@ -100,3 +100,27 @@ async def test_connected_is_said_in_the_browser_language() -> None:
     ready = await comm.receive_from(timeout=5)
     await comm.disconnect()
     assert ">已连接</span>" in ready
+
+
+def test_status_line_names_the_offline_answerer_in_chinese(chinese_client: Client) -> None:
+    html = chinese_client.get("/", headers={"accept-language": "zh-hans"}).content.decode()
+    assert '<span class="provider-label">离线抽取式</span>' in html
+    assert "offline extractive" not in html
+
+
+@pytest.mark.parametrize(
+    ("language", "names"),
+    [
+        ("en", ["Chat", "API tokens", "Conversations", "Messages", "Traces"]),
+        ("zh-hans", ["对话", "API 令牌", "对话", "消息", "追踪记录"]),
+    ],
+)
+def test_admin_names_the_chat_app_and_its_models_in_the_ui_language(
+    admin_client: Client, language: str, names: list[str]
+) -> None:
+    html = admin_client.get("/admin/", headers={"accept-language": language}).content.decode()
+    app = html.split('class="app-chat module')[1].split("</table>")[0]
+    caption = re.findall(r'class="section"[^>]*>([^<]+)</a>', app)
+    models = re.findall(r'<th scope="row" id="chat-[a-z]+">\s*<a href="[^"]+">([^<]+)</a>', app)
+    assert caption + models == names
+    assert "Api tokens" not in html
