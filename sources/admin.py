@@ -81,12 +81,26 @@ class ChunkInline(admin.TabularInline):
         return False
 
 
-def ingest_message(name: str, result: IngestResult) -> str:
-    """``travel.md: added doc-010 (3 chunks, 3 new, 0 superseded)``; names kept as written."""
-    return (
-        f"{name}: {result.status} {result.doc_id} ({chunks_phrase(result.chunks)}, "
-        f"{result.chunks_added} new, {result.chunks_superseded} superseded)"
+def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False) -> str:
+    """``travel.md: added doc-010 (3 chunks, 3 new, 0 superseded)``; names kept as written.
+
+    When the file name gave the doc_id of an existing document and updated it (re-upload to
+    update), the message says so, naming that document's file when it was another one;
+    not when ``same_upload`` (an earlier file of this upload, told apart by a warning).
+    """
+    counts = (
+        f"{chunks_phrase(result.chunks)}, {result.chunks_added} new, "
+        f"{result.chunks_superseded} superseded"
     )
+    if result.status == "updated" and result.doc_id_from_name and not same_upload:
+        previous = result.previous_name
+        reason = (
+            "same file name as an existing document"
+            if not previous or previous == name
+            else f"its file name gives the doc_id of the existing document from {previous}"
+        )
+        counts = f"{reason}; {counts}"
+    return f"{name}: {result.status} {result.doc_id} ({counts})"
 
 
 def day(moment: Any) -> str:
@@ -165,7 +179,9 @@ class DocumentAdmin(admin.ModelAdmin):
                     report = messages.error if screened.failed else messages.warning
                     report(request, screened.problem)
                     continue
-                result = self._ingest_upload(request, screened.upload, form.overrides())
+                result = self._ingest_upload(
+                    request, screened.upload, form.overrides(), earlier=written
+                )
                 if result is not None and result.doc_id in written:
                     messages.warning(
                         request,
@@ -184,15 +200,22 @@ class DocumentAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/sources/document/upload.html", context)
 
     def _ingest_upload(
-        self, request: HttpRequest, upload: Any, overrides: IngestOverrides
+        self,
+        request: HttpRequest,
+        upload: Any,
+        overrides: IngestOverrides,
+        *,
+        earlier: dict[str, str],
     ) -> IngestResult | None:
-        """Ingest one file and say how it went; None when it failed."""
+        """Ingest one file and say how it went; None when it failed. ``earlier`` maps the
+        doc_ids written so far in this upload to their file names."""
         try:
             result = document_ingest(file=upload, overrides=overrides)
         except Exception as exc:  # every failure is a message, never a 500
             messages.error(request, ingest_failure_reason(upload.name, exc))
             return None
-        messages.success(request, ingest_message(upload.name, result))
+        same_upload = result.doc_id in earlier
+        messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
         return result
 
     @admin.action(description=_("Re-ingest from the stored original file"))

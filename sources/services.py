@@ -79,6 +79,8 @@ class IngestResult:
     chunks_added: int = 0  # new chunk rows (new ids)
     chunks_kept: int = 0  # current chunks whose ids were kept or revived
     chunks_superseded: int = 0  # chunks marked not current (kept for old citations)
+    doc_id_from_name: bool = False  # no doc_id in front matter or overrides: from the file name
+    previous_name: str = ""  # original file name of the document before this ingest, if any
 
 
 @dataclass(frozen=True)
@@ -128,6 +130,7 @@ class _DocumentDraft:
     fields: dict[str, Any]
     drafts: tuple[ChunkDraft, ...]
     content_hash: str
+    doc_id_from_name: bool = False
 
 
 def document_ingest(
@@ -306,7 +309,8 @@ def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int
     drafts = tuple(chunk_text(parsed.text, max_tokens=max_tokens))
     if not drafts:
         raise IngestError(f"{name}: the file contains no text")
-    return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text))
+    from_name = not meta.get("doc_id")
+    return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name)
 
 
 def _language(name: str, value: str) -> str:
@@ -336,6 +340,7 @@ def _store(
     elif status == "updated" and _unchanged(doc, draft, overrides):
         current = doc.chunks.filter(is_current=True).count()
         return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0)
+    previous_name = doc.original_name
     for key, value in draft.fields.items():
         setattr(doc, key, value)
     doc.overrides = overrides.stored()
@@ -344,7 +349,10 @@ def _store(
     doc.content_hash = draft.content_hash
     doc.save()
     added, kept, superseded = version_chunks(doc, draft.drafts)
-    return IngestResult(name, doc_id, doc.title, status, added + kept, added, kept, superseded)
+    counts = (added + kept, added, kept, superseded)
+    return IngestResult(
+        name, doc_id, doc.title, status, *counts, draft.doc_id_from_name, previous_name
+    )
 
 
 def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:

@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import translation
 
 from sources.models import Chunk, Document
 from sources.selectors import chunks_search
@@ -357,6 +358,52 @@ def test_admin_labels_are_translatable() -> None:
 
 def test_chinese_admin_shows_field_and_choice_labels_in_chinese(admin_client: Client) -> None:
     document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
-    html = admin_client.get(CHANGELIST, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    with translation.override("en"):  # LocaleMiddleware leaves zh-hans active otherwise
+        html = admin_client.get(CHANGELIST, HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
     assert "标题" in html  # the "title" column (catalogue entry shared with chat)
     assert "<td class=\"field-language\">英语</td>" in html
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "message"),
+    [
+        (
+            ("policy.txt", b"First text."),
+            ("policy.txt", b"Other text."),
+            "policy.txt: updated policy (same file name as an existing document; 1 chunk, "
+            "1 new, 1 superseded)",
+        ),
+        (
+            ("policy.pdf", pdf_bytes(["First text."])),
+            ("policy.txt", b"Other text."),
+            "policy.txt: updated policy (its file name gives the doc_id of the existing "
+            "document from policy.pdf; 1 chunk, 1 new, 1 superseded)",
+        ),
+        (
+            ("policy.txt", b"First text."),
+            ("policy.txt", b"First text."),
+            "policy.txt: unchanged policy (1 chunk, 0 new, 0 superseded)",
+        ),
+        (
+            ("travel.md", TRAVEL),
+            ("travel-2025.md", TRAVEL.replace(b"200", b"250")),
+            "travel-2025.md: updated doc-010 (1 chunk, 1 new, 1 superseded)",
+        ),
+    ],
+    ids=["same-name", "same-stem-other-type", "unchanged", "doc-id-in-front-matter"],
+)
+def test_upload_says_when_the_file_name_updated_an_existing_document(
+    admin_client: Client, first: tuple[str, bytes], second: tuple[str, bytes], message: str
+) -> None:
+    upload(admin_client, SimpleUploadedFile(*first))
+    response = admin_client.post(UPLOAD_URL, {"files": [SimpleUploadedFile(*second)]}, follow=True)
+    assert messages_of(response) == [message]
+
+
+def test_upload_form_explains_the_size_limit_and_doc_ids_from_file_names(
+    admin_client: Client, settings: object
+) -> None:
+    settings.KBQA_MAX_UPLOAD_MB = 5  # type: ignore[attr-defined]
+    html = admin_client.get(UPLOAD_URL).content.decode()
+    assert "at most 5 MB each" in html
+    assert "uploading a file with the same name again updates that document" in html
