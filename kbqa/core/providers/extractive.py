@@ -34,31 +34,46 @@ import json
 import math
 import re
 from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from kbqa.core.citations import Verifier, parse_claim
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.providers.extractive_question import (
+    ANSWER_TYPE_TERMS,
+    VERBS,
+    AnswerKind,
+    answer_kind,
+    asked_absent,
+    common,
+    contradicts,
+    groups,
+    in_matched_phrase,
+    nameable,
+    names_before,
+    question_terms,
+    states,
+    too_specific,
+)
 from kbqa.core.providers.extractive_text import (
     Candidate,
     candidates,
     cite,
-    fold,
     folded_terms,
     function_words,
     gap_sentence,
     qualifiers,
-    question_numbers,
     surfaces,
     unwrap,
 )
 from kbqa.core.providers.fake import word_deltas
 from kbqa.core.sentences import split_sentences
 from kbqa.core.text import detect_language
-from kbqa.core.tokenize import terms
 from kbqa.core.tokens import count_tokens
 from kbqa.core.types import Block, Language
+
+_DIGIT_RE = re.compile(r"\d")
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
 MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
@@ -69,34 +84,12 @@ COMMON_FACTOR = 0.5  # weight kept by a term in more than half of 3+ blocks (ver
 KEY_SHARE = 0.5  # a key term weighs at least half the rarest term (measured on the demo set)
 MIN_WEIGHT = 0.1  # weight of a term in nearly every sentence
 CONTEXT_WEIGHT = 0.5  # a question term only in the sentence's section heading or title
+LEAD_WEIGHT = 1.0  # extra weight of a question term in the sentence's label ("商业版：...")
 FRAGMENT_FACTOR = 0.25  # score kept by a fragment (or an intro with no list after it)
-GENERIC_TERMS = frozenset(
-    """long many much get got need want know tell way happen still ever really thing keep
-    something anything someone anyone make let like able allowed possible please
-    after before during within until since per via
-    多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉""".split()
-)
-# Verbs that carry the question's grammar, not its subject: never named as not covered
-# ("How long does the free trial last?" is answered; "last" is not missing).
-LIGHT_VERBS = frozenset(fold(w) for w in (
-    "last take use work go come mean run apply happen exist stay become allow do make give "
-    "put set find".split()))
-# "How long/many/much", "maximum", "deadline", "多久/多少/几": the answer is a quantity, so a
-# sentence that states a number earns the weight of the question's rarest term (measured on
-# the demo documents: without it "How long does the recycle bin keep items?" quoted how to
-# restore, and "What is the deadline for submitting a claim?" missed "within 60 days").
-_QUANTITY_RE = re.compile(
-    r"\bhow (?:long|many|much|big|large|often|soon)\b|\bwhen\b|\bdeadline|\bdue\b"
-    r"|\b(?:max|maximum|minimum|limit)\w*"
-    r"|多久|多少|多长|多大|几[天个次年月周小]|上限|最多|最长|截止|期限|时限|什么时候|何时"
-)
-_DIGIT_RE = re.compile(r"\d")
-# Words naming the kind of answer rather than what is asked about: a quoted number answers
-# them, and their absence from the blocks is no reason to decline.
-ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
-    "limit maximum minimum max min size deadline amount number value price cost period duration "
-    "often frequently frequency "
-    "上限 最多 最长 大小 期限 截止 时限 金额 数量").split())
+# Decline when the question's words the blocks have weigh less than this share of all its
+# specific words, an absent one weighing as a term in no sentence (brief: "the remaining
+# matched terms clearly carry the question"; 1/2 measured on the demo set and RGB).
+DECLINE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -108,16 +101,6 @@ class Selection:
     declined: bool
 
 
-def question_terms(question: str) -> list[str]:
-    """The question's distinct content terms, folded, in order: generic words and Latin
-    tokens of 1-2 letters ("a b recycle bin") removed, a number joined with its unit or next
-    word (``40 day``: 40 days is not 40 users; ``extractive_text.question_numbers``)."""
-    joined = question_numbers(question)
-    out = [joined.get(t, fold(t)) for t in terms(question)
-           if t not in GENERIC_TERMS and not (t.isascii() and t.isalpha() and len(t) <= 2)]
-    return list(dict.fromkeys(out))
-
-
 def block_frequency(qterms: Sequence[str], blocks: Sequence[Block]) -> dict[str, int]:
     """How many of ``blocks`` (text, section heading or title) contain each question term."""
     block_terms = [
@@ -126,30 +109,16 @@ def block_frequency(qterms: Sequence[str], blocks: Sequence[Block]) -> dict[str,
     return {t: sum(t in bt for bt in block_terms) for t in qterms}
 
 
-def too_specific(
-    qterms: Sequence[str], df: dict[str, int], n_blocks: int, skip: frozenset[str]
-) -> bool:
-    """Whether the question asks about something no block mentions, so the blocks only share
-    its general topic ("my mobile phone bill" against an expense policy).
-
-    The absent terms are the specific thing asked about: those in no block, except Latin
-    words under 4 letters ("old"), Chinese sub-words of a longer absent word, and ``skip``:
-    answer-type words ("deadline", answered by a number) and Chinese verbs, adjectives and
-    adverbs (``改成任意值``: a qualifier left uncovered makes a partial answer).
-    Declines when there are at least 2, or when they are more than a third of the question's
-    specific terms (those not common to most blocks): "How long does the trial last?" with
-    only "last" absent still gets an answer.
-    """
-    absent = [t for t in qterms if df[t] == 0 and _significant(t) and t not in skip
-              and " " not in t]  # "40 day": a quantity the blocks may state otherwise
-    absent = [t for t in absent if not any(t != o and t in o for o in absent)]
-    specific = [t for t in qterms if _significant(t) and t not in ANSWER_TYPE_TERMS]
-    return len(absent) >= 2 or (bool(absent) and 3 * len(absent) > len(specific))
-
-
-def _common(df: int, n_blocks: int) -> bool:
-    """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
-    return df >= 3 and df * 2 > n_blocks
+def outweighed(absent: dict[str, float], scorer: Scorer, n_sentences: int) -> bool:
+    """Whether the question's words the blocks have weigh less than ``DECLINE_SHARE`` of
+    its specific words, each absent one weighing ``log((N + 1) / 0.5)`` (a term in no
+    sentence) times its share: "Who is the CEO of Nimbus Works?" when only "Nimbus Works"
+    is there."""
+    if not absent:
+        return False
+    missing = sum(absent.values()) * math.log((n_sentences + 1) / 0.5)
+    present = scorer.total(frozenset(scorer.weights) - ANSWER_TYPE_TERMS)
+    return present < DECLINE_SHARE * (present + missing)
 
 
 def term_weights(
@@ -163,42 +132,65 @@ def term_weights(
     for t in present:
         sdf = sum(t in c.terms for c in pool)
         idf = max(math.log((n + 1) / (sdf + 0.5)), MIN_WEIGHT)
-        weights[t] = idf * COMMON_FACTOR if _common(df[t], n_blocks) else idf
+        weights[t] = idf * COMMON_FACTOR if common(df[t], n_blocks) else idf
     return weights
 
 
 @dataclass(frozen=True)
 class Scorer:
-    """Scores a sentence for a question: the rarity-weighted question terms it contains
-    (those only in its section heading or title count ``CONTEXT_WEIGHT``), plus the weight of
-    the rarest term when the question asks for a quantity and the sentence has a number,
-    times ``(1 + coverage) / 2`` where coverage is the share of the question's present terms
-    it covers (a quantity question's number counting as one more term); fragments and
-    intros with no list after them keep ``FRAGMENT_FACTOR`` of their score."""
+    """Scores a sentence for a question: the rarity-weighted question terms it contains (a
+    Chinese word and its parts once, ``groups``; the section heading counting for the first
+    sentence under it; terms only in its heading or title count ``CONTEXT_WEIGHT``, terms
+    of its label ``LEAD_WEIGHT`` more), plus the weight of the rarest term when it states
+    what the question asks for (``states``: a number, a name, a version), times
+    ``(1 + coverage) / 2`` where coverage is the share of the question's present terms it
+    covers (that statement counting as one more); fragments and intros with no list after
+    them keep ``FRAGMENT_FACTOR``; a sentence about another place or name (``contradicts``)
+    scores 0."""
 
     weights: dict[str, float]
-    quantity: bool
+    kind: AnswerKind
     intros: dict[tuple[int, int], tuple[Candidate, ...]]
     key: frozenset[str] = frozenset()
+    group: dict[str, str] = field(default_factory=dict)
+    names: dict[str, frozenset[str]] = field(default_factory=dict)
+    verbs: frozenset[str] = frozenset()
+
+    def own(self, c: Candidate, heading: bool = True) -> frozenset[str]:
+        """The question terms ``c`` states itself (its heading too, if it is first under it)."""
+        return frozenset(self.weights) & (c.terms | c.heading if heading else c.terms)
 
     def covers(self, c: Candidate) -> frozenset[str]:
-        return frozenset(self.weights) & (c.terms | c.context)
+        return frozenset(self.weights) & (c.terms | c.heading | c.context)
 
     def keyed(self, c: Candidate) -> bool:
         """Whether ``c`` (or its heading) has one of the question's key terms."""
         return not self.key or bool(self.key & (c.terms | c.context))
 
-    def __call__(self, c: Candidate) -> float:
-        own = frozenset(self.weights) & c.terms
-        base = sum(self.weights[t] for t in own) + CONTEXT_WEIGHT * sum(
-            self.weights[t] for t in frozenset(self.weights) & c.context)
-        if base <= 0:
+    def total(self, found: frozenset[str]) -> float:
+        """The summed weight of ``found``, a Chinese word and its parts once."""
+        return self._sum(found)
+
+    def _sum(self, found: frozenset[str]) -> float:
+        best: dict[str, float] = {}
+        for t in found:
+            g = self.group.get(t, t)
+            best[g] = max(best.get(g, 0.0), self.weights[t])
+        return sum(best.values())
+
+    def __call__(self, c: Candidate, heading: bool = True) -> float:
+        asked = frozenset(self.weights)
+        base = (self._sum(self.own(c, heading)) + CONTEXT_WEIGHT * self._sum(asked & c.context)
+                + LEAD_WEIGHT * self._sum(asked & c.lead))
+        if base <= 0 or contradicts(self.names, c.text):
             return 0.0
-        # A quantity question asks for one thing more, which a number covers.
-        number = self.quantity and bool(_DIGIT_RE.search(c.text))
-        if number:
+        # The question asks for one thing more (a number, a name), which the sentence states.
+        stated = self.kind != "other" and states(self.kind, c.text)
+        if stated:
             base += max(self.weights.values())
-        coverage = (len(self.covers(c)) + number) / (len(self.weights) + self.quantity)
+        n_groups = len({self.group.get(t, t) for t in asked})
+        covered = len({self.group.get(t, t) for t in self.covers(c)})
+        coverage = (covered + stated) / (n_groups + (self.kind != "other"))
         score = base * (1 + coverage) / 2
         bare_intro = c.intro and not self.intros.get((c.n, c.position))
         score *= FRAGMENT_FACTOR if c.fragment or bare_intro else 1.0
@@ -238,14 +230,17 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     qterms = question_terms(question)
     df = block_frequency(qterms, blocks)
     absent = [t for t in qterms if df[t] == 0]
-    skip = ANSWER_TYPE_TERMS | qualifiers(question)
-    if not qterms or too_specific(qterms, df, len(blocks), skip):
+    asked = asked_absent(question, qterms, df, len(blocks))
+    if not qterms or too_specific(qterms, asked):
         return Selection((), gap_names(question, absent, blocks), True)
     pool = candidates(blocks)
     present = [t for t in qterms if df[t] > 0]
     weights = term_weights(present, pool, df, len(blocks))
-    scorer = Scorer(weights, bool(_QUANTITY_RE.search(question.lower())), list_items(pool),
-                    key_terms(weights))
+    scorer = Scorer(weights, answer_kind(question), list_items(pool), key_terms(weights),
+                    groups(present), names_before(question),
+                    qualifiers(question) | function_words(question) | VERBS)
+    if outweighed(asked, scorer, len(pool)):
+        return Selection((), gap_names(question, list(asked), blocks), True)
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
@@ -253,16 +248,20 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     chosen = _pick(scored, scorer)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
-    return Selection(tuple(chosen), gap_names(question, absent, blocks), False)
+    # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags
+    # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
+    partial = [t for t in absent
+               if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
+    return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
     """The question's own words for ``absent`` terms (in no block) that a gap sentence may
-    name: no digits, no function word (``_nameable``, ``function_words``), and each one a
-    gap the verifier accepts (``Verifier`` with the question: a question word that no
-    block's original text mentions)."""
+    name: nouns only, never digits, verbs or function words (``nameable``,
+    ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
+    question: a question word that no block's original text mentions)."""
     skip = function_words(question)
-    words = surfaces(question, [t for t in absent if _nameable(t) and t not in skip])
+    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip])
     if not words:
         return ()
     verifier = Verifier(blocks, question=question)
@@ -279,28 +278,39 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     covered = scorer.covers(best)
     top = max(scorer.weights.values())
     rarest = {t for t, w in scorer.weights.items() if w >= top - 1e-9}
-    return 2 * len(covered) >= len(scorer.weights) or bool(rarest & covered)
+    n_groups = len({scorer.group.get(t, t) for t in scorer.weights})
+    return 2 * len({scorer.group.get(t, t) for t in covered}) >= n_groups or bool(
+        rarest & covered)
 
 
 def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
-    """The best sentence with a key term (with its list items when it is an intro), then up
+    """The best sentence with a key term or stating what is asked for (with its list items
+    when it is an intro), then up
     to ``MAX_SENTENCES`` in all: first the sentence right after the best if it scores
     ``FOLLOW_RATIO`` of the best (it continues it), then others scoring ``KEEP_RATIO`` of the
     best; each extra has a key term, shares a specific question term (not an answer-type
-    word) in its own words, and adds new terms; extras follow in block and reading order."""
+    word) in its own words, is about the best's subject (same block, or a key noun of the
+    question both state) and adds new terms; extras follow in block and reading order."""
     keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
-    best_score, best = keyed[0]
+    # The best may lack a key term when it states what is asked (a number for "多久").
+    best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (
+        scorer.kind != "other" and states(scorer.kind, c.text))), keyed[0])
     chosen = [best, *scorer.intros.get((best.n, best.position), ())]
-    follow = [(s / FOLLOW_RATIO * KEEP_RATIO, c) for s, c in keyed
-              if (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    # The next sentence continues the best: compared without the heading the best has.
+    plain = scorer(best, heading=False)
+    follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
+              and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
     specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
+    subject = frozenset(t for t in scorer.own(best) & scorer.key
+                        if t not in scorer.verbs and (t.isascii() or len(t) > 1))
     extras: list[Candidate] = []
-    for score, cand in [*follow, *keyed[1:]]:
+    for score, cand in [*follow, *keyed]:
         if len(chosen) + len(extras) >= MAX_SENTENCES:
             break
         if score < KEEP_RATIO * best_score or cand in chosen or cand in extras:
             continue
-        if specific & cand.terms and _adds(cand, [*chosen, *extras]):
+        same = cand.n == best.n or bool(subject & cand.terms)
+        if same and specific & cand.terms and _adds(cand, [*chosen, *extras]):
             extras.append(cand)
     return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
 
@@ -312,19 +322,6 @@ def _adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
     duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
     fresh = len(cand.terms - seen) * 10 >= 3 * len(cand.terms)
     return fresh and not duplicate and not cand.fragment
-
-
-def _significant(term: str) -> bool:
-    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters."""
-    return not term.isascii() or not term.isalpha() or len(term) >= 4
-
-
-def _nameable(term: str) -> bool:
-    """Worth naming in a gap: no digits, Latin words of 4+ letters ("old" says little) that
-    are not light verbs ("last", "work"), Chinese words of 2+ characters (never ``里``)."""
-    if any(ch.isdigit() for ch in term) or term in LIGHT_VERBS:
-        return False
-    return len(term) >= (4 if term.isascii() else 2)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -165,7 +165,10 @@ class Candidate:
     ``n`` the block number; ``rank`` the block's place by retrieval score (0 = best);
     ``position`` the sentence's order in the block; ``context`` the folded terms of the
     block's section heading and document title; ``item`` whether it is a list item;
-    ``intro`` whether it ends with a colon (it introduces what follows).
+    ``intro`` whether it ends with a colon (it introduces what follows); ``lead`` the folded
+    terms of its label (``商业版`` in ``商业版：每位用户每月 15 欧元``, the first cell of a
+    table row), what the sentence is about; ``heading`` the terms of the section heading
+    for the first sentence under it (the heading introduces it), else empty.
     """
 
     n: int
@@ -177,6 +180,8 @@ class Candidate:
     item: bool
     intro: bool
     fragment: bool
+    lead: frozenset[str] = frozenset()
+    heading: frozenset[str] = frozenset()
 
 
 def _pieces(text: str) -> list[tuple[str, bool]]:
@@ -201,14 +206,41 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
     out: list[Candidate] = []
     for block in blocks:
         context = folded_terms(f"{block.chunk.section}\n{block.chunk.title}")
+        # The first sentence under a section heading is introduced by it (not by a
+        # heading that only repeats the document title).
+        heading: frozenset[str] | None = folded_terms(block.chunk.section)
+        if heading and heading <= folded_terms(block.chunk.title):
+            heading = None
         for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
             found = folded_terms(text)
             if text and found:
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
-                                     item, intro, is_fragment(text)))
+                                     item, intro, is_fragment(text), lead_terms(text),
+                                     heading or frozenset()))
+                heading = None
     return out
+
+
+# A label: a few words before a colon ("商业版：", "Plan: Business;"), at most this long.
+_LABEL_RE = re.compile(r"^([^:：;；。.!?]{1,24}?)[:：]\s*")
+_CELL_RE = re.compile(r"([^:：;；，,。]{1,24})(?:[;；]|，(?=[^。]*：))")
+_LABEL_WORDS = 3
+
+
+def lead_terms(text: str) -> frozenset[str]:
+    """The folded terms of ``text``'s label: up to ``_LABEL_WORDS`` words (a CJK character
+    counting half) before a colon, with the value after it when a table cell ends there
+    (``Plan: Business;``, ``方案：商业版，空间：...``); empty without a label."""
+    m = _LABEL_RE.match(text)
+    if not m:
+        return frozenset()
+    label = m.group(1)
+    if len(_LATIN_WORD_RE.findall(label)) + sum(_wide(ch) for ch in label) / 2 > _LABEL_WORDS:
+        return frozenset()
+    cell = _CELL_RE.match(text, m.end())
+    return folded_terms(f"{label} {cell.group(1)}" if cell else label)
 
 
 # ----------------------------------------------------------------------------- output
@@ -216,8 +248,10 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
 
 def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
     """The question's own words for ``missing`` folded terms (digits never named)."""
-    folded = unicodedata.normalize("NFKC", question).lower()
-    by_term = {fold(stem(w)): w for w in _WORD_RE.findall(folded)}
+    folded = unicodedata.normalize("NFKC", question)
+    # Acronyms keep their capitals ("CEO"); other words are named in lower case.
+    by_term = {fold(stem(w.lower())): w if w.isupper() and len(w) > 1 else w.lower()
+               for w in re.findall(r"[A-Za-z]+", folded)}
     names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
     # jieba's search mode gives 出租车 and its parts 出租, 租车: name only the longest.
     whole = [w for w in names if not any(w != o and w in o for o in names)]
@@ -255,7 +289,7 @@ _FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w
 
 
 @lru_cache(maxsize=1024)
-def _tagged(question: str) -> tuple[tuple[str, str], ...]:
+def tagged(question: str) -> tuple[tuple[str, str], ...]:
     """``(folded word, jieba tag)`` of a question with Chinese; () without. Loads jieba's
     part-of-speech model on first use (about 1 s)."""
     if not _CJK_RE.search(question):
@@ -268,10 +302,10 @@ def _tagged(question: str) -> tuple[tuple[str, str], ...]:
 def qualifiers(question: str) -> frozenset[str]:
     """The Chinese words of ``question`` that jieba tags as verbs (``改成``, ``任意``):
     they qualify what is asked about rather than name it."""
-    return frozenset(w for w, tag in _tagged(question) if _QUALIFIER_TAGS.match(tag))
+    return frozenset(w for w, tag in tagged(question) if _QUALIFIER_TAGS.match(tag))
 
 
 def function_words(question: str) -> frozenset[str]:
     """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
     ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
-    return frozenset(w for w, tag in _tagged(question) if _FUNCTION_TAGS.match(tag))
+    return frozenset(w for w, tag in tagged(question) if _FUNCTION_TAGS.match(tag))

@@ -10,8 +10,8 @@ from kbqa.core.citations import Verifier, parse_claim, parse_json_draft
 from kbqa.core.errors import ProviderError
 from kbqa.core.prompt import build_answer_prompt, build_compress_prompt, build_rewrite_prompt
 from kbqa.core.providers.base import ProviderCall
-from kbqa.core.providers.extractive import ExtractiveProvider, fold, unwrap
-from kbqa.core.providers.extractive_text import is_fragment, table_sentences
+from kbqa.core.providers.extractive import ExtractiveProvider
+from kbqa.core.providers.extractive_text import fold, is_fragment, table_sentences, unwrap
 from kbqa.core.sentences import split_sentences
 from kbqa.core.types import Block
 from tests.fakes import make_block
@@ -81,7 +81,7 @@ async def _answer(question: str, blocks: tuple[Block, ...], mode: str = "stream"
         (
             "手机话费可以报销吗？",
             (ZH,),
-            "资料未涵盖：找到的资料没有提到手机、话费、报销。",
+            "资料未涵盖：找到的资料没有提到手机、话费。",
         ),
     ],
 )
@@ -224,8 +224,7 @@ ZH_ADMIN = make_block(2, "管理员可以在管理后台注册 API 客户端。"
          "Hardware security key – a FIDO2 key such as a YubiKey. [1]"),
         ("a table row is quoted with its header cells",
          "How much storage does each user get on the Business plan?", (PLANS, TRIAL, POOL),
-         "Plan: Business; Price: EUR 15 per user per month; Storage quota: 1 TB per user [1]\n"
-         "Plan: Starter; Price: EUR 6 per user per month; Storage quota: 50 GB per user [1]"),
+         "Plan: Business; Price: EUR 15 per user per month; Storage quota: 1 TB per user [1]"),
         ("a fragment loses to a whole sentence; the section heading gives context",
          "Which operating systems does the desktop sync client run on?", (NAMES, CLIENT),
          "The client runs on Windows 11 and on macOS 13 or later. [2]"),
@@ -236,16 +235,13 @@ ZH_ADMIN = make_block(2, "管理员可以在管理后台注册 API 客户端。"
         ("a deadline question prefers the sentence with a number",
          "What is the deadline for submitting an expense claim?", (CLAIMS,),
          "Submit each claim within 60 days of the date the cost was incurred. [1]"),
-        ("subject covered, qualifier not: a partial answer naming the qualifier, and only it:"
-         " [2] mentions administrators",
+        ("subject covered, a verb absent: the answer, and no gap naming the verb",
          "Can administrators change the API rate limit?", (RATE, ROLES),
          "The default rate limit of the open API is 600 requests per minute for each API "
-         "client. [1]\nNot covered: the sources found do not mention change."),
+         "client. [1]"),
         ("Chinese verbs absent from the blocks are qualifiers, not the subject",
          "管理员可以把开放 API 的速率限制改成任意值吗？", (ZH_RATE, ZH_ADMIN),
-         "开放 API 的默认速率限制为每个 API 客户端每分钟 600 次请求[1]。\n"
-         "管理员可以在管理后台注册 API 客户端[2]。\n"
-         "资料未涵盖：找到的资料没有提到改成、任意。"),
+         "开放 API 的默认速率限制为每个 API 客户端每分钟 600 次请求[1]。"),
         ("two specific terms in no block: decline, naming them",
          "Can I claim my mobile phone as an expense?", (CLAIMS,),
          "Not covered: the sources found do not mention mobile, phone."),
@@ -341,8 +337,7 @@ BIKES = make_block(3, "The Quillfeather garage has 40 bicycle racks next to the 
          "click Restore. [1]"),
         ("an extra must share a specific question word, not just 'limit'",
          "What is the hotel limit per night when travelling?", (EXPENSES[1], RATE),
-         "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]\n"
-         "Not covered: the sources found do not mention travelling."),
+         "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]"),
         ("two near-identical documents: their sentence is still quoted and checkable",
          "When does the Quillfeather parking garage close?", (PARKING, PARKING_COPY, BIKES),
          "The Quillfeather parking garage opens at 06:00 and closes at 23:00 on weekdays. [1]"),
