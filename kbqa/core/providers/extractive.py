@@ -2,29 +2,33 @@
 
 For ``answer``/``answer_json`` it takes every quotable sentence of the blocks
 (``extractive_text.candidates``: original text, table rows paired with their headers) and
-scores each by the question terms it contains, weighted by rarity across the sentences
+scores each by the question terms it contains (``extractive_question.question_terms``; a
+Chinese word and its parts once), weighted by rarity across the sentences
 (``log((N + 1) / (sdf + 0.5))``; a term in more than half of 3+ blocks keeps
-``COMMON_FACTOR``), terms only in its section heading or title counting ``CONTEXT_WEIGHT``,
-a number earning the rarest term's weight for quantity questions (how long/much, deadline,
-多久...), times ``(1 + coverage) / 2`` (share of the question's terms covered); fragments
-and bare intros are penalised; ties go to the block retrieval ranked higher, then reading
-order. Question words of 1-2 Latin letters carry no weight, and a number counts only with
-its unit or next word (40 days is not 40 users). It returns the best sentence that has one of
-the question's key (rarest) terms, with its list items when it ends with a colon, then up to
-``MAX_SENTENCES`` in all: first the sentence right after the best, then others, each scoring
-at least ``KEEP_RATIO`` of the best, having a key term and a specific question term (not an
-answer-type word such as "limit") and adding new terms. Each is followed by its block
-number: ``... [2]``.
+``COMMON_FACTOR``), terms only in its section heading or title counting ``CONTEXT_WEIGHT``
+(fully for the first sentence under a heading), terms of its label (``商业版：``) counting
+``LEAD_WEIGHT`` more, plus the rarest term's weight when it states what the question asks
+for (``answer_kind``: an amount for a price, a non-year number for "how long", a name for
+"who", "iOS 16" for a version), times ``(1 + coverage) / 2``; fragments and bare intros are
+penalised, a sentence naming another place or plan ("Rotterdam office" for the "Chengdu
+office") scores 0; ties go to the block retrieval ranked higher, then reading order. It
+returns the best sentence that has a key (rarest) term or states the asked kind, with its
+list items when it ends with a colon, then up to ``MAX_SENTENCES`` in all: first the
+sentence right after the best, then others scoring at least ``KEEP_RATIO`` of the best,
+with a key term and a specific question term, about the best's subject (its block, or a
+key noun both state), and adding new terms. Each is followed by its block number.
 
 It declines (outputs only a ``Not covered:`` / ``资料未涵盖：`` sentence, which the pipeline
-turns into a "no support" refusal) when the question names something no block mentions
-(``too_specific``), or when the best sentence covers less than half of the question's
-present terms and not its rarest one (``on_topic``). Question words that no block mentions
-are named in a final gap sentence (a partial answer), and only those the verifier accepts
-in a gap (``gap_names``); never digits, light verbs ("last") or Chinese function words and
-single characters (``里``). With none, there is no gap sentence. ``compress`` keeps
-the block's sentences that share any question term, verbatim, one per line. ``rewrite`` is
-not supported.
+turns into a "no support" refusal) when the question names things no block mentions
+(``too_specific``), when its absent specific words outweigh the ones present
+(``outweighed``: "Who is the CEO of Nimbus Works?"), when the best sentence covers less
+than half of the question's present terms and not its rarest one (``on_topic``), or when a
+"how long/much" question gets no number. Question words that no block mentions are named
+in a final gap sentence, only nouns the verifier accepts (``gap_names``, ``nameable``):
+never digits, verbs ("decide", ``停车``), -ing/-ed forms ("operating"), Chinese function
+words, or a Chinese word qualifying an answered noun phrase (``医生`` of ``医生证明``).
+With none, there is no gap sentence. ``compress`` keeps the block's sentences that share
+any question term, verbatim, one per line. ``rewrite`` is not supported.
 """
 
 from __future__ import annotations
@@ -63,6 +67,7 @@ from kbqa.core.providers.extractive_text import (
     folded_terms,
     function_words,
     gap_sentence,
+    list_items,
     qualifiers,
     surfaces,
     unwrap,
@@ -76,7 +81,6 @@ from kbqa.core.types import Block, Language
 _DIGIT_RE = re.compile(r"\d")
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
-MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
 FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
@@ -210,21 +214,6 @@ def key_terms(weights: dict[str, float]) -> frozenset[str]:
     return frozenset(t for t, w in specific.items() if w >= KEY_SHARE * top - 1e-9)
 
 
-def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
-    """For each intro sentence (``(n, position)``), the list items right after it."""
-    out: dict[tuple[int, int], tuple[Candidate, ...]] = {}
-    for i, c in enumerate(pool):
-        if not c.intro:
-            continue
-        items: list[Candidate] = []
-        for nxt in pool[i + 1:]:
-            if nxt.n != c.n or not nxt.item or len(items) >= MAX_LIST_ITEMS:
-                break
-            items.append(nxt)
-        out[(c.n, c.position)] = tuple(items)
-    return out
-
-
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
     qterms = question_terms(question)
@@ -246,6 +235,10 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
+    if scorer.kind in ("quantity", "money") and not any(
+            states(scorer.kind, c.text) for c in chosen):
+        # "How long/much" quoted with no number at all: the blocks do not say.
+        return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
     # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags

@@ -65,7 +65,7 @@ _QUANTITY_WEAK_RE = re.compile(
     r"|上限|最多|最长|截止|期限|时限|什么时候|何时")
 # A price: "how much does it cost", "多少钱"; answered by an amount with its currency.
 _MONEY_RE = re.compile(
-    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费|费用")
+    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费")
 _CURRENCY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
     r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")

@@ -46,6 +46,7 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 # A sentence worth quoting on its own has at least this many words (a CJK character counts
 # half a word): "No." or "Restore." answer nothing by themselves.
 MIN_WORDS = 4
+MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
 
 
 def fold(term: str) -> str:
@@ -220,6 +221,21 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                                      item, intro, is_fragment(text), lead_terms(text),
                                      heading or frozenset()))
                 heading = None
+    return out
+
+
+def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
+    """For each intro sentence (``(n, position)``), the list items right after it."""
+    out: dict[tuple[int, int], tuple[Candidate, ...]] = {}
+    for i, c in enumerate(pool):
+        if not c.intro:
+            continue
+        items: list[Candidate] = []
+        for nxt in pool[i + 1:]:
+            if nxt.n != c.n or not nxt.item or len(items) >= MAX_LIST_ITEMS:
+                break
+            items.append(nxt)
+        out[(c.n, c.position)] = tuple(items)
     return out
 
 

@@ -351,3 +351,114 @@ async def test_relevance_and_gap_rules(
     verifier = Verifier(blocks, question=question)
     verdicts = [verifier.verify(parse_claim(s)) for s in split_sentences(answer)]
     assert [v.issues for v in verdicts] == [()] * len(verdicts), rule
+
+
+LEAVE_EN = (
+    make_block(1, "Employees receive 10 days of fully paid sick leave per calendar year.",
+               section="Sick leave", title="Leave policy"),
+    make_block(2, "Full-time employees receive 20 days of paid annual leave per calendar year.",
+               section="Annual leave", title="Leave policy"),
+    make_block(3, "Up to 5 unused days of leave can be carried over into the next year.",
+               section="Carrying over", title="Leave policy"),
+)
+SICK_ZH = make_block(1, "员工每个自然年享有 10 天全薪病假。"
+                        "连续病假超过 3 天的，需要提供医院证明，并上传到人事系统。",
+                     section="三、病假", title="年假与病假制度", language="zh")
+ANNUAL_ZH = make_block(2, "全职员工每个自然年享有 20 天带薪年假。", section="二、年假",
+                       title="年假与病假制度", language="zh")
+COMPANY = (
+    make_block(1, "Nimbus Works builds NimbusDrive, a cloud drive for businesses.",
+               title="About Nimbus Works"),
+    make_block(2, "This policy explains which expenses Nimbus Works pays back.",
+               title="Expense policy"),
+    make_block(3, "It applies to all employees of Nimbus Works B.V. and its subsidiaries.",
+               title="Expense policy"),
+)
+APPS_ZH = (
+    make_block(1, "iOS 应用最低支持 iOS 16，iPad 同样可以使用。", section="安装与系统要求",
+               title="iOS 与 Android 应用", language="zh"),
+    make_block(2, "王琳介绍了应用新版本的进展：新增了扫描文档功能，可以把纸质文件保存为 PDF。",
+               section="一、iOS 与 Android 应用新版本", title="产品周会纪要", language="zh"),
+)
+PRICES_ZH = (
+    make_block(1, "商业版和企业版可以购买额外空间。新客户可以先免费体验商业版，试用期为 90 天。",
+               section="可以先免费试用吗？", title="价格常见问题", language="zh"),
+    make_block(2, "NimbusDrive 按用户按月收费，共有两种方案：\n\n"
+                  "- **入门版**：每位用户每月 6 欧元。\n"
+                  "- **商业版**：每位用户每月 15 欧元，每位用户 1 TB 存储空间。",
+               section="有哪些方案？", title="价格常见问题", language="zh"),
+)
+TWO_STEP_ZH = make_block(1, "打开“账号 → 安全 → 两步验证”，按照页面提示操作即可。"
+                            "管理员可以要求组织内所有人必须开启两步验证。",
+                         section="如何开启两步验证？", title="登录常见问题", language="zh")
+MEETING = make_block(1, (
+    "The manual says uploads may be 200 MB, while the upload guide gives 100 MB for the same "
+    "limit.\n\n**Action:** Priya Raman will confirm the limit and correct both pages."
+), section="2. Upload limit pages disagree", title="Weekly meeting notes")
+OFFICES = (
+    make_block(1, "Staff of the Rotterdam office can park bicycles in the garage for free.",
+               title="Office FAQ"),
+    make_block(2, "The Chengdu office has no parking spaces of its own; staff park in the public "
+                  "garage next door.", title="Office FAQ"),
+)
+OFFICES_ZH = (
+    make_block(1, "上海办公室的员工停车每天 50 元，请在前台登记车牌。", title="办公室常见问题",
+               language="zh"),
+    make_block(2, "北京办公室的员工停车每天 30 元，请在前台登记车牌。", title="办公室常见问题",
+               language="zh"),
+)
+EQUIPMENT = make_block(1, "It replaces the 2022 version of the equipment policy, which is kept in "
+                          "the archive for reference only.", title="Equipment policy")
+POOL_VERSIONS = make_block(2, "Files in the recycle bin and earlier versions of files count "
+                              "towards the storage pool.", title="Storage quotas")
+
+
+@pytest.mark.parametrize(
+    ("rule", "question", "blocks", "expected"),
+    [
+        ("an -ing word of an answered phrase is no gap; the heading leads to its first sentence",
+         "Which operating systems does the desktop sync client support?", (NAMES, CLIENT),
+         "The client runs on Windows 11 and on macOS 13 or later. [2]"),
+        ("a Chinese modifier of an answered noun phrase is no gap (医生证明 ~ 医院证明)",
+         "病假需要医生证明吗？", (SICK_ZH, ANNUAL_ZH),
+         "连续病假超过 3 天的，需要提供医院证明，并上传到人事系统[1]。"),
+        ("the most specific word (an acronym) in no block, the rest common: decline",
+         "Who is the CEO of Nimbus Works?", COMPANY,
+         "Not covered: the sources found do not mention CEO."),
+        ("the qualifier of a word common to all blocks is what is asked: decline",
+         "How many days of paternity leave do I get?", LEAVE_EN,
+         "Not covered: the sources found do not mention paternity."),
+        ("a version question prefers a name with its number (iOS 16)",
+         "iOS 应用支持哪些版本？", APPS_ZH,
+         "iOS 应用最低支持 iOS 16，iPad 同样可以使用[1]。"),
+        ("a price question prefers the line labelled with the asked name and an amount",
+         "商业版多少钱？", PRICES_ZH,
+         "商业版：每位用户每月 15 欧元，每位用户 1 TB 存储空间[2]。"),
+        ("a section heading matching the question introduces its first sentence",
+         "如何开启两步验证？", (TWO_STEP_ZH, SICK_ZH),
+         "打开“账号 → 安全 → 两步验证”，按照页面提示操作即可[1]。\n"
+         "管理员可以要求组织内所有人必须开启两步验证[1]。"),
+        ("a who question prefers the sentence naming a person; no -ing or verb gap",
+         "Who will fix the conflicting upload limit pages?", (MEETING, RATE),
+         "Action: Priya Raman will confirm the limit and correct both pages. [1]\n"
+         "The manual says uploads may be 200 MB, while the upload guide gives 100 MB for the "
+         "same limit. [1]"),
+        ("a sentence about another office is out; the asked one is quoted",
+         "Where can staff of the Chengdu office park?", OFFICES,
+         "The Chengdu office has no parking spaces of its own; staff park in the public "
+         "garage next door. [2]"),
+        ("另一座城市的办公室不算",
+         "北京办公室停车每天多少钱？", OFFICES_ZH,
+         "北京办公室的员工停车每天 30 元，请在前台登记车牌[2]。"),
+        ("an extra must share the best's subject, not just a unit (天)",
+         "年假有多少天？", (ANNUAL_ZH, SICK_ZH),
+         "全职员工每个自然年享有 20 天带薪年假[2]。"),
+        ("a year is no duration: 'how long' with only an unrelated year declines",
+         "How long are earlier versions of a file kept?", (EQUIPMENT, POOL_VERSIONS),
+         "Not covered: the sources found do not answer this question."),
+    ],
+)
+async def test_question_reading_rules(
+    rule: str, question: str, blocks: tuple[Block, ...], expected: str
+) -> None:
+    assert await _answer(question, blocks) == expected, rule
