@@ -3,7 +3,9 @@
 ``POST /api/answer`` body ``{"question": str, "conversation": int?, "fabricate": bool?}``
 returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text",
 "citations"}], "dropped": [{"citations", "reasons"}], "refusal": {...} | null, "sources":
-[{"n", "chunk_id", "title", "updated", "url"}]}``. ``POST /api/answer/stream`` takes the same
+[{"n", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``url``: the chunk's HTML page, for a
+person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, which a Bearer
+client can fetch). ``POST /api/answer/stream`` takes the same
 body and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last;
 the ``meta`` and ``done`` data carry ``"conversation"`` too, and so does the
 ``Kbqa-Conversation`` response header.
@@ -33,6 +35,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate
@@ -238,6 +241,9 @@ def answer_body(request: HttpRequest, prep: Prepared, outcome: AnswerOutcome) ->
                 "title": b.get("title", ""),
                 "updated": b.get("updated", ""),
                 "url": request.build_absolute_uri(chunk_url(b["chunk_id"])),
+                "api_url": request.build_absolute_uri(
+                    reverse("sources:chunk-api", args=[b["chunk_id"]])
+                ),
             }
             for b in outcome.citations()
         ],

@@ -288,7 +288,10 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
         blocks = [_docx_block(item) for item in document.iter_inner_content()]
         title = document.core_properties.title or ""
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
-        raise IngestError(f"{name}: not a readable DOCX ({type(exc).__name__})") from exc
+        raise IngestError(
+            f"{name}: not a readable Word document (.docx): the file is damaged or is not "
+            "really a .docx"
+        ) from exc
     body = "\n\n".join(b for b in blocks if b.strip())
     if title.strip() or MD_HEADING_RE.match(body):  # core title, or it opens with a heading
         title, body = title_line(body, title.strip() or first_heading(body))

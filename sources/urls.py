@@ -12,4 +12,6 @@ app_name = "sources"
 urlpatterns: list[URLPattern] = [
     path("chunks/<str:chunk_id>/", views.chunk_detail, name="chunk-detail"),
     path("api/chunks/<str:chunk_id>", views.chunk_api, name="chunk-api"),
+    # Clients copy the HTML view's trailing slash; without this they got Django's HTML 404.
+    path("api/chunks/<str:chunk_id>/", views.chunk_api),
 ]

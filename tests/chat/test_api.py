@@ -71,12 +71,38 @@ def test_json_contract_with_token(scripted: ScriptedAnswer, token: str) -> None:
             "title": "Leave policy",
             "updated": "2025-06-30",
             "url": "http://testserver/chunks/doc-001%23c01/",
+            "api_url": "http://testserver/api/chunks/doc-001%23c01",
         }
     ]
     assert SECRET_DROPPED not in response.content.decode()
     trace = Trace.objects.get(pk=body["trace_id"])
     assert (trace.status, trace.user.username) == ("answered", "alice")
     assert scripted.requests[0].mode == "json"
+
+
+def test_a_bearer_client_can_open_the_api_url_of_a_source(
+    scripted: ScriptedAnswer, token: str
+) -> None:
+    """``url`` is the HTML page (login redirect for a token client); ``api_url`` is JSON."""
+    from sources.models import Chunk, Document
+
+    doc = Document.objects.create(doc_id="doc-001", title="Leave policy", updated="2025-06-30")
+    Chunk.objects.create(
+        chunk_id="doc-001#c01",
+        document=doc,
+        ordinal=1,
+        text="Employees get 20 days of leave.",
+        tokens=7,
+        fingerprint="f" * 40,
+    )
+    client = Client()
+    source = post(client, "/api/answer", {"question": "How much leave?"}, **bearer(token)).json()[
+        "sources"
+    ][0]
+    page = client.get(source["url"], **bearer(token))
+    chunk = client.get(source["api_url"], **bearer(token))
+    assert page.status_code == 302
+    assert (chunk.status_code, chunk.json()["text"]) == (200, "Employees get 20 days of leave.")
 
 
 def test_token_use_is_stamped(scripted: ScriptedAnswer, token: str) -> None:

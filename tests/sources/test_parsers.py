@@ -77,7 +77,12 @@ def test_docx_headings_come_from_styles() -> None:
         ("junk.txt", bytes(range(256)) * 4, "junk.txt: looks like a binary file, not text"),
         ("scan.pdf", pdf_bytes([]), "scan.pdf: the PDF has no text layer (a scan?); run OCR first"),
         ("broken.pdf", b"%PDF-1.4 nonsense", "broken.pdf: not a readable PDF"),
-        ("broken.docx", b"PK\x03\x04 nonsense", "broken.docx: not a readable DOCX"),
+        (
+            "broken.docx",
+            b"PK\x03\x04 nonsense",
+            "broken.docx: not a readable Word document (.docx): the file is damaged or is not"
+            " really a .docx",
+        ),
         ("image.png", b"\x89PNG", "image.png: unsupported file type '.png'"),
         (
             "bad.md",

@@ -117,6 +117,21 @@ def test_api_returns_json(client_in: Client, chunk: Chunk) -> None:
     }
 
 
+@pytest.mark.parametrize(
+    ("path", "status", "key"),
+    [
+        ("/api/chunks/doc-010%23c02/", 200, "text"),
+        ("/api/chunks/nope/", 404, "error"),
+    ],
+)
+def test_api_accepts_a_trailing_slash_and_answers_json(
+    client_in: Client, chunk: Chunk, path: str, status: int, key: str
+) -> None:
+    response = client_in.get(path)
+    assert (response.status_code, response["Content-Type"]) == (status, "application/json")
+    assert key in response.json()
+
+
 def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
     response = client.get("/api/chunks/doc-010%23c02")
     assert response.status_code == 401
