@@ -71,10 +71,10 @@ GAP_VOCABULARY = term_set(
     "detail whether answer answered question provided provide specify specified state "
     "stated explain explained include included describe described address addressed "
     "don doesn isn aren nothing anything specific specifically explicitly clear clearly "
-    "available given context text passage "
+    "available given context text passage none use uses used word words term terms "
 ) | frozenset(
     "资料 找到 提到 提及 涉及 涵盖 没有 未 文档 内容 说明 是否 相关 信息 具体 明确 关于 "
-    "有关 问题 回答 无法 给出".split()
+    "有关 问题 回答 无法 给出 出现 中 词".split()
 )
 
 _SPACE_RE = re.compile(r"[ \t\u3000]+")

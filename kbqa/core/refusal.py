@@ -33,14 +33,15 @@ def refuse_low_score(lang: Language) -> Refusal:
     """Nothing in the knowledge base scored as relevant to the question."""
     if lang == "zh":
         message = (
-            "知识库中没有找到与这个问题相关的内容。请换个说法重新提问（例如写出产品、制度或"
-            "流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
+            "知识库中没有找到与这个问题足够匹配的内容。请换个说法重新提问（最好用文档里的"
+            "说法，例如产品、制度或流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
         )
     else:
         message = (
-            "I found nothing in the knowledge base about this. Try asking again in other "
-            "words (for example with the product, policy or process name), or ask the "
-            "knowledge-base admins whether the document has been uploaded."
+            "I found nothing in the knowledge base that matches this question closely enough. "
+            "Try asking again in other words (ideally the documents' own, such as the "
+            "product, policy or process name), or ask the knowledge-base admins whether the "
+            "document has been uploaded."
         )
     return Refusal(reason="low_score", message=message)
 
@@ -81,18 +82,18 @@ def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refus
                          for d in unique)
         found = f"找到了相关文档{names}，" if names else "找到了相关文档，"
         message = (
-            f"{found}但其中的内容不足以支持回答这个问题。请打开这些文档自行查看，"
+            f"{found}但我无法从中核实出这个问题的答案。请打开这些文档自行查看，"
             "或联系文档负责人补充这部分信息。"
         )
     else:
         names = ", ".join(f"“{d.title}”" + (f" (updated {d.updated})" if d.updated else "")
                           for d in unique)
-        found = f"I found related documents: {names}. But they" if names else (
-            "I found related documents, but they"
+        found = f"I found related documents: {names}." if names else (
+            "I found related documents."
         )
         message = (
-            f"{found} do not say enough to answer this question. Open them to look for "
-            "yourself, or ask the document owner to add this information."
+            f"{found} I could not verify an answer to this question in them. Open them to "
+            "look for yourself, or ask the document owner to add this information."
         )
     return Refusal(reason="no_support", message=message, documents=tuple(unique))
 

@@ -34,13 +34,14 @@ def test_three_refusals_differ(lang: Language) -> None:
 
 def test_low_score_wording() -> None:
     assert refuse_low_score("en").message == (
-        "I found nothing in the knowledge base about this. Try asking again in other words "
-        "(for example with the product, policy or process name), or ask the knowledge-base "
-        "admins whether the document has been uploaded."
+        "I found nothing in the knowledge base that matches this question closely enough. "
+        "Try asking again in other words (ideally the documents' own, such as the product, "
+        "policy or process name), or ask the knowledge-base admins whether the document has "
+        "been uploaded."
     )
     assert refuse_low_score("zh").message == (
-        "知识库中没有找到与这个问题相关的内容。请换个说法重新提问（例如写出产品、制度或流程的名称），"
-        "或联系知识库管理员，确认相关文档是否已经上传。"
+        "知识库中没有找到与这个问题足够匹配的内容。请换个说法重新提问（最好用文档里的说法，"
+        "例如产品、制度或流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
     )
     assert refuse_low_score("en").reason == "low_score"
 
@@ -80,13 +81,13 @@ def test_no_support_names_each_document_once() -> None:
     refusal = refuse_no_support("en", DOCS)
     assert refusal.message == (
         "I found related documents: “Recycle bin guide” (updated 2025-01-02), “Storage FAQ”. "
-        "But they do not say enough to answer this question. Open them to look for yourself, "
-        "or ask the document owner to add this information."
+        "I could not verify an answer to this question in them. Open them to look for "
+        "yourself, or ask the document owner to add this information."
     )
     assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
     assert refuse_no_support("zh", DOCS).message == (
         "找到了相关文档《Recycle bin guide》（更新于 2025-01-02）、《Storage FAQ》，"
-        "但其中的内容不足以支持回答这个问题。请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
+        "但我无法从中核实出这个问题的答案。请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
     )
 
 
