@@ -110,6 +110,11 @@ class ApiTokenAdmin(admin.ModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[ApiToken]:
         return super().get_queryset(request).select_related("user")
 
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict[str, Any]:
+        """A new token is for the admin making it unless they pick someone else: the empty
+        User field made the first save fail with "This field is required"."""
+        return {"user": request.user.pk, **super().get_changeform_initial_data(request)}
+
     def save_model(
         self, request: HttpRequest, obj: ApiToken, form: ModelForm, change: bool
     ) -> None:

@@ -97,6 +97,20 @@ def test_token_key_is_shown_once_and_only_its_hash_stored(
     assert key not in admin_client_.get("/admin/chat/apitoken/").content.decode()
 
 
+def test_add_token_form_starts_with_the_current_user_and_saves_first_time(
+    admin_client_: Client, django_user_model: Any
+) -> None:
+    root = django_user_model.objects.get(username="root")
+    django_user_model.objects.create_user("alice", password="pw")
+    html = admin_client_.get("/admin/chat/apitoken/add/").content.decode()
+    selected = re.findall(r'<option value="(\d+)" selected>', html)
+    assert selected == [str(root.pk)]
+    # what the browser submits when the admin only types a name and presses Save
+    response = admin_client_.post("/admin/chat/apitoken/add/", {"user": selected[0], "name": "ci"})
+    assert response.status_code == 302
+    assert [(t.user.username, t.name) for t in ApiToken.objects.all()] == [("root", "ci")]
+
+
 def test_token_made_in_admin_authenticates_api(
     admin_client_: Client, django_user_model: Any
 ) -> None:
