@@ -44,6 +44,7 @@ from typing import ClassVar
 from kbqa.core.citations import Verifier, parse_claim
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.providers.extractive_expand import expand, is_question, spell_numbers
 from kbqa.core.providers.extractive_question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -216,13 +217,15 @@ def key_terms(weights: dict[str, float]) -> frozenset[str]:
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
-    qterms = question_terms(question)
+    question = spell_numbers(question)
+    qterms = expand(question_terms(question), [
+        folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks])
     df = block_frequency(qterms, blocks)
     absent = [t for t in qterms if df[t] == 0]
     asked = asked_absent(question, qterms, df, len(blocks))
     if not qterms or too_specific(qterms, asked):
         return Selection((), gap_names(question, absent, blocks), True)
-    pool = candidates(blocks)
+    pool = [c for c in candidates(blocks) if not is_question(c.text)]  # a FAQ's question
     present = [t for t in qterms if df[t] > 0]
     weights = term_weights(present, pool, df, len(blocks))
     scorer = Scorer(weights, answer_kind(question), list_items(pool), key_terms(weights),
