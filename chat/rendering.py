@@ -146,7 +146,7 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         blocks=message.citations or (),
         dropped=len(data.get("dropped") or ()),
         refusal=message.refusal,
-        notices=data.get("notices") or (),
+        notices=(data.get("notices") or ()) if message.sentences else (),
         error="; ".join(data.get("errors") or ()) if message.status == "error" else "",
         status=message.status or "answered",
         trace_id=message.trace_id or "",
@@ -159,19 +159,22 @@ def event_fragment(
 ) -> SafeString:
     """The out-of-band fragment for one pipeline event (``outcome`` already includes it).
 
-    ``Meta`` renders its notices (or nothing); ``Sentence`` appends to ``#answer-<key>``;
+    ``Meta`` renders nothing; ``Sentence`` appends to ``#answer-<key>`` (the first one also
+    brings the authority notices: shown only with an answer, never above a refusal);
     ``Dropped`` updates the withheld counter only; ``Refusal``/``Error``/``Done`` replace
     their slot of the turn. ``language`` is the question's (from this answer's ``Meta``):
     notices, the withheld note and the refusal card are rendered in it.
     """
     if isinstance(ev, Meta):
-        if not ev.notices:
-            return mark_safe("")
-        with translation.override(answer_locale(ev.language)):
-            return fragment("notices", key=key, notices=ev.notices, oob="true")
+        return mark_safe("")  # its notices wait for the first verified sentence
     if isinstance(ev, Sentence):
         view = sentence_view(ev.to_dict(), blocks_by_number(outcome.blocks))
-        return fragment("sentence-append", key=key, sentence=view)
+        html = fragment("sentence-append", key=key, sentence=view)
+        if len(outcome.sentences) == 1 and outcome.notices:  # the answer's first sentence
+            with translation.override(answer_locale(language)):
+                notices = fragment("notices", key=key, notices=outcome.notices, oob="true")
+            html = mark_safe(notices + html)
+        return html
     if isinstance(ev, Dropped):
         with translation.override(answer_locale(language)):
             return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")

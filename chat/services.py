@@ -113,7 +113,11 @@ def trace_record(
 
 @dataclass
 class AnswerOutcome:
-    """What a front end accumulates from the events, to store the assistant message."""
+    """What a front end accumulates from the events, to store the assistant message.
+
+    Authority notices arrive with ``Meta`` but belong to an answer: front ends show them with
+    the first verified sentence, never above a refusal they would contradict.
+    """
 
     trace_id: str = ""
     sentences: list[dict[str, Any]] = field(default_factory=list)
@@ -122,10 +126,11 @@ class AnswerOutcome:
     status: str = "pending"
     error: str = ""
     blocks: tuple[dict[str, Any], ...] = ()
+    notices: tuple[str, ...] = ()
 
     def add(self, ev: Event) -> None:
         if isinstance(ev, Meta):
-            self.trace_id, self.blocks = ev.trace_id, ev.blocks
+            self.trace_id, self.blocks, self.notices = ev.trace_id, ev.blocks, ev.notices
         elif isinstance(ev, Sentence):
             self.sentences.append(ev.to_dict())
         elif isinstance(ev, Dropped):

@@ -262,10 +262,10 @@ async def test_answered_turn_streams_bubbles_sentences_chips_and_done(scripted_p
     assert "How long do refunds take?" in frames[0]
     # the first question becomes the conversation's title in the sidebar, without a reload
     assert ("true", f"conversation-link-{conversation.pk}") in oob_targets(frames[0])
-    notices, first, second, done = frames[1:]
-    assert oob_targets(notices) == [("true", f"notices-{key}")]
-    assert "The FAQ is older than the policy" in notices
-    assert oob_targets(first) == [(f"beforeend:#answer-{key}", "")]
+    first, second, done = frames[1:]
+    # the authority notice arrives with the first verified sentence, not before it
+    assert oob_targets(first) == [("true", f"notices-{key}"), (f"beforeend:#answer-{key}", "")]
+    assert "The FAQ is older than the policy" in first
     chips = [a for t, a in elements(second) if "chip" in a.get("class", "").split()]
     assert [(c["data-n"], c["hx-get"], c["hx-target"]) for c in chips] == [
         ("1", "/chunks/doc-010%23c02/", "#citation-body"),

@@ -31,16 +31,16 @@ from chat.services import (
 )
 from kbqa.core.errors import KbqaError
 from kbqa.core.providers.base import Provider
-from kbqa.core.types import Error, Event, Meta, Refusal, Sentence, Turn, event_payload
+from kbqa.core.types import Error, Event, Refusal, Sentence, Turn, event_payload
 
 
-def render_plain(ev: Event) -> str | None:
-    """The terminal line for one event (None: nothing to print now)."""
-    if isinstance(ev, Meta):
-        return "\n".join(f"Note: {notice}" for notice in ev.notices) or None
+def render_plain(ev: Event, notices: tuple[str, ...] = ()) -> str | None:
+    """The terminal line for one event (None: nothing to print now); pass ``notices`` (from
+    ``Meta``) with the answer's first sentence only, so a refusal never shows them."""
     if isinstance(ev, Sentence):
         chips = "".join(f"[{n}]" for n in ev.citations)
-        return f"{ev.text} {chips}".rstrip()
+        notes = [f"Note: {n}" for n in notices]
+        return "\n".join([*notes, f"{ev.text} {chips}".rstrip()])
     if isinstance(ev, Refusal):
         return ev.message
     if isinstance(ev, Error):
@@ -170,7 +170,9 @@ class Command(BaseCommand):
                     line = (
                         json.dumps(event_payload(ev), ensure_ascii=False)
                         if as_json
-                        else render_plain(ev)
+                        else render_plain(
+                            ev, outcome.notices if len(outcome.sentences) == 1 else ()
+                        )
                     )
                     if line is not None:
                         self.stdout.write(line)
