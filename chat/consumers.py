@@ -27,6 +27,7 @@ import json
 import logging
 import uuid
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -85,11 +86,17 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
 
 
 def scope_language(scope: dict[str, Any]) -> str:
-    """The UI language for this socket: language cookie, else Accept-Language, else default."""
+    """The UI language for this socket, as LocaleMiddleware picks it for the page: the page's
+    own language sent as ``?lang=`` in the socket URL, else the language cookie, else
+    Accept-Language (``zh-CN`` -> ``zh-hans`` via ``get_supported_language_variant``), else
+    ``LANGUAGE_CODE``. ``?lang=`` comes first because Chromium's websocket handshake can carry
+    a different Accept-Language than the page request (measured: Playwright ``locale=zh-CN``
+    pages get zh-CN, the socket en-US), which left a Chinese page with English fragments."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
     cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
     headers = dict(scope.get("headers") or ())
     accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates = [cookie] + [
+    candidates = [*query.get("lang", [])[:1], cookie] + [
         code for code, _q in translation.trans_real.parse_accept_lang_header(accept)
     ]
     for code in candidates:

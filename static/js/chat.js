@@ -8,6 +8,7 @@
 // - The page title follows the conversation title once the first question names it.
 // - Citation chips load the chunk view into #citation-body (hx-get); this opens the dialog.
 // - The fabrication switch is one-shot: it is unchecked once a question is sent.
+// - The newest bubble is scrolled fully above the (sticky) composer after every swap.
 // - On phones the conversation list is a closed <details> switcher above the messages.
 // - "Skip to the question box" focuses the composer.
 (function () {
@@ -100,11 +101,21 @@
     if (current) { titleFollow(current.textContent.trim()); }
   });
 
+  // ---- keep the newest bubble's end in view, above the sticky composer. Every part of a turn
+  // (sentences, refusal or conflict card, notices, footer) is swapped separately, and each
+  // one can make the bubble taller: on a phone the conflict card used to stay under the
+  // composer. An oob event's target is the replaced element, often detached: check by id.
+  var TURN_PARTS = /^(messages|answer-|refusal-|notices-|withheld-|error-|footer-)/;
+  function newestReveal() {
+    var messages = document.getElementById('messages');
+    var newest = messages && messages.lastElementChild;
+    if (!newest) { return; }
+    var hidden = newest.getBoundingClientRect().bottom - form.getBoundingClientRect().top + 8;
+    if (hidden > 0) { window.scrollBy({ top: hidden, behavior: 'instant' }); }
+  }
   document.body.addEventListener('htmx:oobAfterSwap', function (e) {
     var target = e.detail && e.detail.target;
-    if (target && (target.id === 'messages' || (target.id || '').indexOf('answer-') === 0)) {
-      window.scrollTo({ top: document.body.scrollHeight });
-    }
+    if (target && TURN_PARTS.test(target.id || '')) { newestReveal(); }
   });
 
   // htmx cannot swap <title> out of band: follow the current conversation's sidebar link.

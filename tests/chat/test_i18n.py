@@ -102,6 +102,40 @@ async def test_connected_is_said_in_the_browser_language() -> None:
     assert ">已连接</span>" in ready
 
 
+@pytest.mark.parametrize(
+    ("path", "accept", "connected"),
+    [
+        ("", "zh-CN,zh;q=0.9", "已连接"),
+        ("", "zh-TW", "已连接"),
+        ("", "en-US,en;q=0.9", "connected"),
+        ("?lang=zh-hans", "en-US,en;q=0.9", "已连接"),  # the page's language wins
+        ("?lang=xx", "zh-CN", "已连接"),  # unknown: fall through to Accept-Language
+    ],
+)
+@pytest.mark.django_db(transaction=True)
+async def test_socket_language_is_picked_like_locale_middleware(
+    path: str, accept: str, connected: str
+) -> None:
+    from channels.testing import WebsocketCommunicator
+
+    from kbqa.asgi import application
+    from tests.chat.support import session_cookie
+
+    user = await user_make("qian")
+    conversation = await conversation_make(user)
+    headers = [
+        (b"origin", b"http://127.0.0.1"),
+        (b"host", b"127.0.0.1"),
+        (b"cookie", f"sessionid={await session_cookie(user)}".encode()),
+        (b"accept-language", accept.encode()),
+    ]
+    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation.pk}/{path}", headers)
+    await comm.connect()
+    ready = await comm.receive_from(timeout=5)
+    await comm.disconnect()
+    assert f">{connected}</span>" in ready
+
+
 def test_status_line_names_the_offline_answerer_in_chinese(chinese_client: Client) -> None:
     html = chinese_client.get("/", headers={"accept-language": "zh-hans"}).content.decode()
     assert '<span class="provider-label">离线抽取式</span>' in html
