@@ -128,12 +128,30 @@ def _combine_en(rest: str, topic: str) -> str:
 
 def _parallel_zh(noun: str, topic: str) -> str | None:
     """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假 (same head
-    character, the usual shape of sibling nouns in Chinese)."""
+    character, the usual shape of sibling nouns in Chinese); likewise a place, person or
+    organisation name replaces the topic's name of the same kind."""
     if len(noun) < 2:
         return None
     for term in terms(topic):
         if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
             return f"{_core(topic.replace(term, noun, 1))}？"
+    return _parallel_name_zh(noun, topic)
+
+
+# jieba tags of proper names: places, people, organisations ("那成都呢？" after a Shanghai
+# question asks the same of Chengdu).
+_NAME_TAGS = ("ns", "nr", "nt")
+
+
+def _parallel_name_zh(noun: str, topic: str) -> str | None:
+    import jieba.posseg
+
+    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun)]
+    if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
+        return None
+    for word, flag in jieba.posseg.cut(topic):
+        if flag == tagged[0][1] and word != noun:
+            return f"{_core(topic.replace(word, noun, 1))}？"
     return None
 
 

@@ -34,6 +34,8 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("and annual leave?", (Turn("user", "How many days of sick leave do employees get?"),),
          "How many days of annual leave do employees get?"),
         ("那年假呢？", (Turn("user", "员工每年有多少天病假？"),), "员工每年有多少天年假？"),
+        ("那成都呢？", (Turn("user", "去上海出差住酒店每晚最多能报多少钱？"),),
+         "去成都出差住酒店每晚最多能报多少钱？"),
         # a follow-up in another language stands alone rather than mixing languages
         ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假呢？"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
