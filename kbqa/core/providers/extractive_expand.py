@@ -18,11 +18,11 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.providers.extractive_text import fold, folded_terms
-from kbqa.core.tokenize import stem
+from kbqa.core.tokenize import STOP_EN, stem
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
-_NUMBER_WORD_RE = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s+[A-Za-z])", re.I)
+_NUMBER_WORD_RE = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s+([A-Za-z]+))", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 MAX_PREFIX_MATCHES = 3  # a Chinese word starting more block words than this is too vague
 
@@ -41,7 +41,6 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
         "fly": "flight", "flying": "flight", "plane": "flight",
         "salary": "pay", "wage": "pay", "ill": "sick", "illness": "sick",
         "computer": "laptop", "notebook": "laptop", "pc": "laptop",
-        "hotel": "hotels", "lodging": "hotels", "accommodation": "hotels",
     }.items()},
     "下班": ("工作时间",), "上班": ("工作时间",), "几点": ("工作时间",),
     "丢": ("丢失",), "丢了": ("丢失",), "弄丢": ("丢失",),
@@ -51,8 +50,11 @@ SYNONYMS: dict[str, tuple[str, ...]] = {
 
 
 def spell_numbers(question: str) -> str:
-    """``question`` with English number words before a word as digits: "two days" -> "2 days"."""
-    return _NUMBER_WORD_RE.sub(lambda m: _NUMBER_WORDS[m.group(1).lower()], question)
+    """``question`` with English number words before a content word as digits: "two days"
+    -> "2 days"; "one of them" stays."""
+    return _NUMBER_WORD_RE.sub(
+        lambda m: m.group(1) if m.group(2).lower() in STOP_EN
+        else _NUMBER_WORDS[m.group(1).lower()], question)
 
 
 def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]]) -> list[str]:

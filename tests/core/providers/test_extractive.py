@@ -11,6 +11,7 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.prompt import build_answer_prompt, build_compress_prompt, build_rewrite_prompt
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.providers.extractive import ExtractiveProvider
+from kbqa.core.providers.extractive_expand import is_question, spell_numbers
 from kbqa.core.providers.extractive_text import fold, is_fragment, table_sentences, unwrap
 from kbqa.core.sentences import split_sentences
 from kbqa.core.types import Block
@@ -462,3 +463,72 @@ async def test_question_reading_rules(
     rule: str, question: str, blocks: tuple[Block, ...], expected: str
 ) -> None:
     assert await _answer(question, blocks) == expected, rule
+
+
+LOST_ZH = (
+    make_block(1, "请在 24 小时内通过门户提交“设备丢失”工单。IT 会远程锁定设备并安排备用电脑。",
+               section="电脑丢失了怎么办？", title="IT 服务台常见问题", language="zh"),
+    make_block(2, "公司笔记本电脑每 4 年更换一次。", section="更换", title="办公设备规定",
+               language="zh"),
+)
+ONBOARDING = make_block(2, "Complete the security course within 14 days of your start date.",
+                        section="Your first two weeks", title="Onboarding guide")
+SICK_NOTE = make_block(1, "When an illness lasts more than 3 consecutive days, a doctor's note "
+                          "is required.", section="Sick leave", title="Leave policy")
+LAPTOP = (
+    make_block(1, "Every employee receives a company laptop on their first day.",
+               section="Laptops", title="Equipment policy"),
+    make_block(2, "Employees who leave may buy their laptop at its remaining book value.",
+               section="Leaving the company", title="Equipment policy"),
+)
+FAQ_ZH = (
+    make_block(1, "- **离职时未休的年假怎么处理？** 按当地法律规定折算工资。",
+               section="常见问题", title="年假制度", language="zh"),
+    make_block(2, "员工离职时，应在最后工作日之前归还全部设备。使用超过两年的笔记本电脑，"
+                  "离职员工可以按剩余账面价值购买。", section="离职归还", title="办公设备规定",
+               language="zh"),
+)
+
+
+@pytest.mark.parametrize(
+    ("rule", "question", "blocks", "expected"),
+    [
+        ("an everyday word no block has is read as the policy's word (vacation: annual leave)",
+         "How many vacation days do I get per year?", LEAVE_EN,
+         "Full-time employees receive 20 days of paid annual leave per calendar year. [2]"),
+        ("quit: leave",
+         "Can I keep my laptop when I quit?", LAPTOP,
+         "Employees who leave may buy their laptop at its remaining book value. [2]"),
+        ("a Chinese word no block has matches the block words beginning with it (丢: 丢失)",
+         "电脑丢了应该怎么办？", LOST_ZH,
+         "请在 24 小时内通过门户提交“设备丢失”工单[1]。\nIT 会远程锁定设备并安排备用电脑[1]。"),
+        ("a number word is a condition with its unit, not the question's rarest word",
+         "Do I need a doctor's note if I'm sick for two days?", (ONBOARDING, SICK_NOTE),
+         "When an illness lasts more than 3 consecutive days, a doctor's note is required. [1]"),
+        ("a sentence that is itself a question (a FAQ's) is never quoted as an answer",
+         "离职的时候电脑怎么处理？", FAQ_ZH,
+         "使用超过两年的笔记本电脑，离职员工可以按剩余账面价值购买[2]。"),
+    ],
+)
+async def test_paraphrase_rules(
+    rule: str, question: str, blocks: tuple[Block, ...], expected: str
+) -> None:
+    assert await _answer(question, blocks) == expected, rule
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("离职时未休的年假怎么处理？", True), ("Can I work remotely?", True),
+     ("Is it free? Yes.", False), ("按当地法律规定折算工资。", False)],
+)
+def test_is_question(text: str, expected: bool) -> None:
+    assert is_question(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("sick for two days?", "sick for 2 days?"), ("one of them", "one of them"),
+     ("Three Weeks off", "3 Weeks off")],
+)
+def test_spell_numbers(question: str, expected: str) -> None:
+    assert spell_numbers(question) == expected
