@@ -48,11 +48,6 @@ def test_phone_answer_ends_above_the_composer(
     assert bubble["y"] + bubble["height"] <= composer["y"]
 
 
-@pytest.mark.xfail(
-    reason="needs templates/chat/chat.html ws-connect to send ?lang={{ LANGUAGE_CODE }}: "
-    "Chromium's socket handshake says en-US while the page request says zh-CN",
-    strict=False,
-)
 def test_chinese_browser_gets_streamed_fragments_in_chinese(
     chinese_page: Any, live_server_demo: LiveServer
 ) -> None:

@@ -275,14 +275,18 @@ def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
 
 
 def gap_sentence(language: Language, missing: Sequence[str]) -> str:
-    """A gap sentence naming what the sources do not mention (no digits, no citation)."""
+    """A gap sentence (no digits, no citation) saying which of the question's words no source
+    uses. Literal on purpose: "never uses the word “bike”" stays true when a source says
+    "bicycle", where "does not mention bikes" would mislead."""
     if language == "zh":
         if not missing:
             return "资料未涵盖：找到的资料无法回答这个问题。"
-        return f"资料未涵盖：找到的资料没有提到{'、'.join(missing)}。"
+        return f"资料未涵盖：找到的资料中没有出现{'、'.join(f'“{m}”' for m in missing)}。"
     if not missing:
         return "Not covered: the sources found do not answer this question."
-    return f"Not covered: the sources found do not mention {', '.join(missing)}."
+    words = ", ".join(f"“{m}”" for m in missing)
+    noun = "word" if len(missing) == 1 else "words"
+    return f"Not covered: none of the sources found uses the {noun} {words}."
 
 
 def cite(sentence: str, n: int) -> str:

@@ -71,18 +71,18 @@ async def _answer(question: str, blocks: tuple[Block, ...], mode: str = "stream"
         (
             "Can I get my phone bill reimbursed?",
             EXPENSES,
-            "Not covered: the sources found do not mention phone, bill.",
+            "Not covered: none of the sources found uses the words “phone”, “bill”.",
         ),
         (
             "Is there a limit for hotels in Paris for interns?",
             EXPENSES,
             "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]\n"
-            "Not covered: the sources found do not mention interns.",
+            "Not covered: none of the sources found uses the word “interns”.",
         ),
         (
             "手机话费可以报销吗？",
             (ZH,),
-            "资料未涵盖：找到的资料没有提到手机、话费。",
+            "资料未涵盖：找到的资料中没有出现“手机”、“话费”。",
         ),
     ],
 )
@@ -128,7 +128,7 @@ async def test_json_mode_renders_the_claims_contract() -> None:
 async def test_json_decline_has_only_not_covered() -> None:
     draft = await _answer("Can I get my phone bill reimbursed?", EXPENSES, mode="json")
     assert json.loads(draft) == {
-        "claims": [], "not_covered": "Not covered: the sources found do not mention phone, bill."
+        "claims": [], "not_covered": "Not covered: none of the sources found uses the words “phone”, “bill”."
     }
 
 
@@ -245,7 +245,7 @@ ZH_ADMIN = make_block(2, "管理员可以在管理后台注册 API 客户端。"
          "开放 API 的默认速率限制为每个 API 客户端每分钟 600 次请求[1]。"),
         ("two specific terms in no block: decline, naming them",
          "Can I claim my mobile phone as an expense?", (CLAIMS,),
-         "Not covered: the sources found do not mention mobile, phone."),
+         "Not covered: none of the sources found uses the words “mobile”, “phone”."),
         ("one absent term among several present: answer; a light verb is never named",
          "How long does the free trial last?", (TRIAL, POOL),
          "A free trial of the Business plan runs for 90 days and needs no credit card. [2]"),
@@ -322,7 +322,7 @@ BIKES = make_block(3, "The Quillfeather garage has 40 bicycle racks next to the 
          "Deleted files and folders remain in the recycle bin for 30 days, and you can put "
          "them back at any time during that period. [1]\n"
          "Editors and Owners can restore from the recycle bin and from the version history. [2]\n"
-         "Not covered: the sources found do not mention guest."),
+         "Not covered: none of the sources found uses the word “guest”."),
         ("single Chinese characters and function words are never named (里, 多少天)",
          "回收站里的文件保留多少天？", (ZH,),
          "被删除的文件和文件夹会先进入回收站，在回收站保留 30 天，其间你可以随时把它们还原[1]。"),
@@ -425,10 +425,10 @@ POOL_VERSIONS = make_block(2, "Files in the recycle bin and earlier versions of 
          "连续病假超过 3 天的，需要提供医院证明，并上传到人事系统[1]。"),
         ("the most specific word (an acronym) in no block, the rest common: decline",
          "Who is the CEO of Nimbus Works?", COMPANY,
-         "Not covered: the sources found do not mention CEO."),
+         "Not covered: none of the sources found uses the word “CEO”."),
         ("the qualifier of a word common to all blocks is what is asked: decline",
          "How many days of paternity leave do I get?", LEAVE_EN,
-         "Not covered: the sources found do not mention paternity."),
+         "Not covered: none of the sources found uses the word “paternity”."),
         ("a version question prefers a name with its number (iOS 16)",
          "iOS 应用支持哪些版本？", APPS_ZH,
          "iOS 应用最低支持 iOS 16，iPad 同样可以使用[1]。"),
