@@ -128,7 +128,8 @@ async def test_json_mode_renders_the_claims_contract() -> None:
 async def test_json_decline_has_only_not_covered() -> None:
     draft = await _answer("Can I get my phone bill reimbursed?", EXPENSES, mode="json")
     assert json.loads(draft) == {
-        "claims": [], "not_covered": "Not covered: none of the sources found uses the words “phone”, “bill”."
+        "claims": [],
+        "not_covered": "Not covered: none of the sources found uses the words “phone”, “bill”.",
     }
 
 
