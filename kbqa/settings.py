@@ -197,8 +197,9 @@ KBQA_RETRIEVAL_K = env_int("KBQA_RETRIEVAL_K", 20)
 KBQA_CONTEXT_BUDGET = env_int("KBQA_CONTEXT_BUDGET", 1200)
 KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
 # Normalised relevance in [0, 1]. Default from `manage.py calibrate sources/demo/questions.jsonl`
-# on 2026-11-29 (separating ties 0.10-0.18, middle chosen); re-run it for your knowledge base.
-KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.14)
+# on 2026-11-29 (58 cases; separating ties 0.10-0.16, middle chosen). Re-run it for your
+# knowledge base (README: Calibration).
+KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.13)
 KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
 KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)
