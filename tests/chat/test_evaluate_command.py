@@ -267,3 +267,15 @@ def test_real_pipeline_with_the_offline_provider(tmp_path):
     assert (case["status"], case["matched"]) == ("answered", True)
     assert case["citations_checked"] == case["citations_valid"] > 0
     assert summary["citation_validity"] == 1.0
+
+
+def test_an_empty_stored_knowledge_base_is_called_out(tmp_path) -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = tmp_path / "cases.jsonl"
+    path.write_text('{"id": "q1", "question": "How long is the trial?", "expect": "answer"}\n')
+    err = StringIO()
+    call_command("evaluate", str(path), "--no-progress", stdout=StringIO(), stderr=err)
+    assert "the stored knowledge base is empty" in err.getvalue()

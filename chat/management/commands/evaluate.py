@@ -23,6 +23,12 @@ from kbqa.core.evaluation.metrics import CaseResult, summarise, summarise_by_lan
 from kbqa.core.evaluation.report import results_markdown, summary_table
 from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
+from sources.models import Chunk
+
+
+def current_chunks_exist() -> bool:
+    """Whether the stored knowledge base has anything to retrieve."""
+    return Chunk.objects.filter(is_current=True).exists()
 
 
 def select_cases(
@@ -61,6 +67,12 @@ class Command(BaseCommand):
             raise CommandError("No valid cases to run.")
         counts = ", ".join(f"{n} {e}" for e, n in expect_counts(cases).items() if n)
         self.stderr.write(f"Running {len(cases)} cases ({counts}).")
+        if any(not c.documents for c in cases) and not current_chunks_exist():
+            self.stderr.write(
+                "Warning: the stored knowledge base is empty, so cases without their own "
+                "documents will all be refused. Load documents first (`manage.py ingest PATH` "
+                "or `manage.py demo_setup`)."
+            )
         try:
             provider = provider_from_settings(opts["provider"])
         except KbqaError as exc:
