@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any
@@ -285,7 +285,43 @@ def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
     return f"event: {payload['event']}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-async def _sse(prep: Prepared) -> AsyncIterator[str]:
+# An SSE comment line; clients ignore it, proxies see traffic. 15 s stays under the common
+# 30-60 s idle timeouts of reverse proxies and load balancers.
+KEEPALIVE_FRAME = ": keep-alive\n\n"
+KEEPALIVE_SECONDS = 15.0
+
+
+async def with_keepalive(
+    frames: AsyncGenerator[str, None], *, every: float = KEEPALIVE_SECONDS
+) -> AsyncIterator[str]:
+    """``frames`` unchanged, plus ``KEEPALIVE_FRAME`` after each ``every`` seconds of silence.
+
+    The pending frame is awaited, never cancelled, by the timeout (cancelling it would cancel
+    the answer); closing this generator cancels the pending step and closes ``frames``.
+    """
+    pending: asyncio.Future[str] | None = None
+    try:
+        while True:
+            if pending is None:
+                pending = asyncio.ensure_future(anext(frames))
+            done, _ = await asyncio.wait({pending}, timeout=every)
+            if not done:
+                yield KEEPALIVE_FRAME
+                continue
+            step, pending = pending, None
+            try:
+                frame = step.result()
+            except StopAsyncIteration:
+                return
+            yield frame
+    finally:
+        if pending is not None:
+            pending.cancel()
+            await asyncio.gather(pending, return_exceptions=True)
+        await frames.aclose()
+
+
+async def _sse(prep: Prepared) -> AsyncGenerator[str, None]:
     async with aclosing(run_events(prep, AnswerOutcome(), mode="stream")) as events:
         async for ev in events:
             yield sse_frame(ev, conversation=conversation_id(prep))
@@ -298,7 +334,9 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
         prep = await prepare(request)
     except ApiError as exc:
         return error_response(exc.status, str(exc))
-    response = StreamingHttpResponse(_sse(prep), content_type="text/event-stream; charset=utf-8")
+    response = StreamingHttpResponse(
+        with_keepalive(_sse(prep)), content_type="text/event-stream; charset=utf-8"
+    )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
     response["Kbqa-Conversation"] = str(conversation_id(prep))
