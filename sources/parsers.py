@@ -222,6 +222,17 @@ def title_line(text: str, stated: str) -> tuple[str, str]:
     return first, f"# {first}\n\n{rest.lstrip()}"
 
 
+def titled(text: str, stated: str) -> ParsedDocument:
+    """A PDF's or DOCX's text with its title: the ``stated`` (metadata) title, else the
+    opening heading, else a title-like first line (``title_line``), else the first heading.
+    """
+    if stated or MD_HEADING_RE.match(text):  # a stated title, or it opens with a heading
+        title, text = title_line(text, stated or first_heading(text))
+    else:
+        title, text = title_line(text, "")
+    return ParsedDocument(text, {}, title or first_heading(text))
+
+
 def title_like(line: str, *, numbered: bool = False) -> bool:
     """Whether ``line`` could be a title: not empty, at most ``_TITLE_MAX_WIDTH`` columns, not
     a list item/table row/heading/fence, not ending like a sentence or clause. ``numbered``
@@ -293,11 +304,7 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
             "really a .docx"
         ) from exc
     body = "\n\n".join(b for b in blocks if b.strip())
-    if title.strip() or MD_HEADING_RE.match(body):  # core title, or it opens with a heading
-        title, body = title_line(body, title.strip() or first_heading(body))
-    else:
-        title, body = title_line(body, "")
-    return ParsedDocument(body, {}, title or first_heading(body))
+    return titled(body, title.strip())
 
 
 def _docx_block(item: Any) -> str:

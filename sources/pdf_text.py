@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kbqa.core.errors import IngestError
-from sources.parsers import MD_HEADING_RE, ParsedDocument, first_heading, title_like, title_line
+from sources.parsers import ParsedDocument, title_like, titled
 
 # Word's Heading 2 is 13 pt on 11 pt body (1.18), LibreOffice's 115% (and bold); Heading 3 is
 # 101-109% and bold or coloured, so the bold rule catches it. Superscripts are smaller.
@@ -67,11 +67,7 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
         raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
     text = mark_headings(text, runs)
     title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
-    if title or MD_HEADING_RE.match(text):
-        title, text = title_line(text, title or first_heading(text))
-    else:
-        title, text = title_line(text, "")
-    return ParsedDocument(text, {}, title or first_heading(text))
+    return titled(text, title)
 
 
 def _page_text(page: Any, runs: list[_Run]) -> str:
