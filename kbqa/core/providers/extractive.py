@@ -130,8 +130,8 @@ def term_weights(
     present: Sequence[str], pool: Sequence[Candidate], df: dict[str, int], n_blocks: int
 ) -> dict[str, float]:
     """Rarity of each present question term across the sentences of ``pool``:
-    ``log((N + 1) / (sdf + 0.5))`` (the BM25 IDF shape), ``COMMON_WEIGHT`` for a term common
-    to most blocks (the rule the verifier uses)."""
+    ``log((N + 1) / (sdf + 0.5))`` (the BM25 IDF shape), ``COMMON_FACTOR`` of it for a term
+    common to most blocks (the rule the verifier uses)."""
     n = len(pool)
     weights: dict[str, float] = {}
     for t in present:
@@ -174,9 +174,6 @@ class Scorer:
 
     def total(self, found: frozenset[str]) -> float:
         """The summed weight of ``found``, a Chinese word and its parts once."""
-        return self._sum(found)
-
-    def _sum(self, found: frozenset[str]) -> float:
         best: dict[str, float] = {}
         for t in found:
             g = self.group.get(t, t)
@@ -185,8 +182,9 @@ class Scorer:
 
     def __call__(self, c: Candidate, heading: bool = True) -> float:
         asked = frozenset(self.weights)
-        base = (self._sum(self.own(c, heading)) + CONTEXT_WEIGHT * self._sum(asked & c.context)
-                + LEAD_WEIGHT * self._sum(asked & c.lead))
+        base = (self.total(self.own(c, heading))
+                + CONTEXT_WEIGHT * self.total(asked & c.context)
+                + LEAD_WEIGHT * self.total(asked & c.lead))
         if base <= 0 or contradicts(self.names, c.text):
             return 0.0
         # The question asks for one thing more (a number, a name), which the sentence states.
@@ -281,12 +279,12 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
 
 def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
     """The best sentence with a key term or stating what is asked for (with its list items
-    when it is an intro), then up
-    to ``MAX_SENTENCES`` in all: first the sentence right after the best if it scores
-    ``FOLLOW_RATIO`` of the best (it continues it), then others scoring ``KEEP_RATIO`` of the
-    best; each extra has a key term, shares a specific question term (not an answer-type
-    word) in its own words, is about the best's subject (same block, or a key noun of the
-    question both state) and adds new terms; extras follow in block and reading order."""
+    when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
+    after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
+    scoring ``KEEP_RATIO`` of the best; each extra has a key term, shares a specific question
+    term (not an answer-type word) in its own words, is about the best's subject (same
+    block, or a key noun of the question both state) and adds new terms; extras follow in
+    block and reading order."""
     keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
     # The best may lack a key term when it states what is asked (a number for "多久").
     best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kbqa.core.providers.extractive_text import fold, folded_terms
+from kbqa.core.providers.extractive_text import fold
 from kbqa.core.tokenize import STOP_EN, stem
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -73,11 +73,6 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]]) -> list
             found = found if len(found) <= MAX_PREFIX_MATCHES else []
         out.extend(found or [t])
     return list(dict.fromkeys(out))
-
-
-def block_term_sets(texts: Sequence[str]) -> list[frozenset[str]]:
-    """The folded terms of each text (a block's text with its heading and title)."""
-    return [folded_terms(t) for t in texts]
 
 
 def is_question(text: str) -> bool:

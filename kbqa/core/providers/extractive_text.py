@@ -35,7 +35,6 @@ _BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
 _EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
-_WORD_RE = re.compile(r"[a-z]+")
 _CJK_END = "。！？；"
 _OPENERS = "\"'“‘(（[【「《"
 # A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
