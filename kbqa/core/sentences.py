@@ -62,7 +62,7 @@ _UNDECIDED = _Undecided()
 
 def split_sentences(text: str) -> list[str]:
     """Split ``text`` into stripped, non-empty sentences (rules in the module docstring)."""
-    sentences, _ = _scan(text, final=True)
+    sentences, _, _ = _scan(text, final=True)
     return sentences
 
 
@@ -76,6 +76,10 @@ class SentenceBuffer:
 
     def __init__(self) -> None:
         self._pending = ""
+        # Offset in ``_pending`` up to which the last ``feed`` scanned: the next one resumes
+        # there instead of rescanning the unfinished sentence from its start. After a release
+        # it is 0, since cutting ``_pending`` can change how its first word reads ("。.!X.").
+        self._scanned = 0
 
     @property
     def pending(self) -> str:
@@ -85,21 +89,29 @@ class SentenceBuffer:
     def feed(self, delta: str) -> list[str]:
         """Add ``delta``; return the sentences now safe to release, in order."""
         self._pending += delta
-        sentences, used = _scan(self._pending, final=False)
+        sentences, used, scanned = _scan(self._pending, final=False, resume=self._scanned)
         self._pending = self._pending[used:]
+        self._scanned = 0 if used else scanned
         return sentences
 
     def flush(self) -> list[str]:
         """Return whatever is left as sentences and empty the buffer."""
-        sentences, _ = _scan(self._pending, final=True)
+        sentences, _, _ = _scan(self._pending, final=True)
         self._pending = ""
+        self._scanned = 0
         return sentences
 
 
-def _scan(text: str, *, final: bool) -> tuple[list[str], int]:
-    """Sentences found in ``text`` and the offset up to which text was consumed."""
+def _scan(text: str, *, final: bool, resume: int = 0) -> tuple[list[str], int, int]:
+    """Sentences found in ``text``, the offset up to which text was consumed, and the offset
+    a later scan of ``text`` plus more may resume from.
+
+    ``resume`` is such an offset from a scan of a prefix of ``text`` that consumed nothing:
+    no newline precedes it, and each terminator run before it was decided "no end" from text
+    that appending more cannot change.
+    """
     out: list[str] = []
-    start = i = 0
+    start, i = 0, resume
     n = len(text)
     while i < n:
         ch = text[i]
@@ -115,7 +127,7 @@ def _scan(text: str, *, final: bool) -> tuple[list[str], int]:
             run_end += 1
         decided = _decide(text, i, run_end, final=final)
         if isinstance(decided, _Undecided):
-            return out, start
+            return out, start, i
         if decided is None:
             i = run_end
             continue
@@ -124,7 +136,7 @@ def _scan(text: str, *, final: bool) -> tuple[list[str], int]:
     if final:
         _emit(out, text[start:])
         start = n
-    return out, start
+    return out, start, n
 
 
 def _emit(out: list[str], sentence: str) -> None:
