@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.providers.base import Prompt
+from kbqa.core.sentences import MARKER_RE
 from kbqa.core.text import detect_language
 from kbqa.core.types import Block, Mode, Turn
 
@@ -29,7 +30,8 @@ CONTEXT_LABEL = (
     "[Conversation context: the earlier messages show what the user means. They are not "
     "sources: never cite them or repeat facts from them as evidence.]"
 )
-_MARKER_RE = re.compile(r"\s*\[\d+(?:\s*[,，]\s*\d+)*\]")
+# A citation marker as the answer parser reads it, with the space before it.
+_MARKER_RE = re.compile(rf"\s*(?:{MARKER_RE.pattern})")
 
 _RULES = """You answer employees' questions using ONLY the numbered sources in <sources>.
 
