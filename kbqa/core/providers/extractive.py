@@ -106,12 +106,14 @@ class Selection:
     declined: bool
 
 
-def block_frequency(qterms: Sequence[str], blocks: Sequence[Block]) -> dict[str, int]:
-    """How many of ``blocks`` (text, section heading or title) contain each question term."""
-    block_terms = [
-        folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks
-    ]
-    return {t: sum(t in bt for bt in block_terms) for t in qterms}
+def block_terms(blocks: Sequence[Block]) -> list[frozenset[str]]:
+    """The folded terms of each block's text, section heading and title."""
+    return [folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks]
+
+
+def block_frequency(qterms: Sequence[str], terms: Sequence[frozenset[str]]) -> dict[str, int]:
+    """How many blocks (``terms``: each block's ``block_terms``) contain each question term."""
+    return {t: sum(t in bt for bt in terms) for t in qterms}
 
 
 def outweighed(absent: dict[str, float], scorer: Scorer, n_sentences: int) -> bool:
@@ -216,9 +218,9 @@ def key_terms(weights: dict[str, float]) -> frozenset[str]:
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
     question = spell_numbers(question)
-    qterms = expand(question_terms(question), [
-        folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks])
-    df = block_frequency(qterms, blocks)
+    terms = block_terms(blocks)  # folded once: expanding and counting both need them
+    qterms = expand(question_terms(question), terms)
+    df = block_frequency(qterms, terms)
     absent = [t for t in qterms if df[t] == 0]
     asked = asked_absent(question, qterms, df, len(blocks))
     if not qterms or too_specific(qterms, asked):
