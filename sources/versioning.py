@@ -20,23 +20,26 @@ from sources.models import Chunk, Document, PurgedChunk
 
 def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, int, int]:
     """Apply the versioning rule (module docstring); returns (added, kept, superseded)."""
-    rows = list(doc.chunks.all())
+    by_ordinal: dict[int, list[Chunk]] = {}  # every stored chunk, looked up per draft
+    for c in doc.chunks.all():
+        by_ordinal.setdefault(c.ordinal, []).append(c)
     taken = _taken_chunk_ids(doc.doc_id)
-    current = {c.ordinal: c for c in rows if c.is_current}
+    current = {c.ordinal: c for rows in by_ordinal.values() for c in rows if c.is_current}
     now = timezone.now()
     added = kept = 0
     keep: set[int] = set()
     for d in drafts:
         fp = fingerprint(d.text)
+        rows = by_ordinal.get(d.ordinal, [])
         match = current.get(d.ordinal)
         if match is None or match.fingerprint != fp:
-            match = _revivable(rows, d.ordinal, fp)
+            match = _revivable(rows, fp)
         if match is not None:
             keep.add(match.pk)
             kept += 1
             _keep(match, d)
             continue
-        version = max((c.version for c in rows if c.ordinal == d.ordinal), default=0) + 1
+        version = max((c.version for c in rows), default=0) + 1
         while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
             version += 1
         Chunk.objects.create(
@@ -63,9 +66,10 @@ def _taken_chunk_ids(doc_id: str) -> set[str]:
     return set(rows) | set(purged.values_list("chunk_id", flat=True))
 
 
-def _revivable(rows: Sequence[Chunk], ordinal: int, fp: str) -> Chunk | None:
-    """The latest superseded chunk with this ordinal and fingerprint (a reverted edit)."""
-    old = [c for c in rows if c.ordinal == ordinal and c.fingerprint == fp and not c.is_current]
+def _revivable(rows: Sequence[Chunk], fp: str) -> Chunk | None:
+    """The latest superseded chunk of ``rows`` (one ordinal's) with this fingerprint (a
+    reverted edit)."""
+    old = [c for c in rows if c.fingerprint == fp and not c.is_current]
     return max(old, key=lambda c: c.version) if old else None
 
 
