@@ -18,13 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
 from chat.models import Message
+from chat.selectors import chunk_url
 from chat.services import AnswerOutcome
 from kbqa.core.types import Done, Dropped, Error, Event, Meta, Refusal, Sentence
 
@@ -39,11 +39,6 @@ def answer_locale(language: str) -> str:
     if language == "en":
         return "en"
     return translation.get_language() or "en"
-
-
-def chunk_url(chunk_id: str) -> str:
-    """The chunk view's URL; ``#`` and ``/`` in the id are percent-encoded (``%23``)."""
-    return f"/chunks/{quote(chunk_id, safe='')}/"
 
 
 def fragment(name: str, **context: Any) -> SafeString:
