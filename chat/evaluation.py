@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -38,18 +38,15 @@ from kbqa.core.types import (
     Block,
     Chunk,
     Claim,
-    Done,
-    Dropped,
-    Error,
     Event,
-    Meta,
-    Refusal,
     Retriever,
-    Sentence,
     TraceDraft,
 )
 from sources.chunking import chunk_text
 from sources.index import InMemoryRetriever
+
+if TYPE_CHECKING:
+    from chat.services import AnswerOutcome
 
 AnswerFn = Callable[..., AsyncIterator[Event]]
 """``kbqa.core.pipeline.answer``'s signature: (request, *, retriever, provider, config, trace)."""
@@ -135,37 +132,11 @@ def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
 # ----------------------------------------------------------------------------- running
 
 
-@dataclass
-class _Observed:
-    meta: Meta | None = None
-    sentences: list[Sentence] | None = None
-    dropped: int = 0
-    refusal: Refusal | None = None
-    status: str = "pending"
-    error: str = ""
-
-    def add(self, ev: Event) -> None:
-        if isinstance(ev, Meta):
-            self.meta = ev
-        elif isinstance(ev, Sentence):
-            self.sentences = [*(self.sentences or []), ev]
-        elif isinstance(ev, Dropped):
-            self.dropped += 1
-        elif isinstance(ev, Refusal):
-            self.refusal = ev
-        elif isinstance(ev, Error):
-            self.error = ev.message
-        elif isinstance(ev, Done):
-            self.status = ev.status
-
-
 async def check_citations(
-    observed: _Observed, kb: CaseKnowledgeBase, *, threshold: float
+    observed: AnswerOutcome, kb: CaseKnowledgeBase, *, threshold: float
 ) -> tuple[int, int, list[str]]:
     """(checked, valid, issues) over emitted (sentence, citation) pairs, re-verified afresh."""
-    sentences = observed.sentences or []
-    meta_blocks = observed.meta.blocks if observed.meta else ()
-    issued = {int(b["n"]): str(b["chunk_id"]) for b in meta_blocks}
+    issued = {int(b["n"]): str(b["chunk_id"]) for b in observed.blocks}
     blocks = []
     for n, chunk_id in issued.items():
         chunk = await kb.chunk(chunk_id)
@@ -175,16 +146,17 @@ async def check_citations(
     known = {b.n for b in blocks}
     checked = valid = 0
     issues: list[str] = []
-    for s in sentences:
-        verdict = verifier.verify(Claim(text=s.text, citations=s.citations, kind=s.kind))
-        for n in s.citations:
+    for s in observed.sentences:
+        claim = Claim(text=s["text"], citations=tuple(s["citations"]), kind=s["kind"])
+        verdict = verifier.verify(claim)
+        for n in s["citations"]:
             checked += 1
             if n in known and verdict.ok and n in verdict.verified:
                 valid += 1
             elif n not in known:
-                issues.append(f"sentence {s.index}: [{n}] is not an issued block")
+                issues.append(f"sentence {s['index']}: [{n}] is not an issued block")
             else:
-                issues.append(f"sentence {s.index}: [{n}] fails re-verification: "
+                issues.append(f"sentence {s['index']}: [{n}] fails re-verification: "
                               + "; ".join(verdict.issues or ("not among verified citations",)))
     return checked, valid, issues
 
@@ -207,11 +179,12 @@ async def run_case(
     """Answer one case and score what was emitted. Never raises (except cancellation):
     a failure becomes a result with status "error" and the exception in ``error``."""
     from chat.models import new_ulid
+    from chat.services import AnswerOutcome
 
     if answer_fn is None:
         from kbqa.core.pipeline import answer as answer_fn
     trace = TraceDraft(trace_id=new_ulid(), question=case.question)
-    observed = _Observed()
+    observed = AnswerOutcome()
     started = time.perf_counter()
     try:
         kb = case_knowledge_base(case)
@@ -227,7 +200,7 @@ async def run_case(
     except Exception as exc:  # noqa: BLE001 - one failing case must not stop the run
         return _result(case, status="error", error=f"{type(exc).__name__}: {exc}",
                        latency_ms=(time.perf_counter() - started) * 1000,
-                       sentences=tuple(s.to_dict() for s in observed.sentences or []),
+                       sentences=tuple(observed.sentences),
                        dropped=observed.dropped)
     finally:
         if store_traces:
@@ -235,12 +208,12 @@ async def run_case(
     refusal = observed.refusal
     return _result(
         case, status=observed.status if observed.status != "pending" else "error",
-        sentences=tuple(s.to_dict() for s in observed.sentences or []),
-        dropped=observed.dropped, refusal_reason=refusal.reason if refusal else "",
-        refusal_message=refusal.message if refusal else "", latency_ms=latency,
+        sentences=tuple(observed.sentences),
+        dropped=observed.dropped, refusal_reason=refusal["reason"] if refusal else "",
+        refusal_message=refusal["message"] if refusal else "", latency_ms=latency,
         citations_checked=checked, citations_valid=valid, citation_issues=tuple(issues),
         error=observed.error, trace_id=trace.trace_id,
-        blocks=tuple(observed.meta.blocks) if observed.meta else (),
+        blocks=tuple(observed.blocks),
     )
 
 
