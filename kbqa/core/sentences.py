@@ -29,13 +29,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from kbqa.core.text import CJK_CHARS
+from kbqa.core.text import has_cjk
 
 _CJK_TERMINATORS = frozenset("。！？；")
 _TERMINATORS = frozenset(".!?…") | _CJK_TERMINATORS
 _CLOSERS = frozenset("\"'”’」』)）]】》〉*")
 _HSPACE = frozenset(" \t\r\u3000\u00a0")
-_CJK_RE = re.compile(f"[{CJK_CHARS}]")
 
 _D = "[0-9０-９]"
 _SEP = "[,，、\\-–—~～]"
@@ -157,7 +156,7 @@ def _decide(text: str, i: int, run_end: int, *, final: bool) -> int | None | _Un
         if j == n:
             return n if final else _UNDECIDED
         follower = text[j]
-        if not (follower.isspace() or _CJK_RE.match(follower) or follower in "[【［"):
+        if not (follower.isspace() or has_cjk(follower) or follower in "[【［"):
             return None  # 3.5, 2.1.0, example.com, a?b=1
     tail = _tail(text, j, final=final)
     if isinstance(tail, _Undecided):
@@ -200,7 +199,7 @@ def _full_stop_ends(text: str, i: int, run: str, next_char: str | None) -> bool:
     if word in _HARD_ABBREVIATIONS:
         return False
     if word in _SOFT_ABBREVIATIONS or "." in word[:-1]:  # "B.V.", "U.S.": dotted initials
-        return capital_next or bool(next_char and _CJK_RE.match(next_char))
+        return capital_next or (next_char is not None and has_cjk(next_char))
     if next_char is not None and next_char.isascii() and next_char.islower():
         return False  # an English sentence does not start in lower case: "approx. five"
     line_start = text.rfind("\n", 0, word_start) + 1
