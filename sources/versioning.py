@@ -26,8 +26,9 @@ def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, in
     taken = _taken_chunk_ids(doc.doc_id)
     current = {c.ordinal: c for rows in by_ordinal.values() for c in rows if c.is_current}
     now = timezone.now()
-    added = kept = 0
+    kept = 0
     keep: set[int] = set()
+    new: list[Chunk] = []
     for d in drafts:
         fp = fingerprint(d.text)
         rows = by_ordinal.get(d.ordinal, [])
@@ -42,20 +43,22 @@ def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, in
         version = max((c.version for c in rows), default=0) + 1
         while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
             version += 1
-        Chunk.objects.create(
-            chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
-            document=doc,
-            ordinal=d.ordinal,
-            version=version,
-            section=d.section[:300],
-            text=d.text,
-            tokens=d.tokens,
-            fingerprint=fp,
+        new.append(
+            Chunk(
+                chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
+                document=doc,
+                ordinal=d.ordinal,
+                version=version,
+                section=d.section[:300],
+                text=d.text,
+                tokens=d.tokens,
+                fingerprint=fp,
+            )
         )
-        added += 1
+    Chunk.objects.bulk_create(new)  # one INSERT per batch, not per chunk
     stale = [c.pk for c in current.values() if c.pk not in keep]
     Chunk.objects.filter(pk__in=stale).update(is_current=False, superseded_at=now)
-    return added, kept, len(stale)
+    return len(new), kept, len(stale)
 
 
 def _taken_chunk_ids(doc_id: str) -> set[str]:
