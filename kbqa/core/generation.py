@@ -21,7 +21,7 @@ from kbqa.core.citations import (
     parse_json_draft,
 )
 from kbqa.core.prompt import build_answer_prompt
-from kbqa.core.providers.base import Provider, ProviderCall
+from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.providers.fabricate import FabricatingProvider
 from kbqa.core.refusal import partial_notice
 from kbqa.core.sentences import SentenceBuffer
@@ -109,7 +109,10 @@ class Judge:
 
     def decide(self, claim: Claim, draft: int) -> Event | None:
         """Sentence or Dropped for a claim; gap statements are held until a claim is shown."""
-        v = self.verdict(claim, draft)
+        return self.show(self.verdict(claim, draft), draft)
+
+    def show(self, v: Verdict, draft: int) -> Event | None:
+        """Sentence or Dropped for a verdict; a passing gap is held until a claim is shown."""
         if v.ok and v.claim.kind == "gap":
             self.held_gaps.append(v.claim)
             return None
@@ -132,16 +135,10 @@ def record_call(trace: TraceDraft, call: ProviderCall) -> None:
         trace.usage[key] = trace.usage.get(key, 0) + value
 
 
-
 async def _draft_stream(
-    provider: Provider,
-    prompt_kwargs: dict[str, object],
-    judge: Judge,
-    draft: int,
-    trace: TraceDraft,
+    provider: Provider, prompt: Prompt, judge: Judge, draft: int, trace: TraceDraft
 ) -> AsyncIterator[Event]:
     """One streamed draft: cut sentences from deltas, verify each, emit or drop it."""
-    prompt = build_answer_prompt(**prompt_kwargs)  # type: ignore[arg-type]
     trace.prompts.append(prompt.as_sent())
     call, buffer, raw = ProviderCall(model=provider.model), SentenceBuffer(), []
     try:
@@ -162,14 +159,13 @@ async def _draft_stream(
 
 async def _draft_json(
     provider: Provider,
-    prompt_kwargs: dict[str, object],
+    prompt: Prompt,
     judge: Judge,
     draft: int,
     trace: TraceDraft,
     final: bool,
 ) -> AsyncIterator[Event]:
     """One JSON draft: verify every claim first; show it only if the draft passes (or is final)."""
-    prompt = build_answer_prompt(**prompt_kwargs)  # type: ignore[arg-type]
     trace.prompts.append(prompt.as_sent())
     call, raw = ProviderCall(model=provider.model), []
     try:
@@ -188,10 +184,9 @@ async def _draft_json(
     if not final and any(not v.ok for v in verdicts):
         return  # rejected: the regeneration gets the reasons; nothing was shown
     for v in verdicts:
-        if v.ok and v.claim.kind == "gap":
-            judge.held_gaps.append(v.claim)
-        else:
-            yield judge.sentence(v) if v.ok else judge.drop(v, draft)
+        ev = judge.show(v, draft)
+        if ev is not None:
+            yield ev
 
 
 def _failing_feedback(trace: TraceDraft, draft: int) -> tuple[str, ...]:
@@ -228,18 +223,18 @@ async def generate(
     feedback: tuple[str, ...] = ()
     for draft in range(1, MAX_DRAFTS + 1):
         use = FabricatingProvider(provider) if request.fabricate and draft == 1 else provider
-        kwargs: dict[str, object] = {
-            "question": query,
-            "blocks": blocks,
-            "history": request.history,
-            "pasted": request.pasted,
-            "mode": request.mode,
-            "feedback": feedback,
-        }
+        prompt = build_answer_prompt(
+            question=query,
+            blocks=blocks,
+            history=request.history,
+            pasted=request.pasted,
+            mode=request.mode,
+            feedback=feedback,
+        )
         if request.mode == "json":
-            gen = _draft_json(use, kwargs, judge, draft, trace, final=draft == MAX_DRAFTS)
+            gen = _draft_json(use, prompt, judge, draft, trace, final=draft == MAX_DRAFTS)
         else:
-            gen = _draft_stream(use, kwargs, judge, draft, trace)
+            gen = _draft_stream(use, prompt, judge, draft, trace)
         async for ev in gen:
             yield ev
         if judge.emitted:
