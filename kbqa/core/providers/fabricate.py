@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from typing import ClassVar
 
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.providers.extractive_text import cite
 from kbqa.core.providers.fake import word_deltas
 from kbqa.core.text import detect_language
 
@@ -37,12 +38,6 @@ def fabricated_claims(prompt: Prompt) -> list[tuple[str, int]]:
     """The two fabricated sentences and the block number each cites."""
     unissued, unrelated = FABRICATED[detect_language(prompt.question)]
     return [(unissued, len(prompt.blocks) + 3), (unrelated, 1)]
-
-
-def _with_marker(sentence: str, n: int) -> str:
-    if sentence.endswith("。"):
-        return f"{sentence[:-1]}[{n}]。"
-    return f"{sentence} [{n}]"
 
 
 def add_to_json(draft: str, extra: list[tuple[str, int]]) -> str:
@@ -88,7 +83,7 @@ class FabricatingProvider(Provider):
         for sentence, n in fabricated_claims(prompt):
             # A line break always ends the sentence before (see kbqa.core.sentences).
             sep = "\n" if text and text != "\n" else ""
-            for delta in word_deltas(sep + _with_marker(sentence, n)):
+            for delta in word_deltas(sep + cite(sentence, n)):
                 yield delta
             text = "."
 
