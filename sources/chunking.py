@@ -23,7 +23,8 @@ from kbqa.core.tokens import count_tokens
 
 DEFAULT_MAX_TOKENS = 300  # settings.KBQA_CHUNK_TOKENS default
 
-_HEADING_RE = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
+# A Markdown heading line; group 1 is its text. MULTILINE so ``search`` finds one in a text.
+HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 _FENCE_RE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 ITEM_RE = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s+")
 
@@ -84,7 +85,7 @@ def markdown_blocks(text: str) -> Iterator[tuple[str, str]]:
     while i < len(lines):
         line = lines[i]
         fence = _FENCE_RE.match(line)
-        heading = _HEADING_RE.match(line)
+        heading = HEADING_RE.match(line)
         if fence or heading or not line.strip():
             if para:
                 yield "para", "\n".join(para)
@@ -95,7 +96,7 @@ def markdown_blocks(text: str) -> Iterator[tuple[str, str]]:
             i = end + 1
             continue
         if heading:
-            yield "heading", heading.group(2).strip()
+            yield "heading", heading.group(1).strip()
         elif line.strip():
             para.append(line.rstrip())
         i += 1

@@ -21,6 +21,7 @@ from pathlib import PurePath
 from typing import Any
 
 from kbqa.core.errors import IngestError
+from sources.chunking import HEADING_RE
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
@@ -189,11 +190,8 @@ def iso_date(value: Any, *, name: str) -> str:
         raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
 
 
-MD_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
-
-
 def first_heading(text: str) -> str:
-    match = MD_HEADING_RE.search(text)
+    match = HEADING_RE.search(text)
     return match.group(1).strip() if match else ""
 
 
@@ -226,7 +224,7 @@ def titled(text: str, stated: str) -> ParsedDocument:
     """A PDF's or DOCX's text with its title: the ``stated`` (metadata) title, else the
     opening heading, else a title-like first line (``title_line``), else the first heading.
     """
-    if stated or MD_HEADING_RE.match(text):  # a stated title, or it opens with a heading
+    if stated or HEADING_RE.match(text):  # a stated title, or it opens with a heading
         title, text = title_line(text, stated or first_heading(text))
     else:
         title, text = title_line(text, "")
