@@ -30,7 +30,9 @@ def trace_list(request: HttpRequest) -> HttpResponse:
     to it and ignored; the other fields still filter.
     """
     form = TraceFilterForm(request.GET)
-    page = Paginator(traces_filter(**form.filters()), PAGE_SIZE).get_page(request.GET.get("page"))
+    # The list shows columns only; ``data`` holds every prompt and draft: kilobytes a row.
+    traces = traces_filter(**form.filters()).defer("data")
+    page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "chat/reviewer/trace_list.html",
