@@ -186,9 +186,9 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
     the answer that followed), so "and for admins?" two turns back reads as the full question
     it stood for and a later follow-up inherits that topic, not the fragment.
     """
-    rows = list(
-        conversation.messages.select_related("trace").order_by("-created_at", "-id")[:limit]
-    )[::-1]
+    # Only the trace's standalone query is read: leave its JSON ``data`` in the database.
+    recent = conversation.messages.select_related("trace").defer("trace__data")
+    rows = list(recent.order_by("-created_at", "-id")[:limit])[::-1]
     turns: list[Turn] = []
     for i, m in enumerate(rows):
         if m.role == Message.Role.USER:
