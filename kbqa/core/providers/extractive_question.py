@@ -23,13 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from kbqa.core.providers.extractive_text import (
-    fold,
-    function_words,
-    qualifiers,
-    question_numbers,
-    tagged,
-)
+from kbqa.core.providers.extractive_text import fold, question_numbers
 from kbqa.core.tokenize import STOP_EN, stem, terms
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
@@ -84,6 +78,37 @@ _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, fore
 # conjunctions, particles, interjections. Numerals and quantifiers stay (天 in 多少天).
 _SCORELESS_TAGS = re.compile(r"^(?:f|p|c|u[a-z]*|y|e|o)$")
 _NAME_TAGS = re.compile(r"^(?:ns|nr|nt|nz)$")
+# jieba tags of words that qualify what is asked about rather than name it: verbs ("vn",
+# a noun made from a verb, names a thing).
+_QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
+# Tags of words that never name what is asked about: pronouns (每年), numerals and
+# quantifiers (几天), places and directions (里, 天内), times, prepositions, conjunctions,
+# particles, adverbs, interjections (jieba/ICTCLAS tag set).
+_FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w)$")
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1024)
+def tagged(question: str) -> tuple[tuple[str, str], ...]:
+    """``(folded word, jieba tag)`` of a question with Chinese; () without. Loads jieba's
+    part-of-speech model on first use (about 1 s)."""
+    if not _CJK_RE.search(question):
+        return ()
+    import jieba.posseg
+
+    return tuple((fold(p.word.lower()), p.flag) for p in jieba.posseg.cut(question))
+
+
+def qualifiers(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that jieba tags as verbs (``改成``, ``任意``):
+    they qualify what is asked about rather than name it."""
+    return frozenset(w for w, tag in tagged(question) if _QUALIFIER_TAGS.match(tag))
+
+
+def function_words(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
+    ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
+    return frozenset(w for w, tag in tagged(question) if _FUNCTION_TAGS.match(tag))
 
 
 def question_terms(question: str) -> list[str]:

@@ -21,7 +21,6 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from kbqa.core.sentences import MARKER_RE, split_sentences
 from kbqa.core.text import CJK_CHARS
@@ -293,38 +292,3 @@ def cite(sentence: str, n: int) -> str:
     if sentence[-1:] in _CJK_END:
         return f"{sentence[:-1]}[{n}]{sentence[-1]}"
     return f"{sentence} [{n}]"
-
-
-# jieba part-of-speech tags of words that qualify what is asked about rather than name it:
-# verbs, adjectives, adverbs, pronouns ("vn"/"an", nouns made from them, name things).
-_QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
-_CJK_RE = re.compile(r"[\u3400-\u9fff]")
-
-
-# Tags of words that never name what is asked about: pronouns (每年), numerals and
-# quantifiers (几天), places and directions (里, 天内), times, prepositions, conjunctions,
-# particles, adverbs, interjections (jieba/ICTCLAS tag set).
-_FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w)$")
-
-
-@lru_cache(maxsize=1024)
-def tagged(question: str) -> tuple[tuple[str, str], ...]:
-    """``(folded word, jieba tag)`` of a question with Chinese; () without. Loads jieba's
-    part-of-speech model on first use (about 1 s)."""
-    if not _CJK_RE.search(question):
-        return ()
-    import jieba.posseg
-
-    return tuple((fold(p.word.lower()), p.flag) for p in jieba.posseg.cut(question))
-
-
-def qualifiers(question: str) -> frozenset[str]:
-    """The Chinese words of ``question`` that jieba tags as verbs (``改成``, ``任意``):
-    they qualify what is asked about rather than name it."""
-    return frozenset(w for w, tag in tagged(question) if _QUALIFIER_TAGS.match(tag))
-
-
-def function_words(question: str) -> frozenset[str]:
-    """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
-    ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
-    return frozenset(w for w, tag in tagged(question) if _FUNCTION_TAGS.match(tag))
