@@ -59,7 +59,7 @@ import jsonschema
 from kbqa.core.errors import KbqaError
 from kbqa.core.sentences import MARKER_RE
 from kbqa.core.text import normalise
-from kbqa.core.tokenize import stem, term_set, terms
+from kbqa.core.tokenize import stem, term_set, terms, without_parts
 from kbqa.core.types import Block, Claim, ClaimKind, Verdict
 
 GAP_PREFIXES = ("not covered:", "资料未涵盖：", "资料未涵盖:")
@@ -230,7 +230,7 @@ def gap_terms(body: str) -> tuple[str, ...]:
     jieba's search mode adds to a longer word (``回收`` of ``回收站``)."""
     found = [t for t in dict.fromkeys(terms(body))
              if t not in GAP_VOCABULARY and (len(t) > 1 or t.isdigit())]
-    return tuple(t for t in found if not any(t != o and t in o for o in found))
+    return tuple(without_parts(found))
 
 
 def _within(term: str, terms: frozenset[str], text: str) -> bool:

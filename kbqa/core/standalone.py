@@ -15,7 +15,7 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider, ProviderCall
 from kbqa.core.text import detect_language
-from kbqa.core.tokenize import STOP_EN, terms
+from kbqa.core.tokenize import STOP_EN, terms, without_parts
 from kbqa.core.types import Turn
 
 MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
@@ -40,8 +40,7 @@ _ZH_TRAILING_PARTICLE_RE = re.compile(r"(呢|吗|啊|呀)$")
 
 def _content_words(text: str) -> list[str]:
     """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
-    found = list(dict.fromkeys(t for t in terms(text) if t not in GENERIC))
-    return [t for t in found if not any(t != o and t in o for o in found)]
+    return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
 
 
 def _strip_connector(text: str) -> tuple[str, bool]:

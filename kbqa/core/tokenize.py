@@ -19,6 +19,7 @@ import logging
 import re
 import threading
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -101,3 +102,9 @@ def terms(text: str) -> list[str]:
 def term_set(text: str) -> frozenset[str]:
     """Distinct terms of ``text``."""
     return frozenset(terms(text))
+
+
+def without_parts(found: Sequence[str]) -> list[str]:
+    """``found`` (in order) without each term that is part of another one: search mode gives
+    ``出租车`` and its parts ``出租``, ``租车``; only the longest word names a thing."""
+    return [t for t in found if not any(t != o and t in o for o in found)]
