@@ -62,7 +62,11 @@ from kbqa.core.text import normalise
 from kbqa.core.tokenize import stem, term_set, terms, without_parts
 from kbqa.core.types import Block, Claim, ClaimKind, Verdict
 
-GAP_PREFIXES = ("not covered:", "资料未涵盖：", "资料未涵盖:")
+#: The prefix of a gap sentence, as the answer prompt asks for it (``kbqa.core.prompt``).
+GAP_PREFIX_EN = "Not covered:"
+GAP_PREFIX_ZH = "资料未涵盖："
+#: Lower-cased prefixes ``parse_claim`` recognises (also the half-width colon).
+GAP_PREFIXES = (GAP_PREFIX_EN.lower(), GAP_PREFIX_ZH, "资料未涵盖:")
 #: Terms (as ``term_set`` gives them) that say *that* something is not covered rather than
 #: what: "the sources found do not mention ...", "资料没有提到...". A gap must name what is
 #: missing with the question's own words; these are the only others it may use.

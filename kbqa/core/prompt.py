@@ -15,13 +15,12 @@ import html
 import re
 from collections.abc import Sequence
 
+from kbqa.core.citations import GAP_PREFIX_EN, GAP_PREFIX_ZH
 from kbqa.core.providers.base import Prompt
 from kbqa.core.sentences import MARKER_RE
 from kbqa.core.text import detect_language
 from kbqa.core.types import Block, Mode, Turn
 
-GAP_PREFIX_EN = "Not covered:"
-GAP_PREFIX_ZH = "资料未涵盖："
 ANSWER_MAX_TOKENS = 1024
 COMPRESS_MAX_TOKENS = 1024
 REWRITE_MAX_TOKENS = 200
