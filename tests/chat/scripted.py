@@ -4,6 +4,7 @@ Front ends (API, SSE, CLI) are thin renderers of pipeline events, so their tests
 pipeline with a script of events and check what the user receives. ``ScriptedAnswer`` fills
 the ``TraceDraft`` the way the pipeline does (status, provider, verdicts) so the stored trace
 is realistic, and records each ``AnswerRequest`` so tests can check the history it got.
+Tests that run the real pipeline instead serve it ``LEAVE`` through ``ListRetriever``.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import pytest
 from kbqa.core.pipeline import AnswerRequest
 from kbqa.core.providers.fake import FakeProvider
 from kbqa.core.types import (
+    Chunk,
     Done,
     Dropped,
     Error,
     Event,
     Meta,
     Refusal,
+    ScoredChunk,
     Sentence,
     TraceDraft,
 )
@@ -158,3 +161,26 @@ def scripted(monkeypatch: pytest.MonkeyPatch) -> ScriptedAnswer:
     for module in ("chat.api", "chat.management.commands.ask", "chat.services"):
         monkeypatch.setattr(f"{module}.provider_from_settings", lambda name=None: FakeProvider([]))
     return fake
+
+
+# ------------------------------------------------- the real pipeline over a fixed retriever
+
+
+class ListRetriever:
+    """Returns its chunks as hits, best first, with a fixed relevance."""
+
+    def __init__(self, *chunks: Chunk, relevance: float = 0.9) -> None:
+        self.chunks, self.relevance = chunks, relevance
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        return [ScoredChunk(chunk=c, score=5.0, relevance=self.relevance) for c in self.chunks][:k]
+
+
+LEAVE = Chunk(
+    chunk_id="doc-001#c01",
+    doc_id="doc-001",
+    title="Leave policy",
+    text="Full-time employees get 20 days of annual leave each calendar year.",
+    updated="2025-06-30",
+    authority="policy",
+)

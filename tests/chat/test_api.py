@@ -14,8 +14,15 @@ from chat.auth import api_token_create
 from chat.models import ApiToken, Conversation, Message, Trace
 from kbqa.core.errors import ProviderUnavailable
 from kbqa.core.providers.fake import FakeProvider
-from kbqa.core.types import Chunk, ScoredChunk
-from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, failed, refused, scripted
+from tests.chat.scripted import (
+    LEAVE,
+    SECRET_DROPPED,
+    ListRetriever,
+    ScriptedAnswer,
+    failed,
+    refused,
+    scripted,
+)
 
 __all__ = ["scripted"]
 pytestmark = pytest.mark.django_db
@@ -421,26 +428,6 @@ def test_a_refused_request_starts_no_conversation(
 
 
 # ----------------------------------------------------------------------------- real pipeline
-
-
-class ListRetriever:
-    """Returns its chunks as hits, best first, with a fixed relevance."""
-
-    def __init__(self, *chunks: Chunk, relevance: float = 0.9) -> None:
-        self.chunks, self.relevance = chunks, relevance
-
-    async def search(self, query: str, k: int) -> list[ScoredChunk]:
-        return [ScoredChunk(chunk=c, score=5.0, relevance=self.relevance) for c in self.chunks][:k]
-
-
-LEAVE = Chunk(
-    chunk_id="doc-001#c01",
-    doc_id="doc-001",
-    title="Leave policy",
-    text="Full-time employees get 20 days of annual leave each calendar year.",
-    updated="2025-06-30",
-    authority="policy",
-)
 
 
 def test_sse_through_the_real_pipeline(token: str, monkeypatch: pytest.MonkeyPatch) -> None:

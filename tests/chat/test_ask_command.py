@@ -10,7 +10,16 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from chat.models import Conversation, Message, Trace
-from tests.chat.scripted import SECRET_DROPPED, ScriptedAnswer, answered, failed, refused, scripted
+from tests.chat.scripted import (
+    LEAVE,
+    SECRET_DROPPED,
+    ListRetriever,
+    ScriptedAnswer,
+    answered,
+    failed,
+    refused,
+    scripted,
+)
 
 __all__ = ["scripted"]
 pytestmark = pytest.mark.django_db
@@ -137,8 +146,6 @@ def test_conversation_of_another_user_is_refused(
 def test_json_through_the_real_pipeline_and_offline_provider(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from tests.chat.test_api import LEAVE, ListRetriever
-
     monkeypatch.setattr("chat.services.default_retriever", lambda: ListRetriever(LEAVE))
     lines = [
         json.loads(x)
