@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from kbqa.core.sentences import MARKER_RE, split_sentences
 from kbqa.core.text import CJK_CHARS
-from kbqa.core.tokenize import STOP_EN, stem, terms
+from kbqa.core.tokenize import STOP_EN, stem, terms, without_parts
 from kbqa.core.types import Block, Language
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
@@ -267,9 +267,7 @@ def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
     by_term = {fold(stem(w.lower())): w if w.isupper() and len(w) > 1 else w.lower()
                for w in re.findall(r"[A-Za-z]+", folded)}
     names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
-    # jieba's search mode gives 出租车 and its parts 出租, 租车: name only the longest.
-    whole = [w for w in names if not any(w != o and w in o for o in names)]
-    return tuple(dict.fromkeys(whole))
+    return tuple(dict.fromkeys(without_parts(names)))
 
 
 def gap_sentence(language: Language, missing: Sequence[str]) -> str:
