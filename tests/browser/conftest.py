@@ -123,8 +123,11 @@ def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveS
 
 @pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Playwright's expect() waits 5 s by default, unlike the pages' 15 s: a first answer in a
+    # fresh server (jieba's dictionary loads then) on a loaded machine can take longer.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as pw:
         chromium = pw.chromium.launch(
             executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
