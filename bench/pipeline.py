@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kbqa.core.assemble import assemble  # noqa: E402
-from kbqa.core.citations import Verifier, parse_claim  # noqa: E402
-from kbqa.core.conflicts import find_conflicts  # noqa: E402
+from kbqa.core.context.assembly import assemble  # noqa: E402
+from kbqa.core.grounding.citations import Verifier, parse_claim  # noqa: E402
+from kbqa.core.grounding.conflicts import find_conflicts  # noqa: E402
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer  # noqa: E402
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall  # noqa: E402
-from kbqa.core.sentences import SentenceBuffer, split_sentences  # noqa: E402
+from kbqa.core.text.sentences import SentenceBuffer, split_sentences  # noqa: E402
 from kbqa.core.types import Chunk, ScoredChunk, Sentence, TraceDraft  # noqa: E402
 
 RUNS = 200

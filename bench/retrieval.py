@@ -6,7 +6,7 @@ Knowledge bases are generated deterministically (seeded): about 70% English chun
 ~60 words drawn with a Zipf-like skew from a 5,000-word synthetic vocabulary, 30% Chinese
 chunks of ~40 words from real Chinese words (segmented by jieba, like real documents).
 Queries take 3-6 words from a random chunk plus one random word, in the chunk's language.
-Build time includes tokenising every chunk (``kbqa.core.tokenize.terms``). Latency is one
+Build time includes tokenising every chunk (``kbqa.core.text.terms.terms``). Latency is one
 ``Bm25Index.search`` (query tokenising, scoring over postings, top-k, relevance); the
 "full-scan" column times rank-bm25's own ``BM25Okapi.get_scores`` on the same index and
 query terms (50 queries), which visits every chunk for every term. Pure Python, no
@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rank_bm25 import BM25Okapi  # noqa: E402
 
-from kbqa.core.tokenize import terms  # noqa: E402
+from kbqa.core.retrieval.bm25 import Bm25Index  # noqa: E402
+from kbqa.core.text.terms import terms  # noqa: E402
 from kbqa.core.types import Chunk  # noqa: E402
-from sources.index import Bm25Index  # noqa: E402
 
 SYLLABLES = "ka ri to me na su lo pe vi da mo ne ru sa ki po te ga bu zo".split()
 ZH_WORDS = (

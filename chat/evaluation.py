@@ -1,13 +1,13 @@
 """Run evaluation cases through the same pipeline and events as the chat (README: Evaluation).
 
 A case with ``documents`` gets its own temporary in-memory knowledge base (chunked with
-``sources.chunking``, searched with ``sources.index.InMemoryRetriever``); the stored one is
+``sources.chunking``, searched with ``kbqa.core.retrieval.bm25.InMemoryRetriever``); the stored one is
 neither read nor written. A case without documents is answered from the stored knowledge base.
 Traces are not stored unless asked (``store_traces=True``), so evaluation runs leave the
 reviewer's trace list alone.
 
 Citation validity is checked independently of the pipeline: every emitted sentence is
-re-verified with a fresh ``kbqa.core.citations.Verifier`` built from the ORIGINAL text of the
+re-verified with a fresh ``kbqa.core.grounding.citations.Verifier`` built from the ORIGINAL text of the
 blocks the ``Meta`` event listed, looked up by chunk_id (case KB, or the database).
 """
 
@@ -26,14 +26,15 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from tqdm import tqdm
 
-from kbqa.core.citations import Verifier
 from kbqa.core.evaluation.calibration import Signals, signals_from_hits
 from kbqa.core.evaluation.cases import EvalCase, LineProblem, read_cases
 from kbqa.core.evaluation.metrics import CaseResult
 from kbqa.core.evaluation.rgb import read_rgb
+from kbqa.core.grounding.citations import Verifier
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig
 from kbqa.core.providers.base import Provider
-from kbqa.core.text import detect_language
+from kbqa.core.retrieval.bm25 import InMemoryRetriever
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import (
     Block,
     Chunk,
@@ -43,7 +44,6 @@ from kbqa.core.types import (
     TraceDraft,
 )
 from sources.chunking import chunk_text
-from sources.index import InMemoryRetriever
 
 if TYPE_CHECKING:
     from chat.services import AnswerOutcome

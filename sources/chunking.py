@@ -7,9 +7,9 @@ Input is Markdown-like text (every parser in ``sources.parsers`` produces it): `
 lines start a section; blank lines separate paragraphs; ``-``/``*``/``+``/``1.`` lines are
 list items; ``` or ~~~ fences enclose code. Units that are never cut: a sentence, a list item
 (with its indented continuation lines), a fenced code block. A paragraph longer than the
-budget is split at sentence boundaries (``kbqa.core.sentences.split_sentences``); a single
+budget is split at sentence boundaries (``kbqa.core.text.sentences.split_sentences``); a single
 unit longer than the budget becomes a chunk of its own, over budget, rather than being cut.
-Tokens are tiktoken cl100k_base (``kbqa.core.tokens.count_tokens``); Chinese text without
+Tokens are tiktoken cl100k_base (``kbqa.core.text.tokens.count_tokens``); Chinese text without
 spaces is measured and split the same way.
 """
 
@@ -19,7 +19,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from kbqa.core.tokens import count_tokens
+from kbqa.core.text.sentences import split_sentences
+from kbqa.core.text.tokens import count_tokens
 
 DEFAULT_MAX_TOKENS = 300  # settings.KBQA_CHUNK_TOKENS default
 
@@ -134,8 +135,6 @@ def _split_long(unit: _Unit, max_tokens: int) -> list[_Unit]:
     """A paragraph over budget becomes its sentences; items and code stay whole."""
     if unit.kind != "para" or count_tokens(unit.text) <= max_tokens:
         return [unit]
-    from kbqa.core.sentences import split_sentences
-
     sentences = [s for s in split_sentences(unit.text) if s.strip()]
     return [_Unit("sentence", s.strip()) for s in sentences] or [unit]
 

@@ -16,32 +16,17 @@ import datetime as dt
 import io
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
 from kbqa.core.errors import IngestError
-from sources.chunking import HEADING_RE
+from sources.parsed import ParsedDocument, first_heading, title_line, titled
+from sources.pdf_text import parse_pdf
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | {".pdf", ".docx"}
 META_KEYS = ("doc_id", "title", "updated", "source_url", "authority", "language")
-
-
-@dataclass(frozen=True)
-class ParsedDocument:
-    """Text of a file in Markdown-like form and metadata found in the file itself.
-
-    ``meta`` holds only keys of ``META_KEYS`` the file stated, as strings (``updated`` as an
-    ISO date); ``title_guess`` is the document's own title, if it has one: the first heading,
-    the HTML/DOCX/PDF title, or for plain text, PDF and DOCX a short first line (which is then
-    given as a ``#`` heading in ``text``, so it becomes the section, not body text).
-    """
-
-    text: str
-    meta: dict[str, str] = field(default_factory=dict)
-    title_guess: str = ""
 
 
 def parse_file(*, name: str, data: bytes) -> ParsedDocument:
@@ -59,8 +44,6 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     elif suffix in HTML_SUFFIXES:
         parsed = _parse_html(name, _decode(name, data))
     elif suffix == ".pdf":
-        from sources.pdf_text import parse_pdf  # here: pdf_text builds on this module
-
         parsed = parse_pdf(name, data)
     else:
         parsed = _parse_docx(name, data)
@@ -188,59 +171,6 @@ def iso_date(value: Any, *, name: str) -> str:
         return dt.date.fromisoformat(str(value).strip()[:10]).isoformat()
     except ValueError as exc:
         raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
-
-
-def first_heading(text: str) -> str:
-    match = HEADING_RE.search(text)
-    return match.group(1).strip() if match else ""
-
-
-_TITLE_END = tuple(".。!！?？;；:：,，、…")
-_TITLE_MAX_WIDTH = 80  # display columns: a CJK character counts 2; longer lines are prose
-_NOT_TITLE_RE = re.compile(r"^\s*(?:[-*+•|>]|\d{1,3}[.)]\s|#|```|~~~)")
-
-
-def title_line(text: str, stated: str) -> tuple[str, str]:
-    """(title, text) where a title-like first line became a ``#`` heading line.
-
-    With a ``stated`` title (PDF/DOCX metadata), the first line becomes a heading only if it
-    is that title. Otherwise a first line is a title when more text follows it, it is at most
-    ``_TITLE_MAX_WIDTH`` columns, is not a list item/table row/heading/fence, and does not
-    end like a sentence or clause. Returns ("", text) unchanged when there is none.
-    """
-    stripped = text.lstrip()
-    first, _, rest = stripped.replace("\r\n", "\n").partition("\n")
-    first = first.strip()
-    if stated:
-        if " ".join(first.split()) != " ".join(stated.split()) or not rest.strip():
-            return stated, text
-        return stated, f"# {first}\n\n{rest.lstrip()}"
-    if not rest.strip() or not title_like(first):
-        return "", text
-    return first, f"# {first}\n\n{rest.lstrip()}"
-
-
-def titled(text: str, stated: str) -> ParsedDocument:
-    """A PDF's or DOCX's text with its title: the ``stated`` (metadata) title, else the
-    opening heading, else a title-like first line (``title_line``), else the first heading.
-    """
-    if stated or HEADING_RE.match(text):  # a stated title, or it opens with a heading
-        title, text = title_line(text, stated or first_heading(text))
-    else:
-        title, text = title_line(text, "")
-    return ParsedDocument(text, {}, title or first_heading(text))
-
-
-def title_like(line: str, *, numbered: bool = False) -> bool:
-    """Whether ``line`` could be a title: not empty, at most ``_TITLE_MAX_WIDTH`` columns, not
-    a list item/table row/heading/fence, not ending like a sentence or clause. ``numbered``
-    allows ``1. Scope`` (for a line already known to be set as a heading)."""
-    line = line.strip()
-    width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in line)
-    if not line or width > _TITLE_MAX_WIDTH or line.endswith(_TITLE_END):
-        return False
-    match = _NOT_TITLE_RE.match(line)
-    return match is None or (numbered and match.group(0).strip()[:1].isdigit())
 
 
 _DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "header", "footer", "form"]

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kbqa.core.errors import IngestError
-from sources.parsers import ParsedDocument, title_like, titled
+from sources.parsed import ParsedDocument, title_like, titled
 
 # Word's Heading 2 is 13 pt on 11 pt body (1.18), LibreOffice's 115% (and bold); Heading 3 is
 # 101-109% and bold or coloured, so the bold rule catches it. Superscripts are smaller.

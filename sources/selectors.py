@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from django.db.models import Count, Max
 
 from kbqa.core import types
-from sources.index import Bm25Index, SearchEngine
+from kbqa.core.retrieval.bm25 import Bm25Index, SearchEngine
 from sources.models import Chunk, Document, PurgedChunk
 
 _lock = threading.Lock()
@@ -94,7 +94,7 @@ def index_builds() -> int:
 def chunks_search(*, query: str, k: int) -> list[types.ScoredChunk]:
     """At most ``k`` current chunks for ``query``, best first, ties by chunk_id ascending.
 
-    Scores are BM25, relevance in [0, 1) (``sources.index``). Returns [] for an empty
+    Scores are BM25, relevance in [0, 1) (``kbqa.core.retrieval.bm25``). Returns [] for an empty
     knowledge base or a query without terms (empty, punctuation only).
     """
     return knowledge_base_engine().search(query, k)

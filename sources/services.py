@@ -30,7 +30,7 @@ from django.utils.text import slugify
 from django.utils.translation import ngettext
 
 from kbqa.core.errors import IngestError
-from kbqa.core.text import detect_language, fingerprint, sha256
+from kbqa.core.text.normalise import detect_language, fingerprint, sha256
 from sources.chunking import ChunkDraft, chunk_text
 from sources.models import Authority, Document, Language
 from sources.parsers import iso_date, parse_file

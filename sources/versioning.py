@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
-from kbqa.core.text import fingerprint
+from kbqa.core.text.normalise import fingerprint
 from sources.chunking import ChunkDraft
 from sources.models import Chunk, Document, PurgedChunk
 

@@ -18,21 +18,22 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
-from kbqa.core.assemble import assemble, leading_blocks
-from kbqa.core.compress import compress_blocks
-from kbqa.core.conflicts import find_conflicts
+from kbqa.core.context.assembly import assemble, leading_blocks
+from kbqa.core.context.compression import compress_blocks
 from kbqa.core.errors import KbqaError, ProviderError
-from kbqa.core.generation import Judge, elapsed_ms, generate, record_call
-from kbqa.core.providers.base import Provider
-from kbqa.core.refusal import (
+from kbqa.core.generation.drafts import Judge, elapsed_ms, generate, record_call
+from kbqa.core.grounding.conflicts import find_conflicts
+from kbqa.core.grounding.refusals import (
     authority_notice,
     refuse_conflict,
     refuse_low_score,
     refuse_no_support,
 )
-from kbqa.core.standalone import standalone_query
-from kbqa.core.text import detect_language, sha256
+from kbqa.core.providers.base import Provider
+from kbqa.core.retrieval.standalone import standalone_query
+from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.core.types import (
+    AnswerRequest,
     Block,
     Conflict,
     DocumentRef,
@@ -42,12 +43,10 @@ from kbqa.core.types import (
     Event,
     Language,
     Meta,
-    Mode,
     Refusal,
     Retriever,
     ScoredChunk,
     TraceDraft,
-    Turn,
     blocks_info,
 )
 
@@ -68,24 +67,6 @@ class PipelineConfig:
     min_relevance: float = 0.3
     overlap_threshold: float = 0.3
     compression: bool = False
-
-
-@dataclass(frozen=True)
-class AnswerRequest:
-    """One question.
-
-    ``history`` informs intent only (never evidence). ``standalone_query`` None means the
-    pipeline builds it from ``question`` and ``history``. ``pasted`` is text the user pasted,
-    labelled as user-provided in the prompt and never citable. ``mode`` "stream" asks the
-    model for plain text with inline markers; "json" for the JSON claims contract.
-    """
-
-    question: str
-    history: tuple[Turn, ...] = ()
-    standalone_query: str | None = None
-    pasted: str = ""
-    fabricate: bool = False
-    mode: Mode = "stream"
 
 
 INTERNAL_ERROR: dict[Language, str] = {

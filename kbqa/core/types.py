@@ -45,7 +45,7 @@ class ScoredChunk:
     """A retrieval hit.
 
     ``score`` is the raw BM25 score (no fixed scale); ``relevance`` is the score divided by the
-    query's ideal score in this index, in [0, 1] (see ``sources.index``), which is what the
+    query's ideal score in this index, in [0, 1] (see ``kbqa.core.retrieval.bm25``), which is what the
     low-score refusal threshold compares against.
     """
 
@@ -185,6 +185,24 @@ class Turn:
 
     role: Literal["user", "assistant"]
     text: str
+
+
+@dataclass(frozen=True)
+class AnswerRequest:
+    """One question.
+
+    ``history`` informs intent only (never evidence). ``standalone_query`` None means the
+    pipeline builds it from ``question`` and ``history``. ``pasted`` is text the user pasted,
+    labelled as user-provided in the prompt and never citable. ``mode`` "stream" asks the
+    model for plain text with inline markers; "json" for the JSON claims contract.
+    """
+
+    question: str
+    history: tuple[Turn, ...] = ()
+    standalone_query: str | None = None
+    pasted: str = ""
+    fabricate: bool = False
+    mode: Mode = "stream"
 
 
 class Retriever(Protocol):

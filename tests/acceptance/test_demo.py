@@ -18,10 +18,10 @@ from django.conf import settings
 
 from chat.models import Trace
 from chat.services import answer_run
-from kbqa.core.assemble import assemble
-from kbqa.core.citations import Verifier
-from kbqa.core.providers.fabricate import FABRICATED
-from kbqa.core.tokens import count_tokens
+from kbqa.core.context.assembly import assemble
+from kbqa.core.generation.fabricate import FABRICATED
+from kbqa.core.grounding.citations import Verifier
+from kbqa.core.text.tokens import count_tokens
 from kbqa.core.types import Block, Claim, Done, Event, Meta, Refusal, Sentence, Turn
 from kbqa.core.types import Chunk as CoreChunk
 from sources.selectors import chunk_as_core, chunk_get, chunks_search

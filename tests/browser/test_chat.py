@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kbqa.core.providers.fabricate import FABRICATED
+from kbqa.core.generation.fabricate import FABRICATED
 from tests.browser.conftest import ROOT, LiveServer
 from tests.browser.helpers import ask, open_chat
 

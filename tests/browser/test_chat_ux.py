@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from kbqa.core.providers.fabricate import FABRICATED
+from kbqa.core.generation.fabricate import FABRICATED
 from tests.browser.conftest import LiveServer
 from tests.browser.helpers import ask, open_chat
 

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from kbqa.core.pipeline import AnswerRequest
-from kbqa.core.providers.fake import FakeProvider
 from kbqa.core.types import (
     Chunk,
     Done,
@@ -28,6 +27,7 @@ from kbqa.core.types import (
     Sentence,
     TraceDraft,
 )
+from tests.fakes.provider import FakeProvider
 
 BLOCKS = (
     {

@@ -13,7 +13,6 @@ from django.utils.crypto import get_random_string
 from chat.auth import api_token_create
 from chat.models import ApiToken, Conversation, Message, Trace
 from kbqa.core.errors import ProviderUnavailable
-from kbqa.core.providers.fake import FakeProvider
 from tests.chat.scripted import (
     LEAVE,
     SECRET_DROPPED,
@@ -23,6 +22,7 @@ from tests.chat.scripted import (
     refused,
     scripted,
 )
+from tests.fakes.provider import FakeProvider
 
 __all__ = ["scripted"]
 pytestmark = pytest.mark.django_db

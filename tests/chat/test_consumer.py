@@ -498,7 +498,7 @@ def knowledge_base_load(*names: str) -> None:
 async def test_real_pipeline_streams_verified_sentence_and_withholds_fabrication(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from kbqa.core.providers.fake import FakeProvider
+    from tests.fakes.provider import FakeProvider
 
     await knowledge_base_load("doc-010-upload-files-manual.md")
     provider = FakeProvider(

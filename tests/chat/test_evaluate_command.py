@@ -24,7 +24,6 @@ from chat.models import Trace
 from kbqa.core.evaluation.cases import parse_case
 from kbqa.core.evaluation.metrics import JSON_SUMMARY_KEYS
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig
-from kbqa.core.providers.fake import FakeProvider
 from kbqa.core.types import (
     DocumentRef,
     Done,
@@ -37,6 +36,7 @@ from kbqa.core.types import (
 )
 from sources.selectors import current_chunks
 from sources.services import IngestOverrides, document_ingest
+from tests.fakes.provider import FakeProvider
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CONFIG = PipelineConfig(min_relevance=0.05)

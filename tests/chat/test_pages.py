@@ -225,7 +225,7 @@ def test_composer_knows_what_to_say_when_the_socket_is_down(client_alice: Client
 def test_fabrication_label_counts_the_sentences_it_adds(
     client_alice: Client, settings: object
 ) -> None:
-    from kbqa.core.providers.fabricate import FABRICATED
+    from kbqa.core.generation.fabricate import FABRICATED
 
     settings.KBQA_FABRICATE = True  # type: ignore[attr-defined]
     html = client_alice.get("/").content.decode()

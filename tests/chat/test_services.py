@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from chat import services
-from kbqa.core.providers.fake import FakeProvider
 from kbqa.core.types import Done, ScoredChunk
+from tests.fakes.provider import FakeProvider
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

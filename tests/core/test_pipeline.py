@@ -8,8 +8,8 @@ import pytest
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.providers.fake import FakeOutput, FakeProvider
 from kbqa.core.types import Chunk, Event, ScoredChunk, TraceDraft, Turn
+from tests.fakes.provider import FakeOutput, FakeProvider
 
 RECYCLE = Chunk(
     chunk_id="doc-001#c01",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kbqa.core.tokens import count_tokens
+from kbqa.core.text.tokens import count_tokens
 from kbqa.core.types import Block, Chunk
 
 

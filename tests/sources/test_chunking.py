@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.tokens import count_tokens
+from kbqa.core.text.tokens import count_tokens
 from sources.chunking import ChunkDraft, chunk_text
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kbqa.core.tokenize import term_set
+from kbqa.core.text.terms import term_set
 from kbqa.core.types import ScoredChunk
 
 RELEVANCE_GRID: tuple[float, ...] = tuple(round(i / 100, 2) for i in range(101))

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
-from kbqa.core.text import detect_language, normalise
+from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.types import Language
 
 Expect = Literal["answer", "refuse", "conflict"]

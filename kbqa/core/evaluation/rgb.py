@@ -40,7 +40,7 @@ from kbqa.core.evaluation.cases import (
     LineProblem,
     alias_groups,
 )
-from kbqa.core.text import detect_language
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Language
 
 _DIGIT_RE = re.compile(r"\d")

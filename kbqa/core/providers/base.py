@@ -7,11 +7,13 @@ told it (model version, token usage, stop reason) on the ``ProviderCall`` it is 
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from kbqa.core.text.normalise import has_cjk
 from kbqa.core.types import Block, Turn
 
 Task = Literal["answer", "answer_json", "compress", "rewrite"]
@@ -85,3 +87,20 @@ class Provider(ABC):
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook, not abstract
         """Release connections (default: nothing to release)."""
+
+
+_WORD_RE = re.compile(r"\S+\s*|\s+")
+
+
+def word_deltas(text: str) -> list[str]:
+    """``text`` cut into deltas of one word each, whitespace kept ("a b" -> ["a ", "b"]).
+
+    Chinese text has no spaces, so a piece containing CJK is cut every 4 characters.
+    """
+    out: list[str] = []
+    for piece in _WORD_RE.findall(text):
+        if has_cjk(piece):
+            out.extend(piece[i : i + 4] for i in range(0, len(piece), 4))
+        else:
+            out.append(piece)
+    return out

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from kbqa.core.errors import ConfigError
+from kbqa.core.providers.anthropic import AnthropicProvider
 from kbqa.core.providers.base import Provider
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
 
 PROVIDER_NAMES = ("extractive", "anthropic")
 DEFAULT_MODEL = "claude-sonnet-4-6"
@@ -28,12 +30,8 @@ def make_provider(
     """
     key = _checked(name, api_key=api_key)
     if key == "extractive":
-        from kbqa.core.providers.extractive import ExtractiveProvider
-
         return ExtractiveProvider()
     if key == "anthropic":
-        from kbqa.core.providers.anthropic import AnthropicProvider
-
         return AnthropicProvider(
             api_key=api_key,
             model=model or DEFAULT_MODEL,

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from kbqa.core.errors import ProviderError, ProviderUnavailable
-from kbqa.core.prompt import build_answer_prompt, build_compress_prompt
+from kbqa.core.generation.prompt import build_answer_prompt, build_compress_prompt
 from kbqa.core.providers.anthropic import (
     MSG_KEY,
     MSG_OVERLOADED,

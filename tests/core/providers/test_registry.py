@@ -4,8 +4,8 @@ import pytest
 
 from kbqa.core.errors import ConfigError
 from kbqa.core.providers.anthropic import AnthropicProvider
-from kbqa.core.providers.extractive import ExtractiveProvider
 from kbqa.core.providers.registry import PROVIDER_NAMES, make_provider
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
 
 
 def test_extractive_is_available_offline() -> None:

@@ -1,0 +1,83 @@
+"""Context assembly: choose the blocks the model may cite, within a token budget.
+
+Steps: sort hits by BM25 score (descending; ties by chunk_id ascending so the result is
+reproducible); drop duplicates by ``fingerprint`` of the text (the best-scored copy stays);
+fill the budget from the top, skipping a chunk that does not fit and trying the next, never
+cutting a chunk (a cut passage could lose the very sentence that supports the answer, and
+the verifier would then check against text the model never saw); stop at ``max_blocks``.
+
+Presentation order is end-weighted: best first, second best last, third second, fourth
+second-to-last... Models use information at the start and end of a long context better than
+in its middle (Liu et al. 2023, "Lost in the Middle: How Language Models Use Long
+Contexts", arXiv:2307.03172), so the weakest blocks go to the middle. Blocks are then
+numbered 1..N in that order: the closed set of numbers the model may cite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from kbqa.core.text.normalise import fingerprint
+from kbqa.core.text.tokens import count_tokens
+from kbqa.core.types import Assembly, Block, ScoredChunk
+
+T = TypeVar("T")
+
+
+def assemble(scored: Sequence[ScoredChunk], *, budget: int = 1200, max_blocks: int = 5) -> Assembly:
+    """Blocks for ``scored`` within ``budget`` tokens (tiktoken cl100k_base) and ``max_blocks``.
+
+    ``Assembly.duplicates`` lists chunk_ids dropped as copies of a better-scored chunk;
+    ``Assembly.skipped`` those that did not fit the remaining budget. Settings:
+    ``KBQA_CONTEXT_BUDGET`` (1200) and ``KBQA_MAX_BLOCKS`` (5).
+    """
+    ranked = sorted(scored, key=lambda s: (-s.score, s.chunk.chunk_id))
+    chosen: list[tuple[ScoredChunk, int]] = []
+    seen: set[str] = set()
+    duplicates: list[str] = []
+    skipped: list[str] = []
+    used = 0
+    for hit in ranked:
+        if len(chosen) >= max_blocks:
+            break
+        fp = fingerprint(hit.chunk.text)
+        if fp in seen:
+            duplicates.append(hit.chunk.chunk_id)
+            continue
+        seen.add(fp)
+        tokens = count_tokens(hit.chunk.text)
+        if used + tokens > budget:
+            skipped.append(hit.chunk.chunk_id)
+            continue
+        chosen.append((hit, tokens))
+        used += tokens
+    blocks = tuple(
+        Block(n=n, chunk=hit.chunk, score=hit.score, tokens=tokens, text=hit.chunk.text)
+        for n, (hit, tokens) in enumerate(end_weighted(chosen), 1)
+    )
+    return Assembly(
+        blocks=blocks, used_tokens=used, duplicates=tuple(duplicates), skipped=tuple(skipped)
+    )
+
+
+def end_weighted(ranked: Sequence[T]) -> list[T]:
+    """Reorder best-first items so the best sit at both ends: [1, 3, 5, 4, 2] for 5 items."""
+    front = list(ranked[0::2])
+    back = list(ranked[1::2])
+    return front + back[::-1]
+
+
+# A block "leads" when its BM25 score is at least this share of the best block's. Blocks below
+# were retrieved for a word or two the question shares with them (an upload page for "files"
+# in a recycle-bin question): conflicts among them do not block the answer, and a refusal
+# does not send the user to them. Chosen on the demo knowledge base (2026-11-29): pages on the
+# question's subject score 0.8-1.0 of the top, incidental ones under 0.4.
+LEADING_SCORE_SHARE = 0.5
+
+
+def leading_blocks(blocks: Sequence[Block]) -> list[Block]:
+    """The blocks scoring at least ``LEADING_SCORE_SHARE`` of the best, best first."""
+    top = max((b.score for b in blocks), default=0.0)
+    leading = [b for b in blocks if b.score >= LEADING_SCORE_SHARE * top]
+    return sorted(leading, key=lambda b: (-b.score, b.chunk_id))

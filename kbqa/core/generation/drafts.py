@@ -1,0 +1,240 @@
+"""Generation: draft an answer, cut it into sentences, verify each, emit or drop it.
+
+One draft, and one regeneration with per-sentence feedback when the first showed nothing
+(README: How an answer is made). ``Judge`` is the one verifier for both modes: "stream"
+drafts are judged sentence by sentence as the text arrives; "json" drafts are judged whole
+before anything is shown. Every verdict, emitted and dropped sentence, prompt, raw draft and
+provider usage is recorded on the ``TraceDraft``; providers never touch the trace.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Sequence
+
+from kbqa.core.generation.fabricate import FabricatingProvider
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.grounding.citations import (
+    DraftFormatError,
+    Verifier,
+    feedback_lines,
+    parse_claim,
+    parse_json_draft,
+)
+from kbqa.core.grounding.refusals import partial_notice
+from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.text.sentences import SentenceBuffer
+from kbqa.core.types import (
+    AnswerRequest,
+    Block,
+    Claim,
+    Dropped,
+    Event,
+    Language,
+    Sentence,
+    TraceDraft,
+    Verdict,
+)
+
+MAX_DRAFTS = 2  # one draft plus one regeneration with feedback; never a third try
+
+
+def elapsed_ms(since: float) -> float:
+    """Milliseconds since ``since`` (a ``time.perf_counter()`` value), rounded to 0.1."""
+    return round((time.perf_counter() - since) * 1000, 1)
+
+
+class Judge:
+    """Verifies claims, numbers the shown sentences, and records verdicts on the trace.
+
+    Gap claims are checked against the question (the user's question and the standalone
+    query, read from ``trace``). A gap that fails is recorded as failed and never shown; a
+    generic gap sentence (``partial_notice``) is held in its place, so a partial answer
+    still says that something is not covered without unverified text.
+    """
+
+    def __init__(self, blocks: Sequence[Block], threshold: float, trace: TraceDraft, t0: float):
+        question = f"{trace.question}\n{trace.standalone_query}"
+        self.verifier = Verifier(blocks, threshold=threshold, question=question)
+        lang: Language = "zh" if trace.language == "zh" else "en"
+        self.generic_gap = Claim(text=partial_notice(lang), citations=(), kind="gap")
+        self.trace, self.t0 = trace, t0
+        self.emitted = 0
+        self.dropped = 0
+        self.held_gaps: list[Claim] = []
+
+    def verdict(self, claim: Claim, draft: int) -> Verdict:
+        """The recorded verdict on ``claim``; for a failed gap, a passing verdict on the
+        generic gap instead (the failure stays in the trace)."""
+        v = self.verifier.verify(claim)
+        self.trace.verdicts.append(
+            {
+                "draft": draft,
+                "text": claim.text,
+                "kind": claim.kind,
+                "citations": list(claim.citations),
+                "ok": v.ok,
+                "verified": list(v.verified),
+                "overlaps": {str(n): round(o, 3) for n, o in v.overlaps},
+                "issues": list(v.issues),
+            }
+        )
+        if claim.kind == "gap" and not v.ok:
+            return Verdict(claim=self.generic_gap, ok=True)
+        return v
+
+    def sentence(self, v: Verdict) -> Sentence:
+        """The shown ``Sentence`` for a passing verdict, numbered from 1; the first one's
+        time since ``t0`` is recorded as ``first_sentence_ms``."""
+        if not self.emitted:
+            self.trace.timings["first_sentence_ms"] = elapsed_ms(self.t0)
+        self.emitted += 1
+        ev = Sentence(
+            index=self.emitted, text=v.claim.text, citations=v.verified, kind=v.claim.kind
+        )
+        self.trace.emitted.append(ev.to_dict())
+        return ev
+
+    def drop(self, v: Verdict, draft: int) -> Dropped:
+        """The ``Dropped`` event for a failing verdict (numbered from 1), recorded on the trace."""
+        self.dropped += 1
+        ev = Dropped(
+            index=self.dropped, text=v.claim.text, citations=v.claim.citations, reasons=v.issues
+        )
+        self.trace.dropped.append({"draft": draft, "text": v.claim.text, "reasons": list(v.issues)})
+        return ev
+
+    def decide(self, claim: Claim, draft: int) -> Event | None:
+        """Sentence or Dropped for a claim; gap statements are held until a claim is shown."""
+        return self.show(self.verdict(claim, draft), draft)
+
+    def show(self, v: Verdict, draft: int) -> Event | None:
+        """Sentence or Dropped for a verdict; a passing gap is held until a claim is shown."""
+        if v.ok and v.claim.kind == "gap":
+            self.held_gaps.append(v.claim)
+            return None
+        return self.sentence(v) if v.ok else self.drop(v, draft)
+
+    def release_gaps(self) -> list[Sentence]:
+        """The held gaps, each once, the generic one only when no verified gap is held."""
+        gaps, self.held_gaps = list(dict.fromkeys(self.held_gaps)), []
+        if not self.emitted:
+            return []  # a gap alone is not an answer: the refusal says it better
+        specific = [g for g in gaps if g != self.generic_gap]
+        return [self.sentence(Verdict(claim=g, ok=True)) for g in specific or gaps]
+
+
+def record_call(trace: TraceDraft, call: ProviderCall) -> None:
+    """Add a provider call's token usage to the trace and keep the newest model version."""
+    if call.model_version:
+        trace.model_version = call.model_version
+    for key, value in (("input_tokens", call.input_tokens), ("output_tokens", call.output_tokens)):
+        trace.usage[key] = trace.usage.get(key, 0) + value
+
+
+async def _draft_stream(
+    provider: Provider, prompt: Prompt, judge: Judge, draft: int, trace: TraceDraft
+) -> AsyncIterator[Event]:
+    """One streamed draft: cut sentences from deltas, verify each, emit or drop it."""
+    trace.prompts.append(prompt.as_sent())
+    call, buffer, raw = ProviderCall(model=provider.model), SentenceBuffer(), []
+    try:
+        async for delta in provider.stream(prompt, call):
+            raw.append(delta)
+            for text in buffer.feed(delta):
+                ev = judge.decide(parse_claim(text), draft)
+                if ev is not None:
+                    yield ev
+        for text in buffer.flush():
+            ev = judge.decide(parse_claim(text), draft)
+            if ev is not None:
+                yield ev
+    finally:
+        trace.drafts.append("".join(raw))
+        record_call(trace, call)
+
+
+async def _draft_json(
+    provider: Provider,
+    prompt: Prompt,
+    judge: Judge,
+    draft: int,
+    trace: TraceDraft,
+    final: bool,
+) -> AsyncIterator[Event]:
+    """One JSON draft: verify every claim first; show it only if the draft passes (or is final)."""
+    trace.prompts.append(prompt.as_sent())
+    call, raw = ProviderCall(model=provider.model), []
+    try:
+        async for delta in provider.stream(prompt, call):
+            raw.append(delta)
+    finally:
+        trace.drafts.append("".join(raw))
+        record_call(trace, call)
+    try:
+        claims = parse_json_draft("".join(raw))
+    except DraftFormatError as exc:
+        trace.errors.append(f"draft {draft}: {exc}")
+        judge.verdict(Claim(text="(unparseable draft)", citations=()), draft)
+        return
+    verdicts = [judge.verdict(c, draft) for c in claims]
+    if not final and any(not v.ok for v in verdicts):
+        return  # rejected: the regeneration gets the reasons; nothing was shown
+    for v in verdicts:
+        ev = judge.show(v, draft)
+        if ev is not None:
+            yield ev
+
+
+def _failing_feedback(trace: TraceDraft, draft: int) -> tuple[str, ...]:
+    failing = [v for v in trace.verdicts if v["draft"] == draft and not v["ok"]]
+    if not failing:
+        return ("The previous answer contained no sentence supported by the sources.",)
+    return feedback_lines(
+        [
+            Verdict(
+                claim=Claim(text=v["text"], citations=tuple(v["citations"])),
+                ok=False,
+                issues=tuple(v["issues"]),
+            )
+            for v in failing
+        ]
+    )
+
+
+async def generate(
+    request: AnswerRequest,
+    blocks: tuple[Block, ...],
+    query: str,
+    provider: Provider,
+    judge: Judge,
+    trace: TraceDraft,
+) -> AsyncIterator[Event]:
+    """The events of up to ``MAX_DRAFTS`` drafts answering ``query`` from ``blocks``.
+
+    The second draft runs only when the first showed nothing; it gets the failing
+    sentences' verdicts as feedback. With ``request.fabricate`` the first draft gets two
+    fabricated sentences (the demo of the verifier dropping them). Raises what the
+    provider raises (``ProviderError``); the pipeline turns it into ``Error``.
+    """
+    feedback: tuple[str, ...] = ()
+    for draft in range(1, MAX_DRAFTS + 1):
+        use = FabricatingProvider(provider) if request.fabricate and draft == 1 else provider
+        prompt = build_answer_prompt(
+            question=query,
+            blocks=blocks,
+            history=request.history,
+            pasted=request.pasted,
+            mode=request.mode,
+            feedback=feedback,
+        )
+        if request.mode == "json":
+            gen = _draft_json(use, prompt, judge, draft, trace, final=draft == MAX_DRAFTS)
+        else:
+            gen = _draft_stream(use, prompt, judge, draft, trace)
+        async for ev in gen:
+            yield ev
+        if judge.emitted:
+            return
+        judge.held_gaps.clear()
+        feedback = _failing_feedback(trace, draft)

@@ -1,0 +1,165 @@
+"""Conflicts: two documents giving different values, in the same unit, for the same thing.
+
+A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of these hold:
+
+- they come from different documents (one document can discuss several values);
+- same normalised unit, different value (``0.2 GB`` and ``200 MB`` agree);
+- the same thing is measured: at least ``MIN_SHARED_TERMS`` (2) terms are shared between the
+  contexts just before each number. A context is the last ``CONTEXT_WINDOW`` (8) terms of
+  the same clause: it starts after the previous sentence end, semicolon or quantity, so
+  "Deleted items stay in the recycle bin for 30 days" and "The free trial lasts 90 days"
+  share nothing and are no conflict. One shared word ("limit") is too common to mean the
+  same thing; two ("单个 文件 最大", "maximum upload size") rarely happen by chance;
+- neither document also states the other's value (a meeting note recording "raised from 100
+  MB to 200 MB" quotes both and contradicts neither);
+- the conflict is about the question: a shared context term is in the question, or the
+  question names the unit ("how many MB", "多少天") and shares a term with either context.
+  A question about the recycle bin is not blocked by an upload-size conflict.
+- both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``).
+
+Authority (``Chunk.authority``): policy > manual > faq > meeting-note = other > archived.
+When the two sides differ in rank, ``Conflict.preferred`` is the stronger side's index;
+equal rank leaves it None and the pipeline refuses with both values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from kbqa.core.context.assembly import leading_blocks
+from kbqa.core.text.quantities import Quantity, extract_quantities, fold
+from kbqa.core.text.terms import term_set, terms
+from kbqa.core.types import Block, Conflict, ConflictSide
+
+CONTEXT_WINDOW = 8
+MIN_SHARED_TERMS = 2
+AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
+
+# Terms of a question that name a unit (``kbqa.core.text.terms.terms`` forms).
+UNIT_TERMS: dict[str, frozenset[str]] = {
+    "MB": frozenset({"kb", "mb", "gb", "tb", "size", "large", "big", "大小", "容量", "多大"}),
+    "day": frozenset(
+        {"day", "hour", "minute", "week", "long", "天", "小时", "分钟", "多久", "多长"}
+    ),
+    "business day": frozenset({"business", "working", "工作日"}),
+    "req/min": frozenset({"request", "rate", "limit", "限流", "频率", "次"}),
+    "%": frozenset({"percent", "percentage", "比例"}),
+    "USD": frozenset({"price", "cost", "fee", "usd", "dollar", "价格", "费用", "美元"}),
+    "CNY": frozenset({"price", "cost", "fee", "cny", "rmb", "价格", "费用", "元"}),
+}
+_CLAUSE_END = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
+
+
+@dataclass(frozen=True)
+class _Mention:
+    block: Block
+    quantity: Quantity
+    context: tuple[str, ...]
+
+
+def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
+    """Conflicts among ``blocks`` (their ORIGINAL chunk text) that bear on ``question``.
+
+    Sides are ordered by block number; one conflict per document pair and unit (the one
+    with the most shared context). Returns [] when there is none.
+    """
+    question_terms = term_set(question)
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    mentions = [m for b in leading for m in _mentions(b)]
+    values = _values_by_document(mentions)
+    best: dict[tuple[str, str, str], Conflict] = {}
+    for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
+        conflict = _pair_conflict(a, b, values, question_terms)
+        if conflict is None:
+            continue
+        key = (conflict.unit, a.block.doc_id, b.block.doc_id)
+        if key not in best or len(conflict.context) > len(best[key].context):
+            best[key] = conflict
+    return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
+
+
+def _mentions(block: Block) -> list[_Mention]:
+    text = fold(block.chunk.text)
+    out: list[_Mention] = []
+    clause_start = 0
+    for quantity in extract_quantities(block.chunk.text):
+        for end in _CLAUSE_END.finditer(text, clause_start, quantity.start):
+            clause_start = end.end()
+        context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
+        out.append(_Mention(block, quantity, tuple(context)))
+        clause_start = quantity.end
+    return out
+
+
+def _values_by_document(mentions: Sequence[_Mention]) -> dict[tuple[str, str], list[Quantity]]:
+    values: dict[tuple[str, str], list[Quantity]] = {}
+    for m in mentions:
+        values.setdefault((m.block.doc_id, m.quantity.unit), []).append(m.quantity)
+    return values
+
+
+def _pair_conflict(
+    a: _Mention,
+    b: _Mention,
+    values: dict[tuple[str, str], list[Quantity]],
+    question_terms: frozenset[str],
+) -> Conflict | None:
+    qa, qb = a.quantity, b.quantity
+    if a.block.doc_id == b.block.doc_id or qa.unit != qb.unit or qa.same_value(qb):
+        return None
+    if _states(values, a.block.doc_id, qb) or _states(values, b.block.doc_id, qa):
+        return None
+    other = set(b.context)
+    shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
+    if len(shared) < MIN_SHARED_TERMS:
+        return None
+    if not _about_question(shared, a, b, question_terms):
+        return None
+    return Conflict(
+        unit=qa.unit,
+        sides=(_side(a), _side(b)),
+        context=shared,
+        preferred=_preferred(a.block, b.block),
+    )
+
+
+def _states(values: dict[tuple[str, str], list[Quantity]], doc_id: str, q: Quantity) -> bool:
+    return any(q.same_value(own) for own in values.get((doc_id, q.unit), []))
+
+
+def _about_question(
+    shared: tuple[str, ...], a: _Mention, b: _Mention, question_terms: frozenset[str]
+) -> bool:
+    if question_terms.intersection(shared):
+        return True
+    unit_terms = UNIT_TERMS.get(a.quantity.unit, frozenset())
+    rest = question_terms - unit_terms
+    return bool(question_terms & unit_terms) and bool(rest.intersection(a.context + b.context))
+
+
+def _side(m: _Mention) -> ConflictSide:
+    c = m.block.chunk
+    return ConflictSide(
+        n=m.block.n,
+        chunk_id=c.chunk_id,
+        doc_id=c.doc_id,
+        title=c.title,
+        updated=c.updated,
+        authority=c.authority,
+        value_text=m.quantity.text,
+    )
+
+
+def authority_rank(authority: str) -> int:
+    """Rank of an authority label (unknown labels rank as ``other``)."""
+    return AUTHORITY_RANK.get(authority, AUTHORITY_RANK["other"])
+
+
+def _preferred(a: Block, b: Block) -> int | None:
+    rank_a, rank_b = authority_rank(a.chunk.authority), authority_rank(b.chunk.authority)
+    if rank_a == rank_b:
+        return None
+    return 0 if rank_a > rank_b else 1

@@ -1,0 +1,293 @@
+"""What the extractive answerer (``extractive.py``) reads from a question.
+
+- ``question_terms``: its content terms, folded; ``groups``: a Chinese word and its parts
+  (``彻底清除``, ``彻底``, ``清除``) count once, as the heaviest part a sentence has.
+- ``answer_kind``: what kind of thing answers it: a quantity ("how long", ``多久``), a
+  person ("who", ``谁``), a version ("which versions", ``版本``); ``states`` whether a
+  sentence states one ("90 days", "Priya Raman", "iOS 16").
+- ``Phrases``: the question's noun phrases (runs of content words); a word absent from the
+  blocks that modifies a phrase whose other words are there ("doctor's note" answered by
+  "hospital note", "operating systems" by "Supported systems") is a qualifier, not what is
+  asked about.
+- ``nameable``: which absent words a gap sentence may name: nouns only (jieba's tags for
+  Chinese; for English no -ing/-ed forms and no common verbs such as "decide" or "fix").
+- ``contradicts``: a sentence naming another place or name for the same thing ("Rotterdam
+  office" when asked about the "Chengdu office") is about something else.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Literal
+
+from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.text.terms import STOP_EN, stem, terms
+
+VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
+AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
+
+GENERIC_TERMS = frozenset(
+    """long many much get got need want know tell way happen still ever really thing keep
+    something anything someone anyone make let like able allowed possible please
+    after before during within until since per via
+    多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉""".split()
+)
+# Verbs that carry the question's grammar, not its subject: never named as not covered
+# ("How long does the free trial last?" is answered; "last" is not missing), nor taken as
+# the specific thing asked about ("What did the meeting decide?").
+VERBS = frozenset(fold(w) for w in (
+    "last take use work go come mean run apply happen exist stay become allow do make give "
+    "put set find decide fix change say think help handle solve resolve choose agree start "
+    "stop add remove send ask show see look turn open close follow".split()))
+# Words naming the kind of answer rather than what is asked about: a quoted number answers
+# them, and their absence from the blocks is no reason to decline.
+ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
+    "limit maximum minimum max min size deadline amount number value price cost period duration "
+    "often frequently frequency version versions "
+    "上限 最多 最长 大小 期限 截止 时限 金额 数量 钱 价格 费用 版本 人数 次数 时间 日期").split())
+# "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
+# documents: without it "How long does the recycle bin keep items?" quoted how to restore).
+_QUANTITY_RE = re.compile(
+    r"\bhow (?:long|many|much|big|large|often|soon)\b|多久|多少|多长|多大|几[天个次年月周小]"
+    r"|人数|次数")
+# Weaker signs of a quantity, read after "who" and "which version": "the upload limit".
+_QUANTITY_WEAK_RE = re.compile(
+    r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
+    r"|上限|最多|最长|截止|期限|时限|什么时候|何时")
+# A price: "how much does it cost", "多少钱"; answered by an amount with its currency.
+_MONEY_RE = re.compile(
+    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费")
+_CURRENCY_RE = re.compile(
+    r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
+    r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")
+# A digit that is not only a year ("the 2022 version" states no duration).
+_QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.])(?!(?:19|20)\d\d(?![\d.]))\d")
+_PERSON_RE = re.compile(r"\bwho(?:m|se)?\b|谁")
+_VERSION_RE = re.compile(r"\bversions?\b|版本")
+# "iOS 16", "Windows 11", "SAML 2.0", "v2.1": a name with its version number.
+_VERSION_TOKEN_RE = re.compile(r"\b[A-Za-z][A-Za-z]*\s?\d+(?:\.\d+)*\b|\bv\d+(?:\.\d+)+")
+# Two capitalised words after the sentence's first word: "Priya Raman", "Tomás Herrera".
+_NAME_RE = re.compile(r"(?<=\S\s)[^\W\d_a-z][^\W\d_A-Z]+ [^\W\d_a-z][^\W\d_A-Z]+")
+_WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
+_ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
+_NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
+# jieba tags of words that never say what is asked about: localizers (后), prepositions,
+# conjunctions, particles, interjections. Numerals and quantifiers stay (天 in 多少天).
+_SCORELESS_TAGS = re.compile(r"^(?:f|p|c|u[a-z]*|y|e|o)$")
+_NAME_TAGS = re.compile(r"^(?:ns|nr|nt|nz)$")
+# jieba tags of words that qualify what is asked about rather than name it: verbs ("vn",
+# a noun made from a verb, names a thing).
+_QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
+# Tags of words that never name what is asked about: pronouns (每年), numerals and
+# quantifiers (几天), places and directions (里, 天内), times, prepositions, conjunctions,
+# particles, adverbs, interjections (jieba/ICTCLAS tag set).
+_FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w)$")
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=1024)
+def tagged(question: str) -> tuple[tuple[str, str], ...]:
+    """``(folded word, jieba tag)`` of a question with Chinese; () without. Loads jieba's
+    part-of-speech model on first use (about 1 s)."""
+    if not _CJK_RE.search(question):
+        return ()
+    import jieba.posseg
+
+    return tuple((fold(p.word.lower()), p.flag) for p in jieba.posseg.cut(question))
+
+
+def qualifiers(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that jieba tags as verbs (``改成``, ``任意``):
+    they qualify what is asked about rather than name it."""
+    return frozenset(w for w, tag in tagged(question) if _QUALIFIER_TAGS.match(tag))
+
+
+def function_words(question: str) -> frozenset[str]:
+    """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
+    ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
+    return frozenset(w for w, tag in tagged(question) if _FUNCTION_TAGS.match(tag))
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's distinct content terms, folded, in order: generic words, Chinese
+    function words (``后``: jieba tags ``_SCORELESS_TAGS``) and Latin tokens of 1-2
+    letters ("a b recycle bin") removed, a number joined with its unit or next word
+    (``40 day``: 40 days is not 40 users; ``extractive_text.question_numbers``)."""
+    joined = question_numbers(question)
+    skip = GENERIC_TERMS | frozenset(w for w, t in tagged(question) if _SCORELESS_TAGS.match(t))
+    out = [joined.get(t, fold(t)) for t in terms(question)
+           if t not in skip and not (t.isascii() and t.isalpha() and len(t) <= 2)]
+    return list(dict.fromkeys(out))
+
+
+def groups(qterms: Sequence[str]) -> dict[str, str]:
+    """Each term's group: the longest question term containing it (itself if none), so a
+    Chinese word and its search-mode parts, or ``7 july`` and ``july``, count once."""
+    return {t: max((o for o in qterms if t in o), key=len) for t in qterms}
+
+
+def answer_kind(question: str) -> AnswerKind:
+    """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then
+    "how long/many/much" a quantity, then "who" a person,
+    "which versions" a version, then "limit"/"deadline"/"when" any number (a year too)."""
+    q = question.lower()
+    if _MONEY_RE.search(q):
+        return "money"
+    if _QUANTITY_RE.search(q):
+        return "quantity"
+    if _PERSON_RE.search(q):
+        return "person"
+    if _VERSION_RE.search(q):
+        return "version"
+    return "number" if _QUANTITY_WEAK_RE.search(q) else "other"
+
+
+def states(kind: AnswerKind, text: str) -> bool:
+    """Whether sentence ``text`` states what ``kind`` asks for: an amount with a currency
+    ("EUR 15", ``15 欧元``), a number other than a year, a version
+    ("iOS 16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
+    if kind == "money":
+        return bool(_CURRENCY_RE.search(text))
+    if kind == "quantity":
+        return bool(_QUANTITY_NUMBER_RE.search(text))
+    if kind == "number":
+        return any(ch.isdigit() for ch in text)
+    if kind == "version":
+        return bool(_VERSION_TOKEN_RE.search(text))
+    if kind == "person":
+        return bool(_NAME_RE.search(text)) or any(t == "nr" for _, t in tagged(text))
+    return False
+
+
+def acronyms(question: str) -> frozenset[str]:
+    """Upper-case words of 3-5 letters in ``question`` (``CEO``, ``VPN``), folded: short,
+    but as specific as any word."""
+    return frozenset(fold(stem(w.lower())) for w in _ACRONYM_RE.findall(question))
+
+
+@lru_cache(maxsize=256)
+def phrases(question: str) -> tuple[tuple[str, ...], ...]:
+    """The question's noun phrases as folded terms: runs of words with no stop word,
+    punctuation or (Chinese) non-noun between them; "operating systems", ``医生证明``."""
+    if tagged(question):
+        words = [(w, bool(_NOUN_TAGS.match(t))) for w, t in tagged(question)]
+    else:
+        text = unicodedata.normalize("NFKC", question)
+        words = [(w.lower(), w.isalpha() and w.lower() not in STOP_EN)
+                 for w in _WORD_RE.findall(text)]
+    out: list[tuple[str, ...]] = []
+    run: list[str] = []
+    for word, content in [*words, ("", False)]:
+        if content:
+            run.append(fold(stem(word)) if word.isascii() else word)
+        elif run:
+            out.append(tuple(run))
+            run = []
+    return tuple(out)
+
+
+def modifies(term: str, question: str, heads: frozenset[str]) -> bool:
+    """Whether absent ``term`` qualifies a noun phrase of ``question`` that has a word in
+    ``heads`` after it (``医生`` in ``医生证明``: the blocks' ``医院证明`` answers it)."""
+    for phrase in phrases(question):
+        if term in phrase and any(w in heads for w in phrase[phrase.index(term) + 1:]):
+            return True
+    return False
+
+
+def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool:
+    """Whether ``term`` shares a noun phrase of ``question`` with a word in ``present``
+    ("conflicting" in "conflicting upload limit pages")."""
+    return any(term in p and present & set(p) for p in phrases(question))
+
+
+def nameable(term: str, question: str) -> bool:
+    """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
+    characters that jieba tags as nouns; Latin words of 4+ letters (or an acronym such as
+    "CEO") that are not verbs and not -ing/-ed/-ly forms in the question."""
+    if any(ch.isdigit() for ch in term) or term in VERBS:
+        return False
+    if not term.isascii():
+        tags = {w: t for w, t in tagged(question)}
+        return len(term) >= 2 and bool(_NOUN_TAGS.match(tags.get(term, "n")))
+    if term in acronyms(question):
+        return True
+    surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
+    if any(w.endswith(("ing", "ed", "ly")) for w in surface):
+        return False
+    return len(term) >= 4
+
+
+def names_before(text: str) -> dict[str, frozenset[str]]:
+    """For each word that follows a proper name in ``text``, the names before it:
+    "Chengdu office" -> ``{"offic": {"chengdu"}}``; ``成都办公室`` -> ``{"办公室": {"成都"}}``."""
+    out: dict[str, set[str]] = {}
+    words = tagged(text)
+    if words:
+        pairs = [(a, b) for (a, ta), (b, _) in zip(words, words[1:], strict=False)
+                 if _NAME_TAGS.match(ta)]
+    else:
+        found = re.findall(r"(?<=\S\s)([A-Z][a-z]+) ([a-z]+)", text)
+        pairs = [(a.lower(), fold(stem(b))) for a, b in found]
+        # A table cell "Plan: Enterprise" names its plan as "Enterprise plan" would.
+        cells = re.findall(r"(?:^|; )([A-Z][a-z]+): ([A-Z][a-z]+)(?=;|$)", text)
+        pairs += [(b.lower(), fold(stem(a.lower()))) for a, b in cells]
+    for name, head in pairs:
+        out.setdefault(head, set()).add(name)
+    return {h: frozenset(n) for h, n in out.items()}
+
+
+def contradicts(question_names: dict[str, frozenset[str]], sentence: str) -> bool:
+    """Whether ``sentence`` names another place or name for a thing the question names
+    (``question_names`` from ``names_before``) and never the question's own."""
+    if not question_names:
+        return False
+    low = sentence.lower()
+    for head, names in names_before(sentence).items():
+        asked = question_names.get(head)
+        if asked and not names & asked and not any(a in low for a in asked):
+            return True
+    return False
+
+
+def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:
+    """Whether the question asks about things no block mentions, so the blocks only share
+    its general topic ("my mobile phone bill" against an expense policy): at least 2 of its
+    ``absent`` specific nouns (``asked_absent``), or more than a third of its specific terms.
+    "How long does the trial last?" with only "last" absent still gets an answer."""
+    specific = [t for t in qterms if significant(t) and t not in ANSWER_TYPE_TERMS]
+    nouns = [t for t, share in absent.items() if share == 1.0]
+    return len(nouns) >= 2 or (bool(nouns) and 3 * len(nouns) > len(specific))
+
+
+def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
+                 n_blocks: int) -> dict[str, float]:
+    """The question's specific words that no block mentions, each with its share of an
+    absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
+    ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never answer-type words ("deadline",
+    answered by a number), light verbs ("last"), function words, Latin words under 4
+    letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
+    later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
+    when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
+    skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
+    verbs = qualifiers(question)
+    caps = acronyms(question)
+    heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
+    absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
+              and t not in skip and " " not in t  # "40 day": may be stated otherwise
+              and not modifies(t, question, heads)]
+    absent = [t for t in absent if not any(t != o and t in o for o in absent)]
+    return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
+
+
+def common(df: int, n_blocks: int) -> bool:
+    """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
+    return df >= 3 and df * 2 > n_blocks
+
+
+def significant(term: str) -> bool:
+    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters."""
+    return not term.isascii() or not term.isalpha() or len(term) >= 4

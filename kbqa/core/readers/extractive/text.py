@@ -1,0 +1,292 @@
+"""The quotable sentences of blocks, for the extractive provider (``extractive.py``).
+
+A block's ORIGINAL chunk text is unwrapped (hard-wrapped lines joined) and split with
+``split_sentences``; each sentence is cleaned of bullets, emphasis and markers. Markdown
+table rows become one sentence each, their cells paired with the header cells
+(``Plan: Business; Storage quota: 1 TB per user``), so a quantity that only a table states
+can be quoted. Every ``Candidate`` carries its terms folded by ``fold`` (a looser English
+match than the S-stemmer), the folded terms of its block's section heading and document
+title (``context``), whether it is a list item, an intro ending with a colon, or a fragment.
+It also writes the answer's pieces: ``cite`` (a sentence with its marker), ``gap_sentence``
+and ``surfaces`` (the question's own words for the terms a gap names).
+
+A number is also a term together with its unit or next word (``40 day``, ``30 天``), so a
+question about "40 days" matches a sentence about 40 days and not one about "40 Business
+users" (``number_terms``; the question side uses only the joined form, ``question_numbers``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kbqa.core.text.normalise import CJK_CHARS
+from kbqa.core.text.sentences import MARKER_RE, split_sentences
+from kbqa.core.text.terms import STOP_EN, stem, terms, without_parts
+from kbqa.core.types import Block, Language
+
+_SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
+_UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
+_LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")
+_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
+_EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
+_TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
+_CJK_END = "。！？；"
+_OPENERS = "\"'“‘(（[【「《"
+# A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
+# A number inside a name ("gpt-3", "q3", "v2.1") is not a quantity.
+_NUMBER_UNIT_RE = re.compile(
+    rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([a-z]+)|([{CJK_CHARS}]))")
+_YEAR_RE = re.compile(r"(?:19|20)\d\d")
+# A sentence worth quoting on its own has at least this many words (a CJK character counts
+# half a word): "No." or "Restore." answer nothing by themselves.
+MIN_WORDS = 4
+MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
+
+
+def fold(term: str) -> str:
+    """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
+
+    Latin words lose one common suffix (a doubled final consonant is then undoubled:
+    ``submitting`` -> ``submit``) and a final ``e`` if at least 4 letters remain; numbers and
+    Chinese terms are returned unchanged.
+    """
+    if not term.isascii() or not term.isalpha():
+        return term
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
+            term = term[: -len(suffix)]
+            if suffix[0] in "ie" and term[-1] == term[-2] and term[-1] in _UNDOUBLE:
+                term = term[:-1]
+            break
+    return term[:-1] if term.endswith("e") and len(term) > 4 else term
+
+
+def folded_terms(text: str) -> frozenset[str]:
+    """The distinct folded content terms of ``text``, with ``number_terms``."""
+    return frozenset(fold(t) for t in terms(text)) | number_terms(text)
+
+
+def number_terms(text: str) -> frozenset[str]:
+    """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``
+    (a Latin word folded, a Chinese one by its first character; none for a year, a number
+    inside a name such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word)."""
+    folded = unicodedata.normalize("NFKC", text).lower()
+    out: set[str] = set()
+    for m in _NUMBER_UNIT_RE.finditer(folded):
+        number, word, cjk = m.groups()
+        if _YEAR_RE.fullmatch(number) or (word and word in STOP_EN):
+            continue
+        out.add(f"{number} {fold(stem(word)) if word else cjk}")
+    return frozenset(out)
+
+
+def question_numbers(question: str) -> dict[str, str]:
+    """For each number of ``question`` that has a unit or next word, its joined term:
+    ``{"40": "40 day"}``; the question matches that number only with that word."""
+    return {t.split(" ")[0]: t for t in sorted(number_terms(question))}
+
+
+def unwrap(text: str) -> str:
+    """Join hard-wrapped lines of a paragraph or list item, so a sentence is one line.
+
+    Chunk text keeps the document's line breaks, and ``split_sentences`` ends a sentence at
+    every line break; a line that starts a bullet, heading, table row or quote starts anew.
+    """
+    lines: list[str] = []
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            lines.append("")
+        elif lines and lines[-1] and not _LINE_START_RE.match(raw):
+            glue = "" if _wide(lines[-1][-1]) and _wide(line[0]) else " "
+            lines[-1] += glue + line
+        else:
+            lines.append(line)
+    return "\n".join(line for line in lines if line)
+
+
+def _wide(char: str) -> bool:
+    """CJK ideographs and full-width punctuation, which join without a space."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def clean(sentence: str) -> str:
+    """A source sentence fit to show: no bullet, emphasis or stray markers; "" for headings."""
+    if sentence.lstrip().startswith(("#", "|")):
+        return ""
+    text = MARKER_RE.sub("", _BULLET_RE.sub("", sentence))
+    return _EMPHASIS_RE.sub("", text).strip()
+
+
+def is_fragment(text: str) -> bool:
+    """Whether ``text`` is a piece of a sentence rather than one: it starts with punctuation
+    (``" < > | are not allowed``), or has fewer than ``MIN_WORDS`` words."""
+    head = text.lstrip(_OPENERS)
+    if not head or not head[0].isalnum():
+        return True
+    cjk = sum(_wide(ch) and ch.isalnum() for ch in text)
+    return len(_LATIN_WORD_RE.findall(text)) + cjk / 2 < MIN_WORDS
+
+
+def table_sentences(lines: Sequence[str]) -> list[str]:
+    """Markdown table ``lines`` (header first) as one sentence per body row.
+
+    Cells are paired with their header (``Header: value``) and joined with ``; `` (Chinese
+    headers: ``：`` and ``，``); empty cells and rows that would not stay one sentence are left
+    out. A table without a rule line under its header is read as body rows only.
+    """
+    rows = [[_EMPHASIS_RE.sub("", c).strip() for c in ln.strip().strip("|").split("|")]
+            for ln in lines if not _TABLE_RULE_RE.match(ln.strip())]
+    has_header = len(lines) > 1 and bool(_TABLE_RULE_RE.match(lines[1].strip()))
+    header, body = (rows[0], rows[1:]) if has_header else ([], rows)
+    zh = any(_wide(ch) for ch in "".join(header))
+    colon, sep = ("：", "，") if zh else (": ", "; ")
+    out: list[str] = []
+    for row in body:
+        cells = [
+            f"{header[i]}{colon}{cell}" if i < len(header) and header[i] else cell
+            for i, cell in enumerate(row) if cell
+        ]
+        text = sep.join(cells)
+        if text and len(split_sentences(text)) == 1:
+            out.append(text)
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sentence of one block.
+
+    ``n`` the block number; ``rank`` the block's place by retrieval score (0 = best);
+    ``position`` the sentence's order in the block; ``context`` the folded terms of the
+    block's section heading and document title; ``item`` whether it is a list item;
+    ``intro`` whether it ends with a colon (it introduces what follows); ``lead`` the folded
+    terms of its label (``商业版`` in ``商业版：每位用户每月 15 欧元``, the first cell of a
+    table row), what the sentence is about; ``heading`` the terms of the section heading
+    for the first sentence under it (the heading introduces it), else empty.
+    """
+
+    n: int
+    rank: int
+    position: int
+    text: str
+    terms: frozenset[str]
+    context: frozenset[str]
+    item: bool
+    intro: bool
+    fragment: bool
+    lead: frozenset[str] = frozenset()
+    heading: frozenset[str] = frozenset()
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``(sentence, is list item)`` in reading order; table rows come as table sentences."""
+    out: list[tuple[str, bool]] = []
+    table: list[str] = []
+    for line in [*unwrap(text).splitlines(), ""]:
+        if line.startswith("|"):
+            table.append(line)
+            continue
+        if table:
+            out.extend((row, False) for row in table_sentences(table))
+            table = []
+        item = bool(_BULLET_RE.match(line))
+        out.extend((raw, item) for raw in split_sentences(line))
+    return out
+
+
+def candidates(blocks: Sequence[Block]) -> list[Candidate]:
+    """Every showable sentence of every block's original text, in block then reading order."""
+    ranks = {b.n: i for i, b in enumerate(sorted(blocks, key=lambda b: (-b.score, b.n)))}
+    out: list[Candidate] = []
+    for block in blocks:
+        context = folded_terms(f"{block.chunk.section}\n{block.chunk.title}")
+        # The first sentence under a section heading is introduced by it (not by a
+        # heading that only repeats the document title).
+        heading: frozenset[str] | None = folded_terms(block.chunk.section)
+        if heading and heading <= folded_terms(block.chunk.title):
+            heading = None
+        for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
+            text = clean(raw)
+            found = folded_terms(text)
+            if text and found:
+                intro = text.endswith((":", "："))
+                out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
+                                     item, intro, is_fragment(text), lead_terms(text),
+                                     heading or frozenset()))
+                heading = None
+    return out
+
+
+def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
+    """For each intro sentence (``(n, position)``), the list items right after it."""
+    out: dict[tuple[int, int], tuple[Candidate, ...]] = {}
+    for i, c in enumerate(pool):
+        if not c.intro:
+            continue
+        items: list[Candidate] = []
+        for nxt in pool[i + 1:]:
+            if nxt.n != c.n or not nxt.item or len(items) >= MAX_LIST_ITEMS:
+                break
+            items.append(nxt)
+        out[(c.n, c.position)] = tuple(items)
+    return out
+
+
+# A label: a few words before a colon ("商业版：", "Plan: Business;"), at most this long.
+_LABEL_RE = re.compile(r"^([^:：;；。.!?]{1,24}?)[:：]\s*")
+_CELL_RE = re.compile(r"([^:：;；，,。]{1,24})(?:[;；]|，(?=[^。]*：))")
+_LABEL_WORDS = 3
+
+
+def lead_terms(text: str) -> frozenset[str]:
+    """The folded terms of ``text``'s label: up to ``_LABEL_WORDS`` words (a CJK character
+    counting half) before a colon, with the value after it when a table cell ends there
+    (``Plan: Business;``, ``方案：商业版，空间：...``); empty without a label."""
+    m = _LABEL_RE.match(text)
+    if not m:
+        return frozenset()
+    label = m.group(1)
+    if len(_LATIN_WORD_RE.findall(label)) + sum(_wide(ch) for ch in label) / 2 > _LABEL_WORDS:
+        return frozenset()
+    cell = _CELL_RE.match(text, m.end())
+    return folded_terms(f"{label} {cell.group(1)}" if cell else label)
+
+
+# ----------------------------------------------------------------------------- output
+
+
+def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
+    """The question's own words for ``missing`` folded terms (digits never named)."""
+    folded = unicodedata.normalize("NFKC", question)
+    # Acronyms keep their capitals ("CEO"); other words are named in lower case.
+    by_term = {fold(stem(w.lower())): w if w.isupper() and len(w) > 1 else w.lower()
+               for w in re.findall(r"[A-Za-z]+", folded)}
+    names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
+    return tuple(dict.fromkeys(without_parts(names)))
+
+
+def gap_sentence(language: Language, missing: Sequence[str]) -> str:
+    """A gap sentence (no digits, no citation) saying which of the question's words no source
+    uses. Literal on purpose: "never uses the word “bike”" stays true when a source says
+    "bicycle", where "does not mention bikes" would mislead."""
+    if language == "zh":
+        if not missing:
+            return "资料未涵盖：找到的资料无法回答这个问题。"
+        return f"资料未涵盖：找到的资料中没有出现{'、'.join(f'“{m}”' for m in missing)}。"
+    if not missing:
+        return "Not covered: the sources found do not answer this question."
+    words = ", ".join(f"“{m}”" for m in missing)
+    noun = "word" if len(missing) == 1 else "words"
+    return f"Not covered: none of the sources found uses the {noun} {words}."
+
+
+def cite(sentence: str, n: int) -> str:
+    """``sentence`` with its block marker: ``... days. [2]``; Chinese ``...30天[2]。``."""
+    if sentence[-1:] in _CJK_END:
+        return f"{sentence[:-1]}[{n}]{sentence[-1]}"
+    return f"{sentence} [{n}]"

@@ -1,0 +1,181 @@
+"""Ranking chunks for a query: a small engine interface and its BM25 implementation.
+
+Callers depend on ``SearchEngine`` only, so a faster engine can replace rank-bm25 without
+touching them. Pure Python (no Django): evaluation builds per-case indexes with
+``InMemoryRetriever``.
+
+Scores. BM25 (Robertson & Zaragoza 2009) with rank-bm25's defaults k1 = 1.5, b = 0.75 and
+Lucene's always-positive IDF (see ``LuceneBM25``). Each query term counts once (distinct
+terms), so repeating a word in a question does not change the ranking.
+
+Relevance. ``relevance = score / ideal`` with ``ideal = sum over distinct query terms t of
+idf(t) * (k1 + 1)``: the score a chunk would reach if every query term had an infinite term
+frequency in it. A term absent from the index gets the IDF of n = 0, so words the knowledge
+base has never seen lower relevance. Each term's contribution is below idf(t) * (k1 + 1), so
+relevance is in [0, 1); the low-score refusal threshold (``KBQA_MIN_RELEVANCE``) compares
+against it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+from rank_bm25 import BM25Okapi
+
+from kbqa.core.text.terms import terms
+from kbqa.core.types import Chunk, ScoredChunk
+
+K1 = 1.5  # rank-bm25 BM25Okapi default
+B = 0.75  # rank-bm25 BM25Okapi default
+
+
+def lucene_idf(n: int, total: int) -> float:
+    """Lucene BM25Similarity IDF: ``log(1 + (N - n + 0.5) / (n + 0.5))``, always > 0.
+
+    ``n`` is the number of chunks containing the term, ``total`` (N) the number of chunks.
+    Source: Apache Lucene ``org.apache.lucene.search.similarities.BM25Similarity.idf``.
+    """
+    return math.log(1.0 + (total - n + 0.5) / (n + 0.5))
+
+
+class LuceneBM25(BM25Okapi):  # type: ignore[misc]
+    """rank-bm25's BM25Okapi with Lucene's IDF instead of the Robertson-Sparck Jones one.
+
+    BM25Okapi's ``log((N - n + 0.5) / (n + 0.5))`` is zero or negative for a term found in
+    half or more of the chunks, which on a 1-3 chunk knowledge base makes a perfect match
+    score 0. Lucene's BM25Similarity adds 1 inside the log, so every IDF is positive.
+    """
+
+    def _calc_idf(self, nd: dict[str, int]) -> None:
+        self.idf = {word: lucene_idf(freq, self.corpus_size) for word, freq in nd.items()}
+        self.average_idf = sum(self.idf.values()) / len(self.idf) if self.idf else 0.0
+
+    def get_scores(self, query: Sequence[str]) -> Any:
+        """BM25 score per chunk (numpy array), computed over the chunks holding each term.
+
+        Same formula as BM25Okapi.get_scores, which scans every chunk for every term; the
+        postings built in ``postings()`` make a query cost proportional to its matches.
+        """
+        score = np.zeros(self.corpus_size)
+        postings = self.postings()
+        avgdl = self.avgdl or 1.0
+        for q in query:
+            ids, freqs = postings.get(q, (None, None))
+            if ids is None:
+                continue
+            norm = K1 * (1 - B + B * self._doc_len[ids] / avgdl)
+            score[ids] += self.idf[q] * (freqs * (K1 + 1) / (freqs + norm))
+        return score
+
+    def postings(self) -> dict[str, tuple[Any, Any]]:
+        """term -> (chunk positions, term frequencies), built once on first use."""
+        cached: dict[str, tuple[Any, Any]] | None = getattr(self, "_postings", None)
+        if cached is None:
+            lists: dict[str, tuple[list[int], list[int]]] = {}
+            for i, freqs in enumerate(self.doc_freqs):
+                for word, tf in freqs.items():
+                    ids, tfs = lists.setdefault(word, ([], []))
+                    ids.append(i)
+                    tfs.append(tf)
+            cached = {w: (np.array(i), np.array(t, dtype=float)) for w, (i, t) in lists.items()}
+            self._doc_len = np.asarray(self.doc_len, dtype=float)
+            self._postings = cached
+        return cached
+
+
+class SearchEngine(Protocol):
+    """What the rest of kbqa needs from an index (rank-bm25 today, anything faster later)."""
+
+    def build(self, chunks: Sequence[Chunk]) -> None:
+        """Replace the index contents with ``chunks``."""
+        ...
+
+    def search(self, query: str, k: int) -> list[ScoredChunk]:
+        """At most ``k`` hits with score > 0, best first, ties by chunk_id ascending."""
+        ...
+
+
+def chunk_terms(chunk: Chunk) -> list[str]:
+    """Terms a chunk is indexed under: its section heading and its text."""
+    return terms(f"{chunk.section}\n{chunk.text}" if chunk.section else chunk.text)
+
+
+class Bm25Index:
+    """``SearchEngine`` over rank-bm25 and ``kbqa.core.text.terms.terms``.
+
+    Not thread-safe while ``build`` runs; searching a built index from many threads is safe.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk] = ()) -> None:
+        self._chunks: tuple[Chunk, ...] = ()
+        self._bm25: LuceneBM25 | None = None
+        if chunks:
+            self.build(chunks)
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    def build(self, chunks: Sequence[Chunk]) -> None:
+        """Index ``chunks`` (replacing what was there). An empty sequence gives an empty index."""
+        self._chunks = tuple(chunks)
+        if not self._chunks:
+            self._bm25 = None
+            return
+        bm25 = LuceneBM25([chunk_terms(c) for c in self._chunks], k1=K1, b=B)
+        bm25.postings()
+        self._bm25 = bm25
+
+    def idf(self, term: str) -> float:
+        """IDF of ``term`` in this index; a term no chunk contains gets the n = 0 value."""
+        total = len(self._chunks)
+        if self._bm25 is not None and term in self._bm25.idf:
+            return float(self._bm25.idf[term])
+        return lucene_idf(0, total)
+
+    def search(self, query: str, k: int) -> list[ScoredChunk]:
+        """Top ``k`` chunks with score > 0 for ``query``, best first, ties by chunk_id.
+
+        Returns [] for an empty index, k < 1, or a query with no terms (empty, punctuation).
+        """
+        query_terms = list(dict.fromkeys(terms(query)))
+        if self._bm25 is None or k < 1 or not query_terms:
+            return []
+        scores = self._bm25.get_scores(query_terms)
+        ideal = sum(self.idf(t) for t in query_terms) * (K1 + 1)
+        hits = _top(scores, k)
+        hits.sort(key=lambda i: (-scores[i], self._chunks[i].chunk_id))
+        return [
+            ScoredChunk(
+                chunk=self._chunks[i],
+                score=float(scores[i]),
+                relevance=min(float(scores[i]) / ideal, 1.0) if ideal > 0 else 0.0,
+            )
+            for i in hits[:k]
+        ]
+
+
+def _top(scores: Any, k: int) -> list[int]:
+    """Positions with score > 0 that could be in the top k, ties at the cut-off included."""
+    pos = np.flatnonzero(scores > 0)
+    if len(pos) > k:
+        best = pos[np.argpartition(-scores[pos], k - 1)[:k]]
+        pos = pos[scores[pos] >= scores[best].min()]
+    return [int(i) for i in pos]
+
+
+class InMemoryRetriever:
+    """The core ``Retriever`` protocol over a fixed list of chunks (temporary knowledge bases).
+
+    Builds its index once, in the constructor.
+    """
+
+    def __init__(self, chunks: Sequence[Chunk], *, engine: SearchEngine | None = None) -> None:
+        self.engine: SearchEngine = engine if engine is not None else Bm25Index()
+        self.engine.build(chunks)
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        """Same as ``SearchEngine.search``; never awaits anything (the index is in memory)."""
+        return self.engine.search(query, k)

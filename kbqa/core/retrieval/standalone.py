@@ -1,0 +1,213 @@
+"""The standalone query: a follow-up rewritten so retrieval understands it on its own.
+
+``standalone_query`` asks the provider's fast model (``build_rewrite_prompt``) when the
+provider can rewrite and there is history; otherwise, or when that fails or returns nothing,
+``rewrite_deterministic`` combines a follow-up ("and for admins?", "那管理员呢？") with the
+previous USER question. Assistant answers never enter the query: they are not evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kbqa.core.errors import ProviderError
+from kbqa.core.generation.prompt import build_rewrite_prompt
+from kbqa.core.providers.base import Provider, ProviderCall
+from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import STOP_EN, terms, without_parts
+from kbqa.core.types import Turn
+
+MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
+CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
+CONNECTORS_ZH = ("那么", "那如果", "那", "还有", "另外", "如果是")
+PREPOSITIONS = frozenset("for with in on at about when if after before during from to by".split())
+QUESTION_WORDS = frozenset(
+    "how what when where why who which whom whose can could is are do does did will would "
+    "should may must".split()
+)
+# A Chinese question word makes "那试用期多长？" a full question of its own, unlike the
+# elliptical "那管理员呢？", which only names a new subject for the previous question.
+QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
+                     "是否", "能否", "可以", "吗")
+PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
+PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
+GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
+_EN_WORD_RE = re.compile(r"[A-Za-z]+")
+_TRAILING_RE = re.compile(r"[\s?？。.!！,，]+$")
+_ZH_TRAILING_PARTICLE_RE = re.compile(r"(呢|吗|啊|呀)$")
+
+
+def _content_words(text: str) -> list[str]:
+    """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
+    return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
+
+
+def _strip_connector(text: str) -> tuple[str, bool]:
+    """``text`` without a leading connector ("and", "那"...), and whether there was one."""
+    stripped = text.strip()
+    lower = stripped.lower()
+    for c in CONNECTORS_EN:
+        if lower.startswith(c + " ") or lower.startswith(c + ","):
+            return stripped[len(c) :].lstrip(" ,"), True
+    for c in CONNECTORS_ZH:
+        if stripped.startswith(c) and len(stripped) > len(c):
+            return stripped[len(c) :].lstrip("，, "), True
+    return stripped, False
+
+
+def _has_pronoun(text: str) -> bool:
+    if detect_language(text) == "zh":
+        return any(p in text for p in PRONOUNS_ZH)
+    return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
+
+
+def is_follow_up(question: str) -> bool:
+    """True when ``question`` leans on an earlier one: it starts with a connector or uses a
+    pronoun (or is very short), and has at most ``MAX_FOLLOW_UP_TERMS`` content terms."""
+    rest, connector = _strip_connector(question)
+    if len(_content_words(rest)) > MAX_FOLLOW_UP_TERMS:
+        return False
+    first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
+    if connector and first in QUESTION_WORDS and not _has_pronoun(rest):
+        return False  # "And what is the upload limit?" is a question of its own
+    if _is_full_zh_question(rest):
+        return False  # "那试用期多长？", "团建的预算是多少？": a subject and a question word
+    if detect_language(rest) == "zh":
+        # Word counts say nothing about Chinese; only a connector, a pronoun or "…呢" lean back.
+        return connector or _has_pronoun(rest) or _core(rest).endswith("呢")
+    short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
+    return connector or _has_pronoun(rest) or short
+
+
+def _is_full_zh_question(text: str) -> bool:
+    core = _core(text)
+    return (
+        detect_language(core) == "zh"
+        and not core.endswith("呢")
+        and not _has_pronoun(core)
+        and any(w in core for w in QUESTION_WORDS_ZH)
+        and bool(_content_words(core))
+    )
+
+
+def _core(text: str) -> str:
+    return _TRAILING_RE.sub("", text.strip())
+
+
+def _parallel_en(core: str, topic: str) -> str | None:
+    """"annual leave" after "How many days of sick leave…?" -> the topic with the phrase
+    swapped: a follow-up naming a sibling of the topic's noun asks the same question of it."""
+    words = _EN_WORD_RE.findall(core)
+    if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
+        return None
+    head = re.escape(words[-1])
+    match = re.search(rf"\b[A-Za-z]+\s+{head}\b", topic, re.IGNORECASE)
+    if match is None or match.group().lower() == core.lower():
+        return None
+    return f"{_core(topic[: match.start()] + core + topic[match.end():])}?"
+
+
+def _combine_en(rest: str, topic: str) -> str:
+    core = _core(rest)
+    parallel = _parallel_en(core, topic)
+    if parallel:
+        return parallel
+    first = (_EN_WORD_RE.findall(core) or [""])[0].lower()
+    if first in QUESTION_WORDS:
+        extra = [
+            w for w in _EN_WORD_RE.findall(topic)
+            if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in core.lower()
+        ]
+        return f"{core[:1].upper()}{core[1:]} ({' '.join(extra)})?" if extra else f"{core}?"
+    if first in PREPOSITIONS:
+        return f"{_core(topic)} {core}?"
+    return f"{_core(topic)}, for {core}?"
+
+
+def _parallel_zh(noun: str, topic: str) -> str | None:
+    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假 (same head
+    character, the usual shape of sibling nouns in Chinese); likewise a place, person or
+    organisation name replaces the topic's name of the same kind."""
+    if len(noun) < 2:
+        return None
+    for term in terms(topic):
+        if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
+            return f"{_core(topic.replace(term, noun, 1))}？"
+    return _parallel_name_zh(noun, topic)
+
+
+# jieba tags of proper names: places, people, organisations ("那成都呢？" after a Shanghai
+# question asks the same of Chengdu).
+_NAME_TAGS = ("ns", "nr", "nt")
+
+
+def _parallel_name_zh(noun: str, topic: str) -> str | None:
+    import jieba.posseg
+
+    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun)]
+    if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
+        return None
+    for word, flag in jieba.posseg.cut(topic):
+        if flag == tagged[0][1] and word != noun:
+            return f"{_core(topic.replace(word, noun, 1))}？"
+    return None
+
+
+def _combine_zh(rest: str, topic: str) -> str:
+    core = _core(rest)
+    parallel = _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
+    if parallel:
+        return parallel
+    if core.endswith("呢"):  # "那管理员呢？": the same question, about something else
+        return f"对于{_ZH_TRAILING_PARTICLE_RE.sub('', core)}，{_core(topic)}？"
+    extra = [w for w in _content_words(topic) if w not in core]
+    return f"{core}（{'、'.join(extra)}）？" if extra else f"{core}？"
+
+
+def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
+    """One standalone question for ``question`` given earlier turns (offline, no model).
+
+    A follow-up is combined with the latest user question that was not itself a follow-up
+    (so "what about guests?" after "and for admins?" still asks about the first topic); any
+    other question is returned with a leading connector removed. Assistant turns are never
+    used.
+    """
+    users = [t.text for t in history if t.role == "user" and t.text.strip()]
+    rest, _ = _strip_connector(question)
+    if not users or not is_follow_up(question):
+        return (rest[:1].upper() + rest[1:]) if rest else question.strip()
+    topic = next((u for u in reversed(users) if not is_follow_up(u)), users[0])
+    if detect_language(rest) != detect_language(topic):
+        # "那年假呢？" after English turns: a mixed-language query retrieves neither well, and
+        # the answer language follows the question; let the follow-up stand alone.
+        return rest
+    if detect_language(question) == "zh":
+        return _combine_zh(rest, topic)
+    return _combine_en(rest, topic)
+
+
+async def standalone_query(
+    *, question: str, history: Sequence[Turn], provider: Provider
+) -> tuple[str, ProviderCall | None]:
+    """The standalone query and the rewrite call (None when no model was asked).
+
+    Uses the provider's fast model when ``provider.supports_rewrite`` and there is history;
+    any ``ProviderError`` or an empty answer falls back to ``rewrite_deterministic``.
+    """
+    if not history:
+        return question.strip(), None
+    if not provider.supports_rewrite:
+        return rewrite_deterministic(question, history), None
+    call = ProviderCall()
+    try:
+        prompt = build_rewrite_prompt(question=question, history=history)
+        output = "".join([d async for d in provider.stream(prompt, call)])
+    except ProviderError as exc:
+        call.extra["error"] = str(exc)
+        return rewrite_deterministic(question, history), call
+    rewritten = " ".join(output.split()).strip().strip('"“”')
+    if not rewritten:
+        call.extra["error"] = "empty rewrite"
+        return rewrite_deterministic(question, history), call
+    return rewritten, call

@@ -1,0 +1,208 @@
+"""Sentence splitting for English and Chinese, whole-text and streaming.
+
+A sentence ends at:
+
+- ``。！？；`` (Chinese full stop, full-width ``！？``, full-width semicolon), always;
+- ``. ! ?`` when followed by whitespace, a citation marker, a CJK character or the end of
+  the text; so decimals (``3.5``), versions (``2.1.0``), URLs and e-mail addresses
+  (``example.com/a?b=1``) never split;
+- a line break: each list item or non-empty line is its own sentence.
+
+Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig. Co.`` never end a
+sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, dotted initials (``B.V.``, ``U.S.``) and an
+ellipsis (``...``, ``…``) end one only when the next word starts with a capital letter (or
+the text ends); a full stop followed by a lower-case Latin letter never ends one (English
+sentences start with a capital); ``1.`` at the start of a line is a list number.
+
+What follows the final punctuation stays with the sentence: closing quotes and brackets
+(``."``, ``。」``, ``.)``) and citation markers (``... 30 days. [2]``, ``... 30 天。【2】``).
+
+Streaming (``SentenceBuffer``) releases a sentence only once the text after it proves it
+ended: the next non-space character exists and is not a marker or a closing character, or a
+line break came. A marker split across deltas (``[`` then ``2]``) is therefore never cut, and
+the buffer returns exactly what ``split_sentences`` returns for the concatenated text, however
+the text is cut into deltas.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kbqa.core.text.normalise import has_cjk
+
+_CJK_TERMINATORS = frozenset("。！？；")
+_TERMINATORS = frozenset(".!?…") | _CJK_TERMINATORS
+_CLOSERS = frozenset("\"'”’」』)）]】》〉*")
+_HSPACE = frozenset(" \t\r\u3000\u00a0")
+
+_D = "[0-9０-９]"
+_SEP = "[,，、\\-–—~～]"
+_LIST = rf"\s*\^?{_D}+(?:\s*{_SEP}\s*\^?{_D}+)*\s*"
+#: A citation marker: ``[2]``, ``[1, 3]``, ``[1-3]``, ``[^2]``, ``【2】``, ``［２］``.
+MARKER_RE = re.compile(rf"\[{_LIST}\]|【{_LIST}】|［{_LIST}］")
+# The start of a marker that has not finished arriving yet: ``[``, ``[2``, ``【1,``, ``[^``.
+_PARTIAL_MARKER_RE = re.compile(rf"[\[【［]\s*\^?(?:{_D}|{_SEP}|\s|\^)*")
+
+_HARD_ABBREVIATIONS = frozenset(
+    "e.g. i.e. dr. mr. mrs. ms. prof. vs. approx. cf. fig. st. co.".split()
+)
+_SOFT_ABBREVIATIONS = frozenset("etc. no. a.m. p.m. inc. ltd. jr. sr.".split())
+_OPENERS = "([{\"'“‘（「『《【"
+
+
+@dataclass(frozen=True)
+class _Undecided:
+    """The buffer ends before the text could prove whether a sentence ended here."""
+
+
+_UNDECIDED = _Undecided()
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split ``text`` into stripped, non-empty sentences (rules in the module docstring)."""
+    sentences, _, _ = _scan(text, final=True)
+    return sentences
+
+
+class SentenceBuffer:
+    """Collects streamed deltas and releases sentences once they have provably ended.
+
+    ``feed`` returns the sentences completed by this delta (often none); ``flush`` returns
+    the rest at the end of the stream. Concatenating everything returned equals
+    ``split_sentences`` of the whole text.
+    """
+
+    def __init__(self) -> None:
+        self._pending = ""
+        # Offset in ``_pending`` up to which the last ``feed`` scanned: the next one resumes
+        # there instead of rescanning the unfinished sentence from its start. After a release
+        # it is 0, since cutting ``_pending`` can change how its first word reads ("。.!X.").
+        self._scanned = 0
+
+    @property
+    def pending(self) -> str:
+        """Text received but not yet released."""
+        return self._pending
+
+    def feed(self, delta: str) -> list[str]:
+        """Add ``delta``; return the sentences now safe to release, in order."""
+        self._pending += delta
+        sentences, used, scanned = _scan(self._pending, final=False, resume=self._scanned)
+        self._pending = self._pending[used:]
+        self._scanned = 0 if used else scanned
+        return sentences
+
+    def flush(self) -> list[str]:
+        """Return whatever is left as sentences and empty the buffer."""
+        sentences, _, _ = _scan(self._pending, final=True)
+        self._pending = ""
+        self._scanned = 0
+        return sentences
+
+
+def _scan(text: str, *, final: bool, resume: int = 0) -> tuple[list[str], int, int]:
+    """Sentences found in ``text``, the offset up to which text was consumed, and the offset
+    a later scan of ``text`` plus more may resume from.
+
+    ``resume`` is such an offset from a scan of a prefix of ``text`` that consumed nothing:
+    no newline precedes it, and each terminator run before it was decided "no end" from text
+    that appending more cannot change.
+    """
+    out: list[str] = []
+    start, i = 0, resume
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\n":
+            _emit(out, text[start:i])
+            start = i = i + 1
+            continue
+        if ch not in _TERMINATORS:
+            i += 1
+            continue
+        run_end = i
+        while run_end < n and text[run_end] in _TERMINATORS:
+            run_end += 1
+        decided = _decide(text, i, run_end, final=final)
+        if isinstance(decided, _Undecided):
+            return out, start, i
+        if decided is None:
+            i = run_end
+            continue
+        _emit(out, text[start:decided])
+        start = i = decided
+    if final:
+        _emit(out, text[start:])
+        start = n
+    return out, start, n
+
+
+def _emit(out: list[str], sentence: str) -> None:
+    stripped = sentence.strip()
+    if stripped:
+        out.append(stripped)
+
+
+def _decide(text: str, i: int, run_end: int, *, final: bool) -> int | None | _Undecided:
+    """For the terminator run ``text[i:run_end]``: the sentence's end offset, or None when
+    the run does not end a sentence, or _UNDECIDED when more text is needed."""
+    n = len(text)
+    j = run_end
+    while j < n and text[j] in _CLOSERS:
+        j += 1
+    run = text[i:run_end]
+    if not any(c in _CJK_TERMINATORS for c in run):
+        if j == n:
+            return n if final else _UNDECIDED
+        follower = text[j]
+        if not (follower.isspace() or has_cjk(follower) or follower in "[【［"):
+            return None  # 3.5, 2.1.0, example.com, a?b=1
+    tail = _tail(text, j, final=final)
+    if isinstance(tail, _Undecided):
+        return tail
+    end, next_char = tail
+    if any(c in _CJK_TERMINATORS for c in run) or "!" in run or "?" in run:
+        return end
+    return end if _full_stop_ends(text, i, run, next_char) else None
+
+
+def _tail(text: str, j: int, *, final: bool) -> tuple[int, str | None] | _Undecided:
+    """Attach markers after offset ``j``; return (sentence end, next character) where the
+    next character is the first that proves the end (None at the end of the final text)."""
+    n = len(text)
+    end = j
+    while True:
+        p = end
+        while p < n and text[p] in _HSPACE:
+            p += 1
+        if p == n:
+            return (end, None) if final else _UNDECIDED
+        marker = MARKER_RE.match(text, p)
+        if marker:
+            end = marker.end()
+            continue
+        if not final and _PARTIAL_MARKER_RE.fullmatch(text, p):
+            return _UNDECIDED
+        return end, text[p]
+
+
+def _full_stop_ends(text: str, i: int, run: str, next_char: str | None) -> bool:
+    """Whether a run of ``.``/``…`` at ``i`` ends the sentence, given the next character."""
+    capital_next = next_char is None or next_char == "\n" or next_char.isupper()
+    if len(run) > 1 or "…" in run:  # ellipsis: mid-sentence unless a new sentence starts
+        return capital_next
+    word_start = i
+    while word_start > 0 and not text[word_start - 1].isspace():
+        word_start -= 1
+    word = text[word_start : i + 1].lstrip(_OPENERS).lower()
+    if word in _HARD_ABBREVIATIONS:
+        return False
+    if word in _SOFT_ABBREVIATIONS or "." in word[:-1]:  # "B.V.", "U.S.": dotted initials
+        return capital_next or (next_char is not None and has_cjk(next_char))
+    if next_char is not None and next_char.isascii() and next_char.islower():
+        return False  # an English sentence does not start in lower case: "approx. five"
+    line_start = text.rfind("\n", 0, word_start) + 1
+    if word[:-1].isdigit() and not text[line_start:word_start].strip():
+        return False  # "1. Upload the file" is a list number
+    return True

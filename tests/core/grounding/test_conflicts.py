@@ -1,0 +1,187 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.grounding.conflicts import find_conflicts
+from kbqa.core.text.quantities import extract_quantities
+from kbqa.core.types import Block, Chunk, Conflict, ConflictSide
+
+
+def block(
+    n: int, doc: str, text: str, authority: str = "other", updated: str = "2025-01-01"
+) -> Block:
+    chunk = Chunk(
+        chunk_id=f"{doc}#c01",
+        doc_id=doc,
+        title=f"Title {doc}",
+        text=text,
+        updated=updated,
+        authority=authority,
+    )
+    return Block(n=n, chunk=chunk, score=1.0, tokens=10, text=text)
+
+
+# ----------------------------------------------------------------------------- quantities
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Uploads are limited to 200 MB.", [(200.0, "MB", "200 MB")]),
+        ("Uploads are limited to 0.2 GB.", [(200.0, "MB", "0.2 GB")]),
+        ("Max 1 TB or 500KB.", [(1e6, "MB", "1 TB"), (0.5, "MB", "500KB")]),
+        ("A 1 MiB file.", [(1.048576, "MB", "1 MiB")]),
+        ("单个文件最大 100MB。", [(100.0, "MB", "100MB")]),
+        ("单个文件最大 ２００ＭＢ。", [(200.0, "MB", "200MB")]),
+        ("Kept for 30 days.", [(30.0, "day", "30 days")]),
+        ("Kept for 24 hours.", [(1.0, "day", "24 hours")]),
+        ("Kept for 2 weeks.", [(14.0, "day", "2 weeks")]),
+        ("保留 30 天，或三十天。", [(30.0, "day", "30 天"), (30.0, "day", "三十天")]),
+        ("保留 3 个小时。", [(0.125, "day", "3 个小时")]),
+        ("Refunds take 5 business days.", [(5.0, "business day", "5 business days")]),
+        ("Up to 1,000 requests per minute.", [(1000.0, "req/min", "1,000 requests per minute")]),
+        ("Up to 10 requests/second.", [(600.0, "req/min", "10 requests/second")]),
+        ("Up to 100 rpm.", [(100.0, "req/min", "100 rpm")]),
+        ("每分钟最多 100 次。", [(100.0, "req/min", "100 次")]),
+        ("上限 60 次/分钟。", [(60.0, "req/min", "60 次/分钟")]),
+        ("A 20% discount, 30 percent.", [(20.0, "%", "20%"), (30.0, "%", "30 percent")]),
+        ("It costs $30 or 30 USD.", [(30.0, "USD", "$30"), (30.0, "USD", "30 USD")]),
+        ("价格 ¥50 或 50 元或 RMB 50。", [(50.0, "CNY", "¥50"), (50.0, "CNY", "50 元"),
+                                     (50.0, "CNY", "RMB 50")]),
+        ("Version 2.1.0 has 3 items.", []),
+    ],
+)
+def test_extract_quantities(text: str, expected: list[tuple[float, str, str]]) -> None:
+    got = [(round(q.value, 6), q.unit, q.text) for q in extract_quantities(text)]
+    assert got == expected
+
+
+# ----------------------------------------------------------------------------- conflicts
+
+
+UPLOAD_Q = "What is the maximum upload size?"
+
+
+def sides(conflict: Conflict) -> list[tuple[int, str, str]]:
+    return [(s.n, s.doc_id, s.value_text) for s in conflict.sides]
+
+
+def test_upload_size_conflict_with_all_side_details() -> None:
+    blocks = [
+        block(1, "faq", "The maximum upload size is 200 MB.", "faq", "2025-03-01"),
+        block(2, "wiki", "The maximum upload size is 100 MB per file.", "faq", "2024-01-10"),
+    ]
+    assert find_conflicts(blocks, UPLOAD_Q) == [
+        Conflict(
+            unit="MB",
+            sides=(
+                ConflictSide(1, "faq#c01", "faq", "Title faq", "2025-03-01", "faq", "200 MB"),
+                ConflictSide(2, "wiki#c01", "wiki", "Title wiki", "2024-01-10", "faq", "100 MB"),
+            ),
+            context=("maximum", "upload", "size"),
+            preferred=None,
+        )
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text_a", "text_b", "question", "found"),
+    [
+        # different things measured in the same unit
+        (
+            "Deleted items stay in the recycle bin for 30 days.",
+            "The free trial lasts 90 days.",
+            "How long is the free trial?",
+            False,
+        ),
+        # the same value written two ways
+        ("The maximum upload size is 0.2 GB.", "The maximum upload size is 200 MB.", UPLOAD_Q,
+         False),
+        ("Sessions time out after 24 hours.", "Sessions time out after 1 day.",
+         "When do sessions time out?", False),
+        # Chinese
+        ("单个文件最大 200 MB。", "单个文件最大 100MB。", "单个文件最大多少？", True),
+        # one shared term is not enough
+        ("Uploads are limited to 200 MB.", "Attachments are limited to 100 MB.", UPLOAD_Q, False),
+        # same document twice is never a conflict
+        ("The maximum upload size is 200 MB.", "The maximum upload size is 100 MB.", UPLOAD_Q,
+         None),
+    ],
+)
+def test_conflict_rules(text_a: str, text_b: str, question: str, found: bool | None) -> None:
+    doc_b = "a" if found is None else "b"
+    blocks = [block(1, "a", text_a), block(2, doc_b, text_b)]
+    assert bool(find_conflicts(blocks, question)) is bool(found)
+
+
+def test_conflict_must_be_about_the_question() -> None:
+    blocks = [
+        block(1, "a", "The maximum upload size is 200 MB. Deleted items stay 30 days."),
+        block(2, "b", "The maximum upload size is 100 MB."),
+    ]
+    assert find_conflicts(blocks, "How long do deleted items stay in the recycle bin?") == []
+    assert [c.unit for c in find_conflicts(blocks, UPLOAD_Q)] == ["MB"]
+    # the question names the unit and shares a word with one side's context
+    assert [c.unit for c in find_conflicts(blocks, "How many MB can an upload be?")] == ["MB"]
+
+
+@pytest.mark.parametrize(
+    ("text_a", "values_a"),
+    [
+        # without the clause cut "recycle bin files" would precede "90 days" too
+        ("Recycle bin files are purged after review; the trial lasts 90 days.", []),
+        ("Recycle bin files are purged after review. The trial lasts 90 days.", []),
+        # without the cut at the previous quantity, likewise
+        ("Recycle bin files are purged after 2 days, the trial lasts 90 days.", ["2 days"]),
+    ],
+)
+def test_context_stops_at_the_clause_or_previous_quantity(
+    text_a: str, values_a: list[str]
+) -> None:
+    blocks = [block(1, "a", text_a), block(2, "b", "Recycle bin files are kept 60 days.")]
+    found = find_conflicts(blocks, "How long are recycle bin files kept?")
+    assert [c.sides[0].value_text for c in found] == values_a
+
+
+def test_meeting_note_quoting_both_values_is_no_conflict() -> None:
+    note = "We raised the maximum upload size from 100 MB to 200 MB. Maximum upload size 100 MB."
+    blocks = [
+        block(1, "policy", "The maximum upload size is 200 MB.", "policy"),
+        block(2, "note", note, "meeting-note"),
+    ]
+    assert find_conflicts(blocks, UPLOAD_Q) == []
+
+
+@pytest.mark.parametrize(
+    ("authority_a", "authority_b", "preferred"),
+    [
+        ("policy", "faq", 0),
+        ("faq", "manual", 1),
+        ("meeting-note", "faq", 1),
+        ("archived", "other", 1),
+        ("archived", "meeting-note", 1),
+        ("faq", "faq", None),
+        ("other", "meeting-note", None),
+    ],
+)
+def test_authority_preference(authority_a: str, authority_b: str, preferred: int | None) -> None:
+    blocks = [
+        block(1, "a", "The maximum upload size is 200 MB.", authority_a),
+        block(2, "b", "The maximum upload size is 100 MB.", authority_b),
+    ]
+    (conflict,) = find_conflicts(blocks, UPLOAD_Q)
+    assert conflict.preferred == preferred
+
+
+def test_one_conflict_per_document_pair_and_unit() -> None:
+    blocks = [
+        block(1, "a", "The maximum upload size is 200 MB. The maximum upload size is 200 MB."),
+        block(2, "b", "The maximum upload size is 100 MB."),
+        block(3, "c", "The maximum upload size is 50 MB."),
+    ]
+    got = [sides(c) for c in find_conflicts(blocks, UPLOAD_Q)]
+    assert got == [
+        [(1, "a", "200 MB"), (2, "b", "100 MB")],
+        [(1, "a", "200 MB"), (3, "c", "50 MB")],
+        [(2, "b", "100 MB"), (3, "c", "50 MB")],
+    ]

@@ -1,0 +1,110 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.grounding.refusals import (
+    authority_notice,
+    partial_notice,
+    refuse_conflict,
+    refuse_low_score,
+    refuse_no_support,
+)
+from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Language
+
+FAQ = ConflictSide(1, "faq#c01", "faq", "Upload FAQ", "2025-03-01", "faq", "200 MB")
+POLICY = ConflictSide(2, "pol#c01", "pol", "Upload policy", "2024-01-10", "policy", "100 MB")
+TIE = Conflict(unit="MB", sides=(FAQ, POLICY), context=("maximum", "upload"), preferred=None)
+RANKED = Conflict(unit="MB", sides=(FAQ, POLICY), context=("maximum", "upload"), preferred=1)
+DOCS = [
+    DocumentRef("bin", "Recycle bin guide", "2025-01-02"),
+    DocumentRef("faq", "Storage FAQ"),
+    DocumentRef("bin", "Recycle bin guide", "2025-01-02"),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_three_refusals_differ(lang: Language) -> None:
+    messages = {
+        refuse_low_score(lang).message,
+        refuse_conflict(lang, TIE).message,
+        refuse_no_support(lang, DOCS).message,
+    }
+    assert len(messages) == 3
+
+
+def test_low_score_wording() -> None:
+    assert refuse_low_score("en").message == (
+        "I found nothing in the knowledge base that matches this question closely enough. "
+        "Try asking again in other words (ideally the documents' own, such as the product, "
+        "policy or process name), or ask the knowledge-base admins whether the document has "
+        "been uploaded."
+    )
+    assert refuse_low_score("zh").message == (
+        "知识库中没有找到与这个问题足够匹配的内容。请换个说法重新提问（最好用文档里的说法，"
+        "例如产品、制度或流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
+    )
+    assert refuse_low_score("en").reason == "low_score"
+
+
+def test_conflict_lists_both_values_with_titles_and_dates() -> None:
+    refusal = refuse_conflict("en", TIE)
+    assert refusal.message == (
+        "The sources disagree, so I won't pick one: “Upload FAQ” (updated 2025-03-01) says "
+        "200 MB, while “Upload policy” (updated 2024-01-10) says 100 MB. Check the more "
+        "recently updated “Upload FAQ” first, and confirm with the document owner which value "
+        "is current; the knowledge-base admins can correct the outdated one."
+    )
+    assert (refusal.reason, refusal.conflict) == ("conflict", TIE)
+    assert refuse_conflict("zh", TIE).message == (
+        "资料之间存在矛盾，无法给出可靠的答案：《Upload FAQ》（更新于 2025-03-01）写的是 200 MB，"
+        "而《Upload policy》（更新于 2024-01-10）写的是 100 MB。请先查看更新较晚的《Upload FAQ》，"
+        "并向文档负责人确认哪个数值是现行的；也可以请知识库管理员更正过时的文档。"
+    )
+
+
+def test_conflict_without_dates_asks_to_check_both() -> None:
+    undated = Conflict(
+        unit="MB",
+        sides=(
+            ConflictSide(1, "a#c1", "a", "A", "", "faq", "200 MB"),
+            ConflictSide(2, "b#c1", "b", "B", "", "faq", "100 MB"),
+        ),
+        context=("upload", "size"),
+    )
+    assert refuse_conflict("en", undated).message.startswith(
+        "The sources disagree, so I won't pick one: “A” says 200 MB, while “B” says 100 MB. "
+        "Check both documents, "
+    )
+
+
+def test_no_support_names_each_document_once() -> None:
+    refusal = refuse_no_support("en", DOCS)
+    assert refusal.message == (
+        "I found related documents: “Recycle bin guide” (updated 2025-01-02), “Storage FAQ”. "
+        "I could not verify an answer to this question in them. Open them to look for "
+        "yourself, or ask the document owner to add this information."
+    )
+    assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
+    assert refuse_no_support("zh", DOCS).message == (
+        "找到了相关文档《Recycle bin guide》（更新于 2025-01-02）、《Storage FAQ》，"
+        "但我无法从中核实出这个问题的答案。请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
+    )
+
+
+def test_authority_notice_names_the_other_document_and_its_value() -> None:
+    assert authority_notice("en", RANKED) == (
+        "Answered from the policy “Upload policy” (updated 2024-01-10). “Upload FAQ” "
+        "(updated 2025-03-01), a less authoritative source, says 200 MB. Ask the document "
+        "owner if in doubt."
+    )
+    assert authority_notice("zh", RANKED) == (
+        "本回答依据制度《Upload policy》（更新于 2024-01-10）。另有《Upload FAQ》"
+        "（更新于 2025-03-01）写的是 200 MB，其权威性较低；如有疑问请联系文档负责人。"
+    )
+    with pytest.raises(ValueError):
+        authority_notice("en", TIE)
+
+
+def test_partial_notice_in_both_languages() -> None:
+    assert partial_notice("en") != partial_notice("zh")
+    assert "资料" in partial_notice("zh")

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.errors import ProviderError
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.retrieval.standalone import is_follow_up, rewrite_deterministic, standalone_query
+from kbqa.core.types import Turn
+from tests.fakes.provider import FakeProvider
+
+EN = (
+    Turn("user", "How long does the recycle bin keep items?"),
+    Turn("assistant", "Deleted items stay for 30 days [1]. Admin restores are logged."),
+)
+ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1]。"))
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "expected"),
+    [
+        ("and for admins?", EN, "How long does the recycle bin keep items for admins?"),
+        ("What about the desktop app?", EN,
+         "How long does the recycle bin keep items, for the desktop app?"),
+        ("Can I restore it?", EN, "Can I restore it (recycle bin items)?"),
+        ("And what is the upload limit?", EN, "What is the upload limit?"),
+        ("What is the maximum upload size for PDF files?", EN,
+         "What is the maximum upload size for PDF files?"),
+        ("and for admins?", (), "For admins?"),
+        ("那管理员呢？", ZH, "对于管理员，回收站保留多久？"),
+        ("那它能恢复吗？", ZH, "它能恢复吗（回收站、保留）？"),
+        ("另外，上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
+        ("那试用期多长？", ZH, "试用期多长？"),  # a new subject with its own question word
+        # a sibling of the topic's noun asks the same question of it
+        ("and annual leave?", (Turn("user", "How many days of sick leave do employees get?"),),
+         "How many days of annual leave do employees get?"),
+        ("那年假呢？", (Turn("user", "员工每年有多少天病假？"),), "员工每年有多少天年假？"),
+        ("那成都呢？", (Turn("user", "去上海出差住酒店每晚最多能报多少钱？"),),
+         "去成都出差住酒店每晚最多能报多少钱？"),
+        # a follow-up in another language stands alone rather than mixing languages
+        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假呢？"),
+        ("还有，试用期多久？", ZH, "试用期多久？"),
+        ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
+    ],
+)
+def test_rewrite_deterministic(question: str, history: tuple[Turn, ...], expected: str) -> None:
+    assert rewrite_deterministic(question, history) == expected
+
+
+def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
+    history = (*EN, Turn("user", "and for admins?"), Turn("assistant", "Also 30 days [1]."))
+    assert rewrite_deterministic("what about guests?", history) == (
+        "How long does the recycle bin keep items, for guests?"
+    )
+
+
+def test_assistant_answers_never_enter_the_query() -> None:
+    rewritten = rewrite_deterministic("and for admins?", EN)
+    assert "30" not in rewritten and "logged" not in rewritten
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("and for admins?", True), ("那管理员呢？", True), ("Can I restore it?", True),
+     ("How long are old versions kept on the business plan?", False),
+     ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True),
+     ("团建的预算是多少？", False), ("管理员呢？", True)],
+)
+def test_is_follow_up(question: str, expected: bool) -> None:
+    assert is_follow_up(question) is expected
+
+
+async def test_the_fast_model_rewrites_when_the_provider_can() -> None:
+    provider = FakeProvider(['"How long do admins keep recycle bin items?"\n'],
+                            supports_rewrite=True)
+    query, call = await standalone_query(question="and for admins?", history=EN,
+                                         provider=provider)
+    assert query == "How long do admins keep recycle bin items?"
+    assert call is not None and call.model == "fake-fast"
+    assert [p.task for p in provider.prompts] == ["rewrite"]
+
+
+@pytest.mark.parametrize("output", [ProviderError("overloaded", retryable=True), "  \n"])
+async def test_provider_failure_or_empty_output_falls_back(output: object) -> None:
+    provider = FakeProvider([output], supports_rewrite=True)  # type: ignore[list-item]
+    query, call = await standalone_query(question="那管理员呢？", history=ZH, provider=provider)
+    assert query == "对于管理员，回收站保留多久？"
+    assert call is not None and call.extra["error"] in ("overloaded", "empty rewrite")
+
+
+async def test_no_model_call_without_history_or_rewrite_support() -> None:
+    provider = FakeProvider([], supports_rewrite=True)
+    assert await standalone_query(question=" Q? ", history=(), provider=provider) == ("Q?", None)
+    assert await standalone_query(question="and for admins?", history=EN,
+                                  provider=ExtractiveProvider()) == (
+        "How long does the recycle bin keep items for admins?", None)
+    assert provider.prompts == []
