@@ -32,7 +32,7 @@ from kbqa.core.grounding.conflicts import find_conflicts  # noqa: E402
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer  # noqa: E402
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall  # noqa: E402
 from kbqa.core.text.sentences import SentenceBuffer, split_sentences  # noqa: E402
-from kbqa.core.types import Chunk, ScoredChunk, Sentence, TraceDraft  # noqa: E402
+from kbqa.core.types import Chunk, ScoredChunk, Sentence, TraceRecorder  # noqa: E402
 
 RUNS = 200
 TOKEN_GAP_MS = 20.0  # one token every 20 ms = 50 tokens/s, a typical streaming speed
@@ -145,7 +145,7 @@ class _Retriever:
 
 async def _pipeline_run() -> list[float]:
     provider = _TimedProvider()
-    trace = TraceDraft(trace_id="bench", question=QUESTION)
+    trace = TraceRecorder(trace_id="bench", question=QUESTION)
     out: list[float] = []
     events = answer(AnswerRequest(question="Which limits apply to uploads, trials and the API?"),
                     retriever=_Retriever(), provider=provider,

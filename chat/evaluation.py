@@ -1,14 +1,15 @@
 """Run evaluation cases through the same pipeline and events as the chat (README: Evaluation).
 
 A case with ``documents`` gets its own temporary in-memory knowledge base (chunked with
-``sources.chunking``, searched with ``kbqa.core.retrieval.bm25.InMemoryRetriever``); the stored one is
-neither read nor written. A case without documents is answered from the stored knowledge base.
+``sources.chunking``, searched with ``kbqa.core.retrieval.bm25.InMemoryRetriever``); the
+stored one is neither read nor written. A case without documents is answered from the
+stored knowledge base.
 Traces are not stored unless asked (``store_traces=True``), so evaluation runs leave the
 reviewer's trace list alone.
 
 Citation validity is checked independently of the pipeline: every emitted sentence is
-re-verified with a fresh ``kbqa.core.grounding.citations.Verifier`` built from the ORIGINAL text of the
-blocks the ``Meta`` event listed, looked up by chunk_id (case KB, or the database).
+re-verified with a fresh ``kbqa.core.grounding.citations.Verifier`` built from the ORIGINAL
+text of the blocks the ``Meta`` event listed, looked up by chunk_id (case KB, or the database).
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from kbqa.core.types import (
     Claim,
     Event,
     Retriever,
-    TraceDraft,
+    TraceRecorder,
 )
 from sources.chunking import chunk_text
 
@@ -133,7 +134,7 @@ def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
 
 
 async def check_citations(
-    observed: AnswerOutcome, kb: CaseKnowledgeBase, *, threshold: float
+    observed: AnswerOutcome, kb: CaseKnowledgeBase, *, min_overlap: float
 ) -> tuple[int, int, list[str]]:
     """(checked, valid, issues) over emitted (sentence, citation) pairs, re-verified afresh."""
     issued = {int(b["n"]): str(b["chunk_id"]) for b in observed.blocks}
@@ -142,7 +143,7 @@ async def check_citations(
         chunk = await kb.chunk(chunk_id)
         if chunk is not None:
             blocks.append(Block(n=n, chunk=chunk, score=0.0, tokens=0, text=chunk.text))
-    verifier = Verifier(blocks, threshold=threshold)
+    verifier = Verifier(blocks, min_overlap=min_overlap)
     known = {b.n for b in blocks}
     checked = valid = 0
     issues: list[str] = []
@@ -183,7 +184,7 @@ async def run_case(
 
     if answer_fn is None:
         from kbqa.core.pipeline import answer as answer_fn
-    trace = TraceDraft(trace_id=new_ulid(), question=case.question)
+    trace = TraceRecorder(trace_id=new_ulid(), question=case.question)
     observed = AnswerOutcome()
     started = time.perf_counter()
     try:
@@ -196,7 +197,7 @@ async def run_case(
                 observed.add(ev)
         latency = (time.perf_counter() - started) * 1000
         checked, valid, issues = await check_citations(
-            observed, kb, threshold=config.overlap_threshold)
+            observed, kb, min_overlap=config.overlap_threshold)
     except Exception as exc:  # noqa: BLE001 - one failing case must not stop the run
         return _result(case, status="error", error=f"{type(exc).__name__}: {exc}",
                        latency_ms=(time.perf_counter() - started) * 1000,
@@ -217,7 +218,7 @@ async def run_case(
     )
 
 
-async def _store_trace(trace: TraceDraft) -> None:
+async def _store_trace(trace: TraceRecorder) -> None:
     from chat.services import trace_record
 
     if trace.status == "pending":
@@ -280,7 +281,9 @@ def gate_label(case: EvalCase) -> str:
     return "answer"
 
 
-def plot_distributions(signals: Sequence[Signals], *, threshold: float, path: str | Path) -> None:
+def plot_distributions(
+    signals: Sequence[Signals], *, min_relevance: float, path: str | Path
+) -> None:
     """PNG of top-relevance histograms (answerable vs unanswerable) with the threshold line."""
     import matplotlib
 
@@ -293,8 +296,8 @@ def plot_distributions(signals: Sequence[Signals], *, threshold: float, path: st
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.hist(answerable, bins=bins, alpha=0.6, label=f"answerable (n={len(answerable)})")
     ax.hist(unanswerable, bins=bins, alpha=0.6, label=f"unanswerable (n={len(unanswerable)})")
-    ax.axvline(threshold, color="black", linestyle="--",
-               label=f"KBQA_MIN_RELEVANCE={threshold:.2f}")
+    ax.axvline(min_relevance, color="black", linestyle="--",
+               label=f"KBQA_MIN_RELEVANCE={min_relevance:.2f}")
     ax.set_xlabel("top hit normalised relevance (BM25 score / ideal score)")
     ax.set_ylabel("questions")
     ax.legend()

@@ -37,7 +37,7 @@ class Conversation(models.Model):
 
 
 class Trace(models.Model):
-    """The evidence chain of one answer; ``data`` holds the full ``TraceDraft``."""
+    """The evidence chain of one answer; ``data`` holds the full ``TraceRecorder``."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")

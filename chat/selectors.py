@@ -1,7 +1,7 @@
 """Reads for the chat app: trace lists and evidence chains for reviewers, conversations.
 
 Selectors take keyword-only arguments and never write. ``trace_evidence`` turns the stored
-``TraceDraft`` JSON (``Trace.data``) into the rows the reviewer detail page lays out; it
+``TraceRecorder`` JSON (``Trace.data``) into the rows the reviewer detail page lays out; it
 tolerates missing keys so traces written by older pipelines still render.
 """
 
@@ -84,7 +84,7 @@ class TraceEvidence:
 
     data: dict[str, Any]
     hits: list[dict[str, Any]]
-    threshold: float
+    min_relevance: float
     blocks: list[dict[str, Any]]
     conflicts: list[dict[str, Any]]
     compression: dict[str, Any] | None
@@ -96,12 +96,12 @@ class TraceEvidence:
     errors: list[str] = field(default_factory=list)
 
 
-def _hits(data: dict[str, Any], threshold: float) -> list[dict[str, Any]]:
+def _hits(data: dict[str, Any], min_relevance: float) -> list[dict[str, Any]]:
     return [
         {
             **h,
             "url": chunk_url(str(h.get("chunk_id", ""))),
-            "passes": float(h.get("relevance", 0.0)) >= threshold,
+            "passes": float(h.get("relevance", 0.0)) >= min_relevance,
         }
         for h in data.get("hits") or []
     ]
@@ -154,11 +154,12 @@ def _compression(data: dict[str, Any]) -> dict[str, Any] | None:
 def trace_evidence(*, trace: Trace) -> TraceEvidence:
     """The evidence chain of ``trace`` laid out for the reviewer page (no HTML, no escaping)."""
     data: dict[str, Any] = trace.data or {}
-    threshold = float(data.get("threshold") or 0.0)
+    # traces stored before the rename kept it under "threshold"
+    min_relevance = float(data.get("min_relevance", data.get("threshold")) or 0.0)
     return TraceEvidence(
         data=data,
-        hits=_hits(data, threshold),
-        threshold=threshold,
+        hits=_hits(data, min_relevance),
+        min_relevance=min_relevance,
         blocks=[_block(b) for b in data.get("blocks") or []],
         conflicts=list(data.get("conflicts") or []),
         compression=_compression(data),

@@ -32,7 +32,7 @@ from kbqa.core.types import (
     Refusal,
     Retriever,
     Sentence,
-    TraceDraft,
+    TraceRecorder,
     Turn,
 )
 
@@ -40,7 +40,7 @@ from kbqa.core.types import (
 def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
     """The answer knobs from ``KBQA_*`` settings; keyword overrides win (tests, evaluate)."""
     values: dict[str, Any] = {
-        "retrieval_k": settings.KBQA_RETRIEVAL_K,
+        "top_k": settings.KBQA_TOP_K,
         "budget": settings.KBQA_CONTEXT_BUDGET,
         "max_blocks": settings.KBQA_MAX_BLOCKS,
         "min_relevance": settings.KBQA_MIN_RELEVANCE,
@@ -83,7 +83,7 @@ def default_retriever() -> Retriever:
 
 def trace_record(
     *,
-    draft: TraceDraft,
+    draft: TraceRecorder,
     user: AbstractBaseUser | None = None,
     conversation: Conversation | None = None,
 ) -> Trace:
@@ -221,7 +221,7 @@ async def answer_run(
     """
     owned = provider is None
     provider = provider or provider_from_settings()
-    draft = TraceDraft(trace_id=new_ulid(), question=question)
+    draft = TraceRecorder(trace_id=new_ulid(), question=question)
     request = AnswerRequest(
         question=question,
         history=tuple(history),

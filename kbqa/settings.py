@@ -193,7 +193,7 @@ LOGGING = {
 
 # --- kbqa: retrieval, assembly, verification, providers (README: Configuration) ---
 KBQA_CHUNK_TOKENS = env_int("KBQA_CHUNK_TOKENS", 300)
-KBQA_RETRIEVAL_K = env_int("KBQA_RETRIEVAL_K", 20)
+KBQA_TOP_K = env_int("KBQA_TOP_K", 20)
 KBQA_CONTEXT_BUDGET = env_int("KBQA_CONTEXT_BUDGET", 1200)
 KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
 # Normalised relevance in [0, 1]. Default from `manage.py calibrate sources/demo/questions.jsonl`

@@ -75,8 +75,9 @@ class Document(models.Model):
 class Chunk(models.Model):
     """A passage of a document; ``text`` is the original text citations are checked against.
 
-    ``tokens`` counts cl100k_base tokens; ``fingerprint`` is ``kbqa.core.text.normalise.fingerprint``
-    of the text; ``version`` is 1 for ``doc#c02``, 2 for ``doc#c02v2``...
+    ``tokens`` counts cl100k_base tokens; ``fingerprint`` is
+    ``kbqa.core.text.normalise.fingerprint`` of the text;
+    ``version`` is 1 for ``doc#c02``, 2 for ``doc#c02v2``...
     """
 
     chunk_id = models.CharField(_("chunk id"), max_length=128, unique=True)

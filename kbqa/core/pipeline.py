@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from kbqa.core.context.assembly import assemble, leading_blocks
 from kbqa.core.context.compression import compress_blocks
 from kbqa.core.errors import KbqaError, ProviderError
-from kbqa.core.generation.drafts import Judge, elapsed_ms, generate, record_call
+from kbqa.core.generation.drafts import SentenceGate, elapsed_ms, generate, record_call
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
     authority_notice,
@@ -46,7 +46,7 @@ from kbqa.core.types import (
     Refusal,
     Retriever,
     ScoredChunk,
-    TraceDraft,
+    TraceRecorder,
     blocks_info,
 )
 
@@ -61,7 +61,7 @@ class PipelineConfig:
     in the cited block.
     """
 
-    retrieval_k: int = 20
+    top_k: int = 20
     budget: int = 1200
     max_blocks: int = 5
     min_relevance: float = 0.3
@@ -91,7 +91,7 @@ def _document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
     return tuple(seen.values())
 
 
-def _record_hits(trace: TraceDraft, hits: Sequence[ScoredChunk]) -> None:
+def _record_hits(trace: TraceRecorder, hits: Sequence[ScoredChunk]) -> None:
     trace.hits = [
         {
             "chunk_id": h.chunk.chunk_id,
@@ -112,7 +112,9 @@ def _apply_authority(
     return (_renumber(kept) if weaker else blocks), notices
 
 
-def _finish(judge_or_none: Judge | None, trace: TraceDraft, status: DoneStatus, t0: float) -> Done:
+def _finish(
+    judge_or_none: SentenceGate | None, trace: TraceRecorder, status: DoneStatus, t0: float
+) -> Done:
     trace.status = status
     trace.timings["total_ms"] = elapsed_ms(t0)
     emitted = judge_or_none.emitted if judge_or_none else 0
@@ -120,12 +122,12 @@ def _finish(judge_or_none: Judge | None, trace: TraceDraft, status: DoneStatus, 
     return Done(status=status, emitted=emitted, dropped=dropped, trace_id=trace.trace_id)
 
 
-def _refusal(trace: TraceDraft, refusal: Refusal) -> Refusal:
+def _refusal(trace: TraceRecorder, refusal: Refusal) -> Refusal:
     trace.refusal_reason = refusal.reason
     return refusal
 
 
-async def _standalone(request: AnswerRequest, provider: Provider, trace: TraceDraft) -> str:
+async def _standalone(request: AnswerRequest, provider: Provider, trace: TraceRecorder) -> str:
     """The standalone query: the request's own, or rewritten from the history (recorded)."""
     query = request.standalone_query
     if query is None:
@@ -139,7 +141,7 @@ async def _standalone(request: AnswerRequest, provider: Provider, trace: TraceDr
 
 
 async def _retrieve(
-    retriever: Retriever, query: str, k: int, trace: TraceDraft
+    retriever: Retriever, query: str, k: int, trace: TraceRecorder
 ) -> Sequence[ScoredChunk]:
     """The top ``k`` chunks by BM25 score; hits and retrieval time are recorded."""
     t = time.perf_counter()
@@ -152,7 +154,7 @@ async def _retrieve(
 def _meta(
     request: AnswerRequest,
     provider: Provider,
-    trace: TraceDraft,
+    trace: TraceRecorder,
     lang: Language,
     blocks: Sequence[Block],
     compression: dict[str, object] | None,
@@ -183,7 +185,7 @@ async def answer(
     retriever: Retriever,
     provider: Provider,
     config: PipelineConfig,
-    trace: TraceDraft,
+    trace: TraceRecorder,
 ) -> AsyncIterator[Event]:
     """Answer ``request``, yielding events; fills ``trace`` as it goes.
 
@@ -192,12 +194,12 @@ async def answer(
     """
     t0 = time.perf_counter()
     lang = detect_language(request.question)
-    trace.language, trace.threshold = lang, config.min_relevance
+    trace.language, trace.min_relevance = lang, config.min_relevance
     trace.provider, trace.model = provider.name, provider.model
-    judge: Judge | None = None
+    judge: SentenceGate | None = None
     try:
         query = await _standalone(request, provider, trace)
-        hits = await _retrieve(retriever, query, config.retrieval_k, trace)
+        hits = await _retrieve(retriever, query, config.top_k, trace)
 
         def meta(
             blocks: Sequence[Block] = (),
@@ -230,7 +232,7 @@ async def answer(
             trace.compression = dict(compression)
         yield meta(blocks, compression, notices)
 
-        judge = Judge(blocks, config.overlap_threshold, trace, t0)
+        judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
         async for ev in generate(request, blocks, query, provider, judge, trace):
             yield ev
         if not judge.emitted:

@@ -45,8 +45,8 @@ class ScoredChunk:
     """A retrieval hit.
 
     ``score`` is the raw BM25 score (no fixed scale); ``relevance`` is the score divided by the
-    query's ideal score in this index, in [0, 1] (see ``kbqa.core.retrieval.bm25``), which is what the
-    low-score refusal threshold compares against.
+    query's ideal score in this index, in [0, 1] (see ``kbqa.core.retrieval.bm25``), which is what
+    the low-score refusal threshold compares against.
     """
 
     chunk: Chunk
@@ -307,7 +307,7 @@ def event_payload(ev: Event) -> dict[str, Any]:
 
 
 @dataclass
-class TraceDraft:
+class TraceRecorder:
     """Everything a reviewer needs, filled in by the pipeline as it goes (mutable on purpose).
 
     The caller creates it, passes it to the pipeline and stores it in a ``finally`` block, so a
@@ -319,7 +319,7 @@ class TraceDraft:
     standalone_query: str = ""
     language: str = "en"
     hits: list[dict[str, Any]] = field(default_factory=list)
-    threshold: float = 0.0
+    min_relevance: float = 0.0
     blocks: list[dict[str, Any]] = field(default_factory=list)
     compression: dict[str, Any] | None = None
     conflicts: list[dict[str, Any]] = field(default_factory=list)

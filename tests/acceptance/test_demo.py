@@ -113,7 +113,7 @@ def sources_section(trace: Trace) -> str:
 def test_assembly_puts_best_block_first_second_best_last_within_budget(
     question: str, best: str, second: str
 ) -> None:
-    hits = chunks_search(query=question, k=settings.KBQA_RETRIEVAL_K)
+    hits = chunks_search(query=question, k=settings.KBQA_TOP_K)
     budget = settings.KBQA_CONTEXT_BUDGET
     assembly = assemble(hits, budget=budget, max_blocks=settings.KBQA_MAX_BLOCKS)
     blocks = assembly.blocks
@@ -221,7 +221,9 @@ def test_streamed_fabrication_drops_both_inventions_and_shows_only_verified_sent
     lang: str,
 ) -> None:
     events, trace = ask(RATE_LIMIT[lang], mode="stream", fabricate=True)
-    verifier = Verifier(original_blocks(meta_of(events)), threshold=settings.KBQA_OVERLAP_THRESHOLD)
+    verifier = Verifier(
+        original_blocks(meta_of(events)), min_overlap=settings.KBQA_OVERLAP_THRESHOLD
+    )
     sentences = [ev for ev in events if isinstance(ev, Sentence)]
     assert names(events) == ["meta", "sentence", "dropped", "dropped", "done"]
     for ev in sentences:

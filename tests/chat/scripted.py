@@ -2,7 +2,7 @@
 
 Front ends (API, SSE, CLI) are thin renderers of pipeline events, so their tests replace the
 pipeline with a script of events and check what the user receives. ``ScriptedAnswer`` fills
-the ``TraceDraft`` the way the pipeline does (status, provider, verdicts) so the stored trace
+the ``TraceRecorder`` the way the pipeline does (status, provider, verdicts) so the stored trace
 is realistic, and records each ``AnswerRequest`` so tests can check the history it got.
 Tests that run the real pipeline instead serve it ``LEAVE`` through ``ListRetriever``.
 """
@@ -25,7 +25,7 @@ from kbqa.core.types import (
     Refusal,
     ScoredChunk,
     Sentence,
-    TraceDraft,
+    TraceRecorder,
 )
 from tests.fakes.provider import FakeProvider
 
@@ -58,7 +58,7 @@ BLOCKS = (
 SECRET_DROPPED = "Employees get 99 days of leave."
 
 
-def meta(trace: TraceDraft, question: str) -> Meta:
+def meta(trace: TraceRecorder, question: str) -> Meta:
     return Meta(
         trace_id=trace.trace_id,
         question=question,
@@ -71,7 +71,7 @@ def meta(trace: TraceDraft, question: str) -> Meta:
     )
 
 
-def answered(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
+def answered(trace: TraceRecorder, request: AnswerRequest) -> list[Event]:
     trace.verdicts = [
         {
             "draft": 1,
@@ -104,7 +104,7 @@ def answered(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
     ]
 
 
-def refused(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
+def refused(trace: TraceRecorder, request: AnswerRequest) -> list[Event]:
     trace.status, trace.refusal_reason = "refused_low_score", "low_score"
     return [
         Meta(
@@ -122,7 +122,7 @@ def refused(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
     ]
 
 
-def failed(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
+def failed(trace: TraceRecorder, request: AnswerRequest) -> list[Event]:
     trace.status = "error"
     trace.errors = ["ProviderError: overloaded"]
     return [
@@ -132,7 +132,7 @@ def failed(trace: TraceDraft, request: AnswerRequest) -> list[Event]:
     ]
 
 
-Script = Callable[[TraceDraft, AnswerRequest], list[Event]]
+Script = Callable[[TraceRecorder, AnswerRequest], list[Event]]
 
 
 class ScriptedAnswer:
@@ -143,7 +143,7 @@ class ScriptedAnswer:
         self.requests: list[AnswerRequest] = []
 
     async def __call__(
-        self, request: AnswerRequest, *, trace: TraceDraft, **_: Any
+        self, request: AnswerRequest, *, trace: TraceRecorder, **_: Any
     ) -> AsyncIterator[Event]:
         self.requests.append(request)
         trace.provider, trace.model = "fake", "fake-model"

@@ -23,9 +23,9 @@ from chat.models import Conversation
 from kbqa.asgi import application
 from kbqa.core.pipeline import AnswerRequest
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
-from kbqa.core.types import Event, TraceDraft
+from kbqa.core.types import Event, TraceRecorder
 
-Script = Callable[[TraceDraft, Provider], AsyncIterator[Event]]
+Script = Callable[[TraceRecorder, Provider], AsyncIterator[Event]]
 
 
 class HangingProvider(Provider):
@@ -70,7 +70,7 @@ def scripted_pipeline_fixture(monkeypatch: pytest.MonkeyPatch) -> Pipeline:
         retriever: Any,
         provider: Provider,
         config: Any,
-        trace: TraceDraft,
+        trace: TraceRecorder,
     ) -> AsyncIterator[Event]:
         pipeline.requests.append(request)
         assert pipeline.script is not None, "set scripted_pipeline.script first"

@@ -26,7 +26,7 @@ from kbqa.core.types import (
     Event,
     Meta,
     Refusal,
-    TraceDraft,
+    TraceRecorder,
 )
 from tests.chat.support import (
     conversation_make,
@@ -79,7 +79,7 @@ IDS = ["english-ui-chinese-question", "chinese-ui-english-question"]
 
 
 def refusing_in(language: str):  # type: ignore[no-untyped-def]
-    async def script(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+    async def script(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
         yield Meta(
             trace_id=trace.trace_id,
             question="q",

@@ -24,7 +24,7 @@ from kbqa.core.types import (
     Meta,
     Refusal,
     Sentence,
-    TraceDraft,
+    TraceRecorder,
 )
 from tests.chat.support import (
     conversation_make,
@@ -65,7 +65,7 @@ BLOCKS = (
 )
 
 
-def meta(trace: TraceDraft, notices: tuple[str, ...] = ()) -> Meta:
+def meta(trace: TraceRecorder, notices: tuple[str, ...] = ()) -> Meta:
     return Meta(
         trace_id=trace.trace_id,
         question="q",
@@ -79,7 +79,7 @@ def meta(trace: TraceDraft, notices: tuple[str, ...] = ()) -> Meta:
     )
 
 
-async def answered(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+async def answered(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
     yield meta(trace, notices=("The FAQ is older than the policy; the policy is cited.",))
     yield Sentence(index=0, text="Refunds take 14 days.", citations=(1,))
     yield Sentence(index=1, text="Finance handles exceptions.", citations=(1, 2))
@@ -87,7 +87,7 @@ async def answered(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event
     yield Done(status="answered", emitted=2, dropped=0, trace_id=trace.trace_id)
 
 
-async def fabricated(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+async def fabricated(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
     yield meta(trace)
     yield Sentence(index=0, text="Refunds take 14 days.", citations=(1,))
     yield Dropped(
@@ -100,7 +100,7 @@ async def fabricated(trace: TraceDraft, provider: Provider) -> AsyncIterator[Eve
     yield Done(status="answered", emitted=1, dropped=1, trace_id=trace.trace_id)
 
 
-async def hanging(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+async def hanging(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
     yield meta(trace)
     yield Sentence(index=0, text="Refunds take 14 days.", citations=(1,))
     async for _delta in provider.stream(
@@ -109,7 +109,7 @@ async def hanging(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]
         pass
 
 
-async def broken(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+async def broken(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
     yield meta(trace)
     yield Sentence(index=0, text="Refunds take 14 days.", citations=(1,))
     trace.status = "error"
@@ -160,7 +160,7 @@ REFUSAL_TITLES = {
 
 
 def refusing(reason: str):  # type: ignore[no-untyped-def]
-    async def script(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+    async def script(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
         yield meta(trace)
         trace.status = f"refused_{reason}"
         trace.refusal_reason = reason
@@ -463,7 +463,7 @@ async def test_control_characters_are_stripped_before_the_question_is_stored(
 
 
 async def test_unexpected_failure_renders_an_alert_not_a_dropped_socket(scripted_pipeline) -> None:
-    async def exploding(trace: TraceDraft, provider: Provider) -> AsyncIterator[Event]:
+    async def exploding(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
         raise RuntimeError("bug")
         yield  # pragma: no cover
 

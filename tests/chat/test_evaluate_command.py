@@ -32,7 +32,7 @@ from kbqa.core.types import (
     Refusal,
     Retriever,
     Sentence,
-    TraceDraft,
+    TraceRecorder,
 )
 from sources.selectors import current_chunks
 from sources.services import IngestOverrides, document_ingest
@@ -48,7 +48,7 @@ CASE_DOC = {"doc_id": "case-doc", "title": "Recycle bin",
 
 async def scripted_answer(
     request: AnswerRequest, *, retriever: Retriever, provider: object,
-    config: PipelineConfig, trace: TraceDraft, cite: int = 1,
+    config: PipelineConfig, trace: TraceRecorder, cite: int = 1,
 ) -> AsyncIterator[Event]:
     if "boom" in request.question:
         raise RuntimeError("scripted failure")

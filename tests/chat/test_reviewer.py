@@ -12,7 +12,7 @@ from django.test import Client
 
 from chat.models import Trace, new_ulid
 from chat.services import trace_record
-from kbqa.core.types import TraceDraft
+from kbqa.core.types import TraceRecorder
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +25,7 @@ def trace_make(
     day: dt.date | None = None,
     **data: Any,
 ) -> Trace:
-    draft = TraceDraft(trace_id=new_ulid(), question=question, status=status, provider=provider)
+    draft = TraceRecorder(trace_id=new_ulid(), question=question, status=status, provider=provider)
     for key, value in data.items():
         setattr(draft, key, value)
     trace = trace_record(draft=draft)
@@ -239,7 +239,7 @@ def evidence_trace() -> Trace:
     return trace_make(
         "How much leave <script>alert(1)</script>?",
         standalone_query="annual leave days",
-        threshold=0.3,
+        min_relevance=0.3,
         hits=[
             {"chunk_id": "doc-001#c01", "score": 7.5, "relevance": 0.92},
             {"chunk_id": "doc-009#c04", "score": 1.2, "relevance": 0.11},
@@ -340,7 +340,7 @@ def test_detail_of_a_refusal(staff_client: Client) -> None:
         status="refused_low_score",
         refusal_reason="low_score",
         hits=[{"chunk_id": "doc-1#c1", "score": 0.4, "relevance": 0.05}],
-        threshold=0.3,
+        min_relevance=0.3,
     )
     html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
     assert '<dd id="refusal-reason">low score</dd>' in html

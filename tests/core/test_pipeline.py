@@ -8,7 +8,7 @@ import pytest
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.types import Chunk, Event, ScoredChunk, TraceDraft, Turn
+from kbqa.core.types import Chunk, Event, ScoredChunk, TraceRecorder, Turn
 from tests.fakes.provider import FakeOutput, FakeProvider
 
 RECYCLE = Chunk(
@@ -71,8 +71,8 @@ def hits(*chunks: Chunk, relevance: float = 0.8, scores: Sequence[float] = ()) -
 
 async def run(
     question: str, provider: FakeProvider, retriever: StaticRetriever, **request: object
-) -> tuple[list[Event], TraceDraft]:
-    trace = TraceDraft(trace_id="01TEST", question=question)
+) -> tuple[list[Event], TraceRecorder]:
+    trace = TraceRecorder(trace_id="01TEST", question=question)
     config = request.pop("config", PipelineConfig())
     req = AnswerRequest(question=question, **request)  # type: ignore[arg-type]
     events = [
@@ -249,7 +249,7 @@ async def test_provider_error_mid_stream_keeps_only_verified_sentences() -> None
 
 async def test_cancellation_marks_the_trace() -> None:
     provider = FakeProvider([["Deleted files stay ", "in the recycle bin "] + ["x "] * 1000])
-    trace = TraceDraft(trace_id="01CANCEL", question="q")
+    trace = TraceRecorder(trace_id="01CANCEL", question="q")
     gen = answer(
         AnswerRequest(question="How long does the recycle bin keep files?"),
         retriever=StaticRetriever(hits(RECYCLE, TRIAL, SSO)),

@@ -8,7 +8,7 @@ import pytest
 
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.anthropic import AnthropicProvider
-from kbqa.core.types import Chunk, Event, ScoredChunk, TraceDraft
+from kbqa.core.types import Chunk, Event, ScoredChunk, TraceRecorder
 from tests.fakes.anthropic_server import FakeAnthropicServer, StatusReply, StreamReply
 
 RECYCLE = Chunk(
@@ -29,10 +29,10 @@ def server() -> Iterator[FakeAnthropicServer]:
         yield fake
 
 
-async def run(server: FakeAnthropicServer) -> tuple[list[Event], TraceDraft]:
+async def run(server: FakeAnthropicServer) -> tuple[list[Event], TraceRecorder]:
     provider = AnthropicProvider(api_key="sk-test", model="claude-sonnet-4-6",
                                  base_url=server.url, max_retries=2, timeout=10.0)
-    trace = TraceDraft(trace_id="01ANTHROPIC", question=QUESTION)
+    trace = TraceRecorder(trace_id="01ANTHROPIC", question=QUESTION)
     try:
         events = [ev async for ev in answer(AnswerRequest(question=QUESTION), retriever=OneHit(),
                                             provider=provider, config=PipelineConfig(),

@@ -40,7 +40,7 @@ class Command(BaseCommand):
                             help="highest acceptable share of answerable questions refused")
         parser.add_argument("--plot", metavar="PATH.png", help="draw both distributions")
         parser.add_argument("--limit", type=int, help="use only the first N cases")
-        parser.add_argument("--k", type=int, help="hits to retrieve (default KBQA_RETRIEVAL_K)")
+        parser.add_argument("--k", type=int, help="hits to retrieve (default KBQA_TOP_K)")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     def handle(self, *args: Any, **opts: Any) -> None:
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         for problem in problems:
             self.stderr.write(f"skipped {problem}")
         cases = select_cases(cases, expect=["answer", "refuse", "conflict"], limit=opts["limit"])
-        k = opts["k"] or settings.KBQA_RETRIEVAL_K
+        k = opts["k"] or settings.KBQA_TOP_K
         signals = async_to_sync(collect_signals)(cases, k=k, progress=not opts["no_progress"])
         answerable = [s.relevance for s in signals if s.expect == "answer"]
         unanswerable = [s.relevance for s in signals if s.expect == "refuse"]
@@ -69,5 +69,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Current setting: KBQA_MIN_RELEVANCE={settings.KBQA_MIN_RELEVANCE:.2f}")
         self.stdout.write(recommendation_text(rec, max_wrongful_refusal=limit_rate))
         if opts["plot"]:
-            plot_distributions(signals, threshold=rec.threshold, path=opts["plot"])
+            plot_distributions(signals, min_relevance=rec.threshold, path=opts["plot"])
             self.stderr.write(f"Plot written to {opts['plot']}")

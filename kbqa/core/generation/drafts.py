@@ -1,10 +1,10 @@
 """Generation: draft an answer, cut it into sentences, verify each, emit or drop it.
 
 One draft, and one regeneration with per-sentence feedback when the first showed nothing
-(README: How an answer is made). ``Judge`` is the one verifier for both modes: "stream"
+(README: How an answer is made). ``SentenceGate`` is the one verifier for both modes: "stream"
 drafts are judged sentence by sentence as the text arrives; "json" drafts are judged whole
 before anything is shown. Every verdict, emitted and dropped sentence, prompt, raw draft and
-provider usage is recorded on the ``TraceDraft``; providers never touch the trace.
+provider usage is recorded on the ``TraceRecorder``; providers never touch the trace.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from kbqa.core.types import (
     Event,
     Language,
     Sentence,
-    TraceDraft,
+    TraceRecorder,
     Verdict,
 )
 
@@ -44,7 +44,7 @@ def elapsed_ms(since: float) -> float:
     return round((time.perf_counter() - since) * 1000, 1)
 
 
-class Judge:
+class SentenceGate:
     """Verifies claims, numbers the shown sentences, and records verdicts on the trace.
 
     Gap claims are checked against the question (the user's question and the standalone
@@ -53,9 +53,11 @@ class Judge:
     still says that something is not covered without unverified text.
     """
 
-    def __init__(self, blocks: Sequence[Block], threshold: float, trace: TraceDraft, t0: float):
+    def __init__(
+        self, blocks: Sequence[Block], min_overlap: float, trace: TraceRecorder, t0: float
+    ):
         question = f"{trace.question}\n{trace.standalone_query}"
-        self.verifier = Verifier(blocks, threshold=threshold, question=question)
+        self.verifier = Verifier(blocks, min_overlap=min_overlap, question=question)
         lang: Language = "zh" if trace.language == "zh" else "en"
         self.generic_gap = Claim(text=partial_notice(lang), citations=(), kind="gap")
         self.trace, self.t0 = trace, t0
@@ -124,7 +126,7 @@ class Judge:
         return [self.sentence(Verdict(claim=g, ok=True)) for g in specific or gaps]
 
 
-def record_call(trace: TraceDraft, call: ProviderCall) -> None:
+def record_call(trace: TraceRecorder, call: ProviderCall) -> None:
     """Add a provider call's token usage to the trace and keep the newest model version."""
     if call.model_version:
         trace.model_version = call.model_version
@@ -133,7 +135,7 @@ def record_call(trace: TraceDraft, call: ProviderCall) -> None:
 
 
 async def _draft_stream(
-    provider: Provider, prompt: Prompt, judge: Judge, draft: int, trace: TraceDraft
+    provider: Provider, prompt: Prompt, judge: SentenceGate, draft: int, trace: TraceRecorder
 ) -> AsyncIterator[Event]:
     """One streamed draft: cut sentences from deltas, verify each, emit or drop it."""
     trace.prompts.append(prompt.as_sent())
@@ -157,9 +159,9 @@ async def _draft_stream(
 async def _draft_json(
     provider: Provider,
     prompt: Prompt,
-    judge: Judge,
+    judge: SentenceGate,
     draft: int,
-    trace: TraceDraft,
+    trace: TraceRecorder,
     final: bool,
 ) -> AsyncIterator[Event]:
     """One JSON draft: verify every claim first; show it only if the draft passes (or is final)."""
@@ -186,7 +188,7 @@ async def _draft_json(
             yield ev
 
 
-def _failing_feedback(trace: TraceDraft, draft: int) -> tuple[str, ...]:
+def _failing_feedback(trace: TraceRecorder, draft: int) -> tuple[str, ...]:
     failing = [v for v in trace.verdicts if v["draft"] == draft and not v["ok"]]
     if not failing:
         return ("The previous answer contained no sentence supported by the sources.",)
@@ -207,8 +209,8 @@ async def generate(
     blocks: tuple[Block, ...],
     query: str,
     provider: Provider,
-    judge: Judge,
-    trace: TraceDraft,
+    judge: SentenceGate,
+    trace: TraceRecorder,
 ) -> AsyncIterator[Event]:
     """The events of up to ``MAX_DRAFTS`` drafts answering ``query`` from ``blocks``.
 

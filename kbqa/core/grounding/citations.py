@@ -22,7 +22,7 @@ Verification (``Verifier.verify``), in order:
    terms are used.
    Several citations combine so that a sentence may join facts from two blocks: a cited
    block counts (becomes a chip in ``verified``) when its own overlap reaches half the
-   threshold, and the counted blocks together must cover ``threshold`` of the terms. A
+   min_overlap, and the counted blocks together must cover ``min_overlap`` of the terms. A
    citation that carries less is dropped from the chips, since a chip that opens an
    unrelated passage misleads; if no cited block counts, the sentence fails.
 3. Numbers: every number in the sentence must appear in a cited block (a wrong number is the
@@ -41,7 +41,7 @@ of them occurs in no block's ORIGINAL text. Substantive terms are the terms
 not covered: "sources", "mention", 资料, 提到, ...) and minus one-character terms (``里``,
 ``b``: no topic); a Chinese term also counts as in the question or in a block when it is a
 substring of its text, since jieba may cut the same words differently in another sentence.
-Without a question no gap passes. The threshold (default 0.3) is the setting
+Without a question no gap passes. ``min_overlap`` (default 0.3) is the setting
 ``KBQA_OVERLAP_THRESHOLD`` (``PipelineConfig.overlap_threshold``).
 """
 
@@ -253,14 +253,14 @@ def _surface(body: str, term: str) -> str:
 class Verifier:
     """Checks claims against the blocks issued for one answer (rules in the module doc).
 
-    ``threshold`` is gate two's minimum share of substantive terms, in [0, 1]; ``question``
+    ``min_overlap`` is gate two's minimum share of substantive terms, in [0, 1]; ``question``
     is what gap claims may name (the user's question and the standalone query, joined).
     """
 
     def __init__(
-        self, blocks: Sequence[Block], *, threshold: float = 0.3, question: str = ""
+        self, blocks: Sequence[Block], *, min_overlap: float = 0.3, question: str = ""
     ) -> None:
-        self.threshold = threshold
+        self.min_overlap = min_overlap
         self._terms = {b.n: term_set(b.chunk.text) for b in blocks}
         self._texts = {b.n: normalise(b.chunk.text) for b in blocks}
         self._bare_texts = {n: _unmark(t) for n, t in self._texts.items()}
@@ -336,13 +336,13 @@ class Verifier:
     def _gate_two(
         self, substantive: frozenset[str], overlaps: dict[int, float]
     ) -> tuple[list[int], list[str]]:
-        counted = [n for n, o in overlaps.items() if o > 0 and o >= self.threshold / 2]
+        counted = [n for n, o in overlaps.items() if o > 0 and o >= self.min_overlap / 2]
         covered: set[str] = set()
         for n in counted:
             covered |= substantive & self._terms[n]
-        if counted and len(covered) / len(substantive) >= self.threshold:
+        if counted and len(covered) / len(substantive) >= self.min_overlap:
             return counted, []
-        weak = [n for n, o in overlaps.items() if o < self.threshold]
+        weak = [n for n, o in overlaps.items() if o < self.min_overlap]
         return [], [f"[{n}] has only {overlaps[n]:.2f} substantive overlap with this sentence"
                     for n in weak]
 
