@@ -16,7 +16,7 @@ question) and returns its id; send that id back to ask a follow-up with the earl
 context. A request refused before the answer starts (4xx, provider unavailable) creates none.
 
 Errors are ``{"error": "<message>"}`` with 400 (bad input), 401 (no or invalid credentials),
-403 (CSRF failure, someone else's conversation), 404 (unknown conversation), 405 (not POST),
+403 (CSRF failure), 404 (unknown conversation, or someone else's), 405 (not POST),
 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters), 503 (provider unavailable
 or failing). Auth: ``chat.auth.api_authenticate`` (bearer token, or session + CSRF).
 """
@@ -28,32 +28,24 @@ import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate
-from chat.models import Conversation
-from chat.questions import question_clean, question_too_long
-from chat.selectors import chunk_url, conversation_get_for
-from chat.services import (
+from chat.selectors import chunk_url
+from chat.turns import (
     AnswerOutcome,
-    answer_run,
-    conversation_history,
-    conversation_start,
-    message_record_answer,
-    message_record_user,
-    provider_from_settings,
+    TurnOpened,
+    TurnRejected,
+    TurnRequest,
+    answer_turn,
+    question_checked,
 )
-from kbqa.core.errors import ConfigError, ProviderError
-from kbqa.core.providers.base import Provider
-from kbqa.core.types import Done, Dropped, Error, Event, Meta, Mode, Turn, event_payload
+from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
 
 log = logging.getLogger(__name__)
 
@@ -72,6 +64,11 @@ def error_response(status: int, message: str, **extra: Any) -> JsonResponse:
     if status == 405:
         response["Allow"] = "POST"
     return response
+
+
+# HTTP status of each reason the turn service rejects a turn for. Someone else's
+# conversation is a 404 like a missing one: the API does not say which ids exist.
+REJECTED_STATUS = {"empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503}
 
 
 @dataclass(frozen=True)
@@ -94,12 +91,10 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         payload.get("conversation"),
         payload.get("fabricate"),
     )
-    question = question_clean(question) if isinstance(question, str) else ""
-    if not question:
-        raise ApiError(400, "'question' is required and must be a non-empty string.")
-    too_long = question_too_long(question)
-    if too_long is not None:
-        raise ApiError(413, too_long)
+    try:
+        question = question_checked(question if isinstance(question, str) else "")
+    except TurnRejected as exc:
+        raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
     if conversation is not None and (
         isinstance(conversation, bool) or not isinstance(conversation, int)
     ):
@@ -109,130 +104,50 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     return AnswerInput(question, conversation, fabricate)
 
 
-@dataclass
-class Prepared:
-    """A validated, authorised request, ready to run."""
-
-    user: AbstractBaseUser
-    data: AnswerInput
-    provider: Provider
-    conversation: Conversation | None = None
-    history: tuple[Turn, ...] = ()
-    dropped: list[dict[str, Any]] = field(default_factory=list)
+Turn = AsyncGenerator[TurnOpened | Event, None]
 
 
-def _conversation_and_history(
-    conversation_id: int, user: AbstractBaseUser
-) -> tuple[Conversation, tuple[Turn, ...]]:
-    try:
-        conversation = conversation_get_for(conversation_id=conversation_id, user=user)
-    except Conversation.DoesNotExist:
-        raise ApiError(404, f"Conversation {conversation_id} does not exist.") from None
-    except PermissionDenied as exc:
-        raise ApiError(403, str(exc)) from None
-    return conversation, conversation_history(conversation=conversation)
+async def turn_open(request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode) -> tuple[Turn, int]:
+    """Method, credentials and body checked, then the turn started up to ``TurnOpened``.
 
-
-async def prepare(request: HttpRequest) -> Prepared:
-    """Method, credentials, body, conversation and provider, in that order. Raises ApiError."""
+    Returns the turn (to iterate to its end) and its conversation id. Raises ApiError.
+    """
     if request.method != "POST":
         raise ApiError(405, "Use POST.")
     auth = await api_authenticate(request)
     if auth.user is None:
         raise ApiError(auth.status, auth.error)
     data = parse_answer_input(request.body)
-    conversation, history = None, ()
-    if data.conversation_id is not None:
-        conversation, history = await sync_to_async(_conversation_and_history)(
-            data.conversation_id, auth.user
-        )
-    try:
-        provider = provider_from_settings()
-    except (ConfigError, ProviderError) as exc:
-        raise ApiError(503, f"The answer provider is unavailable: {exc}") from None
-    if conversation is None:
-        conversation = await sync_to_async(conversation_start)(owner=auth.user)
-    return Prepared(auth.user, data, provider, conversation, tuple(history))
-
-
-async def run_events(prep: Prepared, outcome: AnswerOutcome, *, mode: Mode) -> AsyncIterator[Event]:
-    """``answer_run`` for ``prep``: events pass through ``outcome``; the turn is stored after.
-
-    A failure outside the pipeline (it catches its own) becomes ``Error`` + ``Done``.
-    """
-    if prep.conversation is not None:
-        await sync_to_async(message_record_user)(
-            conversation=prep.conversation, text=prep.data.question
-        )
-    try:
-        async with aclosing(
-            answer_run(
-                question=prep.data.question,
-                user=prep.user,
-                conversation=prep.conversation,
-                history=prep.history,
-                provider=prep.provider,
-                fabricate=prep.data.fabricate,
-                mode=mode,
-            )
-        ) as events:
-            async for ev in events:
-                _collect(prep, outcome, ev)
-                yield ev
-    except Exception:
-        log.exception("answer failed outside the pipeline")
-        for ev in _failure(outcome):
-            _collect(prep, outcome, ev)
-            yield ev
-    finally:
-        await asyncio.shield(_finish(prep, outcome))
-
-
-def _collect(prep: Prepared, outcome: AnswerOutcome, ev: Event) -> None:
-    outcome.add(ev)
-    if isinstance(ev, Dropped):
-        prep.dropped.append({"citations": list(ev.citations), "reasons": list(ev.reasons)})
-
-
-def _failure(outcome: AnswerOutcome) -> list[Event]:
-    message = "The answer could not be produced because of an internal error; please try again."
-    return [
-        Error(message=message),
-        Done(
-            status="error",
-            emitted=len(outcome.sentences),
-            dropped=outcome.dropped,
-            trace_id=outcome.trace_id,
+    turn = answer_turn(
+        TurnRequest(
+            question=data.question,
+            user=auth.user,
+            conversation_id=data.conversation_id,
+            start_conversation=True,
+            fabricate=data.fabricate,
+            mode=mode,
         ),
-    ]
-
-
-async def _finish(prep: Prepared, outcome: AnswerOutcome) -> None:
+        outcome,
+    )
     try:
-        if prep.conversation is not None:
-            await sync_to_async(message_record_answer)(
-                conversation=prep.conversation, outcome=outcome
-            )
-    finally:
-        await prep.provider.aclose()
+        opened = await anext(turn)
+    except TurnRejected as exc:
+        raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
+    assert isinstance(opened, TurnOpened) and opened.conversation is not None
+    return turn, opened.conversation.pk
 
 
-def conversation_id(prep: Prepared) -> int | None:
-    """The conversation the answer belongs to (primary key), None when there is none."""
-    return prep.conversation.pk if prep.conversation is not None else None
-
-
-def answer_body(request: HttpRequest, prep: Prepared, outcome: AnswerOutcome) -> dict[str, Any]:
+def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome) -> dict[str, Any]:
     """The non-streaming JSON contract (see the module docstring)."""
     return {
-        "conversation": conversation_id(prep),
+        "conversation": conversation,
         "trace_id": outcome.trace_id,
         "status": outcome.status,
         "answer": outcome.text,
         "sentences": [
             {"text": s["text"], "citations": list(s["citations"])} for s in outcome.sentences
         ],
-        "dropped": prep.dropped,
+        "dropped": outcome.dropped_items,
         "refusal": outcome.refusal,
         "sources": [
             {
@@ -252,24 +167,24 @@ def answer_body(request: HttpRequest, prep: Prepared, outcome: AnswerOutcome) ->
 
 @csrf_exempt
 async def answer_json(request: HttpRequest) -> HttpResponse:
-    """``POST /api/answer``: run the JSON-mode pipeline to the end and return the contract."""
+    """``POST /api/answer``: run the JSON-mode turn to the end and return the contract."""
+    outcome = AnswerOutcome()
     try:
-        prep = await prepare(request)
+        turn, conversation = await turn_open(request, outcome, mode="json")
     except ApiError as exc:
         return error_response(exc.status, str(exc))
-    outcome = AnswerOutcome()
-    async with aclosing(run_events(prep, outcome, mode="json")) as events:
-        async for _ in events:
+    async with aclosing(turn) as items:
+        async for _ in items:
             pass
     if outcome.status == "error":
         return error_response(
             503,
             outcome.error or "The answer provider failed.",
             trace_id=outcome.trace_id,
-            conversation=conversation_id(prep),
+            conversation=conversation,
         )
     return JsonResponse(
-        answer_body(request, prep, outcome), json_dumps_params={"ensure_ascii": False}
+        answer_body(request, conversation, outcome), json_dumps_params={"ensure_ascii": False}
     )
 
 
@@ -321,23 +236,26 @@ async def with_keepalive(
         await frames.aclose()
 
 
-async def _sse(prep: Prepared) -> AsyncGenerator[str, None]:
-    async with aclosing(run_events(prep, AnswerOutcome(), mode="stream")) as events:
-        async for ev in events:
-            yield sse_frame(ev, conversation=conversation_id(prep))
+async def _sse(turn: Turn, conversation: int) -> AsyncGenerator[str, None]:
+    """The turn's core events as SSE frames. ``Notice`` is not sent: ``meta`` carries the
+    notices on this wire, and its clients place them."""
+    async with aclosing(turn) as items:
+        async for item in items:
+            if isinstance(item, Event) and not isinstance(item, Notice):
+                yield sse_frame(item, conversation=conversation)
 
 
 @csrf_exempt
 async def answer_stream(request: HttpRequest) -> HttpResponse:
     """``POST /api/answer/stream``: the stream-mode events as ``text/event-stream``."""
     try:
-        prep = await prepare(request)
+        turn, conversation = await turn_open(request, AnswerOutcome(), mode="stream")
     except ApiError as exc:
         return error_response(exc.status, str(exc))
     response = StreamingHttpResponse(
-        with_keepalive(_sse(prep)), content_type="text/event-stream; charset=utf-8"
+        with_keepalive(_sse(turn, conversation)), content_type="text/event-stream; charset=utf-8"
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
-    response["Kbqa-Conversation"] = str(conversation_id(prep))
+    response["Kbqa-Conversation"] = str(conversation)
     return response

@@ -3,8 +3,9 @@
 Protocol (``/ws/chat/<conversation_id>/``): the htmx ws extension sends the composer form as
 JSON, ``{"question": str, "fabricate"?: "1", "HEADERS": {...}}``. Each answer runs in its own
 task so the socket keeps listening: a second question while one streams is refused with an
-alert (never interleaved), and a disconnect cancels the task (the provider stream with it);
-``chat.services.answer_run`` stores the trace in its ``finally``.
+alert (never interleaved), and a disconnect cancels the task (the provider stream with it).
+The consumer only renders the turn service's stream (``chat.turns.answer_turn``), which
+stores the question, the answer and the trace whatever happens.
 
 Close codes: 4401 not logged in, 4403 not the owner of the conversation (or it does not
 exist). Ownership is checked before ``accept``; a refused socket is still accepted so the
@@ -37,12 +38,19 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from chat import services
 from chat.auth import fabricate_allowed
-from chat.models import Conversation, Message
-from chat.questions import question_clean, question_too_long
+from chat.models import Conversation
 from chat.rendering import event_fragment, fragment, turn_view
-from kbqa.core.types import Done, Meta, Turn
+from chat.turns import (
+    AnswerOutcome,
+    TurnOpened,
+    TurnRejected,
+    TurnRequest,
+    answer_turn,
+    conversation_visible,
+    question_checked,
+)
+from kbqa.core.types import Done, Event
 
 logger = logging.getLogger(__name__)
 
@@ -76,12 +84,12 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
             _("The message could not be read. Reload the page and try again.")
         ) from None
     raw = data.get("question") if isinstance(data, dict) else None
-    question = question_clean(raw) if isinstance(raw, str) else ""
-    if not question:
-        raise InputRejected(_("Type a question before sending."))
-    too_long = question_too_long(question)
-    if too_long is not None:
-        raise InputRejected(too_long)
+    try:
+        question = question_checked(raw if isinstance(raw, str) else "")
+    except TurnRejected as exc:
+        if exc.reason == "empty":
+            raise InputRejected(_("Type a question before sending.")) from None
+        raise InputRejected(str(exc)) from None
     return question, data.get("fabricate") in TRUTHY
 
 
@@ -184,62 +192,23 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.alert(_("Something went wrong on our side. Please try again."))
 
     async def turn_run(self, question: str, fabricate: bool | None) -> None:
-        """Record the question, stream the answer's fragments, store what was shown."""
+        """Render one turn of the turn service as out-of-band fragments."""
         key = f"t{uuid.uuid4().hex[:12]}"
-        history = await self.history_load()
-        message = await self.user_message_record(question)
-        await self.send_html(
-            self.render("turn-start", message=message, turn=turn_view(key=key))
-            + self.render("composer-alert", message="", oob="true")
-            # the first question names the conversation: refresh its sidebar link
-            + self.render("conversation-link", item=self.conversation, current=True, oob="true")
-        )
-        outcome = services.AnswerOutcome()
-        try:
-            await self.answer_stream(question, history, fabricate, key, outcome)
-        except asyncio.CancelledError:
-            await asyncio.shield(self.answer_message_record(outcome))
-            raise
-        except Exception as exc:
-            logger.exception("answer failed")
-            outcome.status, outcome.error = "error", str(exc)
-            await self.send_html(
-                self.render(
-                    "error", key=key, error=_("The answer could not be produced."), oob="true"
-                )
-                + self.render(
-                    "footer", key=key, status="error", trace_id=outcome.trace_id, oob="true"
-                )
-            )
-        await self.answer_message_record(outcome)
-
-    async def answer_stream(
-        self,
-        question: str,
-        history: tuple[Turn, ...],
-        fabricate: bool | None,
-        key: str,
-        outcome: services.AnswerOutcome,
-    ) -> None:
-        run = services.answer_run(
+        outcome = AnswerOutcome()
+        request = TurnRequest(
             question=question,
             user=self.user,
-            conversation=self.conversation,
-            history=history,
+            conversation_id=self.conversation.pk,
             fabricate=fabricate,
-            mode="stream",
         )
         self.streaming = True
-        language = ""  # the question's, from Meta: refusals and notices are rendered in it
         try:
-            async with contextlib.aclosing(run) as events:
-                async for ev in events:
-                    outcome.add(ev)
-                    self.streaming = not isinstance(ev, Done)
-                    language = ev.language if isinstance(ev, Meta) else language
-                    html = self.render_event(ev, key, outcome, language)
-                    if html:
-                        await self.send_html(html)
+            async with contextlib.aclosing(answer_turn(request, outcome)) as items:
+                async for item in items:
+                    self.streaming = not isinstance(item, Done)
+                    await self.send_html(self.render_item(item, key, outcome))
+        except TurnRejected as exc:
+            await self.alert(str(exc))
         finally:
             self.streaming = False
 
@@ -249,32 +218,26 @@ class ChatConsumer(AsyncWebsocketConsumer):
         with translation.override(self.language):
             return fragment(name, **context)
 
-    def render_event(
-        self, ev: Any, key: str, outcome: services.AnswerOutcome, language: str
-    ) -> str:
+    def render_item(self, item: TurnOpened | Event, key: str, outcome: AnswerOutcome) -> str:
         with translation.override(self.language):
-            return event_fragment(ev, key=key, outcome=outcome, language=language)
+            if not isinstance(item, TurnOpened):
+                return event_fragment(item, key=key, outcome=outcome)
+            return (
+                fragment("turn-start", message=item.message, turn=turn_view(key=key))
+                + fragment("composer-alert", message="", oob="true")
+                # the first question names the conversation: refresh its sidebar link
+                + fragment("conversation-link", item=item.conversation, current=True, oob="true")
+            )
 
     async def alert(self, message: str) -> None:
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
 
     async def send_html(self, html: str) -> None:
-        await self.send(text_data=html)
+        if html:
+            await self.send(text_data=html)
 
     # ----------------------------------------------------------------------- database
 
     @database_sync_to_async
     def conversation_load(self, conversation_id: int) -> Conversation | None:
-        return Conversation.objects.filter(pk=conversation_id, owner=self.user).first()
-
-    @database_sync_to_async
-    def history_load(self) -> tuple[Turn, ...]:
-        return services.conversation_history(conversation=self.conversation)
-
-    @database_sync_to_async
-    def user_message_record(self, question: str) -> Message:
-        return services.message_record_user(conversation=self.conversation, text=question)
-
-    @database_sync_to_async
-    def answer_message_record(self, outcome: services.AnswerOutcome) -> Message:
-        return services.message_record_answer(conversation=self.conversation, outcome=outcome)
+        return conversation_visible(conversation_id=int(conversation_id), user=self.user)

@@ -17,40 +17,30 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from matplotlib.figure import Figure
 from tqdm import tqdm
 
+from chat.turns import AnswerOutcome, TurnRequest, answer_turn
 from kbqa.core.evaluation.calibration import Signals, signals_from_hits
 from kbqa.core.evaluation.cases import EvalCase, LineProblem, read_cases
 from kbqa.core.evaluation.metrics import CaseResult
 from kbqa.core.evaluation.rgb import read_rgb
 from kbqa.core.grounding.citations import Verifier
-from kbqa.core.pipeline import AnswerRequest, PipelineConfig
+from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import (
-    Block,
-    Chunk,
-    Claim,
-    Event,
-    Retriever,
-    TraceRecorder,
-)
+from kbqa.core.types import Block, Chunk, Claim, Retriever
 from sources.chunking import chunk_text
-
-if TYPE_CHECKING:
-    from chat.services import AnswerOutcome
-
-AnswerFn = Callable[..., AsyncIterator[Event]]
-"""``kbqa.core.pipeline.answer``'s signature: (request, *, retriever, provider, config, trace)."""
+from sources.selectors import KnowledgeBaseRetriever, chunk_as_core, chunk_get
 
 
 # ----------------------------------------------------------------------------- loading
@@ -114,8 +104,6 @@ class CaseKnowledgeBase:
 
 
 def _stored_chunk(chunk_id: str) -> Chunk | None:
-    from sources.selectors import chunk_as_core, chunk_get
-
     row = chunk_get(chunk_id=chunk_id)
     return chunk_as_core(row) if row is not None else None
 
@@ -123,8 +111,6 @@ def _stored_chunk(chunk_id: str) -> Chunk | None:
 def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
     """A temporary in-memory KB for cases with documents, else the stored KB."""
     if case.documents is None:
-        from sources.selectors import KnowledgeBaseRetriever
-
         return CaseKnowledgeBase(KnowledgeBaseRetriever(), None)
     chunks = case_chunks(case)
     return CaseKnowledgeBase(InMemoryRetriever(chunks), {c.chunk_id: c for c in chunks})
@@ -174,27 +160,20 @@ async def run_case(
     *,
     provider: Provider,
     config: PipelineConfig,
-    answer_fn: AnswerFn | None = None,
     store_traces: bool = False,
 ) -> CaseResult:
-    """Answer one case and score what was emitted. Never raises (except cancellation):
-    a failure becomes a result with status "error" and the exception in ``error``."""
-    from chat.models import new_ulid
-    from chat.services import AnswerOutcome
-
-    if answer_fn is None:
-        from kbqa.core.pipeline import answer as answer_fn
-    trace = TraceRecorder(trace_id=new_ulid(), question=case.question)
+    """Answer one case through the turn service (no conversation, ``provider`` borrowed) and
+    score what was emitted. Never raises (except cancellation): a failure becomes a result
+    with status "error" and the exception in ``error``."""
     observed = AnswerOutcome()
     started = time.perf_counter()
     try:
         kb = case_knowledge_base(case)
-        request = AnswerRequest(question=case.question)
-        events = answer_fn(request, retriever=kb.retriever, provider=provider, config=config,
-                           trace=trace)
-        async with aclosing(events) as stream:
-            async for ev in stream:
-                observed.add(ev)
+        request = TurnRequest(question=case.question, fabricate=False, provider=provider,
+                              retriever=kb.retriever, config=config, store_trace=store_traces)
+        async with aclosing(answer_turn(request, observed)) as items:
+            async for _ in items:
+                pass
         latency = (time.perf_counter() - started) * 1000
         checked, valid, issues = await check_citations(
             observed, kb, min_overlap=config.overlap_threshold)
@@ -203,9 +182,6 @@ async def run_case(
                        latency_ms=(time.perf_counter() - started) * 1000,
                        sentences=tuple(observed.sentences),
                        dropped=observed.dropped)
-    finally:
-        if store_traces:
-            await _store_trace(trace)
     refusal = observed.refusal
     return _result(
         case, status=observed.status if observed.status != "pending" else "error",
@@ -213,17 +189,9 @@ async def run_case(
         dropped=observed.dropped, refusal_reason=refusal["reason"] if refusal else "",
         refusal_message=refusal["message"] if refusal else "", latency_ms=latency,
         citations_checked=checked, citations_valid=valid, citation_issues=tuple(issues),
-        error=observed.error, trace_id=trace.trace_id,
+        error=observed.error, trace_id=observed.trace_id,
         blocks=tuple(observed.blocks),
     )
-
-
-async def _store_trace(trace: TraceRecorder) -> None:
-    from chat.services import trace_record
-
-    if trace.status == "pending":
-        trace.status = "error"
-    await sync_to_async(trace_record)(draft=trace)
 
 
 async def run_cases(
@@ -231,7 +199,6 @@ async def run_cases(
     *,
     provider: Provider,
     config: PipelineConfig,
-    answer_fn: AnswerFn | None = None,
     store_traces: bool = False,
     progress: bool = True,
     on_result: Callable[[CaseResult], None] | None = None,
@@ -242,7 +209,7 @@ async def run_cases(
     try:
         for case in cases:
             result = await run_case(case, provider=provider, config=config,
-                                    answer_fn=answer_fn, store_traces=store_traces)
+                                    store_traces=store_traces)
             results.append(result)
             if on_result is not None:
                 on_result(result)
@@ -284,16 +251,15 @@ def gate_label(case: EvalCase) -> str:
 def plot_distributions(
     signals: Sequence[Signals], *, min_relevance: float, path: str | Path
 ) -> None:
-    """PNG of top-relevance histograms (answerable vs unanswerable) with the threshold line."""
-    import matplotlib
+    """PNG of top-relevance histograms (answerable vs unanswerable) with the threshold line.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    Drawn on a bare ``Figure`` (no pyplot, so no GUI backend or global figure state).
+    """
     answerable = [s.relevance for s in signals if s.expect == "answer"]
     unanswerable = [s.relevance for s in signals if s.expect == "refuse"]
     bins = [i / 20 for i in range(21)]
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.subplots()
     ax.hist(answerable, bins=bins, alpha=0.6, label=f"answerable (n={len(answerable)})")
     ax.hist(unanswerable, bins=bins, alpha=0.6, label=f"unanswerable (n={len(unanswerable)})")
     ax.axvline(min_relevance, color="black", linestyle="--",
@@ -303,7 +269,6 @@ def plot_distributions(
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
 def write_results(results: Sequence[CaseResult], *, out_dir: str | Path, markdown: str) -> Path:

@@ -25,8 +25,8 @@ from django.utils.safestring import SafeString, mark_safe
 
 from chat.models import Message
 from chat.selectors import chunk_url
-from chat.services import AnswerOutcome
-from kbqa.core.types import Done, Dropped, Error, Event, Meta, Refusal, Sentence
+from chat.turns import AnswerOutcome
+from kbqa.core.types import Done, Dropped, Error, Event, Notice, Refusal, Sentence
 
 FRAGMENTS = "chat/_fragments.html"
 
@@ -149,35 +149,30 @@ def message_turn_view(message: Message) -> dict[str, Any]:
     )
 
 
-def event_fragment(
-    ev: Event, *, key: str, outcome: AnswerOutcome, language: str = ""
-) -> SafeString:
+def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString:
     """The out-of-band fragment for one pipeline event (``outcome`` already includes it).
 
-    ``Meta`` renders nothing; ``Sentence`` appends to ``#answer-<key>`` (the first one also
-    brings the authority notices: shown only with an answer, never above a refusal);
-    ``Dropped`` updates the withheld counter only; ``Refusal``/``Error``/``Done`` replace
-    their slot of the turn. ``language`` is the question's (from this answer's ``Meta``):
-    notices, the withheld note and the refusal card are rendered in it.
+    ``Meta`` renders nothing; ``Notice`` fills ``#notices-<key>`` (the pipeline sends it just
+    before the first verified sentence, never with a refusal); ``Sentence`` appends to
+    ``#answer-<key>``; ``Dropped`` updates the withheld counter only;
+    ``Refusal``/``Error``/``Done`` replace their slot of the turn. Notices, the withheld note
+    and the refusal card are rendered in the question's language (``outcome.language``).
     """
-    if isinstance(ev, Meta):
-        return mark_safe("")  # its notices wait for the first verified sentence
+    locale = answer_locale(outcome.language)
+    if isinstance(ev, Notice):
+        with translation.override(locale):
+            return fragment("notices", key=key, notices=ev.notices, oob="true")
     if isinstance(ev, Sentence):
         view = sentence_view(ev.to_dict(), blocks_by_number(outcome.blocks))
-        html = fragment("sentence-append", key=key, sentence=view)
-        if len(outcome.sentences) == 1 and outcome.notices:  # the answer's first sentence
-            with translation.override(answer_locale(language)):
-                notices = fragment("notices", key=key, notices=outcome.notices, oob="true")
-            html = mark_safe(notices + html)
-        return html
+        return fragment("sentence-append", key=key, sentence=view)
     if isinstance(ev, Dropped):
-        with translation.override(answer_locale(language)):
+        with translation.override(locale):
             return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
     if isinstance(ev, Refusal):
-        with translation.override(answer_locale(language)):
+        with translation.override(locale):
             return fragment("refusal", key=key, refusal=refusal_view(ev.to_dict()), oob="true")
     if isinstance(ev, Error):
         return fragment("error", key=key, error=ev.message, oob="true")
     if isinstance(ev, Done):
         return fragment("footer", key=key, status=ev.status, trace_id=ev.trace_id, oob="true")
-    return mark_safe("")
+    return mark_safe("")  # Meta: nothing to show until a sentence, refusal or error

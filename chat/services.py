@@ -1,84 +1,16 @@
-"""Writes for the chat app, and the one glue function every front end answers through.
+"""Small writes for the chat app (HackSoftware style: keyword-only, one row each).
 
-``answer_run`` wraps ``kbqa.core.pipeline.answer`` with the stored knowledge base, the
-configured provider, and a trace that is saved whatever happens (answered, refused, provider
-error, client disconnect). The websocket consumer, the JSON and SSE API, the ``ask`` command
-and ``evaluate`` all render the same events it yields.
+The turn service (``chat.turns``) calls them from its ``*_db`` helpers; front ends never do.
 """
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
-from chat.models import Conversation, Message, Trace, new_ulid
-from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.providers.base import Provider
-from kbqa.core.providers.registry import describe_provider, make_provider
-from kbqa.core.types import (
-    Done,
-    Dropped,
-    Error,
-    Event,
-    Meta,
-    Mode,
-    Refusal,
-    Retriever,
-    Sentence,
-    TraceRecorder,
-    Turn,
-)
-
-
-def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
-    """The answer knobs from ``KBQA_*`` settings; keyword overrides win (tests, evaluate)."""
-    values: dict[str, Any] = {
-        "top_k": settings.KBQA_TOP_K,
-        "budget": settings.KBQA_CONTEXT_BUDGET,
-        "max_blocks": settings.KBQA_MAX_BLOCKS,
-        "min_relevance": settings.KBQA_MIN_RELEVANCE,
-        "overlap_threshold": settings.KBQA_OVERLAP_THRESHOLD,
-        "compression": settings.KBQA_COMPRESSION,
-    }
-    values.update(overrides)
-    return PipelineConfig(**values)
-
-
-def provider_from_settings(name: str | None = None) -> Provider:
-    """Build the provider named ``name`` (default ``KBQA_PROVIDER``). Raises ConfigError."""
-    return make_provider(
-        name or settings.KBQA_PROVIDER,
-        model=settings.KBQA_ANTHROPIC_MODEL,
-        fast_model=settings.KBQA_ANTHROPIC_FAST_MODEL,
-        api_key=settings.ANTHROPIC_API_KEY,
-        base_url=settings.KBQA_ANTHROPIC_BASE_URL,
-        max_retries=settings.KBQA_ANTHROPIC_MAX_RETRIES,
-        timeout=settings.KBQA_ANTHROPIC_TIMEOUT,
-    )
-
-
-def provider_label_from_settings(name: str | None = None) -> str:
-    """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
-    built or connected). Raises ConfigError like ``provider_from_settings``."""
-    return describe_provider(
-        name or settings.KBQA_PROVIDER,
-        model=settings.KBQA_ANTHROPIC_MODEL,
-        api_key=settings.ANTHROPIC_API_KEY,
-    )
-
-
-def default_retriever() -> Retriever:
-    """BM25 over the stored knowledge base's current chunks (``sources.selectors``)."""
-    from sources.selectors import KnowledgeBaseRetriever
-
-    return KnowledgeBaseRetriever()
+from chat.models import Conversation, Message, Trace
+from kbqa.core.types import TraceRecorder, Turn
 
 
 def trace_record(
@@ -111,47 +43,6 @@ def trace_record(
     return trace
 
 
-@dataclass
-class AnswerOutcome:
-    """What a front end accumulates from the events, to store the assistant message.
-
-    Authority notices arrive with ``Meta`` but belong to an answer: front ends show them with
-    the first verified sentence, never above a refusal they would contradict.
-    """
-
-    trace_id: str = ""
-    sentences: list[dict[str, Any]] = field(default_factory=list)
-    dropped: int = 0
-    refusal: dict[str, Any] | None = None
-    status: str = "pending"
-    error: str = ""
-    blocks: tuple[dict[str, Any], ...] = ()
-    notices: tuple[str, ...] = ()
-
-    def add(self, ev: Event) -> None:
-        if isinstance(ev, Meta):
-            self.trace_id, self.blocks, self.notices = ev.trace_id, ev.blocks, ev.notices
-        elif isinstance(ev, Sentence):
-            self.sentences.append(ev.to_dict())
-        elif isinstance(ev, Dropped):
-            self.dropped += 1
-        elif isinstance(ev, Refusal):
-            self.refusal = ev.to_dict()
-        elif isinstance(ev, Error):
-            self.error = ev.message
-        elif isinstance(ev, Done):
-            self.status = ev.status
-
-    @property
-    def text(self) -> str:
-        return " ".join(s["text"] for s in self.sentences)
-
-    def citations(self) -> list[dict[str, Any]]:
-        """The blocks actually cited by shown sentences, as ``{n, chunk_id, title, ...}``."""
-        cited = {n for s in self.sentences for n in s["citations"]}
-        return [b for b in self.blocks if b["n"] in cited]
-
-
 def conversation_start(*, owner: AbstractBaseUser) -> Conversation:
     """A new, untitled conversation for ``owner`` (its first question will name it)."""
     return Conversation.objects.create(owner=owner)
@@ -165,17 +56,29 @@ def message_record_user(*, conversation: Conversation, text: str) -> Message:
     return Message.objects.create(conversation=conversation, role=Message.Role.USER, text=text)
 
 
-def message_record_answer(*, conversation: Conversation, outcome: AnswerOutcome) -> Message:
-    """Store what the user was shown (verified sentences or the refusal), linked to the trace."""
+def message_record_answer(
+    *,
+    conversation: Conversation,
+    sentences: list[dict[str, Any]],
+    citations: list[dict[str, Any]],
+    refusal: dict[str, Any] | None,
+    status: str,
+    trace_id: str,
+) -> Message:
+    """Store what the user was shown (verified sentences or the refusal), linked to the trace.
+
+    ``sentences`` are ``Sentence.to_dict()``s; ``status`` "pending" (the turn broke off
+    before ``Done``) is stored as "cancelled".
+    """
     return Message.objects.create(
         conversation=conversation,
         role=Message.Role.ASSISTANT,
-        text=outcome.text,
-        citations=outcome.citations(),
-        sentences=outcome.sentences,
-        refusal=outcome.refusal,
-        status=outcome.status if outcome.status != "pending" else "cancelled",
-        trace_id=outcome.trace_id or None,
+        text=" ".join(s["text"] for s in sentences),
+        citations=citations,
+        sentences=sentences,
+        refusal=refusal,
+        status=status if status != "pending" else "cancelled",
+        trace_id=trace_id or None,
     )
 
 
@@ -199,54 +102,3 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
         elif m.text:
             turns.append(Turn(role="assistant", text=m.text))
     return tuple(t for t in turns if t.text)
-
-
-async def answer_run(
-    *,
-    question: str,
-    user: AbstractBaseUser | None = None,
-    conversation: Conversation | None = None,
-    history: Sequence[Turn] = (),
-    provider: Provider | None = None,
-    retriever: Retriever | None = None,
-    fabricate: bool | None = None,
-    mode: Mode = "stream",
-    config: PipelineConfig | None = None,
-) -> AsyncIterator[Event]:
-    """Run the pipeline for one question and yield its events; the trace is always stored.
-
-    Use inside ``contextlib.aclosing`` so an early exit still stores the trace promptly.
-    Raises ``ConfigError`` (bad provider settings) before any event. A provider built here
-    from settings is closed here; a ``provider`` passed in stays open for its owner.
-    """
-    owned = provider is None
-    provider = provider or provider_from_settings()
-    draft = TraceRecorder(trace_id=new_ulid(), question=question)
-    request = AnswerRequest(
-        question=question,
-        history=tuple(history),
-        fabricate=settings.KBQA_FABRICATE if fabricate is None else fabricate,
-        mode=mode,
-    )
-    started = time.perf_counter()
-    try:
-        async for ev in answer(
-            request,
-            retriever=retriever or default_retriever(),
-            provider=provider,
-            config=config or pipeline_config_from_settings(),
-            trace=draft,
-        ):
-            yield ev
-    except (asyncio.CancelledError, GeneratorExit):
-        draft.status = "cancelled"
-        raise
-    finally:
-        if draft.status == "pending":
-            draft.status = "cancelled"
-        draft.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
-        await asyncio.shield(
-            sync_to_async(trace_record)(draft=draft, user=user, conversation=conversation)
-        )
-        if owned:
-            await provider.aclose()

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chat import services
+from chat import turns
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.rendering import message_turn_view
@@ -33,7 +33,7 @@ def provider_label() -> tuple[str, bool]:
     """``(label, ok)`` for the status line in the active language, e.g.
     ``("offline extractive", True)``; ``(the configuration error, False)`` when it is bad."""
     try:
-        label = services.provider_label_from_settings()
+        label = turns.provider_label_from_settings()
     except KbqaError as exc:
         return str(exc), False
     return str(PROVIDER_LABELS.get(label, label)), True

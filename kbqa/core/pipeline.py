@@ -6,7 +6,8 @@ Sequence per question (README: How an answer is made):
   regenerate once (with per-sentence feedback) if nothing survived -> else refuse
   with ``no_support``.
 
-Events: ``Meta`` first, then ``Sentence``/``Dropped`` as they are decided, or one
+Events: ``Meta`` first, then ``Sentence``/``Dropped`` as they are decided (a ``Notice`` right
+before the first ``Sentence`` when the answer has notices), or one
 ``Refusal``; ``Error`` when the provider breaks; ``Done`` always last. Only sentences that
 passed the verifier are ever yielded as ``Sentence``.
 """
@@ -43,9 +44,11 @@ from kbqa.core.types import (
     Event,
     Language,
     Meta,
+    Notice,
     Refusal,
     Retriever,
     ScoredChunk,
+    Sentence,
     TraceRecorder,
     blocks_info,
 )
@@ -233,13 +236,17 @@ async def answer(
         yield meta(blocks, compression, notices)
 
         judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
+        pending = tuple(notices)  # shown with the first verified sentence, never a refusal
         async for ev in generate(request, blocks, query, provider, judge, trace):
+            if pending and isinstance(ev, Sentence):
+                yield Notice(notices=pending)
+                pending = ()
             yield ev
         if not judge.emitted:
             yield _refusal(trace, refuse_no_support(lang, _document_refs(blocks)))
             yield _finish(judge, trace, "refused_no_support", t0)
             return
-        for gap in judge.release_gaps():
+        for gap in judge.release_gaps():  # only after an emitted sentence (and its notices)
             yield gap
         yield _finish(judge, trace, "answered", t0)
     except (asyncio.CancelledError, GeneratorExit):

@@ -253,6 +253,19 @@ class Sentence(Event):
 
 
 @dataclass(frozen=True)
+class Notice(Event):
+    """What qualifies the answer that follows (authority notices: which of two disagreeing
+    documents is cited and why), in the question's language.
+
+    Yielded at most once, right before the answer's first verified ``Sentence``; never with a
+    refusal, which the notices would contradict. ``Meta.notices`` repeats them for the wire.
+    """
+
+    event: ClassVar[str] = "notice"
+    notices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Dropped(Event):
     """A sentence that failed verification. ``text`` is for the trace only, never shown."""
 

@@ -329,12 +329,24 @@ async def test_authority_resolves_a_conflict_and_says_so() -> None:
         provider,
         StaticRetriever(hits(LAPTOP_NEW, LAPTOP_OLD, SSO)),
     )
-    assert names(events) == ["meta", "sentence", "done"]
+    assert names(events) == ["meta", "notice", "sentence", "done"]
     meta = events[0].to_dict()
     assert [b["chunk_id"] for b in meta["blocks"]] == ["doc-070#c01", "doc-003#c01"]
     assert len(meta["notices"]) == 1
     assert "3 years" in meta["notices"][0] and "Equipment policy (2022)" in meta["notices"][0]
     assert trace.notices == list(meta["notices"])
+    assert events[1].to_dict() == {"notices": meta["notices"]}
+
+
+async def test_notices_never_come_with_a_refusal() -> None:
+    provider = FakeProvider(["Bananas grow in tropical countries [1]."] * 2)
+    events, _trace = await run(
+        "How often are company laptops replaced?",
+        provider,
+        StaticRetriever(hits(LAPTOP_NEW, LAPTOP_OLD, SSO)),
+    )
+    assert "notice" not in names(events)
+    assert names(events)[-2:] == ["refusal", "done"]
 
 
 GENERIC_GAP = "The sources found may not cover every part of this question."

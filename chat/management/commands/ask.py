@@ -19,28 +19,16 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from chat.models import Conversation
-from chat.questions import question_clean, question_too_long
-from chat.services import (
-    AnswerOutcome,
-    answer_run,
-    conversation_history,
-    message_record_answer,
-    message_record_user,
-    provider_from_settings,
-)
-from kbqa.core.errors import KbqaError
-from kbqa.core.providers.base import Provider
-from kbqa.core.types import Error, Event, Refusal, Sentence, Turn, event_payload
+from chat.turns import AnswerOutcome, TurnRejected, TurnRequest, answer_turn
+from kbqa.core.types import Error, Event, Notice, Refusal, Sentence, event_payload
 
-
-def render_plain(ev: Event, notices: tuple[str, ...] = ()) -> str | None:
-    """The terminal line for one event (None: nothing to print now); pass ``notices`` (from
-    ``Meta``) with the answer's first sentence only, so a refusal never shows them."""
+def render_plain(ev: Event) -> str | None:
+    """The terminal line for one event (None: nothing to print for it)."""
+    if isinstance(ev, Notice):
+        return "\n".join(f"Note: {n}" for n in ev.notices)
     if isinstance(ev, Sentence):
         chips = "".join(f"[{n}]" for n in ev.citations)
-        notes = [f"Note: {n}" for n in notices]
-        return "\n".join([*notes, f"{ev.text} {chips}".rstrip()])
+        return f"{ev.text} {chips}".rstrip()
     if isinstance(ev, Refusal):
         return ev.message
     if isinstance(ev, Error):
@@ -84,36 +72,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        question = question_clean(opts["question"])
-        if not question:
-            raise CommandError("The question is empty.")
-        too_long = question_too_long(question)
-        if too_long is not None:
-            raise CommandError(too_long)
-        user = self._user(opts["user"])
-        conversation, history = self._conversation(opts["conversation"], user)
-        user = user or self._owner(conversation)
-        try:
-            provider = provider_from_settings(opts["provider"])
-        except KbqaError as exc:
-            raise CommandError(f"Provider unavailable: {exc}") from None
-        if conversation is not None:
-            message_record_user(conversation=conversation, text=question)
+        request = TurnRequest(
+            question=opts["question"],
+            user=self._user(opts["user"]),
+            conversation_id=opts["conversation"],
+            fabricate=True if opts["fabricate"] else None,
+            provider_name=opts["provider"],
+        )
         outcome = AnswerOutcome()
         try:
-            async_to_sync(self._stream)(
-                question=question,
-                user=user,
-                conversation=conversation,
-                history=history,
-                provider=provider,
-                fabricate=True if opts["fabricate"] else None,
-                as_json=opts["json"],
-                outcome=outcome,
-            )
-        finally:
-            if conversation is not None:
-                message_record_answer(conversation=conversation, outcome=outcome)
+            async_to_sync(self._stream)(request, outcome, as_json=opts["json"])
+        except TurnRejected as exc:
+            raise CommandError("The question is empty." if exc.reason == "empty" else str(exc))
         if not opts["json"]:
             self._summary(outcome)
         if outcome.status == "error":
@@ -127,58 +97,15 @@ class Command(BaseCommand):
         except get_user_model().DoesNotExist:
             raise CommandError(f"No user named {username!r}.") from None
 
-    def _conversation(
-        self, conversation_id: int | None, user: AbstractBaseUser | None
-    ) -> tuple[Conversation | None, tuple[Turn, ...]]:
-        if conversation_id is None:
-            return None, ()
-        conversation = Conversation.objects.filter(pk=conversation_id).first()
-        if conversation is None:
-            raise CommandError(f"Conversation {conversation_id} does not exist.")
-        if user is not None and conversation.owner_id != user.pk:
-            raise CommandError(f"Conversation {conversation_id} belongs to another user.")
-        return conversation, conversation_history(conversation=conversation)
-
-    def _owner(self, conversation: Conversation | None) -> AbstractBaseUser | None:
-        return conversation.owner if conversation is not None else None
-
-    async def _stream(
-        self,
-        *,
-        question: str,
-        user: AbstractBaseUser | None,
-        conversation: Conversation | None,
-        history: tuple[Turn, ...],
-        provider: Provider,
-        fabricate: bool | None,
-        as_json: bool,
-        outcome: AnswerOutcome,
-    ) -> None:
-        try:
-            async with aclosing(
-                answer_run(
-                    question=question,
-                    user=user,
-                    conversation=conversation,
-                    history=history,
-                    provider=provider,
-                    fabricate=fabricate,
-                )
-            ) as events:
-                async for ev in events:
-                    outcome.add(ev)
-                    line = (
-                        json.dumps(event_payload(ev), ensure_ascii=False)
-                        if as_json
-                        else render_plain(
-                            ev, outcome.notices if len(outcome.sentences) == 1 else ()
-                        )
-                    )
-                    if line is not None:
-                        self.stdout.write(line)
-                        self.stdout.flush()
-        finally:
-            await provider.aclose()
+    async def _stream(self, request: TurnRequest, outcome: AnswerOutcome, *, as_json: bool) -> None:
+        async with aclosing(answer_turn(request, outcome)) as items:
+            async for ev in items:
+                if not isinstance(ev, Event) or (as_json and isinstance(ev, Notice)):
+                    continue  # TurnOpened; --json keeps the SSE wire (notices are in meta)
+                line = json.dumps(event_payload(ev), ensure_ascii=False) if as_json else render_plain(ev)
+                if line is not None:
+                    self.stdout.write(line)
+                    self.stdout.flush()
 
     def _summary(self, outcome: AnswerOutcome) -> None:
         withheld = withheld_line(outcome.dropped)

@@ -1,0 +1,362 @@
+"""The turn service: one answering turn, the same for every front end.
+
+``answer_turn`` is an async generator. It checks the question (``question_checked``), checks
+that the asker may see the conversation (``conversation_visible``: a conversation you cannot
+see is "not found", like a missing one), loads its history, builds the provider, stores the
+question, runs ``kbqa.core.pipeline.answer`` and yields ``TurnOpened`` then the core's typed
+events (``Meta``, ``Notice``, ``Sentence``, ``Dropped``, ``Refusal``, ``Error``, ``Done``).
+Whatever happens (answered, refused, provider error, client disconnect or cancel) the trace
+and the assistant message are stored and a provider it built is closed. A failure outside
+the pipeline (which catches its own) becomes ``Error`` + ``Done(status="error")``: the one
+error outcome every front end renders.
+
+The websocket consumer, ``POST /api/answer`` (and ``/stream``), ``manage.py ask`` and
+``manage.py evaluate`` only render this stream. ``TurnRejected`` is raised before anything is
+stored or yielded. Database work is in the small ``*_db`` helpers below; none holds a
+transaction open while the model streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncGenerator, AsyncIterator
+from contextlib import aclosing
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+
+from chat.models import Conversation, Message, new_ulid
+from chat.questions import question_clean, question_too_long
+from chat.services import (
+    conversation_history,
+    conversation_start,
+    message_record_answer,
+    message_record_user,
+    trace_record,
+)
+from kbqa.core.errors import KbqaError
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
+from kbqa.core.providers.base import Provider
+from kbqa.core.providers.registry import describe_provider, make_provider
+from kbqa.core.types import (
+    Done,
+    Dropped,
+    Error,
+    Event,
+    Meta,
+    Mode,
+    Refusal,
+    Retriever,
+    Sentence,
+    TraceRecorder,
+    Turn,
+)
+from sources.selectors import KnowledgeBaseRetriever
+
+log = logging.getLogger(__name__)
+
+RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable"]
+FAILED = "The answer could not be produced because of an internal error; please try again."
+
+
+# ----------------------------------------------------------------------------- settings
+
+
+def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
+    """The answer knobs from ``KBQA_*`` settings; keyword overrides win (tests, evaluate)."""
+    values: dict[str, Any] = {
+        "top_k": settings.KBQA_TOP_K,
+        "budget": settings.KBQA_CONTEXT_BUDGET,
+        "max_blocks": settings.KBQA_MAX_BLOCKS,
+        "min_relevance": settings.KBQA_MIN_RELEVANCE,
+        "overlap_threshold": settings.KBQA_OVERLAP_THRESHOLD,
+        "compression": settings.KBQA_COMPRESSION,
+    }
+    values.update(overrides)
+    return PipelineConfig(**values)
+
+
+def provider_from_settings(name: str | None = None) -> Provider:
+    """Build the provider named ``name`` (default ``KBQA_PROVIDER``). Raises ConfigError."""
+    return make_provider(
+        name or settings.KBQA_PROVIDER,
+        model=settings.KBQA_ANTHROPIC_MODEL,
+        fast_model=settings.KBQA_ANTHROPIC_FAST_MODEL,
+        api_key=settings.ANTHROPIC_API_KEY,
+        base_url=settings.KBQA_ANTHROPIC_BASE_URL,
+        max_retries=settings.KBQA_ANTHROPIC_MAX_RETRIES,
+        timeout=settings.KBQA_ANTHROPIC_TIMEOUT,
+    )
+
+
+def provider_label_from_settings(name: str | None = None) -> str:
+    """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
+    built or connected). Raises ConfigError like ``provider_from_settings``."""
+    return describe_provider(
+        name or settings.KBQA_PROVIDER,
+        model=settings.KBQA_ANTHROPIC_MODEL,
+        api_key=settings.ANTHROPIC_API_KEY,
+    )
+
+
+# ----------------------------------------------------------------------------- the request
+
+
+class TurnRejected(Exception):
+    """A turn refused before anything was stored; ``str(exc)`` is safe to show.
+
+    ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
+    missing or not the asker's), "provider_unavailable" (bad provider settings).
+    """
+
+    def __init__(self, reason: RejectReason, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class TurnRequest:
+    """One question to answer, as a front end received it.
+
+    ``user`` None is the operator at the terminal (``manage.py``): every conversation is
+    visible to them. ``conversation_id`` None with ``start_conversation`` starts one owned by
+    ``user``; without it the turn is stored in no conversation (``ask``, ``evaluate``).
+    ``provider``/``retriever`` given are borrowed (the caller closes them); otherwise built
+    from settings and owned by the turn. ``store_trace`` False leaves the trace unstored.
+    """
+
+    question: str
+    user: AbstractBaseUser | None = None
+    conversation_id: int | None = None
+    start_conversation: bool = False
+    fabricate: bool | None = None
+    mode: Mode = "stream"
+    provider_name: str | None = None
+    provider: Provider | None = None
+    retriever: Retriever | None = None
+    config: PipelineConfig | None = None
+    store_trace: bool = True
+
+
+@dataclass(frozen=True)
+class TurnOpened:
+    """First item of a turn: the question is stored (``message`` None when there is no
+    conversation). Not a core event: the wire formats never carry it."""
+
+    conversation: Conversation | None
+    message: Message | None
+
+
+@dataclass
+class AnswerOutcome:
+    """What the events of one turn add up to: what the user was shown, and its status."""
+
+    trace_id: str = ""
+    sentences: list[dict[str, Any]] = field(default_factory=list)
+    dropped: int = 0
+    dropped_items: list[dict[str, Any]] = field(default_factory=list)
+    refusal: dict[str, Any] | None = None
+    status: str = "pending"
+    error: str = ""
+    blocks: tuple[dict[str, Any], ...] = ()
+    language: str = ""
+
+    def add(self, ev: Event) -> None:
+        if isinstance(ev, Meta):
+            self.trace_id, self.blocks, self.language = ev.trace_id, ev.blocks, ev.language
+        elif isinstance(ev, Sentence):
+            self.sentences.append(ev.to_dict())
+        elif isinstance(ev, Dropped):
+            self.dropped += 1
+            self.dropped_items.append({"citations": list(ev.citations), "reasons": list(ev.reasons)})
+        elif isinstance(ev, Refusal):
+            self.refusal = ev.to_dict()
+        elif isinstance(ev, Error):
+            self.error = ev.message
+        elif isinstance(ev, Done):
+            self.status = ev.status
+            self.trace_id = self.trace_id or ev.trace_id
+
+    @property
+    def text(self) -> str:
+        return " ".join(s["text"] for s in self.sentences)
+
+    def citations(self) -> list[dict[str, Any]]:
+        """The blocks actually cited by shown sentences, as ``{n, chunk_id, title, ...}``."""
+        cited = {n for s in self.sentences for n in s["citations"]}
+        return [b for b in self.blocks if b["n"] in cited]
+
+
+def question_checked(raw: str) -> str:
+    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" or "too_long"."""
+    question = question_clean(raw)
+    if not question:
+        raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
+    too_long = question_too_long(question)
+    if too_long is not None:
+        raise TurnRejected("too_long", too_long)
+    return question
+
+
+def conversation_visible(
+    *, conversation_id: int, user: AbstractBaseUser | None
+) -> Conversation | None:
+    """The conversation if ``user`` may see it (owner; ``None`` = the operator), else None.
+
+    The one ownership check: someone else's conversation and a missing one look the same.
+    """
+    conversation = Conversation.objects.filter(pk=conversation_id).first()
+    if conversation is None or (user is not None and conversation.owner_id != user.pk):
+        return None
+    return conversation
+
+
+# ----------------------------------------------------------------------------- database
+
+
+@dataclass
+class _Stored:
+    """Where the turn is stored."""
+
+    conversation: Conversation | None = None
+    history: tuple[Turn, ...] = ()
+    user: AbstractBaseUser | None = None
+
+
+@sync_to_async
+def turn_load_db(request: TurnRequest) -> _Stored:
+    """The conversation (checked), its history and the trace's user. Raises TurnRejected."""
+    if request.conversation_id is None:
+        return _Stored(user=request.user)
+    conversation = conversation_visible(conversation_id=request.conversation_id, user=request.user)
+    if conversation is None:
+        raise TurnRejected(
+            "not_found", f"Conversation {request.conversation_id} does not exist."
+        )
+    history = conversation_history(conversation=conversation)
+    return _Stored(conversation, history, request.user or conversation.owner)
+
+
+@sync_to_async
+def question_store_db(
+    stored: _Stored, request: TurnRequest, question: str
+) -> Message | None:
+    """Start the conversation if asked to, then store the question in it (if any)."""
+    if stored.conversation is None and request.start_conversation and request.user is not None:
+        stored.conversation = conversation_start(owner=request.user)
+    if stored.conversation is None:
+        return None
+    return message_record_user(conversation=stored.conversation, text=question)
+
+
+@sync_to_async
+def answer_store_db(
+    stored: _Stored, outcome: AnswerOutcome, trace: TraceRecorder, store_trace: bool
+) -> None:
+    """Store the trace, then the assistant message linked to it."""
+    if store_trace:
+        trace_record(draft=trace, user=stored.user, conversation=stored.conversation)
+    if stored.conversation is not None:
+        message_record_answer(
+            conversation=stored.conversation,
+            sentences=outcome.sentences,
+            citations=outcome.citations(),
+            refusal=outcome.refusal,
+            status=outcome.status,
+            trace_id=outcome.trace_id,
+        )
+
+
+# ----------------------------------------------------------------------------- the turn
+
+
+def _provider(request: TurnRequest) -> tuple[Provider, bool]:
+    """``(provider, owned)``. Raises TurnRejected "provider_unavailable"."""
+    if request.provider is not None:
+        return request.provider, False
+    try:
+        return provider_from_settings(request.provider_name), True
+    except KbqaError as exc:
+        raise TurnRejected(
+            "provider_unavailable", f"The answer provider is unavailable: {exc}"
+        ) from None
+
+
+def _failure(outcome: AnswerOutcome, trace: TraceRecorder) -> list[Event]:
+    """The error outcome of a failure outside the pipeline."""
+    trace.status = "error"
+    return [
+        Error(message=FAILED),
+        Done(
+            status="error",
+            emitted=len(outcome.sentences),
+            dropped=outcome.dropped,
+            trace_id=trace.trace_id,
+        ),
+    ]
+
+
+async def answer_turn(
+    request: TurnRequest, outcome: AnswerOutcome | None = None
+) -> AsyncGenerator[TurnOpened | Event, None]:
+    """Run one turn; yield ``TurnOpened``, then the pipeline's events, ``Done`` last.
+
+    ``outcome`` (optional) accumulates the events for the caller. Raises ``TurnRejected``
+    before the first item. Use inside ``contextlib.aclosing`` so an early exit stores the
+    turn promptly; cancellation stores it too (status "cancelled") and is re-raised.
+    """
+    outcome = outcome if outcome is not None else AnswerOutcome()
+    question = question_checked(request.question)
+    stored = await turn_load_db(request)
+    provider, owned = _provider(request)
+    trace = TraceRecorder(trace_id=new_ulid(), question=question)
+    started = time.perf_counter()
+    try:
+        message = await question_store_db(stored, request, question)
+        yield TurnOpened(stored.conversation, message)
+        try:
+            async with aclosing(_pipeline(request, question, stored, provider, trace)) as events:
+                async for ev in events:
+                    outcome.add(ev)
+                    yield ev
+        except Exception:
+            log.exception("answer failed outside the pipeline")
+            for ev in _failure(outcome, trace):
+                outcome.add(ev)
+                yield ev
+    finally:
+        if trace.status == "pending":
+            trace.status = "cancelled"
+        trace.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
+        try:
+            await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
+        finally:
+            if owned:
+                await provider.aclose()
+
+
+def _pipeline(
+    request: TurnRequest,
+    question: str,
+    stored: _Stored,
+    provider: Provider,
+    trace: TraceRecorder,
+) -> AsyncIterator[Event]:
+    core_request = AnswerRequest(
+        question=question,
+        history=stored.history,
+        fabricate=settings.KBQA_FABRICATE if request.fabricate is None else request.fabricate,
+        mode=request.mode,
+    )
+    return answer(
+        core_request,
+        retriever=request.retriever or KnowledgeBaseRetriever(),
+        provider=provider,
+        config=request.config or pipeline_config_from_settings(),
+        trace=trace,
+    )
