@@ -1,7 +1,7 @@
 """End-to-end acceptance on the demo knowledge base (sources/demo), offline provider, no network.
 
-Every answer runs through ``chat.services.answer_run`` (the real pipeline, the stored KB, the
-extractive provider) and is judged on what its promises say, not on exact wording: which
+Every answer runs through the turn service ``chat.turns.answer_turn`` (the real pipeline, the
+stored KB, the extractive provider) and is judged on what its promises say, not on exact wording: which
 blocks come first and last, which refusal fires and what it names, which drafts were rejected
 and why (read from the stored trace), and that every shown sentence re-verifies on its own.
 Questions are the demo cases of ``sources/demo/questions.jsonl`` (ids in comments).
@@ -16,13 +16,16 @@ from typing import Any
 import pytest
 from django.conf import settings
 
-from chat.models import Trace
-from chat.services import answer_run
+from asgiref.sync import sync_to_async
+from django.contrib.auth import get_user_model
+
+from chat.models import Conversation, Trace
+from chat.turns import TurnRequest, answer_turn
 from kbqa.core.context.assembly import assemble
 from kbqa.core.generation.fabricate import FABRICATED
 from kbqa.core.grounding.citations import Verifier
 from kbqa.core.text.tokens import count_tokens
-from kbqa.core.types import Block, Claim, Done, Event, Meta, Refusal, Sentence, Turn
+from kbqa.core.types import Block, Claim, Done, Event, Meta, Refusal, Sentence
 from kbqa.core.types import Chunk as CoreChunk
 from sources.selectors import chunk_as_core, chunk_get, chunks_search
 
@@ -43,10 +46,11 @@ OVERLAP_ISSUE = re.compile(r"^\[1\] has only (0\.\d+) substantive overlap with t
 
 
 def ask(question: str, **kwargs: Any) -> tuple[list[Event], Trace]:
-    """All events of one answer and its stored trace."""
+    """All events of one turn (``TurnRequest`` fields as keywords) and its stored trace."""
 
     async def collect() -> tuple[list[Event], Trace]:
-        events = [ev async for ev in answer_run(question=question, **kwargs)]
+        turn = answer_turn(TurnRequest(question=question, **kwargs))
+        events = [ev async for ev in turn if isinstance(ev, Event)]
         done = events[-1]
         assert isinstance(done, Done)
         return events, await Trace.objects.aget(id=done.trace_id)
@@ -270,6 +274,13 @@ def test_recycle_bin_is_answered_not_refused_as_a_conflict(lang: str) -> None:
 # ---------------------------------------------------------------------- 7. follow-up
 
 
+@sync_to_async
+def conversation_new(username: str) -> Conversation:
+    """A conversation committed where the turn's database thread sees it (see conftest)."""
+    owner = get_user_model().objects.create_user(username=username, password="pw-123456")
+    return Conversation.objects.create(owner=owner)
+
+
 @pytest.mark.parametrize(
     ("lang", "follow_up", "topic"),
     [
@@ -280,10 +291,10 @@ def test_recycle_bin_is_answered_not_refused_as_a_conflict(lang: str) -> None:
 def test_follow_up_is_answered_from_a_fresh_retrieval(
     lang: str, follow_up: str, topic: str
 ) -> None:
-    first_events, first = ask(RECYCLE_BIN[lang])
+    conversation = asyncio.run(conversation_new(f"asker-{lang}"))
+    first_events, first = ask(RECYCLE_BIN[lang], conversation_id=conversation.pk)
     previous = [ev.text for ev in first_events if isinstance(ev, Sentence)]
-    history = (Turn("user", RECYCLE_BIN[lang]), Turn("assistant", " ".join(previous)))
-    events, trace = ask(follow_up, history=history)
+    events, trace = ask(follow_up, conversation_id=conversation.pk)
     hits = [h["chunk_id"] for h in trace.data["hits"]]
     first_hits = [h["chunk_id"] for h in first.data["hits"]]
     sources = sources_section(trace)

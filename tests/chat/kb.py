@@ -1,0 +1,51 @@
+"""A two-document knowledge base stored through real ingestion, for chat tests.
+
+Chat tests run the real turn service and pipeline: retrieval reads these stored chunks, the
+registered fake provider (``fake_provider`` in tests/conftest.py) says what the model says.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sources.services import IngestOverrides, document_ingest
+
+LEAVE_TEXT = "Full-time employees get 20 days of annual leave each calendar year."
+TRAVEL_TEXT = "Travel must be booked through the travel desk at least 14 days ahead."
+LEAVE_ID, TRAVEL_ID = "doc-001#c01", "doc-002#c01"
+ANSWER = "Employees get 20 days of annual leave [1]."
+SHOWN = "Employees get 20 days of annual leave."
+SECRET_DROPPED = "Employees get 99 days of sabbatical on the moon [2]."
+QUESTION = "How many days of annual leave do employees get?"
+OFF_TOPIC = "What is the weather like on Jupiter today?"
+
+
+def kb_store(directory: Path) -> None:
+    """Ingest the leave policy (doc-001) and the travel FAQ (doc-002)."""
+    for doc_id, title, authority, updated, text in (
+        ("doc-001", "Leave policy", "policy", "2025-06-30", LEAVE_TEXT),
+        ("doc-002", "Travel FAQ", "faq", "", TRAVEL_TEXT),
+    ):
+        path = directory / f"{doc_id}.md"
+        path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
+        document_ingest(
+            path=path,
+            overrides=IngestOverrides(
+                doc_id=doc_id, title=title, authority=authority, updated=updated
+            ),
+        )
+
+
+@pytest.fixture
+def leave_kb(tmp_path: Path, db: Any) -> None:
+    """The two documents, stored in the test database."""
+    kb_store(tmp_path)
+
+
+def claims_json(*claims: tuple[str, list[int]]) -> str:
+    """A JSON-mode draft (``{"claims": [{"text", "citations"}]}``) for the fake provider."""
+    return json.dumps({"claims": [{"text": t, "citations": c} for t, c in claims]})
