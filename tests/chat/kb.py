@@ -24,12 +24,24 @@ QUESTION = "How many days of annual leave do employees get?"
 OFF_TOPIC = "What is the weather like on Jupiter today?"
 
 
-def kb_store(directory: Path) -> None:
-    """Ingest the leave policy (doc-001) and the travel FAQ (doc-002)."""
-    for doc_id, title, authority, updated, text in (
-        ("doc-001", "Leave policy", "policy", "2025-06-30", LEAVE_TEXT),
-        ("doc-002", "Travel FAQ", "faq", "", TRAVEL_TEXT),
-    ):
+LEAVE_DOCS = (
+    ("doc-001", "Leave policy", "policy", "2025-06-30", LEAVE_TEXT),
+    ("doc-002", "Travel FAQ", "faq", "", TRAVEL_TEXT),
+)
+# Two documents that disagree; authority (policy over archived) settles it with a notice.
+LAPTOP_DOCS = (
+    ("doc-070", "Equipment policy", "policy", "2025-02-01",
+     "Company laptops are replaced every 4 years."),
+    ("doc-071", "Equipment policy (2022)", "archived", "2022-02-01",
+     "Company laptops are replaced every 3 years."),
+)
+LAPTOP_QUESTION = "How often are company laptops replaced?"
+LAPTOP_ANSWER = "Company laptops are replaced every 4 years [1]."
+
+
+def kb_store(directory: Path, docs: tuple[tuple[str, str, str, str, str], ...] = LEAVE_DOCS) -> None:
+    """Ingest ``docs`` as ``(doc_id, title, authority, updated, text)`` Markdown files."""
+    for doc_id, title, authority, updated, text in docs:
         path = directory / f"{doc_id}.md"
         path.write_text(f"# {title}\n\n{text}\n", encoding="utf-8")
         document_ingest(
@@ -42,8 +54,14 @@ def kb_store(directory: Path) -> None:
 
 @pytest.fixture
 def leave_kb(tmp_path: Path, db: Any) -> None:
-    """The two documents, stored in the test database."""
+    """The leave policy (doc-001) and the travel FAQ (doc-002), stored in the test database."""
     kb_store(tmp_path)
+
+
+@pytest.fixture
+def laptop_kb(tmp_path: Path, db: Any) -> None:
+    """The two laptop documents (and the leave ones, so BM25 has a corpus), stored."""
+    kb_store(tmp_path, LEAVE_DOCS + LAPTOP_DOCS)
 
 
 def claims_json(*claims: tuple[str, list[int]]) -> str:

@@ -1,4 +1,8 @@
-"""``manage.py ask``: plain and --json output, errors, and continuing a conversation."""
+"""``manage.py ask``: plain and --json output, errors, and continuing a conversation.
+
+Every test runs the real turn service and pipeline over a stored knowledge base
+(``tests.chat.kb``); the registered fake provider says what the model says.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +13,25 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from chat.consumers import InputRejected, question_parse
 from chat.models import Conversation, Message, Trace
-from tests.chat.scripted import (
-    LEAVE,
+from kbqa.core.errors import ProviderError
+from tests.chat.kb import (
+    ANSWER,
+    LAPTOP_ANSWER,
+    LAPTOP_QUESTION,
+    OFF_TOPIC,
+    QUESTION,
     SECRET_DROPPED,
-    ListRetriever,
-    ScriptedAnswer,
-    answered,
-    failed,
-    refused,
-    scripted,
+    SHOWN,
+    laptop_kb,
+    leave_kb,
 )
+from tests.fakes.provider import FakeProvider
 
-__all__ = ["scripted"]
+__all__ = ["laptop_kb", "leave_kb"]
 pytestmark = pytest.mark.django_db
+SECRET = SECRET_DROPPED.removesuffix(" [2].")
 
 
 def ask(*args: str) -> str:
@@ -31,51 +40,49 @@ def ask(*args: str) -> str:
     return out.getvalue()
 
 
-def test_plain_output(scripted: ScriptedAnswer) -> None:
-    output = ask("How much leave?")
+@pytest.fixture
+def fake(fake_provider: FakeProvider, leave_kb: None) -> FakeProvider:
+    """The registered fake provider over the leave knowledge base, nothing queued yet."""
+    return fake_provider
+
+
+def test_plain_output(fake: FakeProvider) -> None:
+    fake.add(f"{ANSWER} {SECRET_DROPPED}")
+    output = ask(QUESTION)
     trace = Trace.objects.get()
     assert output == (
-        "Employees get 20 days of leave. [1]\n"
+        f"{SHOWN} [1]\n"
         "(1 sentence withheld: its citation could not be verified)\n"
         "\nSources:\n"
         "  [1] Leave policy (2025-06-30) doc-001#c01\n"
         f"\nTrace: {trace.pk} (answered)\n"
     )
-    assert SECRET_DROPPED not in output
-    assert scripted.requests[0].mode == "stream"
+    assert SECRET not in output
+    assert fake.prompts[0].task == "answer"
 
 
-def test_refusal_is_printed_with_its_message(scripted: ScriptedAnswer) -> None:
-    scripted.script = refused
-    output = ask("Who won the match?")
-    assert output.splitlines()[:1] == ["The knowledge base has nothing on this; ask HR."]
-    assert "Sources:" not in output
+def test_refusal_is_printed_with_its_message(fake: FakeProvider) -> None:
+    output = ask(OFF_TOPIC)
+    assert output.startswith("I found nothing in the knowledge base")
+    assert "Sources:" not in output and "withheld" not in output
     assert output.endswith(f"Trace: {Trace.objects.get().pk} (refused_low_score)\n")
 
 
-def test_json_output_one_event_per_line_done_last(scripted: ScriptedAnswer) -> None:
-    lines = [json.loads(line) for line in ask("How much leave?", "--json").splitlines()]
+def test_json_output_one_event_per_line_done_last(fake: FakeProvider) -> None:
+    fake.add(f"{ANSWER} {SECRET_DROPPED}")
+    lines = [json.loads(line) for line in ask(QUESTION, "--json").splitlines()]
     assert [line["event"] for line in lines] == ["meta", "sentence", "dropped", "done"]
-    assert lines[1]["data"] == {
-        "index": 1,
-        "text": "Employees get 20 days of leave.",
-        "citations": [1],
-        "kind": "claim",
-    }
-    assert lines[2]["data"] == {
-        "index": 1,
-        "citations": [2],
-        "reasons": ["[2] does not support it"],
-    }
+    assert lines[1]["data"] == {"index": 1, "text": SHOWN, "citations": [1], "kind": "claim"}
+    assert set(lines[2]["data"]) == {"index", "citations", "reasons"}
     assert lines[3]["data"]["trace_id"] == Trace.objects.get().pk
-    assert SECRET_DROPPED not in json.dumps(lines)
+    assert SECRET not in json.dumps(lines)
 
 
-def test_error_exits_non_zero(scripted: ScriptedAnswer) -> None:
-    scripted.script = failed
+def test_error_exits_non_zero(fake: FakeProvider) -> None:
+    fake.add(ProviderError("The model provider is overloaded; try again.", retryable=True))
     out = StringIO()
     with pytest.raises(CommandError) as excinfo:
-        call_command("ask", "q", "--json", stdout=out)
+        call_command("ask", QUESTION, "--json", stdout=out)
     assert excinfo.value.returncode == 1
     assert str(excinfo.value) == "The model provider is overloaded; try again."
     assert [json.loads(x)["event"] for x in out.getvalue().splitlines()] == [
@@ -83,6 +90,7 @@ def test_error_exits_non_zero(scripted: ScriptedAnswer) -> None:
         "error",
         "done",
     ]
+    assert (Trace.objects.get().status, fake.closed) == ("error", True)
 
 
 @pytest.mark.parametrize(
@@ -94,114 +102,92 @@ def test_error_exits_non_zero(scripted: ScriptedAnswer) -> None:
         (["q", "--user", "nobody"], "No user named 'nobody'."),
     ],
 )
-def test_bad_arguments(scripted: ScriptedAnswer, args: list[str], message: str) -> None:
+def test_bad_arguments(fake: FakeProvider, args: list[str], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         ask(*args)
-    assert scripted.requests == []
+    assert (fake.prompts, Trace.objects.count()) == ([], 0)
 
 
 def test_unknown_provider_is_an_error() -> None:
-    with pytest.raises(CommandError, match="Provider unavailable: unknown provider 'nope'"):
+    with pytest.raises(
+        CommandError, match="The answer provider is unavailable: unknown provider 'nope'"
+    ):
         ask("q", "--provider", "nope")
 
 
-def test_fabricate_flag_reaches_the_pipeline(scripted: ScriptedAnswer) -> None:
-    ask("q", "--fabricate")
-    ask("q")
-    assert [r.fabricate for r in scripted.requests] == [True, False]
+def test_fabricate_flag_adds_sentences_the_verifier_withholds(fake: FakeProvider) -> None:
+    fake.add(ANSWER, ANSWER)
+    fabricated = ask(QUESTION, "--fabricate")
+    plain = ask(QUESTION)
+    assert "(2 sentences withheld: their citations could not be verified)" in fabricated
+    assert "withheld" not in plain
 
 
 def test_conversation_continues_with_history(
-    scripted: ScriptedAnswer, django_user_model: Any
+    fake: FakeProvider, django_user_model: Any
 ) -> None:
     alice = django_user_model.objects.create_user("alice", password="pw")
     conversation = Conversation.objects.create(owner=alice, title="Leave")
-    Message.objects.create(conversation=conversation, role="user", text="How much leave?")
+    Message.objects.create(conversation=conversation, role="user", text=QUESTION)
     Message.objects.create(conversation=conversation, role="assistant", text="20 days.")
+    fake.supports_rewrite = True  # type: ignore[misc]
+    fake.add("How many days of annual leave do part-time employees get?", ANSWER)
     ask("And for part-timers?", "--conversation", str(conversation.pk))
-    assert [(t.role, t.text) for t in scripted.requests[0].history] == [
-        ("user", "How much leave?"),
+    assert [(t.role, t.text) for t in fake.prompts[0].history] == [
+        ("user", QUESTION),
         ("assistant", "20 days."),
     ]
     assert list(conversation.messages.values_list("role", "text"))[2:] == [
         ("user", "And for part-timers?"),
-        ("assistant", "Employees get 20 days of leave."),
+        ("assistant", SHOWN),
     ]
     trace = Trace.objects.get()
     assert (trace.conversation_id, trace.user_id) == (conversation.pk, alice.pk)
 
 
-def test_conversation_of_another_user_is_refused(
-    scripted: ScriptedAnswer, django_user_model: Any
+def test_conversation_of_another_user_is_not_found(
+    fake: FakeProvider, django_user_model: Any
 ) -> None:
     alice = django_user_model.objects.create_user("alice", password="pw")
     django_user_model.objects.create_user("bob", password="pw")
     conversation = Conversation.objects.create(owner=alice)
-    with pytest.raises(
-        CommandError, match=f"Conversation {conversation.pk} belongs to another user."
-    ):
+    with pytest.raises(CommandError, match=f"Conversation {conversation.pk} does not exist."):
         ask("q", "--conversation", str(conversation.pk), "--user", "bob")
+    assert conversation.messages.count() == 0
 
 
-def test_json_through_the_real_pipeline_and_offline_provider(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr("chat.services.default_retriever", lambda: ListRetriever(LEAVE))
-    lines = [
-        json.loads(x)
-        for x in ask("How much annual leave?", "--json", "--provider", "extractive").splitlines()
-    ]
+def test_json_through_the_offline_provider(leave_kb: None) -> None:
+    lines = [json.loads(x) for x in ask(QUESTION, "--json", "--provider", "extractive").splitlines()]
     assert lines[0]["event"] == "meta"
-    assert lines[-1]["event"] == "done"
     assert [x["event"] for x in lines].count("done") == 1
     assert lines[-1]["data"]["trace_id"] == Trace.objects.get().pk
+    assert lines[-1]["data"]["status"] == "answered"
 
 
-def test_authority_notice_is_printed_before_the_answer(scripted: ScriptedAnswer) -> None:
-    from dataclasses import replace
-
-    def with_notice(trace, request):  # type: ignore[no-untyped-def]
-        events = answered(trace, request)
-        notice = "Answered from the policy “Leave policy”; an archived page says 15 days."
-        return [replace(events[0], notices=(notice,)), *events[1:]]
-
-    scripted.script = with_notice
-    output = ask("How much leave?")
-    assert output.splitlines()[0] == (
-        "Note: Answered from the policy “Leave policy”; an archived page says 15 days."
-    )
+def test_authority_notice_is_printed_before_the_answer(
+    fake_provider: FakeProvider, laptop_kb: None
+) -> None:
+    fake_provider.add(LAPTOP_ANSWER)
+    lines = ask(LAPTOP_QUESTION).splitlines()
+    assert lines[0].startswith("Note: ") and "Equipment policy (2022)" in lines[0]
+    assert lines[1] == "Company laptops are replaced every 4 years. [1]"
 
 
-def two_dropped(trace: Any, request: Any) -> list[Any]:
-    from kbqa.core.types import Dropped
-
-    events = answered(trace, request)
-    dropped = Dropped(index=1, text=SECRET_DROPPED, citations=(5,), reasons=("[5] was not issued",))
-    return [*events[:3], dropped, events[3]]
-
-
-def test_withheld_sentences_are_counted_on_one_line(scripted: ScriptedAnswer) -> None:
-    scripted.script = two_dropped
-    lines = ask("How much leave?").splitlines()
+def test_withheld_sentences_are_counted_on_one_line(fake: FakeProvider) -> None:
+    fake.add(f"{ANSWER} {SECRET_DROPPED} The moon is made of cheese [5].")
+    lines = ask(QUESTION).splitlines()
     assert lines[:3] == [
-        "Employees get 20 days of leave. [1]",
+        f"{SHOWN} [1]",
         "(2 sentences withheld: their citations could not be verified)",
         "",
     ]
     assert sum("withheld" in line for line in lines) == 1
-    assert SECRET_DROPPED not in "\n".join(lines)
-
-
-def test_nothing_withheld_prints_no_note(scripted: ScriptedAnswer) -> None:
-    scripted.script = refused
-    assert "withheld" not in ask("Who won the match?")
+    assert SECRET not in "\n".join(lines) and "cheese" not in "\n".join(lines)
 
 
 def test_a_question_over_the_limit_gets_the_browsers_message(
-    scripted: ScriptedAnswer, settings: Any
+    fake: FakeProvider, settings: Any
 ) -> None:
-    from chat.consumers import InputRejected, question_parse
-
     settings.KBQA_MAX_QUESTION_CHARS = 20
     question = "How many days of leave do I get?"
     with pytest.raises(InputRejected) as web:
@@ -213,11 +199,11 @@ def test_a_question_over_the_limit_gets_the_browsers_message(
         == str(web.value)
         == ("Your question is 32 characters long; the limit is 20. Shorten it and send it again.")
     )
-    assert scripted.requests == []
-    assert Trace.objects.count() == 0
+    assert (fake.prompts, Trace.objects.count()) == ([], 0)
 
 
-def test_control_characters_are_stripped_from_the_question(scripted: ScriptedAnswer) -> None:
-    ask("How much\x00 leave?\x1b")
-    assert [r.question for r in scripted.requests] == ["How much leave?"]
-    assert Trace.objects.get().question == "How much leave?"
+def test_control_characters_are_stripped_from_the_question(fake: FakeProvider) -> None:
+    fake.add(ANSWER)
+    ask("How much\x00 annual leave?\x1b")
+    assert fake.prompts[0].question == "How much annual leave?"
+    assert Trace.objects.get().question == "How much annual leave?"
