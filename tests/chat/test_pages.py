@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from chat.models import Conversation, Message, Trace
-from kbqa.core.providers.base import Provider
 
 pytestmark = pytest.mark.django_db
 
@@ -44,21 +44,6 @@ def client_alice(alice: object) -> Client:
     client = Client()
     client.force_login(alice)  # type: ignore[arg-type]
     return client
-
-
-class OfflineLabel(Provider):
-    name = "offline"
-
-    def __init__(self) -> None:
-        super().__init__(model="extractive")
-
-    async def stream(self, prompt, call):  # type: ignore[no-untyped-def]
-        yield ""
-
-
-@pytest.fixture(autouse=True)
-def offline_provider(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("chat.services.provider_from_settings", lambda name=None: OfflineLabel())
 
 
 @pytest.mark.parametrize("url", ["/", "/c/1/"])
@@ -99,7 +84,8 @@ def test_only_own_conversations_are_listed(client_alice: Client, alice: object) 
     assert client_alice.get(f"/c/{Conversation.objects.get(owner=other).pk}/").status_code == 404
 
 
-def test_status_line_names_the_provider(client_alice: Client) -> None:
+def test_status_line_names_the_provider(client_alice: Client, settings: Any) -> None:
+    settings.KBQA_PROVIDER = "extractive"
     html = client_alice.get("/").content.decode()
     assert '<span class="provider-label">offline extractive</span>' in html
 

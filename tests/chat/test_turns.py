@@ -1,0 +1,139 @@
+"""The turn service itself: what it stores and closes whatever way a turn ends.
+
+Front-end tests (consumer, API, ``ask``, ``evaluate``) render its stream; these check the
+promises every front end relies on. The real pipeline runs over ``tests.chat.kb``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import aclosing
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from chat.models import Conversation, Message, Trace
+from chat.services import conversation_history
+from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
+from kbqa.core.types import Done, Event, Notice, Sentence
+from tests.chat.kb import (
+    ANSWER,
+    LAPTOP_ANSWER,
+    LAPTOP_QUESTION,
+    QUESTION,
+    laptop_kb,
+    leave_kb,
+)
+from tests.fakes.provider import FakeOutput, FakeProvider
+
+__all__ = ["laptop_kb", "leave_kb"]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def run(request: TurnRequest) -> list[TurnOpened | Event]:
+    async with aclosing(answer_turn(request)) as items:
+        return [item async for item in items]
+
+
+@sync_to_async
+def conversation_new(django_user_model: Any, username: str = "alice") -> Conversation:
+    owner = django_user_model.objects.create_user(username, password="pw-123456")
+    return Conversation.objects.create(owner=owner)
+
+
+async def test_a_turn_opens_then_yields_core_events_and_stores_everything(
+    fake_provider: FakeProvider, leave_kb: None, django_user_model: Any
+) -> None:
+    fake_provider.add(ANSWER)
+    conversation = await conversation_new(django_user_model)
+    items = await run(TurnRequest(question=QUESTION, user=conversation.owner,
+                                  conversation_id=conversation.pk))
+    assert isinstance(items[0], TurnOpened) and items[0].message is not None
+    assert [i.event for i in items[1:]] == ["meta", "sentence", "done"]  # type: ignore[union-attr]
+    roles = [m.role async for m in Message.objects.filter(conversation=conversation)]
+    trace = await Trace.objects.aget()
+    assert (roles, trace.status, trace.conversation_id) == (
+        ["user", "assistant"], "answered", conversation.pk)
+    assert fake_provider.closed  # built from settings, so the turn closed it
+
+
+async def test_a_borrowed_provider_stays_open_for_its_owner(leave_kb: None) -> None:
+    given = FakeProvider([ANSWER])
+    items = await run(TurnRequest(question=QUESTION, provider=given))
+    assert isinstance(items[-1], Done) and items[-1].status == "answered"
+    assert not given.closed
+
+
+async def test_someone_elses_conversation_is_not_found_and_nothing_is_stored(
+    fake_provider: FakeProvider, django_user_model: Any
+) -> None:
+    conversation = await conversation_new(django_user_model)
+    bob = await sync_to_async(django_user_model.objects.create_user)("bob", password="pw-123")
+    with pytest.raises(TurnRejected) as rejected:
+        await run(TurnRequest(question=QUESTION, user=bob, conversation_id=conversation.pk))
+    assert rejected.value.reason == "not_found"
+    assert str(rejected.value) == f"Conversation {conversation.pk} does not exist."
+    assert (await Message.objects.acount(), await Trace.objects.acount()) == (0, 0)
+
+
+async def test_cancel_mid_answer_stores_the_trace_and_closes_the_provider(
+    fake_provider: FakeProvider, leave_kb: None, django_user_model: Any
+) -> None:
+    started = asyncio.Event()
+
+    fake_provider.add(FakeOutput(deltas=["Employees get "]))
+    conversation = await conversation_new(django_user_model)
+
+    async def consume() -> None:
+        request = TurnRequest(question=QUESTION, user=conversation.owner,
+                              conversation_id=conversation.pk)
+        async with aclosing(answer_turn(request)) as items:
+            async for item in items:
+                if not isinstance(item, TurnOpened):
+                    started.set()
+                    await asyncio.Event().wait()  # the client stops reading, then goes away
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(started.wait(), 5)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    trace = await Trace.objects.aget()
+    answer = await Message.objects.aget(role="assistant")
+    assert (trace.status, answer.status, answer.trace_id) == ("cancelled", "cancelled", trace.pk)
+    assert fake_provider.closed
+
+
+async def test_notice_comes_right_before_the_first_sentence(
+    fake_provider: FakeProvider, laptop_kb: None
+) -> None:
+    fake_provider.add(LAPTOP_ANSWER)
+    items = await run(TurnRequest(question=LAPTOP_QUESTION))
+    events = [i for i in items if not isinstance(i, TurnOpened)]
+    assert [e.event for e in events] == ["meta", "notice", "sentence", "done"]
+    notice, sentence = events[1], events[2]
+    assert isinstance(notice, Notice) and isinstance(sentence, Sentence)
+    assert "Equipment policy (2022)" in notice.notices[0]
+
+
+def test_history_gives_earlier_follow_ups_in_their_standalone_form(django_user_model) -> None:
+    owner = django_user_model.objects.create_user("hist", password="x")
+    conversation = Conversation.objects.create(owner=owner)
+    topic = "How long does the recycle bin keep items?"
+    rows = [
+        ("user", topic, topic),
+        ("user", "and for admins?", "How long does the recycle bin keep items for admins?"),
+    ]
+    for role, text, standalone in rows:
+        Message.objects.create(conversation=conversation, role=role, text=text)
+        trace = Trace.objects.create(question=text, standalone_query=standalone)
+        Message.objects.create(conversation=conversation, role="assistant", text="30 days.",
+                               trace=trace)
+    history = conversation_history(conversation=conversation)
+    assert [(t.role, t.text) for t in history] == [
+        ("user", "How long does the recycle bin keep items?"),
+        ("assistant", "30 days."),
+        ("user", "How long does the recycle bin keep items for admins?"),
+        ("assistant", "30 days."),
+    ]
