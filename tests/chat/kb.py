@@ -35,6 +35,14 @@ LAPTOP_DOCS = (
     ("doc-071", "Equipment policy (2022)", "archived", "2022-02-01",
      "Company laptops are replaced every 3 years."),
 )
+# Two policies that disagree with nothing to choose between them: a conflict refusal.
+REFUND_DOCS = (
+    ("doc-010", "Refund policy", "policy", "2025-06-30",
+     "Refunds are paid within 14 days of the request."),
+    ("doc-011", "Finance policy", "policy", "2024-01-10",
+     "Refunds are paid within 30 days of the request."),
+)
+REFUND_QUESTION = "How many days until refunds are paid?"
 LAPTOP_QUESTION = "How often are company laptops replaced?"
 LAPTOP_ANSWER = "Company laptops are replaced every 4 years [1]."
 
@@ -56,6 +64,12 @@ def kb_store(directory: Path, docs: tuple[tuple[str, str, str, str, str], ...] =
 def leave_kb(tmp_path: Path, db: Any) -> None:
     """The leave policy (doc-001) and the travel FAQ (doc-002), stored in the test database."""
     kb_store(tmp_path)
+
+
+@pytest.fixture
+def refund_kb(tmp_path: Path, db: Any) -> None:
+    """The two refund policies (and the leave documents), stored."""
+    kb_store(tmp_path, LEAVE_DOCS + REFUND_DOCS)
 
 
 @pytest.fixture

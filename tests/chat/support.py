@@ -1,19 +1,17 @@
-"""Helpers and fixtures for chat tests (imported by the test modules: no conftest, shared dir).
+"""Helpers for chat tests (imported by the test modules: no conftest, shared dir).
 
-``scripted_pipeline`` replaces ``chat.services.answer`` (the core pipeline) with a generator
-that yields scripted events, so the consumer is tested on exactly the events it must render;
-``answer_run`` (trace storage, cancellation) stays real.
+Websocket tests open sockets with ``chat_socket`` (an async context manager that always
+disconnects, even when an assertion fails) against the real ASGI router; the turn service and
+pipeline are real, the model is the registered fake provider (``fake_provider``).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from html.parser import HTMLParser
 from typing import Any
 
-import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
@@ -21,66 +19,6 @@ from django.test import Client
 
 from chat.models import Conversation
 from kbqa.asgi import application
-from kbqa.core.pipeline import AnswerRequest
-from kbqa.core.providers.base import Prompt, Provider, ProviderCall
-from kbqa.core.types import Event, TraceRecorder
-
-Script = Callable[[TraceRecorder, Provider], AsyncIterator[Event]]
-
-
-class HangingProvider(Provider):
-    """Streams one delta, then waits forever; records whether it was cancelled."""
-
-    name = "hanging"
-
-    def __init__(self) -> None:
-        super().__init__(model="hang-1")
-        self.started = asyncio.Event()
-        self.cancelled = False
-        self.finished = False
-
-    async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
-        try:
-            yield "The "
-            self.started.set()
-            await asyncio.Event().wait()
-        except asyncio.CancelledError:
-            self.cancelled = True
-            raise
-        finally:
-            self.finished = True
-
-
-@dataclass
-class Pipeline:
-    """What the scripted pipeline was asked, and the provider it was handed."""
-
-    script: Script | None = None
-    requests: list[AnswerRequest] = field(default_factory=list)
-    provider: Provider = field(default_factory=HangingProvider)
-
-
-@pytest.fixture(name="scripted_pipeline")
-def scripted_pipeline_fixture(monkeypatch: pytest.MonkeyPatch) -> Pipeline:
-    pipeline = Pipeline()
-
-    async def fake_answer(
-        request: AnswerRequest,
-        *,
-        retriever: Any,
-        provider: Provider,
-        config: Any,
-        trace: TraceRecorder,
-    ) -> AsyncIterator[Event]:
-        pipeline.requests.append(request)
-        assert pipeline.script is not None, "set scripted_pipeline.script first"
-        async for ev in pipeline.script(trace, provider):
-            yield ev
-
-    monkeypatch.setattr("chat.services.answer", fake_answer)
-    monkeypatch.setattr("chat.services.provider_from_settings", lambda name=None: pipeline.provider)
-    monkeypatch.setattr("chat.services.default_retriever", lambda: object())
-    return pipeline
 
 
 @sync_to_async
@@ -102,10 +40,12 @@ def session_cookie(user: Any) -> str:
     return client.cookies["sessionid"].value
 
 
-async def socket_open(
+@asynccontextmanager
+async def chat_socket(
     conversation_id: int, user: Any = None, language: str = "", *, admitted: bool | None = None
-) -> WebsocketCommunicator:
-    """A connected communicator through the real ASGI router (origin/auth middleware).
+) -> AsyncIterator[WebsocketCommunicator]:
+    """A connected communicator through the real ASGI router (origin/auth middleware),
+    disconnected on the way out whatever happened (disconnecting twice is harmless).
 
     ``admitted`` (default: a user is given) reads the "connected" fragment the consumer sends
     once it accepts the conversation, so the next frame read is the first one of a turn.
@@ -116,12 +56,15 @@ async def socket_open(
     if language:
         headers.append((b"accept-language", language.encode()))
     comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/", headers=headers)
-    connected, _ = await comm.connect()
-    assert connected
-    if admitted if admitted is not None else user is not None:
-        ready = await comm.receive_from(timeout=5)
-        assert oob_targets(ready) == [("true", "connection-state")]
-    return comm
+    try:
+        connected, _ = await comm.connect()
+        assert connected
+        if admitted if admitted is not None else user is not None:
+            ready = await comm.receive_from(timeout=5)
+            assert oob_targets(ready) == [("true", "connection-state")]
+        yield comm
+    finally:
+        await comm.disconnect()
 
 
 async def receive_until(comm: WebsocketCommunicator, marker: str) -> list[str]:

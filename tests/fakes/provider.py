@@ -6,7 +6,10 @@ prompt it was asked in ``.prompts``:
 - ``str``: streamed in small deltas (one word, with its trailing space, at a time);
 - ``list[str]``: streamed as exactly those deltas;
 - an exception instance: raised before any text;
-- ``FakeOutput(deltas=[...], error=...)``: those deltas, then the error (a failure mid-stream).
+- ``FakeOutput(deltas=[...], error=...)``: those deltas, then the error (a failure mid-stream);
+- ``FakeOutput(deltas=[...], hang=True)``: those deltas, then no more until cancelled (a slow
+  model the client walks away from); ``.streaming`` is set once the deltas are out and
+  ``.cancelled`` records the cancellation.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ class FakeOutput:
 
     deltas: tuple[str, ...] | list[str] = ()
     error: BaseException | None = None
+    hang: bool = False
     stop_reason: str = "end_turn"
     usage: dict[str, int] = field(default_factory=dict)
 
@@ -54,6 +58,8 @@ class FakeProvider(Provider):
         self.outputs: deque[CannedOutput] = deque(outputs)
         self.prompts: list[Prompt] = []
         self.closed = False
+        self.streaming = asyncio.Event()
+        self.cancelled = False
         # An instance attribute shadows the ClassVar so one test can enable rewriting.
         self.supports_rewrite = supports_rewrite  # type: ignore[misc]
 
@@ -76,11 +82,21 @@ class FakeProvider(Provider):
         for delta in script.deltas:
             await asyncio.sleep(0)
             yield delta
+        if script.hang:
+            await self._hang()
         if script.error is not None:
             raise script.error
         call.stop_reason = script.stop_reason
         call.input_tokens = script.usage.get("input_tokens", 0)
         call.output_tokens = script.usage.get("output_tokens", 0)
+
+    async def _hang(self) -> None:
+        self.streaming.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            self.cancelled = True
+            raise
 
     async def aclose(self) -> None:
         self.closed = True
