@@ -42,20 +42,26 @@ def session_cookie(user: Any) -> str:
 
 @asynccontextmanager
 async def chat_socket(
-    conversation_id: int, user: Any = None, language: str = "", *, admitted: bool | None = None
+    conversation_id: int,
+    user: Any = None,
+    language: str = "",
+    *,
+    admitted: bool | None = None,
+    query: str = "",
 ) -> AsyncIterator[WebsocketCommunicator]:
     """A connected communicator through the real ASGI router (origin/auth middleware),
     disconnected on the way out whatever happened (disconnecting twice is harmless).
 
     ``admitted`` (default: a user is given) reads the "connected" fragment the consumer sends
     once it accepts the conversation, so the next frame read is the first one of a turn.
+    ``query`` is appended to the socket path (e.g. ``?lang=zh-hans``).
     """
     headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
     if user is not None:
         headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
     if language:
         headers.append((b"accept-language", language.encode()))
-    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/", headers=headers)
+    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/{query}", headers=headers)
     try:
         connected, _ = await comm.connect()
         assert connected

@@ -8,34 +8,25 @@ Chinese UI with an English question).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.contrib.auth import get_user_model
 from django.test import Client
 
 from chat.models import Conversation, Message, Trace
-from kbqa.core.providers.base import Provider
-from kbqa.core.types import (
-    Conflict,
-    ConflictSide,
-    DocumentRef,
-    Done,
-    Dropped,
-    Event,
-    Meta,
-    Refusal,
-    TraceRecorder,
-)
+from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Refusal
+from tests.chat.kb import LEAVE_DOCS, QUESTION, kb_store
 from tests.chat.support import (
+    chat_socket,
     conversation_make,
     elements,
     receive_turn,
-    scripted_pipeline_fixture,  # noqa: F401  (the fixture)
-    socket_open,
     user_make,
 )
+from tests.fakes.provider import FakeProvider
 
 SIDE = {"doc_id": "doc-010", "title": "Refund policy", "updated": "2025-06-30"}
 REFUSAL = Refusal(
@@ -78,27 +69,6 @@ DIRECTIONS = [("en", "en", "zh"), ("zh-hans", "zh", "en")]
 IDS = ["english-ui-chinese-question", "chinese-ui-english-question"]
 
 
-def refusing_in(language: str):  # type: ignore[no-untyped-def]
-    async def script(trace: TraceRecorder, provider: Provider) -> AsyncIterator[Event]:
-        yield Meta(
-            trace_id=trace.trace_id,
-            question="q",
-            standalone_query="q",
-            language=language,  # type: ignore[arg-type]
-            blocks=(),
-            context_tokens=0,
-            provider="fake",
-            model="fake-model",
-            notices=(NOTICE[language],),
-        )
-        yield Dropped(index=0, text="unsupported", citations=(1,), reasons=("no support",))
-        trace.status, trace.refusal_reason = "refused_conflict", "conflict"
-        yield Refusal(REFUSAL.reason, BODY[language], REFUSAL.conflict, REFUSAL.documents)
-        yield Done(status="refused_conflict", emitted=0, dropped=1, trace_id=trace.trace_id)
-
-    return script
-
-
 def by_id(html: str, prefix: str) -> dict[str, str]:
     """The attributes of the element whose id starts with ``prefix``."""
     return next(a for _t, a in elements(html) if a.get("id", "").startswith(prefix))
@@ -118,19 +88,57 @@ def assert_spoken(html: str, *, ui: str, question: str) -> None:
     assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-")] == [locale] * 2
 
 
+# Live, through the real pipeline: two drafts the verifier rejects end in a no-support
+# refusal that names the leave policy, with both sentences withheld.
+LIVE = {
+    "en": {
+        "question": QUESTION,
+        "draft": "Bananas grow in tropical countries [1].",
+        "title": "No answer could be verified against the sources",
+        "docs": "Documents you could check:",
+        "updated": "updated 2025-06-30",
+        "withheld": "2 sentences withheld: their citations could not be verified.",
+        "footer": "Not answered: no sentence could be verified",
+    },
+    "zh": {
+        "question": "全职员工每年有多少天年假？",
+        "draft": "香蕉生长在热带国家[1]。",
+        "title": "没有能根据来源验证的回答",
+        "docs": "你可以查阅这些文档：",
+        "updated": "更新于 2025-06-30",
+        "withheld": "已隐去 2 句：其引用未能通过验证。",
+        "footer": "未回答：没有句子能通过验证",
+    },
+}
+ZH_LEAVE = ("doc-003", "年假制度", "policy", "2025-06-30", "全职员工每个日历年享有 20 天带薪年假。")
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(("browser", "ui", "question"), DIRECTIONS, ids=IDS)
 async def test_live_refusal_speaks_the_question_language(
-    scripted_pipeline: Any, browser: str, ui: str, question: str
+    fake_provider: FakeProvider,
+    settings: Any,
+    tmp_path: Path,
+    browser: str,
+    ui: str,
+    question: str,
 ) -> None:
-    scripted_pipeline.script = refusing_in(question)
+    settings.KBQA_MIN_RELEVANCE = 0.05  # a three-document knowledge base scores modestly
+    await sync_to_async(kb_store)(tmp_path, (*LEAVE_DOCS, ZH_LEAVE))
+    said, other = LIVE[question], LIVE[ui]
+    fake_provider.add(said["draft"], said["draft"])
     user = await user_make("alice")
     conversation = await conversation_make(user)
-    comm = await socket_open(conversation.pk, user, language=browser)
-    await comm.send_to(text_data=json.dumps({"question": "q"}))
-    frames = await receive_turn(comm)
-    await comm.disconnect()
-    assert_spoken("".join(frames[1:]), ui=ui, question=question)
+    async with chat_socket(conversation.pk, user, language=browser) as comm:
+        await comm.send_to(text_data=json.dumps({"question": said["question"]}))
+        frames = await receive_turn(comm)
+    html = "".join(frames[1:])
+    turn, footer = html.split('<footer class="bubble-footer"')
+    for name in ("title", "docs", "updated", "withheld"):
+        assert said[name] in turn and other[name] not in turn
+    assert other["footer"] in footer and said["footer"] not in footer
+    locale = "zh-hans" if question == "zh" else "en"
+    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-")] == [locale] * 2
 
 
 def stored_refusal(question: str) -> tuple[Any, Conversation]:

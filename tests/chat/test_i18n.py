@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tests.chat.support import conversation_make, socket_open, user_make
+from tests.chat.support import chat_socket, conversation_make, user_make
 
 CATALOGUE = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES"
 
@@ -85,10 +85,9 @@ def test_language_switcher_sets_the_cookie(db: None) -> None:
 async def test_websocket_alerts_follow_the_browser_language() -> None:
     user = await user_make("wang")
     conversation = await conversation_make(user)
-    comm = await socket_open(conversation.pk, user, language="zh-CN,zh;q=0.9")
-    await comm.send_to(text_data=json.dumps({"question": "   "}))
-    alert = await comm.receive_from(timeout=5)
-    await comm.disconnect()
+    async with chat_socket(conversation.pk, user, language="zh-CN,zh;q=0.9") as comm:
+        await comm.send_to(text_data=json.dumps({"question": "   "}))
+        alert = await comm.receive_from(timeout=5)
     assert "请先输入问题再发送。" in alert
 
 
@@ -96,9 +95,8 @@ async def test_websocket_alerts_follow_the_browser_language() -> None:
 async def test_connected_is_said_in_the_browser_language() -> None:
     user = await user_make("zhao")
     conversation = await conversation_make(user)
-    comm = await socket_open(conversation.pk, user, language="zh-CN", admitted=False)
-    ready = await comm.receive_from(timeout=5)
-    await comm.disconnect()
+    async with chat_socket(conversation.pk, user, language="zh-CN", admitted=False) as comm:
+        ready = await comm.receive_from(timeout=5)
     assert ">已连接</span>" in ready
 
 
@@ -116,23 +114,12 @@ async def test_connected_is_said_in_the_browser_language() -> None:
 async def test_socket_language_is_picked_like_locale_middleware(
     path: str, accept: str, connected: str
 ) -> None:
-    from channels.testing import WebsocketCommunicator
-
-    from kbqa.asgi import application
-    from tests.chat.support import session_cookie
-
     user = await user_make("qian")
     conversation = await conversation_make(user)
-    headers = [
-        (b"origin", b"http://127.0.0.1"),
-        (b"host", b"127.0.0.1"),
-        (b"cookie", f"sessionid={await session_cookie(user)}".encode()),
-        (b"accept-language", accept.encode()),
-    ]
-    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation.pk}/{path}", headers)
-    await comm.connect()
-    ready = await comm.receive_from(timeout=5)
-    await comm.disconnect()
+    async with chat_socket(
+        conversation.pk, user, language=accept, admitted=False, query=path
+    ) as comm:
+        ready = await comm.receive_from(timeout=5)
     assert f">{connected}</span>" in ready
 
 
