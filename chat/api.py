@@ -107,7 +107,9 @@ def parse_answer_input(body: bytes) -> AnswerInput:
 Turn = AsyncGenerator[TurnOpened | Event, None]
 
 
-async def turn_open(request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode) -> tuple[Turn, int]:
+async def turn_open(
+    request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode
+) -> tuple[Turn, int]:
     """Method, credentials and body checked, then the turn started up to ``TurnOpened``.
 
     Returns the turn (to iterate to its end) and its conversation id. Raises ApiError.

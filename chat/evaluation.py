@@ -42,7 +42,6 @@ from kbqa.core.types import Block, Chunk, Claim, Retriever
 from sources.chunking import chunk_text
 from sources.selectors import KnowledgeBaseRetriever, chunk_as_core, chunk_get
 
-
 # ----------------------------------------------------------------------------- loading
 
 

@@ -173,7 +173,8 @@ class AnswerOutcome:
             self.sentences.append(ev.to_dict())
         elif isinstance(ev, Dropped):
             self.dropped += 1
-            self.dropped_items.append({"citations": list(ev.citations), "reasons": list(ev.reasons)})
+            item = {"citations": list(ev.citations), "reasons": list(ev.reasons)}
+            self.dropped_items.append(item)
         elif isinstance(ev, Refusal):
             self.refusal = ev.to_dict()
         elif isinstance(ev, Error):

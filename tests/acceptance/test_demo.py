@@ -1,9 +1,10 @@
 """End-to-end acceptance on the demo knowledge base (sources/demo), offline provider, no network.
 
-Every answer runs through the turn service ``chat.turns.answer_turn`` (the real pipeline, the
-stored KB, the extractive provider) and is judged on what its promises say, not on exact wording: which
-blocks come first and last, which refusal fires and what it names, which drafts were rejected
-and why (read from the stored trace), and that every shown sentence re-verifies on its own.
+Every answer runs through the turn service ``chat.turns.answer_turn`` (the real pipeline,
+the stored KB, the extractive provider) and is judged on what its promises say, not on exact
+wording: which blocks come first and last, which refusal fires and what it names, which
+drafts were rejected and why (read from the stored trace), and that every shown sentence
+re-verifies on its own.
 Questions are the demo cases of ``sources/demo/questions.jsonl`` (ids in comments).
 """
 
@@ -14,9 +15,8 @@ import re
 from typing import Any
 
 import pytest
-from django.conf import settings
-
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib.auth import get_user_model
 
 from chat.models import Conversation, Trace

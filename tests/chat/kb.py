@@ -47,7 +47,10 @@ LAPTOP_QUESTION = "How often are company laptops replaced?"
 LAPTOP_ANSWER = "Company laptops are replaced every 4 years [1]."
 
 
-def kb_store(directory: Path, docs: tuple[tuple[str, str, str, str, str], ...] = LEAVE_DOCS) -> None:
+Doc = tuple[str, str, str, str, str]
+
+
+def kb_store(directory: Path, docs: tuple[Doc, ...] = LEAVE_DOCS) -> None:
     """Ingest ``docs`` as ``(doc_id, title, authority, updated, text)`` Markdown files."""
     for doc_id, title, authority, updated, text in docs:
         path = directory / f"{doc_id}.md"

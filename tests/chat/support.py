@@ -61,7 +61,8 @@ async def chat_socket(
         headers.append((b"cookie", f"sessionid={await session_cookie(user)}".encode()))
     if language:
         headers.append((b"accept-language", language.encode()))
-    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation_id}/{query}", headers=headers)
+    path = f"/ws/chat/{conversation_id}/{query}"
+    comm = WebsocketCommunicator(application, path, headers=headers)
     try:
         connected, _ = await comm.connect()
         assert connected

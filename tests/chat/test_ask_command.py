@@ -157,7 +157,8 @@ def test_conversation_of_another_user_is_not_found(
 
 
 def test_json_through_the_offline_provider(leave_kb: None) -> None:
-    lines = [json.loads(x) for x in ask(QUESTION, "--json", "--provider", "extractive").splitlines()]
+    output = ask(QUESTION, "--json", "--provider", "extractive")
+    lines = [json.loads(x) for x in output.splitlines()]
     assert lines[0]["event"] == "meta"
     assert [x["event"] for x in lines].count("done") == 1
     assert lines[-1]["data"]["trace_id"] == Trace.objects.get().pk

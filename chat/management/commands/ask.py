@@ -22,6 +22,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from chat.turns import AnswerOutcome, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Error, Event, Notice, Refusal, Sentence, event_payload
 
+
 def render_plain(ev: Event) -> str | None:
     """The terminal line for one event (None: nothing to print for it)."""
     if isinstance(ev, Notice):
@@ -83,7 +84,8 @@ class Command(BaseCommand):
         try:
             async_to_sync(self._stream)(request, outcome, as_json=opts["json"])
         except TurnRejected as exc:
-            raise CommandError("The question is empty." if exc.reason == "empty" else str(exc))
+            message = "The question is empty." if exc.reason == "empty" else str(exc)
+            raise CommandError(message) from None
         if not opts["json"]:
             self._summary(outcome)
         if outcome.status == "error":
@@ -102,7 +104,11 @@ class Command(BaseCommand):
             async for ev in items:
                 if not isinstance(ev, Event) or (as_json and isinstance(ev, Notice)):
                     continue  # TurnOpened; --json keeps the SSE wire (notices are in meta)
-                line = json.dumps(event_payload(ev), ensure_ascii=False) if as_json else render_plain(ev)
+                line = (
+                    json.dumps(event_payload(ev), ensure_ascii=False)
+                    if as_json
+                    else render_plain(ev)
+                )
                 if line is not None:
                     self.stdout.write(line)
                     self.stdout.flush()
