@@ -104,12 +104,12 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     return AnswerInput(question, conversation, fabricate)
 
 
-Turn = AsyncGenerator[TurnOpened | Event, None]
+TurnStream = AsyncGenerator[TurnOpened | Event, None]
 
 
 async def turn_open(
     request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode
-) -> tuple[Turn, int]:
+) -> tuple[TurnStream, int]:
     """Method, credentials and body checked, then the turn started up to ``TurnOpened``.
 
     Returns the turn (to iterate to its end) and its conversation id. Raises ApiError.
@@ -238,7 +238,7 @@ async def with_keepalive(
         await frames.aclose()
 
 
-async def _sse(turn: Turn, conversation: int) -> AsyncGenerator[str, None]:
+async def _sse(turn: TurnStream, conversation: int) -> AsyncGenerator[str, None]:
     """The turn's core events as SSE frames. ``Notice`` is not sent: ``meta`` carries the
     notices on this wire, and its clients place them."""
     async with aclosing(turn) as items:

@@ -181,7 +181,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         honoured = True if fabricate and fabricate_allowed(self.user) else None
         self.turn_task = asyncio.create_task(self.guarded(self.turn_run(question, honoured)))
 
-    async def guarded(self, coro: Any, key: str = "") -> None:
+    async def guarded(self, coro: Any) -> None:
         """The one catch boundary: an unexpected failure becomes an alert, not a dropped socket."""
         try:
             await coro

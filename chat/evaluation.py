@@ -222,7 +222,7 @@ async def run_cases(
 
 
 async def collect_signals(
-    cases: Sequence[EvalCase], *, k: int, progress: bool = True
+    cases: Sequence[EvalCase], *, top_k: int, progress: bool = True
 ) -> list[Signals]:
     """Retrieval signals for every case (no generation), labelled by what the gate should do.
 
@@ -233,7 +233,7 @@ async def collect_signals(
     out: list[Signals] = []
     for case in tqdm(cases, file=sys.stderr, disable=not progress, unit="case"):
         kb = case_knowledge_base(case)
-        hits = await kb.retriever.search(case.question, k)
+        hits = await kb.retriever.search(case.question, top_k)
         source = case.origin.rsplit(":", 1)[0]
         out.append(signals_from_hits(case.question, hits, case_id=case.id,
                                      expect=gate_label(case), lang=case.lang, source=source))

@@ -15,32 +15,32 @@ from kbqa.core.types import TraceRecorder, Turn
 
 def trace_record(
     *,
-    draft: TraceRecorder,
+    trace: TraceRecorder,
     user: AbstractBaseUser | None = None,
     conversation: Conversation | None = None,
 ) -> Trace:
-    """Store ``draft`` as a Trace (insert or overwrite by trace_id) and return it."""
-    timings = draft.timings
-    trace, _ = Trace.objects.update_or_create(
-        id=draft.trace_id,
+    """Store the recorded ``trace`` as a Trace (insert or overwrite by trace_id) and return it."""
+    timings = trace.timings
+    row, _ = Trace.objects.update_or_create(
+        id=trace.trace_id,
         defaults={
             "user": user if user is not None and user.is_authenticated else None,
             "conversation": conversation,
-            "question": draft.question,
-            "standalone_query": draft.standalone_query,
-            "language": draft.language,
-            "status": draft.status,
-            "refusal_reason": draft.refusal_reason,
-            "provider": draft.provider,
-            "model": draft.model,
-            "model_version": draft.model_version,
+            "question": trace.question,
+            "standalone_query": trace.standalone_query,
+            "language": trace.language,
+            "status": trace.status,
+            "refusal_reason": trace.refusal_reason,
+            "provider": trace.provider,
+            "model": trace.model,
+            "model_version": trace.model_version,
             "retrieval_ms": timings.get("retrieval_ms"),
             "first_sentence_ms": timings.get("first_sentence_ms"),
             "total_ms": timings.get("total_ms"),
-            "data": draft.to_dict(),
+            "data": trace.to_dict(),
         },
     )
-    return trace
+    return row
 
 
 def conversation_start(*, owner: AbstractBaseUser) -> Conversation:

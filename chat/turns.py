@@ -261,7 +261,7 @@ def answer_store_db(
 ) -> None:
     """Store the trace, then the assistant message linked to it."""
     if store_trace:
-        trace_record(draft=trace, user=stored.user, conversation=stored.conversation)
+        trace_record(trace=trace, user=stored.user, conversation=stored.conversation)
     if stored.conversation is not None:
         message_record_answer(
             conversation=stored.conversation,
@@ -316,6 +316,7 @@ async def answer_turn(
     stored = await turn_load_db(request)
     provider, owned = _provider(request)
     trace = TraceRecorder(trace_id=new_ulid(), question=question)
+    outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started = time.perf_counter()
     try:
         message = await question_store_db(stored, request, question)

@@ -28,7 +28,7 @@ def trace_make(
     draft = TraceRecorder(trace_id=new_ulid(), question=question, status=status, provider=provider)
     for key, value in data.items():
         setattr(draft, key, value)
-    trace = trace_record(draft=draft)
+    trace = trace_record(trace=draft)
     if day is not None:
         when = dt.datetime.combine(day, dt.time(12, 0), tzinfo=dt.UTC)
         Trace.objects.filter(pk=trace.pk).update(created_at=when)

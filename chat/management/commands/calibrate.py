@@ -51,8 +51,10 @@ class Command(BaseCommand):
         for problem in problems:
             self.stderr.write(f"skipped {problem}")
         cases = select_cases(cases, expect=["answer", "refuse", "conflict"], limit=opts["limit"])
-        k = opts["k"] or settings.KBQA_TOP_K
-        signals = async_to_sync(collect_signals)(cases, k=k, progress=not opts["no_progress"])
+        top_k = opts["k"] or settings.KBQA_TOP_K
+        signals = async_to_sync(collect_signals)(
+            cases, top_k=top_k, progress=not opts["no_progress"]
+        )
         answerable = [s.relevance for s in signals if s.expect == "answer"]
         unanswerable = [s.relevance for s in signals if s.expect == "refuse"]
         if not answerable or not unanswerable:
