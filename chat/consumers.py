@@ -41,13 +41,13 @@ from django.utils.translation import gettext_lazy
 from chat.auth import fabricate_allowed
 from chat.models import Conversation
 from chat.rendering import event_fragment, fragment, turn_view
+from chat.selectors import conversation_visible
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
     TurnRejected,
     TurnRequest,
     answer_turn,
-    conversation_visible,
     question_checked,
 )
 from kbqa.core.types import Done, Event

@@ -13,7 +13,6 @@ from typing import Any
 from urllib.parse import quote
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 
 from chat.models import Conversation, Trace
@@ -57,14 +56,18 @@ def trace_providers() -> list[str]:
     return sorted(set(names))
 
 
-def conversation_get_for(*, conversation_id: int, user: AbstractBaseUser) -> Conversation:
-    """The conversation ``conversation_id`` owned by ``user``.
+def conversation_visible(
+    *, conversation_id: int, user: AbstractBaseUser | None
+) -> Conversation | None:
+    """The conversation if ``user`` may see it (its owner; ``None`` is the operator at the
+    terminal, who sees all), else None.
 
-    Raises ``Conversation.DoesNotExist`` (unknown id) or ``PermissionDenied`` (someone else's).
+    The one ownership check (turn service, websocket, pages): someone else's conversation
+    and a missing one look the same, so ids are not disclosed.
     """
-    conversation = Conversation.objects.get(pk=conversation_id)
-    if conversation.owner_id != user.pk:
-        raise PermissionDenied("This conversation belongs to someone else.")
+    conversation = Conversation.objects.filter(pk=conversation_id).first()
+    if conversation is None or (user is not None and conversation.owner_id != user.pk):
+        return None
     return conversation
 
 

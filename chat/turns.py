@@ -1,8 +1,8 @@
 """The turn service: one answering turn, the same for every front end.
 
 ``answer_turn`` is an async generator. It checks the question (``question_checked``), checks
-that the asker may see the conversation (``conversation_visible``: a conversation you cannot
-see is "not found", like a missing one), loads its history, builds the provider, stores the
+that the asker may see the conversation (``chat.selectors.conversation_visible``: one you
+cannot see is "not found", like a missing one), loads its history, builds the provider, stores the
 question, runs ``kbqa.core.pipeline.answer`` and yields ``TurnOpened`` then the core's typed
 events (``Meta``, ``Notice``, ``Sentence``, ``Dropped``, ``Refusal``, ``Error``, ``Done``).
 Whatever happens (answered, refused, provider error, client disconnect or cancel) the trace
@@ -32,6 +32,7 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from chat.models import Conversation, Message, new_ulid
 from chat.questions import question_clean, question_too_long
+from chat.selectors import conversation_visible
 from chat.services import (
     conversation_history,
     conversation_start,
@@ -202,19 +203,6 @@ def question_checked(raw: str) -> str:
     if too_long is not None:
         raise TurnRejected("too_long", too_long)
     return question
-
-
-def conversation_visible(
-    *, conversation_id: int, user: AbstractBaseUser | None
-) -> Conversation | None:
-    """The conversation if ``user`` may see it (owner; ``None`` = the operator), else None.
-
-    The one ownership check: someone else's conversation and a missing one look the same.
-    """
-    conversation = Conversation.objects.filter(pk=conversation_id).first()
-    if conversation is None or (user is not None and conversation.owner_id != user.pk):
-        return None
-    return conversation
 
 
 # ----------------------------------------------------------------------------- database

@@ -11,8 +11,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
@@ -21,6 +21,7 @@ from chat import turns
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.rendering import message_turn_view
+from chat.selectors import conversation_visible
 from kbqa.core.errors import KbqaError
 
 CONVERSATION_LIST_SIZE = 50
@@ -62,7 +63,9 @@ def chat_home(request: HttpRequest) -> HttpResponse:
 @login_required
 def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """One of the user's conversations; 404 for another user's or a missing one."""
-    conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
+    conversation = conversation_visible(conversation_id=conversation_id, user=request.user)
+    if conversation is None:
+        raise Http404("No such conversation.")
     return chat_page(request, conversation)
 
 
