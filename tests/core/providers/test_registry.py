@@ -4,8 +4,15 @@ import pytest
 
 from kbqa.core.errors import ConfigError
 from kbqa.core.providers.anthropic import AnthropicProvider
-from kbqa.core.providers.registry import PROVIDER_NAMES, make_provider
+from kbqa.core.providers.registry import (
+    PROVIDER_NAMES,
+    describe_provider,
+    make_provider,
+    register_provider,
+    unregister_provider,
+)
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from tests.fakes.provider import FakeProvider
 
 
 def test_extractive_is_available_offline() -> None:
@@ -68,3 +75,21 @@ def test_describe_raises_the_same_config_errors(name: str, api_key: str) -> None
 
     with pytest.raises(ConfigError):
         describe_provider(name, api_key=api_key)
+
+
+def test_a_registered_provider_is_built_by_name_until_unregistered() -> None:
+    built: list[FakeProvider] = []
+
+    def factory() -> FakeProvider:
+        built.append(FakeProvider())
+        return built[-1]
+
+    register_provider("Canned", factory)
+    try:
+        first, second = make_provider(" canned "), make_provider("canned")
+        assert (first, second) == tuple(built)  # a fresh provider per call
+        assert describe_provider("canned") == "canned"
+    finally:
+        unregister_provider("canned")
+    with pytest.raises(ConfigError, match="unknown provider 'canned'"):
+        make_provider("canned")
