@@ -175,10 +175,17 @@ class ChatConsumer(AsyncWebsocketConsumer):
         except InputRejected as exc:
             await self.alert(str(exc))
             return
-        if self.turn_task is not None and not self.turn_task.done():
-            await self.alert(_("Please wait for the current answer to finish before asking again."))
-            return
+        previous = self.turn_task
+        if previous is not None and not previous.done():
+            if self.streaming:
+                await self.alert(
+                    _("Please wait for the current answer to finish before asking again.")
+                )
+                return
+            # Past ``done`` the turn only stores its answer: let it, so messages stay in order.
+            await asyncio.shield(previous)
         honoured = True if fabricate and fabricate_allowed(self.user) else None
+        self.streaming = True  # from now: a second question is refused, a disconnect cancels
         self.turn_task = asyncio.create_task(self.guarded(self.turn_run(question, honoured)))
 
     async def guarded(self, coro: Any) -> None:
@@ -201,7 +208,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
             conversation_id=self.conversation.pk,
             fabricate=fabricate,
         )
-        self.streaming = True
         try:
             async with contextlib.aclosing(answer_turn(request, outcome)) as items:
                 async for item in items:

@@ -383,3 +383,7 @@ async def test_unexpected_failure_renders_an_error_not_a_dropped_socket(
     assert "The answer stopped because of an internal error." in "".join(frames)
     assert 'data-status="error"' in frames[-1]
     assert 'data-status="answered"' in again[-1]
+    # the second question, sent right after the first footer, waited for the first answer
+    # to be stored: the conversation reads in order
+    roles = [m.role async for m in Message.objects.order_by("created_at", "id")]
+    assert roles == ["user", "assistant", "user", "assistant"]
