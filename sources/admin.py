@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 from sources.forms import UploadForm
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
+from sources.visibility import document_visibility_set
 from sources.services import (
     IngestOverrides,
     IngestResult,
@@ -123,8 +124,11 @@ class StatusFilter(admin.SimpleListFilter):
 
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
-    list_display = ("doc_id", "title", "status", "authority", "language", "updated", "updated_at")
-    list_filter = (StatusFilter, "authority", "language")
+    list_display = (
+        "doc_id", "title", "status", "visible_to", "authority", "language", "updated", "updated_at"
+    )
+    list_filter = (StatusFilter, "authority", "language", "groups")
+    filter_horizontal = ("groups",)
     search_fields = ("doc_id", "title")
     readonly_fields = (
         "doc_id",
@@ -144,8 +148,28 @@ class DocumentAdmin(admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # documents come in through the upload view (parsed and chunked)
 
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # metadata comes from the file or upload overrides; re-ingest to change
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        """Everything but visibility: metadata comes from the file or upload overrides
+        (re-ingest to change it); who may read the document is set here."""
+        model_fields = [f.name for f in Document._meta.fields if f.name not in ("id", "restricted")]
+        return list(dict.fromkeys([*model_fields, *self.readonly_fields]))
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
+        return super().get_queryset(request).prefetch_related("groups")
+
+    def save_model(self, request: HttpRequest, obj: Document, form: Any, change: bool) -> None:
+        """Nothing to save but visibility, which ``save_related`` stores."""
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        document_visibility_set(document=form.instance, groups=list(form.cleaned_data["groups"]))
+
+    @admin.display(description=_("visible to"))
+    def visible_to(self, document: Document) -> str:
+        if not document.restricted:
+            return gettext("everyone")
+        names = sorted(g.name for g in document.groups.all())
+        return ", ".join(names) or gettext("document administrators only")
 
     @admin.display(description=_("status"), ordering="retired_at")
     def status(self, document: Document) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.core.files.uploadedfile import UploadedFile
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
@@ -129,6 +130,15 @@ class UploadForm(forms.Form):
         help_text=_("Updated/effective date, YYYY-MM-DD."),
     )
     source_url = forms.URLField(label=_("Source URL"), required=False, assume_scheme="https")
+    groups = forms.ModelMultipleChoiceField(
+        label=_("Visible to"),
+        queryset=Group.objects.order_by("name"),
+        required=False,
+        help_text=_(
+            "Leave empty to take it from the file (front matter 'visibility: [hr]'); a new "
+            "document without it is visible to everyone."
+        ),
+    )
 
     def screened_uploads(self) -> list[ScreenedUpload]:
         """The valid form's files, each with the reason it is skipped (if any)."""
@@ -142,4 +152,5 @@ class UploadForm(forms.Form):
             language=data.get("language") or "",
             updated=data["updated"].isoformat() if data.get("updated") else "",
             source_url=data.get("source_url") or "",
+            visibility=",".join(g.name for g in data.get("groups") or ()),
         )

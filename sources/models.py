@@ -53,6 +53,25 @@ class Document(models.Model):
     content_hash = models.CharField(
         _("content hash"), max_length=64, blank=True, help_text=_("SHA-256 of the text.")
     )
+    groups = models.ManyToManyField(
+        "auth.Group",
+        verbose_name=_("visible to"),
+        blank=True,
+        related_name="documents",
+        help_text=_(
+            "Leave empty for everyone. Otherwise only members of these groups (and people who "
+            "may view documents in admin) get answers from it, its passages and its citations."
+        ),
+    )
+    restricted = models.BooleanField(
+        _("restricted"),
+        default=False,
+        editable=False,
+        help_text=_(
+            "Limited to groups. Stays set when its groups are deleted, so the document "
+            "then becomes readable by document administrators only, never by everyone."
+        ),
+    )
     overrides = models.JSONField(_("metadata set at upload"), default=dict, blank=True)
     retired_at = models.DateTimeField(
         _("removed at"),

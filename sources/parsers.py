@@ -23,10 +23,11 @@ from kbqa.core.errors import IngestError
 from sources.parsed import ParsedDocument, first_heading, title_line, titled
 from sources.pdf_text import parse_pdf
 
+EVERYONE_WORD = "everyone"  # visibility: everyone (the default), or group names
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | {".pdf", ".docx"}
-META_KEYS = ("doc_id", "title", "updated", "source_url", "authority", "language")
+META_KEYS = ("doc_id", "title", "updated", "source_url", "authority", "language", "visibility")
 
 
 def parse_file(*, name: str, data: bytes) -> ParsedDocument:
@@ -154,6 +155,10 @@ def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
             continue
         if key == "updated":
             meta[key] = iso_date(value, name=name)
+        elif key == "visibility" and isinstance(value, list):
+            if not all(isinstance(v, str | int) for v in value):
+                raise IngestError(f"{name}: bad front matter (visibility lists group names)")
+            meta[key] = ",".join(str(v).strip() for v in value) or EVERYONE_WORD
         elif isinstance(value, str | int | float):
             meta[key] = str(value).strip()
         else:

@@ -24,10 +24,45 @@ _lock = threading.Lock()
 _state: dict[str, Any] = {"signature": None, "engine": None, "builds": 0}
 
 
+DOCUMENT_ADMIN_PERMISSION = "sources.view_document"
+
+
+def audience_for(user: Any) -> types.Audience:
+    """The retrieval ``Audience`` of ``user`` (README: Who may read what).
+
+    Active superusers and people with ``sources.view_document`` (they can open every
+    document in admin anyway) read everything; everyone else reads documents visible to
+    everyone plus those limited to one of their groups. None or an anonymous user reads
+    documents visible to everyone only.
+    """
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return types.EVERYONE
+    if user.is_superuser or user.has_perm(DOCUMENT_ADMIN_PERMISSION):
+        return types.ADMINISTRATOR
+    group_ids = user.groups.values_list("pk", flat=True)
+    return types.Audience(labels=frozenset(str(pk) for pk in group_ids))
+
+
+NO_GROUP = "-"  # the label of a restricted document whose groups were all deleted: nobody holds it
+
+
+def document_access(document: Document) -> tuple[str, ...]:
+    """Access labels of ``document``: its groups' ids as strings, () for everyone."""
+    if not document.restricted:
+        return ()
+    return tuple(sorted(str(g.pk) for g in document.groups.all())) or (NO_GROUP,)
+
+
+def chunk_readable(*, chunk: Chunk, user: Any) -> bool:
+    """Whether ``user`` may read ``chunk`` (its document is visible to them)."""
+    return audience_for(user).may_read(document_access(chunk.document))
+
+
 def chunk_as_core(chunk: Chunk) -> types.Chunk:
     """The core ``Chunk`` value of a stored chunk (document metadata filled in).
 
-    ``updated`` is the document's effective date as ISO ``YYYY-MM-DD`` or "".
+    ``updated`` is the document's effective date as ISO ``YYYY-MM-DD`` or ""; ``access``
+    its visibility (``document_access``; prefetch ``document__groups`` for many chunks).
     """
     doc = chunk.document
     return types.Chunk(
@@ -40,6 +75,7 @@ def chunk_as_core(chunk: Chunk) -> types.Chunk:
         source_url=doc.source_url,
         authority=doc.authority,
         language=doc.language,
+        access=document_access(doc),
     )
 
 
@@ -61,6 +97,7 @@ def current_chunks() -> list[types.Chunk]:
     ``Chunk``, in chunk_id order."""
     rows = (
         Chunk.objects.select_related("document")
+        .prefetch_related("document__groups")
         .filter(is_current=True, document__retired_at__isnull=True)
         .order_by("chunk_id")
     )
@@ -91,18 +128,26 @@ def index_builds() -> int:
     return int(_state["builds"])
 
 
-def chunks_search(*, query: str, k: int) -> list[types.ScoredChunk]:
-    """At most ``k`` current chunks for ``query``, best first, ties by chunk_id ascending.
+def chunks_search(
+    *, query: str, k: int, audience: types.Audience = types.EVERYONE
+) -> list[types.ScoredChunk]:
+    """At most ``k`` current chunks ``audience`` may read for ``query``, best first, ties by
+    chunk_id ascending.
 
-    Scores are BM25, relevance in [0, 1) (``kbqa.core.retrieval.bm25``). Returns [] for an empty
-    knowledge base or a query without terms (empty, punctuation only).
+    Scores are BM25 over the readable chunks only, relevance in [0, 1)
+    (``kbqa.core.retrieval.bm25``). Returns [] for an empty knowledge base or a query without
+    terms (empty, punctuation only).
     """
-    return knowledge_base_engine().search(query, k)
+    return knowledge_base_engine().search(query, k, audience=audience)
 
 
 class KnowledgeBaseRetriever:
-    """The core ``Retriever`` protocol over the stored knowledge base."""
+    """The core ``Retriever`` protocol over the stored knowledge base, for one audience
+    (``audience_for(user)``; default: documents visible to everyone)."""
+
+    def __init__(self, audience: types.Audience = types.EVERYONE) -> None:
+        self.audience = audience
 
     async def search(self, query: str, k: int) -> list[types.ScoredChunk]:
         """``chunks_search`` run in Django's sync thread (database access)."""
-        return await sync_to_async(chunks_search)(query=query, k=k)
+        return await sync_to_async(chunks_search)(query=query, k=k, audience=self.audience)

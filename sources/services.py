@@ -35,6 +35,12 @@ from sources.chunking import ChunkDraft, chunk_text
 from sources.models import Authority, Document, Language
 from sources.parsers import iso_date, parse_file
 from sources.versioning import chunk_id_for, version_chunks
+from sources.visibility import (
+    Group,
+    document_visibility_set,
+    visibility_changed,
+    visibility_groups,
+)
 
 logger = logging.getLogger(__name__)
 __all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
@@ -48,7 +54,8 @@ class IngestOverrides:
     """Metadata set by whoever ingests; each non-empty value beats what the file says.
 
     ``updated`` is an ISO date (``2025-06-30``); ``authority`` one of ``Authority``;
-    ``language`` ``en`` or ``zh``.
+    ``language`` ``en`` or ``zh``; ``visibility`` "everyone" or comma-separated names of
+    existing Django groups (README: Who may read what).
     """
 
     doc_id: str = ""
@@ -57,6 +64,7 @@ class IngestOverrides:
     language: str = ""
     updated: str = ""
     source_url: str = ""
+    visibility: str = ""  # "everyone", or comma-separated group names
 
     def as_dict(self) -> dict[str, str]:
         """Only the values that were set."""
@@ -131,6 +139,7 @@ class _DocumentDraft:
     drafts: tuple[ChunkDraft, ...]
     content_hash: str
     doc_id_from_name: bool = False
+    groups: tuple[Group, ...] | None = None  # None: visibility not stated (keep what it was)
 
 
 def document_ingest(
@@ -310,7 +319,10 @@ def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int
     if not drafts:
         raise IngestError(f"{name}: the file contains no text")
     from_name = not meta.get("doc_id")
-    return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name)
+    groups = visibility_groups(name, meta["visibility"]) if meta.get("visibility") else None
+    return _DocumentDraft(
+        {"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name, groups
+    )
 
 
 def _language(name: str, value: str) -> str:
@@ -348,6 +360,8 @@ def _store(
         _replace_original(doc, name, data)
     doc.content_hash = draft.content_hash
     doc.save()
+    if draft.groups is not None:
+        document_visibility_set(document=doc, groups=draft.groups)
     added, kept, superseded = version_chunks(doc, draft.drafts)
     counts = (added + kept, added, kept, superseded)
     return IngestResult(
@@ -357,6 +371,8 @@ def _store(
 
 def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:
     if doc.content_hash != draft.content_hash or doc.overrides != overrides.stored():
+        return False
+    if visibility_changed(doc, draft.groups):
         return False
     if any(getattr(doc, k) != v for k, v in draft.fields.items() if k != "updated"):
         return False

@@ -6,6 +6,7 @@ percent-encoded (``/chunks/doc-010%23c02/``); ``reverse()`` and ``{% url %}`` en
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
@@ -17,7 +18,7 @@ from django.views.decorators.http import require_GET
 
 from sources.display import display_blocks
 from sources.models import Chunk
-from sources.selectors import chunk_as_core, chunk_get, chunk_purged_at
+from sources.selectors import chunk_as_core, chunk_get, chunk_purged_at, chunk_readable
 
 TEMPLATE = "sources/chunk_detail.html"
 
@@ -36,16 +37,23 @@ def _superseded(chunk: Chunk) -> bool:
     return not chunk.is_current and (retired_at is None or chunk.superseded_at != retired_at)
 
 
+def readable_chunk(*, chunk_id: str, user: Any) -> Chunk | None:
+    """The stored chunk ``chunk_id`` if ``user`` may read it, else None (as if unknown)."""
+    chunk = chunk_get(chunk_id=chunk_id)
+    return chunk if chunk is not None and chunk_readable(chunk=chunk, user=user) else None
+
+
 @require_GET
 @login_required
 def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     """The chunk page; only the ``chunk-view`` partial when requested by htmx.
 
     A chunk of a removed (retired) document is shown with a note saying so. A purged chunk:
-    the same template saying it is no longer available, status 410. Unknown id: a "not
-    found" message, status 404.
+    the same template saying it is no longer available, status 410. Unknown id, or a chunk
+    of a document the user may not read: the same "not found" message, status 404, so the
+    page does not tell that a hidden document exists.
     """
-    chunk = chunk_get(chunk_id=chunk_id)
+    chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id)
     template = f"{TEMPLATE}#chunk-view" if getattr(request, "htmx", False) else TEMPLATE
     context = {
@@ -66,21 +74,23 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     (ISO datetime when its document was removed from the knowledge base, else null) and
     ``url``.
 
-    401 JSON when not logged in; 410 JSON for a purged chunk; 404 JSON for an unknown id.
+    401 JSON when not logged in; 410 JSON for a purged chunk; 404 JSON for an unknown id or
+    a chunk the caller (the session user, or the API token's user) may not read.
     """
     if not request.user.is_authenticated:
         return JsonResponse(
             {"error": "Log in, or send the API token as 'Authorization: Bearer <token>'."},
             status=401,
         )
-    chunk = chunk_get(chunk_id=chunk_id)
+    chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id)):
         day = timezone.localtime(purged_at).date().isoformat()
         message = f"Source passage {chunk_id!r} is no longer available: it was purged on {day}."
         return JsonResponse({"error": message}, status=410)
     if chunk is None:
         return JsonResponse({"error": f"No source passage with id {chunk_id!r}."}, status=404)
-    data = chunk_as_core(chunk).__dict__ | {
+    fields = {k: v for k, v in chunk_as_core(chunk).__dict__.items() if k != "access"}
+    data = fields | {
         "is_current": chunk.is_current,
         "retired_at": retired.isoformat() if (retired := chunk.document.retired_at) else None,
         "url": reverse("sources:chunk-detail", args=[chunk.chunk_id]),

@@ -27,6 +27,8 @@ class Chunk:
 
     ``chunk_id`` is stable (``doc-010#c02``); ``text`` is the ORIGINAL chunk text, the only
     text citations are verified against; ``updated`` is an ISO date (``2025-06-30``) or "".
+    ``access`` holds the access labels (group ids) of the readers its document is limited
+    to; empty means everyone may read it (see ``Audience``).
     """
 
     chunk_id: str
@@ -38,6 +40,29 @@ class Chunk:
     source_url: str = ""
     authority: str = "other"
     language: str = "en"
+    access: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who asks, as retrieval sees it: the access labels (group ids) the asker holds, or
+    ``everything`` for people who may read every document (document administrators).
+
+    A chunk is readable when its ``access`` is empty (everyone) or shares a label with
+    ``labels``. Retrieval searches readable chunks only, with BM25 statistics of that set,
+    so a hidden document changes no score, rank or refusal (README: Who may read what).
+    """
+
+    labels: frozenset[str] = frozenset()
+    everything: bool = False
+
+    def may_read(self, access: Sequence[str]) -> bool:
+        """Whether a chunk with these access labels is readable by this audience."""
+        return self.everything or not access or not self.labels.isdisjoint(access)
+
+
+EVERYONE = Audience()  # the public audience: only documents visible to everyone
+ADMINISTRATOR = Audience(everything=True)
 
 
 @dataclass(frozen=True)

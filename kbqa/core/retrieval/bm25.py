@@ -26,7 +26,7 @@ import numpy as np
 from rank_bm25 import BM25Okapi
 
 from kbqa.core.text.terms import terms
-from kbqa.core.types import Chunk, ScoredChunk
+from kbqa.core.types import Audience, Chunk, ScoredChunk
 
 K1 = 1.5  # rank-bm25 BM25Okapi default
 B = 0.75  # rank-bm25 BM25Okapi default
@@ -59,16 +59,36 @@ class LuceneBM25(BM25Okapi):  # type: ignore[misc]
         Same formula as BM25Okapi.get_scores, which scans every chunk for every term; the
         postings built in ``postings()`` make a query cost proportional to its matches.
         """
+        return self.masked_scores(query, None)[0]
+
+    def masked_scores(self, query: Sequence[str], mask: Any) -> tuple[Any, dict[str, float]]:
+        """(scores, idf per query term) as if the index held only the chunks where ``mask``
+        (a boolean numpy array over chunk positions) is true; ``None`` means all chunks.
+
+        N, document frequencies and the average length are those of the masked set, so the
+        scores equal those of an index built from the masked chunks alone (unmasked chunks
+        score 0). Cost: one pass over each query term's postings, plus one over the lengths.
+        """
         score = np.zeros(self.corpus_size)
         postings = self.postings()
-        avgdl = self.avgdl or 1.0
+        if mask is None:
+            total, avgdl = self.corpus_size, self.avgdl or 1.0
+        else:
+            total = int(mask.sum())
+            avgdl = float(self._doc_len[mask].mean()) if total else 1.0
+        idfs: dict[str, float] = {}
         for q in query:
             ids, freqs = postings.get(q, (None, None))
-            if ids is None:
+            if ids is not None and mask is not None:
+                keep = mask[ids]
+                ids, freqs = ids[keep], freqs[keep]
+            n = 0 if ids is None else len(ids)
+            idfs[q] = float(self.idf[q]) if mask is None and n else lucene_idf(n, total)
+            if not n:
                 continue
             norm = K1 * (1 - B + B * self._doc_len[ids] / avgdl)
-            score[ids] += self.idf[q] * (freqs * (K1 + 1) / (freqs + norm))
-        return score
+            score[ids] += idfs[q] * (freqs * (K1 + 1) / (freqs + norm))
+        return score, idfs
 
     def postings(self) -> dict[str, tuple[Any, Any]]:
         """term -> (chunk positions, term frequencies), built once on first use."""
@@ -93,8 +113,11 @@ class SearchEngine(Protocol):
         """Replace the index contents with ``chunks``."""
         ...
 
-    def search(self, query: str, k: int) -> list[ScoredChunk]:
-        """At most ``k`` hits with score > 0, best first, ties by chunk_id ascending."""
+    def search(
+        self, query: str, k: int, *, audience: Audience | None = None
+    ) -> list[ScoredChunk]:
+        """At most ``k`` hits with score > 0, best first, ties by chunk_id ascending, among
+        the chunks ``audience`` may read (None: all), scored with that set's statistics."""
         ...
 
 
@@ -112,6 +135,8 @@ class Bm25Index:
     def __init__(self, chunks: Sequence[Chunk] = ()) -> None:
         self._chunks: tuple[Chunk, ...] = ()
         self._bm25: LuceneBM25 | None = None
+        self._access_classes: tuple[tuple[str, ...], ...] = ()
+        self._access_class_of: Any = None
         if chunks:
             self.build(chunks)
 
@@ -121,6 +146,10 @@ class Bm25Index:
     def build(self, chunks: Sequence[Chunk]) -> None:
         """Index ``chunks`` (replacing what was there). An empty sequence gives an empty index."""
         self._chunks = tuple(chunks)
+        classes: dict[tuple[str, ...], int] = {}
+        of = [classes.setdefault(tuple(sorted(c.access)), len(classes)) for c in self._chunks]
+        self._access_classes = tuple(classes)
+        self._access_class_of = np.asarray(of, dtype=np.int32)
         if not self._chunks:
             self._bm25 = None
             return
@@ -135,16 +164,35 @@ class Bm25Index:
             return float(self._bm25.idf[term])
         return lucene_idf(0, total)
 
-    def search(self, query: str, k: int) -> list[ScoredChunk]:
-        """Top ``k`` chunks with score > 0 for ``query``, best first, ties by chunk_id.
+    def readable_mask(self, audience: Audience | None) -> Any:
+        """Boolean numpy array over chunk positions that ``audience`` may read; ``None`` when
+        it may read every chunk (no filtering needed)."""
+        if audience is None or audience.everything:
+            return None
+        readable = [i for i, acc in enumerate(self._access_classes) if audience.may_read(acc)]
+        if len(readable) == len(self._access_classes):
+            return None
+        return np.isin(self._access_class_of, np.asarray(readable, dtype=np.int32))
 
-        Returns [] for an empty index, k < 1, or a query with no terms (empty, punctuation).
+    def search(
+        self, query: str, k: int, *, audience: Audience | None = None
+    ) -> list[ScoredChunk]:
+        """Top ``k`` chunks with score > 0 for ``query``, best first, ties by chunk_id,
+        among the chunks ``audience`` may read (None: all of them).
+
+        BM25 statistics (N, document frequencies, average length) and the relevance's
+        ideal score are those of the readable chunks, so what an audience cannot read
+        changes no score, rank or relevance. Returns [] for an empty index, k < 1, or a
+        query with no terms (empty, punctuation).
         """
         query_terms = list(dict.fromkeys(terms(query)))
         if self._bm25 is None or k < 1 or not query_terms:
             return []
-        scores = self._bm25.get_scores(query_terms)
-        ideal = sum(self.idf(t) for t in query_terms) * (K1 + 1)
+        mask = self.readable_mask(audience)
+        if mask is not None and not mask.any():
+            return []
+        scores, idfs = self._bm25.masked_scores(query_terms, mask)
+        ideal = sum(idfs.values()) * (K1 + 1)
         hits = _top(scores, k)
         hits.sort(key=lambda i: (-scores[i], self._chunks[i].chunk_id))
         return [

@@ -30,6 +30,12 @@ class Command(BaseCommand):
         parser.add_argument("--language", choices=["en", "zh"], default="")
         parser.add_argument("--updated", default="", help="effective date, YYYY-MM-DD")
         parser.add_argument("--source-url", default="")
+        parser.add_argument(
+            "--groups",
+            default="",
+            help="only members of these Django groups may read the documents "
+            "(comma-separated names, e.g. hr,finance; 'everyone' for all)",
+        )
         parser.add_argument("--max-tokens", type=int, default=None, help="chunk size (tokens)")
         parser.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
 
@@ -39,6 +45,7 @@ class Command(BaseCommand):
             language=options["language"],
             updated=options["updated"],
             source_url=options["source_url"],
+            visibility=options["groups"],
         )
         summary = documents_ingest_paths(
             paths=options["paths"],

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from kbqa.core.retrieval.bm25 import K1, Bm25Index, InMemoryRetriever, lucene_idf
-from kbqa.core.types import Chunk
+from kbqa.core.types import ADMINISTRATOR, EVERYONE, Audience, Chunk
 from sources.chunking import chunk_text
 from sources.parsers import parse_file
 from tests.sources.conftest import KB_DIR
@@ -145,3 +145,67 @@ async def test_in_memory_retriever_implements_the_core_protocol(tmp_path: Path) 
     hits = await retriever.search("年假有多少天？", 2)
     assert hits[0].chunk.chunk_id == "doc-120#c01"
     assert await InMemoryRetriever([]).search("x", 2) == []
+
+
+# ----------------------------------------------------------------------------- visibility
+
+PUBLIC_CHUNKS = [
+    Chunk("pub#c01", "pub", "Leave", "Full-time employees get 20 days of paid annual leave."),
+    Chunk("pub#c02", "pub", "Uploads", "The maximum upload size is 200 MB per file."),
+    Chunk("pub#c03", "pub", "Backups", "Backups run every night at 02:00."),
+]
+HR_CHUNKS = [
+    Chunk("hr#c01", "hr", "Salary bands", "Salary band E3 pays 90,000 EUR a year.",
+          access=("7",)),
+    Chunk("hr#c02", "hr", "Leave cases", "Annual leave disputes go to the HR case team.",
+          access=("7",)),
+]
+FIN_CHUNKS = [
+    Chunk("fin#c01", "fin", "Budget", "The team outing budget is 50 EUR per person.",
+          access=("9",)),
+]
+
+
+def _view(hits: list) -> list[tuple[str, float, float]]:
+    return [(h.chunk.chunk_id, round(h.score, 9), round(h.relevance, 9)) for h in hits]
+
+
+@pytest.mark.parametrize(
+    ("audience", "visible"),
+    [
+        (EVERYONE, PUBLIC_CHUNKS),
+        (Audience(labels=frozenset({"7"})), PUBLIC_CHUNKS + HR_CHUNKS),
+        (Audience(labels=frozenset({"7", "9"})), PUBLIC_CHUNKS + HR_CHUNKS + FIN_CHUNKS),
+        (ADMINISTRATOR, PUBLIC_CHUNKS + HR_CHUNKS + FIN_CHUNKS),
+    ],
+)
+@pytest.mark.parametrize(
+    "query", ["annual leave days", "salary band", "budget per person", "upload size", "xyz"]
+)
+def test_an_audience_gets_exactly_the_scores_of_an_index_of_what_it_may_read(
+    audience: Audience, visible: list[Chunk], query: str
+) -> None:
+    everything = Bm25Index(PUBLIC_CHUNKS + HR_CHUNKS + FIN_CHUNKS)
+    only_visible = Bm25Index(visible)
+    assert _view(everything.search(query, 10, audience=audience)) == _view(
+        only_visible.search(query, 10)
+    )
+
+
+def test_hidden_chunks_never_come_back_and_top_k_is_filled_from_visible_ones() -> None:
+    many_hidden = [
+        Chunk(f"hr#c{i:02}", "hr", "Leave", f"Annual leave rule {i} for HR cases.", access=("7",))
+        for i in range(10)
+    ]
+    index = Bm25Index(PUBLIC_CHUNKS + many_hidden)
+    hits = index.search("annual leave", 1, audience=EVERYONE)
+    assert [h.chunk.chunk_id for h in hits] == ["pub#c01"]
+
+
+def test_a_restricted_document_whose_groups_were_deleted_is_read_by_administrators_only() -> None:
+    orphan = Chunk("x#c01", "x", "Board", "Board minutes: the merger closes in May.", access=("-",))
+    index = Bm25Index(PUBLIC_CHUNKS + [orphan])
+    assert index.search("board minutes merger", 5, audience=Audience(labels=frozenset({"7"}))) == []
+    assert [h.chunk.chunk_id for h in index.search("board minutes", 5, audience=ADMINISTRATOR)] == [
+        "x#c01"
+    ]
