@@ -38,7 +38,7 @@ from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Block, Chunk, Claim, Retriever
+from kbqa.core.types import Audience, Block, Chunk, Claim, Retriever
 from sources.chunking import chunk_text
 from sources.selectors import KnowledgeBaseRetriever, chunk_as_core, chunk_get
 
@@ -84,6 +84,7 @@ def case_chunks(case: EvalCase, *, max_tokens: int | None = None) -> list[Chunk]
                 chunk_id=f"{doc.doc_id}#c{draft.ordinal:02d}", doc_id=doc.doc_id,
                 title=doc.title, text=draft.text, section=draft.section, updated=doc.updated,
                 source_url=doc.source_url, authority=doc.authority, language=language,
+                access=doc.visibility,
             ))
     return chunks
 
@@ -108,11 +109,15 @@ def _stored_chunk(chunk_id: str) -> Chunk | None:
 
 
 def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
-    """A temporary in-memory KB for cases with documents, else the stored KB."""
+    """A temporary in-memory KB for cases with documents, else the stored KB; either is
+    searched as a user in the case's ``groups`` (none: documents visible to everyone)."""
     if case.documents is None:
-        return CaseKnowledgeBase(KnowledgeBaseRetriever(), None)
+        return CaseKnowledgeBase(KnowledgeBaseRetriever(group_names=case.groups), None)
     chunks = case_chunks(case)
-    return CaseKnowledgeBase(InMemoryRetriever(chunks), {c.chunk_id: c for c in chunks})
+    audience = Audience(labels=frozenset(case.groups))  # a case's documents name groups
+    return CaseKnowledgeBase(
+        InMemoryRetriever(chunks, audience=audience), {c.chunk_id: c for c in chunks}
+    )
 
 
 # ----------------------------------------------------------------------------- running

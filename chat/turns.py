@@ -45,6 +45,8 @@ from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
 from kbqa.core.providers.registry import describe_provider, make_provider
 from kbqa.core.types import (
+    EVERYONE,
+    Audience,
     Done,
     Dropped,
     Error,
@@ -57,7 +59,7 @@ from kbqa.core.types import (
     TraceRecorder,
     Turn,
 )
-from sources.selectors import KnowledgeBaseRetriever
+from sources.selectors import KnowledgeBaseRetriever, audience_for
 
 log = logging.getLogger(__name__)
 
@@ -215,20 +217,24 @@ class _Stored:
     conversation: Conversation | None = None
     history: tuple[Turn, ...] = ()
     user: AbstractBaseUser | None = None
+    audience: Audience = EVERYONE  # what the asker may read (``audience_for``)
 
 
 @sync_to_async
 def turn_load_db(request: TurnRequest) -> _Stored:
-    """The conversation (checked), its history and the trace's user. Raises TurnRejected."""
+    """The conversation (checked), its history, the trace's user and what that user may
+    read (the operator without ``--user``: documents visible to everyone). Raises
+    TurnRejected."""
     if request.conversation_id is None:
-        return _Stored(user=request.user)
+        return _Stored(user=request.user, audience=audience_for(request.user))
     conversation = conversation_visible(conversation_id=request.conversation_id, user=request.user)
     if conversation is None:
         raise TurnRejected(
             "not_found", f"Conversation {request.conversation_id} does not exist."
         )
     history = conversation_history(conversation=conversation)
-    return _Stored(conversation, history, request.user or conversation.owner)
+    user = request.user or conversation.owner
+    return _Stored(conversation, history, user, audience_for(user))
 
 
 @sync_to_async
@@ -345,7 +351,7 @@ def _pipeline(
     )
     return answer(
         core_request,
-        retriever=request.retriever or KnowledgeBaseRetriever(),
+        retriever=request.retriever or KnowledgeBaseRetriever(stored.audience),
         provider=provider,
         config=request.config or pipeline_config_from_settings(),
         trace=trace,

@@ -29,7 +29,6 @@ from django.utils.translation import gettext_lazy as _
 from sources.forms import UploadForm
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
-from sources.visibility import document_visibility_set
 from sources.services import (
     IngestOverrides,
     IngestResult,
@@ -38,6 +37,7 @@ from sources.services import (
     document_reingest,
     ingest_failure_reason,
 )
+from sources.visibility import document_visibility_set
 
 CHUNKS_INLINE = 50  # chunks shown on a document's page; a 22 MB text made 15,282 (47 MB HTML)
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+from collections.abc import Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.contrib.auth.models import Group
 from django.db.models import Count, Max
 
 from kbqa.core import types
@@ -145,9 +147,22 @@ class KnowledgeBaseRetriever:
     """The core ``Retriever`` protocol over the stored knowledge base, for one audience
     (``audience_for(user)``; default: documents visible to everyone)."""
 
-    def __init__(self, audience: types.Audience = types.EVERYONE) -> None:
+    def __init__(
+        self, audience: types.Audience = types.EVERYONE, *, group_names: Sequence[str] = ()
+    ) -> None:
         self.audience = audience
+        self.group_names = tuple(group_names)  # ask as a member of these groups instead
 
     async def search(self, query: str, k: int) -> list[types.ScoredChunk]:
         """``chunks_search`` run in Django's sync thread (database access)."""
-        return await sync_to_async(chunks_search)(query=query, k=k, audience=self.audience)
+        return await sync_to_async(self._search)(query, k)
+
+    def _search(self, query: str, k: int) -> list[types.ScoredChunk]:
+        audience = audience_of_groups(self.group_names) if self.group_names else self.audience
+        return chunks_search(query=query, k=k, audience=audience)
+
+
+def audience_of_groups(names: Sequence[str]) -> types.Audience:
+    """The audience of a member of the groups called ``names`` (unknown names add nothing)."""
+    ids = Group.objects.filter(name__in=list(names)).values_list("pk", flat=True)
+    return types.Audience(labels=frozenset(str(pk) for pk in ids))

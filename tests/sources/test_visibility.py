@@ -20,7 +20,10 @@ from sources.visibility import document_visibility_set
 
 pytestmark = pytest.mark.django_db
 
-PUBLIC = "---\ndoc_id: leave\ntitle: Leave policy\n---\n# Annual leave\n\nFull-time employees get 20 days of paid annual leave.\n"
+PUBLIC = (
+    "---\ndoc_id: leave\ntitle: Leave policy\n---\n# Annual leave\n\n"
+    "Full-time employees get 20 days of paid annual leave.\n"
+)
 HR = (
     "---\ndoc_id: salary\ntitle: Salary bands\nvisibility: [hr]\n---\n# Bands\n\n"
     "Salary band E3 pays 90,000 EUR a year; annual leave is not part of the band.\n"

@@ -49,6 +49,7 @@ class CaseDocument:
     updated: str = ""
     authority: str = "other"
     source_url: str = ""
+    visibility: tuple[str, ...] = ()  # group names; empty: everyone
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class EvalCase:
     answer_contains: AliasGroups = ()
     refusal_reason: str | None = None
     origin: str = ""
+    groups: tuple[str, ...] = ()  # the asking user's groups (names); empty: no group
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,14 @@ def _optional_str(raw: dict[str, Any], key: str, default: str = "") -> str:
     return value.strip()
 
 
+def _str_list(raw: dict[str, Any], key: str) -> tuple[str, ...]:
+    """An optional list of non-empty strings (group names). Raises CaseFormatError."""
+    value = raw.get(key) or []
+    if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise CaseFormatError(f"{key!r} must be a list of names")
+    return tuple(v.strip() for v in value)
+
+
 def parse_document(raw: Any, index: int) -> CaseDocument:
     """One entry of ``documents``; ``title`` defaults to ``doc_id``. Raises CaseFormatError."""
     if not isinstance(raw, dict):
@@ -150,6 +160,7 @@ def parse_document(raw: Any, index: int) -> CaseDocument:
             updated=_optional_str(raw, "updated"),
             authority=authority,
             source_url=_optional_str(raw, "source_url"),
+            visibility=_str_list(raw, "visibility"),
         )
     except CaseFormatError as exc:
         raise CaseFormatError(f"documents[{index}]: {exc}") from None
@@ -195,6 +206,7 @@ def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
         answer_contains=() if groups is None else alias_groups(groups),
         refusal_reason=reason,
         origin=origin,
+        groups=_str_list(raw, "groups"),
     )
 
 

@@ -220,10 +220,17 @@ class InMemoryRetriever:
     Builds its index once, in the constructor.
     """
 
-    def __init__(self, chunks: Sequence[Chunk], *, engine: SearchEngine | None = None) -> None:
+    def __init__(
+        self,
+        chunks: Sequence[Chunk],
+        *,
+        engine: SearchEngine | None = None,
+        audience: Audience | None = None,
+    ) -> None:
         self.engine: SearchEngine = engine if engine is not None else Bm25Index()
         self.engine.build(chunks)
+        self.audience = audience
 
     async def search(self, query: str, k: int) -> list[ScoredChunk]:
         """Same as ``SearchEngine.search``; never awaits anything (the index is in memory)."""
-        return self.engine.search(query, k)
+        return self.engine.search(query, k, audience=self.audience)
