@@ -41,9 +41,10 @@ from chat.services import (
     trace_record,
 )
 from kbqa.core.errors import KbqaError
+from kbqa.core.generation.calls import Deadlines
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
-from kbqa.core.providers.registry import describe_provider, make_provider
+from kbqa.core.providers.registry import ProviderSettings, describe_provider, make_provider
 from kbqa.core.types import (
     EVERYONE,
     Audience,
@@ -79,32 +80,44 @@ def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
         "min_relevance": settings.KBQA_MIN_RELEVANCE,
         "overlap_threshold": settings.KBQA_OVERLAP_THRESHOLD,
         "compression": settings.KBQA_COMPRESSION,
+        "query_expansion": settings.KBQA_QUERY_EXPANSION,
+        "answer_deadlines": Deadlines(
+            first_byte=settings.KBQA_FIRST_BYTE_DEADLINE, total=settings.KBQA_ANSWER_DEADLINE
+        ),
+        "fast_deadlines": Deadlines(
+            first_byte=settings.KBQA_FAST_DEADLINE, total=2 * settings.KBQA_FAST_DEADLINE
+        ),
     }
     values.update(overrides)
     return PipelineConfig(**values)
 
 
-def provider_from_settings(name: str | None = None) -> Provider:
-    """Build the provider named ``name`` (default ``KBQA_PROVIDER``). Raises ConfigError."""
-    return make_provider(
-        name or settings.KBQA_PROVIDER,
-        model=settings.KBQA_ANTHROPIC_MODEL,
-        fast_model=settings.KBQA_ANTHROPIC_FAST_MODEL,
-        api_key=settings.ANTHROPIC_API_KEY,
-        base_url=settings.KBQA_ANTHROPIC_BASE_URL,
+def provider_settings() -> ProviderSettings:
+    """The provider knobs from Django settings (README: Configuration)."""
+    return ProviderSettings(
+        anthropic_api_key=settings.ANTHROPIC_API_KEY,
+        anthropic_model=settings.KBQA_ANTHROPIC_MODEL,
+        anthropic_fast_model=settings.KBQA_ANTHROPIC_FAST_MODEL,
+        anthropic_base_url=settings.KBQA_ANTHROPIC_BASE_URL,
+        openai_base_url=settings.KBQA_OPENAI_BASE_URL,
+        openai_model=settings.KBQA_OPENAI_MODEL,
+        openai_fast_model=settings.KBQA_OPENAI_FAST_MODEL,
+        openai_api_key=settings.KBQA_OPENAI_API_KEY,
         max_retries=settings.KBQA_ANTHROPIC_MAX_RETRIES,
         timeout=settings.KBQA_ANTHROPIC_TIMEOUT,
+        max_retry_wait=settings.KBQA_MAX_RETRY_WAIT,
     )
+
+
+def provider_from_settings(name: str | None = None) -> Provider:
+    """Build the provider named ``name`` (default ``KBQA_PROVIDER``). Raises ConfigError."""
+    return make_provider(name or settings.KBQA_PROVIDER, provider_settings())
 
 
 def provider_label_from_settings(name: str | None = None) -> str:
     """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
     built or connected). Raises ConfigError like ``provider_from_settings``."""
-    return describe_provider(
-        name or settings.KBQA_PROVIDER,
-        model=settings.KBQA_ANTHROPIC_MODEL,
-        api_key=settings.ANTHROPIC_API_KEY,
-    )
+    return describe_provider(name or settings.KBQA_PROVIDER, provider_settings())
 
 
 # ----------------------------------------------------------------------------- the request

@@ -24,12 +24,32 @@ class ProviderError(KbqaError):
 
     ``retryable`` is true for failures worth another try later (overload, rate limit,
     connection loss); ``started`` is true when the failure came after text had streamed.
+    The rest is for the trace and the log, never for the user: ``error_type`` (the API's
+    error type or the exception class), ``status`` (HTTP, 0 without a response),
+    ``api_message`` (the API's own words), ``request_id`` and ``retry_after`` (seconds the
+    API asked to wait, None when it did not say).
     """
 
-    def __init__(self, message: str, *, retryable: bool = False, started: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = False,
+        started: bool = False,
+        error_type: str = "",
+        status: int = 0,
+        api_message: str = "",
+        request_id: str = "",
+        retry_after: float | None = None,
+    ) -> None:
         super().__init__(message)
         self.retryable = retryable
         self.started = started
+        self.error_type = error_type or type(self).__name__
+        self.status = status
+        self.api_message = api_message
+        self.request_id = request_id
+        self.retry_after = retry_after
 
 
 class ProviderUnavailable(ProviderError):

@@ -1,7 +1,7 @@
 """The answering pipeline: one async generator of typed events behind every front end.
 
 Sequence per question (README: How an answer is made):
-  standalone query -> retrieve -> low-score gate -> assemble -> conflict gate ->
+  standalone query -> [expand] -> retrieve -> low-score gate -> assemble -> conflict gate ->
   [compress] -> meta -> generate -> cut sentences -> verify each -> emit or drop ->
   regenerate once (with per-sentence feedback) if nothing survived -> else refuse
   with ``no_support``.
@@ -21,16 +21,19 @@ from dataclasses import dataclass, replace
 
 from kbqa.core.context.assembly import assemble, leading_blocks
 from kbqa.core.context.compression import compress_blocks
-from kbqa.core.errors import KbqaError, ProviderError
-from kbqa.core.generation.drafts import SentenceGate, elapsed_ms, generate, record_call
+from kbqa.core.errors import KbqaError, ProviderError, ProviderUnavailable
+from kbqa.core.generation.calls import ANSWER_DEADLINES, FAST_DEADLINES, Deadlines
+from kbqa.core.generation.drafts import SentenceGate, declined, elapsed_ms, generate
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
     authority_notice,
     refuse_conflict,
+    refuse_declined,
     refuse_low_score,
     refuse_no_support,
 )
 from kbqa.core.providers.base import Provider
+from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.core.types import (
@@ -61,7 +64,9 @@ class PipelineConfig:
     ``budget`` is in tiktoken cl100k_base tokens; ``min_relevance`` is the calibrated
     low-score threshold on normalised relevance in [0, 1] (``manage.py calibrate``);
     ``overlap_threshold`` is gate two's minimum share of a sentence's substantive terms found
-    in the cited block.
+    in the cited block. ``query_expansion`` appends a query2doc passage from the fast model to
+    the retrieval query. ``answer_deadlines`` bound each answer draft, ``fast_deadlines`` the
+    rewrite, compression and expansion calls (seconds, ``generation.calls.Deadlines``).
     """
 
     top_k: int = 20
@@ -70,6 +75,9 @@ class PipelineConfig:
     min_relevance: float = 0.3
     overlap_threshold: float = 0.3
     compression: bool = False
+    query_expansion: bool = False
+    answer_deadlines: Deadlines = ANSWER_DEADLINES
+    fast_deadlines: Deadlines = FAST_DEADLINES
 
 
 INTERNAL_ERROR: dict[Language, str] = {
@@ -120,9 +128,30 @@ def _finish(
 ) -> Done:
     trace.status = status
     trace.timings["total_ms"] = elapsed_ms(t0)
+    _record_model_version(trace)
     emitted = judge_or_none.emitted if judge_or_none else 0
     dropped = judge_or_none.dropped if judge_or_none else 0
     return Done(status=status, emitted=emitted, dropped=dropped, trace_id=trace.trace_id)
+
+
+def _record_model_version(trace: TraceRecorder) -> None:
+    """The model version the API reported for the last answer draft, if any."""
+    reported = [c.model_reported for c in trace.calls if c.purpose == "answer"]
+    if reported and reported[-1]:
+        trace.model_version = reported[-1]
+
+
+def _error(exc: KbqaError) -> Error:
+    """The ``Error`` event for a failure the pipeline expected (its message is user-safe)."""
+    if not isinstance(exc, ProviderError):
+        return Error(message=str(exc))
+    wait = exc.retry_after
+    return Error(
+        message=str(exc),
+        retryable=exc.retryable,
+        retry_after=max(1, round(wait)) if wait is not None and exc.retryable else None,
+        unavailable=isinstance(exc, ProviderUnavailable),
+    )
 
 
 def _refusal(trace: TraceRecorder, refusal: Refusal) -> Refusal:
@@ -130,17 +159,31 @@ def _refusal(trace: TraceRecorder, refusal: Refusal) -> Refusal:
     return refusal
 
 
-async def _standalone(request: AnswerRequest, provider: Provider, trace: TraceRecorder) -> str:
+async def _standalone(
+    request: AnswerRequest, provider: Provider, trace: TraceRecorder, config: PipelineConfig
+) -> str:
     """The standalone query: the request's own, or rewritten from the history (recorded)."""
     query = request.standalone_query
     if query is None:
-        query, rewrite_call = await standalone_query(
-            question=request.question, history=request.history, provider=provider
+        query = await standalone_query(
+            question=request.question, history=request.history, provider=provider,
+            trace=trace, deadlines=config.fast_deadlines,
         )
-        if rewrite_call is not None:
-            record_call(trace, rewrite_call)
     trace.standalone_query = query
     return query
+
+
+async def _search_query(
+    query: str, provider: Provider, trace: TraceRecorder, config: PipelineConfig
+) -> str:
+    """The query retrieval runs: ``query``, with a query2doc passage when expansion is on."""
+    if not config.query_expansion:
+        return query
+    expanded = await expand_query(
+        query, provider=provider, trace=trace, deadlines=config.fast_deadlines
+    )
+    trace.expanded_query = expanded if expanded != query else ""
+    return expanded
 
 
 async def _retrieve(
@@ -201,8 +244,9 @@ async def answer(
     trace.provider, trace.model = provider.name, provider.model
     judge: SentenceGate | None = None
     try:
-        query = await _standalone(request, provider, trace)
-        hits = await _retrieve(retriever, query, config.top_k, trace)
+        query = await _standalone(request, provider, trace, config)
+        search = await _search_query(query, provider, trace, config)
+        hits = await _retrieve(retriever, search, config.top_k, trace)
 
         def meta(
             blocks: Sequence[Block] = (),
@@ -231,17 +275,27 @@ async def answer(
 
         compression: dict[str, object] | None = None
         if config.compression:
-            blocks, compression = await compress_blocks(blocks, question=query, provider=provider)
+            blocks, compression = await compress_blocks(
+                blocks, question=query, provider=provider, trace=trace,
+                deadlines=config.fast_deadlines,
+            )
             trace.compression = dict(compression)
         yield meta(blocks, compression, notices)
 
         judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
         pending = tuple(notices)  # shown with the first verified sentence, never a refusal
-        async for ev in generate(request, blocks, query, provider, judge, trace):
+        drafts = generate(
+            request, blocks, query, provider, judge, trace, config.answer_deadlines
+        )
+        async for ev in drafts:
             if pending and isinstance(ev, Sentence):
                 yield Notice(notices=pending)
                 pending = ()
             yield ev
+        if declined(trace):
+            yield _refusal(trace, refuse_declined(lang))
+            yield _finish(judge, trace, "refused_model_declined", t0)
+            return
         if not judge.emitted:
             yield _refusal(trace, refuse_no_support(lang, _document_refs(blocks)))
             yield _finish(judge, trace, "refused_no_support", t0)
@@ -252,11 +306,11 @@ async def answer(
     except (asyncio.CancelledError, GeneratorExit):
         trace.status = "cancelled"
         trace.timings["total_ms"] = elapsed_ms(t0)
+        _record_model_version(trace)
         raise
     except KbqaError as exc:
         trace.errors.append(f"{type(exc).__name__}: {exc}")
-        retryable = isinstance(exc, ProviderError) and exc.retryable
-        yield Error(message=str(exc), retryable=retryable)
+        yield _error(exc)
         yield _finish(judge, trace, "error", t0)
     except Exception as exc:  # the catch boundary: a bug must still end the answer cleanly
         trace.errors.append(f"internal error: {exc!r}")

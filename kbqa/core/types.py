@@ -13,10 +13,16 @@ from typing import Any, ClassVar, Literal, Protocol
 
 Language = Literal["en", "zh"]
 Authority = Literal["policy", "manual", "faq", "meeting-note", "archived", "other"]
-RefusalReason = Literal["low_score", "conflict", "no_support"]
+RefusalReason = Literal["low_score", "conflict", "no_support", "model_declined"]
 DoneStatus = Literal[
-    "answered", "refused_low_score", "refused_conflict", "refused_no_support", "error"
+    "answered",
+    "refused_low_score",
+    "refused_conflict",
+    "refused_no_support",
+    "refused_model_declined",
+    "error",
 ]
+CallPurpose = Literal["answer", "rewrite", "compress", "expand"]
 ClaimKind = Literal["claim", "gap"]
 Mode = Literal["stream", "json"]
 
@@ -332,16 +338,82 @@ class Done(Event):
 
 @dataclass(frozen=True)
 class Error(Event):
-    """The answer broke off (provider failure mid-stream...); ``message`` is safe to show."""
+    """The answer broke off (provider failure mid-stream...); ``message`` is safe to show.
+
+    ``retry_after`` (seconds) is set when the provider said when to come back; ``unavailable``
+    when the provider cannot serve now (bad key, unreachable, no credit): HTTP front ends
+    answer 503 with ``Retry-After`` for either.
+    """
 
     event: ClassVar[str] = "error"
     message: str
     retryable: bool = False
+    retry_after: int | None = None
+    unavailable: bool = False
 
 
 def event_payload(ev: Event) -> dict[str, Any]:
     """The wire form used by SSE, CLI --json and the websocket: ``{"event", "data"}``."""
     return {"event": ev.event, "data": ev.to_dict()}
+
+
+@dataclass(frozen=True)
+class ModelUsage:
+    """Tokens one model consumed, as the API reported them (priceable per model).
+
+    ``input_tokens`` excludes cached tokens; ``cache_read_input_tokens`` were read from the
+    prompt cache, ``cache_creation_input_tokens`` written to it (Anthropic's usage fields;
+    OpenAI's ``prompt_tokens_details.cached_tokens`` maps to cache reads).
+    """
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+
+    def __add__(self, other: ModelUsage) -> ModelUsage:
+        return ModelUsage(
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+            self.cache_read_input_tokens + other.cache_read_input_tokens,
+            self.cache_creation_input_tokens + other.cache_creation_input_tokens,
+        )
+
+
+@dataclass(frozen=True)
+class CallError:
+    """A failed model call, recorded whole: ``type`` is the API's error type
+    (``overloaded_error``) or the exception's class name (``ReadTimeout``); ``status`` the HTTP
+    status (0 when no response came); ``message`` the API's own message (reviewers only);
+    ``request_id`` the provider's id for support; ``shown`` what the user was told."""
+
+    type: str
+    status: int
+    message: str
+    request_id: str
+    shown: str
+    started: bool = False
+
+
+@dataclass(frozen=True)
+class ModelCall:
+    """One call to a model, whatever its purpose, as ``generation.calls`` recorded it.
+
+    ``model_requested`` is what was asked for, ``model_reported`` what the API says answered
+    (a dated version); ``prompt`` is ``Prompt.as_sent()``; ``output`` the raw text received
+    (also when the call failed part-way); ``duration_ms`` wall time in milliseconds.
+    """
+
+    purpose: CallPurpose
+    model_requested: str
+    model_reported: str
+    prompt: dict[str, Any]
+    output: str
+    stop_reason: str
+    usage: ModelUsage
+    duration_ms: float
+    request_id: str = ""
+    error: CallError | None = None
 
 
 @dataclass
@@ -350,11 +422,14 @@ class TraceRecorder:
 
     The caller creates it, passes it to the pipeline and stores it in a ``finally`` block, so a
     trace exists even when the answer fails or the client disconnects. Times are milliseconds.
+    ``calls`` holds every model call (``generation.calls.call_model`` is the only writer);
+    ``usage``, ``prompts`` and ``drafts`` are derived from it.
     """
 
     trace_id: str
     question: str
     standalone_query: str = ""
+    expanded_query: str = ""
     language: str = "en"
     hits: list[dict[str, Any]] = field(default_factory=list)
     min_relevance: float = 0.0
@@ -362,22 +437,44 @@ class TraceRecorder:
     compression: dict[str, Any] | None = None
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
-    prompts: list[dict[str, Any]] = field(default_factory=list)
     provider: str = ""
     model: str = ""
     model_version: str = ""
-    drafts: list[str] = field(default_factory=list)
+    calls: list[ModelCall] = field(default_factory=list)
     verdicts: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)
     emitted: list[dict[str, Any]] = field(default_factory=list)
     refusal_reason: str = ""
     status: str = "pending"
-    usage: dict[str, int] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
+    @property
+    def usage(self) -> dict[str, ModelUsage]:
+        """Token usage summed per reported model (requested model when none was reported)."""
+        out: dict[str, ModelUsage] = {}
+        for c in self.calls:
+            key = c.model_reported or c.model_requested
+            out[key] = out.get(key, ModelUsage()) + c.usage
+        return out
+
+    @property
+    def drafts(self) -> list[str]:
+        """The raw text of each answer draft, in order."""
+        return [c.output for c in self.calls if c.purpose == "answer"]
+
+    @property
+    def prompts(self) -> list[dict[str, Any]]:
+        """The prompt of each answer draft as sent, in order."""
+        return [c.prompt for c in self.calls if c.purpose == "answer"]
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The one JSON-ready form of the trace (``Trace.data``), derived fields included."""
+        data = asdict(self)
+        data["usage"] = {model: asdict(u) for model, u in self.usage.items()}
+        data["prompts"] = self.prompts
+        data["drafts"] = self.drafts
+        return data
 
 
 def blocks_info(blocks: Sequence[Block]) -> tuple[dict[str, Any], ...]:

@@ -3,8 +3,11 @@
 One draft, and one regeneration with per-sentence feedback when the first showed nothing
 (README: How an answer is made). ``SentenceGate`` is the one verifier for both modes: "stream"
 drafts are judged sentence by sentence as the text arrives; "json" drafts are judged whole
-before anything is shown. Every verdict, emitted and dropped sentence, prompt, raw draft and
-provider usage is recorded on the ``TraceRecorder``; providers never touch the trace.
+before anything is shown. Every verdict and every emitted and dropped sentence is recorded on
+the ``TraceRecorder``; each draft is one model call through ``generation.calls`` (prompt, raw
+output, stop reason, usage). Stop reasons are acted on: ``refusal`` ends generation (no
+regeneration: the model declined, asking again with the same sources pays twice for the same
+answer) and ``max_tokens`` drops the unfinished last sentence instead of verifying it.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Sequence
 
+from kbqa.core.generation.calls import Deadlines, ModelResponse, call_model
 from kbqa.core.generation.fabricate import FabricatingProvider
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.grounding.citations import (
@@ -22,7 +26,7 @@ from kbqa.core.grounding.citations import (
     parse_json_draft,
 )
 from kbqa.core.grounding.refusals import partial_notice
-from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.providers.base import Provider
 from kbqa.core.text.sentences import SentenceBuffer
 from kbqa.core.types import (
     AnswerRequest,
@@ -37,6 +41,7 @@ from kbqa.core.types import (
 )
 
 MAX_DRAFTS = 2  # one draft plus one regeneration with feedback; never a third try
+CUT_OFF = "cut off: the model reached its max_tokens limit before finishing this sentence"
 
 
 def elapsed_ms(since: float) -> float:
@@ -126,57 +131,62 @@ class SentenceGate:
         return [self.sentence(Verdict(claim=g, ok=True)) for g in specific or gaps]
 
 
-def record_call(trace: TraceRecorder, call: ProviderCall) -> None:
-    """Add a provider call's token usage to the trace and keep the newest model version."""
-    if call.model_version:
-        trace.model_version = call.model_version
-    for key, value in (("input_tokens", call.input_tokens), ("output_tokens", call.output_tokens)):
-        trace.usage[key] = trace.usage.get(key, 0) + value
+def _stop_reason(response: ModelResponse) -> str:
+    return response.record.stop_reason if response.record is not None else ""
+
+
+def _cut_off(judge: SentenceGate, text: str, draft: int) -> Dropped:
+    """The ``Dropped`` event for the sentence a ``max_tokens`` stop left unfinished."""
+    claim = parse_claim(text)
+    judge.trace.verdicts.append(
+        {"draft": draft, "text": claim.text, "kind": claim.kind,
+         "citations": list(claim.citations), "ok": False, "verified": [], "overlaps": {},
+         "issues": [CUT_OFF]}
+    )
+    return judge.drop(Verdict(claim=claim, ok=False, issues=(CUT_OFF,)), draft)
 
 
 async def _draft_stream(
-    provider: Provider, prompt: Prompt, judge: SentenceGate, draft: int, trace: TraceRecorder
+    response: ModelResponse, judge: SentenceGate, draft: int
 ) -> AsyncIterator[Event]:
-    """One streamed draft: cut sentences from deltas, verify each, emit or drop it."""
-    trace.prompts.append(prompt.as_sent())
-    call, buffer, raw = ProviderCall(model=provider.model), SentenceBuffer(), []
-    try:
-        async for delta in provider.stream(prompt, call):
-            raw.append(delta)
-            for text in buffer.feed(delta):
-                ev = judge.decide(parse_claim(text), draft)
-                if ev is not None:
-                    yield ev
-        for text in buffer.flush():
+    """One streamed draft: cut sentences from deltas, verify each, emit or drop it.
+
+    After a ``max_tokens`` stop the last flushed piece is dropped unverified; after a
+    ``refusal`` nothing more is verified.
+    """
+    buffer = SentenceBuffer()
+    async for delta in response:
+        for text in buffer.feed(delta):
             ev = judge.decide(parse_claim(text), draft)
             if ev is not None:
                 yield ev
-    finally:
-        trace.drafts.append("".join(raw))
-        record_call(trace, call)
+    stop = _stop_reason(response)
+    rest = buffer.flush()
+    if stop == "refusal":
+        return
+    if stop == "max_tokens" and rest:
+        *rest, unfinished = rest
+    else:
+        unfinished = ""
+    for text in rest:
+        ev = judge.decide(parse_claim(text), draft)
+        if ev is not None:
+            yield ev
+    if unfinished:
+        yield _cut_off(judge, unfinished, draft)
 
 
 async def _draft_json(
-    provider: Provider,
-    prompt: Prompt,
-    judge: SentenceGate,
-    draft: int,
-    trace: TraceRecorder,
-    final: bool,
+    response: ModelResponse, judge: SentenceGate, draft: int, final: bool
 ) -> AsyncIterator[Event]:
     """One JSON draft: verify every claim first; show it only if the draft passes (or is final)."""
-    trace.prompts.append(prompt.as_sent())
-    call, raw = ProviderCall(model=provider.model), []
+    raw = await response.text()
+    if _stop_reason(response) == "refusal":
+        return
     try:
-        async for delta in provider.stream(prompt, call):
-            raw.append(delta)
-    finally:
-        trace.drafts.append("".join(raw))
-        record_call(trace, call)
-    try:
-        claims = parse_json_draft("".join(raw))
+        claims = parse_json_draft(raw)
     except DraftFormatError as exc:
-        trace.errors.append(f"draft {draft}: {exc}")
+        judge.trace.errors.append(f"draft {draft}: {exc}")
         judge.verdict(Claim(text="(unparseable draft)", citations=()), draft)
         return
     verdicts = [judge.verdict(c, draft) for c in claims]
@@ -186,6 +196,11 @@ async def _draft_json(
         ev = judge.show(v, draft)
         if ev is not None:
             yield ev
+
+
+def declined(trace: TraceRecorder) -> bool:
+    """True when the model declined to answer (an answer call stopped with ``refusal``)."""
+    return any(c.purpose == "answer" and c.stop_reason == "refusal" for c in trace.calls)
 
 
 def _failing_feedback(trace: TraceRecorder, draft: int) -> tuple[str, ...]:
@@ -211,13 +226,14 @@ async def generate(
     provider: Provider,
     judge: SentenceGate,
     trace: TraceRecorder,
+    deadlines: Deadlines,
 ) -> AsyncIterator[Event]:
     """The events of up to ``MAX_DRAFTS`` drafts answering ``query`` from ``blocks``.
 
-    The second draft runs only when the first showed nothing; it gets the failing
-    sentences' verdicts as feedback. With ``request.fabricate`` the first draft gets two
-    fabricated sentences (the demo of the verifier dropping them). Raises what the
-    provider raises (``ProviderError``); the pipeline turns it into ``Error``.
+    The second draft runs only when the first showed nothing and the model did not decline
+    (``declined``); it gets the failing sentences' verdicts as feedback. With
+    ``request.fabricate`` the first draft gets two fabricated sentences (the demo of the
+    verifier dropping them). Raises ``ProviderError``; the pipeline turns it into ``Error``.
     """
     feedback: tuple[str, ...] = ()
     for draft in range(1, MAX_DRAFTS + 1):
@@ -230,13 +246,14 @@ async def generate(
             mode=request.mode,
             feedback=feedback,
         )
+        response = call_model(use, prompt, trace, purpose="answer", deadlines=deadlines)
         if request.mode == "json":
-            gen = _draft_json(use, prompt, judge, draft, trace, final=draft == MAX_DRAFTS)
+            gen = _draft_json(response, judge, draft, final=draft == MAX_DRAFTS)
         else:
-            gen = _draft_stream(use, prompt, judge, draft, trace)
+            gen = _draft_stream(response, judge, draft)
         async for ev in gen:
             yield ev
-        if judge.emitted:
+        if judge.emitted or declined(trace):
             return
         judge.held_gaps.clear()
         feedback = _failing_feedback(trace, draft)

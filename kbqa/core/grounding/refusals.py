@@ -7,7 +7,9 @@ Each of the three refusals says something different and tells the user what to d
 - ``conflict``: the sources disagree -> both values with titles and update dates, which to
   check first, and whom to ask;
 - ``no_support``: related documents exist but do not support an answer -> their names, so the
-  user can look, and a suggestion to ask the document owner.
+  user can look, and a suggestion to ask the document owner;
+- ``model_declined``: the model itself declined (API ``stop_reason: refusal``) -> say so
+  plainly, not "not covered", and suggest rephrasing or asking a person.
 """
 
 from __future__ import annotations
@@ -118,6 +120,22 @@ def authority_notice(lang: Language, conflict: Conflict) -> str:
         f"{_date_en(strong)}. “{weak.title}”{_date_en(weak)}, a less authoritative source, "
         f"says {weak.value_text}. Ask the document owner if in doubt."
     )
+
+
+def refuse_declined(lang: Language) -> Refusal:
+    """The model declined to answer (its API reported ``stop_reason: refusal``)."""
+    if lang == "zh":
+        message = (
+            "模型拒绝回答这个问题，因此没有生成答案。这并不表示知识库中没有相关内容。"
+            "请换个说法提问，或直接联系相关文档的负责人。"
+        )
+    else:
+        message = (
+            "The model declined to answer this question, so no answer was written. This does "
+            "not mean the knowledge base lacks the information: try asking in other words, or "
+            "ask the owner of the relevant documents."
+        )
+    return Refusal(reason="model_declined", message=message)
 
 
 def partial_notice(lang: Language) -> str:

@@ -1,37 +1,39 @@
 """The Anthropic Messages API through the official SDK's async streaming helper.
 
 ``client.messages.stream(...)`` yields typed events (anthropic SDK 2.x,
-``anthropic/lib/streaming/_messages.py``): ``message_start`` (carries ``message.model``, the
-model version the API actually used, and ``usage.input_tokens``), ``content_block_delta``
-with a ``text_delta`` per piece of text, ``message_delta`` (``stop_reason`` and cumulative
-``usage.output_tokens``) and ``message_stop``. The SDK retries connection errors, 408/409/429
-and 5xx (529 overloaded included) before the stream starts, ``max_retries`` times with
-exponential back-off; an ``event: error`` inside a stream is raised as ``APIStatusError``.
+``anthropic/lib/streaming/_messages.py``; https://docs.anthropic.com/en/api/messages-streaming):
+``message_start`` (``message.model``, the dated model version the API used, and the input
+side of ``usage`` including ``cache_read_input_tokens``/``cache_creation_input_tokens``),
+``content_block_delta`` with a ``text_delta`` per piece of text, ``message_delta``
+(``stop_reason`` and cumulative ``usage``) and ``message_stop``; ``ping`` events keep the
+connection alive and an ``event: error`` (``overloaded_error``) can come at any point.
 
-Answer tasks use ``model``; compress and rewrite use ``fast_model``. Errors are mapped to
-user-safe ``ProviderError``/``ProviderUnavailable`` messages (no key, no request id).
+A stream that ends without ``message_stop`` is broken, not finished: with HTTP/1.1 chunked
+transfer a dropped connection raises a read error, but a proxy or server that closes the
+body cleanly after a few pings would otherwise look like a complete answer. Any exception
+during the stream becomes a ``ProviderError`` (``providers.failures.sdk_error``) that says
+whether text had already been yielded.
+
+Waits are bounded: connecting 5 s (``CONNECT_TIMEOUT``), each read ``timeout`` seconds, the
+SDK's own retries are off and ``failures.with_retries`` retries before the first text only,
+never waiting longer than ``max_retry_wait`` seconds; fast tasks (rewrite, compression,
+expansion) are never retried: their callers have an offline fallback. Deadlines on the whole
+call are the pipeline's (``generation.calls``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, ClassVar, cast
 
 import anthropic
 
-from kbqa.core.errors import ProviderError, ProviderUnavailable
-from kbqa.core.providers.base import Prompt, Provider, ProviderCall
+from kbqa.core.errors import ProviderError
+from kbqa.core.providers.base import FAST_TASKS, Prompt, Provider, ProviderCall
+from kbqa.core.providers.failures import MSG_BROKE_BEFORE, MSG_BROKE_OFF, sdk_error, with_retries
 
-FAST_TASKS = frozenset({"compress", "rewrite"})
-_RETRYABLE_TYPES = frozenset(
-    {"overloaded_error", "rate_limit_error", "api_error", "timeout_error"}
-)
-MSG_KEY = "the model provider rejected the API key"
-MSG_UNREACHABLE = "the model provider could not be reached"
-MSG_OVERLOADED = "the model provider is overloaded or rate-limited; try again in a minute"
-MSG_BROKE_OFF = "the connection to the model provider broke off; try again"
-MSG_MODEL = "the model provider does not offer the configured model"
-MSG_REJECTED = "the model provider rejected the request"
+CONNECT_TIMEOUT = 5.0  # seconds: the SDK's own default, which a float timeout would replace
+MSG_NO_STOP = "the model provider ended the stream before the answer was complete"
 
 
 class AnthropicProvider(Provider):
@@ -49,24 +51,35 @@ class AnthropicProvider(Provider):
         base_url: str = "",
         max_retries: int = 2,
         timeout: float = 60.0,
+        max_retry_wait: float = 10.0,
     ) -> None:
         super().__init__(model=model, fast_model=fast_model)
+        self.max_retries, self.max_retry_wait = max_retries, max_retry_wait
         self.client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url or None,
-            max_retries=max_retries,
-            timeout=timeout,
+            max_retries=0,
+            timeout=anthropic.Timeout(timeout, connect=CONNECT_TIMEOUT),
         )
 
     async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
-        """Yield text deltas; fills ``call`` with model version, usage and stop reason.
+        """Yield text deltas; fills ``call`` with model version, usage, stop reason and
+        request id.
 
-        Raises ``ProviderUnavailable`` (bad key, unreachable, unknown model) or
-        ``ProviderError`` (``retryable``; ``started`` when text had already been yielded).
-        Closing or cancelling the generator closes the HTTP stream (``async with``).
+        Raises ``ProviderUnavailable`` (bad key, unreachable, unknown model, no credit) or
+        ``ProviderError`` (``retryable``; ``started`` when text had already been yielded;
+        API details in its attributes). Closing or cancelling the generator closes the HTTP
+        stream.
         """
-        call.model = self.fast_model if prompt.task in FAST_TASKS else self.model
-        started = False
+        call.model = self.model_for(prompt)
+        retries = 0 if prompt.task in FAST_TASKS else self.max_retries
+        async for delta in with_retries(
+            lambda: self._attempt(prompt, call), retries=retries, max_wait=self.max_retry_wait
+        ):
+            yield delta
+
+    async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:
+        started = stopped = False
         try:
             async with self.client.messages.stream(
                 model=call.model,
@@ -74,13 +87,21 @@ class AnthropicProvider(Provider):
                 messages=cast(Any, list(prompt.messages)),
                 max_tokens=prompt.max_tokens,
             ) as events:
+                call.request_id = events.request_id or ""
                 async for event in events:
+                    stopped = stopped or event.type == "message_stop"
                     text = _record(event, call)
                     if text:
                         started = True
                         yield text
-        except anthropic.APIError as exc:
-            raise provider_error(exc, started=started) from exc
+        except Exception as exc:  # noqa: BLE001 - any failure mid-stream is a provider error
+            raise sdk_error(exc, sdk=anthropic, started=started) from exc
+        if not stopped:
+            raise ProviderError(
+                MSG_BROKE_OFF if started else MSG_BROKE_BEFORE, retryable=True,
+                started=started, error_type="incomplete_stream", api_message=MSG_NO_STOP,
+                request_id=call.request_id,
+            )
 
     async def aclose(self) -> None:
         """Close the SDK's HTTP connection pool."""
@@ -91,39 +112,23 @@ def _record(event: Any, call: ProviderCall) -> str:
     """Copy what the API reports onto ``call``; return the event's text delta or ""."""
     if event.type == "message_start":
         call.model_version = event.message.model
-        call.input_tokens = event.message.usage.input_tokens
-        call.output_tokens = event.message.usage.output_tokens
+        _usage(event.message.usage, call)
     elif event.type == "message_delta":
         call.stop_reason = event.delta.stop_reason or ""
-        call.output_tokens = event.usage.output_tokens
-        if event.usage.input_tokens is not None:
-            call.input_tokens = event.usage.input_tokens
+        _usage(event.usage, call)
     elif event.type == "content_block_delta" and event.delta.type == "text_delta":
         return str(event.delta.text)
     return ""
 
 
-def error_type(exc: anthropic.APIError) -> str:
-    """The API's error type (``overloaded_error``...) from the JSON body, or ""."""
-    body = exc.body
-    if isinstance(body, dict):
-        inner = body.get("error")
-        if isinstance(inner, dict):
-            return str(inner.get("type", ""))
-    return ""
-
-
-def provider_error(exc: anthropic.APIError, *, started: bool) -> ProviderError:
-    """Map an SDK error to kbqa's user-safe provider errors."""
-    if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
-        return ProviderUnavailable(MSG_KEY)
-    if isinstance(exc, anthropic.APIConnectionError):
-        if started:
-            return ProviderError(MSG_BROKE_OFF, retryable=True, started=True)
-        return ProviderUnavailable(MSG_UNREACHABLE, retryable=True)
-    if isinstance(exc, anthropic.NotFoundError):
-        return ProviderUnavailable(MSG_MODEL)
-    status = exc.status_code if isinstance(exc, anthropic.APIStatusError) else 0
-    if error_type(exc) in _RETRYABLE_TYPES or status == 429 or status >= 500:
-        return ProviderError(MSG_OVERLOADED, retryable=True, started=started)
-    return ProviderError(MSG_REJECTED, retryable=False, started=started)
+def _usage(usage: Any, call: ProviderCall) -> None:
+    """Copy the usage fields the event carries (``message_delta`` counts are cumulative)."""
+    for field in (
+        "input_tokens",
+        "output_tokens",
+        "cache_read_input_tokens",
+        "cache_creation_input_tokens",
+    ):
+        value = getattr(usage, field, None)
+        if value is not None:
+            setattr(call, field, int(value))

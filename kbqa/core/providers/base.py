@@ -16,7 +16,9 @@ from typing import Any, ClassVar, Literal
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.types import Block, Turn
 
-Task = Literal["answer", "answer_json", "compress", "rewrite"]
+Task = Literal["answer", "answer_json", "compress", "rewrite", "expand"]
+#: Tasks run on the fast model, with a short deadline and no retries.
+FAST_TASKS = frozenset({"compress", "rewrite", "expand"})
 
 
 @dataclass(frozen=True)
@@ -47,13 +49,22 @@ class Prompt:
 
 @dataclass
 class ProviderCall:
-    """What the provider learned while answering one prompt (filled in by the provider)."""
+    """What the provider learned while answering one prompt (filled in by the provider).
+
+    ``model`` is the model requested, ``model_version`` the one the API reported;
+    ``stop_reason`` the API's (Anthropic's vocabulary: ``end_turn``, ``max_tokens``,
+    ``refusal``...; OpenAI's ``length``/``content_filter`` are mapped onto it); token
+    counts as the API reported them; ``request_id`` the API's id of the request.
+    """
 
     model: str = ""
     model_version: str = ""
     input_tokens: int = 0
     output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
     stop_reason: str = ""
+    request_id: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -71,6 +82,10 @@ class Provider(ABC):
     def __init__(self, *, model: str = "", fast_model: str = "") -> None:
         self.model = model
         self.fast_model = fast_model or model
+
+    def model_for(self, prompt: Prompt) -> str:
+        """The model a prompt goes to: ``fast_model`` for ``FAST_TASKS``, else ``model``."""
+        return self.fast_model if prompt.task in FAST_TASKS else self.model
 
     @property
     def label(self) -> str:

@@ -1,20 +1,27 @@
-"""Build a provider by name (``KBQA_PROVIDER``): "extractive" (offline default) or "anthropic",
-or any name added with ``register_provider`` (the test suite registers its fake there, as
-simonw/llm's tests register ``MockModel`` through its plugin hook).
+"""Build a provider by name (``KBQA_PROVIDER``): "extractive" (offline default), "anthropic"
+or "openai" (any OpenAI-compatible server: Ollama, vLLM, llama.cpp), or any name added with
+``register_provider`` (the test suite registers its fake there, as simonw/llm's tests
+register ``MockModel`` through its plugin hook).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from kbqa.core.errors import ConfigError
 from kbqa.core.providers.anthropic import AnthropicProvider
 from kbqa.core.providers.base import Provider
+from kbqa.core.providers.openai import OpenAIProvider
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 
-PROVIDER_NAMES = ("extractive", "anthropic")
-DEFAULT_MODEL = "claude-sonnet-4-6"
-DEFAULT_FAST_MODEL = "claude-haiku-4-5"
+PROVIDER_NAMES = ("extractive", "anthropic", "openai")
+# Pinned snapshots, so the answering model never changes under an alias. Since Claude 4.6 a
+# model id without a date names one snapshot (Anthropic models overview); the last dated
+# Sonnet, claude-sonnet-4-5-20250929, reaches end-of-life on 2026-11-30 (anthropic SDK
+# ``_data/deprecated_models.py``). Haiku 4.5's dated id is the design's fast model.
+DEFAULT_MODEL = "claude-sonnet-5-5"
+DEFAULT_FAST_MODEL = "claude-haiku-4-5-20251001"
 
 ProviderFactory = Callable[[], Provider]
 _registered: dict[str, ProviderFactory] = {}
@@ -34,52 +41,75 @@ def unregister_provider(name: str) -> None:
     _registered.pop(name.strip().lower(), None)
 
 
-def make_provider(
-    name: str,
-    *,
-    model: str = "",
-    fast_model: str = "",
-    api_key: str = "",
-    base_url: str = "",
-    max_retries: int = 2,
-    timeout: float = 60.0,
-) -> Provider:
-    """The provider called ``name``; ``timeout`` is in seconds.
+@dataclass(frozen=True)
+class ProviderSettings:
+    """Everything ``make_provider`` may need; seconds for ``timeout``/``max_retry_wait``.
 
-    Raises ``ConfigError`` for an unknown name (the message lists the valid names) and for
-    "anthropic" without an API key. ``model``/``fast_model`` default to Claude Sonnet/Haiku
-    for "anthropic" and are ignored by "extractive".
+    ``anthropic_*`` configure "anthropic" (key: ``ANTHROPIC_API_KEY``), ``openai_*`` the
+    OpenAI-compatible server ("openai"; ``openai_fast_model`` defaults to ``openai_model``).
     """
-    key = _checked(name, api_key=api_key)
+
+    anthropic_api_key: str = ""
+    anthropic_model: str = DEFAULT_MODEL
+    anthropic_fast_model: str = DEFAULT_FAST_MODEL
+    anthropic_base_url: str = ""
+    openai_base_url: str = ""
+    openai_model: str = ""
+    openai_fast_model: str = ""
+    openai_api_key: str = ""
+    max_retries: int = 2
+    timeout: float = 60.0
+    max_retry_wait: float = 10.0
+
+
+def make_provider(name: str, settings: ProviderSettings) -> Provider:
+    """The provider called ``name``.
+
+    Raises ``ConfigError`` for an unknown name (the message lists the valid names), for
+    "anthropic" without an API key and for "openai" without a base URL or model.
+    """
+    key = _checked(name, settings)
+    s = settings
     if key in _registered:
         return _registered[key]()
-    if key == "extractive":
-        return ExtractiveProvider()
     if key == "anthropic":
         return AnthropicProvider(
-            api_key=api_key,
-            model=model or DEFAULT_MODEL,
-            fast_model=fast_model or DEFAULT_FAST_MODEL,
-            base_url=base_url,
-            max_retries=max_retries,
-            timeout=timeout,
+            api_key=s.anthropic_api_key,
+            model=s.anthropic_model or DEFAULT_MODEL,
+            fast_model=s.anthropic_fast_model or DEFAULT_FAST_MODEL,
+            base_url=s.anthropic_base_url,
+            max_retries=s.max_retries,
+            timeout=s.timeout,
+            max_retry_wait=s.max_retry_wait,
         )
-    raise AssertionError(key)  # _checked admits only registered names and PROVIDER_NAMES
+    if key == "openai":
+        return OpenAIProvider(
+            base_url=s.openai_base_url,
+            model=s.openai_model,
+            fast_model=s.openai_fast_model,
+            api_key=s.openai_api_key,
+            max_retries=s.max_retries,
+            timeout=s.timeout,
+            max_retry_wait=s.max_retry_wait,
+        )
+    return ExtractiveProvider()
 
 
-def describe_provider(name: str, *, model: str = "", api_key: str = "") -> str:
+def describe_provider(name: str, settings: ProviderSettings) -> str:
     """The status-line label of the provider ``make_provider`` would build, without building
     it (an SDK client holds a connection pool). Raises ``ConfigError`` like ``make_provider``.
     """
-    key = _checked(name, api_key=api_key)
+    key = _checked(name, settings)
     if key in _registered:
         return key
-    if key == "extractive":
-        return "offline extractive"
-    return f"anthropic {model or DEFAULT_MODEL}"
+    if key == "anthropic":
+        return f"anthropic {settings.anthropic_model or DEFAULT_MODEL}"
+    if key == "openai":
+        return f"openai {settings.openai_model}"
+    return "offline extractive"
 
 
-def _checked(name: str, *, api_key: str) -> str:
+def _checked(name: str, settings: ProviderSettings) -> str:
     key = name.strip().lower()
     if key in _registered:
         return key
@@ -87,6 +117,10 @@ def _checked(name: str, *, api_key: str) -> str:
         raise ConfigError(
             f"unknown provider {name!r}: choose one of {', '.join(PROVIDER_NAMES)}"
         )
-    if key == "anthropic" and not api_key:
+    if key == "anthropic" and not settings.anthropic_api_key:
         raise ConfigError("set ANTHROPIC_API_KEY to use the anthropic provider")
+    if key == "openai" and not (settings.openai_base_url and settings.openai_model):
+        raise ConfigError(
+            "set KBQA_OPENAI_BASE_URL and KBQA_OPENAI_MODEL to use the openai provider"
+        )
     return key

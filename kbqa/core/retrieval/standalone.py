@@ -12,11 +12,12 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.errors import ProviderError
+from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_rewrite_prompt
-from kbqa.core.providers.base import Provider, ProviderCall
+from kbqa.core.providers.base import Provider
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import STOP_EN, terms, without_parts
-from kbqa.core.types import Turn
+from kbqa.core.types import TraceRecorder, Turn
 
 MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
 CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
@@ -188,26 +189,32 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
 
 
 async def standalone_query(
-    *, question: str, history: Sequence[Turn], provider: Provider
-) -> tuple[str, ProviderCall | None]:
-    """The standalone query and the rewrite call (None when no model was asked).
+    *,
+    question: str,
+    history: Sequence[Turn],
+    provider: Provider,
+    trace: TraceRecorder,
+    deadlines: Deadlines = FAST_DEADLINES,
+) -> str:
+    """The standalone query for ``question``.
 
-    Uses the provider's fast model when ``provider.supports_rewrite`` and there is history;
+    Uses the provider's fast model when ``provider.supports_rewrite`` and there is history,
+    as one recorded call on ``trace`` (purpose "rewrite", short ``deadlines``, no retries);
     any ``ProviderError`` or an empty answer falls back to ``rewrite_deterministic``.
     """
     if not history:
-        return question.strip(), None
+        return question.strip()
     if not provider.supports_rewrite:
-        return rewrite_deterministic(question, history), None
-    call = ProviderCall()
+        return rewrite_deterministic(question, history)
+    prompt = build_rewrite_prompt(question=question, history=history)
     try:
-        prompt = build_rewrite_prompt(question=question, history=history)
-        output = "".join([d async for d in provider.stream(prompt, call)])
-    except ProviderError as exc:
-        call.extra["error"] = str(exc)
-        return rewrite_deterministic(question, history), call
+        output = await call_model(
+            provider, prompt, trace, purpose="rewrite", deadlines=deadlines
+        ).text()
+    except ProviderError:
+        return rewrite_deterministic(question, history)
     rewritten = " ".join(output.split()).strip().strip('"“”')
     if not rewritten:
-        call.extra["error"] = "empty rewrite"
-        return rewrite_deterministic(question, history), call
-    return rewritten, call
+        trace.errors.append("rewrite: empty output; used the deterministic rewrite")
+        return rewrite_deterministic(question, history)
+    return rewritten

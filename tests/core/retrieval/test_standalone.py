@@ -5,7 +5,7 @@ import pytest
 from kbqa.core.errors import ProviderError
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.retrieval.standalone import is_follow_up, rewrite_deterministic, standalone_query
-from kbqa.core.types import Turn
+from kbqa.core.types import TraceRecorder, Turn
 from tests.fakes.provider import FakeProvider
 
 EN = (
@@ -69,28 +69,41 @@ def test_is_follow_up(question: str, expected: bool) -> None:
     assert is_follow_up(question) is expected
 
 
+def _trace() -> TraceRecorder:
+    return TraceRecorder(trace_id="t", question="q")
+
+
 async def test_the_fast_model_rewrites_when_the_provider_can() -> None:
     provider = FakeProvider(['"How long do admins keep recycle bin items?"\n'],
                             supports_rewrite=True)
-    query, call = await standalone_query(question="and for admins?", history=EN,
-                                         provider=provider)
+    trace = _trace()
+    query = await standalone_query(question="and for admins?", history=EN, provider=provider,
+                                   trace=trace)
     assert query == "How long do admins keep recycle bin items?"
-    assert call is not None and call.model == "fake-fast"
+    assert [(c.purpose, c.model_requested, c.error) for c in trace.calls] == [
+        ("rewrite", "fake-fast", None)]
     assert [p.task for p in provider.prompts] == ["rewrite"]
 
 
 @pytest.mark.parametrize("output", [ProviderError("overloaded", retryable=True), "  \n"])
 async def test_provider_failure_or_empty_output_falls_back(output: object) -> None:
     provider = FakeProvider([output], supports_rewrite=True)  # type: ignore[list-item]
-    query, call = await standalone_query(question="那管理员呢？", history=ZH, provider=provider)
+    trace = _trace()
+    query = await standalone_query(question="那管理员呢？", history=ZH, provider=provider,
+                                   trace=trace)
     assert query == "对于管理员，回收站保留多久？"
-    assert call is not None and call.extra["error"] in ("overloaded", "empty rewrite")
+    [call] = trace.calls
+    assert call.purpose == "rewrite"
+    assert (call.error.shown if call.error else trace.errors[0]) in (
+        "overloaded", "rewrite: empty output; used the deterministic rewrite")
 
 
 async def test_no_model_call_without_history_or_rewrite_support() -> None:
     provider = FakeProvider([], supports_rewrite=True)
-    assert await standalone_query(question=" Q? ", history=(), provider=provider) == ("Q?", None)
+    trace = _trace()
+    assert await standalone_query(question=" Q? ", history=(), provider=provider,
+                                  trace=trace) == "Q?"
     assert await standalone_query(question="and for admins?", history=EN,
-                                  provider=ExtractiveProvider()) == (
-        "How long does the recycle bin keep items for admins?", None)
-    assert provider.prompts == []
+                                  provider=ExtractiveProvider(), trace=trace) == (
+        "How long does the recycle bin keep items for admins?")
+    assert (provider.prompts, trace.calls) == ([], [])
