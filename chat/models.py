@@ -45,6 +45,7 @@ class Trace(models.Model):
         REFUSED_LOW_SCORE = "refused_low_score", _("refused: low score")
         REFUSED_CONFLICT = "refused_conflict", _("refused: conflict")
         REFUSED_NO_SUPPORT = "refused_no_support", _("refused: not supported")
+        REFUSED_MODEL_DECLINED = "refused_model_declined", _("refused: the model declined")
         ERROR = "error", _("error")
         CANCELLED = "cancelled", _("cancelled")
 

@@ -79,6 +79,7 @@ class DraftView:
     prompt: dict[str, Any] | None
     raw: str
     verdicts: list[dict[str, Any]]
+    stop_reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,10 @@ class TraceEvidence:
     drafts: list[DraftView]
     dropped: list[dict[str, Any]]
     emitted: list[dict[str, Any]]
-    usage: dict[str, Any]
+    usage: list[dict[str, Any]]
     timings: dict[str, Any]
     errors: list[str] = field(default_factory=list)
+    calls: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _hits(data: dict[str, Any], min_relevance: float) -> list[dict[str, Any]]:
@@ -124,6 +126,8 @@ def _verdict(v: dict[str, Any]) -> dict[str, Any]:
 def _drafts(data: dict[str, Any]) -> list[DraftView]:
     prompts = data.get("prompts") or []
     raws = data.get("drafts") or []
+    stops = [c.get("stop_reason", "") for c in data.get("calls") or []
+             if c.get("purpose") == "answer"]
     verdicts = [_verdict(v) for v in data.get("verdicts") or []]
     count = max(len(prompts), len(raws), max((v.get("draft", 1) for v in verdicts), default=0))
     return [
@@ -132,6 +136,7 @@ def _drafts(data: dict[str, Any]) -> list[DraftView]:
             prompt=prompts[i - 1] if i <= len(prompts) else None,
             raw=raws[i - 1] if i <= len(raws) else "",
             verdicts=[v for v in verdicts if v.get("draft", 1) == i],
+            stop_reason=stops[i - 1] if i <= len(stops) else "",
         )
         for i in range(1, count + 1)
     ]
@@ -154,6 +159,20 @@ def _compression(data: dict[str, Any]) -> dict[str, Any] | None:
     }
 
 
+def _usage(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Token usage rows, one per model (``{"model", "input_tokens", ...}``); traces stored
+    before usage was kept per model have one row with model "" (their sum)."""
+    usage = data.get("usage") or {}
+    if usage and not all(isinstance(v, dict) for v in usage.values()):
+        return [{"model": "", **usage}]
+    return [{"model": model, **counts} for model, counts in usage.items()]
+
+
+def _calls(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every model call of the turn, in order, numbered from 1 (``ModelCall`` as stored)."""
+    return [{"number": i, **c} for i, c in enumerate(data.get("calls") or [], start=1)]
+
+
 def trace_evidence(*, trace: Trace) -> TraceEvidence:
     """The evidence chain of ``trace`` laid out for the reviewer page (no HTML, no escaping)."""
     data: dict[str, Any] = trace.data or {}
@@ -169,7 +188,8 @@ def trace_evidence(*, trace: Trace) -> TraceEvidence:
         drafts=_drafts(data),
         dropped=list(data.get("dropped") or []),
         emitted=list(data.get("emitted") or []),
-        usage=dict(data.get("usage") or {}),
+        usage=_usage(data),
         timings=dict(data.get("timings") or {}),
         errors=[str(e) for e in data.get("errors") or []],
+        calls=_calls(data),
     )

@@ -5,6 +5,7 @@ The turn service (``chat.turns``) calls them from its ``*_db`` helpers; front en
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -94,6 +95,8 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
     rows = list(recent.order_by("-created_at", "-id")[:limit])[::-1]
     turns: list[Turn] = []
     for i, m in enumerate(rows):
+        if _declined_turn(rows, i):
+            continue  # the model declined: that exchange must not steer the next answer
         if m.role == Message.Role.USER:
             answer = rows[i + 1] if i + 1 < len(rows) else None
             standalone = answer.trace.standalone_query if answer and answer.trace else ""
@@ -102,3 +105,11 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
         elif m.text:
             turns.append(Turn(role="assistant", text=m.text))
     return tuple(t for t in turns if t.text)
+
+
+def _declined_turn(rows: Sequence[Message], i: int) -> bool:
+    """True for both messages of an exchange the model declined (Anthropic advises dropping
+    a refused turn from the context of later requests)."""
+    m = rows[i]
+    answer = rows[i + 1] if m.role == Message.Role.USER and i + 1 < len(rows) else m
+    return answer.role == Message.Role.ASSISTANT and answer.status == "refused_model_declined"

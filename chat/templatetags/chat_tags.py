@@ -14,6 +14,7 @@ STATUS_LABELS = {
     "refused_low_score": _("Not answered: nothing relevant in the knowledge base"),
     "refused_conflict": _("Not answered: the sources disagree"),
     "refused_no_support": _("Not answered: no sentence could be verified"),
+    "refused_model_declined": _("Not answered: the model declined"),
     "error": _("Stopped by an error"),
     "cancelled": _("Cancelled"),
 }
@@ -22,6 +23,7 @@ REFUSAL_TITLES = {
     "low_score": _("The knowledge base has nothing close enough to this question"),
     "conflict": _("The sources disagree"),
     "no_support": _("No answer could be verified against the sources"),
+    "model_declined": _("The model declined to answer"),
 }
 
 # The reviewer's words for a refusal reason, as in the trace status labels ("refused: conflict").
@@ -29,6 +31,7 @@ REFUSAL_REASON_LABELS = {
     "low_score": _("low score"),
     "conflict": _("conflict"),
     "no_support": _("not supported"),
+    "model_declined": _("the model declined"),
 }
 
 AUTHORITY_LABELS = {

@@ -351,6 +351,14 @@ class Error(Event):
     retry_after: int | None = None
     unavailable: bool = False
 
+    def to_dict(self) -> dict[str, Any]:
+        """``{"message", "retryable"}``, plus ``retry_after`` when known; ``unavailable`` is
+        for the HTTP status line only."""
+        data: dict[str, Any] = {"message": self.message, "retryable": self.retryable}
+        if self.retry_after is not None:
+            data["retry_after"] = self.retry_after
+        return data
+
 
 def event_payload(ev: Event) -> dict[str, Any]:
     """The wire form used by SSE, CLI --json and the websocket: ``{"event", "data"}``."""

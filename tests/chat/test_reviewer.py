@@ -12,7 +12,7 @@ from django.test import Client
 
 from chat.models import Trace, new_ulid
 from chat.services import trace_record
-from kbqa.core.types import TraceRecorder
+from kbqa.core.types import CallError, ModelCall, ModelUsage, TraceRecorder
 
 pytestmark = pytest.mark.django_db
 
@@ -249,14 +249,26 @@ def evidence_trace() -> Trace:
             {"n": 2, "chunk_id": "doc-002#c03", "sha256": "cd" * 32, "tokens": 35},
         ],
         compression={"tokens_before": 400, "tokens_after": 100, "reverted": []},
-        prompts=[
-            {
-                "task": "answer",
-                "system": "Answer only from the numbered sources.",
-                "messages": [{"role": "user", "content": "[1] <b>Leave</b> policy..."}],
-            }
+        calls=[
+            ModelCall(
+                purpose="rewrite", model_requested="fake-fast", model_reported="",
+                prompt={"task": "rewrite", "system": "Rewrite.", "messages": []}, output="",
+                stop_reason="", usage=ModelUsage(), duration_ms=5000.2, request_id="req_011CVr",
+                error=CallError(type="overloaded_error", status=529, message="Overloaded",
+                                request_id="req_011CVr", shown="overloaded"),
+            ),
+            ModelCall(
+                purpose="answer", model_requested="fake-model", model_reported="fake-model-2025",
+                prompt={
+                    "task": "answer",
+                    "system": "Answer only from the numbered sources.",
+                    "messages": [{"role": "user", "content": "[1] <b>Leave</b> policy..."}],
+                },
+                output="Employees get 20 days [1]. Employees get 99 days [2].",
+                stop_reason="end_turn", usage=ModelUsage(512, 64, 300, 20), duration_ms=120.0,
+                request_id="req_011CVa",
+            ),
         ],
-        drafts=["Employees get 20 days [1]. Employees get 99 days [2]."],
         verdicts=[
             {
                 "draft": 1,
@@ -294,7 +306,6 @@ def evidence_trace() -> Trace:
         model="fake-model",
         model_version="fake-model-2025",
         timings={"retrieval_ms": 12.5, "first_sentence_ms": 80.0, "total_ms": 140.2},
-        usage={"input_tokens": 512, "output_tokens": 64},
         errors=["ProviderError: <overloaded>"],
     )
 
@@ -315,7 +326,11 @@ def test_detail_lays_out_the_evidence_chain(evidence_trace: Trace, staff_client:
         "only 12% of the sentence&#x27;s terms appear in the source (needs 30%)",
         "Reviewer only: this text was NOT shown to the user.",
         "fake-model-2025",
-        "input_tokens: 512, output_tokens: 64",
+        "<code>fake-model-2025</code>: input 512 · output 64 · cache read 300 · cache write 20",
+        "overloaded_error (HTTP 529): Overloaded",  # the failed rewrite, recorded whole
+        "<code>req_011CVr</code>",
+        '<code class="stop-reason">end_turn</code>',
+        "512 / 64 / 300 / 20",
         "retrieval 12.5 ms",
         "first sentence 80.0 ms",
         "total 140.2 ms",

@@ -16,7 +16,7 @@ from kbqa.core.grounding.refusals import refuse_declined
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.anthropic import AnthropicProvider
 from kbqa.core.providers.failures import MSG_ACCOUNT, MSG_BROKE_OFF, MSG_OVERLOADED
-from kbqa.core.types import Chunk, Event, ScoredChunk, TraceRecorder, Turn
+from kbqa.core.types import Chunk, Error, Event, ScoredChunk, TraceRecorder, Turn
 from tests.fakes.anthropic_server import FakeAnthropicServer, StatusReply, StreamReply
 
 RECYCLE = Chunk(
@@ -102,8 +102,7 @@ async def test_a_dropped_connection_after_a_sentence_says_so_and_keeps_only_veri
     events, trace = await run(server)
     assert kinds(events) == ["meta", "sentence", "error", "done"]
     assert "Admins" not in str([ev.to_dict() for ev in events])
-    assert events[2].to_dict() == {"message": MSG_BROKE_OFF, "retryable": True,
-                                   "retry_after": None, "unavailable": False}
+    assert events[2] == Error(message=MSG_BROKE_OFF, retryable=True)
     error = trace.calls[0].error
     assert error is not None and (error.type, error.started) == ("RemoteProtocolError", True)
     assert trace.drafts == [ANSWER + " Admins can keep them fo"]
@@ -171,8 +170,7 @@ async def test_a_spending_limit_is_provider_unavailable_and_not_retried(
              "access on 2026-12-01 at 00:00 UTC.")
     server.script(StatusReply(429, "rate_limit_error", limit, retry_after="1"))
     events, trace = await run(server)
-    assert events[1].to_dict() == {"message": MSG_ACCOUNT, "retryable": False,
-                                   "retry_after": None, "unavailable": True}
+    assert events[1] == Error(message=MSG_ACCOUNT, retryable=False, unavailable=True)
     assert trace.calls[0].error is not None
     assert (trace.calls[0].error.status, trace.calls[0].error.message) == (429, limit)
     assert len(server.requests) == 1
@@ -183,8 +181,9 @@ async def test_a_long_retry_after_is_passed_on_instead_of_waited_for(
 ) -> None:
     server.script(StatusReply(429, "rate_limit_error", "rate limited", retry_after="75"))
     events, _ = await run(server)
+    assert events[1] == Error(message=MSG_OVERLOADED, retryable=True, retry_after=75)
     assert events[1].to_dict() == {"message": MSG_OVERLOADED, "retryable": True,
-                                   "retry_after": 75, "unavailable": False}
+                                   "retry_after": 75}
 
 
 async def test_a_failed_rewrite_falls_back_offline_and_is_recorded(
