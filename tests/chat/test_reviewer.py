@@ -12,7 +12,8 @@ from django.test import Client
 
 from chat.models import Trace, new_ulid
 from chat.services import trace_record
-from kbqa.core.types import CallError, ModelCall, ModelUsage, TraceRecorder
+from kbqa.core.records import CallError, ModelCall, ModelUsage
+from kbqa.core.types import TraceRecorder
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.providers.failures import MSG_BROKE_BEFORE, MSG_BROKE_OFF
-from kbqa.core.types import CallError, CallPurpose, ModelCall, ModelUsage, TraceRecorder
+from kbqa.core.records import CallError, CallPurpose, ModelCall, ModelUsage
+from kbqa.core.types import TraceRecorder
 
 log = logging.getLogger(__name__)
 
