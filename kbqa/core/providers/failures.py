@@ -19,6 +19,7 @@ than ``max_wait`` (the caller then gets ``retry_after`` to pass on, e.g. as HTTP
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
@@ -29,6 +30,8 @@ from types import ModuleType
 from typing import Any
 
 from kbqa.core.errors import ProviderError, ProviderUnavailable
+
+log = logging.getLogger(__name__)
 
 MSG_KEY = "the model provider rejected the API key"
 MSG_UNREACHABLE = "the model provider could not be reached"
@@ -158,4 +161,9 @@ async def with_retries(
             wait = retry_wait(exc, n, max_wait)
             if wait is None or n == retries:
                 raise
+            log.warning(
+                "model call attempt %d failed, retrying in %.1f s: type=%s status=%s "
+                "request_id=%s message=%s",
+                n + 1, wait, exc.error_type, exc.status, exc.request_id, exc.api_message,
+            )
         await asyncio.sleep(wait)
