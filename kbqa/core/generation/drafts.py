@@ -151,7 +151,8 @@ async def _draft_stream(
 ) -> AsyncIterator[Event]:
     """One streamed draft: cut sentences from deltas, verify each, emit or drop it.
 
-    After a ``max_tokens`` stop the last flushed piece is dropped unverified; after a
+    After a ``max_tokens`` stop the last piece is dropped unverified, even when it happens to
+    end in a full stop: a cut can fall inside a number ("3." of "3.5 days"); after a
     ``refusal`` nothing more is verified.
     """
     buffer = SentenceBuffer()

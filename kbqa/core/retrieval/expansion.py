@@ -57,7 +57,8 @@ async def expand_query(
         output = await call_model(
             provider, build_expand_prompt(query), trace, purpose="expand", deadlines=deadlines
         ).text()
-    except ProviderError:
+    except ProviderError as exc:
+        trace.errors.append(f"expand: {exc}; searched with the plain query")
         return query
     passage = " ".join(output.split())[:MAX_PASSAGE_CHARS]
     if not passage:

@@ -211,7 +211,8 @@ async def standalone_query(
         output = await call_model(
             provider, prompt, trace, purpose="rewrite", deadlines=deadlines
         ).text()
-    except ProviderError:
+    except ProviderError as exc:
+        trace.errors.append(f"rewrite: {exc}; used the deterministic rewrite")
         return rewrite_deterministic(question, history)
     rewritten = " ".join(output.split()).strip().strip('"“”')
     if not rewritten:
