@@ -92,6 +92,10 @@ class ModelResponse:
         except ProviderError as exc:
             error = exc
             raise
+        except (asyncio.CancelledError, GeneratorExit):
+            # The client walked away: recorded as such, not as a provider failure.
+            error = ProviderError("cancelled", started=bool(pieces), error_type="cancelled")
+            raise
         except Exception as exc:  # noqa: BLE001 - a provider bug must not look like a crash
             error = ProviderError(
                 MSG_BROKE_OFF if pieces else MSG_BROKE_BEFORE,
@@ -126,7 +130,7 @@ class ModelResponse:
             error=_call_error(error) if error else None,
         )
         self.trace.calls.append(self.record)
-        if error is not None:
+        if error is not None and error.error_type != "cancelled":
             log.warning(
                 "model call failed: purpose=%s model=%s type=%s status=%s request_id=%s "
                 "started=%s message=%s",

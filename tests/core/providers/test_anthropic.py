@@ -253,3 +253,24 @@ async def test_cancelling_closes_the_http_stream(fake_anthropic: FakeAnthropicSe
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await asyncio.to_thread(fake_anthropic.disconnected.wait, 5)
+
+
+async def test_a_cancelled_call_is_recorded_as_cancelled(
+    fake_anthropic: FakeAnthropicServer,
+) -> None:
+    fake_anthropic.script(StreamReply(["First [1]. ", "never sent"], fault="hold", after=1))
+    trace = TraceRecorder(trace_id="t", question="q")
+    first = asyncio.Event()
+
+    async def consume() -> None:
+        async for _ in call_model(_provider(fake_anthropic), _answer_prompt(), trace,
+                                  purpose="answer"):
+            first.set()
+
+    task = asyncio.create_task(consume())
+    await first.wait()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    [call] = trace.calls
+    assert (call.output, call.error.type if call.error else "") == ("First [1]. ", "cancelled")
