@@ -2,11 +2,12 @@
 
 As every prompt in simonw/llm passes one ``Response`` (``llm/models.py``), every model call in
 kbqa (answer drafts, the standalone rewrite, compression, query expansion) is a
-``ModelResponse``: it bounds the wait (``Deadlines``), turns any failure into a
-``ProviderError`` that says whether text had been shown, and appends one frozen ``ModelCall``
-to the trace when the call ends, however it ends (finished, failed, timed out, cancelled).
-Providers only stream text and report what the API said on a ``ProviderCall``; they never
-touch the trace (haystack's tracing keeps stages ignorant of the tracer in the same way).
+``ModelResponse``: it bounds the wait (``Deadlines``; a missed deadline is a ``ProviderError``
+that says whether text had been shown, as every API or network failure already is when it
+leaves a provider) and appends one frozen ``ModelCall`` to the trace when the call ends,
+however it ends (finished, failed, timed out, cancelled). Providers only stream text and
+report what the API said on a ``ProviderCall``; they never touch the trace (haystack's
+tracing keeps stages ignorant of the tracer in the same way).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from dataclasses import dataclass
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
-from kbqa.core.providers.failures import MSG_BROKE_BEFORE, MSG_BROKE_OFF
 from kbqa.core.records import CallError, CallPurpose, ModelCall, ModelUsage
 from kbqa.core.types import TraceRecorder
 
@@ -55,8 +55,8 @@ class ModelResponse:
 
     ``record`` is the ``ModelCall`` appended to ``trace.calls`` once the call has ended.
     Raises ``ProviderError`` (``started`` set when text had already been yielded) for every
-    failure, including time-outs and exceptions the provider did not map;
-    ``asyncio.CancelledError`` propagates (the call is still recorded).
+    failure of the model, including missed deadlines; any other exception (a bug) and
+    ``asyncio.CancelledError`` propagate unchanged. Every call is recorded.
     """
 
     def __init__(
@@ -96,13 +96,12 @@ class ModelResponse:
             # The client walked away: recorded as such, not as a provider failure.
             error = ProviderError("cancelled", started=bool(pieces), error_type="cancelled")
             raise
-        except Exception as exc:  # noqa: BLE001 - a provider bug must not look like a crash
-            error = ProviderError(
-                MSG_BROKE_OFF if pieces else MSG_BROKE_BEFORE,
-                retryable=True, started=bool(pieces), error_type=type(exc).__name__,
-                api_message=str(exc),
-            )
-            raise error from exc
+        except Exception as exc:
+            # Providers wrap every failure of the API or the network (``providers.failures``);
+            # anything else is a bug: recorded here, shown by the pipeline as an internal error.
+            error = ProviderError("", started=bool(pieces), error_type=type(exc).__name__,
+                                  api_message=str(exc))
+            raise
         finally:
             aclose = getattr(stream, "aclose", None)
             if aclose is not None:
