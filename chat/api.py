@@ -18,7 +18,8 @@ context. A request refused before the answer starts (4xx, provider unavailable) 
 Errors are ``{"error": "<message>"}`` with 400 (bad input), 401 (no or invalid credentials),
 403 (CSRF failure), 404 (unknown conversation, or someone else's), 405 (not POST),
 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters), 503 (provider unavailable
-or failing). Auth: ``chat.auth.api_authenticate`` (bearer token, or session + CSRF).
+or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the provider's own
+``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth: ``chat.auth.api_authenticate`` (bearer token, or session + CSRF).
 """
 
 from __future__ import annotations
@@ -179,12 +180,15 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
         async for _ in items:
             pass
     if outcome.status == "error":
-        return error_response(
+        response = error_response(
             503,
             outcome.error or "The answer provider failed.",
             trace_id=outcome.trace_id,
             conversation=conversation,
         )
+        if outcome.retry_after is not None:
+            response["Retry-After"] = str(outcome.retry_after)
+        return response
     return JsonResponse(
         answer_body(request, conversation, outcome), json_dumps_params={"ensure_ascii": False}
     )

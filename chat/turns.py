@@ -68,6 +68,11 @@ RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable"]
 FAILED = "The answer could not be produced because of an internal error; please try again."
 
 
+# Seconds a client is told to wait after a retryable failure the provider gave no time for:
+# the anthropic and openai SDKs' longest back-off is 8 s, and their overload messages say
+# "in a minute"; 30 s sits between, so a client retrying at once does not pile on.
+DEFAULT_RETRY_AFTER = 30
+
 # ----------------------------------------------------------------------------- settings
 
 
@@ -179,6 +184,7 @@ class AnswerOutcome:
     refusal: dict[str, Any] | None = None
     status: str = "pending"
     error: str = ""
+    retry_after: int | None = None  # seconds, when retrying makes sense (Error.retryable)
     blocks: tuple[dict[str, Any], ...] = ()
     language: str = ""
 
@@ -195,6 +201,8 @@ class AnswerOutcome:
             self.refusal = ev.to_dict()
         elif isinstance(ev, Error):
             self.error = ev.message
+            if ev.retryable:
+                self.retry_after = ev.retry_after or DEFAULT_RETRY_AFTER
         elif isinstance(ev, Done):
             self.status = ev.status
             self.trace_id = self.trace_id or ev.trace_id
