@@ -19,7 +19,8 @@ Errors are ``{"error": "<message>"}`` with 400 (bad input), 401 (no or invalid c
 403 (CSRF failure), 404 (unknown conversation, or someone else's), 405 (not POST),
 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters), 503 (provider unavailable
 or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the provider's own
-``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth: ``chat.auth.api_authenticate`` (bearer token, or session + CSRF).
+``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth: ``chat.auth.api_authenticate``
+(bearer token, or session + CSRF).
 """
 
 from __future__ import annotations
