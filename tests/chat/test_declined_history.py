@@ -1,14 +1,21 @@
-"""A turn the model declined (``stop_reason: refusal``) does not steer later turns."""
+"""A turn the model declined (``stop_reason: refusal``) is its own outcome and does not steer
+later turns."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from chat import services
+from chat.auth import api_token_create
 from chat.models import Conversation, Message
+from tests.chat.kb import QUESTION, SHOWN, claims_json, leave_kb
+from tests.fakes.provider import FakeOutput, FakeProvider
 
+__all__ = ["leave_kb"]
 pytestmark = pytest.mark.django_db
 
 
@@ -29,3 +36,25 @@ def test_a_declined_exchange_is_left_out_of_the_history(django_user_model: Any) 
         ("assistant", "30 days."),
         ("user", "and for admins?"),
     ]
+
+
+@pytest.mark.usefixtures("leave_kb")
+def test_the_api_reports_a_declined_turn_and_the_next_turn_does_not_see_it(
+    fake_provider: FakeProvider, django_user_model: Any
+) -> None:
+    fake_provider.add(FakeOutput(deltas=["I can't help with that."], stop_reason="refusal"),
+                      claims_json((SHOWN, [1])))
+    user = django_user_model.objects.create_user("carol", password="pw-carol-1234")
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=user, name='cli')[1]}"}
+
+    def ask(body: dict[str, Any]) -> Any:
+        return Client().post("/api/answer", data=json.dumps(body),
+                             content_type="application/json", **auth)
+
+    first = ask({"question": QUESTION}).json()
+    assert (first["status"], first["refusal"]["reason"], first["answer"]) == (
+        "refused_model_declined", "model_declined", "")
+    second = ask({"question": QUESTION, "conversation": first["conversation"]}).json()
+    assert second["status"] == "answered"
+    assert len(fake_provider.prompts) == 2  # one draft per turn: no regeneration
+    assert fake_provider.prompts[1].history == ()
