@@ -146,11 +146,16 @@ class Assembly:
 
 @dataclass(frozen=True)
 class Claim:
-    """One sentence of a draft: clean prose (markers removed) and the block numbers it cites."""
+    """One sentence of a draft: clean prose (markers removed) and the block numbers it cites.
+
+    ``unknown`` holds marker-like text that names no block number (``[Source: Upload
+    Policy]``, ``[doc-010#c02]``): a citation of something that was not issued.
+    """
 
     text: str
     citations: tuple[int, ...]
     kind: ClaimKind = "claim"
+    unknown: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -159,7 +164,9 @@ class Verdict:
 
     ``verified`` lists the cited numbers that passed both gates (the chips to show);
     ``overlaps`` maps each cited, issued number to its substantive overlap in [0, 1];
-    ``issues`` are reasons written for a person; empty when ``ok``.
+    ``issues`` are reasons written for a person; empty when ``ok``; ``unsupported`` names
+    the sentence's content words found in no cited block, its metadata or the question
+    (``kbqa.core.grounding.claim_words``), whether or not they failed it.
     """
 
     claim: Claim
@@ -167,6 +174,7 @@ class Verdict:
     verified: tuple[int, ...] = ()
     overlaps: tuple[tuple[int, float], ...] = ()
     issues: tuple[str, ...] = ()
+    unsupported: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -392,6 +400,8 @@ class TraceRecorder:
     model_version: str = ""
     calls: list[ModelCall] = field(default_factory=list)
     verdicts: list[dict[str, Any]] = field(default_factory=list)
+    #: sentences of the blocks that address the assistant (``grounding.instructions``)
+    instruction_sentences: list[dict[str, Any]] = field(default_factory=list)
     dropped: list[dict[str, Any]] = field(default_factory=list)
     emitted: list[dict[str, Any]] = field(default_factory=list)
     refusal_reason: str = ""

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from kbqa.core.generation.calls import Deadlines, ModelResponse, call_model
 from kbqa.core.generation.fabricate import FabricatingProvider
-from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.generation.prompt import build_answer_prompt, instruction_text
 from kbqa.core.grounding.citations import (
     DraftFormatError,
     Verifier,
@@ -25,6 +25,7 @@ from kbqa.core.grounding.citations import (
     parse_claim,
     parse_json_draft,
 )
+from kbqa.core.grounding.instructions import instruction_sentences
 from kbqa.core.grounding.refusals import partial_notice
 from kbqa.core.providers.base import Provider
 from kbqa.core.text.sentences import SentenceBuffer
@@ -62,7 +63,10 @@ class SentenceGate:
         self, blocks: Sequence[Block], min_overlap: float, trace: TraceRecorder, t0: float
     ):
         question = f"{trace.question}\n{trace.standalone_query}"
-        self.verifier = Verifier(blocks, min_overlap=min_overlap, question=question)
+        self.verifier = Verifier(
+            blocks, min_overlap=min_overlap, question=question, instructions=instruction_text()
+        )
+        trace.instruction_sentences = instruction_sentences(blocks)
         lang: Language = "zh" if trace.language == "zh" else "en"
         self.generic_gap = Claim(text=partial_notice(lang), citations=(), kind="gap")
         self.trace, self.t0 = trace, t0

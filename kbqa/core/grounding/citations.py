@@ -1,19 +1,17 @@
-"""Citations: parse a draft into claims, then verify each claim against the issued blocks.
+"""Citations: verify each claim of a draft against the blocks issued for one answer.
 
 One ``Verifier`` serves both contracts: the streaming one (plain sentences with inline
-markers, split by ``kbqa.core.text.sentences``) and the JSON one (``{"claims": [...]}``).
-
-Parsing (``parse_claim``): markers ``[2]``, ``[1][3]``, ``[1, 3]``, ``[1-3]`` (1, 2, 3),
-``[^2]``, ``【2】``, ``［２］``, before or after the final punctuation; never ``[sic]``,
-``[a]``, ``[citation needed]`` or a Markdown link ``[1](https://...)``. A sentence starting
-with ``Not covered:`` / ``资料未涵盖：`` is a *gap*: a statement of what the sources do not cover.
+markers, split by ``kbqa.core.text.sentences``) and the JSON one (``{"claims": [...]}``);
+both are parsed by ``kbqa.core.grounding.parsing`` (re-exported here).
 
 Verification (``Verifier.verify``), in order:
 
-1. Gate one: every cited number must be an issued block number.
+1. Gate one: every cited number must be an issued block number; marker-like text naming no
+   number (``[Source: Upload Policy]``) is a citation of something not issued.
 2. Gate two: substantive overlap. The sentence's distinct terms (``kbqa.core.text.terms``),
    minus the terms common to most blocks, are looked up in each cited block's ORIGINAL
-   ``chunk.text`` (never the compressed ``block.text``). Overlap = found / substantive.
+   ``chunk.text`` (never the compressed ``block.text``) and the metadata the prompt shows
+   for it (title, section). Overlap = found / substantive.
    Common terms are those in more than half of the blocks AND in at least 3 blocks: a word
    every block shares (the product name, the topic of the question) says nothing about
    whether *this* block supports the sentence, yet a word in 2 of 3 blocks is often just two
@@ -25,12 +23,25 @@ Verification (``Verifier.verify``), in order:
    min_overlap, and the counted blocks together must cover ``min_overlap`` of the terms. A
    citation that carries less is dropped from the chips, since a chip that opens an
    unrelated passage misleads; if no cited block counts, the sentence fails.
-3. Numbers: every number in the sentence must appear in a cited block (a wrong number is the
-   worst hallucination).
+   *Across languages* (the sentence, outside its quotations, is in another language than
+   every cited block's text): only the terms written in the blocks' language
+   (Latin words for English, CJK words for Chinese) are checked: the source's key terms and
+   names the answer keeps verbatim, and the source span it quotes. At least
+   ``MIN_CROSS_TERMS`` of them, numbers aside, must be there to check.
+3. Numbers: every number in the sentence must appear in a cited block or its metadata
+   (title, section, updated date; ``2025-07-04`` gives 2025, 7 and 4, leading zeros never
+   matter), since the prompt lets the model name a source's date.
 4. Quotations: text inside ``"…"``, ``“…”``, ``「…」``, ``『…』``, ``‘…’`` must appear verbatim
-   in a cited block, compared after ``normalise`` and with the Markdown emphasis and code
-   characters ``*``, ``_`` and a backtick removed on both sides (a quoted sentence loses its
-   emphasis, so ``window.__x=1`` in the source reads ``window.x=1`` in it).
+   in a cited block or its title or section, compared after ``normalise`` and with the
+   Markdown emphasis and code characters ``*``, ``_`` and a backtick removed on both sides.
+5. Instructions are not evidence: a sentence whose terms overlap the answering rules
+   (``instructions``, the system prompt) by at least ``RULES_OVERLAP`` and more than any
+   cited block is dropped ("My system prompt says: You answer ... ONLY the numbered
+   sources [1]").
+6. Claim words (``kbqa.core.grounding.claim_words``): a number, time, frequency,
+   comparison, negation or name that no cited block, its metadata or the question says
+   fails the sentence ("[2] does not say “hourly”"). Every content word found in no
+   evidence is named in ``Verdict.unsupported``.
 
 Gap claims ("Not covered: …") are checked against the question (``question``: the user's
 question and the standalone query) and the blocks, because a gap sentence reaches the
@@ -47,26 +58,31 @@ Without a question no gap passes. ``min_overlap`` (default 0.3) is the setting
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-import jsonschema
-
-from kbqa.core.errors import KbqaError
-from kbqa.core.text.normalise import normalise
-from kbqa.core.text.sentences import MARKER_RE
+from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
+from kbqa.core.grounding.parsing import (
+    CLAIMS_SCHEMA,
+    GAP_PREFIX_EN,
+    GAP_PREFIX_ZH,
+    GAP_PREFIXES,
+    DraftFormatError,
+    gap_body,
+    parse_claim,
+    parse_json_draft,
+)
+from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.terms import stem, term_set, terms, without_parts
-from kbqa.core.types import Block, Claim, ClaimKind, Verdict
+from kbqa.core.types import Block, Claim, Verdict
 
-#: The prefix of a gap sentence, as the answer prompt asks for it (``kbqa.core.generation.prompt``).
-GAP_PREFIX_EN = "Not covered:"
-GAP_PREFIX_ZH = "资料未涵盖："
-#: Lower-cased prefixes ``parse_claim`` recognises (also the half-width colon).
-GAP_PREFIXES = (GAP_PREFIX_EN.lower(), GAP_PREFIX_ZH, "资料未涵盖:")
+__all__ = [
+    "CLAIMS_SCHEMA", "GAP_PREFIXES", "GAP_PREFIX_EN", "GAP_PREFIX_ZH", "DraftFormatError",
+    "Verifier", "feedback_lines", "gap_terms", "parse_claim", "parse_json_draft",
+]
+
 #: Terms (as ``term_set`` gives them) that say *that* something is not covered rather than
 #: what: "the sources found do not mention ...", "资料没有提到...". A gap must name what is
 #: missing with the question's own words; these are the only others it may use.
@@ -80,138 +96,41 @@ GAP_VOCABULARY = term_set(
     "资料 找到 提到 提及 涉及 涵盖 没有 未 文档 内容 说明 是否 相关 信息 具体 明确 关于 "
     "有关 问题 回答 无法 给出 出现 中 词".split()
 )
+#: Terms a cross-language sentence must keep from its source, numbers aside (module doc).
+MIN_CROSS_TERMS = 2
+#: Share of a sentence's terms in the answering rules from which, when no cited block has
+#: more, the sentence repeats the instructions (the issue's case overlaps them fully).
+RULES_OVERLAP = 0.5
 
-_SPACE_RE = re.compile(r"[ \t\u3000]+")
-_SPACE_BEFORE_PUNCT_RE = re.compile(r"\s+([.!?,;:。！？；，、：”」』)）])")
-_BULLET_RE = re.compile(r"^(?:[-*+•·]\s+|\d{1,2}[.)]\s+|\d{1,2}、|[（(]\d{1,2}[)）]\s*)")
-_RANGE_RE = re.compile(r"(\d+)\s*[-–—~～]\s*(\d+)")
 _NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _QUOTE_RE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』|‘([^’\n]+)’')
 _EMPHASIS_CHARS_RE = re.compile(r"[*_`]")
 _LATIN_RUN_RE = re.compile(r"[A-Za-z]+")
-_MAX_RANGE = 20  # [1-300] is a typo, not three hundred citations
 
 NO_CITATION = "has no citation"
 NO_TERMS = "has no substantive terms to check against the sources"
-
-
-class DraftFormatError(KbqaError):
-    """The model's JSON draft is not valid JSON or does not match ``CLAIMS_SCHEMA``."""
-
-
-#: JSON Schema of the non-streaming contract (extra keys are tolerated and ignored).
-CLAIMS_SCHEMA: dict[str, Any] = {
-    "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "type": "object",
-    "required": ["claims"],
-    "properties": {
-        "claims": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["text", "citations"],
-                "properties": {
-                    "text": {"type": "string", "minLength": 1},
-                    "citations": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-                },
-            },
-        },
-        "not_covered": {"type": "string"},
-    },
-}
-_VALIDATOR = jsonschema.Draft202012Validator(CLAIMS_SCHEMA)
-
-
-# ----------------------------------------------------------------------------- parsing
-
-
-def parse_claim(sentence: str) -> Claim:
-    """The claim in ``sentence``: prose without markers or list bullet, cited numbers
-    (deduplicated, in order of appearance) and kind (``gap`` for ``Not covered:``)."""
-    numbers: list[int] = []
-
-    def take(match: re.Match[str]) -> str:
-        if sentence[match.end() : match.end() + 1] == "(":
-            return match.group()  # a Markdown link such as [1](https://...)
-        numbers.extend(_marker_numbers(match.group()))
-        return ""
-
-    prose = MARKER_RE.sub(take, sentence.strip())
-    prose = _tidy(_BULLET_RE.sub("", prose.strip()))
-    kind: ClaimKind = "gap" if _gap_body(prose) is not None else "claim"
-    return Claim(text=prose, citations=tuple(dict.fromkeys(numbers)), kind=kind)
-
-
-def _gap_body(prose: str) -> str | None:
-    """The text after the gap prefix (tolerating Markdown emphasis), or None if not a gap."""
-    bare = prose.replace("*", "").replace("_", "").strip()
-    for prefix in GAP_PREFIXES:
-        if bare.lower().startswith(prefix):
-            return bare[len(prefix) :]
-    return None
-
-
-def _marker_numbers(marker: str) -> list[int]:
-    inner = unicodedata.normalize("NFKC", marker).strip("[]【】^ ")
-    out: list[int] = []
-    for part in re.split(r"[,，、]", inner):
-        part = part.strip().lstrip("^")
-        rng = _RANGE_RE.fullmatch(part)
-        if rng:
-            lo, hi = int(rng.group(1)), int(rng.group(2))
-            out.extend(range(lo, hi + 1) if 0 <= hi - lo <= _MAX_RANGE else (lo, hi))
-        elif part.isdigit():
-            out.append(int(part))
-    return out
-
-
-def _tidy(prose: str) -> str:
-    prose = _SPACE_RE.sub(" ", prose)
-    prose = _SPACE_BEFORE_PUNCT_RE.sub(r"\1", prose)
-    return prose.strip()
-
-
-def parse_json_draft(text: str) -> list[Claim]:
-    """Claims of a JSON draft (``CLAIMS_SCHEMA``), ``not_covered`` last as a gap claim.
-
-    Accepts the object wrapped in a ```json fence. Markers inside a claim's text are parsed
-    and merged after its ``citations``. Raises ``DraftFormatError`` on invalid JSON or schema.
-    """
-    body = text.strip()
-    fence = re.fullmatch(r"```[a-zA-Z]*\s*\n?(.*?)\n?\s*```", body, re.DOTALL)
-    if fence:
-        body = fence.group(1)
-    try:
-        data = json.loads(body)
-    except json.JSONDecodeError as exc:
-        raise DraftFormatError(f"The model's answer is not valid JSON: {exc}.") from exc
-    error = jsonschema.exceptions.best_match(_VALIDATOR.iter_errors(data))
-    if error is not None:
-        where = "/".join(str(p) for p in error.absolute_path) or "the top level"
-        raise DraftFormatError(
-            f"The model's answer does not match the claims format at {where}: {error.message}."
-        )
-    claims = [_json_claim(item) for item in data["claims"]]
-    gap = data.get("not_covered", "").strip()
-    if gap:
-        parsed = parse_claim(gap)
-        claims.append(Claim(text=parsed.text, citations=parsed.citations, kind="gap"))
-    return claims
-
-
-def _json_claim(item: dict[str, Any]) -> Claim:
-    parsed = parse_claim(item["text"])
-    merged = tuple(dict.fromkeys([*item["citations"], *parsed.citations]))
-    return Claim(text=parsed.text, citations=merged, kind=parsed.kind)
 
 
 # ----------------------------------------------------------------------------- verification
 
 
 def _numbers(text: str) -> frozenset[str]:
-    """Numbers written in ``text`` (NFKC), thousands separators removed: ``1,000`` -> ``1000``."""
+    """Numbers written in ``text`` (NFKC), thousands separators and leading zeros removed:
+    ``1,000`` -> ``1000``, ``07`` -> ``7``."""
     found = _NUMBER_RE.findall(unicodedata.normalize("NFKC", text))
-    return frozenset(re.sub(r",(?=\d{3}\b)", "", n).rstrip(",.") for n in found)
+    cleaned = (re.sub(r",(?=\d{3}\b)", "", n).rstrip(",.") for n in found)
+    return frozenset(n.lstrip("0") or "0" if n.isdigit() else n for n in cleaned)
+
+
+def _metadata(block: Block) -> str:
+    """What the prompt shows about a block besides its text: title, section, updated date."""
+    c = block.chunk
+    return "\n".join(x for x in (c.title, c.section, c.updated) if x)
+
+
+def _block_language(block: Block) -> str:
+    """The language of a block's text (detected: ``Chunk.language`` defaults to "en")."""
+    return detect_language(block.chunk.text)
 
 
 def _quotes(text: str) -> list[str]:
@@ -254,26 +173,38 @@ class Verifier:
     """Checks claims against the blocks issued for one answer (rules in the module doc).
 
     ``min_overlap`` is gate two's minimum share of substantive terms, in [0, 1]; ``question``
-    is what gap claims may name (the user's question and the standalone query, joined).
+    is what gap claims may name (the user's question and the standalone query, joined);
+    ``instructions`` is the answering rules' text, never evidence.
     """
 
     def __init__(
-        self, blocks: Sequence[Block], *, min_overlap: float = 0.3, question: str = ""
+        self,
+        blocks: Sequence[Block],
+        *,
+        min_overlap: float = 0.3,
+        question: str = "",
+        instructions: str = "",
     ) -> None:
         self.min_overlap = min_overlap
         self._terms = {b.n: term_set(b.chunk.text) for b in blocks}
         self._texts = {b.n: normalise(b.chunk.text) for b in blocks}
-        self._bare_texts = {n: _unmark(t) for n, t in self._texts.items()}
-        self._numbers = {b.n: _numbers(b.chunk.text) for b in blocks}
+        self._meta = {b.n: normalise(_metadata(b)) for b in blocks}
+        self._evidence_terms = {b.n: self._terms[b.n] | term_set(_metadata(b)) for b in blocks}
+        self._bare_texts = {
+            n: _unmark(f"{t}\n{self._meta[n]}") for n, t in self._texts.items()
+        }
+        self._numbers = {b.n: _numbers(b.chunk.text) | _numbers(_metadata(b)) for b in blocks}
+        self._languages = {b.n: _block_language(b) for b in blocks}
         self.common_terms = _common_terms(list(self._terms.values()))
         self._question_terms = term_set(question)
         self._question_text = normalise(question)
+        self._rules_terms = term_set(instructions)
 
     def verify(self, claim: Claim) -> Verdict:
         """The verdict on ``claim``; a failure is data (issues), never an exception."""
         if claim.kind == "gap":
             return self._verify_gap(claim)
-        if not claim.citations:
+        if not claim.citations and not claim.unknown:
             return Verdict(claim=claim, ok=False, issues=(NO_CITATION,))
         issued = [n for n in claim.citations if n in self._terms]
         issues = [
@@ -281,22 +212,80 @@ class Verifier:
             for n in claim.citations
             if n not in self._terms
         ]
-        found = term_set(claim.text)
+        issues += [f"cited {u}, which is not one of the numbered sources" for u in claim.unknown]
+        found, cross_issue = self._checked_terms(claim.text, issued)
         substantive = (found - self.common_terms) or found
-        if not substantive:
-            return Verdict(claim=claim, ok=False, issues=(*issues, NO_TERMS))
-        overlaps = {n: len(substantive & self._terms[n]) / len(substantive) for n in issued}
+        if cross_issue or not substantive:
+            return Verdict(claim=claim, ok=False, issues=(*issues, cross_issue or NO_TERMS))
+        overlaps = {
+            n: len(substantive & self._evidence_terms[n]) / len(substantive) for n in issued
+        }
         verified, gate_two = self._gate_two(substantive, overlaps)
         issues += gate_two
         issues += self._check_numbers(claim.text, issued)
         issues += self._check_quotes(claim.text, issued)
+        if not issues:
+            issues += self._check_rules(substantive, overlaps)
+        unsupported, word_issues = self._claim_words(claim.text, issued, found)
+        if not issues:
+            issues += word_issues
         return Verdict(
             claim=claim,
             ok=not issues,
             verified=tuple(verified) if not issues else (),
             overlaps=tuple((n, round(o, 4)) for n, o in overlaps.items()),
             issues=tuple(issues),
+            unsupported=unsupported,
         )
+
+    def _checked_terms(self, text: str, issued: list[int]) -> tuple[frozenset[str], str]:
+        """The sentence's terms to check, and an issue when a sentence in another language
+        than its blocks keeps too few of their words (module doc, gate two)."""
+        found = term_set(text)
+        languages = {self._languages[n] for n in issued}
+        sentence_language = detect_language(_QUOTE_RE.sub(" ", text))
+        if not languages or sentence_language in languages:
+            return found, ""
+        ascii_blocks = languages == {"en"}
+        kept = frozenset(t for t in found if t.isascii() == ascii_blocks or t[0].isdigit())
+        words = [t for t in kept if not t[0].isdigit()]
+        if len(words) >= MIN_CROSS_TERMS:
+            return kept, ""
+        language = "Chinese" if sentence_language == "zh" else "English"
+        return kept, (
+            f"is written in {language} and keeps too few words of {_cites(issued)} to be "
+            "checked (keep the source's key terms or quote it)"
+        )
+
+    def _check_rules(self, substantive: frozenset[str], overlaps: dict[int, float]) -> list[str]:
+        """An issue when the sentence is closer to the answering rules than to its blocks."""
+        if not self._rules_terms:
+            return []
+        rules = len(substantive & self._rules_terms) / len(substantive)
+        if rules >= RULES_OVERLAP and rules > max(overlaps.values(), default=0.0):
+            return ["repeats the answering instructions, which are not a source"]
+        return []
+
+    def _claim_words(
+        self, text: str, issued: list[int], checked: frozenset[str]
+    ) -> tuple[tuple[str, ...], list[str]]:
+        """The sentence's content words in no evidence, and the issues of its risky ones."""
+        if not issued:
+            return (), []
+        block_terms = frozenset().union(*(self._evidence_terms[n] for n in issued))
+        evidence = Evidence(
+            text="\n".join([*(f"{self._texts[n]}\n{self._meta[n]}" for n in issued),
+                            self._question_text]),
+            numbers=frozenset().union(*(self._numbers[n] for n in issued)) | _numbers(
+                self._question_text),
+            block_terms=block_terms,
+        )
+        risky = unsupported_words(text, evidence, checked)
+        missing = [t for t in sorted(checked - block_terms - self._question_terms)
+                   if not t[0].isdigit()]
+        seen = {w.word.lower() for w in risky}
+        named = [w.word for w in risky] + [t for t in missing if t not in seen]
+        return tuple(dict.fromkeys(named)), [reason(w, issued) for w in risky]
 
     def _verify_gap(self, claim: Claim) -> Verdict:
         """A gap passes with no citation, no digits, only the question's terms, and at
@@ -306,7 +295,7 @@ class Verifier:
             issues.append(f"says something is not covered yet cites {_cites(claim.citations)}")
         if _numbers(claim.text):
             issues.append("says something is not covered yet gives a number")
-        body = _gap_body(claim.text) or ""
+        body = gap_body(claim.text) or ""
         named = gap_terms(body)
         unasked = [t for t in named if not _within(t, self._question_terms, self._question_text)]
         if unasked:

@@ -141,10 +141,10 @@ def _with_unit(text: str, start: int, end: int, number: float) -> Quantity | Non
 def _number_value(token: str) -> float | None:
     if token[0].isdigit():
         return float(token.replace(",", ""))
-    return _chinese_number(token)
+    return chinese_number(token)
 
 
-def _chinese_number(token: str) -> float | None:
+def chinese_number(token: str) -> float | None:
     """``三十`` -> 30, ``两百五十`` -> 250, ``十五`` -> 15; None for ``百`` alone or nonsense."""
     total = 0
     digit: int | None = None

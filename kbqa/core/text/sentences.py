@@ -38,11 +38,37 @@ _HSPACE = frozenset(" \t\r\u3000\u00a0")
 
 _D = "[0-9０-９]"
 _SEP = "[,，、\\-–—~～]"
-_LIST = rf"\s*\^?{_D}+(?:\s*{_SEP}\s*\^?{_D}+)*\s*"
-#: A citation marker: ``[2]``, ``[1, 3]``, ``[1-3]``, ``[^2]``, ``【2】``, ``［２］``.
-MARKER_RE = re.compile(rf"\[{_LIST}\]|【{_LIST}】|［{_LIST}］")
-# The start of a marker that has not finished arriving yet: ``[``, ``[2``, ``【1,``, ``[^``.
-_PARTIAL_MARKER_RE = re.compile(rf"[\[【［]\s*\^?(?:{_D}|{_SEP}|\s|\^)*")
+# The word some models and gateways put before the number: [ID:1], [S1], [source 1], [来源1].
+_KEY = r"(?:ids?|sources?|src|ref|s|来源|出处)\s*[:：#]?\s*"
+_ITEM = rf"\^?(?:{_KEY})?{_D}+"
+_LIST = rf"\s*{_ITEM}(?:\s*{_SEP}\s*{_ITEM})*\s*"
+_SOURCE_LIST = rf"\s*(?:sources?|来源|出处)\s*[:：]?\s*{_D}+(?:\s*{_SEP}\s*{_D}+)*\s*"
+_SUP = "[⁰¹²³⁴-⁹]"
+# Superscript digits as footnote markers, never an exponent: not after a digit (10⁶) or a
+# length unit (m², cm³, ft²).
+_SUPERSCRIPT = (
+    rf"(?<![0-9⁰¹²³⁴-⁹^])(?<!\bm)(?<!\b[kcdm]m)(?<!\bft){_SUP}+(?:[,，]\s*{_SUP}+)*"
+)
+#: A citation marker: ``[2]``, ``[1, 3]``, ``[1-3]``, ``[^2]``, ``【2】``, ``［２］``, and the
+#: forms models and gateways also write: ``[ID:1]``, ``[S1]``, ``[source 1]``, ``[来源1]``,
+#: ``(Source 1)``, ``（来源1）`` and superscript digits ``¹``.
+MARKER_RE = re.compile(
+    rf"\[{_LIST}\]|【{_LIST}】|［{_LIST}］|[(（]{_SOURCE_LIST}[)）]|{_SUPERSCRIPT}", re.IGNORECASE
+)
+#: Text that looks like a citation marker but names no number: ``[Source: Upload Policy]``,
+#: ``[ID:abc]``, ``(来源：上传制度)``, or a chunk id ``[doc-010#c02]``. The verifier reports it
+#: as a citation of a source that was not issued, not as a sentence without citation.
+LOOSE_MARKER_RE = re.compile(
+    r"[\[【［]\s*(?:ids?|sources?|src|ref|来源|出处)\s*[:：#]?\s*[^\]】］\n]{1,60}[\]】］]"
+    r"|[(（]\s*(?:sources?|来源|出处)\s*[:：]\s*[^)）\n]{1,60}[)）]"
+    r"|\[[\w.-]+#c\d+(?:v\d+)?\]",
+    re.IGNORECASE,
+)
+# What stays with the sentence before it: any marker, numbered or not.
+_ATTACHED_RE = re.compile(f"{MARKER_RE.pattern}|{LOOSE_MARKER_RE.pattern}", re.IGNORECASE)
+# A marker (numbered or not) that has not finished arriving yet: ``[``, ``[2``, ``【1,``,
+# ``[^``, ``(Sour``, ``[ID:``. Anything opened and not yet closed may still become one.
+_PARTIAL_MARKER_RE = re.compile(r"[\[【［(（][^\]】］)）\n]{0,64}|" + _SUP + "+[,，]?\\s*")
 
 _HARD_ABBREVIATIONS = frozenset(
     "e.g. i.e. dr. mr. mrs. ms. prof. vs. approx. cf. fig. st. co.".split()
@@ -156,8 +182,11 @@ def _decide(text: str, i: int, run_end: int, *, final: bool) -> int | None | _Un
         if j == n:
             return n if final else _UNDECIDED
         follower = text[j]
-        if not (follower.isspace() or has_cjk(follower) or follower in "[【［"):
-            return None  # 3.5, 2.1.0, example.com, a?b=1
+        if not (follower.isspace() or has_cjk(follower) or follower in "[【［"
+                or _ATTACHED_RE.match(text, j)):
+            if final or not _PARTIAL_MARKER_RE.fullmatch(text, j) or follower.isalnum():
+                return None  # 3.5, 2.1.0, example.com, a?b=1
+            return _UNDECIDED  # "200 MB.(" may still become "200 MB.(Source 1)"
     tail = _tail(text, j, final=final)
     if isinstance(tail, _Undecided):
         return tail
@@ -178,7 +207,7 @@ def _tail(text: str, j: int, *, final: bool) -> tuple[int, str | None] | _Undeci
             p += 1
         if p == n:
             return (end, None) if final else _UNDECIDED
-        marker = MARKER_RE.match(text, p)
+        marker = _ATTACHED_RE.match(text, p)
         if marker:
             end = marker.end()
             continue

@@ -43,6 +43,7 @@ from typing import ClassVar
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.grounding.citations import Verifier, parse_claim
+from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.question import (
@@ -224,7 +225,8 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     asked = asked_absent(question, qterms, df, len(blocks))
     if not qterms or too_specific(qterms, asked):
         return Selection((), gap_names(question, absent, blocks), True)
-    pool = [c for c in candidates(blocks) if not is_question(c.text)]  # a FAQ's question
+    pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
+            if not is_question(c.text) and not addresses_assistant(c.text)]
     present = [t for t in qterms if df[t] > 0]
     weights = term_weights(present, pool, df, len(blocks))
     scorer = Scorer(weights, answer_kind(question), list_items(pool), key_terms(weights),
