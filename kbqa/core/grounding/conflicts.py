@@ -5,7 +5,12 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
 - they come from different documents (one document can discuss several values);
 - same normalised unit, different value (``0.2 GB`` and ``200 MB`` agree);
 - the same thing is measured: at least ``MIN_SHARED_TERMS`` (2) terms are shared between the
-  contexts just before each number. A context is the last ``CONTEXT_WINDOW`` (8) terms of
+  contexts just before each number; or both state the same kind of bound
+  (``kbqa.core.text.bounds``: "maximum 200 MB", "up to", "no more than", "files larger than
+  100 MB are rejected", "超过 100 MB 会被拒绝", "上限为 200 MB" are all upper bounds) on the same
+  subject: their clauses, without the bound words, share at least ``MIN_SHARED_SUBJECT`` (1)
+  term ("file" in "the maximum upload size is 200 MB per file" and "files larger than 100 MB
+  are rejected"). A context is the last ``CONTEXT_WINDOW`` (8) terms of
   the same clause: it starts after the previous sentence end, semicolon or quantity, so
   "Deleted items stay in the recycle bin for 30 days" and "The free trial lasts 90 days"
   share nothing and are no conflict. One shared word ("limit") is too common to mean the
@@ -13,7 +18,9 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
 - neither document also states the other's value (a meeting note recording "raised from 100
   MB to 200 MB" quotes both and contradicts neither);
 - the conflict is about the question: a shared context term is in the question, or the
-  question names the unit ("how many MB", "多少天") and shares a term with either context.
+  question names the unit ("how many MB", "多少天") and shares a term with either context;
+  for two bounds, the question shares a term with either subject ("What is the upload
+  limit?").
   A question about the recycle bin is not blocked by an upload-size conflict.
 - both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``).
 
@@ -30,12 +37,14 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
+from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
 from kbqa.core.text.quantities import Quantity, extract_quantities, fold
 from kbqa.core.text.terms import term_set, terms
 from kbqa.core.types import Block, Conflict, ConflictSide
 
 CONTEXT_WINDOW = 8
 MIN_SHARED_TERMS = 2
+MIN_SHARED_SUBJECT = 1
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 
 # Terms of a question that name a unit (``kbqa.core.text.terms.terms`` forms).
@@ -58,6 +67,8 @@ class _Mention:
     block: Block
     quantity: Quantity
     context: tuple[str, ...]
+    bound: Bound | None = None
+    subject: tuple[str, ...] = ()
 
 
 def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
@@ -84,12 +95,18 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
 def _mentions(block: Block) -> list[_Mention]:
     text = fold(block.chunk.text)
     out: list[_Mention] = []
-    clause_start = 0
+    clause_start = sentence_start = 0
     for quantity in extract_quantities(block.chunk.text):
         for end in _CLAUSE_END.finditer(text, clause_start, quantity.start):
-            clause_start = end.end()
+            clause_start = sentence_start = end.end()
         context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
-        out.append(_Mention(block, quantity, tuple(context)))
+        clause_end = _CLAUSE_END.search(text, quantity.end)
+        before = text[sentence_start : quantity.start]
+        after = text[quantity.end : clause_end.start() if clause_end else len(text)]
+        bound = bound_of(before, after)
+        subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
+                        if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
+        out.append(_Mention(block, quantity, tuple(context), bound, subject))
         clause_start = quantity.end
     return out
 
@@ -114,16 +131,36 @@ def _pair_conflict(
         return None
     other = set(b.context)
     shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
-    if len(shared) < MIN_SHARED_TERMS:
-        return None
-    if not _about_question(shared, a, b, question_terms):
-        return None
+    if len(shared) >= MIN_SHARED_TERMS:
+        if not _about_question(shared, a, b, question_terms):
+            return None
+    else:
+        shared = _same_bound(a, b, question_terms)
+        if not shared:
+            return None
     return Conflict(
         unit=qa.unit,
         sides=(_side(a), _side(b)),
         context=shared,
         preferred=_preferred(a.block, b.block),
     )
+
+
+def _same_bound(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
+    """The subject terms two bounds of one kind share, when the question is about them;
+    () otherwise (module doc)."""
+    if a.bound is None or a.bound != b.bound:
+        return ()
+    other = set(b.subject) - _unit_words(a.quantity.unit)
+    shared = tuple(t for t in a.subject if t in other)
+    if len(shared) < MIN_SHARED_SUBJECT or not question_terms & {*a.subject, *b.subject}:
+        return ()
+    return shared
+
+
+def _unit_words(unit: str) -> frozenset[str]:
+    """Words naming the unit itself ("mb", "天"): they say what is measured in, not what."""
+    return UNIT_TERMS.get(unit, frozenset()) | {"mb", "gb", "kb", "tb", "day", "hour", "天"}
 
 
 def _states(values: dict[tuple[str, str], list[Quantity]], doc_id: str, q: Quantity) -> bool:
