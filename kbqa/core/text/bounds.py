@@ -28,28 +28,29 @@ _REJECTED = (
     r"|cannot\s+be|can't\s+be|will\s+fail|fail)"
 )
 _REJECTED_ZH = r"(?:拒绝|拦截|禁止|不允许|不予|无法|不能|失败|不支持)"
+_PHRASINGS: tuple[tuple[Bound, str, str | None], ...] = (
+    ("max", rf"\b(?:maximum|max|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than"
+            rf"|no\s+(?:larger|bigger|greater)\s+than|(?:not|cannot|can't|never)\s+exceed"
+            rf"|limit(?:ed)?|capped|cap|ceiling)\b{_GAP}", None),
+    ("max", rf"(?:上限|最大|最多|至多|不超过|不得超过|不能超过|不可超过|限制为|限制在"
+            rf"|限额){_GAP_ZH}", None),
+    ("max", r"\b(?:larger|bigger|greater|more|longer|over|above|exceeding|in\s+excess\s+of)"
+            r"\s+(?:than\s+)?", rf"^{_GAP}\b{_REJECTED}"),
+    ("max", r"(?:超过|大于|高于|超出|多于)\s*", rf"^{_GAP_ZH}{_REJECTED_ZH}"),
+    ("min", rf"\b(?:minimum|min|at\s+least|no\s+less\s+than|not\s+less\s+than"
+            rf"|no\s+fewer\s+than)\b{_GAP}", None),
+    ("min", rf"(?:下限|最少|至少|不少于|不低于|最低){_GAP_ZH}", None),
+    ("min", r"\b(?:smaller|shorter|less|fewer|under|below)\s+(?:than\s+)?",
+     rf"^{_GAP}\b{_REJECTED}"),
+    ("min", r"(?:少于|小于|低于|不足|不到)\s*", rf"^{_GAP_ZH}{_REJECTED_ZH}"),
+    ("max", "", rf"^\s*(?:max(?:imum)?\b|at\s+most\b|or\s+(?:less|smaller)\b|以内|封顶"
+                rf"|(?:及)?以上{_GAP_ZH}{_REJECTED_ZH})"),
+    ("min", "", r"^\s*(?:min(?:imum)?\b|at\s+least\b|or\s+more\b)"),
+)
 _PATTERNS: tuple[tuple[Bound, re.Pattern[str], re.Pattern[str] | None], ...] = tuple(
     (kind, re.compile(before + "$", re.IGNORECASE),
      re.compile(after, re.IGNORECASE) if after else None)
-    for kind, before, after in (
-        ("max", rf"\b(?:maximum|max|at\s+most|up\s+to|no\s+more\s+than|not\s+more\s+than"
-                rf"|no\s+(?:larger|bigger|greater)\s+than|(?:not|cannot|can't|never)\s+exceed"
-                rf"|limit(?:ed)?|capped|cap|ceiling)\b{_GAP}", None),
-        ("max", rf"(?:上限|最大|最多|至多|不超过|不得超过|不能超过|不可超过|限制为|限制在"
-                rf"|限额){_GAP_ZH}", None),
-        ("max", r"\b(?:larger|bigger|greater|more|longer|over|above|exceeding|in\s+excess\s+of)"
-                r"\s+(?:than\s+)?", rf"^{_GAP}\b{_REJECTED}"),
-        ("max", r"(?:超过|大于|高于|超出|多于)\s*", rf"^{_GAP_ZH}{_REJECTED_ZH}"),
-        ("min", rf"\b(?:minimum|min|at\s+least|no\s+less\s+than|not\s+less\s+than"
-                rf"|no\s+fewer\s+than)\b{_GAP}", None),
-        ("min", rf"(?:下限|最少|至少|不少于|不低于|最低){_GAP_ZH}", None),
-        ("min", r"\b(?:smaller|shorter|less|fewer|under|below)\s+(?:than\s+)?",
-         rf"^{_GAP}\b{_REJECTED}"),
-        ("min", r"(?:少于|小于|低于|不足|不到)\s*", rf"^{_GAP_ZH}{_REJECTED_ZH}"),
-        ("max", "", rf"^\s*(?:max(?:imum)?\b|at\s+most\b|or\s+(?:less|smaller)\b|以内|封顶"
-                    rf"|(?:及)?以上{_GAP_ZH}{_REJECTED_ZH})"),
-        ("min", "", r"^\s*(?:min(?:imum)?\b|at\s+least\b|or\s+more\b)"),
-    )
+    for kind, before, after in _PHRASINGS
 )
 
 #: Terms that say that a value is a bound (``term_set`` forms), not what it bounds.
