@@ -240,6 +240,8 @@ class DocumentAdmin(admin.ModelAdmin):
             return None
         same_upload = result.doc_id in earlier
         messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
+        for warning in result.warnings:
+            messages.warning(request, warning)
         return result
 
     @admin.action(description=_("Re-ingest from the stored original file"))

@@ -25,6 +25,8 @@ class ParsedDocument:
     text: str
     meta: dict[str, str] = field(default_factory=dict)
     title_guess: str = ""
+    #: what the file held that could not be read as text, in words safe to show
+    warnings: tuple[str, ...] = ()
 
 
 def first_heading(text: str) -> str:

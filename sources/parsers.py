@@ -5,8 +5,9 @@ heading lines, blank-line paragraphs, ``-`` list items, fenced code) so one chun
 
 Formats: Markdown with YAML front matter (python-frontmatter), plain text, HTML
 (beautifulsoup4 + lxml; script/style/nav and similar chrome dropped), PDF text layer (pypdf),
-DOCX (python-docx; headings from the paragraph styles). Every failure raises ``IngestError``
-with the file name and a reason a person can act on.
+DOCX (python-docx's tree read by ``sources.docx_text``: tracked insertions, content
+controls, text boxes, tables, headers and footers; headings from the paragraph styles).
+Every failure raises ``IngestError`` with the file name and a reason a person can act on.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import codecs
 import datetime as dt
 import io
-import re
 import unicodedata
+from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
 
 from kbqa.core.errors import IngestError
+from sources.docx_text import docx_text
 from sources.parsed import ParsedDocument, first_heading, title_line, titled
 from sources.pdf_text import parse_pdf
 
@@ -229,28 +231,24 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
 
     try:
         document = docx.Document(io.BytesIO(data))
-        blocks = [_docx_block(item) for item in document.iter_inner_content()]
-        title = document.core_properties.title or ""
+        title = (document.core_properties.title or "").strip()
+        extracted = docx_text(document, title)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(
             f"{name}: not a readable Word document (.docx): the file is damaged or is not "
             "really a .docx"
         ) from exc
-    body = "\n\n".join(b for b in blocks if b.strip())
-    return titled(body, title.strip())
+    parsed = titled(extracted.text, title)
+    if not extracted.unread:
+        return parsed
+    return replace(parsed, warnings=(unread_warning(name, extracted.unread),))
 
 
-def _docx_block(item: Any) -> str:
-    """A paragraph (heading level from its style) or a table (one line per row)."""
-    if hasattr(item, "rows"):
-        return "\n\n".join(
-            " | ".join(cell.text.strip() for cell in row.cells) for row in item.rows
-        )
-    text = item.text.strip()
-    style = (item.style.name if item.style is not None else "") or ""
-    level = re.match(r"Heading (\d)", style)
-    if text and (level or style == "Title"):
-        return "#" * (int(level.group(1)) if level else 1) + " " + text
-    if text and style.startswith("List"):
-        return "- " + text
-    return text
+def unread_warning(name: str, unread: dict[str, int]) -> str:
+    """What ingest says about content it could not read: ``policy.docx: 2 pictures and 1
+    chart were not read: only text is stored, and that content cannot be cited``."""
+    items = [f"{n} {kind}{'s' if n > 1 else ''}" for kind, n in unread.items()]
+    listed = items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    verb = "was" if len(items) == 1 and next(iter(unread.values())) == 1 else "were"
+    return (f"{name}: {listed} {verb} not read: only text is stored, and that content "
+            "cannot be cited")

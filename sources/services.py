@@ -19,7 +19,7 @@ import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePath
 from typing import Any, Literal
 
@@ -89,6 +89,7 @@ class IngestResult:
     chunks_superseded: int = 0  # chunks marked not current (kept for old citations)
     doc_id_from_name: bool = False  # no doc_id in front matter or overrides: from the file name
     previous_name: str = ""  # original file name of the document before this ingest, if any
+    warnings: tuple[str, ...] = ()  # content of the file that could not be read (safe to show)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class _DocumentDraft:
     content_hash: str
     doc_id_from_name: bool = False
     groups: tuple[Group, ...] | None = None  # None: visibility not stated (keep what it was)
+    warnings: tuple[str, ...] = ()
 
 
 def document_ingest(
@@ -163,7 +165,8 @@ def document_ingest(
     overrides = overrides or IngestOverrides()
     draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
     with transaction.atomic():
-        return _store(name, data, draft, overrides)
+        result = _store(name, data, draft, overrides)
+    return replace(result, warnings=draft.warnings) if draft.warnings else result
 
 
 def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:
@@ -321,7 +324,8 @@ def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int
     from_name = not meta.get("doc_id")
     groups = visibility_groups(name, meta["visibility"]) if meta.get("visibility") else None
     return _DocumentDraft(
-        {"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name, groups
+        {"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name, groups,
+        parsed.warnings,
     )
 
 

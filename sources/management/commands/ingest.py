@@ -66,3 +66,5 @@ class Command(BaseCommand):
             f"{chunks_phrase(outcome.chunks)}, {outcome.chunks_added} new, "
             f"{outcome.chunks_superseded} superseded"
         )
+        for warning in outcome.warnings:
+            self.stderr.write(f"[{i}/{total}] WARNING {warning}")

@@ -1,0 +1,154 @@
+"""DOCX text as Markdown-like text, including what python-docx's paragraph API skips.
+
+``Paragraph.text`` in python-docx reads only runs that are direct children of a paragraph,
+so a tracked insertion ("The upload limit is " + inserted "200 MB per file."), a content
+control, a text box or a table cell holding either was stored without that text. Here the
+WordprocessingML tree (ECMA-376 Part 1) that python-docx opened is read directly:
+
+- paragraphs (``w:p``) with their text in document order: runs anywhere inside, tracked
+  insertions (``w:ins``, ``w:moveTo``) and inline content controls (``w:sdt``) included;
+  deleted or moved-away text (``w:del``/``w:delText``, ``w:moveFrom``) never is;
+- block content controls, custom XML and block-level insertions are read through;
+- text boxes (``w:txbxContent``) become paragraphs after the paragraph anchoring them, read
+  once: Word writes each box twice (a DrawingML ``mc:Choice`` and a VML ``mc:Fallback``)
+  and only the choice is read;
+- tables become one ``cell | cell`` line per row, cells read the same way;
+- headers and footers of every section, each distinct text once at the end, unless it is
+  only a page number or repeats the title;
+- headings and list items from the paragraph styles (``Heading n``, ``Title``, ``List…``).
+
+``unread`` counts what holds content that is not text (pictures, charts, diagrams,
+embedded objects, equations), so ingest can say that the file had more than it stored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from docx.oxml.ns import qn
+from docx.text.paragraph import Paragraph
+
+_MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
+_SKIP = {qn("w:del"), qn("w:moveFrom"), qn("w:txbxContent"), _MC + "Fallback",
+         qn("w:pPr"), qn("w:rPr"), qn("w:sdtPr"), qn("w:instrText"), qn("w:delText")}
+_THROUGH = {qn("w:sdt"), qn("w:sdtContent"), qn("w:customXml"), qn("w:ins"), qn("w:moveTo"),
+            qn("w:smartTag"), _MC + "AlternateContent", _MC + "Choice"}
+_BREAKS = {qn("w:tab"): " ", qn("w:br"): " ", qn("w:cr"): " ", qn("w:noBreakHyphen"): "-"}
+_PAGE_NUMBER_RE = re.compile(r"^(?:page\s*)?\d+(?:\s*(?:of|/)\s*\d+)?$|^第\s*\d+\s*页", re.I)
+#: Elements whose content is not text, by the name ingest reports them under.
+UNREAD_KINDS = {
+    "picture": ("{http://schemas.openxmlformats.org/drawingml/2006/picture}pic",
+                "{urn:schemas-microsoft-com:vml}imagedata"),
+    "chart": ("{http://schemas.openxmlformats.org/drawingml/2006/chart}chart",),
+    "diagram": ("{http://schemas.openxmlformats.org/drawingml/2006/diagram}relIds",),
+    "embedded object": ("{urn:schemas-microsoft-com:office:office}OLEObject",),
+    "equation": ("{http://schemas.openxmlformats.org/officeDocument/2006/math}oMath",),
+}
+
+
+@dataclass(frozen=True)
+class DocxText:
+    """The document's Markdown-like text and the count of unread elements by kind."""
+
+    text: str
+    unread: dict[str, int]
+
+
+def docx_text(document: Any, title: str = "") -> DocxText:
+    """Text of a python-docx ``Document`` (module doc); ``title`` is left out of headers."""
+    body = document.element.body
+    blocks = [b for b in _blocks(body, document) if b.strip()]
+    extra = _headers_and_footers(document, title, {b.lstrip("#- ").strip() for b in blocks})
+    return DocxText("\n\n".join([*blocks, *extra]), _unread(body))
+
+
+def _blocks(container: Any, document: Any) -> Iterator[str]:
+    """Paragraphs (with their text boxes after them) and tables of ``container``, in order."""
+    for child in container.iterchildren():
+        if child.tag == qn("w:p"):
+            yield _paragraph(child, document)
+            for box in _text_boxes(child):
+                yield from _blocks(box, document)
+        elif child.tag == qn("w:tbl"):
+            yield _table(child, document)
+        elif child.tag in _THROUGH:
+            yield from _blocks(child, document)
+
+
+def _text(element: Any) -> str:
+    """The visible text under ``element``: deleted text, text boxes and fallbacks left out."""
+    parts: list[str] = []
+    for child in element.iterchildren():
+        if child.tag in _SKIP:
+            continue
+        if child.tag == qn("w:t"):
+            parts.append(child.text or "")
+        elif child.tag in _BREAKS:
+            parts.append(_BREAKS[child.tag])
+        else:
+            parts.append(_text(child))
+    return "".join(parts)
+
+
+def _paragraph(p: Any, document: Any) -> str:
+    text = " ".join(_text(p).split())
+    if not text:
+        return ""
+    style = Paragraph(p, document).style
+    name = (style.name if style is not None else "") or ""
+    level = re.match(r"Heading (\d)", name)
+    if level or name == "Title":
+        return "#" * (int(level.group(1)) if level else 1) + " " + text
+    return "- " + text if name.startswith("List") else text
+
+
+def _text_boxes(p: Any) -> list[Any]:
+    """The text boxes anchored in paragraph ``p`` (outermost only, never a VML fallback)."""
+    boxes = []
+    for box in p.iter(qn("w:txbxContent")):
+        ancestors = {a.tag for a in box.iterancestors()}
+        nested = qn("w:txbxContent") in ancestors
+        if not nested and _MC + "Fallback" not in ancestors:
+            boxes.append(box)
+    return boxes
+
+
+def _table(tbl: Any, document: Any) -> str:
+    rows = []
+    for tr in tbl.iter(qn("w:tr")):
+        if tr.getparent() is not tbl and tr.getparent().tag != qn("w:sdtContent"):
+            continue  # a nested table's row: read inside its cell
+        cells = [" ".join(" ".join(_blocks(tc, document)).split())
+                 for tc in tr.iterchildren(qn("w:tc"))]
+        if any(cells):
+            rows.append(" | ".join(c.lstrip("#- ") for c in cells))
+    return "\n\n".join(rows)
+
+
+def _headers_and_footers(document: Any, title: str, body: set[str]) -> list[str]:
+    """Distinct header and footer paragraphs of every section, page numbers, the title and
+    paragraphs of the ``body`` (plain text of its blocks) aside."""
+    seen: dict[str, None] = {}
+    for section in document.sections:
+        for part in (section.header, section.footer, section.first_page_header,
+                     section.first_page_footer, section.even_page_header,
+                     section.even_page_footer):
+            if part.is_linked_to_previous:
+                continue
+            for text in _blocks(part._element, document):
+                plain = text.lstrip("#- ").strip()
+                if plain and plain != title and plain not in body \
+                        and not _PAGE_NUMBER_RE.match(plain):
+                    seen.setdefault(plain, None)
+    return list(seen)
+
+
+def _unread(body: Any) -> dict[str, int]:
+    counts: Counter[str] = Counter()
+    for kind, tags in UNREAD_KINDS.items():
+        counts[kind] = sum(1 for tag in tags for _ in body.iter(tag))
+    return {k: v for k, v in counts.items() if v}
