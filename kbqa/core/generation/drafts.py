@@ -88,6 +88,7 @@ class SentenceGate:
                 "verified": list(v.verified),
                 "overlaps": {str(n): round(o, 3) for n, o in v.overlaps},
                 "issues": list(v.issues),
+                "unsupported": list(v.unsupported),
             }
         )
         if claim.kind == "gap" and not v.ok:

@@ -36,7 +36,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from kbqa.core.text.normalise import CJK_CHARS, has_cjk
+from kbqa.core.text.normalise import CJK_CHARS, detect_language, has_cjk
 from kbqa.core.text.quantities import chinese_number
 from kbqa.core.text.terms import STOP_EN, terms
 
@@ -101,6 +101,7 @@ _CN_NUMERAL_RE = re.compile(
     r"[零一二两三四五六七八九十百千]+(?=\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|点|元|人|倍|%|％))"
 )
 _ACRONYM_RE = re.compile(r"^[A-Z][A-Z0-9]+$")
+_QUOTED_RE = re.compile(r'"[^"\n]+"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』')
 _CLAUSE_START_RE = re.compile(r"(?:^|[.:;!?\"'“‘(（—–-]\s*)([A-Za-z][A-Za-z0-9]*)")
 
 
@@ -227,8 +228,8 @@ def _numbers(lower: str, words: list[str], evidence: Evidence) -> list[ClaimWord
 def _names(folded: str, words: list[str], evidence: Evidence) -> list[ClaimWord]:
     """Names the evidence does not contain (case-insensitive): a capitalised word not
     starting the sentence or a clause (after ``: ; " (``), an acronym, any Latin word in a
-    Chinese sentence, a jieba proper noun."""
-    cjk = any(not w.isascii() for w in words)
+    sentence written in Chinese (outside its quotations), a jieba proper noun."""
+    cjk = detect_language(_QUOTED_RE.sub(" ", folded)) == "zh"  # outside its quotations
     starts = {m.group(1) for m in _CLAUSE_START_RE.finditer(folded)}
     candidates = [w for w in words if w.isascii() and (
         _ACRONYM_RE.match(w) or cjk or (w[:1].isupper() and w not in starts and w != "I"))]
