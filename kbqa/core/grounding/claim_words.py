@@ -96,11 +96,13 @@ _NUMBER_WORDS = {
      "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000",
      "billion": "1000000000", "dozen": "12"}
 _NAME_TAGS = frozenset({"nr", "ns", "nt", "nz"})
-_RUN_RE = re.compile(rf"[A-Za-z][A-Za-z0-9]*(?:'[a-z]+)?|[{CJK_CHARS}]+")
+_RUN_RE = re.compile(rf"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?|[{CJK_CHARS}]+")
 _CN_NUMERAL_RE = re.compile(
     r"[零一二两三四五六七八九十百千]+(?=\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|点|元|人|倍|%|％))"
 )
 _ACRONYM_RE = re.compile(r"^[A-Z][A-Z0-9]+$")
+_POSSESSIVE_RE = re.compile(r"['’]s$")
+_ANSWER_WORD_RE = re.compile(r"^\W*(?:no|yes|不|不是|不用|不需要|不能|不可以)\s*[,，.。!！]", re.I)
 _QUOTED_RE = re.compile(r'"[^"\n]+"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』')
 _CLAUSE_START_RE = re.compile(r"(?:^|[.:;!?\"'“‘(（—–-]\s*)([A-Za-z][A-Za-z0-9]*)")
 
@@ -143,7 +145,9 @@ def unsupported_words(
         if said and not _says_any(forms, evidence.text):
             found.append(ClaimWord(said, kind))
     found += _names(folded, words, evidence)
-    negation = next((w for w in words if w.lower() in _NEGATIONS), None)
+    answer_word = _ANSWER_WORD_RE.match(folded)  # "No, ..." answers the question
+    negation = next((w for i, w in enumerate(words) if w.lower() in _NEGATIONS
+                     and not (i == 0 and answer_word)), None)
     rest = sentence_terms - _NEGATIONS
     if negation and rest <= evidence.block_terms and not _negates(evidence.text):
         found.append(ClaimWord(negation, "negation"))
@@ -236,7 +240,17 @@ def _names(folded: str, words: list[str], evidence: Evidence) -> list[ClaimWord]
     if cjk:
         candidates += [w for w, tag in _jieba_tags(folded) if tag in _NAME_TAGS]
     return [ClaimWord(w, "name") for w in dict.fromkeys(candidates)
-            if not _has(w.lower(), evidence.text) and not _grouped(w.lower())]
+            if not _named(w, evidence.text) and not _grouped(w.lower())]
+
+
+def _named(name: str, text: str) -> bool:
+    """Whether ``text`` names ``name``: as written, or (Latin) a word starting with its stem,
+    so "API's" is named by "API" and "Macs" by "macOS"."""
+    word = _POSSESSIVE_RE.sub("", name.lower())
+    if not word.isascii():
+        return word in text
+    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return re.search(rf"(?<![a-z0-9]){re.escape(stem)}", text) is not None
 
 
 def _grouped(word: str) -> bool:
