@@ -124,16 +124,17 @@ def case_knowledge_base(case: EvalCase) -> CaseKnowledgeBase:
 
 
 async def check_citations(
-    observed: AnswerOutcome, kb: CaseKnowledgeBase, *, min_overlap: float
+    observed: AnswerOutcome, kb: CaseKnowledgeBase, *, min_overlap: float, question: str = ""
 ) -> tuple[int, int, list[str]]:
-    """(checked, valid, issues) over emitted (sentence, citation) pairs, re-verified afresh."""
+    """(checked, valid, issues) over emitted (sentence, citation) pairs, re-verified afresh
+    (``question``: the question and standalone query, which a sentence may repeat)."""
     issued = {int(b["n"]): str(b["chunk_id"]) for b in observed.blocks}
     blocks = []
     for n, chunk_id in issued.items():
         chunk = await kb.chunk(chunk_id)
         if chunk is not None:
             blocks.append(Block(n=n, chunk=chunk, score=0.0, tokens=0, text=chunk.text))
-    verifier = Verifier(blocks, min_overlap=min_overlap)
+    verifier = Verifier(blocks, min_overlap=min_overlap, question=question)
     known = {b.n for b in blocks}
     checked = valid = 0
     issues: list[str] = []
@@ -180,7 +181,8 @@ async def run_case(
                 pass
         latency = (time.perf_counter() - started) * 1000
         checked, valid, issues = await check_citations(
-            observed, kb, min_overlap=config.overlap_threshold)
+            observed, kb, min_overlap=config.overlap_threshold,
+            question=f"{trace.question}\n{trace.standalone_query}")
     except Exception as exc:  # noqa: BLE001 - one failing case must not stop the run
         return _result(case, status="error", error=f"{type(exc).__name__}: {exc}",
                        latency_ms=(time.perf_counter() - started) * 1000,

@@ -150,7 +150,7 @@ async def test_cross_language_answer_is_verified_on_the_source_words_it_keeps(
     ("question", "chunk", "output", "reason"),
     [
         # Nothing of the source kept: a translation alone cannot be checked.
-        ("上传文件的大小上限是多少？", UPLOADS, "单个文件的上传上限为 200 MB[1]。",
+        ("上传文件的大小上限是多少？", UPLOADS, "单个文件通过网页上传时的大小上限为 200 MB[1]。",
          "is written in Chinese and keeps too few words of [1] to be checked (keep the "
          "source's key terms or quote it)"),
         # A quoted span that is not the source's.

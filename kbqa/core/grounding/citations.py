@@ -24,10 +24,10 @@ Verification (``Verifier.verify``), in order:
    citation that carries less is dropped from the chips, since a chip that opens an
    unrelated passage misleads; if no cited block counts, the sentence fails.
    *Across languages* (the sentence, outside its quotations, is in another language than
-   every cited block's text): only the terms written in the blocks' language
-   (Latin words for English, CJK words for Chinese) are checked: the source's key terms and
-   names the answer keeps verbatim, and the source span it quotes. At least
-   ``MIN_CROSS_TERMS`` of them, numbers aside, must be there to check.
+   every cited block's text), when gate two fails on all its terms it is tried again on the
+   terms written in the blocks' language (Latin words for English, CJK words for Chinese):
+   the source's key terms and names the answer keeps verbatim, and the source span it
+   quotes. At least ``MIN_CROSS_TERMS`` of them, numbers aside, must be there to check.
 3. Numbers: every number in the sentence must appear in a cited block or its metadata
    (title, section, updated date; ``2025-07-04`` gives 2025, 7 and 4, leading zeros never
    matter), since the prompt lets the model name a source's date.
@@ -213,19 +213,15 @@ class Verifier:
             if n not in self._terms
         ]
         issues += [f"cited {u}, which is not one of the numbered sources" for u in claim.unknown]
-        found, cross_issue = self._checked_terms(claim.text, issued)
-        substantive = (found - self.common_terms) or found
-        if cross_issue or not substantive:
-            return Verdict(claim=claim, ok=False, issues=(*issues, cross_issue or NO_TERMS))
-        overlaps = {
-            n: len(substantive & self._evidence_terms[n]) / len(substantive) for n in issued
-        }
-        verified, gate_two = self._gate_two(substantive, overlaps)
+        found = term_set(claim.text)
+        if not found:
+            return Verdict(claim=claim, ok=False, issues=(*issues, NO_TERMS))
+        found, overlaps, verified, gate_two = self._gates(claim.text, issued, found)
         issues += gate_two
         issues += self._check_numbers(claim.text, issued)
         issues += self._check_quotes(claim.text, issued)
         if not issues:
-            issues += self._check_rules(substantive, overlaps)
+            issues += self._check_rules((found - self.common_terms) or found, overlaps)
         unsupported, word_issues = self._claim_words(claim.text, issued, found)
         if not issues:
             issues += word_issues
@@ -238,24 +234,37 @@ class Verifier:
             unsupported=unsupported,
         )
 
-    def _checked_terms(self, text: str, issued: list[int]) -> tuple[frozenset[str], str]:
-        """The sentence's terms to check, and an issue when a sentence in another language
-        than its blocks keeps too few of their words (module doc, gate two)."""
-        found = term_set(text)
+    def _gates(
+        self, text: str, issued: list[int], found: frozenset[str]
+    ) -> tuple[frozenset[str], dict[int, float], list[int], list[str]]:
+        """Gate two on ``found``; when it fails for a sentence in another language than its
+        blocks, again on the terms it keeps in their language (module doc). Returns the terms
+        checked, the overlaps, the verified numbers and the issues."""
+        overlaps, verified, issues = self._overlaps(found, issued)
+        if not issues:
+            return found, overlaps, verified, issues
         languages = {self._languages[n] for n in issued}
         sentence_language = detect_language(_QUOTE_RE.sub(" ", text))
         if not languages or sentence_language in languages:
-            return found, ""
-        ascii_blocks = languages == {"en"}
-        kept = frozenset(t for t in found if t.isascii() == ascii_blocks or t[0].isdigit())
-        words = [t for t in kept if not t[0].isdigit()]
-        if len(words) >= MIN_CROSS_TERMS:
-            return kept, ""
-        language = "Chinese" if sentence_language == "zh" else "English"
-        return kept, (
-            f"is written in {language} and keeps too few words of {_cites(issued)} to be "
-            "checked (keep the source's key terms or quote it)"
-        )
+            return found, overlaps, verified, issues
+        english_blocks = languages == {"en"}
+        kept = frozenset(t for t in found if t.isascii() == english_blocks or t[0].isdigit())
+        if sum(not t[0].isdigit() for t in kept) < MIN_CROSS_TERMS:
+            language = "Chinese" if sentence_language == "zh" else "English"
+            return found, overlaps, verified, [
+                f"is written in {language} and keeps too few words of {_cites(issued)} to be "
+                "checked (keep the source's key terms or quote it)"
+            ]
+        return (kept, *self._overlaps(kept, issued))
+
+    def _overlaps(
+        self, found: frozenset[str], issued: list[int]
+    ) -> tuple[dict[int, float], list[int], list[str]]:
+        substantive = (found - self.common_terms) or found
+        overlaps = {
+            n: len(substantive & self._evidence_terms[n]) / len(substantive) for n in issued
+        }
+        return (overlaps, *self._gate_two(substantive, overlaps))
 
     def _check_rules(self, substantive: frozenset[str], overlaps: dict[int, float]) -> list[str]:
         """An issue when the sentence is closer to the answering rules than to its blocks."""
