@@ -15,11 +15,13 @@ the text ends); a full stop followed by a lower-case Latin letter never ends one
 sentences start with a capital); ``1.`` at the start of a line is a list number.
 
 What follows the final punctuation stays with the sentence: closing quotes and brackets
-(``."``, ``。」``, ``.)``) and citation markers (``... 30 days. [2]``, ``... 30 天。【2】``).
+(``."``, ``。」``, ``.)``) and citation markers (``... 30 days. [2]``, ``... 30 天。【2】``,
+``... 30 days. (Source 2)``, ``... 30 days.²``), numbered or not (``[Source: Recycle bin]``).
 
 Streaming (``SentenceBuffer``) releases a sentence only once the text after it proves it
 ended: the next non-space character exists and is not a marker or a closing character, or a
-line break came. A marker split across deltas (``[`` then ``2]``) is therefore never cut, and
+line break came. A marker split across deltas (``[`` then ``2]``, ``(Sour`` then ``ce 1)``, ``¹``
+then ``,²``) is therefore never cut, and
 the buffer returns exactly what ``split_sentences`` returns for the concatenated text, however
 the text is cut into deltas.
 """
