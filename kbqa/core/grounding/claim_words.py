@@ -96,7 +96,8 @@ _NUMBER_WORDS = {
      "ninety": "90", "hundred": "100", "thousand": "1000", "million": "1000000",
      "billion": "1000000000", "dozen": "12"}
 _NAME_TAGS = frozenset({"nr", "ns", "nt", "nz"})
-_RUN_RE = re.compile(rf"[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?|[{CJK_CHARS}]+")
+# A Latin word with the digits glued to it ("5G", "2021Q4", "FIDO2"), or a CJK run.
+_RUN_RE = re.compile(rf"[0-9]*[A-Za-z][A-Za-z0-9]*(?:['’][a-z]+)?|[{CJK_CHARS}]+")
 _CN_NUMERAL_RE = re.compile(
     r"[零一二两三四五六七八九十百千]+(?=\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|点|元|人|倍|%|％))"
 )
@@ -200,8 +201,10 @@ def _said(forms: frozenset[str], lower: str, words: Iterable[str]) -> str:
 
 
 def _has(form: str, text: str) -> bool:
+    """Whether ``text`` has ``form``; a Latin form as a whole word, judged by Latin letters
+    and digits only ("小米max" has "max": Python's ``\\b`` treats CJK as word characters)."""
     if form.isascii():
-        return re.search(rf"\b{re.escape(form)}\b", text) is not None
+        return re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", text) is not None
     return form in text
 
 

@@ -58,11 +58,11 @@ MARKER_RE = re.compile(
     rf"\[{_LIST}\]|【{_LIST}】|［{_LIST}］|[(（]{_SOURCE_LIST}[)）]|{_SUPERSCRIPT}", re.IGNORECASE
 )
 #: Text that looks like a citation marker but names no number: ``[Source: Upload Policy]``,
-#: ``[ID:abc]``, ``(来源：上传制度)``, or a chunk id ``[doc-010#c02]``. The verifier reports it
-#: as a citation of a source that was not issued, not as a sentence without citation.
+#: ``[ID:abc]``, ``【来源：上传制度】``, or a chunk id ``[doc-010#c02]``. The verifier reports it
+#: as a citation of a source that was not issued, not as a sentence without citation. In
+#: parentheses only a numbered one is a marker: news text writes "（来源：澎湃新闻）" itself.
 LOOSE_MARKER_RE = re.compile(
     r"[\[【［]\s*(?:ids?|sources?|src|ref|来源|出处)\s*[:：#]?\s*[^\]】］\n]{1,60}[\]】］]"
-    r"|[(（]\s*(?:sources?|来源|出处)\s*[:：]\s*[^)）\n]{1,60}[)）]"
     r"|\[[\w.-]+#c\d+(?:v\d+)?\]",
     re.IGNORECASE,
 )

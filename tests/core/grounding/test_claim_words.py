@@ -82,6 +82,12 @@ def test_risky_claim_word_drops_the_sentence(sentence: str, issue: str) -> None:
         ("The Uploads' maximum upload size is 200 MB per file [1].", EN),
         ("No, the maximum upload size is 200 MB per file [1].", EN),
         ("不，单个文件的大小上限为 200 MB[1]。", ZH),
+        # measured on RGB: digits glued to a Latin word, and Latin next to CJK
+        ("世界5G大会自2019年在北京首次举办[4]。",
+         [make_block(4, "世界5G大会自2019年在北京首次举办。")]),
+        ("小米Max搭载骁龙652处理器[4]。", [make_block(4, "小米Max搭载骁龙652处理器。")]),
+        ("杰锐思2021Q4收入占比在75%以上[4]。",
+         [make_block(4, "杰锐思2021Q4收入占比在75%以上。")]),
     ],
 )
 def test_supported_claim_words_pass(sentence: str, blocks: list) -> None:  # type: ignore[type-arg]

@@ -37,6 +37,9 @@ ZH_UPLOAD = make_block(1, "上传文件的大小上限为 200 MB。")
         ("The cache holds 10⁶ entries [1].", "The cache holds 10⁶ entries.", (1,)),
         ("Each desk has 2 m² of space [1].", "Each desk has 2 m² of space.", (1,)),
         ("It was set in (2023) [1].", "It was set in (2023).", (1,)),
+        # A news text's own attribution in parentheses is text, not a marker.
+        ("气球事件后行程落定（来源：澎湃新闻）[1]。",
+         "气球事件后行程落定（来源：澎湃新闻）。", (1,)),
     ],
 )
 def test_marker_forms(sentence: str, text: str, citations: tuple[int, ...]) -> None:
