@@ -12,8 +12,9 @@ A sentence addresses the assistant when it has one of ``_PATTERNS``:
 - talk about the assistant itself: "system prompt", "you are (now) an AI / assistant",
   "as an AI", a line starting ``assistant:`` / ``system:`` (系统提示, 提示词, 你是…助手);
 - an order to the assistant about its output: answer / respond / reply / say / output
-  followed by a quotation, "cite [n]", "you / the assistant / the model must answer, cite,
-  say ..." (回答/回复/输出 + 引号, 引用[n], 你必须回答...).
+  starting a clause and followed by a quotation (reported speech, "the CEO answered 'no'",
+  "他思索后回答“张颂文”", is not one), "cite [n]", "you / the assistant / the model must
+  answer, cite, say ..." (回答/回复/输出 + 引号, 引用[n], 你必须回答...).
 
 An imperative addressed to employees ("Answer the phone within three rings.", "You must
 submit receipts within 30 days.", "请在 30 天内提交发票。") is not one: it names no
@@ -32,6 +33,10 @@ from kbqa.core.text.sentences import split_sentences
 from kbqa.core.types import Block
 
 _QUOTE_OPEN = "\"'“‘「『"
+# An order starts a clause ("..., answer 'X'", "and reply with"); reported speech does not
+# ("the CEO answered 'no'", "他思索后回答“张颂文”").
+_ORDER_EN = r"(?:^|[,.;:!?]\s*|\b(?:and|then|please|just|always|only|simply)\s+)"
+_ORDER_ZH = r"(?:^|[，,。；;：:!！\s]|请|直接|只|必须|应|要|就)"
 _EN = [
     r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}?"
     r"\b(?:instructions?|rules|prompts?|guidelines|directions|directives)\b",
@@ -40,7 +45,8 @@ _EN = [
     r"|llm|model)\b",
     r"\bas\s+an?\s+(?:ai|language\s+model|assistant)\b",
     r"^\s*(?:assistant|system|ai)\s*:",
-    rf"\b(?:answer|respond|reply|say|output|print|state)\b\s*(?:with|that|:)?\s*[{_QUOTE_OPEN}]",
+    rf"{_ORDER_EN}(?:answer|respond|reply|say|output|print|state)\b\s*(?:with|that|:)?\s*"
+    rf"[{_QUOTE_OPEN}]",
     r"\bcite\s*(?:source\s*)?\[\s*\d+\s*\]",
     r"\b(?:you|the\s+assistant|the\s+model|the\s+ai)\s+(?:must|should|shall|will|have\s+to)"
     r"\s+(?:always\s+|never\s+|now\s+|only\s+)?(?:answer|respond|reply|say|cite|ignore|tell"
@@ -50,7 +56,7 @@ _ZH = [
     r"(?:忽略|无视|忘记|忘掉|不要理会)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|要求|设定)",
     r"系统提示|提示词",
     r"你(?:现在)?是[^。！？\n]{0,8}?(?:助手|AI|模型|机器人)",
-    rf"(?:回答|回复|输出|答复)[:：]?\s*[{_QUOTE_OPEN}]",
+    rf"{_ORDER_ZH}(?:回答|回复|输出|答复)[:：]?\s*[{_QUOTE_OPEN}]",
     r"引用\s*[\[【]\s*\d+",
     r"(?:你|助手|模型|AI)(?:必须|应该|应当|一定要|要)(?:回答|回复|引用|忽略|说|输出|声称)",
 ]

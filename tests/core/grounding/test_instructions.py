@@ -51,6 +51,9 @@ def test_instructions_to_the_assistant_are_detected(sentence: str) -> None:
         "员工必须在入职第一周完成安全培训。",
         "如果上传完成，可以忽略这个警告。",
         "The FAQ answers common questions about uploads.",
+        # reported speech (an RGB news passage the first version refused to quote)
+        "When asked, the CEO answered 'not this year'.",
+        "他思索后回答“张颂文”。",
     ],
 )
 def test_instructions_to_employees_are_not(sentence: str) -> None:
