@@ -7,10 +7,12 @@ quotes one, and the pipeline lists them in the trace (``instruction_sentences``)
 
 A sentence addresses the assistant when it has one of ``_PATTERNS``:
 
-- an override: ignore / disregard / forget / override ... instructions, rules, prompt
-  (忽略 / 无视 / 忘记 ... 指令, 规则, 提示);
-- talk about the assistant itself: "system prompt", "you are (now) an AI / assistant",
-  "as an AI", a line starting ``assistant:`` / ``system:`` (系统提示, 提示词, 你是…助手);
+- an override, as an order (starting a clause): ignore / disregard / forget / override ...
+  instructions, rules, prompt (忽略 / 无视 / 忘记 ... 指令, 规则, 提示); "Users who ignore the
+  rules" and "它无视规则" state facts;
+- talk about the assistant itself: revealing or ignoring "the system prompt", "your
+  prompt", "you are (now) an AI / assistant", "as an AI", a line starting ``assistant:``
+  (泄露/忽略…系统提示, 提示词, 你是…助手);
 - an order to the assistant about its output: answer / respond / reply / say / output
   starting a clause and followed by a quotation (reported speech, "the CEO answered 'no'",
   "他思索后回答“张颂文”", is not one), "cite [n]", "you / the assistant / the model must
@@ -20,7 +22,9 @@ An imperative addressed to employees ("Answer the phone within three rings.", "Y
 submit receipts within 30 days.", "请在 30 天内提交发票。") is not one: it names no
 assistant, no prompt and no quoted answer. The patterns were written from the injection
 examples in Greshake et al. 2023 ("Not what you've signed up for", arXiv:2302.12173) and
-checked against every sentence of the demo knowledge base (none matches).
+checked against every sentence of the demo knowledge base (none of 1,361 matches) and of the
+RGB passages (none of 57,201 in zh_refine, en_fact, zh_fact and zh_int after the narrowing
+above; 5 did before: "它无视规则", "系统提示说", "System: Nintendo Switch", "你要说").
 """
 
 from __future__ import annotations
@@ -38,13 +42,14 @@ _QUOTE_OPEN = "\"'“‘「『"
 _ORDER_EN = r"(?:^|[,.;:!?]\s*|\b(?:and|then|please|just|always|only|simply)\s+)"
 _ORDER_ZH = r"(?:^|[，,。；;：:!！\s]|请|直接|只|必须|应|要|就)"
 _EN = [
-    r"\b(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{0,40}?"
+    rf"{_ORDER_EN}(?:ignore|disregard|forget|override|bypass)\b[^.!?\n]{{0,40}}?"
     r"\b(?:instructions?|rules|prompts?|guidelines|directions|directives)\b",
-    r"\bsystem\s+prompt\b",
+    r"\b(?:ignore|reveal|print|repeat|show|output|disregard|forget)\b[^.!?\n]{0,30}"
+    r"\bsystem\s+prompt\b|\byour\s+(?:system\s+)?prompt\b",
     r"\byou\s+are\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:ai|assistant|chatbot|bot|language\s+model"
     r"|llm|model)\b",
     r"\bas\s+an?\s+(?:ai|language\s+model|assistant)\b",
-    r"^\s*(?:assistant|system|ai)\s*:",
+    r"^\s*assistant\s*:",
     rf"{_ORDER_EN}(?:answer|respond|reply|say|output|print|state)\b\s*(?:with|that|:)?\s*"
     rf"[{_QUOTE_OPEN}]",
     r"\bcite\s*(?:source\s*)?\[\s*\d+\s*\]",
@@ -53,12 +58,12 @@ _EN = [
     r"|output|reveal|pretend|claim)\b",
 ]
 _ZH = [
-    r"(?:忽略|无视|忘记|忘掉|不要理会)[^。！？\n]{0,20}?(?:指令|指示|提示|规则|要求|设定)",
-    r"系统提示|提示词",
+    rf"{_ORDER_ZH}(?:忽略|无视|忘记|忘掉|不要理会)[^。！？\n]{{0,20}}?(?:指令|指示|提示|规则|要求|设定)",
+    r"(?:你的|忽略|无视|泄露|输出|重复|显示)[^。！？\n]{0,6}(?:系统提示|提示词)",
     r"你(?:现在)?是[^。！？\n]{0,8}?(?:助手|AI|模型|机器人)",
     rf"{_ORDER_ZH}(?:回答|回复|输出|答复)[:：]?\s*[{_QUOTE_OPEN}]",
     r"引用\s*[\[【]\s*\d+",
-    r"(?:你|助手|模型|AI)(?:必须|应该|应当|一定要|要)(?:回答|回复|引用|忽略|说|输出|声称)",
+    r"(?:你|助手|模型|AI)(?:必须|应该|应当|一定要)(?:回答|回复|引用|忽略|说|输出|声称)",
 ]
 _PATTERNS = tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in (*_EN, *_ZH))
 
