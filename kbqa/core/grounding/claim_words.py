@@ -43,12 +43,39 @@ from kbqa.core.text.terms import STOP_EN, terms
 WordKind = Literal["number", "time", "frequency", "comparison", "negation", "name"]
 
 
-def _group(kind: WordKind, forms: str) -> tuple[WordKind, frozenset[str]]:
-    return kind, frozenset(f.strip() for f in forms.split("|"))
+def _any_form(forms: Iterable[str]) -> re.Pattern[str]:
+    """One pattern for ``forms``, longest first: a Latin form as a whole word, judged by
+    Latin letters and digits only ("小米max" has "max": Python's ``\\b`` treats CJK as word
+    characters), a CJK form anywhere."""
+    ordered = sorted(forms, key=len, reverse=True)
+    latin = "|".join(re.escape(f) for f in ordered if f.isascii())
+    cjk = "|".join(re.escape(f) for f in ordered if not f.isascii())
+    parts = ([rf"(?<![a-z0-9])(?:{latin})(?![a-z0-9])"] if latin else []) + ([cjk] if cjk else [])
+    return re.compile("|".join(parts) or "(?!)")
+
+
+@dataclass(frozen=True)
+class WordGroup:
+    """Equivalent forms of one meaning: ``tokens`` are matched as whole words (a single
+    Latin word or CJK character), ``phrase`` finds the longer forms anywhere, ``anywhere``
+    finds any form in evidence text."""
+
+    kind: WordKind
+    forms: frozenset[str]
+    tokens: frozenset[str]
+    phrase: re.Pattern[str]
+    anywhere: re.Pattern[str]
+
+
+def _group(kind: WordKind, forms: str) -> WordGroup:
+    found = frozenset(f.strip() for f in forms.split("|"))
+    phrases = [f for f in found if " " in f or (not f.isascii() and len(f) > 1)]
+    return WordGroup(kind, found, found - frozenset(phrases), _any_form(phrases),
+                     _any_form(found))
 
 
 #: Equivalent forms, English and Chinese, one group per meaning (module doc).
-GROUPS: tuple[tuple[WordKind, frozenset[str]], ...] = (
+GROUPS: tuple[WordGroup, ...] = (
     _group("frequency", "hourly|every hour|each hour|per hour|每小时|每个小时"),
     _group("frequency", "daily|every day|each day|per day|nightly|every night|each night"
            "|每天|每日|每晚|每夜|每天晚上"),
@@ -89,6 +116,8 @@ _NEGATIONS = frozenset(
 )
 # A restriction implies the negation of the rest: "only admins can" supports "guests cannot".
 _RESTRICTIONS = frozenset("only exclusively solely 仅 只 只有 仅限 唯有".split())
+_NEGATES_RE = _any_form(_NEGATIONS | _RESTRICTIONS)
+_GROUP_FORMS = frozenset(f for g in GROUPS for f in g.forms)
 _NUMBER_WORDS = {
     w: str(i) for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve".split()) if i > 1
@@ -139,12 +168,13 @@ def unsupported_words(
     folded = unicodedata.normalize("NFKC", sentence)
     lower = folded.lower()
     words = _words(folded)
+    lowered = frozenset(w.lower() for w in words)
     found: list[ClaimWord] = []
     found += _numbers(lower, words, evidence)
-    for kind, forms in GROUPS:
-        said = _said(forms, lower, words)
-        if said and not _says_any(forms, evidence.text):
-            found.append(ClaimWord(said, kind))
+    for group in GROUPS:
+        said = _said(group, lower, lowered)
+        if said and not group.anywhere.search(evidence.text):
+            found.append(ClaimWord(said, group.kind))
     found += _names(folded, words, evidence)
     answer_word = _ANSWER_WORD_RE.match(folded)  # "No, ..." answers the question
     negation = next((w for i, w in enumerate(words) if w.lower() in _NEGATIONS
@@ -188,32 +218,23 @@ def _jieba_tags(text: str) -> list[tuple[str, str]]:
     return [(p.word, p.flag) for p in jieba.posseg.cut(text)]
 
 
-def _said(forms: frozenset[str], lower: str, words: Iterable[str]) -> str:
-    """The first form of ``forms`` the sentence uses ("" if none): a multi-word or
+def _said(group: WordGroup, lower: str, lowered: frozenset[str]) -> str:
+    """The form of ``group`` the sentence uses ("" if none): a multi-word or
     multi-character form anywhere, a single word or character only as a whole word."""
-    lowered = {w.lower() for w in words}
-    for form in sorted(forms, key=len, reverse=True):
-        if (" " in form or (not form.isascii() and len(form) > 1)) and _has(form, lower):
-            return form
-        if form in lowered:
-            return form
-    return ""
+    phrase = group.phrase.search(lower)
+    if phrase:
+        return phrase.group()
+    tokens = group.tokens & lowered
+    return max(sorted(tokens), key=len) if tokens else ""
 
 
 def _has(form: str, text: str) -> bool:
-    """Whether ``text`` has ``form``; a Latin form as a whole word, judged by Latin letters
-    and digits only ("小米max" has "max": Python's ``\\b`` treats CJK as word characters)."""
-    if form.isascii():
-        return re.search(rf"(?<![a-z0-9]){re.escape(form)}(?![a-z0-9])", text) is not None
-    return form in text
-
-
-def _says_any(forms: frozenset[str], text: str) -> bool:
-    return any(_has(form, text) for form in forms)
+    """Whether ``text`` has ``form`` (a Latin form as a whole word, ``_any_form``)."""
+    return _any_form([form]).search(text) is not None
 
 
 def _negates(text: str) -> bool:
-    return any(_has(w, text) for w in _NEGATIONS | _RESTRICTIONS) or "n't" in text
+    return _NEGATES_RE.search(text) is not None or "n't" in text
 
 
 def _numbers(lower: str, words: list[str], evidence: Evidence) -> list[ClaimWord]:
@@ -259,7 +280,7 @@ def _named(name: str, text: str) -> bool:
 def _grouped(word: str) -> bool:
     """Whether ``word`` is a form of ``GROUPS`` (checked there: "Monday" is not a name)."""
     return (word in _NEGATIONS or word in _RESTRICTIONS or word in _NUMBER_WORDS
-            or word in STOP_EN or any(word in f for _, f in GROUPS))
+            or word in STOP_EN or word in _GROUP_FORMS)
 
 
 def reason(word: ClaimWord, cited: Iterable[int]) -> str:
