@@ -182,7 +182,7 @@ async def run_case(
         latency = (time.perf_counter() - started) * 1000
         checked, valid, issues = await check_citations(
             observed, kb, min_overlap=config.overlap_threshold,
-            question=f"{trace.question}\n{trace.standalone_query}")
+            question=case.question)  # no history: the question is the standalone query
     except Exception as exc:  # noqa: BLE001 - one failing case must not stop the run
         return _result(case, status="error", error=f"{type(exc).__name__}: {exc}",
                        latency_ms=(time.perf_counter() - started) * 1000,
