@@ -254,8 +254,9 @@ def turn_load_db(request: TurnRequest) -> _Stored:
             "not_found", f"Conversation {request.conversation_id} does not exist."
         )
     history = conversation_history(conversation=conversation)
-    user = request.user or conversation.owner
-    return _Stored(conversation, history, user, audience_for(user))
+    # the operator continuing someone's conversation reads what everyone may, not the owner
+    audience = audience_for(request.user)
+    return _Stored(conversation, history, request.user or conversation.owner, audience)
 
 
 @sync_to_async

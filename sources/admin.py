@@ -26,7 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from sources.forms import UploadForm
+from sources.forms import DocumentVisibilityForm, UploadForm
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
 from sources.services import (
@@ -129,6 +129,7 @@ class DocumentAdmin(admin.ModelAdmin):
     )
     list_filter = (StatusFilter, "authority", "language", "groups")
     filter_horizontal = ("groups",)
+    form = DocumentVisibilityForm
     search_fields = ("doc_id", "title")
     readonly_fields = (
         "doc_id",
@@ -162,7 +163,10 @@ class DocumentAdmin(admin.ModelAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         super().save_related(request, form, formsets, change)
-        document_visibility_set(document=form.instance, groups=list(form.cleaned_data["groups"]))
+        data = form.cleaned_data
+        document_visibility_set(
+            document=form.instance, groups=list(data["groups"]), everyone=data["everyone"]
+        )
 
     @admin.display(description=_("visible to"))
     def visible_to(self, document: Document) -> str:

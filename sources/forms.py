@@ -19,7 +19,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
-from sources.models import Authority, Language
+from sources.models import Authority, Document, Language
 from sources.parsers import SUPPORTED_SUFFIXES
 from sources.services import IngestOverrides, upload_size_problem
 
@@ -154,3 +154,39 @@ class UploadForm(forms.Form):
             source_url=data.get("source_url") or "",
             visibility=",".join(g.name for g in data.get("groups") or ()),
         )
+
+
+class DocumentVisibilityForm(forms.ModelForm):
+    """Who may read a stored document (its admin page): everyone, or chosen groups.
+
+    Nothing is implied by an empty group list: opening a document to everyone is an explicit
+    tick, so saving a document whose groups were deleted keeps it to document administrators.
+    """
+
+    everyone = forms.BooleanField(
+        label=_("Visible to everyone"),
+        required=False,
+        help_text=_("Untick and choose groups to limit who gets answers from this document."),
+    )
+
+    class Meta:
+        model = Document
+        fields = ["groups"]
+        help_texts = {
+            "groups": _(
+                "Who may read it when it is not visible to everyone. With no group left, only "
+                "document administrators can read it."
+            )
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["everyone"].initial = not (self.instance.pk and self.instance.restricted)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if data.get("everyone") and data.get("groups"):
+            raise forms.ValidationError(
+                _("Choose either 'Visible to everyone' or groups, not both.")
+            )
+        return data

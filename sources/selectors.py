@@ -19,6 +19,7 @@ from django.contrib.auth.models import Group
 from django.db.models import Count, Max
 
 from kbqa.core import types
+from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.bm25 import Bm25Index, SearchEngine
 from sources.models import Chunk, Document, PurgedChunk
 
@@ -163,6 +164,9 @@ class KnowledgeBaseRetriever:
 
 
 def audience_of_groups(names: Sequence[str]) -> types.Audience:
-    """The audience of a member of the groups called ``names`` (unknown names add nothing)."""
-    ids = Group.objects.filter(name__in=list(names)).values_list("pk", flat=True)
-    return types.Audience(labels=frozenset(str(pk) for pk in ids))
+    """The audience of a member of the groups called ``names``. Raises ``KbqaError`` naming
+    any group that does not exist (an evaluation case must not silently ask as nobody)."""
+    found = dict(Group.objects.filter(name__in=list(names)).values_list("name", "pk"))
+    if missing := sorted(set(names) - set(found)):
+        raise KbqaError(f"unknown group(s): {', '.join(missing)}")
+    return types.Audience(labels=frozenset(str(pk) for pk in found.values()))

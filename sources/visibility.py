@@ -34,10 +34,19 @@ def visibility_groups(name: str, visibility: str) -> tuple[Group, ...]:
     return tuple(found[n] for n in names)
 
 
-def document_visibility_set(*, document: Document, groups: Sequence[Group]) -> None:
-    """Limit ``document`` to ``groups`` (empty: everyone) and move its ``updated_at``, so
-    every process's index sees the change on its next question."""
-    document.restricted = bool(groups)
+def document_visibility_set(
+    *, document: Document, groups: Sequence[Group], everyone: bool | None = None
+) -> None:
+    """Limit ``document`` to ``groups`` and move its ``updated_at``, so every process's index
+    sees the change on its next question.
+
+    ``everyone`` None: visible to everyone exactly when ``groups`` is empty (ingestion, where
+    "everyone" was stated). ``everyone`` False with no groups keeps the document to document
+    administrators only; True opens it to everyone (``groups`` must then be empty).
+    """
+    if everyone and groups:
+        raise ValueError("a document visible to everyone has no groups")
+    document.restricted = bool(groups) if everyone is None else not everyone
     document.save(update_fields=["restricted", "updated_at"])
     document.groups.set(groups)
 

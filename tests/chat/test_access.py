@@ -18,6 +18,8 @@ from django.test import Client
 
 from chat.auth import api_token_create
 from chat.evaluation import case_knowledge_base
+from chat.models import Conversation
+from kbqa.core.errors import KbqaError
 from kbqa.core.evaluation.cases import parse_case
 from sources.models import Document
 from sources.services import IngestOverrides, document_ingest
@@ -189,3 +191,20 @@ async def test_evaluation_case_documents_can_be_limited_to_groups() -> None:
     assert hits[0].chunk.doc_id == "s"
 
 
+
+
+async def test_an_evaluation_case_naming_an_unknown_group_fails_by_name(kb: None) -> None:
+    case = parse_case({"id": "a", "question": SALARY_Q, "expect": "answer",
+                       "groups": ["nosuchgroup"]})
+    with pytest.raises(KbqaError, match="unknown group.*nosuchgroup"):
+        await case_knowledge_base(case).retriever.search(SALARY_Q, 5)
+
+
+def test_the_operator_continuing_a_conversation_reads_what_everyone_may(
+    kb: None, fake_provider: FakeProvider
+) -> None:
+    hank = User.objects.get(username="hank")
+    conversation = Conversation.objects.create(owner=hank)
+    out = StringIO()
+    call_command("ask", SALARY_Q, "--conversation", str(conversation.pk), "--json", stdout=out)
+    assert '"reason": "low_score"' in out.getvalue() and fake_provider.prompts == []

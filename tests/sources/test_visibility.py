@@ -186,3 +186,29 @@ def test_a_chunk_you_may_not_read_is_not_found_like_an_unknown_one(
     assert client.get(reverse(path, args=["salary#c99"])).status_code == 404
     client.force_login(_user("hanna", "hr"))
     assert client.get(reverse(path, args=[hidden])).status_code == 200
+
+
+def test_saving_a_document_whose_groups_were_deleted_keeps_it_to_administrators(
+    kb: None, client: Client
+) -> None:
+    Group.objects.get(name="hr").delete()
+    client.force_login(_user("root", is_superuser=True, is_staff=True))
+    doc = Document.objects.get(doc_id="salary")
+    url = reverse("admin:sources_document_change", args=[doc.pk])
+    page = client.get(url).content.decode()
+    assert 'name="everyone"' in page and "checked" not in page.split('name="everyone"')[1][:40]
+    assert client.post(url, {**_inline_management()}).status_code == 302
+    assert _found(_user("ann"), "salary band") == []
+    assert client.post(url, {"everyone": "on", **_inline_management()}).status_code == 302
+    assert _found(_user("bea"), "salary band") == ["salary"]
+
+
+def test_admin_refuses_everyone_and_groups_together(
+    kb: None, client: Client, groups: dict[str, Group]
+) -> None:
+    client.force_login(_user("root", is_superuser=True, is_staff=True))
+    doc = Document.objects.get(doc_id="budget")
+    url = reverse("admin:sources_document_change", args=[doc.pk])
+    data = {"everyone": "on", "groups": [groups["hr"].pk], **_inline_management()}
+    assert "either" in client.post(url, data).content.decode()
+    assert [g.name for g in Document.objects.get(doc_id="budget").groups.all()] == ["finance"]
