@@ -16,13 +16,17 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from importlib import import_module
+from types import SimpleNamespace
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
+from django.contrib.auth import get_user
 from django.contrib.auth.backends import BaseBackend
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.http import HttpRequest
+from django.http.cookie import parse_cookie
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
 
@@ -31,6 +35,9 @@ from chat.models import ApiToken
 KEY_BYTES = 30  # -> 40 URL-safe base64 characters
 PREFIX_CHARS = 8
 REVIEWER_PERMISSION = "chat.view_trace"
+AUTH_REQUIRED = "Authentication required: log in or send 'Authorization: Bearer <token>'."
+INVALID_TOKEN = "Invalid API token."
+API_ANSWER_PREFIX = "/api/answer"
 
 
 def token_hash(key: str) -> str:
@@ -127,17 +134,46 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
     if key is not None:
         user = await sync_to_async(token_user)(key)
         if user is None:
-            return ApiAuth(None, 401, "Invalid API token.")
+            return ApiAuth(None, 401, INVALID_TOKEN)
         return ApiAuth(user)
     user = await request.auser()
     if isinstance(user, AnonymousUser) or not user.is_authenticated:
-        return ApiAuth(
-            None, 401, "Authentication required: log in or send 'Authorization: Bearer <token>'."
-        )
+        return ApiAuth(None, 401, AUTH_REQUIRED)
     reason = _csrf_failure(request)
     if reason:
         return ApiAuth(None, 403, f"CSRF check failed: {reason}")
     return ApiAuth(user)
+
+
+def session_user(session_key: str) -> AbstractBaseUser | None:
+    """The active user logged in under ``session_key``, as Django's auth middleware finds them
+    (session hash checked), or None: no such session (logged out), password changed, inactive.
+    """
+    if not session_key:
+        return None
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key)
+    user = get_user(SimpleNamespace(session=store))  # type: ignore[arg-type]
+    return user if user.is_authenticated and user.is_active else None  # type: ignore[return-value]
+
+
+async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
+    """For ``kbqa.bodylimit``: refuse an answer-API POST without valid credentials (a bearer
+    token, or a logged-in session cookie) before its body is read; None lets it through.
+
+    Returns ``(401, message)`` with the message ``api_authenticate`` would give. CSRF is left to
+    ``api_authenticate``, which runs again in the view.
+    """
+    if scope.get("method") != "POST" or not scope["path"].startswith(API_ANSWER_PREFIX):
+        return None
+    headers = dict(scope.get("headers") or ())
+    authorization = headers.get(b"authorization")
+    if authorization is not None:
+        scheme, _, key = authorization.decode("latin-1").strip().partition(" ")
+        key = key.strip() if scheme.lower() == "bearer" else ""
+        return None if await sync_to_async(token_user)(key) else (401, INVALID_TOKEN)
+    cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    session_key = cookies.get(settings.SESSION_COOKIE_NAME, "")
+    return None if await sync_to_async(session_user)(session_key) else (401, AUTH_REQUIRED)
 
 
 class StaffReviewerBackend(BaseBackend):

@@ -3,6 +3,10 @@
 Order follows Channels' own sample project: build the Django ASGI app first (it sets up
 apps), then import routing, then wrap websockets in
 ``AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(...)))``.
+
+HTTP request bodies are bounded before anything buffers them (``kbqa.bodylimit``): the admin
+upload page accepts ``KBQA_MAX_REQUEST_MB``, everything else ``DATA_UPLOAD_MAX_MEMORY_SIZE``;
+the answer API authenticates its caller before the body is read (``chat.auth.api_precheck``).
 """
 
 from __future__ import annotations
@@ -18,9 +22,23 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
+from chat.auth import api_precheck  # noqa: E402
 from chat.routing import websocket_urlpatterns  # noqa: E402
+from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
 
+MB = 1024 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest request body ``path`` accepts, in bytes."""
+    if path == reverse("admin:sources_document_upload"):
+        return int(settings.KBQA_MAX_REQUEST_MB * MB)
+    return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+
+
+install_daphne_guard(body_limit)
 http_app = django_asgi_app
 if settings.SERVE_STATIC:
     # Daphne serves no static files; Django's handler does it for local runs (KBQA_SERVE_STATIC).
@@ -30,7 +48,7 @@ if settings.SERVE_STATIC:
 
 application = ProtocolTypeRouter(
     {
-        "http": http_app,
+        "http": BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=api_precheck),
         "websocket": AllowedHostsOriginValidator(
             AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
         ),

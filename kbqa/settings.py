@@ -76,6 +76,18 @@ CSRF_TRUSTED_ORIGINS = [
     o.strip() for o in env_str("KBQA_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
 ]
 
+# --- HTTPS (README: Production). Off by default so `make run` works over plain http. ---
+SECURE_SSL_REDIRECT = env_bool("KBQA_SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("KBQA_SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("KBQA_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("KBQA_SECURE_HSTS_PRELOAD", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("KBQA_SECURE_COOKIES", False)
+# The header a TLS-terminating proxy sets, e.g. "X-Forwarded-Proto": a request carrying it with
+# the value "https" counts as secure. Set it only behind a proxy that always sets (or strips) it.
+_PROXY_SSL_HEADER = env_str("KBQA_SECURE_PROXY_SSL_HEADER", "").strip()
+if _PROXY_SSL_HEADER:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_" + _PROXY_SSL_HEADER.upper().replace("-", "_"), "https")
+
 INSTALLED_APPS = [
     "daphne",
     "django.contrib.admin",
@@ -173,10 +185,18 @@ SERVE_STATIC = env_bool("KBQA_SERVE_STATIC", DEBUG)
 MEDIA_URL = "media/"
 MEDIA_ROOT = DATA_DIR / "media"
 # Largest file the knowledge base ingests, in MB (checked per file by sources.services and
-# the admin upload form; Django itself applies no limit to uploaded files).
+# the admin upload form).
 KBQA_MAX_UPLOAD_MB = env_int("KBQA_MAX_UPLOAD_MB", 20)
-DATA_UPLOAD_MAX_MEMORY_SIZE = KBQA_MAX_UPLOAD_MB * 1024 * 1024
-FILE_UPLOAD_MAX_MEMORY_SIZE = DATA_UPLOAD_MAX_MEMORY_SIZE
+# Largest whole request to the admin upload page (several files at once), in MB. Every other
+# request body is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE. kbqa.bodylimit refuses a larger body
+# with 413 before it is buffered (README: Production).
+KBQA_MAX_REQUEST_MB = env_int("KBQA_MAX_REQUEST_MB", 100)
+# Bodies Django reads into memory (the JSON API, forms; uploaded file parts do not count):
+# 1 MB leaves ample room above the largest question (2000 characters as JSON \u escapes: 12 KB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+# An uploaded file (and a request body being read) above this goes to a temporary file on
+# disk instead of memory; Django's default.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"

@@ -1,0 +1,167 @@
+"""Request bodies are bounded before they are buffered (issue 15, item 1).
+
+Through a real Daphne: a 200 MB body is refused with 413 JSON at once and the server's memory
+stays bounded; a body without Content-Length is cut off at the limit. Through the ASGI
+application itself: the answer API refuses an anonymous caller without reading the body.
+"""
+
+from __future__ import annotations
+
+import json
+import select
+import socket
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.kbqa.live import Daphne, daphne
+
+MB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daphne]:
+    with daphne(tmp_path_factory.mktemp("kbqa-bodylimit")) as live:
+        yield live
+
+
+def post_large(
+    port: int,
+    path: str,
+    size: int,
+    *,
+    chunked: bool = False,
+    content_type: str = "application/json",
+) -> tuple[int, dict[str, str], int]:
+    """POST ``size`` bytes of ``a``; stop sending once the server answers.
+
+    Returns (status, JSON body, bytes sent before the answer came).
+    """
+    head = f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\n"
+    head += "Transfer-Encoding: chunked\r\n\r\n" if chunked else f"Content-Length: {size}\r\n\r\n"
+    block = b"a" * 65536
+    piece = b"%x\r\n%s\r\n" % (len(block), block) if chunked else block
+    sent, response = 0, b""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(head.encode("ascii"))
+        while sent < size and b"\r\n\r\n" not in response:
+            readable, writable, _ = select.select([sock], [sock], [], 10)
+            if readable:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                response += data
+            elif writable:
+                try:
+                    sock.sendall(piece)
+                except (BrokenPipeError, ConnectionResetError):
+                    continue  # the server closed after answering: read the answer
+                sent += len(block)
+        while response.count(b"\r\n\r\n") < 1 or not response.endswith(b"}"):
+            data = sock.recv(65536)
+            if not data:
+                break
+            response += data
+    head_part, _, body = response.partition(b"\r\n\r\n")
+    status = int(head_part.split(b" ", 2)[1])
+    return status, json.loads(body), sent
+
+
+def test_a_200_mb_body_is_refused_at_once_and_memory_stays_bounded(server: Daphne) -> None:
+    started = time.monotonic()
+    status, body, sent = post_large(server.port, "/api/answer", 200 * MB)
+    assert status == 413
+    assert body == {"error": "The request body is too large (limit 1 MB)."}
+    assert sent < 20 * MB  # refused from the header, not after receiving the body
+    assert time.monotonic() - started < 5
+    assert server.peak_rss_mb() < 300
+
+
+def test_a_200_mb_anonymous_upload_to_the_admin_is_refused_at_once(server: Daphne) -> None:
+    status, body, sent = post_large(
+        server.port, "/admin/sources/document/upload/", 200 * MB,
+        content_type="multipart/form-data; boundary=kbqa",
+    )
+    assert (status, body) == (413, {"error": "The request body is too large (limit 100 MB)."})
+    assert sent < 20 * MB
+    assert server.peak_rss_mb() < 300
+
+
+def test_a_body_without_content_length_is_cut_off_at_the_limit(server: Daphne) -> None:
+    status, body, sent = post_large(server.port, "/api/answer", 50 * MB, chunked=True)
+    assert (status, body) == (413, {"error": "The request body is too large (limit 1 MB)."})
+    assert sent < 20 * MB
+    assert server.peak_rss_mb() < 300
+
+
+def test_the_answer_api_refuses_an_anonymous_caller_before_the_body(server: Daphne) -> None:
+    status, body, _ = post_large(server.port, "/api/answer", 512 * 1024)
+    assert status == 401
+    assert body["error"].startswith("Authentication required")
+
+
+# ----------------------------------------------------------------- the ASGI layer alone
+
+
+async def call_app(path: str, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[
+    int, dict[str, str], int
+]:
+    """Run ``kbqa.asgi.application`` on one HTTP request; count the body messages it read."""
+    from kbqa.asgi import application
+
+    reads, sent = 0, []
+    scope = {
+        "type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
+        "query_string": b"", "headers": [(b"host", b"127.0.0.1"), *headers],
+        "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80), "scheme": "http",
+        "http_version": "1.1", "root_path": "",
+    }
+
+    async def receive() -> dict[str, object]:
+        nonlocal reads
+        reads += 1
+        body = chunks[reads - 1] if reads <= len(chunks) else b""
+        return {"type": "http.request", "body": body, "more_body": reads < len(chunks)}
+
+    async def send(message: dict[str, object]) -> None:
+        sent.append(message)
+
+    await application(scope, receive, send)
+    status = int(sent[0]["status"])  # type: ignore[call-overload]
+    body = b"".join(m.get("body", b"") for m in sent[1:])  # type: ignore[misc]
+    return status, json.loads(body), reads
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_asgi_refuses_an_anonymous_api_call_without_reading_the_body() -> None:
+    status, body, reads = await call_app(
+        "/api/answer", [(b"content-type", b"application/json")], [b'{"question": "hi"}']
+    )
+    assert status == 401
+    assert body["error"].startswith("Authentication required")
+    assert reads == 0
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_asgi_refuses_an_invalid_token_without_reading_the_body() -> None:
+    status, body, reads = await call_app(
+        "/api/answer", [(b"authorization", b"Bearer nope")], [b'{"question": "hi"}']
+    )
+    assert (status, body, reads) == (401, {"error": "Invalid API token."}, 0)
+
+
+async def test_asgi_refuses_a_declared_size_over_the_limit_without_reading() -> None:
+    status, body, reads = await call_app(
+        "/accounts/login/", [(b"content-length", str(2 * MB).encode())], [b"x" * 10]
+    )
+    assert (status, reads) == (413, 0)
+    assert body == {"error": "The request body is too large (limit 1 MB)."}
+
+
+async def test_asgi_counts_a_body_without_content_length() -> None:
+    status, body, reads = await call_app("/accounts/login/", [], [b"x" * (256 * 1024)] * 8)
+    assert status == 413
+    assert reads == 5  # the fifth 256 KB chunk passes 1 MB: nothing after it is read
+    assert body == {"error": "The request body is too large (limit 1 MB)."}
+
