@@ -158,6 +158,13 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The cache holds the per-user question counts and in-flight answers (chat.limits): shared by
+# every server process through Redis, else per process.
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    if REDIS_URL
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 
 # chat.auth.StaffReviewerBackend grants chat.view_trace (the /traces/ pages) to active staff.
 AUTHENTICATION_BACKENDS = [
@@ -224,6 +231,10 @@ KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
 KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)
 KBQA_MAX_QUESTION_CHARS = env_int("KBQA_MAX_QUESTION_CHARS", 2000)
+# Questions a user may ask per minute (every front end together), and per API token; 0 = no
+# limit. 20 a minute is one every 3 s, above what a person types (chat.limits).
+KBQA_QUESTIONS_PER_MINUTE = env_int("KBQA_QUESTIONS_PER_MINUTE", 20)
+KBQA_TOKEN_QUESTIONS_PER_MINUTE = env_int("KBQA_TOKEN_QUESTIONS_PER_MINUTE", 20)
 KBQA_PROVIDER = env_str("KBQA_PROVIDER", "extractive")
 # Pinned model snapshots (kbqa.core.providers.registry): an alias would change the answering
 # model without a deploy.

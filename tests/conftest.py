@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 
 from kbqa.core.providers.registry import register_provider, unregister_provider
 from tests.fakes.provider import FakeProvider
@@ -25,3 +26,9 @@ def fake_provider(settings: Any) -> Iterator[FakeProvider]:
     settings.KBQA_PROVIDER = "fake"
     yield fake
     unregister_provider("fake")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with no question counts and no answer in flight (chat.limits)."""
+    cache.clear()

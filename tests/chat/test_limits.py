@@ -1,0 +1,76 @@
+"""Per-user limits on asking (issue 15, item 3): the counting and the conversation slot.
+
+The front ends' answers to a refusal (websocket alert, API 429 + Retry-After, no model call)
+are tested with them in test_consumer.py and test_api.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from chat.limits import (
+    LimitRefusal,
+    TurnSlot,
+    question_admit,
+    turn_admit_sync,
+    turn_release_sync,
+)
+
+
+@pytest.fixture(autouse=True)
+def _limits(settings) -> None:
+    settings.KBQA_QUESTIONS_PER_MINUTE = 3
+    settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 2
+
+
+def test_a_user_may_ask_the_limit_per_minute_then_is_told_how_long_to_wait() -> None:
+    assert [question_admit(user_id=1) for _ in range(3)] == [None, None, None]
+    refusal = question_admit(user_id=1)
+    assert isinstance(refusal, LimitRefusal)
+    assert 1 <= refusal.retry_after <= 60
+    assert refusal.message == (
+        "You have asked 3 questions in a minute, the most allowed. "
+        f"Try again in {refusal.retry_after} second{'s' if refusal.retry_after != 1 else ''}."
+    )
+    assert question_admit(user_id=2) is None  # another user is not affected
+
+
+def test_an_api_token_has_its_own_limit(settings) -> None:
+    settings.KBQA_QUESTIONS_PER_MINUTE = 10
+    assert question_admit(user_id=1, token_id=7) is None
+    assert question_admit(user_id=1, token_id=7) is None
+    assert question_admit(user_id=1, token_id=7) is not None  # the token's 2 a minute
+    assert question_admit(user_id=1, token_id=8) is None  # another token of the same user
+
+
+def test_zero_turns_a_limit_off(settings) -> None:
+    settings.KBQA_QUESTIONS_PER_MINUTE = 0
+    assert all(question_admit(user_id=1) is None for _ in range(50))
+
+
+def test_one_answer_in_flight_per_conversation() -> None:
+    first = turn_admit_sync(user_id=1, conversation_id=10)
+    assert isinstance(first, TurnSlot)
+    busy = turn_admit_sync(user_id=1, conversation_id=10)
+    assert busy == LimitRefusal(
+        "Please wait for the current answer to finish before asking again.", 5
+    )
+    assert isinstance(turn_admit_sync(user_id=1, conversation_id=11), TurnSlot)
+    turn_release_sync(first)
+    assert isinstance(turn_admit_sync(user_id=1, conversation_id=10), TurnSlot)
+
+
+def test_a_busy_conversation_costs_no_quota_and_a_refusal_holds_no_slot() -> None:
+    slot = turn_admit_sync(user_id=1, conversation_id=10)
+    assert isinstance(slot, TurnSlot)
+    for _ in range(5):
+        assert isinstance(turn_admit_sync(user_id=1, conversation_id=10), LimitRefusal)
+    turn_release_sync(slot)
+    # 1 question counted so far: two more fit, the fourth is over the limit of 3
+    for _ in range(2):
+        taken = turn_admit_sync(user_id=1, conversation_id=10)
+        assert isinstance(taken, TurnSlot)
+        turn_release_sync(taken)
+    over = turn_admit_sync(user_id=1, conversation_id=10)
+    assert isinstance(over, LimitRefusal) and "3 questions in a minute" in over.message
+    assert isinstance(turn_admit_sync(user_id=2, conversation_id=10), TurnSlot)  # slot free
