@@ -204,6 +204,11 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 # An uploaded file (and a request body being read) above this goes to a temporary file on
 # disk instead of memory; Django's default.
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Parsing an uploaded file runs in a child process with these limits (sources.containment):
+# wall-clock seconds, memory in MB beyond the parser's own, and the unpacked size of a .docx.
+KBQA_PARSE_SECONDS = env_float("KBQA_PARSE_SECONDS", 10.0)
+KBQA_PARSE_MEMORY_MB = env_int("KBQA_PARSE_MEMORY_MB", 512)
+KBQA_MAX_UNZIPPED_MB = env_int("KBQA_MAX_UNZIPPED_MB", 200)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"

@@ -32,8 +32,9 @@ from django.utils.translation import ngettext
 from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import detect_language, fingerprint, sha256
 from sources.chunking import ChunkDraft, chunk_text
+from sources.containment import ParseLimits, parse_contained
 from sources.models import Authority, Document, Language
-from sources.parsers import iso_date, parse_file
+from sources.parsers import iso_date
 from sources.versioning import chunk_id_for, version_chunks
 from sources.visibility import (
     Group,
@@ -300,8 +301,9 @@ def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, byte
 
 
 def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int) -> _DocumentDraft:
-    """Parse, resolve metadata and chunk; raises IngestError, writes nothing."""
-    parsed = parse_file(name=name, data=data)
+    """Parse (in a limited child process), resolve metadata and chunk; raises IngestError,
+    writes nothing."""
+    parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
     meta = {**parsed.meta, **overrides.as_dict()}
     doc_id = meta.get("doc_id") or derive_doc_id(name)
     if not _DOC_ID_RE.match(doc_id):
@@ -326,6 +328,15 @@ def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int
     return _DocumentDraft(
         {"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name, groups,
         parsed.warnings,
+    )
+
+
+def parse_limits_from_settings() -> ParseLimits:
+    """``KBQA_PARSE_SECONDS``, ``KBQA_PARSE_MEMORY_MB`` and ``KBQA_MAX_UNZIPPED_MB``."""
+    return ParseLimits(
+        seconds=settings.KBQA_PARSE_SECONDS,
+        memory_mb=settings.KBQA_PARSE_MEMORY_MB,
+        unzipped_mb=settings.KBQA_MAX_UNZIPPED_MB,
     )
 
 

@@ -1,0 +1,111 @@
+"""Parsing is contained (issue 15, item 2): unpacked size, time and memory are bounded, a
+file that is not text is refused by name, and a refused file changes nothing stored."""
+
+from __future__ import annotations
+
+import io
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from kbqa.core.errors import IngestError
+from sources.containment import ParseLimits, parse_contained
+from sources.models import Chunk, Document
+from sources.services import document_ingest
+from tests.sources import hostile
+from tests.sources.conftest import docx_bytes
+
+LIMITS = ParseLimits(seconds=2.0, memory_mb=256, unzipped_mb=5)
+
+
+def inflating_docx(unpacked_mb: int) -> bytes:
+    """A real .docx whose body XML is padded with spaces to ``unpacked_mb`` MB (a few KB
+    packed: deflate shrinks runs of one byte about 1000 times)."""
+    source = zipfile.ZipFile(io.BytesIO(docx_bytes([("", "Leave is 25 days.")])))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
+        for info in source.infolist():
+            data = source.read(info)
+            if info.filename == "word/document.xml":
+                data = data.replace(b"<w:body>", b"<w:body>" + b" " * (unpacked_mb << 20), 1)
+            target.writestr(info.filename, data)
+    return out.getvalue()
+
+
+def test_a_docx_that_unpacks_past_the_limit_is_refused_before_parsing() -> None:
+    data = inflating_docx(6)
+    assert len(data) < 100_000
+    with pytest.raises(IngestError) as refused:
+        parse_contained(name="bomb.docx", data=data, limits=LIMITS)
+    assert str(refused.value) == (
+        "bomb.docx: unpacks to 7 MB, over the limit of 5 MB (KBQA_MAX_UNZIPPED_MB); "
+        "it may be damaged or built to fill memory"
+    )
+
+
+def test_a_docx_under_the_unpacked_limit_is_parsed_in_the_child() -> None:
+    parsed = parse_contained(name="leave.docx", data=inflating_docx(1), limits=LIMITS)
+    assert parsed.text == "Leave is 25 days."
+
+
+def test_a_parse_that_takes_too_long_is_stopped_at_the_limit() -> None:
+    started = time.monotonic()
+    with pytest.raises(IngestError) as refused:
+        parse_contained(name="slow.docx", data=b"x", limits=LIMITS, parse=hostile.slow_parse)
+    assert time.monotonic() - started < LIMITS.seconds + 3
+    assert str(refused.value) == (
+        "slow.docx: reading the file took longer than 2 s and was stopped; it may be damaged "
+        "or built to be slow (limit KBQA_PARSE_SECONDS)"
+    )
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
+def test_a_parse_that_wants_too_much_memory_is_stopped() -> None:
+    with pytest.raises(IngestError) as refused:
+        parse_contained(name="big.pdf", data=b"x", limits=LIMITS, parse=hostile.greedy_parse)
+    assert str(refused.value) == (
+        "big.pdf: reading the file needed more than 256 MB of memory and was stopped "
+        "(limit KBQA_PARSE_MEMORY_MB)"
+    )
+
+
+def test_a_parser_that_dies_is_reported_by_name() -> None:
+    with pytest.raises(IngestError) as refused:
+        parse_contained(name="odd.pdf", data=b"x", limits=LIMITS, parse=hostile.crashing_parse)
+    assert str(refused.value) == "odd.pdf: reading the file stopped unexpectedly (exit code 3)"
+
+
+def test_the_parsers_own_refusals_come_back_unchanged() -> None:
+    with pytest.raises(IngestError) as refused:
+        parse_contained(name="notes.md", data=b"abc\x00def", limits=LIMITS)
+    assert str(refused.value) == "notes.md: looks like a binary file, not text"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        ("random.md", bytes(range(256)) * 64,
+         "random.md: looks like a binary file, not text"),
+        ("latin.txt", bytes(range(0x80, 0x100)) * 64, "latin.txt: not valid UTF-8 or GB18030 text"),
+        ("bomb.docx", inflating_docx(6), "bomb.docx: unpacks to 7 MB, over the limit of 5 MB"),
+    ],
+    ids=["binary-md", "undecodable", "docx-bomb"],
+)
+def test_a_refused_file_changes_nothing_stored(
+    settings, tmp_path: Path, name: str, data: bytes, reason: str
+) -> None:
+    settings.KBQA_MAX_UNZIPPED_MB = 5
+    good = tmp_path / "leave.md"
+    good.write_text("---\ndoc_id: leave\n---\n# Leave\n\nLeave is 25 days a year.\n")
+    document_ingest(path=good)
+    before = list(Chunk.objects.values_list("chunk_id", "text", "is_current"))
+    bad = tmp_path / name
+    bad.write_bytes(data)
+    with pytest.raises(IngestError) as refused:
+        document_ingest(path=bad)
+    assert str(refused.value).startswith(reason)
+    assert list(Document.objects.values_list("doc_id", flat=True)) == ["leave"]
+    assert list(Chunk.objects.values_list("chunk_id", "text", "is_current")) == before
