@@ -5,7 +5,9 @@ chunks leave retrieval (``is_current = False``) and the chunk view marks them as
 every citation stored in a trace stays readable. Restoring undoes it exactly. Purging is for
 content that must go: it deletes the rows and the stored original file and keeps only a
 ``PurgedChunk`` tombstone (id and date, no text) per chunk, so the id is never reused and a
-cited purged chunk reads "no longer available".
+cited purged chunk reads "no longer available". Purging also sends ``document_purged``
+(inside its transaction) with the chunks' ids and texts, so the chat app can remove that text
+from stored traces and answers (``chat.redaction``; sources must not import chat).
 """
 
 from __future__ import annotations
@@ -13,9 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from sources.models import Document, PurgedChunk
+
+# Sent by ``document_purge`` before the rows go: ``doc_id`` (str) and ``chunks`` (chunk id ->
+# text, every version the document ever had).
+document_purged = Signal()
 
 
 @dataclass(frozen=True)
@@ -59,7 +66,8 @@ def document_restore(*, document: Document) -> int:
 
 
 def document_purge(*, document: Document) -> PurgeResult:
-    """Delete ``document``, all its chunk rows and its stored original file, for good.
+    """Delete ``document``, all its chunk rows and its stored original file, for good, and
+    (through ``document_purged``) its text from stored traces and answers.
 
     Each chunk id is remembered as a ``PurgedChunk`` (no text), so a citation of it shows
     "no longer available" and a later document with the same doc_id gets new ids. The file
@@ -69,7 +77,9 @@ def document_purge(*, document: Document) -> PurgeResult:
     file_name = document.original_file.name if document.original_file else ""
     storage = document.original_file.storage
     with transaction.atomic():
-        ids = list(document.chunks.values_list("chunk_id", flat=True))
+        chunks = dict(document.chunks.values_list("chunk_id", "text"))
+        ids = list(chunks)
+        document_purged.send(sender=Document, doc_id=document.doc_id, chunks=chunks)
         PurgedChunk.objects.bulk_create(
             [PurgedChunk(chunk_id=i, doc_id=document.doc_id, purged_at=now) for i in ids],
             ignore_conflicts=True,
