@@ -7,6 +7,7 @@ apps), then import routing, then wrap websockets in
 HTTP request bodies are bounded before anything buffers them (``kbqa.bodylimit``): the admin
 upload page accepts ``KBQA_MAX_REQUEST_MB``, everything else ``DATA_UPLOAD_MAX_MEMORY_SIZE``;
 the answer API authenticates its caller before the body is read (``chat.auth.api_precheck``).
+Websockets must come from the page's own origin, port included (``kbqa.origin``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from django.urls import reverse  # noqa: E402
 from chat.auth import api_precheck  # noqa: E402
 from chat.routing import websocket_urlpatterns  # noqa: E402
 from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
+from kbqa.origin import SameOriginValidator  # noqa: E402
 
 MB = 1024 * 1024
 
@@ -49,8 +51,8 @@ if settings.SERVE_STATIC:
 application = ProtocolTypeRouter(
     {
         "http": BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=api_precheck),
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        "websocket": SameOriginValidator(
+            AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
     }
 )
