@@ -171,9 +171,15 @@ async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
         scheme, _, key = authorization.decode("latin-1").strip().partition(" ")
         key = key.strip() if scheme.lower() == "bearer" else ""
         return None if await sync_to_async(token_user)(key) else (401, INVALID_TOKEN)
+    user = await sync_to_async(session_user)(scope_session_key(scope))
+    return None if user is not None else (401, AUTH_REQUIRED)
+
+
+def scope_session_key(scope: dict[str, Any]) -> str:
+    """The session cookie's value in an ASGI ``scope``'s headers, "" without one."""
+    headers = dict(scope.get("headers") or ())
     cookies = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
-    session_key = cookies.get(settings.SESSION_COOKIE_NAME, "")
-    return None if await sync_to_async(session_user)(session_key) else (401, AUTH_REQUIRED)
+    return cookies.get(settings.SESSION_COOKIE_NAME, "")
 
 
 class StaffReviewerBackend(BaseBackend):

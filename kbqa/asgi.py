@@ -13,31 +13,47 @@ Websockets must come from the page's own origin, port included (``kbqa.origin``)
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kbqa.settings")
 django_asgi_app = get_asgi_application()
 
+from asgiref.sync import sync_to_async  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from chat.auth import api_precheck  # noqa: E402
+from chat.auth import api_precheck, scope_session_key, session_user  # noqa: E402
 from chat.routing import websocket_urlpatterns  # noqa: E402
 from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
 
 MB = 1024 * 1024
+STAFF_ONLY = "Log in as staff to upload documents."
+
+
+def upload_path() -> str:
+    return reverse("admin:sources_document_upload")
 
 
 def body_limit(path: str) -> int:
     """The largest request body ``path`` accepts, in bytes."""
-    if path == reverse("admin:sources_document_upload"):
+    if path == upload_path():
         return int(settings.KBQA_MAX_REQUEST_MB * MB)
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+
+
+async def precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
+    """Refuse before the body is read: an upload from anyone but logged-in staff (403), an
+    answer-API call without valid credentials (``chat.auth.api_precheck``)."""
+    if scope.get("method") == "POST" and scope["path"] == upload_path():
+        user = await sync_to_async(session_user)(scope_session_key(scope))
+        return None if user is not None and user.is_staff else (403, STAFF_ONLY)
+    return await api_precheck(scope)
 
 
 install_daphne_guard(body_limit)
@@ -50,7 +66,7 @@ if settings.SERVE_STATIC:
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=api_precheck),
+        "http": BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=precheck),
         "websocket": SameOriginValidator(
             AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
