@@ -15,12 +15,15 @@ the API starts a new one owned by the caller (it appears in their chat sidebar, 
 question) and returns its id; send that id back to ask a follow-up with the earlier turns as
 context. A request refused before the answer starts (4xx, provider unavailable) creates none.
 
-Errors are ``{"error": "<message>"}`` with 400 (bad input), 401 (no or invalid credentials),
-403 (CSRF failure), 404 (unknown conversation, or someone else's), 405 (not POST),
-413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters), 503 (provider unavailable
-or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the provider's own
-``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth: ``chat.auth.api_authenticate``
-(bearer token, or session + CSRF).
+Errors are ``{"error": "<message>"}`` with 400 (bad input, including JSON nested too deeply),
+401 (no or invalid credentials), 403 (CSRF failure), 404 (unknown conversation, or someone
+else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters),
+429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
+token, or an answer still running in that conversation; no model call is made), 503 (provider
+unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
+provider's own ``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth:
+``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
+honoured only where ``chat.auth.fabricate_allowed`` says so.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from chat.auth import api_authenticate
+from chat.auth import api_authenticate, fabricate_allowed
 from chat.selectors import chunk_url
 from chat.turns import (
     AnswerOutcome,
@@ -55,22 +58,30 @@ log = logging.getLogger(__name__)
 class ApiError(Exception):
     """A request the API refuses; ``status`` is the HTTP status, the message is shown as is."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
 
 
-def error_response(status: int, message: str, **extra: Any) -> JsonResponse:
-    """``{"error": message, **extra}`` with HTTP ``status``; a 405 names POST in ``Allow``."""
+def error_response(
+    status: int, message: str, *, retry_after: int | None = None, **extra: Any
+) -> JsonResponse:
+    """``{"error": message, **extra}`` with HTTP ``status``; a 405 names POST in ``Allow``,
+    a 429 or 503 the seconds to wait in ``Retry-After`` (when given)."""
     response = JsonResponse({"error": message, **extra}, status=status)
     if status == 405:
         response["Allow"] = "POST"
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
     return response
 
 
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
 # conversation is a 404 like a missing one: the API does not say which ids exist.
-REJECTED_STATUS = {"empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503}
+REJECTED_STATUS = {
+    "empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503, "limited": 429
+}
 
 
 @dataclass(frozen=True)
@@ -86,6 +97,8 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         payload = json.loads(body or b"")
     except (ValueError, UnicodeDecodeError):
         raise ApiError(400, "The request body must be JSON.") from None
+    except RecursionError:
+        raise ApiError(400, "The request body is JSON nested too deeply.") from None
     if not isinstance(payload, dict):
         raise ApiError(400, 'The request body must be a JSON object like {"question": "..."}.')
     question, conversation, fabricate = (
@@ -128,15 +141,18 @@ async def turn_open(
             user=auth.user,
             conversation_id=data.conversation_id,
             start_conversation=True,
-            fabricate=data.fabricate,
+            fabricate=True if data.fabricate and fabricate_allowed(auth.user) else None,
             mode=mode,
+            limited=True,
+            token_id=auth.token_id,
         ),
         outcome,
     )
     try:
         opened = await anext(turn)
     except TurnRejected as exc:
-        raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
+        status = REJECTED_STATUS[exc.reason]
+        raise ApiError(status, str(exc), retry_after=exc.retry_after) from None
     assert isinstance(opened, TurnOpened) and opened.conversation is not None
     return turn, opened.conversation.pk
 
@@ -176,20 +192,18 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, outcome, mode="json")
     except ApiError as exc:
-        return error_response(exc.status, str(exc))
+        return error_response(exc.status, str(exc), retry_after=exc.retry_after)
     async with aclosing(turn) as items:
         async for _ in items:
             pass
     if outcome.status == "error":
-        response = error_response(
+        return error_response(
             503,
             outcome.error or "The answer provider failed.",
+            retry_after=outcome.retry_after,
             trace_id=outcome.trace_id,
             conversation=conversation,
         )
-        if outcome.retry_after is not None:
-            response["Retry-After"] = str(outcome.retry_after)
-        return response
     return JsonResponse(
         answer_body(request, conversation, outcome), json_dumps_params={"ensure_ascii": False}
     )
@@ -258,7 +272,7 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, AnswerOutcome(), mode="stream")
     except ApiError as exc:
-        return error_response(exc.status, str(exc))
+        return error_response(exc.status, str(exc), retry_after=exc.retry_after)
     response = StreamingHttpResponse(
         with_keepalive(_sse(turn, conversation)), content_type="text/event-stream; charset=utf-8"
     )

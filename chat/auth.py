@@ -70,15 +70,21 @@ def bearer_key(request: HttpRequest) -> str | None:
     return key.strip() if scheme.lower() == "bearer" else ""
 
 
-def token_user(key: str) -> AbstractBaseUser | None:
-    """The active user owning ``key`` (and stamp ``last_used_at``), or None."""
+def token_lookup(key: str) -> ApiToken | None:
+    """The token ``key`` of an active user (``last_used_at`` stamped), or None."""
     if not key:
         return None
     token = ApiToken.objects.select_related("user").filter(key_hash=token_hash(key)).first()
     if token is None or not token.user.is_active:
         return None
     ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
-    return token.user
+    return token
+
+
+def token_user(key: str) -> AbstractBaseUser | None:
+    """The active user owning ``key`` (and stamp ``last_used_at``), or None."""
+    token = token_lookup(key)
+    return token.user if token is not None else None
 
 
 class BearerTokenMiddleware:
@@ -123,6 +129,7 @@ class ApiAuth:
     user: AbstractBaseUser | None
     status: int = 200
     error: str = ""
+    token_id: int | None = None  # the ApiToken used, None for a session
 
 
 async def api_authenticate(request: HttpRequest) -> ApiAuth:
@@ -132,10 +139,10 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
     """
     key = bearer_key(request)
     if key is not None:
-        user = await sync_to_async(token_user)(key)
-        if user is None:
+        token = await sync_to_async(token_lookup)(key)
+        if token is None:
             return ApiAuth(None, 401, INVALID_TOKEN)
-        return ApiAuth(user)
+        return ApiAuth(token.user, token_id=token.pk)
     user = await request.auser()
     if isinstance(user, AnonymousUser) or not user.is_authenticated:
         return ApiAuth(None, 401, AUTH_REQUIRED)

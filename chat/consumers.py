@@ -15,6 +15,11 @@ are ignored: only an admitted socket answers. Once admitted, the consumer sends 
 ``connection-state`` fragment marked open, so the page says "connected" only when this
 conversation can really be asked (not merely when the TCP handshake succeeded).
 
+Every frame is checked again before it is answered: a socket whose user has since logged out
+(or whose session expired, or whose password changed) is closed with 4401. The turn service
+applies ``chat.limits`` (``limited``): over a limit the user gets an alert saying how long to
+wait, and no answer starts.
+
 ``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
 them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
 otherwise it is ignored and the answer runs normally.
@@ -38,7 +43,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from chat.auth import fabricate_allowed
+from chat.auth import fabricate_allowed, session_user
 from chat.models import Conversation
 from chat.rendering import event_fragment, fragment, turn_view
 from chat.selectors import conversation_visible
@@ -79,7 +84,7 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
         raise InputRejected(_("This message is too large to read."))
     try:
         data: Any = json.loads(text_data)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InputRejected(
             _("The message could not be read. Reload the page and try again.")
         ) from None
@@ -165,6 +170,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
             # Sent before the browser saw our close: nothing to answer, nothing to report.
             logger.debug("frame ignored on a refused chat socket")
             return
+        if not await self.session_current():
+            self.admitted = False
+            await self.alert(str(SESSION_ENDED))
+            await self.close(code=CLOSE_UNAUTHENTICATED)
+            return
         # The answer task copies this context, so it renders in the same language.
         with translation.override(self.language):
             await self.guarded(self.question_receive(text_data))
@@ -207,6 +217,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             user=self.user,
             conversation_id=self.conversation.pk,
             fabricate=fabricate,
+            limited=True,
         )
         try:
             async with contextlib.aclosing(answer_turn(request, outcome)) as items:
@@ -243,6 +254,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     # ----------------------------------------------------------------------- database
+
+    @database_sync_to_async
+    def session_current(self) -> bool:
+        """Whether the socket's session still logs in its user (not logged out since)."""
+        session = self.scope.get("session")
+        user = session_user(getattr(session, "session_key", None) or "")
+        return user is not None and user.pk == self.user.pk
 
     @database_sync_to_async
     def conversation_load(self, conversation_id: int) -> Conversation | None:

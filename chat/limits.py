@@ -94,7 +94,11 @@ def turn_admit_sync(
     *, user_id: Any, conversation_id: Any, token_id: Any = None
 ) -> TurnSlot | LimitRefusal:
     """Take ``conversation_id``'s slot, then count the question (a busy conversation costs
-    no quota). Returns the slot, or the refusal (and then holds nothing)."""
+    no quota). Returns the slot, or the refusal (and then holds nothing). Without a
+    conversation (``None``: the turn starts a new one, which cannot be busy) only the question
+    is counted and the slot holds nothing."""
+    if conversation_id is None:
+        return question_admit(user_id=user_id, token_id=token_id) or TurnSlot("", "")
     slot = TurnSlot(_slot_key(conversation_id), uuid.uuid4().hex)
     if not cache.add(slot.key, slot.holder, SLOT_SECONDS):
         busy = _("Please wait for the current answer to finish before asking again.")
@@ -108,7 +112,7 @@ def turn_admit_sync(
 
 def turn_release_sync(slot: TurnSlot) -> None:
     """Give the slot back, unless it expired and another turn holds it now."""
-    if cache.get(slot.key) == slot.holder:
+    if slot.key and cache.get(slot.key) == slot.holder:
         cache.delete(slot.key)
 
 

@@ -12,8 +12,11 @@ error outcome every front end renders.
 
 The websocket consumer, ``POST /api/answer`` (and ``/stream``), ``manage.py ask`` and
 ``manage.py evaluate`` only render this stream. ``TurnRejected`` is raised before anything is
-stored or yielded. Database work is in the small ``*_db`` helpers below; none holds a
-transaction open while the model streams.
+stored or yielded. A ``limited`` request (the websocket and the API set it; the operator's
+``ask`` and ``evaluate`` do not) passes ``chat.limits`` first: questions per minute per user
+and per API token, one answer in flight per conversation; over a limit it is rejected
+("limited", with the seconds to wait) before any model call. Database work is in the small
+``*_db`` helpers below; none holds a transaction open while the model streams.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
+from chat import limits
 from chat.models import Conversation, Message, new_ulid
 from chat.questions import question_clean, question_too_long
 from chat.selectors import conversation_visible
@@ -64,7 +68,7 @@ from sources.selectors import KnowledgeBaseRetriever, audience_for
 
 log = logging.getLogger(__name__)
 
-RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable"]
+RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
 FAILED = "The answer could not be produced because of an internal error; please try again."
 
 
@@ -132,12 +136,16 @@ class TurnRejected(Exception):
     """A turn refused before anything was stored; ``str(exc)`` is safe to show.
 
     ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
-    missing or not the asker's), "provider_unavailable" (bad provider settings).
+    missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
+    (``chat.limits``; ``retry_after`` says how many seconds to wait).
     """
 
-    def __init__(self, reason: RejectReason, message: str) -> None:
+    def __init__(
+        self, reason: RejectReason, message: str, *, retry_after: int | None = None
+    ) -> None:
         super().__init__(message)
         self.reason = reason
+        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -149,6 +157,7 @@ class TurnRequest:
     ``user``; without it the turn is stored in no conversation (``ask``, ``evaluate``).
     ``provider``/``retriever`` given are borrowed (the caller closes them); otherwise built
     from settings and owned by the turn. ``store_trace`` False leaves the trace unstored.
+    ``limited`` applies ``chat.limits`` to ``user`` (and ``token_id``, the API token used).
     """
 
     question: str
@@ -162,6 +171,8 @@ class TurnRequest:
     retriever: Retriever | None = None
     config: PipelineConfig | None = None
     store_trace: bool = True
+    limited: bool = False
+    token_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -304,6 +315,24 @@ def _provider(request: TurnRequest) -> tuple[Provider, bool]:
         ) from None
 
 
+async def _admit(request: TurnRequest, stored: _Stored) -> limits.TurnSlot | None:
+    """``chat.limits`` for a ``limited`` request. Raises TurnRejected "limited"."""
+    if not request.limited or request.user is None:
+        return None
+    conversation_id = stored.conversation.pk if stored.conversation is not None else None
+    admitted = await limits.turn_admit(
+        user_id=request.user.pk, conversation_id=conversation_id, token_id=request.token_id
+    )
+    if isinstance(admitted, limits.LimitRefusal):
+        raise TurnRejected("limited", admitted.message, retry_after=admitted.retry_after)
+    return admitted
+
+
+async def _release(slot: limits.TurnSlot | None) -> None:
+    if slot is not None:
+        await asyncio.shield(limits.turn_release(slot))
+
+
 def _failure(outcome: AnswerOutcome, trace: TraceRecorder) -> list[Event]:
     """The error outcome of a failure outside the pipeline."""
     trace.status = "error"
@@ -330,7 +359,12 @@ async def answer_turn(
     outcome = outcome if outcome is not None else AnswerOutcome()
     question = question_checked(request.question)
     stored = await turn_load_db(request)
-    provider, owned = _provider(request)
+    slot = await _admit(request, stored)
+    try:
+        provider, owned = _provider(request)
+    except TurnRejected:
+        await _release(slot)
+        raise
     trace = TraceRecorder(trace_id=new_ulid(), question=question)
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started = time.perf_counter()
@@ -354,6 +388,7 @@ async def answer_turn(
         try:
             await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
         finally:
+            await _release(slot)  # the answer is stored: the conversation may be asked again
             if owned:
                 await provider.aclose()
 

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from html.parser import HTMLParser
 from typing import Any
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.contrib.auth import get_user_model
@@ -109,3 +110,14 @@ def elements(html: str) -> list[tuple[str, dict[str, str]]]:
 def oob_targets(html: str) -> list[tuple[str, str]]:
     """``(hx-swap-oob, id)`` of every element carrying ``hx-swap-oob``."""
     return [(a["hx-swap-oob"], a.get("id", "")) for _t, a in elements(html) if "hx-swap-oob" in a]
+
+
+@pytest.fixture(name="limit_clock")
+def limit_clock_fixture(monkeypatch: pytest.MonkeyPatch) -> float:
+    """Stop the clock django-ratelimit reads, so no one-minute window ends during a test."""
+    import time
+    from types import SimpleNamespace
+
+    now = time.time()
+    monkeypatch.setattr("django_ratelimit.core.time", SimpleNamespace(time=lambda: now))
+    return now

@@ -15,10 +15,11 @@ from chat.limits import (
     turn_admit_sync,
     turn_release_sync,
 )
+from tests.chat.support import limit_clock_fixture  # noqa: F401  (the fixture)
 
 
 @pytest.fixture(autouse=True)
-def _limits(settings) -> None:
+def _limits(settings, limit_clock) -> None:
     settings.KBQA_QUESTIONS_PER_MINUTE = 3
     settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 2
 

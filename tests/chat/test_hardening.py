@@ -1,0 +1,213 @@
+"""What the front ends do about issue 15's items 3 and 6, through the real turn service and
+pipeline: per-user limits (websocket alert, API 429 + Retry-After, no model call), fabrication
+for staff only, sessions that end, JSON nested too deeply."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import AsyncClient, Client
+
+from chat.auth import api_token_create
+from chat.limits import turn_admit_sync
+from chat.models import Conversation, Message, Trace
+from kbqa.asgi import application
+from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
+from tests.chat.support import (
+    chat_socket,
+    conversation_make,
+    limit_clock_fixture,  # noqa: F401  (the fixture)
+    oob_targets,
+    receive_turn,
+    receive_until,
+    session_cookie,
+    user_make,
+)
+from tests.chat.test_consumer import HANGING, ask
+from tests.fakes.provider import FakeProvider
+
+__all__ = ["leave_kb"]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("leave_kb")]
+
+
+@pytest.fixture(autouse=True)
+def _clock(limit_clock: float) -> None:
+    """No one-minute window of chat.limits ends during a test."""
+
+
+# ------------------------------------------------------------------------- the websocket
+
+
+async def test_websocket_over_the_minute_limit_gets_an_alert_and_no_answer(
+    fake_provider: FakeProvider, settings: Any
+) -> None:
+    settings.KBQA_QUESTIONS_PER_MINUTE = 2
+    fake_provider.add(ANSWER, ANSWER, ANSWER)
+    user = await user_make("alice")
+    async with chat_socket((await conversation_make(user)).pk, user) as comm:
+        for _ in range(2):
+            await comm.send_to(text_data=ask(QUESTION))
+            await receive_turn(comm)
+        await comm.send_to(text_data=ask(QUESTION))
+        alert = await comm.receive_from(timeout=5)
+
+    assert oob_targets(alert) == [("true", "composer-alert")]
+    assert "You have asked 2 questions in a minute, the most allowed. Try again in" in alert
+    assert len(fake_provider.prompts) == 2
+    assert await Trace.objects.acount() == 2
+    assert await Message.objects.filter(role="user").acount() == 2
+
+
+async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
+    fake_provider: FakeProvider,
+) -> None:
+    fake_provider.add(HANGING, ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as first:
+        async with chat_socket(conversation.pk, user) as second:
+            await first.send_to(text_data=ask(QUESTION))
+            await receive_until(first, SHOWN)
+            await second.send_to(text_data=ask("Second?"))
+            alert = await second.receive_from(timeout=5)
+
+    assert "Please wait for the current answer to finish before asking again." in alert
+    assert len(fake_provider.prompts) == 1
+    questions = [m.text async for m in Message.objects.filter(role="user")]
+    assert questions == [QUESTION]
+
+
+async def test_a_socket_is_closed_with_4401_at_the_next_message_after_logout(
+    fake_provider: FakeProvider,
+) -> None:
+    fake_provider.add(ANSWER, ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    cookie = await session_cookie(user)
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"),
+               (b"cookie", f"sessionid={cookie}".encode())]
+    comm = WebsocketCommunicator(application, f"/ws/chat/{conversation.pk}/", headers=headers)
+    try:
+        assert (await comm.connect())[0]
+        await comm.receive_from(timeout=5)  # "connected"
+        await comm.send_to(text_data=ask(QUESTION))
+        await receive_turn(comm)
+
+        browser = Client()
+        browser.cookies["sessionid"] = cookie
+        await sync_to_async(browser.post)("/accounts/logout/")
+        await comm.send_to(text_data=ask(QUESTION))
+        alert = await comm.receive_output(timeout=5)
+        closing = await comm.receive_output(timeout=5)
+    finally:
+        await comm.disconnect()
+
+    assert "Your session has ended. Log in again to keep asking." in alert["text"]
+    assert (closing["type"], closing["code"]) == ("websocket.close", 4401)
+    assert len(fake_provider.prompts) == 1
+
+
+async def test_a_frame_nested_too_deeply_gets_the_unreadable_alert(
+    fake_provider: FakeProvider,
+) -> None:
+    user = await user_make("alice")
+    async with chat_socket((await conversation_make(user)).pk, user) as comm:
+        await comm.send_to(text_data="[" * 5000 + "]" * 5000)
+        alert = await comm.receive_from(timeout=5)
+    assert "The message could not be read. Reload the page and try again." in alert
+    assert fake_provider.prompts == []
+
+
+# ---------------------------------------------------------------------------- the HTTP API
+
+
+def post(body: Any, key: str, url: str = "/api/answer") -> Any:
+    """POST with a bearer token; a stream is read to its end (the answer runs as it is read)."""
+    data = body if isinstance(body, str) else json.dumps(body)
+
+    async def go() -> Any:
+        headers = {"Authorization": f"Bearer {key}"}
+        response = await AsyncClient().post(
+            url, data=data, content_type="application/json", headers=headers
+        )
+        if response.streaming:
+            _ = [chunk async for chunk in response.streaming_content]
+        return response
+
+    return async_to_sync(go)()
+
+
+@pytest.fixture
+def alice(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("alice", password="pw-alice-123")
+
+
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_api_over_the_minute_limit_is_429_with_retry_after_and_no_model_call(
+    fake_provider: FakeProvider, alice: Any, settings: Any, url: str
+) -> None:
+    settings.KBQA_QUESTIONS_PER_MINUTE = 2
+    fake_provider.add(*[ANSWER] * 6)
+    _token, key = api_token_create(user=alice)
+    statuses = [post({"question": QUESTION}, key, url).status_code for _ in range(2)]
+    refused = post({"question": QUESTION}, key, url)
+
+    assert statuses == [200, 200]
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    assert refused.json()["error"].startswith(
+        "You have asked 2 questions in a minute, the most allowed. Try again in"
+    )
+    assert Trace.objects.count() == 2
+    assert Conversation.objects.count() == 2  # the refused request started none
+
+
+def test_each_api_token_has_its_own_limit(
+    fake_provider: FakeProvider, alice: Any, settings: Any
+) -> None:
+    settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 1
+    fake_provider.add(*[ANSWER] * 6)
+    first, second = (api_token_create(user=alice, name=n)[1] for n in ("a", "b"))
+    statuses = [post({"question": QUESTION}, k).status_code for k in (first, first, second)]
+    assert statuses == [200, 429, 200]
+
+
+def test_api_refuses_a_second_answer_in_the_same_conversation(
+    fake_provider: FakeProvider, alice: Any
+) -> None:
+    _token, key = api_token_create(user=alice)
+    conversation = Conversation.objects.create(owner=alice)
+    turn_admit_sync(user_id=alice.pk, conversation_id=conversation.pk)  # an answer runs
+    refused = post({"question": QUESTION, "conversation": conversation.pk}, key)
+    assert (refused.status_code, refused["Retry-After"]) == (429, "5")
+    assert refused.json() == {
+        "error": "Please wait for the current answer to finish before asking again."
+    }
+    assert fake_provider.prompts == []
+    assert not Message.objects.exists()
+
+
+@pytest.mark.parametrize(("staff", "honoured"), [(False, False), (True, True)])
+def test_api_fabrication_is_for_staff_only(
+    fake_provider: FakeProvider, django_user_model: Any, staff: bool, honoured: bool
+) -> None:
+    fake_provider.add(ANSWER, ANSWER)
+    user = django_user_model.objects.create_user("pat", password="pw-pat-12345", is_staff=staff)
+    _token, key = api_token_create(user=user)
+    response = post({"question": QUESTION, "fabricate": True}, key, "/api/answer/stream")
+    assert response.status_code == 200
+    trace = Trace.objects.get()
+    dropped = [d["text"] for d in trace.data["dropped"]]
+    assert (len(dropped) == 2) == honoured
+
+
+def test_api_json_nested_100000_deep_is_a_400_json_error(alice: Any) -> None:
+    _token, key = api_token_create(user=alice)
+    response = post("[" * 100_000 + "]" * 100_000, key)
+    assert (response.status_code, response.json()) == (
+        400, {"error": "The request body is JSON nested too deeply."}
+    )
