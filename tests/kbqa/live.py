@@ -84,6 +84,16 @@ def daphne(data_dir: Path, **extra: str) -> Iterator[Daphne]:
         log.close()
 
 
+def api_key_create(data_dir: Path, username: str = "api-client") -> str:
+    """A user and an API token in ``data_dir``'s database; returns the token's key."""
+    code = (
+        "from django.contrib.auth import get_user_model; from chat.auth import api_token_create; "
+        f"u = get_user_model().objects.create_user({username!r}, password='pw-api-client-1'); "
+        "print(api_token_create(user=u)[1])"
+    )
+    return manage(server_env(data_dir), "shell", "-c", code).stdout.strip().splitlines()[-1]
+
+
 def _wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:

@@ -8,23 +8,41 @@ application itself: the answer API refuses an anonymous caller without reading t
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import select
 import socket
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
-from tests.kbqa.live import Daphne, daphne
+from tests.kbqa.live import Daphne, api_key_create, daphne
 
 MB = 1024 * 1024
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Daphne]:
-    with daphne(tmp_path_factory.mktemp("kbqa-bodylimit")) as live:
+    with daphne(tmp_path_factory.mktemp("kbqa-bodylimit"), KBQA_QUESTIONS_PER_MINUTE="2") as live:
         yield live
+
+
+@pytest.fixture(scope="module")
+def api_key(server: Daphne) -> str:
+    return api_key_create(server.data_dir)
+
+
+def api_post(port: int, key: str, body: bytes) -> tuple[int, dict[str, str], dict[str, Any]]:
+    """POST ``body`` to ``/api/answer`` with a bearer token: (status, headers, JSON body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    connection.request("POST", "/api/answer", body=body, headers=headers)
+    response = connection.getresponse()
+    answer = (response.status, dict(response.getheaders()), json.loads(response.read()))
+    connection.close()
+    return answer
 
 
 def post_large(
@@ -100,6 +118,25 @@ def test_the_answer_api_refuses_an_anonymous_caller_before_the_body(server: Daph
     status, body, _ = post_large(server.port, "/api/answer", 512 * 1024)
     assert status == 401
     assert body["error"].startswith("Authentication required")
+
+
+def test_json_nested_100000_deep_is_a_400_json_error(server: Daphne, api_key: str) -> None:
+    status, headers, body = api_post(server.port, api_key, b"[" * 100_000 + b"]" * 100_000)
+    assert (status, headers["Content-Type"]) == (400, "application/json")
+    assert body == {"error": "The request body is JSON nested too deeply."}
+
+
+def test_questions_over_the_minute_limit_get_429_with_retry_after(
+    server: Daphne, api_key: str
+) -> None:
+    question = json.dumps({"question": "How long is the recycle bin kept?"}).encode()
+    # Five, not three: a one-minute window may end between two of them (windows are fixed).
+    answers = [api_post(server.port, api_key, question) for _ in range(5)]
+    statuses = [status for status, _h, _b in answers]
+    assert statuses[:2] == [200, 200] and 429 in statuses
+    _status, headers, body = answers[statuses.index(429)]
+    assert 1 <= int(headers["Retry-After"]) <= 60
+    assert body["error"].startswith("You have asked 2 questions in a minute, the most allowed.")
 
 
 # ----------------------------------------------------------------- the ASGI layer alone
