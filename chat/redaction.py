@@ -84,8 +84,11 @@ def trace_data_redact(
     numbers = {b.get("n") for b in data.get("blocks") or () if b.get("chunk_id") in purged}
     removed: set[str] = set()
     out = _walk(data, numbers=numbers, purged=purged, removed=removed)
-    out["prompts"] = [_prompt_redact(p, numbers) for p in out.get("prompts") or ()]
+    out = _prompt_redact(out, numbers)  # prompts, and the model calls that record them
     out["drafts"] = [_draft_redact(d, numbers) for d in out.get("drafts") or ()]
+    for call in out.get("calls") or ():  # every model call's raw output (drafts among them)
+        if isinstance(call, dict):
+            call["output"] = _draft_redact(call.get("output", ""), numbers)
     return _walk_strings(out, lambda s: REMOVED if s in removed else _scrub(s, quotes))
 
 
@@ -125,7 +128,8 @@ def _walk_strings(value: Any, change: Any) -> Any:
 
 
 def _prompt_redact(prompt: Any, numbers: set[Any]) -> Any:
-    """The prompt with each purged block's ``<source>`` body replaced (attributes kept)."""
+    """``prompt`` (any JSON value) with each purged block's ``<source>`` body replaced
+    (attributes kept)."""
     if not numbers:
         return prompt
 

@@ -93,6 +93,11 @@ def test_a_paraphrase_citing_a_purged_block_is_removed_with_its_source() -> None
             '<source n="1" title="Bin">Kept for 30 days.</source>\n'
             '<source n="2" title="Up">Up to 200 MB.</source>'}]}],
         "drafts": ["Files stay a month [1]. Uploads go to 200 MB [2]."],
+        "calls": [{
+            "purpose": "answer",
+            "output": "Files stay a month [1]. Uploads go to 200 MB [2].",
+            "prompt": {"messages": [{"content": '<source n="1" title="Bin">Kept.</source>'}]},
+        }],
         "verdicts": [{"text": "Files stay a month [1].", "citations": [1], "ok": True},
                      {"text": "Uploads go to 200 MB [2].", "citations": [2], "ok": True}],
         "dropped": [{"draft": 1, "text": "Files stay a month [1].", "reasons": ["x"]}],
@@ -105,6 +110,10 @@ def test_a_paraphrase_citing_a_purged_block_is_removed_with_its_source() -> None
         '<source n="2" title="Up">Up to 200 MB.</source>'
     )
     assert out["drafts"] == [f"{REMOVED} Uploads go to 200 MB [2]."]
+    assert out["calls"][0]["output"] == f"{REMOVED} Uploads go to 200 MB [2]."
+    assert out["calls"][0]["prompt"]["messages"][0]["content"] == (
+        f'<source n="1" title="Bin">{REMOVED}</source>'
+    )
     assert [v["text"] for v in out["verdicts"]] == [REMOVED, "Uploads go to 200 MB [2]."]
     assert out["dropped"][0]["text"] == REMOVED
     assert out["blocks"] == data["blocks"]
