@@ -23,20 +23,25 @@ call are the pipeline's (``generation.calls``).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, ClassVar, cast
 
 import anthropic
 
 from kbqa.core.errors import ProviderError
-from kbqa.core.providers.base import FAST_TASKS, Prompt, Provider, ProviderCall
-from kbqa.core.providers.failures import MSG_BROKE_BEFORE, MSG_BROKE_OFF, sdk_error, with_retries
+from kbqa.core.providers.base import Prompt, ProviderCall
+from kbqa.core.providers.failures import (
+    MSG_BROKE_BEFORE,
+    MSG_BROKE_OFF,
+    RetryingSdkProvider,
+    sdk_error,
+)
 
 CONNECT_TIMEOUT = 5.0  # seconds: the SDK's own default, which a float timeout would replace
 MSG_NO_STOP = "the model provider ended the stream before the answer was complete"
 
 
-class AnthropicProvider(Provider):
+class AnthropicProvider(RetryingSdkProvider):
     """Claude via ``anthropic.AsyncAnthropic``; ``supports_rewrite`` is true."""
 
     name: ClassVar[str] = "anthropic"
@@ -53,30 +58,16 @@ class AnthropicProvider(Provider):
         timeout: float = 60.0,
         max_retry_wait: float = 10.0,
     ) -> None:
-        super().__init__(model=model, fast_model=fast_model)
-        self.max_retries, self.max_retry_wait = max_retries, max_retry_wait
+        super().__init__(
+            model=model, fast_model=fast_model, max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+        )
         self.client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url or None,
             max_retries=0,
             timeout=anthropic.Timeout(timeout, connect=CONNECT_TIMEOUT),
         )
-
-    async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
-        """Yield text deltas; fills ``call`` with model version, usage, stop reason and
-        request id.
-
-        Raises ``ProviderUnavailable`` (bad key, unreachable, unknown model, no credit) or
-        ``ProviderError`` (``retryable``; ``started`` when text had already been yielded;
-        API details in its attributes). Closing or cancelling the generator closes the HTTP
-        stream.
-        """
-        call.model = self.model_for(prompt)
-        retries = 0 if prompt.task in FAST_TASKS else self.max_retries
-        async for delta in with_retries(
-            lambda: self._attempt(prompt, call), retries=retries, max_wait=self.max_retry_wait
-        ):
-            yield delta
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:
         started = stopped = False
@@ -102,10 +93,6 @@ class AnthropicProvider(Provider):
                 started=started, error_type="incomplete_stream", api_message=MSG_NO_STOP,
                 request_id=call.request_id,
             )
-
-    async def aclose(self) -> None:
-        """Close the SDK's HTTP connection pool."""
-        await self.client.close()
 
 
 def _record(event: Any, call: ProviderCall) -> str:

@@ -22,6 +22,7 @@ import asyncio
 import logging
 import random
 import re
+from abc import abstractmethod
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from contextlib import aclosing
 from email.utils import parsedate_to_datetime
@@ -30,6 +31,7 @@ from types import ModuleType
 from typing import Any
 
 from kbqa.core.errors import ProviderError, ProviderUnavailable
+from kbqa.core.providers.base import FAST_TASKS, Prompt, Provider, ProviderCall
 
 log = logging.getLogger(__name__)
 
@@ -167,3 +169,41 @@ async def with_retries(
                 n + 1, wait, exc.error_type, exc.status, exc.request_id, exc.api_message,
             )
         await asyncio.sleep(wait)
+
+
+class RetryingSdkProvider(Provider):
+    """A provider over an official SDK client whose own retries are off: ``stream`` runs
+    ``_attempt`` under ``with_retries`` (``max_retries`` for answers, none for fast tasks,
+    whose callers fall back offline), and ``aclose`` closes ``client``. Subclasses build
+    ``client`` and implement ``_attempt`` (one HTTP request and its stream)."""
+
+    client: Any
+
+    def __init__(
+        self, *, model: str, fast_model: str, max_retries: int, max_retry_wait: float
+    ) -> None:
+        super().__init__(model=model, fast_model=fast_model)
+        self.max_retries, self.max_retry_wait = max_retries, max_retry_wait
+
+    async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
+        """Yield text deltas; fills ``call`` (model version, usage, stop reason, request id).
+
+        Raises ``ProviderUnavailable`` (bad key, unreachable, unknown model, no credit) or
+        ``ProviderError`` (``retryable``; ``started`` when text had already been yielded;
+        API details in its attributes). Closing or cancelling the generator closes the HTTP
+        stream.
+        """
+        call.model = self.model_for(prompt)
+        retries = 0 if prompt.task in FAST_TASKS else self.max_retries
+        async for delta in with_retries(
+            lambda: self._attempt(prompt, call), retries=retries, max_wait=self.max_retry_wait
+        ):
+            yield delta
+
+    @abstractmethod
+    def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:
+        """One request: its text deltas; raises ``ProviderError`` via ``sdk_error``."""
+
+    async def aclose(self) -> None:
+        """Close the SDK client's connection pool."""
+        await self.client.close()

@@ -18,14 +18,19 @@ exception mid-stream becomes a ``ProviderError`` that says whether text had been
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any, ClassVar, cast
 
 import openai
 
 from kbqa.core.errors import ProviderError
-from kbqa.core.providers.base import FAST_TASKS, Prompt, Provider, ProviderCall
-from kbqa.core.providers.failures import MSG_BROKE_BEFORE, MSG_BROKE_OFF, sdk_error, with_retries
+from kbqa.core.providers.base import Prompt, ProviderCall
+from kbqa.core.providers.failures import (
+    MSG_BROKE_BEFORE,
+    MSG_BROKE_OFF,
+    RetryingSdkProvider,
+    sdk_error,
+)
 
 CONNECT_TIMEOUT = 5.0
 MSG_NO_FINISH = "the model server ended the stream before any choice finished"
@@ -39,7 +44,7 @@ STOP_REASONS = {
 PLACEHOLDER_KEY = "not-needed"
 
 
-class OpenAIProvider(Provider):
+class OpenAIProvider(RetryingSdkProvider):
     """A model behind any OpenAI-compatible server via ``openai.AsyncOpenAI``."""
 
     name: ClassVar[str] = "openai"
@@ -56,26 +61,16 @@ class OpenAIProvider(Provider):
         timeout: float = 60.0,
         max_retry_wait: float = 10.0,
     ) -> None:
-        super().__init__(model=model, fast_model=fast_model)
-        self.max_retries, self.max_retry_wait = max_retries, max_retry_wait
+        super().__init__(
+            model=model, fast_model=fast_model, max_retries=max_retries,
+            max_retry_wait=max_retry_wait,
+        )
         self.client = openai.AsyncOpenAI(
             api_key=api_key or PLACEHOLDER_KEY,
             base_url=base_url or None,
             max_retries=0,
             timeout=openai.Timeout(timeout, connect=CONNECT_TIMEOUT),
         )
-
-    async def stream(self, prompt: Prompt, call: ProviderCall) -> AsyncIterator[str]:
-        """Yield text deltas; fills ``call`` (model version, usage, stop reason, request id).
-
-        Raises ``ProviderUnavailable``/``ProviderError`` as ``AnthropicProvider.stream`` does.
-        """
-        call.model = self.model_for(prompt)
-        retries = 0 if prompt.task in FAST_TASKS else self.max_retries
-        async for delta in with_retries(
-            lambda: self._attempt(prompt, call), retries=retries, max_wait=self.max_retry_wait
-        ):
-            yield delta
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:
         started = finished = False
@@ -104,10 +99,6 @@ class OpenAIProvider(Provider):
                 started=started, error_type="incomplete_stream", api_message=MSG_NO_FINISH,
                 request_id=call.request_id,
             )
-
-    async def aclose(self) -> None:
-        """Close the SDK's HTTP connection pool."""
-        await self.client.close()
 
 
 def _record(chunk: Any, call: ProviderCall) -> bool:
