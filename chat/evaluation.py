@@ -37,8 +37,9 @@ from kbqa.core.grounding.citations import Verifier
 from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
+from kbqa.core.retrieval.standalone import rewrite_deterministic
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Audience, Block, Chunk, Claim, Retriever
+from kbqa.core.types import Audience, Block, Chunk, Claim, Retriever, Turn
 from sources.chunking import chunk_text
 from sources.selectors import KnowledgeBaseRetriever, chunk_as_core, chunk_get
 
@@ -153,6 +154,12 @@ async def check_citations(
     return checked, valid, issues
 
 
+def case_history(case: EvalCase) -> tuple[Turn, ...]:
+    """The case's earlier user questions as conversation turns (no answers: they are never
+    evidence, and the standalone query reads only user turns)."""
+    return tuple(Turn(role="user", text=q) for q in case.history)
+
+
 def _result(case: EvalCase, **fields: Any) -> CaseResult:
     return CaseResult(
         case_id=case.id, question=case.question, lang=case.lang, expect=case.expect,
@@ -175,7 +182,8 @@ async def run_case(
     try:
         kb = case_knowledge_base(case)
         request = TurnRequest(question=case.question, fabricate=False, provider=provider,
-                              retriever=kb.retriever, config=config, store_trace=store_traces)
+                              retriever=kb.retriever, config=config, store_trace=store_traces,
+                              history=case_history(case))
         async with aclosing(answer_turn(request, observed)) as items:
             async for _ in items:
                 pass
@@ -240,7 +248,8 @@ async def collect_signals(
     out: list[Signals] = []
     for case in tqdm(cases, file=sys.stderr, disable=not progress, unit="case"):
         kb = case_knowledge_base(case)
-        hits = await kb.retriever.search(case.question, top_k)
+        query = rewrite_deterministic(case.question, case_history(case))
+        hits = await kb.retriever.search(query, top_k)
         source = case.origin.rsplit(":", 1)[0]
         out.append(signals_from_hits(case.question, hits, case_id=case.id,
                                      expect=gate_label(case), lang=case.lang, source=source))

@@ -173,6 +173,7 @@ class TurnRequest:
     store_trace: bool = True
     limited: bool = False
     token_id: int | None = None
+    history: tuple[Turn, ...] = ()  # earlier turns when there is no conversation (evaluate)
 
 
 @dataclass(frozen=True)
@@ -258,7 +259,8 @@ def turn_load_db(request: TurnRequest) -> _Stored:
     read (the operator without ``--user``: documents visible to everyone). Raises
     TurnRejected."""
     if request.conversation_id is None:
-        return _Stored(user=request.user, audience=audience_for(request.user))
+        return _Stored(history=request.history, user=request.user,
+                       audience=audience_for(request.user))
     conversation = conversation_visible(conversation_id=request.conversation_id, user=request.user)
     if conversation is None:
         raise TurnRejected(

@@ -6,13 +6,16 @@ One case per line (README: Evaluation)::
      "documents": [{"doc_id", "title", "text", "updated", "authority", "source_url"}],
      "expect": "answer" | "refuse" | "conflict",
      "answer_contains": ["30"] | [["30 days", "30 天"], ["recycle"]],    (optional)
-     "refusal_reason": "low_score" | "no_support"}                        (optional)
+     "refusal_reason": "low_score" | "no_support",                        (optional)
+     "history": ["earlier user question", ...]}                           (optional)
 
 ``documents`` present (even empty) means the case brings its own temporary knowledge base;
 absent means the stored knowledge base answers it. ``answer_contains`` is a list of groups:
 every group must be matched by one of its aliases (case-insensitive; whitespace ignored for
-Chinese). A bare string is one group of one alias. Unknown keys are ignored, so case files
-may carry notes.
+Chinese). A bare string is one group of one alias. ``history`` holds the conversation's
+earlier USER questions, oldest first: the case's question is then a follow-up and is
+answered as the chat answers one (standalone query from the history). Unknown keys are
+ignored, so case files may carry notes.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ class EvalCase:
     """One evaluation question and what a correct run looks like.
 
     ``documents`` None: use the stored knowledge base. ``origin`` is ``file:line`` for reports.
+    ``history``: earlier user questions of the conversation, oldest first (a follow-up).
     """
 
     id: str
@@ -68,6 +72,7 @@ class EvalCase:
     refusal_reason: str | None = None
     origin: str = ""
     groups: tuple[str, ...] = ()  # the asking user's groups (names); empty: no group
+    history: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,13 @@ def _str_list(raw: dict[str, Any], key: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
         raise CaseFormatError(f"{key!r} must be a list of names")
     return tuple(v.strip() for v in value)
+def _history(raw: dict[str, Any]) -> tuple[str, ...]:
+    value = raw.get("history")
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(q, str) and q.strip() for q in value):
+        raise CaseFormatError("'history' must be a list of non-empty strings")
+    return tuple(q.strip() for q in value)
 
 
 def parse_document(raw: Any, index: int) -> CaseDocument:
@@ -207,6 +219,7 @@ def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
         refusal_reason=reason,
         origin=origin,
         groups=_str_list(raw, "groups"),
+        history=_history(raw),
     )
 
 

@@ -8,12 +8,15 @@ Scores. BM25 (Robertson & Zaragoza 2009) with rank-bm25's defaults k1 = 1.5, b =
 Lucene's always-positive IDF (see ``LuceneBM25``). Each query term counts once (distinct
 terms), so repeating a word in a question does not change the ranking.
 
-Relevance. ``relevance = score / ideal`` with ``ideal = sum over distinct query terms t of
-idf(t) * (k1 + 1)``: the score a chunk would reach if every query term had an infinite term
-frequency in it. A term absent from the index gets the IDF of n = 0, so words the knowledge
-base has never seen lower relevance. Each term's contribution is below idf(t) * (k1 + 1), so
-relevance is in [0, 1); the low-score refusal threshold (``KBQA_MIN_RELEVANCE``) compares
-against it.
+Relevance. ``relevance = score / ideal`` with ``ideal = sum over the counted query terms t
+of idf(t) * (k1 + 1)``, the counted terms being ``terms.relevance_terms``: every term the
+index knows, and the unknown ones only when they are content words (no question or
+function words, no segmentation pieces), so how a question is phrased does not decide the
+low-score gate. ``ideal`` is the score a chunk would reach if every counted term had an
+infinite term frequency in it. A term absent from the index gets the IDF of n = 0, so
+content words the knowledge base has never seen lower relevance. Each term's contribution
+is below idf(t) * (k1 + 1), so relevance is in [0, 1); the low-score refusal threshold
+(``KBQA_MIN_RELEVANCE``) compares against it.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from typing import Any, Protocol
 import numpy as np
 from rank_bm25 import BM25Okapi
 
-from kbqa.core.text.terms import terms
+from kbqa.core.text.terms import relevance_terms, search_terms
 from kbqa.core.types import Audience, Chunk, ScoredChunk
 
 K1 = 1.5  # rank-bm25 BM25Okapi default
@@ -123,11 +126,11 @@ class SearchEngine(Protocol):
 
 def chunk_terms(chunk: Chunk) -> list[str]:
     """Terms a chunk is indexed under: its section heading and its text."""
-    return terms(f"{chunk.section}\n{chunk.text}" if chunk.section else chunk.text)
+    return search_terms(f"{chunk.section}\n{chunk.text}" if chunk.section else chunk.text)
 
 
 class Bm25Index:
-    """``SearchEngine`` over rank-bm25 and ``kbqa.core.text.terms.terms``.
+    """``SearchEngine`` over rank-bm25 and ``kbqa.core.text.terms.search_terms``.
 
     Not thread-safe while ``build`` runs; searching a built index from many threads is safe.
     """
@@ -174,6 +177,10 @@ class Bm25Index:
             return None
         return np.isin(self._access_class_of, np.asarray(readable, dtype=np.int32))
 
+    def knows(self, term: str) -> bool:
+        """Whether some chunk of this index has ``term``."""
+        return self._bm25 is not None and term in self._bm25.idf
+
     def search(
         self, query: str, k: int, *, audience: Audience | None = None
     ) -> list[ScoredChunk]:
@@ -185,14 +192,14 @@ class Bm25Index:
         changes no score, rank or relevance. Returns [] for an empty index, k < 1, or a
         query with no terms (empty, punctuation).
         """
-        query_terms = list(dict.fromkeys(terms(query)))
+        query_terms = list(dict.fromkeys(search_terms(query)))
         if self._bm25 is None or k < 1 or not query_terms:
             return []
         mask = self.readable_mask(audience)
         if mask is not None and not mask.any():
             return []
-        scores, idfs = self._bm25.masked_scores(query_terms, mask)
-        ideal = sum(idfs.values()) * (K1 + 1)
+        scores, idfs = self._bm25.masked_scores(query_terms, mask)  # only known terms score
+        ideal = sum(idfs[t] for t in relevance_terms(query, self.knows)) * (K1 + 1)
         hits = _top(scores, k)
         hits.sort(key=lambda i: (-scores[i], self._chunks[i].chunk_id))
         return [

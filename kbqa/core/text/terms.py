@@ -11,6 +11,15 @@ One tokenizer serves both, so a term the index matched is the same term the veri
   plus their shorter in-dictionary parts), the field's standard Chinese segmenter.
 - A short stop list (English function words, Chinese particles) is removed; everything
   else is kept, because the verifier removes terms common to most blocks itself.
+
+Retrieval indexes ``search_terms``: these terms plus the character bigrams of every CJK
+run, so a word segmented differently in a question and a document still meets
+(``多少天年假`` segments as ``天年/假``, the document's ``带薪年假`` as ``年假``; the
+bigram ``年假`` is in both). ``relevance_terms`` says which query terms count in the
+relevance's ideal score: never question or function words (stopwords-iso's English and
+Chinese lists, MIT), never a segmentation piece the index does not know.
+``TERMS_VERSION`` changes whenever any of these outputs change for some text; stored
+per-chunk terms keyed by an older version must be rebuilt.
 """
 
 from __future__ import annotations
@@ -19,13 +28,16 @@ import logging
 import re
 import threading
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
 from kbqa.core.text.normalise import CJK_CHARS
 
+TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams
+
 _TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[a-z]+")
+_CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
 
 STOP_EN = frozenset(
     """a an the and or but if then of to in on at by for with from as into onto about over
@@ -108,3 +120,62 @@ def without_parts(found: Sequence[str]) -> list[str]:
     """``found`` (in order) without each term that is part of another one: search mode gives
     ``出租车`` and its parts ``出租``, ``租车``; only the longest word names a thing."""
     return [t for t in found if not any(t != o and t in o for o in found)]
+
+
+def cjk_bigrams(text: str) -> list[str]:
+    """Overlapping character bigrams of each CJK run of ``text`` (NFKC-folded), in order:
+    ``年假没用完`` -> ``年假, 假没, 没用, 用完``. A one-character run gives none."""
+    folded = unicodedata.normalize("NFKC", text)
+    return [run[i:i + 2] for run in _CJK_RUN_RE.findall(folded) for i in range(len(run) - 1)]
+
+
+def search_terms(text: str) -> list[str]:
+    """What retrieval indexes and searches: ``terms(text)`` then the CJK bigrams that are
+    not already one of its terms (a two-character word is not counted twice)."""
+    found = terms(text)
+    words = set(found)
+    return found + [b for b in cjk_bigrams(text) if b not in words]
+
+
+@lru_cache(maxsize=1)
+def question_words() -> frozenset[str]:
+    """Interrogatives, function words and politeness of both languages: stopwords-iso's
+    English and Chinese lists (github.com/stopwords-iso, MIT), folded and stemmed as
+    ``terms`` folds them."""
+    import stopwordsiso
+
+    words = stopwordsiso.stopwords(["en", "zh"])
+    return frozenset(words) | frozenset(stem(w) for w in words if w.isascii())
+
+
+# Chinese interrogative pronouns: a word that starts with one asks (哪一年, 哪几种, 几种).
+_INTERROGATIVE_ZH = tuple("哪几啥谁怎")
+
+
+def is_question_word(term: str) -> bool:
+    """Whether ``term`` only shapes the question (``which``, ``多大``, ``哪一年``, ``请问``):
+    it is a stop word, a Chinese word made only of stop characters, or one starting with
+    an interrogative pronoun."""
+    stop = question_words()
+    if term in stop:
+        return True
+    if term.isascii():
+        return False
+    return term.startswith(_INTERROGATIVE_ZH) or all(ch in stop for ch in term)
+
+
+def relevance_terms(query: str, known: Callable[[str], bool]) -> list[str]:
+    """The distinct query terms that count in relevance's ideal score, in order.
+
+    Question and function words never count (``is_question_word``). A CJK bigram counts only
+    when the index knows it (``known``): an unknown one straddles two words. An unknown CJK
+    word counts unless a known bigram of the query overlaps it: then it is a segmentation
+    piece (``天年`` of ``多少天年假``, where ``年假`` is known), not a missing word.
+    """
+    words = [t for t in dict.fromkeys(terms(query)) if not is_question_word(t)]
+    bigrams = [b for b in dict.fromkeys(cjk_bigrams(query))
+               if b not in words and known(b) and not is_question_word(b)]
+    covered = set("".join(bigrams))
+    kept = [w for w in words
+            if w.isascii() or known(w) or not covered & set(w)]
+    return kept + bigrams

@@ -128,3 +128,16 @@ def test_read_cases_reports_bad_lines_by_number_and_keeps_the_rest():
         (5, "duplicate id 'a'"),
     ]
     assert str(problems[0]).startswith("cases.jsonl:3: invalid JSON")
+
+
+def test_history_holds_the_earlier_user_questions_in_order():
+    case = parse_case({"id": "f1", "question": "and sick days?", "expect": "answer",
+                       "history": ["How many days of annual leave?", " and for part-timers? "]})
+    assert case.history == ("How many days of annual leave?", "and for part-timers?")
+    assert parse_case({"id": "f2", "question": "q?", "expect": "refuse"}).history == ()
+
+
+@pytest.mark.parametrize("history", ["one question", [""], [1]])
+def test_history_must_be_a_list_of_questions(history):
+    with pytest.raises(CaseFormatError, match="history"):
+        parse_case({"id": "f3", "question": "q?", "expect": "answer", "history": history})

@@ -71,7 +71,30 @@ def test_hits_are_best_first_with_relevance_below_one(index: Bm25Index) -> None:
     hits = index.search("hotel limit per night in Tokyo", 20)
     scores = [h.score for h in hits]
     assert scores == sorted(scores, reverse=True)
-    assert all(h.score > 0 and 0 < h.relevance < 1 for h in hits)
+    assert all(h.score > 0 and 0 <= h.relevance < 1 for h in hits)
+    assert hits[0].relevance > 0
+
+
+@pytest.mark.parametrize(
+    ("plain", "phrased"),
+    [
+        ("hotel limit Tokyo", "Which hotel limit is there for Tokyo, please?"),
+        ("年假 天数", "请问年假一般有多少天数呢？"),
+    ],
+)
+def test_question_words_do_not_lower_relevance(
+    index: Bm25Index, plain: str, phrased: str
+) -> None:
+    assert index.search(phrased, 1)[0].relevance == pytest.approx(
+        index.search(plain, 1)[0].relevance)
+
+
+def test_a_word_segmented_differently_still_meets(index: Bm25Index) -> None:
+    # jieba cuts 多少天年假 as 天年/假; the bigram 年假 still finds the annual-leave chunk,
+    # and the piece 天年 does not count as a missing word.
+    hit = index.search("全职员工每年有多少天年假？", 1)[0]
+    assert "年假" in hit.chunk.text
+    assert hit.relevance > 0.3
 
 
 def test_k_limits_the_number_of_hits(index: Bm25Index) -> None:
