@@ -15,7 +15,7 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider
-from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.normalise import detect_language, has_cjk
 from kbqa.core.text.terms import STOP_EN, terms, without_parts
 from kbqa.core.types import TraceRecorder, Turn
 
@@ -96,17 +96,56 @@ def _core(text: str) -> str:
     return _TRAILING_RE.sub("", text.strip())
 
 
+def _content_runs(text: str) -> list[re.Match[str]]:
+    """Runs of content words in ``text`` (no stop, question or frame word between them):
+    "How many days of annual leave do full-timers get?" -> days, annual leave, full-timers."""
+    skip = STOP_EN | GENERIC | QUESTION_WORDS
+    word = r"[A-Za-z][A-Za-z'-]*"
+    runs = re.finditer(rf"{word}(?:\s+{word})*", text)
+    out: list[re.Match[str]] = []
+    for run in runs:
+        for m in re.finditer(rf"(?:{word})(?:\s+{word})*", run.group()):
+            words = m.group().split()
+            out.extend(_split_run(run.start() + m.start(), words, skip, text))
+    return out
+
+
+def _split_run(start: int, words: list[str], skip: frozenset[str], text: str
+               ) -> list[re.Match[str]]:
+    """The maximal sub-runs of ``words`` (starting at ``start`` in ``text``) with no word
+    in ``skip``."""
+    spans: list[tuple[int, int]] = []
+    pos = start
+    for w in words:
+        pos = text.index(w, pos)
+        if w.lower() in skip:
+            spans.append((-1, -1))
+        elif spans and spans[-1][0] >= 0:
+            spans[-1] = (spans[-1][0], pos + len(w))
+        else:
+            spans.append((pos, pos + len(w)))
+        pos += len(w)
+    found = [re.compile(re.escape(text[a:b])).search(text, a) for a, b in spans if a >= 0]
+    return [m for m in found if m is not None]
+
+
 def _parallel_en(core: str, topic: str) -> str | None:
-    """"annual leave" after "How many days of sick leave…?" -> the topic with the phrase
-    swapped: a follow-up naming a sibling of the topic's noun asks the same question of it."""
+    """"annual leave" after "How many days of sick leave…?" -> the topic with its focus
+    replaced: a follow-up naming another thing asks the same question of it, never of both.
+    The focus is the topic's content phrase with the same head word, else its longest
+    phrase of two or more words."""
     words = _EN_WORD_RE.findall(core)
     if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
-    head = re.escape(words[-1])
-    match = re.search(rf"\b[A-Za-z]+\s+{head}\b", topic, re.IGNORECASE)
-    if match is None or match.group().lower() == core.lower():
+    runs = [m for m in _content_runs(topic) if m.group().lower() != core.lower()]
+    head = words[-1].lower()
+    same = [m for m in runs if m.group().split()[-1].lower() == head and " " in m.group()]
+    longer = sorted((m for m in runs if " " in m.group()), key=lambda m: -len(m.group()))
+    target = (same or longer or [None])[0]
+    if target is None:
         return None
-    return f"{_core(topic[: match.start()] + core + topic[match.end():])}?"
+    noun = re.sub(r"^(?:the|a|an|my|our|your|their)\s+", "", core, flags=re.IGNORECASE)
+    return f"{_core(topic[: target.start()] + noun + topic[target.end():])}?"
 
 
 def _combine_en(rest: str, topic: str) -> str:
@@ -127,14 +166,17 @@ def _combine_en(rest: str, topic: str) -> str:
 
 
 def _parallel_zh(noun: str, topic: str) -> str | None:
-    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假 (same head
-    character, the usual shape of sibling nouns in Chinese); likewise a place, person or
-    organisation name replaces the topic's name of the same kind."""
+    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假: a span of
+    the topic as long as the new noun with the same head (last) character, the usual shape
+    of sibling nouns in Chinese (病假/年假, 入门版/企业版), searched from the end; likewise
+    a place, person or organisation name replaces the topic's name of the same kind."""
     if len(noun) < 2:
         return None
-    for term in terms(topic):
-        if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
-            return f"{_core(topic.replace(term, noun, 1))}？"
+    size = len(noun)
+    for end in range(len(topic), size - 1, -1):
+        span = topic[end - size:end]
+        if span != noun and span[-1] == noun[-1] and has_cjk(span) and span.isalnum():
+            return f"{_core(topic[:end - size] + noun + topic[end:])}？"
     return _parallel_name_zh(noun, topic)
 
 
@@ -169,16 +211,41 @@ def _combine_zh(rest: str, topic: str) -> str:
 def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     """One standalone question for ``question`` given earlier turns (offline, no model).
 
-    A follow-up is combined with the latest user question that was not itself a follow-up
-    (so "what about guests?" after "and for admins?" still asks about the first topic); any
-    other question is returned with a leading connector removed. Assistant turns are never
-    used.
+    The earlier user questions are folded in order: each follow-up is rewritten against
+    the standalone form of the turns before it, so a chain of three turns ("How many days
+    of annual leave?", "and sick leave?", "and for part-timers?") keeps the latest focus.
+    Any other question is returned with a leading connector removed. Assistant turns are
+    never used.
     """
     users = [t.text for t in history if t.role == "user" and t.text.strip()]
+    topic = ""
+    for earlier in users:
+        if not topic or not is_follow_up(earlier):
+            topic = _rewrite_one(earlier, "")
+        else:
+            # Only a new focus moves the topic on; "and for admins?" then "what about
+            # guests?" asks the first question of guests, not of admins and guests.
+            topic = _replace_focus(earlier, topic) or topic
+    return _rewrite_one(question, topic)
+
+
+def _replace_focus(question: str, topic: str) -> str | None:
+    """The topic with its focus replaced by the follow-up's noun, or None when the
+    follow-up names no sibling of the topic's focus."""
     rest, _ = _strip_connector(question)
-    if not users or not is_follow_up(question):
+    if detect_language(rest) != detect_language(topic):
+        return None
+    core = _core(rest)
+    if detect_language(rest) == "zh":
+        return _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
+    return _parallel_en(core, topic)
+
+
+def _rewrite_one(question: str, topic: str) -> str:
+    """``question`` made standalone against the standalone ``topic`` ("" for none)."""
+    rest, _ = _strip_connector(question)
+    if not topic or not is_follow_up(question):
         return (rest[:1].upper() + rest[1:]) if rest else question.strip()
-    topic = next((u for u in reversed(users) if not is_follow_up(u)), users[0])
     if detect_language(rest) != detect_language(topic):
         # "那年假呢？" after English turns: a mixed-language query retrieves neither well, and
         # the answer language follows the question; let the follow-up stand alone.
@@ -186,6 +253,25 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     if detect_language(question) == "zh":
         return _combine_zh(rest, topic)
     return _combine_en(rest, topic)
+
+
+# A rewrite longer than this many times the question plus its topic is an answer or a
+# preamble, not a question (a standalone question only adds the earlier subject).
+MAX_REWRITE_FACTOR = 2
+MAX_REWRITE_CHARS = 500
+
+
+def usable_rewrite(output: str, question: str, history: Sequence[Turn]) -> str | None:
+    """The model's rewrite: its first non-empty line, unquoted; None when there is none or it
+    is longer than ``MAX_REWRITE_CHARS`` or ``MAX_REWRITE_FACTOR`` times the question plus the
+    earlier user questions (a model that answers or explains instead of rewriting)."""
+    lines = [ln for ln in (" ".join(ln.split()) for ln in output.splitlines()) if ln]
+    if not lines:
+        return None
+    first = lines[0].strip('"“”')
+    earlier = sum(len(t.text) for t in history if t.role == "user")
+    limit = min(MAX_REWRITE_CHARS, MAX_REWRITE_FACTOR * (len(question) + earlier))
+    return first if first and len(first) <= limit else None
 
 
 async def standalone_query(
@@ -198,13 +284,16 @@ async def standalone_query(
 ) -> str:
     """The standalone query for ``question``.
 
-    Uses the provider's fast model when ``provider.supports_rewrite`` and there is history,
-    as one recorded call on ``trace`` (purpose "rewrite", short ``deadlines``, no retries);
-    any ``ProviderError`` or an empty answer falls back to ``rewrite_deterministic``.
+    Uses the provider's fast model when ``provider.supports_rewrite``, there is history and
+    the question does not already stand alone (``is_follow_up`` false: "And what is the
+    upload limit?"), as one recorded call on ``trace`` (purpose "rewrite", short
+    ``deadlines``, no retries). The model's output counts only through ``usable_rewrite``
+    (first line, length check); any ``ProviderError`` or an unusable output falls back to
+    ``rewrite_deterministic``.
     """
     if not history:
         return question.strip()
-    if not provider.supports_rewrite:
+    if not provider.supports_rewrite or not is_follow_up(question):
         return rewrite_deterministic(question, history)
     prompt = build_rewrite_prompt(question=question, history=history)
     try:
@@ -214,8 +303,9 @@ async def standalone_query(
     except ProviderError as exc:
         trace.errors.append(f"rewrite: {exc}; used the deterministic rewrite")
         return rewrite_deterministic(question, history)
-    rewritten = " ".join(output.split()).strip().strip('"“”')
-    if not rewritten:
-        trace.errors.append("rewrite: empty output; used the deterministic rewrite")
+    rewritten = usable_rewrite(output, question, history)
+    if rewritten is None:
+        what = "empty output" if not output.strip() else "unusable output (answered, or too long)"
+        trace.errors.append(f"rewrite: {what}; used the deterministic rewrite")
         return rewrite_deterministic(question, history)
     return rewritten

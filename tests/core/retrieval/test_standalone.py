@@ -19,8 +19,7 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
     ("question", "history", "expected"),
     [
         ("and for admins?", EN, "How long does the recycle bin keep items for admins?"),
-        ("What about the desktop app?", EN,
-         "How long does the recycle bin keep items, for the desktop app?"),
+        ("What about the desktop app?", EN, "How long does the desktop app keep items?"),
         ("Can I restore it?", EN, "Can I restore it (recycle bin items)?"),
         ("And what is the upload limit?", EN, "What is the upload limit?"),
         ("What is the maximum upload size for PDF files?", EN,
@@ -51,6 +50,25 @@ def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
     assert rewrite_deterministic("what about guests?", history) == (
         "How long does the recycle bin keep items, for guests?"
     )
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "expected"),
+    [
+        # the focus moves on at each turn; the frame of the first question stays
+        (["How many days of annual leave do full-timers get?", "and sick leave?"],
+         "and for part-timers?", "How many days of sick leave do full-timers get for part-timers?"),
+        (["入门版每个用户每月多少钱？", "企业版呢？"], "那专业版呢？", "专业版每个用户每月多少钱？"),
+        (["全职员工每年有多少天年假？"], "那病假呢？", "全职员工每年有多少天病假？"),
+        (["How many days of annual leave do full-timers get?"], "and sick days?",
+         "How many days of sick days do full-timers get?"),
+    ],
+)
+def test_follow_ups_replace_the_focus_never_ask_about_both(
+    earlier: list[str], question: str, expected: str
+) -> None:
+    history = tuple(Turn("user", q) for q in earlier)
+    assert rewrite_deterministic(question, history) == expected
 
 
 def test_assistant_answers_never_enter_the_query() -> None:
@@ -107,3 +125,32 @@ async def test_no_model_call_without_history_or_rewrite_support() -> None:
                                   provider=ExtractiveProvider(), trace=trace) == (
         "How long does the recycle bin keep items for admins?")
     assert (provider.prompts, trace.calls) == ([], [])
+
+
+async def test_only_the_first_line_of_the_rewrite_is_the_query() -> None:
+    provider = FakeProvider(["How long do admins keep recycle bin items?\nI rewrote it so."],
+                            supports_rewrite=True)
+    query = await standalone_query(question="and for admins?", history=EN, provider=provider,
+                                   trace=_trace())
+    assert query == "How long do admins keep recycle bin items?"
+
+
+async def test_a_rewrite_that_answers_instead_falls_back() -> None:
+    provider = FakeProvider(["Deleted items stay in the recycle bin for 30 days, and admins "
+                             "can restore them from the admin console at any time, which "
+                             "is logged in the audit log and kept for a full year."],
+                            supports_rewrite=True)
+    trace = _trace()
+    query = await standalone_query(question="and for admins?", history=EN, provider=provider,
+                                   trace=trace)
+    assert query == "How long does the recycle bin keep items for admins?"
+    assert trace.errors == [
+        "rewrite: unusable output (answered, or too long); used the deterministic rewrite"]
+
+
+async def test_no_model_call_when_the_question_stands_alone() -> None:
+    provider = FakeProvider([], supports_rewrite=True)
+    trace = _trace()
+    query = await standalone_query(question="And what is the upload limit?", history=EN,
+                                   provider=provider, trace=trace)
+    assert (query, provider.prompts, trace.calls) == ("What is the upload limit?", [], [])
