@@ -16,8 +16,9 @@ Retrieval indexes ``search_terms``: these terms plus the character bigrams of ev
 run, so a word segmented differently in a question and a document still meets
 (``多少天年假`` segments as ``天年/假``, the document's ``带薪年假`` as ``年假``; the
 bigram ``年假`` is in both). ``relevance_terms`` says which query terms count in the
-relevance's ideal score: never question or function words (stopwords-iso's English and
-Chinese lists, MIT), never a segmentation piece the index does not know.
+relevance's ideal score: a word the knowledge base never uses counts as missing only when
+it is a content word, never a question or function word (stopwords-iso's English and
+Chinese lists, MIT) and never a segmentation piece.
 ``TERMS_VERSION`` changes whenever any of these outputs change for some text; stored
 per-chunk terms keyed by an older version must be rebuilt.
 """
@@ -167,15 +168,15 @@ def is_question_word(term: str) -> bool:
 def relevance_terms(query: str, known: Callable[[str], bool]) -> list[str]:
     """The distinct query terms that count in relevance's ideal score, in order.
 
-    Question and function words never count (``is_question_word``). A CJK bigram counts only
-    when the index knows it (``known``): an unknown one straddles two words. An unknown CJK
-    word counts unless a known bigram of the query overlaps it: then it is a segmentation
-    piece (``天年`` of ``多少天年假``, where ``年假`` is known), not a missing word.
+    Every term the index knows (``known``) counts: it scores when a chunk has it. A term
+    the index does not know counts as missing content only when it is a content word: never
+    a question or function word (``is_question_word``: "which", ``哪一年``), never a CJK
+    bigram (one straddling two words), never a CJK word overlapped by a known bigram of
+    the query (``天年`` of ``多少天年假``, where ``年假`` is known: a segmentation piece).
     """
-    words = [t for t in dict.fromkeys(terms(query)) if not is_question_word(t)]
-    bigrams = [b for b in dict.fromkeys(cjk_bigrams(query))
-               if b not in words and known(b) and not is_question_word(b)]
+    words = list(dict.fromkeys(terms(query)))
+    bigrams = [b for b in dict.fromkeys(cjk_bigrams(query)) if b not in words and known(b)]
     covered = set("".join(bigrams))
-    kept = [w for w in words
-            if w.isascii() or known(w) or not covered & set(w)]
+    kept = [w for w in words if known(w) or not (
+        is_question_word(w) or (not w.isascii() and covered & set(w)))]
     return kept + bigrams
