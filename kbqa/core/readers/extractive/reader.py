@@ -46,6 +46,14 @@ from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
+from kbqa.core.readers.extractive.focus import (
+    ask_clause,
+    ask_kind,
+    covers_salient,
+    new_answer,
+    salient_terms,
+    shares_more_than_names,
+)
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -221,9 +229,13 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
     qterms = expand(question_terms(question), terms)
     df = block_frequency(qterms, terms)
-    absent = [t for t in qterms if df[t] == 0]
-    asked = asked_absent(question, qterms, df, len(blocks))
-    if not qterms or too_specific(qterms, asked):
+    # Only the ask clause's absent words can make the blocks miss the question; words of
+    # the context before it ("flying to Singapore next month") cannot.
+    ask = set(expand(question_terms(ask_clause(question)), terms))
+    absent = [t for t in qterms if df[t] == 0 and t in ask]
+    asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
+             if t in ask}
+    if not qterms or too_specific([t for t in qterms if t in ask], asked):
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)]
@@ -239,9 +251,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
-    if scorer.kind in ("quantity", "money") and not any(
-            states(scorer.kind, c.text) for c in chosen):
-        # "How long/much" quoted with no number at all: the blocks do not say.
+    if not answers(question, chosen, frozenset(ask)):
         return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
@@ -250,6 +260,21 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
+
+
+def answers(question: str, chosen: Sequence[Candidate], ask: frozenset[str]) -> bool:
+    """Whether the quoted sentences answer rather than share the topic: one of them states
+    what the question asks for with a span the question does not hold (``new_answer``:
+    "How long" needs a number, "who" a name, "where" a place), and the lead sentence with
+    its heading and title covers the ask's salient terms (numbers, names: a sentence that
+    shares only a company or product name is not an answer)."""
+    kind = ask_kind(question)
+    if not any(new_answer(kind, c.text, question) for c in chosen):
+        return False
+    lead = chosen[0]
+    seen = lead.terms | lead.context | lead.heading
+    return covers_salient(salient_terms(question), lead.text, lead.context) and (
+        shares_more_than_names(question, ask, seen))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:

@@ -1,0 +1,149 @@
+"""What a question asks, as opposed to what it tells: its ask clause and salient terms.
+
+People give context before they ask ("I'm flying to Singapore next month, about 13 hours.
+Do I have to sit in the cheapest seats?"; ``下个月去上海出差，看中的酒店一晚 650，能全报吗？``).
+Words of the context that no source uses say nothing about whether the sources answer;
+words of the ask do. So:
+
+- ``ask_clause``: the last clause of the question (split at sentence ends, commas and
+  semicolons, both scripts), extended backwards while it has fewer than
+  ``MIN_ASK_TERMS`` content terms ("Is that all covered?" takes the clause before it).
+- ``salient_terms``: the identifiers of the ask clause (years, words with digits such as
+  "Q1", acronyms): a sentence quoted as the answer must state each of them (with its
+  heading and title). ``shares_more_than_names``: it must also share a word that is not a
+  name (``names``: capitalised words, jieba's name tags): a sentence sharing only a company
+  or product name is not about the question.
+- ``ask_kind``: what kind of thing answers the ask clause (``answer_kind``'s kinds, a place,
+  a time, or "other": yes/no and procedures, which any sentence may answer).
+- ``new_answer``: whether a sentence states what the question asks for with a span the
+  question does not already hold (``states`` on the sentence with the question's own
+  numbers and names removed).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Literal
+
+from kbqa.core.readers.extractive.question import (
+    AnswerKind,
+    answer_kind,
+    question_terms,
+    states,
+    tagged,
+)
+from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text.terms import stem
+
+MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
+_CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])\s*")
+_CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
+_DIGIT_WORD_RE = re.compile(r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b")
+_IDENTIFIER_RE = re.compile(
+    r"(?<![\d.])(?:19|20)\d\d(?![\d.])|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b|\b[A-Z]{2,6}s?\b")
+_NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
+_NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
+
+
+@lru_cache(maxsize=512)
+def ask_clause(question: str) -> str:
+    """The clause of ``question`` that asks: the last one ending with a question mark (else
+    the last), with the clauses before it while it has fewer than ``MIN_ASK_TERMS`` content
+    terms. The whole question when it is one clause."""
+    text = unicodedata.normalize("NFKC", question).strip()
+    parts = [p for p in _CLAUSE_END_RE.split(text) if p.strip()]
+    asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
+    end = asking[-1] + 1 if asking else len(parts)
+    ask = ""
+    for part in reversed(parts[:end]):
+        ask = f"{part} {ask}".strip() if ask else part
+        if len(question_terms(ask)) >= MIN_ASK_TERMS:
+            break
+    return ask or text
+
+
+@lru_cache(maxsize=512)
+def salient_terms(question: str) -> frozenset[str]:
+    """Identifiers of the ask clause, lower-cased, which a quoted sentence must state:
+    years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"). A plain amount ("3
+    years", "220 a night") is the asker's own value to check, not an identifier."""
+    return frozenset(w.lower() for w in _IDENTIFIER_RE.findall(ask_clause(question))
+                     if w.lower() not in _NOT_IDENTIFIERS)
+
+
+@lru_cache(maxsize=512)
+def names(question: str) -> frozenset[str]:
+    """Folded names in the ask clause: capitalised words inside an English sentence, jieba's
+    ``nr``/``ns``/``nt``/``nz``/``eng`` words in Chinese (a company, product or place)."""
+    ask = ask_clause(question)
+    found = {w for w, tag in tagged(ask) if tag in _NAME_TAGS}
+    found |= {fold(stem(w.lower())) for w in _CAPITAL_RE.findall(ask) if len(w) > 1}
+    return frozenset(found)
+
+
+def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[str]) -> bool:
+    """Whether a sentence (``seen``: its terms with heading and title) shares with the ask
+    clause (``ask``: its terms, expanded) a term that is not a name: sharing only "Nimbus
+    Works" is not being about it."""
+    return bool((ask - names(question)) & seen)
+
+
+def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) -> bool:
+    """Whether sentence ``text`` (or its heading and title, ``context``: folded terms)
+    states every identifier in ``salient``."""
+    low = unicodedata.normalize("NFKC", text).lower()
+    return all(re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", low) or t in context
+               for t in salient)
+
+
+AskKind = AnswerKind | Literal["place", "time"]
+_PLACE_RE = re.compile(r"\bwhere\b|\bwhich (?:city|country|office|place)|哪里|哪儿|在哪|哪个城市|哪些地方|什么地方|哪条街")
+_TIME_RE = re.compile(r"^(?:and |so )?when\b|\bwhat time\b|\bwhich (?:year|day|month|date)\b|什么时候|何时|几点|哪天|哪一天|哪年|哪一年")
+_TIME_SPAN_RE = re.compile(
+    r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\d+\s?(?:年|月|日|号|点|时)"
+    r"|(?:周|星期)[一二三四五六日天]", re.IGNORECASE)
+
+
+_CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$", re.I)
+
+
+def ask_kind(question: str) -> AskKind:
+    """What answers the ask clause: ``answer_kind``'s kinds, else a place ("where", 哪里)
+    or a time ("when", 几点, 哪一年), else "other" (yes/no, procedure: any sentence)."""
+    # A condition after the ask ("Can I keep my laptop when I quit?") is not what it asks.
+    ask = _CONDITION_RE.sub("", ask_clause(question))
+    kind = answer_kind(ask)
+    if kind != "other" and not (kind == "number" and _TIME_RE.search(ask.lower())):
+        return kind
+    if _TIME_RE.search(ask.lower()):
+        return "time"
+    return "place" if _PLACE_RE.search(ask.lower()) else kind
+
+
+def _states_place(text: str) -> bool:
+    if tagged(text):
+        return any(tag == "ns" for _, tag in tagged(text))
+    return bool(_CAPITAL_RE.search(text))
+
+
+def new_answer(kind: AskKind, text: str, question: str) -> bool:
+    """Whether ``text`` states what ``kind`` asks for with a span not in ``question``:
+    numbers and capitalised names of the question are blanked before ``states`` looks."""
+    if kind == "other":
+        return True
+    blanked = text
+    own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
+    for span in sorted(own, key=len, reverse=True):
+        blanked = re.sub(rf"(?<![\w.]){re.escape(span)}(?![\w.])", "…", blanked)
+    if tagged(question):
+        for word, tag in tagged(question):
+            if tag == "nr" and word in blanked:
+                blanked = blanked.replace(word, "…")
+    if kind == "place":
+        return _states_place(blanked)
+    if kind == "time":
+        return bool(_TIME_SPAN_RE.search(blanked))
+    return states(kind, blanked)
