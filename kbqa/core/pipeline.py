@@ -102,6 +102,12 @@ def _document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
     return tuple(seen.values())
 
 
+def _closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
+    """The documents of the best hits, best first, for a low-score refusal to name."""
+    return tuple(DocumentRef(h.chunk.doc_id, h.chunk.title, h.chunk.updated,
+                             h.chunk.source_url, h.chunk.chunk_id) for h in hits[:3])
+
+
 def _record_hits(trace: TraceRecorder, hits: Sequence[ScoredChunk]) -> None:
     trace.hits = [
         {
@@ -257,7 +263,7 @@ async def answer(
 
         if not hits or hits[0].relevance < config.min_relevance:
             yield meta()
-            yield _refusal(trace, refuse_low_score(lang))
+            yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)
             return
 

@@ -2,8 +2,8 @@
 
 Each of the three refusals says something different and tells the user what to do next:
 
-- ``low_score``: nothing relevant was found -> rephrase, or ask the knowledge-base admins
-  whether the document has been uploaded;
+- ``low_score``: no passage matched the question's words closely -> rephrase with the
+  documents' terms; the closest documents, if any;
 - ``conflict``: the sources disagree -> both values with titles and update dates, which to
   check first, and whom to ask;
 - ``no_support``: related documents exist but do not support an answer -> their names, so the
@@ -31,21 +31,28 @@ _AUTHORITY_ZH = {
 _AUTHORITY_EN = {"meeting-note": "meeting note", "faq": "FAQ", "other": "document"}
 
 
-def refuse_low_score(lang: Language) -> Refusal:
-    """Nothing in the knowledge base scored as relevant to the question."""
+def refuse_low_score(lang: Language, documents: Sequence[DocumentRef] = ()) -> Refusal:
+    """No passage matched the question's words closely enough (relevance below the
+    threshold). Says exactly that, never that the knowledge base lacks the topic (the words
+    may differ from the documents'), suggests rephrasing with the documents' terms and
+    names up to ``MAX_DOCUMENTS_NAMED`` closest documents when retrieval found any."""
+    unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
     if lang == "zh":
+        names = "、".join(f"《{d.title}》" for d in unique)
         message = (
-            "知识库中没有找到与这个问题足够匹配的内容。请换个说法重新提问（最好用文档里的"
-            "说法，例如产品、制度或流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
+            "知识库里没有哪段资料与这个问题的用词足够接近。请换用文档里的说法再问一次"
+            "（例如制度、产品或流程的名称）"
+            + (f"；最接近的文档是{names}。" if names else "。")
         )
     else:
+        names = ", ".join(f"“{d.title}”" for d in unique)
         message = (
-            "I found nothing in the knowledge base that matches this question closely enough. "
-            "Try asking again in other words (ideally the documents' own, such as the "
-            "product, policy or process name), or ask the knowledge-base admins whether the "
-            "document has been uploaded."
+            "No passage in the knowledge base matched the words of this question closely "
+            "enough. Try asking again with the documents' own terms (such as the policy, "
+            "product or process name)"
+            + (f"; the closest documents are {names}." if names else ".")
         )
-    return Refusal(reason="low_score", message=message)
+    return Refusal(reason="low_score", message=message, documents=tuple(unique))
 
 
 def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:

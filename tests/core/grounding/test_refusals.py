@@ -32,18 +32,25 @@ def test_three_refusals_differ(lang: Language) -> None:
     assert len(messages) == 3
 
 
-def test_low_score_wording() -> None:
+def test_low_score_says_the_words_did_not_match_not_that_nothing_exists() -> None:
     assert refuse_low_score("en").message == (
-        "I found nothing in the knowledge base that matches this question closely enough. "
-        "Try asking again in other words (ideally the documents' own, such as the product, "
-        "policy or process name), or ask the knowledge-base admins whether the document has "
-        "been uploaded."
+        "No passage in the knowledge base matched the words of this question closely "
+        "enough. Try asking again with the documents' own terms (such as the policy, product "
+        "or process name)."
     )
     assert refuse_low_score("zh").message == (
-        "知识库中没有找到与这个问题足够匹配的内容。请换个说法重新提问（最好用文档里的说法，"
-        "例如产品、制度或流程的名称），或联系知识库管理员，确认相关文档是否已经上传。"
+        "知识库里没有哪段资料与这个问题的用词足够接近。请换用文档里的说法再问一次"
+        "（例如制度、产品或流程的名称）。"
     )
     assert refuse_low_score("en").reason == "low_score"
+
+
+def test_low_score_names_the_closest_documents_once() -> None:
+    refusal = refuse_low_score("en", DOCS)
+    assert refusal.message.endswith(
+        "; the closest documents are “Recycle bin guide”, “Storage FAQ”.")
+    assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
+    assert refuse_low_score("zh", DOCS).message.endswith("最接近的文档是《Recycle bin guide》、《Storage FAQ》。")
 
 
 def test_conflict_lists_both_values_with_titles_and_dates() -> None:

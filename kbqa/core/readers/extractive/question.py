@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import fold, question_numbers
-from kbqa.core.text.terms import STOP_EN, stem, terms
+from kbqa.core.text.terms import STOP_EN, is_question_word, stem, terms
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
@@ -267,12 +267,14 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
                  n_blocks: int) -> dict[str, float]:
     """The question's specific words that no block mentions, each with its share of an
     absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
-    ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never answer-type words ("deadline",
+    ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never question or function words
+    (``terms.is_question_word``: "whether", "around", ``还会``), answer-type words ("deadline",
     answered by a number), light verbs ("last"), function words, Latin words under 4
     letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
     later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
     when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
+    skip |= frozenset(t for t in qterms if is_question_word(t))
     verbs = qualifiers(question)
     caps = acronyms(question)
     heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))

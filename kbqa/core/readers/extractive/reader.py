@@ -48,6 +48,7 @@ from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
+    AskKind,
     ask_kind,
     covers_salient,
     new_answer,
@@ -57,7 +58,6 @@ from kbqa.core.readers.extractive.focus import (
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
-    AnswerKind,
     answer_kind,
     asked_absent,
     common,
@@ -164,12 +164,17 @@ class Scorer:
     scores 0."""
 
     weights: dict[str, float]
-    kind: AnswerKind
+    kind: AskKind
     intros: dict[tuple[int, int], tuple[Candidate, ...]]
     key: frozenset[str] = frozenset()
     group: dict[str, str] = field(default_factory=dict)
     names: dict[str, frozenset[str]] = field(default_factory=dict)
     verbs: frozenset[str] = frozenset()
+    question: str = ""
+
+    def states(self, c: Candidate) -> bool:
+        """Whether ``c`` states what the question asks for, with a span of its own."""
+        return self.kind != "other" and new_answer(self.kind, c.text, self.question)
 
     def own(self, c: Candidate, heading: bool = True) -> frozenset[str]:
         """The question terms ``c`` states itself (its heading too, if it is first under it)."""
@@ -198,7 +203,7 @@ class Scorer:
         if base <= 0 or contradicts(self.names, c.text):
             return 0.0
         # The question asks for one thing more (a number, a name), which the sentence states.
-        stated = self.kind != "other" and states(self.kind, c.text)
+        stated = self.states(c)
         if stated:
             base += max(self.weights.values())
         n_groups = len({self.group.get(t, t) for t in asked})
@@ -241,9 +246,9 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
             if not is_question(c.text) and not addresses_assistant(c.text)]
     present = [t for t in qterms if df[t] > 0]
     weights = term_weights(present, pool, df, len(blocks))
-    scorer = Scorer(weights, answer_kind(question), list_items(pool), key_terms(weights),
+    scorer = Scorer(weights, ask_kind(question), list_items(pool), key_terms(weights),
                     groups(present), names_before(question),
-                    qualifiers(question) | function_words(question) | VERBS)
+                    qualifiers(question) | function_words(question) | VERBS, question)
     if outweighed(asked, scorer, len(pool)):
         return Selection((), gap_names(question, list(asked), blocks), True)
     scored = sorted(((scorer(c), c) for c in pool),
@@ -251,7 +256,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
-    if not answers(question, chosen, frozenset(ask)):
+    if not answers(question, chosen, frozenset(qterms), blocks):
         return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
@@ -262,19 +267,23 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
 
 
-def answers(question: str, chosen: Sequence[Candidate], ask: frozenset[str]) -> bool:
+def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
+            blocks: Sequence[Block]) -> bool:
     """Whether the quoted sentences answer rather than share the topic: one of them states
     what the question asks for with a span the question does not hold (``new_answer``:
     "How long" needs a number, "who" a name, "where" a place), and the lead sentence with
-    its heading and title covers the ask's salient terms (numbers, names: a sentence that
-    shares only a company or product name is not an answer)."""
+    its passage (block) or title states the ask's identifiers ("2021", "Q1": measured on
+    RGB, the sentence alone loses more right answers than wrong ones) and it shares more
+    than a name with the question (a sentence that shares only a company or product name is
+    not an answer)."""
     kind = ask_kind(question)
     if not any(new_answer(kind, c.text, question) for c in chosen):
         return False
     lead = chosen[0]
     seen = lead.terms | lead.context | lead.heading
-    return covers_salient(salient_terms(question), lead.text, lead.context) and (
-        shares_more_than_names(question, ask, seen))
+    passage = next((b.chunk.text for b in blocks if b.n == lead.n), lead.text)
+    return covers_salient(salient_terms(question), passage, lead.context) and (
+        shares_more_than_names(question, qterms, seen))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
@@ -316,7 +325,7 @@ def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candida
     keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
     # The best may lack a key term when it states what is asked (a number for "多久").
     best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (
-        scorer.kind != "other" and states(scorer.kind, c.text))), keyed[0])
+        scorer.states(c))), keyed[0])
     chosen = [best, *scorer.intros.get((best.n, best.position), ())]
     # The next sentence continues the best: compared without the heading the best has.
     plain = scorer(best, heading=False)
