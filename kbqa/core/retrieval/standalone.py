@@ -96,37 +96,26 @@ def _core(text: str) -> str:
     return _TRAILING_RE.sub("", text.strip())
 
 
-def _content_runs(text: str) -> list[re.Match[str]]:
-    """Runs of content words in ``text`` (no stop, question or frame word between them):
-    "How many days of annual leave do full-timers get?" -> days, annual leave, full-timers."""
+_RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _content_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of content words in ``text`` (no stop, question or frame
+    word or punctuation between them): "How many days of annual leave do full-timers get?"
+    -> days, annual leave, full-timers."""
     skip = STOP_EN | GENERIC | QUESTION_WORDS
-    word = r"[A-Za-z][A-Za-z'-]*"
-    runs = re.finditer(rf"{word}(?:\s+{word})*", text)
-    out: list[re.Match[str]] = []
-    for run in runs:
-        for m in re.finditer(rf"(?:{word})(?:\s+{word})*", run.group()):
-            words = m.group().split()
-            out.extend(_split_run(run.start() + m.start(), words, skip, text))
-    return out
-
-
-def _split_run(start: int, words: list[str], skip: frozenset[str], text: str
-               ) -> list[re.Match[str]]:
-    """The maximal sub-runs of ``words`` (starting at ``start`` in ``text``) with no word
-    in ``skip``."""
-    spans: list[tuple[int, int]] = []
-    pos = start
-    for w in words:
-        pos = text.index(w, pos)
-        if w.lower() in skip:
-            spans.append((-1, -1))
-        elif spans and spans[-1][0] >= 0:
-            spans[-1] = (spans[-1][0], pos + len(w))
+    runs: list[tuple[int, int]] = []
+    joined = False
+    for m in _RUN_WORD_RE.finditer(text):
+        if m.group().lower() in skip:
+            joined = False
+            continue
+        if joined and not text[runs[-1][1]:m.start()].strip():
+            runs[-1] = (runs[-1][0], m.end())
         else:
-            spans.append((pos, pos + len(w)))
-        pos += len(w)
-    found = [re.compile(re.escape(text[a:b])).search(text, a) for a, b in spans if a >= 0]
-    return [m for m in found if m is not None]
+            runs.append((m.start(), m.end()))
+        joined = True
+    return runs
 
 
 def _parallel_en(core: str, topic: str) -> str | None:
@@ -137,15 +126,16 @@ def _parallel_en(core: str, topic: str) -> str | None:
     words = _EN_WORD_RE.findall(core)
     if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
-    runs = [m for m in _content_runs(topic) if m.group().lower() != core.lower()]
+    runs = [(a, b) for a, b in _content_runs(topic)
+            if " " in topic[a:b] and topic[a:b].lower() != core.lower()]
     head = words[-1].lower()
-    same = [m for m in runs if m.group().split()[-1].lower() == head and " " in m.group()]
-    longer = sorted((m for m in runs if " " in m.group()), key=lambda m: -len(m.group()))
-    target = (same or longer or [None])[0]
-    if target is None:
+    same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == head]
+    longer = sorted(runs, key=lambda r: r[0] - r[1])
+    if not (same or longer):
         return None
+    start, end = (same or longer)[0]
     noun = re.sub(r"^(?:the|a|an|my|our|your|their)\s+", "", core, flags=re.IGNORECASE)
-    return f"{_core(topic[: target.start()] + noun + topic[target.end():])}?"
+    return f"{_core(topic[:start] + noun + topic[end:])}?"
 
 
 def _combine_en(rest: str, topic: str) -> str:

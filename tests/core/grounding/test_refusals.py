@@ -50,7 +50,8 @@ def test_low_score_names_the_closest_documents_once() -> None:
     assert refusal.message.endswith(
         "; the closest documents are “Recycle bin guide”, “Storage FAQ”.")
     assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
-    assert refuse_low_score("zh", DOCS).message.endswith("最接近的文档是《Recycle bin guide》、《Storage FAQ》。")
+    assert refuse_low_score("zh", DOCS).message.endswith(
+        "最接近的文档是《Recycle bin guide》、《Storage FAQ》。")
 
 
 def test_conflict_lists_both_values_with_titles_and_dates() -> None:

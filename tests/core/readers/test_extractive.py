@@ -498,12 +498,18 @@ FAQ_ZH = (
 @pytest.mark.parametrize(
     ("rule", "question", "blocks", "expected"),
     [
-        ("an everyday word no block has is read as the policy's word (vacation: annual leave)",
-         "How many vacation days do I get per year?", LEAVE_EN,
-         "Full-time employees receive 20 days of paid annual leave per calendar year. [2]"),
-        ("quit: leave",
+        ("no hand-written synonyms: a word no block uses is named, not guessed",
          "Can I keep my laptop when I quit?", LAPTOP,
-         "Employees who leave may buy their laptop at its remaining book value. [2]"),
+         "Not covered: none of the sources found uses the word “quit”."),
+        ("a Chinese piece with a function character meets the block word of its content "
+         "character (能报: 报销)",
+         "打车的发票丢了还能报吗？", (make_block(
+             1, "发票丢失的，可以凭支付记录和情况说明报销。", section="发票", title="报销制度",
+             language="zh"),),
+         "发票丢失的，可以凭支付记录和情况说明报销[1]。"),
+        ("context before the question does not make the blocks miss it",
+         "I'm flying to Singapore next week for a customer visit. Are taxis reimbursed?",
+         EXPENSES, "Taxis are reimbursed when no reasonable public transport exists. [3]"),
         ("a Chinese word no block has matches the block words beginning with it (丢: 丢失)",
          "电脑丢了应该怎么办？", LOST_ZH,
          "请在 24 小时内通过门户提交“设备丢失”工单[1]。\nIT 会远程锁定设备并安排备用电脑[1]。"),

@@ -58,7 +58,8 @@ def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
         # the focus moves on at each turn; the frame of the first question stays
         (["How many days of annual leave do full-timers get?", "and sick leave?"],
          "and for part-timers?", "How many days of sick leave do full-timers get for part-timers?"),
-        (["入门版每个用户每月多少钱？", "企业版呢？"], "那专业版呢？", "专业版每个用户每月多少钱？"),
+        (["入门版每个用户每月多少钱？", "企业版呢？"], "那专业版呢？",
+         "专业版每个用户每月多少钱？"),
         (["全职员工每年有多少天年假？"], "那病假呢？", "全职员工每年有多少天病假？"),
         (["How many days of annual leave do full-timers get?"], "and sick days?",
          "How many days of sick days do full-timers get?"),

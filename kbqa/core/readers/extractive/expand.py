@@ -5,9 +5,11 @@ differently from its documents.
   condition joined with its unit (``2 day``, ``extractive_text.question_numbers``), not the
   rarest word of the question.
 - ``expand``: a question term that no block has is replaced by the block terms that say
-  the same: an everyday synonym (``SYNONYMS``: "vacation" -> "annual leave", ``下班`` ->
-  ``工作时间``), or for a Chinese word the block words that begin with it (``丢`` ->
-  ``丢失``, ``住`` -> ``住宿``), so a paraphrase is answered instead of declined.
+  the same: its associations learned from the knowledge base (``associate.py``), or for a
+  Chinese word the block words that begin with it or with its content characters (``丢`` ->
+  ``丢失``, ``能报`` -> ``报销``), so a paraphrase is answered instead of declined. No
+  hand-written synonym table: one written from the demo's own paraphrases did not carry to
+  questions its authors never saw (issue 12).
 - ``is_question``: a sentence that is itself a question ("离职时未休的年假怎么处理？", a FAQ
   heading) never answers one.
 """
@@ -15,38 +17,15 @@ differently from its documents.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.terms import STOP_EN, stem
+from kbqa.core.text.terms import STOP_EN, is_question_word
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
 _NUMBER_WORD_RE = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s+([A-Za-z]+))", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 MAX_PREFIX_MATCHES = 3  # a Chinese word starting more block words than this is too vague
-
-
-def _folded(words: str) -> tuple[str, ...]:
-    return tuple(fold(stem(w)) for w in words.split())
-
-
-# Everyday words and the policy words documents use for them (both directions where both
-# occur in questions). Keys and values are folded as question terms are.
-SYNONYMS: dict[str, tuple[str, ...]] = {
-    **{fold(stem(k)): _folded(v) for k, v in {
-        "vacation": "annual leave", "vacations": "annual leave", "holiday": "annual leave",
-        "holidays": "annual leave", "pto": "annual leave",
-        "quit": "leave", "quitting": "leave", "resign": "leave", "resigning": "leave",
-        "fly": "flight", "flying": "flight", "plane": "flight",
-        "salary": "pay", "wage": "pay", "ill": "sick", "illness": "sick",
-        "computer": "laptop", "notebook": "laptop", "pc": "laptop",
-    }.items()},
-    "下班": ("工作时间",), "上班": ("工作时间",), "几点": ("工作时间",),
-    "丢": ("丢失",), "丢了": ("丢失",), "弄丢": ("丢失",),
-    "辞职": ("离职",), "休假": ("年假",), "假期": ("年假",),
-    "笔记本": ("电脑",), "住": ("住宿",), "报": ("报销",), "能报": ("报销",),
-}
 
 
 def spell_numbers(question: str) -> str:
@@ -57,22 +36,38 @@ def spell_numbers(question: str) -> str:
         else _NUMBER_WORDS[m.group(1).lower()], question)
 
 
-def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]]) -> list[str]:
-    """``qterms`` with each term no block has replaced by the block terms meaning the same
-    (``SYNONYMS``, then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting
-    with it); a term with none stays as it is (it may be a gap). Order kept, no duplicates."""
+def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
+           associations: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+    """``qterms`` with each term no block has replaced by block terms that say the same:
+    its knowledge-base associations (``associations``, from ``associate.associations``),
+    then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting with it, or
+    with what is left of it without function characters (``能报`` -> ``报`` -> ``报销``,
+    ``丢`` -> ``丢失``); a term with none stays as it is (it may be a gap). Order kept, no
+    duplicates."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
     out: list[str] = []
     for t in qterms:
         if t in everything:
             out.append(t)
             continue
-        found = [s for s in SYNONYMS.get(t, ()) if s in everything]
+        found = [s for s in (associations or {}).get(t, ()) if s in everything]
         if not found and _CJK_RE.search(t):
-            found = sorted(w for w in everything if w != t and w.startswith(t))
-            found = found if len(found) <= MAX_PREFIX_MATCHES else []
+            found = _starting_with(t, everything) or _starting_with(_core_chars(t), everything)
         out.extend(found or [t])
     return list(dict.fromkeys(out))
+
+
+def _core_chars(term: str) -> str:
+    """``term`` without its function characters (stopwords-iso's one-character Chinese
+    stop words: 能, 还, 个, 全...): ``能报`` -> ``报``, ``还查`` -> ``查``."""
+    return "".join(ch for ch in term if not is_question_word(ch))
+
+
+def _starting_with(stem_: str, everything: frozenset[str]) -> list[str]:
+    if not stem_ or stem_ in everything:
+        return [stem_] if stem_ else []
+    found = sorted(w for w in everything if w != stem_ and w.startswith(stem_))
+    return found if len(found) <= MAX_PREFIX_MATCHES else []
 
 
 def is_question(text: str) -> bool:

@@ -6,8 +6,9 @@ Words of the context that no source uses say nothing about whether the sources a
 words of the ask do. So:
 
 - ``ask_clause``: the last clause of the question (split at sentence ends, commas and
-  semicolons, both scripts), extended backwards while it has fewer than
-  ``MIN_ASK_TERMS`` content terms ("Is that all covered?" takes the clause before it).
+  semicolons, both scripts), extended backwards within its sentence while it has fewer
+  than ``MIN_ASK_TERMS`` content terms ("If I book a meeting at 9, can I expect everyone
+  to be around?").
 - ``salient_terms``: the identifiers of the ask clause (years, words with digits such as
   "Q1", acronyms): a sentence quoted as the answer must state each of them (with its
   heading and title). ``shares_more_than_names``: it must also share a word that is not a
@@ -38,11 +39,14 @@ from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.terms import stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
+_SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
 _CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
 _DIGIT_WORD_RE = re.compile(r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b")
 _IDENTIFIER_RE = re.compile(
-    r"(?<![\d.])(?:19|20)\d\d(?![\d.])|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b|\b[A-Z]{2,6}s?\b")
+    r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
+    r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
+    r"|\b[A-Z]{2,6}s?\b")  # an acronym
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 
@@ -50,15 +54,18 @@ _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 @lru_cache(maxsize=512)
 def ask_clause(question: str) -> str:
     """The clause of ``question`` that asks: the last one ending with a question mark (else
-    the last), with the clauses before it while it has fewer than ``MIN_ASK_TERMS`` content
-    terms. The whole question when it is one clause."""
+    the last), with the clauses before it in the same sentence while it has fewer than
+    ``MIN_ASK_TERMS`` content terms. Earlier sentences are context ("A prospect wants
+    their staff to log in with Okta. Which plans would let them?")."""
     text = unicodedata.normalize("NFKC", question).strip()
     parts = [p for p in _CLAUSE_END_RE.split(text) if p.strip()]
     asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
     end = asking[-1] + 1 if asking else len(parts)
     ask = ""
-    for part in reversed(parts[:end]):
-        ask = f"{part} {ask}".strip() if ask else part
+    for i in range(end - 1, -1, -1):
+        if ask and parts[i].rstrip().endswith(_SENTENCE_ENDS):
+            break
+        ask = f"{parts[i]} {ask}".strip() if ask else parts[i]
         if len(question_terms(ask)) >= MIN_ASK_TERMS:
             break
     return ask or text
@@ -99,11 +106,17 @@ def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) 
 
 
 AskKind = AnswerKind | Literal["place", "time"]
-_PLACE_RE = re.compile(r"\bwhere\b|\bwhich (?:city|country|office|place)|哪里|哪儿|在哪|哪个城市|哪些地方|什么地方|哪条街")
-_TIME_RE = re.compile(r"^(?:and |so )?when\b|\bwhat time\b|\bwhich (?:year|day|month|date)\b|什么时候|何时|几点|哪天|哪一天|哪年|哪一年")
+# A named place answers these; "where" alone is often answered by "the garage next door".
+_PLACE_RE = re.compile(
+    r"\b(?:which|what) (?:city|country|cities|countries)\b|哪个城市|哪个国家|哪些城市|哪些国家")
+_TIME_RE = re.compile(
+    r"^(?:and |so )?when\b|\bwhat time\b|\bwhich (?:year|day|month|date)\b"
+    r"|什么时候|何时|几点|哪天|哪一天|哪年|哪一年")
 _TIME_SPAN_RE = re.compile(
-    r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
-    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b|\d+\s?(?:年|月|日|号|点|时)"
+    r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|\d+\s?(?:年|月|日|号|点|时)"
     r"|(?:周|星期)[一二三四五六日天]", re.IGNORECASE)
 
 
@@ -111,8 +124,9 @@ _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$"
 
 
 def ask_kind(question: str) -> AskKind:
-    """What answers the ask clause: ``answer_kind``'s kinds, else a place ("where", 哪里)
-    or a time ("when", 几点, 哪一年), else "other" (yes/no, procedure: any sentence)."""
+    """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
+    country", 哪个城市) or a time ("when", 几点, 哪一年), else "other" (yes/no, procedure:
+    any sentence)."""
     # A condition after the ask ("Can I keep my laptop when I quit?") is not what it asks.
     ask = _CONDITION_RE.sub("", ask_clause(question))
     kind = answer_kind(ask)

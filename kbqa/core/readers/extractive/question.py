@@ -268,13 +268,14 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     """The question's specific words that no block mentions, each with its share of an
     absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
     ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never question or function words
-    (``terms.is_question_word``: "whether", "around", ``还会``), answer-type words ("deadline",
+    (Chinese ``terms.is_question_word``: ``还会``, ``人能``), answer-type words ("deadline",
     answered by a number), light verbs ("last"), function words, Latin words under 4
     letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
     later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
     when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
-    skip |= frozenset(t for t in qterms if is_question_word(t))
+    # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
+    skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
     verbs = qualifiers(question)
     caps = acronyms(question)
     heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))

@@ -47,8 +47,8 @@ from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.focus import (
-    ask_clause,
     AskKind,
+    ask_clause,
     ask_kind,
     covers_salient,
     new_answer,
@@ -58,7 +58,6 @@ from kbqa.core.readers.extractive.focus import (
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
-    answer_kind,
     asked_absent,
     common,
     contradicts,
@@ -69,7 +68,6 @@ from kbqa.core.readers.extractive.question import (
     names_before,
     qualifiers,
     question_terms,
-    states,
     too_specific,
 )
 from kbqa.core.readers.extractive.text import (
@@ -215,6 +213,16 @@ class Scorer:
         return round(score, 9)  # equal sums in another order tie, so reading order decides
 
 
+def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, Candidate]],
+                        scorer: Scorer) -> bool:
+    """Whether the absent words are all verbs (share below 1: ``下班``, "swap") and the best
+    sentence states what is asked (a time for ``几点``): a missing verb says less about
+    the question than a stated answer does ("IT 服务台几点下班？" and "工作时间为 9:00 至
+    18:00")."""
+    return bool(scored) and all(share < 1.0 for share in asked.values()) and (
+        scorer.kind != "other" and scorer.states(scored[0][1]))
+
+
 def key_terms(weights: dict[str, float]) -> frozenset[str]:
     """The question's rarest present terms: weight at least ``KEY_SHARE`` of the top one,
     answer-type words ("limit") and single Chinese characters aside unless nothing else is
@@ -249,10 +257,10 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     scorer = Scorer(weights, ask_kind(question), list_items(pool), key_terms(weights),
                     groups(present), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question)
-    if outweighed(asked, scorer, len(pool)):
-        return Selection((), gap_names(question, list(asked), blocks), True)
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
+    if outweighed(asked, scorer, len(pool)) and not verbs_only_answered(asked, scored, scorer):
+        return Selection((), gap_names(question, list(asked), blocks), True)
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)

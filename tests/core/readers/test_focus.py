@@ -1,0 +1,104 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.focus import (
+    ask_clause,
+    ask_kind,
+    names,
+    new_answer,
+    salient_terms,
+)
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+
+async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks)
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        ("Took a client out to dinner, four of us, the bill came to 360 euros. "
+         "Is that all covered?", "Is that all covered?"),
+        ("If I book a team meeting at 9 in the morning, can I expect everyone to be around?",
+         "can I expect everyone to be around?"),
+        ("I'm leaving in June. Could I keep my ThinkPad? I've had it since 2022.",
+         "Could I keep my ThinkPad?"),
+        ("下个月去上海出差，看中的酒店一晚 650，能全报吗？", "看中的酒店一晚 650, 能全报吗?"),
+        ("How long does the recycle bin keep items?", "How long does the recycle bin keep items?"),
+    ],
+)
+def test_the_ask_clause_is_the_question_not_its_context(question: str, ask: str) -> None:
+    assert ask_clause(question) == ask
+
+
+@pytest.mark.parametrize(
+    ("question", "salient"),
+    [
+        ("What was Tesla's revenue in Q1 2021?", {"q1", "2021"}),
+        ("What is the minimum password length for accounts that don't use SSO?", {"sso"}),
+        # the asker's own amounts are values to check, not identifiers
+        ("Someone said laptops get swapped every 3 years. Is that still how it works?", set()),
+        ("Found a hotel in Paris at 220 a night. Will I get the whole amount back?", set()),
+    ],
+)
+def test_salient_terms_are_identifiers_of_the_ask(question: str, salient: set[str]) -> None:
+    assert salient_terms(question) == salient
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("When was GPT-3 released?", "time"),
+        ("IT 服务台几点下班？", "time"),
+        ("Can I keep my laptop when I quit?", "other"),  # a condition, not the ask
+        ("Which country won the most medals?", "place"),
+        ("How long does the free trial last?", "quantity"),
+        ("Who approves expenses above EUR 5,000?", "person"),
+    ],
+)
+def test_ask_kind(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("kind", "sentence", "question", "expected"),
+    [
+        ("time", "Splatoon 2 was released on July 21, 2017.", "When was Splatoon 2 released?",
+         True),
+        # the question's own year is no answer to "when"
+        ("time", "Splatoon 2 is a 2017 hit.", "When in 2017 was Splatoon 2 released?", False),
+        ("quantity", "The trial runs for 90 days.", "Is the trial 90 days long?", False),
+        ("quantity", "The trial runs for 90 days.", "How long is the trial?", True),
+        ("time", "IT 服务台的工作时间为工作日 9:00 至 18:00。", "IT 服务台几点下班？", True),
+    ],
+)
+def test_an_answer_states_a_span_of_its_own(
+    kind: str, sentence: str, question: str, expected: bool
+) -> None:
+    assert new_answer(kind, sentence, question) is expected  # type: ignore[arg-type]
+
+
+def test_names_are_capitalised_words_inside_the_sentence() -> None:
+    assert names("What plans does NimbusDrive offer?") == {"nimbusdriv"}
+
+
+async def test_a_sentence_sharing_only_a_company_name_is_no_answer() -> None:
+    # issue 12: an upload about e-bikes flipped this refusal into a wrong answer
+    bike = make_block(1, "Nimbus Works offers every permanent employee an e-bike through a "
+                         "lease partner.", title="E-bike lease")
+    assert await _answer("What plans does Nimbus Works offer?", (bike,)) == (
+        "Not covered: none of the sources found uses the word “plans”.")
+
+
+async def test_a_sentence_without_the_asked_year_is_no_answer() -> None:
+    other_year = make_block(1, "Tesla's Q1 2023 revenue was $23.3 billion, up 24% on the "
+                               "year before.", title="Passage 1")
+    draft = await _answer("What was Tesla's revenue in Q1 2021?", (other_year,))
+    assert draft.startswith("Not covered")
