@@ -67,6 +67,8 @@ def is_follow_up(question: str) -> bool:
     """True when ``question`` leans on an earlier one: it starts with a connector or uses a
     pronoun (or is very short), and has at most ``MAX_FOLLOW_UP_TERMS`` content terms."""
     rest, connector = _strip_connector(question)
+    if detect_language(rest) == "zh" and any(p in rest for p in PRONOUNS_ZH[:2]):
+        return True  # 它/它们 always points back: "那它每个人能有多少空间？"
     if len(_content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
     first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
@@ -167,6 +169,10 @@ def _parallel_zh(noun: str, topic: str) -> str | None:
         span = topic[end - size:end]
         if span != noun and span[-1] == noun[-1] and has_cjk(span) and span.isalnum():
             return f"{_core(topic[:end - size] + noun + topic[end:])}？"
+    # A sibling of another length: a word of the topic with the same head (陪产假/病假).
+    for term in terms(topic):
+        if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
+            return f"{_core(topic.replace(term, noun, 1))}？"
     return _parallel_name_zh(noun, topic)
 
 
@@ -192,10 +198,31 @@ def _combine_zh(rest: str, topic: str) -> str:
     parallel = _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
     if parallel:
         return parallel
+    focus = _first_noun_phrase_zh(topic)
+    pronoun = next((p for p in PRONOUNS_ZH if p in core), None)
+    if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
+        return f"{core.replace(pronoun, focus, 1)}？"
     if core.endswith("呢"):  # "那管理员呢？": the same question, about something else
         return f"对于{_ZH_TRAILING_PARTICLE_RE.sub('', core)}，{_core(topic)}？"
     extra = [w for w in _content_words(topic) if w not in core]
     return f"{core}（{'、'.join(extra)}）？" if extra else f"{core}？"
+
+
+_NOUN_TAG_PREFIXES = ("n", "vn", "eng", "j")
+
+
+def _first_noun_phrase_zh(topic: str) -> str:
+    """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``,
+    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one."""
+    import jieba.posseg
+
+    run = ""
+    for pair in jieba.posseg.cut(topic):
+        if pair.flag.startswith(_NOUN_TAG_PREFIXES) and pair.word.strip():
+            run += pair.word
+        elif run:
+            break
+    return run
 
 
 def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:

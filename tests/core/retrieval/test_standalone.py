@@ -26,7 +26,7 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
          "What is the maximum upload size for PDF files?"),
         ("and for admins?", (), "For admins?"),
         ("那管理员呢？", ZH, "对于管理员，回收站保留多久？"),
-        ("那它能恢复吗？", ZH, "它能恢复吗（回收站、保留）？"),
+        ("那它能恢复吗？", ZH, "回收站能恢复吗？"),  # the pronoun stands for the subject
         ("另外，上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
         ("那试用期多长？", ZH, "试用期多长？"),  # a new subject with its own question word
         # a sibling of the topic's noun asks the same question of it
@@ -61,6 +61,8 @@ def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
         (["入门版每个用户每月多少钱？", "企业版呢？"], "那专业版呢？",
          "专业版每个用户每月多少钱？"),
         (["全职员工每年有多少天年假？"], "那病假呢？", "全职员工每年有多少天病假？"),
+        (["入门版每个用户每月多少钱？", "企业版呢？"], "那它每个人能有多少空间？",
+         "企业版每个人能有多少空间？"),
         (["How many days of annual leave do full-timers get?"], "and sick days?",
          "How many days of sick days do full-timers get?"),
     ],
