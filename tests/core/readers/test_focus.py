@@ -8,6 +8,7 @@ from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
     names,
+    names_a_sibling,
     new_answer,
     salient_terms,
 )
@@ -102,3 +103,22 @@ async def test_a_sentence_without_the_asked_year_is_no_answer() -> None:
                                "year before.", title="Passage 1")
     draft = await _answer("What was Tesla's revenue in Q1 2021?", (other_year,))
     assert draft.startswith("Not covered")
+
+
+@pytest.mark.parametrize(
+    ("question", "absent", "sentence", "expected"),
+    [
+        ("How many weeks of paternity leave do I get?", {"paternity"},
+         "Full-time employees receive 20 days of paid annual leave per calendar year.", True),
+        ("What's the mileage rate if I drive my own car?", {"mileag"},
+         "The default rate limit of the open API is 600 requests per minute.", True),
+        # a variant sharing a character is the same thing in other words
+        ("看病需要医生证明吗？", {"医生"}, "连续病假超过 3 天的，需要提供医院证明。", False),
+        # the sentence has the asked modifier too
+        ("员工每年有几天全薪病假？", {"全薪"}, "员工享有 10 天全薪病假，之后支付病假工资。", False),
+    ],
+)
+def test_a_sentence_about_a_sibling_of_the_asked_thing(
+    question: str, absent: set[str], sentence: str, expected: bool
+) -> None:
+    assert names_a_sibling(question, frozenset(absent), sentence) is expected

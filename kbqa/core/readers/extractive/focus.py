@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
@@ -35,8 +36,10 @@ from kbqa.core.readers.extractive.question import (
     states,
     tagged,
 )
-from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.terms import stem
+from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.text.normalise import CJK_CHARS
+from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.types import Block
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
 _SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
@@ -47,6 +50,7 @@ _IDENTIFIER_RE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
     r"|\b[A-Z]{2,6}s?\b")  # an acronym
+_CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 
@@ -161,3 +165,66 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     if kind == "time":
         return bool(_TIME_SPAN_RE.search(blanked))
     return states(kind, blanked)
+
+
+_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _heads_after(question: str, absent: frozenset[str]) -> list[tuple[str, str]]:
+    """(absent modifier, the word it modifies) pairs of the ask clause: "paternity leave"
+    -> ("paternity", "leave") when "paternity" is absent; Chinese by jieba's words."""
+    ask = ask_clause(question)
+    if tagged(ask):
+        words = [w for w, _ in tagged(ask)]
+    else:
+        words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
+    return [(a, b) for a, b in zip(words, words[1:], strict=False)
+            if a in absent and b not in absent
+            and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
+
+
+def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> bool:
+    """Whether ``sentence`` speaks of another kind of the thing asked about: the ask's
+    absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
+    a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
+    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
+    low = unicodedata.normalize("NFKC", sentence).lower()
+    if not tagged(low) and not _CJK_RUN_RE.search(low):
+        words = [fold(stem(w)) for w in _LATIN_RE.findall(low)]
+        for modifier, head in _heads_after(question, absent):
+            if modifier in words:
+                continue
+            before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
+            if any(a != modifier and not is_question_word(a) for a in before):
+                return True
+        return False
+    for modifier, head in _heads_after(question, absent):
+        if modifier in low:
+            continue
+        for m in re.finditer(re.escape(head), low):
+            other = low[max(0, m.start() - len(modifier)):m.start()]
+            if _CJK_RUN_RE.fullmatch(other or "-") and not set(other) & set(modifier):
+                return True
+    return False
+
+
+def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
+            blocks: Sequence[Block], absent: frozenset[str] = frozenset()) -> bool:
+    """Whether the quoted sentences answer rather than share the topic: one of them states
+    what the question asks for with a span the question does not hold (``new_answer``:
+    "How long" needs a number, "who" a name, "where" a place), and the lead sentence with
+    its passage (block) or title states the ask's identifiers ("2021", "Q1": measured on
+    RGB, the sentence alone loses more right answers than wrong ones) and it shares more
+    than a name with the question (a sentence that shares only a company or product name is
+    not an answer); it never speaks of a sibling of the asked thing (``names_a_sibling``:
+    "annual leave" for "paternity leave")."""
+    kind = ask_kind(question)
+    if not any(new_answer(kind, c.text, question) for c in chosen):
+        return False
+    lead = chosen[0]
+    if names_a_sibling(question, absent, lead.text):
+        return False
+    seen = lead.terms | lead.context | lead.heading
+    passage = next((b.chunk.text for b in blocks if b.n == lead.n), lead.text)
+    return covers_salient(salient_terms(question), passage, lead.context) and (
+        shares_more_than_names(question, qterms, seen))

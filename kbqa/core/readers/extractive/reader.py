@@ -19,16 +19,17 @@ with a key term and a specific question term, about the best's subject (its bloc
 key noun both state), and adding new terms. Each is followed by its block number.
 
 It declines (outputs only a ``Not covered:`` / ``资料未涵盖：`` sentence, which the pipeline
-turns into a "no support" refusal) when the question names things no block mentions
+turns into a "no support" refusal) when the question's ask clause (``focus.ask_clause``:
+context before the question never counts) names things no block mentions
 (``too_specific``), when its absent specific words outweigh the ones present
-(``outweighed``: "Who is the CEO of Nimbus Works?"), when the best sentence covers less
-than half of the question's present terms and not its rarest one (``on_topic``), or when a
-"how long/much" question gets no number. Question words that no block mentions are named
-in a final gap sentence, only nouns the verifier accepts (``gap_names``, ``nameable``):
-never digits, verbs ("decide", ``停车``), -ing/-ed forms ("operating"), Chinese function
-words, or a Chinese word qualifying an answered noun phrase (``医生`` of ``医生证明``).
-With none, there is no gap sentence. ``compress`` keeps the block's sentences that share
-any question term, verbatim, one per line. ``rewrite`` is not supported.
+(``outweighed``, unless only verbs are absent and the best sentence states the answer),
+when the best sentence is off the topic (``on_topic``), or when the quoted sentences do not
+answer (``focus.answers``: no span of the asked type the question does not already hold,
+a missing identifier such as a year, only a name shared, or another kind of the asked
+thing: "annual leave" for "paternity leave"). Question words that no block mentions are
+named in a final gap sentence, only nouns the verifier accepts (``gap_names``,
+``nameable``). ``compress`` keeps the block's sentences that share any question term,
+verbatim, one per line. ``rewrite`` is not supported.
 """
 
 from __future__ import annotations
@@ -48,12 +49,10 @@ from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.focus import (
     AskKind,
+    answers,
     ask_clause,
     ask_kind,
-    covers_salient,
     new_answer,
-    salient_terms,
-    shares_more_than_names,
 )
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -264,7 +263,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
-    if not answers(question, chosen, frozenset(qterms), blocks):
+    if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
         return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
@@ -273,25 +272,6 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
-
-
-def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
-            blocks: Sequence[Block]) -> bool:
-    """Whether the quoted sentences answer rather than share the topic: one of them states
-    what the question asks for with a span the question does not hold (``new_answer``:
-    "How long" needs a number, "who" a name, "where" a place), and the lead sentence with
-    its passage (block) or title states the ask's identifiers ("2021", "Q1": measured on
-    RGB, the sentence alone loses more right answers than wrong ones) and it shares more
-    than a name with the question (a sentence that shares only a company or product name is
-    not an answer)."""
-    kind = ask_kind(question)
-    if not any(new_answer(kind, c.text, question) for c in chosen):
-        return False
-    lead = chosen[0]
-    seen = lead.terms | lead.context | lead.heading
-    passage = next((b.chunk.text for b in blocks if b.n == lead.n), lead.text)
-    return covers_salient(salient_terms(question), passage, lead.context) and (
-        shares_more_than_names(question, qterms, seen))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
