@@ -122,3 +122,10 @@ def test_a_sentence_about_a_sibling_of_the_asked_thing(
     question: str, absent: set[str], sentence: str, expected: bool
 ) -> None:
     assert names_a_sibling(question, frozenset(absent), sentence) is expected
+
+
+async def test_a_year_written_before_a_chinese_character_is_stated() -> None:
+    passage = make_block(1, "2021年香港名义GDP达到28616.2亿港元，同比增长6.4%。", title="Passage 1",
+                         language="zh")
+    draft = await _answer("2021年香港GDP增长了多少？", (passage,))
+    assert "6.4%" in draft

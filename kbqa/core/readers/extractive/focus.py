@@ -105,7 +105,8 @@ def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) 
     """Whether sentence ``text`` (or its heading and title, ``context``: folded terms)
     states every identifier in ``salient``."""
     low = unicodedata.normalize("NFKC", text).lower()
-    return all(re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", low) or t in context
+    # ASCII boundaries: a CJK character is a word character, and "2021年" states 2021.
+    return all(re.search(rf"(?<![a-z0-9_-]){re.escape(t)}(?![a-z0-9_-])", low) or t in context
                for t in salient)
 
 
@@ -155,7 +156,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     blanked = text
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
-        blanked = re.sub(rf"(?<![\w.]){re.escape(span)}(?![\w.])", "…", blanked)
+        blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
     if tagged(question):
         for word, tag in tagged(question):
             if tag == "nr" and word in blanked:
