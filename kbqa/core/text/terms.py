@@ -8,7 +8,8 @@ One tokenizer serves both, so a term the index matched is the same term the veri
 - Numbers stay tokens, decimals and versions whole: ``3.5``, ``2.1.0``, ``200`` (``200MB``
   gives ``200`` and ``mb``).
 - CJK runs are segmented with jieba in search mode (``cut_for_search``: the precise words
-  plus their shorter in-dictionary parts), the field's standard Chinese segmenter.
+  plus their shorter in-dictionary parts), the field's standard Chinese segmenter, after
+  folding the spoken negation 没 into the written 未 (``没用完`` meets ``未休完``).
 - A short stop list (English function words, Chinese particles) is removed; everything
   else is kept, because the verifier removes terms common to most blocks itself.
 
@@ -35,7 +36,7 @@ from typing import Any
 
 from kbqa.core.text.normalise import CJK_CHARS
 
-TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams
+TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未
 
 _TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[a-z]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
@@ -88,9 +89,15 @@ def stem(word: str) -> str:
     return word
 
 
+# Variants that mean the same, folded before segmentation so jieba cuts both alike:
+# 没…完 ("not yet used up", spoken) and 未…完 (written); 没有 stays (a stop word).
+_CJK_VARIANTS_RE = re.compile("没(?!有)")
+
+
 @lru_cache(maxsize=4096)
 def _cjk_terms(run: str) -> tuple[str, ...]:
-    return tuple(w for w in _segmenter().cut_for_search(run) if w.strip())
+    folded = _CJK_VARIANTS_RE.sub("未", run)
+    return tuple(w for w in _segmenter().cut_for_search(folded) if w.strip())
 
 
 def terms(text: str) -> list[str]:

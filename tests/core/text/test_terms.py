@@ -3,7 +3,14 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.text.normalise import detect_language, fingerprint
-from kbqa.core.text.terms import terms
+from kbqa.core.text.terms import (
+    TERMS_VERSION,
+    cjk_bigrams,
+    is_question_word,
+    relevance_terms,
+    search_terms,
+    terms,
+)
 from kbqa.core.text.tokens import count_tokens
 
 
@@ -21,6 +28,35 @@ from kbqa.core.text.tokens import count_tokens
 )
 def test_terms(text: str, expected: list[str]) -> None:
     assert terms(text) == expected
+
+
+def test_spoken_and_written_negation_are_one_term() -> None:
+    assert terms("当年没休完的年假") == terms("当年未休完的年假")
+    assert terms("我没有年假") == terms("我年假")  # 没有 stays a stop word
+
+
+def test_search_terms_add_the_bigrams_jieba_did_not_cut() -> None:
+    assert cjk_bigrams("年假没用") == ["年假", "假没", "没用"]
+    found = search_terms("多少天年假")
+    assert "年假" in found and found.count("多少") <= 1
+    assert TERMS_VERSION == 2
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("which", True), ("please", True), ("哪里", True), ("多大", True), ("哪一年", True),
+     ("哪几种", True), ("请问", False), ("leave", False), ("年假", False), ("recycle", False)],
+)
+def test_question_words(word: str, expected: bool) -> None:
+    assert is_question_word(word) is expected
+
+
+def test_relevance_terms_skip_unknown_question_words_and_segmentation_pieces() -> None:
+    known = {"全职", "员工", "年假"}.__contains__
+    assert relevance_terms("全职员工每年有多少天年假？", known) == ["全职", "员工", "年假"]
+    # an unknown content word still counts as missing
+    assert relevance_terms("Which hotel limit applies in Oslo?", {"hotel", "limit"}.__contains__
+                           ) == ["hotel", "limit", "apply", "oslo"]
 
 
 @pytest.mark.parametrize(
