@@ -35,6 +35,10 @@ $PY manage.py calibrate sources/demo/questions.jsonl --max-wrongful-refusal 0.05
 # 3. The demo questions through the chat pipeline.
 $PY manage.py evaluate sources/demo/questions.jsonl --provider "$PROVIDER" --out "$OUT/demo"
 
+# 3b. The natural-phrasing set (written by someone who had read the documents, not the code;
+# follow-up chains carry their earlier questions in "history"), reported apart from the demo.
+$PY manage.py evaluate sources/demo/natural.jsonl --provider "$PROVIDER" --out "$OUT/natural"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \

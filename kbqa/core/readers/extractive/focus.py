@@ -102,12 +102,30 @@ def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[s
 
 
 def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) -> bool:
-    """Whether sentence ``text`` (or its heading and title, ``context``: folded terms)
-    states every identifier in ``salient``."""
+    """Whether passage ``text`` (or its heading and title, ``context``: folded terms) does
+    not contradict the ask's identifiers: each one is stated, or the passage names no other
+    of its shape (another year for "2021", another quarter for "q1"). A passage that names
+    no year may still answer "in 2021" (measured on RGB en_fact: requiring the year itself
+    lost 8 points of accuracy for 11 points of unsupported answers)."""
     low = unicodedata.normalize("NFKC", text).lower()
-    # ASCII boundaries: a CJK character is a word character, and "2021年" states 2021.
-    return all(re.search(rf"(?<![a-z0-9_-]){re.escape(t)}(?![a-z0-9_-])", low) or t in context
+    return all(_stated(t, low) or t in context or not _other_of_shape(t, low)
                for t in salient)
+
+
+def _stated(term: str, low: str) -> bool:
+    # ASCII boundaries: a CJK character is a word character, and "2021年" states 2021.
+    return re.search(rf"(?<![a-z0-9_-]){re.escape(term)}(?![a-z0-9_-])", low) is not None
+
+
+def _other_of_shape(term: str, low: str) -> bool:
+    """Whether ``low`` names another identifier shaped like ``term``: a year for a year, the
+    same letters with other digits for "q1" or "gpt-3"; an acronym has no shape."""
+    if re.fullmatch(r"(?:19|20)\d\d", term):
+        return re.search(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])", low) is not None
+    letters = re.match(r"[a-z]+-?", term)
+    if letters and any(ch.isdigit() for ch in term):
+        return re.search(rf"(?<![a-z]){re.escape(letters.group())}\d", low) is not None
+    return True
 
 
 AskKind = AnswerKind | Literal["place", "time"]
@@ -142,10 +160,15 @@ def ask_kind(question: str) -> AskKind:
     return "place" if _PLACE_RE.search(ask.lower()) else kind
 
 
-def _states_place(text: str) -> bool:
+_PROPER_RE = re.compile(r"\b[A-Z][a-zà-ÿ]+\b")
+
+
+def _states_proper_name(text: str, tags: tuple[str, ...]) -> bool:
+    """A proper name in ``text``: jieba's ``tags`` in Chinese; in English a capitalised
+    word that is not a function word ("Norway set the record", "Spain have beaten")."""
     if tagged(text):
-        return any(tag == "ns" for _, tag in tagged(text))
-    return bool(_CAPITAL_RE.search(text))
+        return any(tag in tags for _, tag in tagged(text))
+    return any(not is_question_word(w.lower()) for w in _PROPER_RE.findall(text))
 
 
 def new_answer(kind: AskKind, text: str, question: str) -> bool:
@@ -162,7 +185,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
             if tag == "nr" and word in blanked:
                 blanked = blanked.replace(word, "…")
     if kind == "place":
-        return _states_place(blanked)
+        return _states_proper_name(blanked, ("ns",))
     if kind == "time":
         return bool(_TIME_SPAN_RE.search(blanked))
     return states(kind, blanked)
