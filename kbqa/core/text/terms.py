@@ -51,7 +51,7 @@ STOP_EN = frozenset(
 STOP_ZH = frozenset(
     "的 了 是 在 和 与 及 或 也 就 都 而 被 把 让 给 向 从 对 于 之 其 这 那 个 吗 呢 吧 啊 "
     "呀 么 什么 怎么 如何 哪些 哪个 多少 几 我 你 他 她 它 我们 你们 他们 请问 一下 可以 能 会 "
-    "要 有 没有 是否 还 为 以 等".split()
+    "要 有 没有 是否 还 为 以 等 未".split()
 )
 
 _jieba_lock = threading.Lock()

@@ -132,7 +132,7 @@ async def test_a_year_written_before_a_chinese_character_is_stated() -> None:
 
 
 async def test_a_passage_naming_no_year_may_answer_a_question_about_one() -> None:
-    passage = make_block(1, "The race was won by Tadej Pogacar of UAE Team Emirates for the second "
-                            "consecutive year.", title="Passage 1")
+    passage = make_block(1, "The Tour de France was won by Tadej Pogacar of UAE Team Emirates "
+                            "for the second consecutive year.", title="Passage 1")
     draft = await _answer("Who won the 2021 Tour de France?", (passage,))
     assert "Tadej Pogacar" in draft

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kbqa.core.text.terms import STOP_EN, is_question_word
+from kbqa.core.text.terms import STOP_EN, cjk_bigrams, is_question_word
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -55,6 +55,20 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             found = _starting_with(t, everything) or _starting_with(_core_chars(t), everything)
         out.extend(found or [t])
     return list(dict.fromkeys(out))
+
+
+def with_bigrams(question: str, qterms: Sequence[str],
+                 block_terms: Sequence[frozenset[str]]) -> list[str]:
+    """``qterms`` plus the question's CJK bigrams that are block words, without the
+    question's pieces such a bigram overlaps: jieba cuts ``几天年假`` as ``天年/假``; the
+    bigram ``年假`` is the block's word (the retrieval side does the same,
+    ``terms.relevance_terms``)."""
+    everything = frozenset().union(*block_terms) if block_terms else frozenset()
+    bigrams = [b for b in dict.fromkeys(cjk_bigrams(question))
+               if b in everything and b not in qterms and not is_question_word(b)]
+    covered = set("".join(bigrams))
+    kept = [t for t in qterms if t.isascii() or t in everything or not covered & set(t)]
+    return kept + bigrams
 
 
 def _core_chars(term: str) -> str:

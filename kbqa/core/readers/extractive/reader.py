@@ -46,7 +46,12 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
-from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
+from kbqa.core.readers.extractive.expand import (
+    expand,
+    is_question,
+    spell_numbers,
+    with_bigrams,
+)
 from kbqa.core.readers.extractive.focus import (
     AskKind,
     answers,
@@ -218,8 +223,12 @@ def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, C
     sentence states what is asked (a time for ``几点``): a missing verb says less about
     the question than a stated answer does ("IT 服务台几点下班？" and "工作时间为 9:00 至
     18:00")."""
-    return bool(scored) and all(share < 1.0 for share in asked.values()) and (
-        scorer.kind != "other" and scorer.states(scored[0][1]))
+    if not scored or any(share >= 1.0 for share in asked.values()):
+        return False
+    best = scored[0][1]
+    # ...and it has a key word of the question that names something (not 未 or 次)
+    named = {t for t in scorer.key & scorer.own(best) if t.isascii() or len(t) > 1}
+    return bool(named) and scorer.states(best)
 
 
 def key_terms(weights: dict[str, float]) -> frozenset[str]:
@@ -239,11 +248,12 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
     question = spell_numbers(question)
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
-    qterms = expand(question_terms(question), terms)
+    qterms = with_bigrams(question, expand(question_terms(question), terms), terms)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
-    ask = set(expand(question_terms(ask_clause(question)), terms))
+    ask = set(with_bigrams(ask_clause(question),
+                           expand(question_terms(ask_clause(question)), terms), terms))
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
