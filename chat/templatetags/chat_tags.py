@@ -11,7 +11,7 @@ STATUS_LABELS = {
     "streaming": _("Answering…"),
     "pending": _("Answering…"),
     "answered": _("Answered"),
-    "refused_low_score": _("Not answered: nothing relevant in the knowledge base"),
+    "refused_low_score": _("Not answered: no passage matched the question's words"),
     "refused_conflict": _("Not answered: the sources disagree"),
     "refused_no_support": _("Not answered: no sentence could be verified"),
     "refused_model_declined": _("Not answered: the model declined"),
@@ -20,7 +20,7 @@ STATUS_LABELS = {
 }
 
 REFUSAL_TITLES = {
-    "low_score": _("The knowledge base has nothing close enough to this question"),
+    "low_score": _("No passage matched the words of this question closely"),
     "conflict": _("The sources disagree"),
     "no_support": _("No answer could be verified against the sources"),
     "model_declined": _("The model declined to answer"),

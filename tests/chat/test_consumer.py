@@ -49,7 +49,7 @@ SECRET = SECRET_DROPPED.removesuffix(" [2].")
 UNSUPPORTED = "Bananas grow in tropical countries [1]."
 
 REFUSAL_TITLES = {
-    "low_score": "The knowledge base has nothing close enough to this question",
+    "low_score": "No passage matched the words of this question closely",
     "conflict": "The sources disagree",
     "no_support": "No answer could be verified against the sources",
 }
