@@ -68,7 +68,7 @@ def test_login_form_rejects_a_wrong_password_and_admits_the_demo_user(
 
 @pytest.mark.parametrize(
     "question",
-    ["How do sharing links work?", "文件的历史版本保存多久？"],  # q-009, q-019
+    ["How do sharing links work?", "电脑丢了应该怎么办？"],  # q-009, q-044 (two sentences)
 )
 def test_sentences_arrive_one_by_one_with_chips_before_the_answer_is_done(
     page: Any, live_server_demo: LiveServer, question: str

@@ -122,7 +122,7 @@ def test_refusal_in_json(fake: FakeProvider, token: str) -> None:
     body = post(Client(), "/api/answer", {"question": OFF_TOPIC}, **bearer(token)).json()
     assert (body["status"], body["answer"], body["sources"]) == ("refused_low_score", "", [])
     assert body["refusal"]["reason"] == "low_score"
-    assert body["refusal"]["message"].startswith("I found nothing in the knowledge base")
+    assert body["refusal"]["message"].startswith("No passage in the knowledge base matched")
     assert fake.prompts == []  # the gate refused before any model call
 
 

@@ -63,7 +63,7 @@ def test_plain_output(fake: FakeProvider) -> None:
 
 def test_refusal_is_printed_with_its_message(fake: FakeProvider) -> None:
     output = ask(OFF_TOPIC)
-    assert output.startswith("I found nothing in the knowledge base")
+    assert output.startswith("No passage in the knowledge base matched")
     assert "Sources:" not in output and "withheld" not in output
     assert output.endswith(f"Trace: {Trace.objects.get().pk} (refused_low_score)\n")
 
