@@ -6,14 +6,14 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test screenshots lint bench chromium clean
+.PHONY: install run test test-postgres services screenshots lint bench bench-load chromium clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet -e ".[dev,postgres]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -25,6 +25,17 @@ run: install
 
 test: install
 	$(BIN)/python -m pytest
+
+# PostgreSQL + Redis on loopback (Debian packages; .ci/services.sh installs them as root).
+PG_URL ?= postgres://kbqa:kbqa@127.0.0.1:5432/kbqa
+REDIS_URL ?= redis://127.0.0.1:6379/0
+
+services:
+	.ci/services.sh start
+
+# The suite against PostgreSQL and the Redis channel layer (the scale-out configuration).
+test-postgres: install services
+	DATABASE_URL=$(PG_URL) KBQA_REDIS_URL=$(REDIS_URL) $(BIN)/python -m pytest
 
 # Rewrite docs/screenshots/*.png (README) from a live server; needs Debian's chromium.
 screenshots: install chromium
@@ -38,6 +49,10 @@ lint: install
 bench: install
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/pipeline.py
+
+# Many users at once against one Daphne process (README: Benchmarks); DB=postgres for PG.
+bench-load: install
+	$(BIN)/python bench/load.py
 
 # Debian's Chromium for the browser tests (never `playwright install`: it downloads a browser).
 chromium:

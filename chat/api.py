@@ -21,7 +21,9 @@ else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` c
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
 token, or an answer still running in that conversation; no model call is made), 503 (provider
 unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
-provider's own ``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``). Auth:
+provider's own ``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``; or the service
+busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
+(``json_errors``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
 honoured only where ``chat.auth.fabricate_allowed`` says so.
 """
@@ -29,9 +31,10 @@ honoured only where ``chat.auth.fabricate_allowed`` says so.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +67,11 @@ class ApiError(Exception):
         self.retry_after = retry_after
 
 
+# Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
+RETRY_AFTER_SECONDS = 5
+BUSY = "The service is busy and could not take this question; please try again shortly."
+
+
 def error_response(
     status: int, message: str, *, retry_after: int | None = None, **extra: Any
 ) -> JsonResponse:
@@ -75,6 +83,22 @@ def error_response(
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+def json_errors(view: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> Any:
+    """The API's catch boundary: anything unexpected before the response starts (the
+    database stayed locked or unreachable after retries, a bug) is a JSON 503 with
+    ``Retry-After``, never Django's HTML 500. Logged in full."""
+
+    @functools.wraps(view)
+    async def guarded(request: HttpRequest) -> HttpResponse:
+        try:
+            return await view(request)
+        except Exception:
+            log.exception("API request failed")
+            return error_response(503, BUSY, retry_after=RETRY_AFTER_SECONDS)
+
+    return guarded
 
 
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
@@ -186,6 +210,7 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
 
 
 @csrf_exempt
+@json_errors
 async def answer_json(request: HttpRequest) -> HttpResponse:
     """``POST /api/answer``: run the JSON-mode turn to the end and return the contract."""
     outcome = AnswerOutcome()
@@ -267,6 +292,7 @@ async def _sse(turn: TurnStream, conversation: int) -> AsyncGenerator[str, None]
 
 
 @csrf_exempt
+@json_errors
 async def answer_stream(request: HttpRequest) -> HttpResponse:
     """``POST /api/answer/stream``: the stream-mode events as ``text/event-stream``."""
     try:

@@ -20,7 +20,7 @@ from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.backends import BaseBackend
@@ -31,6 +31,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
 
 from chat.models import ApiToken
+from kbqa.db import db_async
 
 KEY_BYTES = 30  # -> 40 URL-safe base64 characters
 PREFIX_CHARS = 8
@@ -94,20 +95,42 @@ class BearerTokenMiddleware:
     ``sources``, which must not import ``chat``, so this middleware sets ``request.user`` for
     a valid ``Authorization: Bearer`` header on that read-only path. Goes after Django's
     AuthenticationMiddleware.
+
+    Sync and async capable: a sync-only middleware makes Django run the whole async stack
+    below it through ``async_to_sync`` from its one thread-sensitive thread, which held
+    every ``POST /api/answer`` for its whole answer, one request at a time.
     """
 
     PATH_PREFIX = "/api/chunks/"
+    sync_capable = True
+    async_capable = True
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> Any:
-        if request.method in ("GET", "HEAD") and request.path.startswith(self.PATH_PREFIX):
-            key = bearer_key(request)
-            user = token_user(key) if key else None
-            if user is not None:
-                request.user = user
+        if self.is_async:
+            return self.__acall__(request)
+        key = self._key(request)
+        user = token_user(key) if key else None
+        if user is not None:
+            request.user = user
         return self.get_response(request)
+
+    async def __acall__(self, request: HttpRequest) -> Any:
+        key = self._key(request)
+        user = await db_async(token_user)(key) if key else None
+        if user is not None:
+            request.user = user
+        return await self.get_response(request)
+
+    def _key(self, request: HttpRequest) -> str | None:
+        if request.method in ("GET", "HEAD") and request.path.startswith(self.PATH_PREFIX):
+            return bearer_key(request)
+        return None
 
 
 class _CsrfCheck(CsrfViewMiddleware):
@@ -139,7 +162,7 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
     """
     key = bearer_key(request)
     if key is not None:
-        token = await sync_to_async(token_lookup)(key)
+        token = await db_async(token_lookup)(key)
         if token is None:
             return ApiAuth(None, 401, INVALID_TOKEN)
         return ApiAuth(token.user, token_id=token.pk)
@@ -177,8 +200,8 @@ async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
     if authorization is not None:
         scheme, _, key = authorization.decode("latin-1").strip().partition(" ")
         key = key.strip() if scheme.lower() == "bearer" else ""
-        return None if await sync_to_async(token_user)(key) else (401, INVALID_TOKEN)
-    user = await sync_to_async(session_user)(scope_session_key(scope))
+        return None if await db_async(token_user)(key) else (401, INVALID_TOKEN)
+    user = await db_async(session_user)(scope_session_key(scope))
     return None if user is not None else (401, AUTH_REQUIRED)
 
 

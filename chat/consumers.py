@@ -35,7 +35,6 @@ import uuid
 from typing import Any
 from urllib.parse import parse_qs
 
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -56,6 +55,7 @@ from chat.turns import (
     question_checked,
 )
 from kbqa.core.types import Done, Event
+from kbqa.db import db_async
 
 logger = logging.getLogger(__name__)
 
@@ -255,13 +255,13 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     # ----------------------------------------------------------------------- database
 
-    @database_sync_to_async
+    @db_async
     def session_current(self) -> bool:
         """Whether the socket's session still logs in its user (not logged out since)."""
         session = self.scope.get("session")
         user = session_user(getattr(session, "session_key", None) or "")
         return user is not None and user.pk == self.user.pk
 
-    @database_sync_to_async
+    @db_async
     def conversation_load(self, conversation_id: int) -> Conversation | None:
         return conversation_visible(conversation_id=int(conversation_id), user=self.user)

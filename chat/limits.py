@@ -20,12 +20,13 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
+
+from kbqa.db import db_async
 
 # Longest an answer may hold its conversation's slot, in seconds: two drafts at the provider's
 # timeout with retries stay well inside it (KBQA_ANTHROPIC_TIMEOUT 60 s x 3 tries x 2 drafts).
@@ -116,5 +117,7 @@ def turn_release_sync(slot: TurnSlot) -> None:
         cache.delete(slot.key)
 
 
-turn_admit = sync_to_async(turn_admit_sync)
-turn_release = sync_to_async(turn_release_sync)
+# On the database threads (kbqa.db), not asgiref's one thread-sensitive thread that every
+# turn of the process would queue on.
+turn_admit = db_async(turn_admit_sync)
+turn_release = db_async(turn_release_sync)

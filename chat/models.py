@@ -1,7 +1,9 @@
 """Conversations, messages, answer traces and API tokens.
 
-Traces are written once by ``chat.services.trace_record`` and never edited afterwards
-(read-only in admin); their ids are ULIDs so they sort by time and can be quoted by users.
+A chat turn's trace is stored "pending" when the turn starts and completed when it ends
+(``chat.turn_records``), so a turn the server never finished is still there to be marked
+"interrupted"; other traces are written once by ``chat.services.trace_record``. Never edited
+afterwards (read-only in admin); their ids are ULIDs so they sort by time and can be quoted.
 """
 
 from __future__ import annotations
@@ -48,6 +50,8 @@ class Trace(models.Model):
         REFUSED_MODEL_DECLINED = "refused_model_declined", _("refused: the model declined")
         ERROR = "error", _("error")
         CANCELLED = "cancelled", _("cancelled")
+        # The server stopped (killed, crashed) before the answer finished.
+        INTERRUPTED = "interrupted", _("interrupted")
 
     id = models.CharField(
         _("trace id"), primary_key=True, max_length=26, default=new_ulid, editable=False

@@ -22,6 +22,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 from chat.models import Message
 from chat.selectors import chunk_url
@@ -142,11 +143,21 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         dropped=len(data.get("dropped") or ()),
         refusal=message.refusal,
         notices=(data.get("notices") or ()) if message.sentences else (),
-        error="; ".join(data.get("errors") or ()) if message.status == "error" else "",
+        error=stored_error(message.status, data),
         status=message.status or "answered",
         trace_id=message.trace_id or "",
         language=trace.language if trace is not None else "",
     )
+
+
+def stored_error(status: str, data: Mapping[str, Any]) -> str:
+    """The error line of a stored turn: the trace's errors, or why an interrupted turn has
+    no end (the server stopped: ``chat.turn_records``); "" for other statuses."""
+    if status == "error":
+        return "; ".join(data.get("errors") or ())
+    if status == "interrupted":
+        return str(_("The server stopped before it finished."))
+    return ""
 
 
 def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString:

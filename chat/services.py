@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 
 from chat.models import Conversation, Message, Trace
+from chat.turn_records import trace_fields
 from kbqa.core.types import TraceRecorder, Turn
 
 
@@ -21,24 +22,12 @@ def trace_record(
     conversation: Conversation | None = None,
 ) -> Trace:
     """Store the recorded ``trace`` as a Trace (insert or overwrite by trace_id) and return it."""
-    timings = trace.timings
     row, _ = Trace.objects.update_or_create(
         id=trace.trace_id,
         defaults={
             "user": user if user is not None and user.is_authenticated else None,
             "conversation": conversation,
-            "question": trace.question,
-            "standalone_query": trace.standalone_query,
-            "language": trace.language,
-            "status": trace.status,
-            "refusal_reason": trace.refusal_reason,
-            "provider": trace.provider,
-            "model": trace.model,
-            "model_version": trace.model_version,
-            "retrieval_ms": timings.get("retrieval_ms"),
-            "first_sentence_ms": timings.get("first_sentence_ms"),
-            "total_ms": timings.get("total_ms"),
-            "data": trace.to_dict(),
+            **trace_fields(trace),
         },
     )
     return row

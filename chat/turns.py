@@ -6,7 +6,8 @@ cannot see is "not found", like a missing one), loads its history, builds the pr
 question, runs ``kbqa.core.pipeline.answer`` and yields ``TurnOpened`` then the core's typed
 events (``Meta``, ``Notice``, ``Sentence``, ``Dropped``, ``Refusal``, ``Error``, ``Done``).
 Whatever happens (answered, refused, provider error, client disconnect or cancel) the trace
-and the assistant message are stored and a provider it built is closed. A failure outside
+and the assistant message are stored (before ``Done`` is yielded, so "done" means stored)
+and a provider it built is closed. A failure outside
 the pipeline (which catches its own) becomes ``Error`` + ``Done(status="error")``: the one
 error outcome every front end renders.
 
@@ -16,7 +17,9 @@ stored or yielded. A ``limited`` request (the websocket and the API set it; the 
 ``ask`` and ``evaluate`` do not) passes ``chat.limits`` first: questions per minute per user
 and per API token, one answer in flight per conversation; over a limit it is rejected
 ("limited", with the seconds to wait) before any model call. Database work is in the small
-``*_db`` helpers below; none holds a transaction open while the model streams.
+``*_db`` helpers below, on the database threads (``kbqa.db``); in a conversation a turn
+writes twice, in short transactions (``chat.turn_records``: its start as "pending", then its
+end), never while the model streams.
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import weakref
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
@@ -37,13 +40,8 @@ from chat import limits
 from chat.models import Conversation, Message, new_ulid
 from chat.questions import question_clean, question_too_long
 from chat.selectors import conversation_visible
-from chat.services import (
-    conversation_history,
-    conversation_start,
-    message_record_answer,
-    message_record_user,
-    trace_record,
-)
+from chat.services import conversation_history, conversation_start, trace_record
+from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
 from kbqa.core.errors import KbqaError
 from kbqa.core.generation.calls import Deadlines
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
@@ -64,6 +62,7 @@ from kbqa.core.types import (
     TraceRecorder,
     Turn,
 )
+from kbqa.db import db_async
 from sources.selectors import KnowledgeBaseRetriever, audience_for
 
 log = logging.getLogger(__name__)
@@ -123,6 +122,30 @@ def provider_from_settings(name: str | None = None) -> Provider:
     return make_provider(name or settings.KBQA_PROVIDER, provider_settings())
 
 
+# One provider per event loop and configuration: see ``provider_shared``.
+_ProvidersByConfig = dict[tuple[Any, ...], Provider]
+_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _ProvidersByConfig] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def provider_shared() -> Provider:
+    """The configured provider (``KBQA_PROVIDER``) that every turn on the running event loop
+    shares; built on first use, never closed by a turn. Raises ConfigError.
+
+    Building a provider per answer cost about 80 ms of CPU on the event loop (the SDK's HTTP
+    client loads the CA bundle into a new SSL context: py-spy under ``bench/load.py``,
+    2026-11-30), which every other turn on the server waited for, and a new client cannot
+    reuse connections. The SDK's client is safe to share between concurrent requests. Another
+    loop (``ask``, tests) gets its own.
+    """
+    key = (settings.KBQA_PROVIDER, provider_settings())
+    per_loop = _shared.setdefault(asyncio.get_running_loop(), {})
+    if key not in per_loop:
+        per_loop[key] = provider_from_settings()
+    return per_loop[key]
+
+
 def provider_label_from_settings(name: str | None = None) -> str:
     """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
     built or connected). Raises ConfigError like ``provider_from_settings``."""
@@ -155,8 +178,9 @@ class TurnRequest:
     ``user`` None is the operator at the terminal (``manage.py``): every conversation is
     visible to them. ``conversation_id`` None with ``start_conversation`` starts one owned by
     ``user``; without it the turn is stored in no conversation (``ask``, ``evaluate``).
-    ``provider``/``retriever`` given are borrowed (the caller closes them); otherwise built
-    from settings and owned by the turn. ``store_trace`` False leaves the trace unstored.
+    ``provider``/``retriever`` given are borrowed (the caller closes them); without one the
+    turn uses the loop's shared provider (``provider_shared``), or with ``provider_name``
+    builds one it owns and closes. ``store_trace`` False leaves the trace unstored.
     ``limited`` applies ``chat.limits`` to ``user`` (and ``token_id``, the API token used).
     """
 
@@ -245,19 +269,20 @@ def question_checked(raw: str) -> str:
 
 @dataclass
 class _Stored:
-    """Where the turn is stored."""
+    """Where the turn is stored; ``record`` once its start is stored in a conversation."""
 
     conversation: Conversation | None = None
     history: tuple[Turn, ...] = ()
     user: AbstractBaseUser | None = None
     audience: Audience = EVERYONE  # what the asker may read (``audience_for``)
+    record: TurnRecord | None = None
 
 
-@sync_to_async
+@db_async
 def turn_load_db(request: TurnRequest) -> _Stored:
-    """The conversation (checked), its history, the trace's user and what that user may
-    read (the operator without ``--user``: documents visible to everyone). Raises
-    TurnRejected."""
+    """The conversation (checked; its left-over turns marked interrupted), its history, the
+    trace's user and what that user may read (the operator without ``--user``: documents
+    visible to everyone). Raises TurnRejected."""
     if request.conversation_id is None:
         return _Stored(history=request.history, user=request.user,
                        audience=audience_for(request.user))
@@ -266,50 +291,60 @@ def turn_load_db(request: TurnRequest) -> _Stored:
         raise TurnRejected(
             "not_found", f"Conversation {request.conversation_id} does not exist."
         )
+    turns_interrupted_close(conversation=conversation)
     history = conversation_history(conversation=conversation)
     # the operator continuing someone's conversation reads what everyone may, not the owner
     audience = audience_for(request.user)
     return _Stored(conversation, history, request.user or conversation.owner, audience)
 
 
-@sync_to_async
+@db_async
 def question_store_db(
-    stored: _Stored, request: TurnRequest, question: str
+    stored: _Stored, request: TurnRequest, question: str, trace_id: str
 ) -> Message | None:
-    """Start the conversation if asked to, then store the question in it (if any)."""
+    """Start the conversation if asked to, then store the turn's start in it (if any): the
+    question, the pending trace and assistant message (``turn_records.turn_begin``)."""
     if stored.conversation is None and request.start_conversation and request.user is not None:
         stored.conversation = conversation_start(owner=request.user)
     if stored.conversation is None:
         return None
-    return message_record_user(conversation=stored.conversation, text=question)
+    stored.record = turn_begin(
+        conversation=stored.conversation, user=stored.user, question=question, trace_id=trace_id
+    )
+    return stored.record.user_message
 
 
-@sync_to_async
+@db_async
 def answer_store_db(
     stored: _Stored, outcome: AnswerOutcome, trace: TraceRecorder, store_trace: bool
 ) -> None:
-    """Store the trace, then the assistant message linked to it."""
-    if store_trace:
+    """Complete the stored turn (trace and assistant message in one transaction), or store
+    the trace alone for a turn outside any conversation."""
+    if stored.record is not None:
+        shown = {
+            "text": outcome.text,
+            "citations": outcome.citations(),
+            "sentences": outcome.sentences,
+            "refusal": outcome.refusal,
+            "status": outcome.status if outcome.status != "pending" else trace.status,
+        }
+        turn_finish(record=stored.record, trace=trace, shown=shown)
+    elif store_trace:
         trace_record(trace=trace, user=stored.user, conversation=stored.conversation)
-    if stored.conversation is not None:
-        message_record_answer(
-            conversation=stored.conversation,
-            sentences=outcome.sentences,
-            citations=outcome.citations(),
-            refusal=outcome.refusal,
-            status=outcome.status,
-            trace_id=outcome.trace_id,
-        )
 
 
 # ----------------------------------------------------------------------------- the turn
 
 
 def _provider(request: TurnRequest) -> tuple[Provider, bool]:
-    """``(provider, owned)``. Raises TurnRejected "provider_unavailable"."""
+    """``(provider, owned)``: the one given, the loop's shared one (``provider_shared``), or
+    one built for ``provider_name`` and owned by the turn. Raises TurnRejected
+    "provider_unavailable"."""
     if request.provider is not None:
         return request.provider, False
     try:
+        if request.provider_name is None:
+            return provider_shared(), False
         return provider_from_settings(request.provider_name), True
     except KbqaError as exc:
         raise TurnRejected(
@@ -369,26 +404,38 @@ async def answer_turn(
         raise
     trace = TraceRecorder(trace_id=new_ulid(), question=question)
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
-    started = time.perf_counter()
+    started, saved = time.perf_counter(), False
+
+    async def store() -> None:
+        # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
+        nonlocal saved
+        saved = True
+        if trace.status == "pending":
+            trace.status = "cancelled"
+        trace.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
+        await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
+
     try:
-        message = await question_store_db(stored, request, question)
+        message = await question_store_db(stored, request, question, trace.trace_id)
         yield TurnOpened(stored.conversation, message)
         try:
             async with aclosing(_pipeline(request, question, stored, provider, trace)) as events:
                 async for ev in events:
                     outcome.add(ev)
+                    if isinstance(ev, Done):
+                        await store()
                     yield ev
         except Exception:
             log.exception("answer failed outside the pipeline")
             for ev in _failure(outcome, trace):
                 outcome.add(ev)
+                if isinstance(ev, Done) and not saved:
+                    await store()
                 yield ev
     finally:
-        if trace.status == "pending":
-            trace.status = "cancelled"
-        trace.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
         try:
-            await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
+            if not saved:
+                await store()
         finally:
             await _release(slot)  # the answer is stored: the conversation may be asked again
             if owned:

@@ -17,7 +17,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chat import turns
+from chat import turn_records, turns
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message
 from chat.rendering import message_turn_view
@@ -88,6 +88,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     """The chat screen for ``conversation``: its turns, the conversation list, provider status."""
     label, provider_ok = provider_label()
+    turn_records.turns_interrupted_close(conversation=conversation)
     context = {
         "conversation": conversation,
         "conversations": Conversation.objects.filter(owner=request.user)[:CONVERSATION_LIST_SIZE],

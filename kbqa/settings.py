@@ -136,16 +136,35 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{DATA_DIR / 'kbqa.sqlite3'}",
-        conn_max_age=env_int("KBQA_DB_CONN_MAX_AGE", 0),
-    )
-}
+DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{DATA_DIR / 'kbqa.sqlite3'}")}
+# Threads that run the ORM for async code (kbqa.db.db_async); each holds one connection.
+KBQA_DB_THREADS = env_int("KBQA_DB_THREADS", 16)
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg's pool (Django 5.1+) instead of persistent connections, which Django advises
+    # against under ASGI (a request's thread ends, its connection would linger). One pool
+    # per process, sized for the database threads plus request threads.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2,
+        "max_size": env_int("KBQA_DB_POOL_SIZE", KBQA_DB_THREADS + 8),
+        "timeout": 20,
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # WAL lets the websocket consumer read while an ingest writes; timeout in seconds.
+    # SQLite holds a team when writers queue instead of failing (README: SQLite's limits).
+    # WAL: readers never wait for the one writer. IMMEDIATE: a transaction takes the write
+    # lock at BEGIN, where SQLite's busy timeout applies; a DEFERRED one that reads and then
+    # writes fails at once with "database is locked" when another writer got in between.
+    # timeout: seconds a writer waits for the lock (sqlite3.connect). synchronous=NORMAL is
+    # durable in WAL mode except for the last transactions on power loss (sqlite.org/wal.html).
+    # Connections kept (seconds): closing the last one checkpoints the WAL file, and
+    # opening one re-runs the pragmas; each database thread keeps its own.
+    DATABASES["default"]["CONN_MAX_AGE"] = env_int("KBQA_DB_CONN_MAX_AGE", 600)
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
+        {
+            "timeout": 20,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+        }
     )
 
 REDIS_URL = env_str("KBQA_REDIS_URL", "")

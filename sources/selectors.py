@@ -14,13 +14,13 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.contrib.auth.models import Group
 from django.db.models import Count, Max
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.bm25 import Bm25Index, SearchEngine
+from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
 
 _lock = threading.Lock()
@@ -155,8 +155,8 @@ class KnowledgeBaseRetriever:
         self.group_names = tuple(group_names)  # ask as a member of these groups instead
 
     async def search(self, query: str, k: int) -> list[types.ScoredChunk]:
-        """``chunks_search`` run in Django's sync thread (database access)."""
-        return await sync_to_async(self._search)(query, k)
+        """``chunks_search`` on the database threads (``kbqa.db``)."""
+        return await db_async(self._search)(query, k)
 
     def _search(self, query: str, k: int) -> list[types.ScoredChunk]:
         audience = audience_of_groups(self.group_names) if self.group_names else self.audience

@@ -25,12 +25,13 @@ from typing import Any, Literal
 
 from django.conf import settings
 from django.core.files.base import ContentFile, File
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import ngettext
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import detect_language, fingerprint, sha256
+from kbqa.db import lock_lost, write_retried
 from sources.chunking import ChunkDraft, chunk_text
 from sources.containment import ParseLimits, parse_contained
 from sources.models import Authority, Document, Language
@@ -165,8 +166,14 @@ def document_ingest(
     name, data = _read(path=path, file=file)
     overrides = overrides or IngestOverrides()
     draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
-    with transaction.atomic():
-        result = _store(name, data, draft, overrides)
+
+    def store() -> IngestResult:
+        with transaction.atomic():
+            return _store(name, data, draft, overrides)
+
+    # The same new document uploaded twice at once: on PostgreSQL the second insert of its
+    # doc_id breaks the unique constraint; tried again, it finds the first one's document.
+    result = write_retried(store, retry_on=lambda e: lock_lost(e) or isinstance(e, IntegrityError))
     return replace(result, warnings=draft.warnings) if draft.warnings else result
 
 

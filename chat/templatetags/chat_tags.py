@@ -17,6 +17,7 @@ STATUS_LABELS = {
     "refused_model_declined": _("Not answered: the model declined"),
     "error": _("Stopped by an error"),
     "cancelled": _("Cancelled"),
+    "interrupted": _("Interrupted"),
 }
 
 REFUSAL_TITLES = {

@@ -284,7 +284,7 @@ async def test_disconnect_mid_answer_cancels_provider_and_saves_trace(
         await receive_until(comm, SHOWN)
         await asyncio.wait_for(fake_provider.streaming.wait(), timeout=5)
 
-    assert (fake_provider.cancelled, fake_provider.closed) == (True, True)
+    assert fake_provider.cancelled  # (the loop's shared provider itself stays open)
     trace = await Trace.objects.aget()
     assert trace.status == "cancelled"
     stored = await Message.objects.aget(role="assistant")

@@ -15,6 +15,7 @@ from contextlib import aclosing
 from typing import Any
 
 from asgiref.sync import async_to_sync
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -78,7 +79,8 @@ class Command(BaseCommand):
             user=self._user(opts["user"]),
             conversation_id=opts["conversation"],
             fabricate=True if opts["fabricate"] else None,
-            provider_name=opts["provider"],
+            # One turn per run: the turn builds its own provider and closes it.
+            provider_name=opts["provider"] or settings.KBQA_PROVIDER,
         )
         outcome = AnswerOutcome()
         try:

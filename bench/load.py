@@ -1,0 +1,422 @@
+"""Many users at once: N concurrent websocket chats and N concurrent SSE answers against one
+Daphne process, with a local fake Anthropic model streaming at a set token rate.
+
+Run: ``.venv/bin/python bench/load.py [--chats 200] [--sse 200] [--rate 50]`` (SQLite in a
+throwaway data dir), or with ``--db postgres://kbqa:kbqa@127.0.0.1:5432/kbqa`` (the bench
+drops and creates database ``kbqa_bench`` on that server; ``.ci/services.sh start``).
+Loopback only; every phase is bounded by ``--timeout`` seconds.
+
+The model is ``tests/fakes/anthropic_server.py`` in a subprocess, reached through the real
+SDK (``KBQA_ANTHROPIC_BASE_URL``); it streams one delta per token, ``--rate`` tokens per
+second, a verified answer of four cited sentences. The model's own pace is
+``tokens / rate``; each answer's total time (question sent -> ``done``) is printed as a
+ratio of it, so 1.00 means kbqa added nothing a user could wait for.
+
+Printed per phase: answers asked, errors (anything but an ``answered`` done in time), lost
+traces (answers asked minus traces stored as answered, and assistant messages missing),
+time to first sentence p50/p95 (ms), total/pace p50/p95, server CPU (% of one core over
+the phase) and peak RSS (MB). ``lone`` is one answer at a time: its overhead is kbqa's own
+time per answer (total minus the model's pace). ``--profile FILE`` records the server with
+py-spy during the chat phase (speedscope JSON, open at https://www.speedscope.app).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import io
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import psutil
+import websockets
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+QUESTION = "How long does the recycle bin keep deleted files?"
+# Four sentences the verifier accepts against block [1] (doc-042#c02) for QUESTION.
+ANSWER = (
+    "Deleted files and folders remain in the recycle bin for 30 days, and you can put them "
+    "back at any time during that period [1]. After that they are purged permanently and "
+    "cannot be brought back, not even by support [1]. To restore an item, open Recycle bin "
+    "in the left-hand menu, select the item and click Restore [1]. It returns to its "
+    "original folder [1]."
+)
+TOKENS = re.findall(r"\s*\S+", ANSWER)  # one delta per word: about one token each
+FOOTER_DONE = re.compile(r'id="footer-\w+" data-status="(\w+)" hx-swap-oob')
+SECRET = "bench-only-secret-key"
+BACKLOG = 1024  # listen queue of the fake model and of Daphne
+
+
+# ------------------------------------------------------------------------- the fake model
+
+
+def serve_fake_model(rate: float) -> None:
+    """Subprocess entry: the fake Messages API, pacing each delta to ``rate`` per second."""
+    from tests.fakes.anthropic_server import FakeAnthropicServer, StreamReply
+
+    gap = 1.0 / rate
+    reply = StreamReply(deltas=TOKENS)
+
+    class Paced(FakeAnthropicServer):
+        def next_reply(self):  # type: ignore[no-untyped-def]
+            return reply
+
+    with Paced() as server:
+        base = server._httpd.RequestHandlerClass  # type: ignore[union-attr]
+
+        class PacedHandler(base):  # type: ignore[misc,valid-type]
+            def setup(self) -> None:
+                super().setup()
+                self.wfile = _PacedWriter(self.wfile, gap)
+
+        server._httpd.RequestHandlerClass = PacedHandler  # type: ignore[union-attr]
+        server._httpd.socket.listen(BACKLOG)  # socketserver's 5 would drop concurrent connects
+        print(server.url, flush=True)
+        sys.stdin.read()  # until the bench closes our stdin
+
+
+class _PacedWriter:
+    """Sleeps ``gap`` seconds before each write that carries a text delta."""
+
+    def __init__(self, raw, gap: float) -> None:  # type: ignore[no-untyped-def]
+        self.raw, self.gap = raw, gap
+
+    def write(self, data: bytes) -> int:
+        if b"content_block_delta" in data:
+            time.sleep(self.gap)
+        return self.raw.write(data)
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        return getattr(self.raw, name)
+
+
+# ------------------------------------------------------------------- database and server
+
+
+def env_for(args: argparse.Namespace, data_dir: str) -> dict[str, str]:
+    env = {**os.environ, "KBQA_DATA_DIR": data_dir, "KBQA_SECRET_KEY": SECRET,
+           "KBQA_DEBUG": "0", "KBQA_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "kbqa.settings"}
+    env.pop("KBQA_REDIS_URL", None)
+    if args.db:
+        env["DATABASE_URL"] = args.db.rsplit("/", 1)[0] + "/kbqa_bench"
+        if args.redis:
+            env["KBQA_REDIS_URL"] = args.redis
+    else:
+        env.pop("DATABASE_URL", None)
+    return env
+
+
+def postgres_recreate(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DROP DATABASE IF EXISTS kbqa_bench WITH (FORCE)")
+        conn.execute("CREATE DATABASE kbqa_bench")
+
+
+def setup_database(n: int) -> tuple[list[str], list[int], list[str]]:
+    """Migrate, ingest the demo documents, and make ``n`` users: returns their session keys,
+    one conversation each and one API token each."""
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from chat.auth import api_token_create
+    from chat.models import Conversation
+
+    call_command("migrate", verbosity=0)
+    call_command("ingest", str(ROOT / "sources/demo/docs"), verbosity=0, stdout=io.StringIO())
+    sessions, conversations, tokens = [], [], []
+    for i in range(n):
+        user = User(username=f"bench-{i}")
+        user.set_unusable_password()
+        user.save()
+        store = SessionStore()
+        store[SESSION_KEY] = str(user.pk)
+        store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        store[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        store.create()
+        sessions.append(store.session_key)
+        conversations.append(Conversation.objects.create(owner=user).pk)
+        tokens.append(api_token_create(user=user, name="bench")[1])
+    return sessions, conversations, tokens
+
+
+def stored_counts() -> tuple[int, int]:
+    """(traces stored as answered, assistant messages linked to a trace) for QUESTION."""
+    from django.db import connections
+
+    from chat.models import Message, Trace
+
+    connections.close_all()
+    traces = Trace.objects.filter(question=QUESTION, status="answered").count()
+    messages = Message.objects.filter(role="assistant", trace__question=QUESTION).count()
+    return traces, messages
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
+    # Twisted listens with a backlog of 50: 200 clients connecting at once would see dropped
+    # SYNs and retry after 1-3 s. The endpoint string raises it (README: production recipe).
+    endpoint = f"tcp:port={port}:interface=127.0.0.1:backlog={BACKLOG}"
+    cmd = [sys.executable, "-m", "daphne", "-e", endpoint, "kbqa.asgi:application"]
+    log = open(Path(env["KBQA_DATA_DIR"]) / "daphne.log", "wb")  # noqa: SIM115 - child owns it
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=log, stdout=log)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc
+        if proc.poll() is not None:
+            raise SystemExit(f"daphne exited: {Path(log.name).read_text()[-2000:]}")
+        time.sleep(0.2)
+    raise SystemExit("daphne did not start in 60 s")
+
+
+# ------------------------------------------------------------------------------ clients
+
+
+@dataclass
+class Result:
+    ok: bool
+    first_ms: float = 0.0
+    total_ms: float = 0.0
+    error: str = ""
+
+
+async def chat_once(port: int, session: str, conversation: int, timeout: float) -> Result:
+    """One websocket turn: question sent -> first sentence fragment -> footer marked done."""
+    url = f"ws://127.0.0.1:{port}/ws/chat/{conversation}/"
+    headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
+    try:
+        async with asyncio.timeout(timeout):
+            async with websockets.connect(url, additional_headers=headers, max_size=None) as ws:
+                await ws.recv()  # connection-state: open
+                started, first = time.perf_counter(), 0.0
+                await ws.send(json.dumps({"question": QUESTION}))
+                async for frame in ws:
+                    now = time.perf_counter()
+                    if not first and 'class="sentence sentence-' in frame:
+                        first = now
+                    if done := FOOTER_DONE.search(str(frame)):
+                        status = done.group(1)
+                        return Result(status == "answered", (first - started) * 1000,
+                                      (now - started) * 1000, "" if status == "answered" else status)
+                return Result(False, error="socket closed before done")
+    except Exception as exc:  # every failure is a counted error, named by its type
+        return Result(False, error=type(exc).__name__)
+
+
+async def sse_once(client: httpx.AsyncClient, port: int, token: str, timeout: float) -> Result:
+    """One ``POST /api/answer/stream``: request sent -> first ``sentence`` -> ``done``."""
+    started, first, event = time.perf_counter(), 0.0, ""
+    try:
+        async with asyncio.timeout(timeout):
+            async with client.stream(
+                "POST", f"http://127.0.0.1:{port}/api/answer/stream", json={"question": QUESTION},
+                headers={"Authorization": f"Bearer {token}"},
+            ) as response:
+                if response.status_code != 200:
+                    return Result(False, error=f"HTTP {response.status_code}")
+                async for line in response.aiter_lines():
+                    now = time.perf_counter()
+                    if line.startswith("event: "):
+                        event = line[7:]
+                        first = first or (now if event == "sentence" else 0.0)
+                    elif line.startswith("data: ") and event == "done":
+                        status = json.loads(line[6:])["status"]
+                        return Result(status == "answered", (first - started) * 1000,
+                                      (now - started) * 1000, "" if status == "answered" else status)
+        return Result(False, error="stream ended before done")
+    except Exception as exc:
+        return Result(False, error=type(exc).__name__)
+
+
+# ---------------------------------------------------------------------------- measuring
+
+
+@dataclass
+class Phase:
+    name: str
+    results: list[Result] = field(default_factory=list)
+    cpu_percent: float = 0.0
+    peak_rss_mb: float = 0.0
+    lost_traces: int = 0
+    lost_messages: int = 0
+    wall_s: float = 0.0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def measured(name: str, server: psutil.Process, runs: list) -> Phase:  # type: ignore[type-arg]
+    before, started, peak = server.cpu_times(), time.perf_counter(), 0
+
+    async def sample() -> None:
+        nonlocal peak
+        while True:
+            peak = max(peak, server.memory_info().rss)
+            await asyncio.sleep(0.1)
+
+    sampler = asyncio.create_task(sample())
+    results = await asyncio.gather(*runs)
+    sampler.cancel()
+    wall = time.perf_counter() - started
+    after = server.cpu_times()
+    cpu = (after.user + after.system - before.user - before.system) / wall * 100
+    return Phase(name, list(results), cpu, peak / 2**20, wall_s=wall)
+
+
+def report(phases: list[Phase], rate: float, label: str) -> None:
+    pace_ms = len(TOKENS) / rate * 1000
+    print(f"\n{label}: model pace {pace_ms:.0f} ms ({len(TOKENS)} tokens at {rate:g}/s)")
+    print("| phase | answers | errors | lost traces | first sentence p50/p95 (ms) "
+          "| total/pace p50/p95 | overhead p50 (ms) | server CPU | peak RSS (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for p in phases:
+        ok = [r for r in p.results if r.ok]
+        firsts, totals = [r.first_ms for r in ok], [r.total_ms / pace_ms for r in ok]
+        overhead = pct([r.total_ms - pace_ms for r in ok], 0.5)
+        print(f"| {p.name} | {len(p.results)} | {len(p.results) - len(ok)} | "
+              f"{p.lost_traces} (+{p.lost_messages} messages) | "
+              f"{pct(firsts, .5):.0f} / {pct(firsts, .95):.0f} | "
+              f"{pct(totals, .5):.2f} / {pct(totals, .95):.2f} | {overhead:.0f} | "
+              f"{p.cpu_percent:.0f}% | {p.peak_rss_mb:.0f} |")
+        errors = sorted({r.error for r in p.results if not r.ok})
+        if errors:
+            print(f"  errors in {p.name}: {', '.join(errors)}")
+
+
+async def run_phases(args: argparse.Namespace, port: int, server: psutil.Process,
+                     creds: tuple[list[str], list[int], list[str]]) -> list[Phase]:
+    sessions, conversations, tokens = creds
+    limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+    phases: list[Phase] = []
+    asked = 0
+    async with httpx.AsyncClient(timeout=args.timeout, limits=limits) as client:
+        await sse_once(client, port, tokens[0], args.timeout)  # warm-up: index, jieba, imports
+        asked += 1
+        profiler = profile_start(args, server.pid)
+        lone = [await sse_once(client, port, tokens[0], args.timeout) for _ in range(args.lone)]
+        phases.append(Phase("lone (SSE, one at a time)", lone))
+        asked += args.lone
+        if args.chats:
+            runs = [chat_once(port, sessions[i], conversations[i], args.timeout)
+                    for i in range(args.chats)]
+            phases.append(await measured(f"{args.chats} websocket chats", server, runs))
+            asked += args.chats
+            await settle(phases[-1], asked)
+        if args.sse:
+            runs = [sse_once(client, port, tokens[i], args.timeout) for i in range(args.sse)]
+            phases.append(await measured(f"{args.sse} SSE answers", server, runs))
+            asked += args.sse
+            await settle(phases[-1], asked)
+    profile_stop(profiler)
+    return phases
+
+
+async def settle(phase: Phase, asked: int) -> None:
+    """Lost = asked so far minus stored; a turn stores its message just after ``done``."""
+    for _ in range(50):
+        traces, messages = await asyncio.to_thread(stored_counts)
+        if traces >= asked and messages >= asked:
+            break
+        await asyncio.sleep(0.2)
+    phase.lost_traces, phase.lost_messages = asked - traces, asked - messages
+
+
+def profile_start(args: argparse.Namespace, pid: int) -> subprocess.Popen[bytes] | None:
+    if not args.profile:
+        return None
+    exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    fmt = "raw" if args.profile.endswith(".txt") else "speedscope"  # raw: collapsed stacks
+    cmd = [exe, "record", "--pid", str(pid), "--format", fmt, "--rate", "100",
+           "--output", args.profile, "--threads", "--nonblocking"]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+
+
+def profile_stop(proc: subprocess.Popen[bytes] | None) -> None:
+    if proc is not None:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--chats", type=int, default=200, help="concurrent websocket chats")
+    parser.add_argument("--sse", type=int, default=200, help="concurrent SSE answers")
+    parser.add_argument("--lone", type=int, default=10, help="answers one at a time first")
+    parser.add_argument("--rate", type=float, default=50.0, help="model tokens per second")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per answer")
+    parser.add_argument("--db", default="", help="a postgres:// URL (default: SQLite)")
+    parser.add_argument("--redis", default="", help="redis:// URL for the channel layer")
+    parser.add_argument("--profile", default="", help="py-spy speedscope output file")
+    parser.add_argument("--fake-model", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.fake_model:
+        serve_fake_model(args.rate)
+        return
+    n = max(args.chats, args.sse, 1)
+    if not 0 < n <= 1000 or not 0 < args.rate <= 1000:
+        raise SystemExit("keep --chats/--sse in 1..1000 and --rate in 1..1000")
+    with tempfile.TemporaryDirectory(prefix="kbqa-load-") as data_dir:
+        env = env_for(args, data_dir)
+        if args.db:
+            postgres_recreate(args.db)
+        os.environ.update(env)
+        if "DATABASE_URL" not in env:
+            os.environ.pop("DATABASE_URL", None)
+        creds = setup_database(n)
+        from django.db import connections
+
+        connections.close_all()
+        fake = subprocess.Popen([sys.executable, __file__, "--fake-model", "--rate", str(args.rate)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+        try:
+            url = fake.stdout.readline().decode().strip()  # type: ignore[union-attr]
+            server_env = {**env, "KBQA_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "bench",
+                          "KBQA_ANTHROPIC_BASE_URL": url, "KBQA_ANTHROPIC_MAX_RETRIES": "0"}
+            port = free_port()
+            daphne = start_server(server_env, port)
+            try:
+                phases = asyncio.run(run_phases(args, port, psutil.Process(daphne.pid), creds))
+            finally:
+                daphne.terminate()
+                daphne.wait(timeout=30)
+        finally:
+            fake.stdin.close()  # type: ignore[union-attr]
+            fake.wait(timeout=30)
+    label = "PostgreSQL" if args.db else "SQLite"
+    if args.redis:
+        label += " + Redis channel layer"
+    report(phases, args.rate, f"{label}, one Daphne process")
+
+
+if __name__ == "__main__":
+    main()

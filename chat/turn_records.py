@@ -1,0 +1,191 @@
+"""What a chat turn writes, in two short transactions, and the turns a dead server left.
+
+1. ``turn_begin`` (before the model is asked): the user's message, the conversation title,
+   the trace marked "pending" (in progress, with the id of the server process running it)
+   and the assistant's message marked "pending", linked to that trace.
+2. ``turn_finish`` (when the answer is done, failed or was cancelled): the complete trace and
+   the assistant's message, together.
+
+No transaction is open while the model streams, so SQLite's one write lock is held for
+milliseconds per turn, and both writes are retried when they lose a lock race
+(``kbqa.db.write_retried``). A server killed between the two leaves the pending rows:
+``turns_interrupted_close`` marks them "interrupted" (trace and message) when their
+conversation is read again, so the question never stands without a reply.
+
+A pending turn is left over when its process is gone: the same process no longer runs it,
+or the process on this host is dead (or is a new one with the same pid, as pid 1 in a
+container after a restart), or it has been pending longer than ``STALE_AFTER`` seconds
+(another host's process, which cannot be asked).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_noop
+
+from chat.models import Conversation, Message, Trace
+from kbqa.core.types import TraceRecorder
+from kbqa.db import write_retried
+
+# This server process, as stored on the pending traces it runs.
+WORKER = {"host": socket.gethostname(), "pid": os.getpid(), "token": uuid.uuid4().hex}
+# Trace ids this process is answering right now.
+IN_FLIGHT: set[str] = set()
+# Longer than any turn can run: 2 drafts x (1 + 2 SDK retries) x the 60 s SDK timeout, plus
+# a margin. A pending turn of another host's process is declared interrupted after it.
+STALE_AFTER = timedelta(minutes=15)
+INTERRUPTED_NOTE = gettext_noop(
+    "The server stopped before this answer was finished; nothing after the last shown "
+    "sentence was verified. Ask again."
+)
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """The rows ``turn_begin`` stored: the user's message, the pending trace's id and the
+    pending assistant message's primary key."""
+
+    user_message: Message
+    trace_id: str
+    answer_message_id: int
+
+
+def turn_begin(
+    *, conversation: Conversation, user: AbstractBaseUser | None, question: str, trace_id: str
+) -> TurnRecord:
+    """Store the start of a turn in one transaction (retried on a lost lock race).
+
+    An untitled conversation takes the question's first 80 characters as its title.
+    Raises ``django.db.DatabaseError`` when the database stays unavailable.
+    """
+    owner = user if user is not None and user.is_authenticated else None
+
+    def write() -> TurnRecord:
+        with transaction.atomic():
+            if not conversation.title:
+                conversation.title = question[:80]
+                Conversation.objects.filter(pk=conversation.pk, title="").update(
+                    title=conversation.title
+                )
+            asked = Message.objects.create(
+                conversation=conversation, role=Message.Role.USER, text=question
+            )
+            Trace.objects.create(
+                id=trace_id,
+                user=owner,
+                conversation=conversation,
+                question=question,
+                status=Trace.Status.PENDING,
+                data={"trace_id": trace_id, "status": "pending", "worker": WORKER},
+            )
+            answer = Message.objects.create(
+                conversation=conversation,
+                role=Message.Role.ASSISTANT,
+                status="pending",
+                trace_id=trace_id,
+            )
+        return TurnRecord(asked, trace_id, answer.pk)
+
+    record = write_retried(write)
+    IN_FLIGHT.add(trace_id)
+    return record
+
+
+def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, Any]) -> None:
+    """Complete the turn's trace from ``trace`` and its assistant message from ``shown``
+    (``text``, ``citations``, ``sentences``, ``refusal``, ``status``: what the user saw) in
+    one transaction, retried on a lost lock race. Raises ``DatabaseError`` if it stays down.
+    """
+    fields = trace_fields(trace)
+
+    def write() -> None:
+        with transaction.atomic():
+            Trace.objects.filter(id=record.trace_id).update(**fields)
+            Message.objects.filter(pk=record.answer_message_id).update(**shown)
+
+    try:
+        write_retried(write)
+    finally:
+        IN_FLIGHT.discard(record.trace_id)
+
+
+def trace_fields(trace: TraceRecorder) -> dict[str, Any]:
+    """The ``Trace`` columns of a finished ``trace`` (not its id, user or conversation)."""
+    timings = trace.timings
+    return {
+        "question": trace.question,
+        "standalone_query": trace.standalone_query,
+        "language": trace.language,
+        "status": trace.status,
+        "refusal_reason": trace.refusal_reason,
+        "provider": trace.provider,
+        "model": trace.model,
+        "model_version": trace.model_version,
+        "retrieval_ms": timings.get("retrieval_ms"),
+        "first_sentence_ms": timings.get("first_sentence_ms"),
+        "total_ms": timings.get("total_ms"),
+        "data": trace.to_dict(),
+    }
+
+
+def turns_interrupted_close(*, conversation: Conversation) -> int:
+    """Mark the conversation's left-over pending turns "interrupted" (trace and assistant
+    message; the trace's data says when and why). Returns how many were marked.
+
+    One indexed query when there is nothing to mark (the usual case).
+    """
+    pending = Trace.objects.filter(conversation=conversation, status=Trace.Status.PENDING)
+    now = timezone.now()
+    left = [t.id for t in pending.only("id", "created_at", "data") if _left_over(t, now)]
+    if not left:
+        return 0
+
+    def write() -> int:
+        with transaction.atomic():
+            marked = 0
+            for trace in Trace.objects.filter(id__in=left, status=Trace.Status.PENDING):
+                trace.status = Trace.Status.INTERRUPTED
+                trace.data = {
+                    **trace.data,
+                    "status": "interrupted",
+                    "interrupted": {"found_at": now.isoformat(), "note": INTERRUPTED_NOTE},
+                }
+                trace.save(update_fields=["status", "data"])
+                marked += 1
+            Message.objects.filter(trace_id__in=left, status="pending").update(
+                status=Trace.Status.INTERRUPTED
+            )
+        return marked
+
+    return write_retried(write)
+
+
+def _left_over(trace: Trace, now: Any) -> bool:
+    worker = trace.data.get("worker") or {}
+    if worker.get("token") == WORKER["token"]:
+        return trace.id not in IN_FLIGHT
+    if now - trace.created_at > STALE_AFTER:
+        return True
+    if worker.get("host") != WORKER["host"]:
+        return False
+    pid = worker.get("pid")
+    return pid == WORKER["pid"] or not (isinstance(pid, int) and _alive(pid))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,178 @@
+"""Many users at once, and a server that dies mid-answer.
+
+The first three tests run ``tests/chat/turn_scenarios.py`` in subprocesses with the
+production settings on a SQLite file (WAL, IMMEDIATE transactions, database thread pool):
+the suite's own database lives inside per-test transactions and cannot show lock contention.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.files.base import ContentFile
+from django.db import OperationalError, connection
+from django.test import Client
+from django.utils import timezone
+
+from chat import turn_records
+from chat.auth import api_token_create
+from chat.models import Conversation, Message, Trace, new_ulid
+from sources.services import document_ingest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def scenario(data_dir: Path, *args: str, timeout: float = 180) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, "-m", "tests.chat.turn_scenarios", *args],
+        cwd=ROOT, env=scenario_env(data_dir), capture_output=True, text=True, timeout=timeout,
+    )
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def scenario_env(data_dir: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "KBQA_REDIS_URL"}}
+    return {**env, "KBQA_DATA_DIR": str(data_dir), "KBQA_SECRET_KEY": "scenario-only",
+            "KBQA_DEBUG": "0", "KBQA_ALLOWED_HOSTS": "127.0.0.1,testserver",
+            "KBQA_LOG_LEVEL": "ERROR", "KBQA_DB_THREADS": "16"}
+
+
+@pytest.fixture
+def production_db(tmp_path: Path) -> Path:
+    scenario(tmp_path, "setup")
+    return tmp_path
+
+
+def test_concurrent_turns_on_sqlite_leave_every_trace_and_message(production_db: Path) -> None:
+    n = 25  # websocket chats, and as many JSON answers, all at once
+    result = scenario(production_db, "concurrent", str(n))
+    assert (result["errors"], result["http"], result["chat_done"]) == ([], [200], ["answered"])
+    assert result["traces"] == {"answered": 2 * n}
+    assert (result["user_messages"], result["answers"]) == (2 * n, {"answered": 2 * n})
+
+
+def test_identical_uploads_at_once_both_resolve(production_db: Path) -> None:
+    assert scenario(production_db, "uploads") == {"outcomes": ["added", "unchanged"]}
+
+
+def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
+    production_db: Path,
+) -> None:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.chat.turn_scenarios", "stall"],
+        cwd=ROOT, env=scenario_env(production_db), stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert server.stdout is not None and server.stdout.readline().strip() == "streaming"
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(timeout=30)
+    shown = scenario(production_db, "read")
+    assert shown == {
+        "page_status": 1,  # the bubble's footer says the answer was interrupted
+        "trace": "interrupted",
+        "note": turn_records.INTERRUPTED_NOTE,
+        "message": "interrupted",
+        "message_trace": True,
+    }
+
+
+# ------------------------------------------------- in the suite's database (SQLite or PG)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_identical_uploads_in_two_threads_both_resolve() -> None:
+    text = b"---\ndoc_id: twin\ntitle: Twin\n---\nThe office opens at 8 am on weekdays.\n"
+    barrier, outcomes = threading.Barrier(2), []
+
+    def upload() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(document_ingest(file=ContentFile(text, name="twin.md")).status)
+        except Exception as exc:  # the failure is the finding
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=upload) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["added", "unchanged"]
+
+
+def begin(owner: Any, *, worker: dict[str, Any], age: timedelta = timedelta()) -> str:
+    conversation = Conversation.objects.create(owner=owner)
+    record = turn_records.turn_begin(
+        conversation=conversation, user=owner, question="Q?", trace_id=new_ulid()
+    )
+    turn_records.IN_FLIGHT.discard(record.trace_id)
+    trace = Trace.objects.get(id=record.trace_id)
+    trace.data = {**trace.data, "worker": worker}
+    trace.save(update_fields=["data"])
+    Trace.objects.filter(id=trace.id).update(created_at=timezone.now() - age)
+    return trace.id
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("worker", "age", "in_flight", "interrupted"),
+    [
+        ({}, timedelta(), True, False),  # this process, still answering
+        ({}, timedelta(), False, True),  # this process, the turn ended without finishing
+        ({"host": "elsewhere", "pid": 7, "token": "x"}, timedelta(minutes=1), False, False),
+        ({"host": "elsewhere", "pid": 7, "token": "x"}, timedelta(minutes=20), False, True),
+        ({"pid": "same", "token": "old"}, timedelta(), False, True),  # restarted with our pid
+    ],
+)
+def test_only_left_over_pending_turns_are_marked_interrupted(
+    django_user_model: Any, worker: dict[str, Any], age: timedelta, in_flight: bool,
+    interrupted: bool,
+) -> None:
+    owner = django_user_model.objects.create_user("owner")
+    worker = {**turn_records.WORKER, **worker}
+    if worker["pid"] == "same":
+        worker["pid"] = os.getpid()
+    trace_id = begin(owner, worker=worker, age=age)
+    if in_flight:
+        turn_records.IN_FLIGHT.add(trace_id)
+    try:
+        conversation = Trace.objects.get(id=trace_id).conversation
+        assert conversation is not None
+        marked = turn_records.turns_interrupted_close(conversation=conversation)
+    finally:
+        turn_records.IN_FLIGHT.discard(trace_id)
+    status = "interrupted" if interrupted else "pending"
+    answer = Message.objects.get(trace_id=trace_id)
+    assert (marked, Trace.objects.get(id=trace_id).status, answer.status) == (
+        int(interrupted), status, status
+    )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_database_still_locked_is_a_json_503_with_retry_after(
+    django_user_model: Any, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    def locked(**kwargs: Any) -> None:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr("chat.turns.turn_begin", locked)
+    _, key = api_token_create(user=django_user_model.objects.create_user("api"))
+    response = Client().post(url, {"question": "Anything?"}, content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert (response.status_code, response["Content-Type"], response["Retry-After"]) == (
+        503, "application/json", "5"
+    )
+    assert "try again" in response.json()["error"]
