@@ -89,14 +89,17 @@ def serve_fake_model(rate: float) -> None:
 
 
 class _PacedWriter:
-    """Sleeps ``gap`` seconds before each write that carries a text delta."""
+    """Writes the k-th text delta ``k * gap`` seconds after the response began (absolute
+    deadlines: sleeping ``gap`` before each would add every oversleep to the model's pace)."""
 
     def __init__(self, raw, gap: float) -> None:  # type: ignore[no-untyped-def]
-        self.raw, self.gap = raw, gap
+        self.raw, self.gap, self.sent, self.start = raw, gap, 0, 0.0
 
     def write(self, data: bytes) -> int:
         if b"content_block_delta" in data:
-            time.sleep(self.gap)
+            self.start = self.start or time.monotonic()
+            self.sent += 1
+            time.sleep(max(0.0, self.start + self.sent * self.gap - time.monotonic()))
         return self.raw.write(data)
 
     def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
@@ -107,8 +110,8 @@ class _PacedWriter:
 
 
 def env_for(args: argparse.Namespace, data_dir: str) -> dict[str, str]:
-    env = {**os.environ, "KBQA_DATA_DIR": data_dir, "KBQA_SECRET_KEY": SECRET,
-           "KBQA_DEBUG": "0", "KBQA_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "kbqa.settings"}
+    env = {**os.environ, "KBQA_DATA_DIR": data_dir, "KBQA_SECRET_KEY": SECRET, "KBQA_DEBUG": "0",
+           "KBQA_LOG_LEVEL": "WARNING", "DJANGO_SETTINGS_MODULE": "kbqa.settings"}
     env.pop("KBQA_REDIS_URL", None)
     if args.db:
         env["DATABASE_URL"] = args.db.rsplit("/", 1)[0] + "/kbqa_bench"
@@ -206,6 +209,12 @@ class Result:
     error: str = ""
 
 
+def finished(status: str, started: float, first: float, now: float) -> Result:
+    """A turn that reached ``done`` with ``status``; times in ms from ``started``."""
+    ok = status == "answered"
+    return Result(ok, (first - started) * 1000, (now - started) * 1000, "" if ok else status)
+
+
 async def chat_once(port: int, session: str, conversation: int, timeout: float) -> Result:
     """One websocket turn: question sent -> first sentence fragment -> footer marked done."""
     url = f"ws://127.0.0.1:{port}/ws/chat/{conversation}/"
@@ -221,9 +230,7 @@ async def chat_once(port: int, session: str, conversation: int, timeout: float) 
                     if not first and 'class="sentence sentence-' in frame:
                         first = now
                     if done := FOOTER_DONE.search(str(frame)):
-                        status = done.group(1)
-                        return Result(status == "answered", (first - started) * 1000,
-                                      (now - started) * 1000, "" if status == "answered" else status)
+                        return finished(done.group(1), started, first, now)
                 return Result(False, error="socket closed before done")
     except Exception as exc:  # every failure is a counted error, named by its type
         return Result(False, error=type(exc).__name__)
@@ -246,9 +253,7 @@ async def sse_once(client: httpx.AsyncClient, port: int, token: str, timeout: fl
                         event = line[7:]
                         first = first or (now if event == "sentence" else 0.0)
                     elif line.startswith("data: ") and event == "done":
-                        status = json.loads(line[6:])["status"]
-                        return Result(status == "answered", (first - started) * 1000,
-                                      (now - started) * 1000, "" if status == "answered" else status)
+                        return finished(json.loads(line[6:])["status"], started, first, now)
         return Result(False, error="stream ended before done")
     except Exception as exc:
         return Result(False, error=type(exc).__name__)
@@ -262,6 +267,7 @@ class Phase:
     name: str
     results: list[Result] = field(default_factory=list)
     cpu_percent: float = 0.0
+    cpu_ms_per_answer: float = 0.0
     peak_rss_mb: float = 0.0
     lost_traces: int = 0
     lost_messages: int = 0
@@ -289,16 +295,18 @@ async def measured(name: str, server: psutil.Process, runs: list) -> Phase:  # t
     sampler.cancel()
     wall = time.perf_counter() - started
     after = server.cpu_times()
-    cpu = (after.user + after.system - before.user - before.system) / wall * 100
-    return Phase(name, list(results), cpu, peak / 2**20, wall_s=wall)
+    cpu_s = after.user + after.system - before.user - before.system
+    per_answer = cpu_s * 1000 / max(len(results), 1)
+    return Phase(name, list(results), cpu_s / wall * 100, per_answer, peak / 2**20, wall_s=wall)
 
 
 def report(phases: list[Phase], rate: float, label: str) -> None:
     pace_ms = len(TOKENS) / rate * 1000
     print(f"\n{label}: model pace {pace_ms:.0f} ms ({len(TOKENS)} tokens at {rate:g}/s)")
     print("| phase | answers | errors | lost traces | first sentence p50/p95 (ms) "
-          "| total/pace p50/p95 | overhead p50 (ms) | server CPU | peak RSS (MB) |")
-    print("|---|---|---|---|---|---|---|---|---|")
+          "| total/pace p50/p95 | overhead p50 (ms) | server CPU | CPU ms/answer "
+          "| peak RSS (MB) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for p in phases:
         ok = [r for r in p.results if r.ok]
         firsts, totals = [r.first_ms for r in ok], [r.total_ms / pace_ms for r in ok]
@@ -307,7 +315,7 @@ def report(phases: list[Phase], rate: float, label: str) -> None:
               f"{p.lost_traces} (+{p.lost_messages} messages) | "
               f"{pct(firsts, .5):.0f} / {pct(firsts, .95):.0f} | "
               f"{pct(totals, .5):.2f} / {pct(totals, .95):.2f} | {overhead:.0f} | "
-              f"{p.cpu_percent:.0f}% | {p.peak_rss_mb:.0f} |")
+              f"{p.cpu_percent:.0f}% | {p.cpu_ms_per_answer:.1f} | {p.peak_rss_mb:.0f} |")
         errors = sorted({r.error for r in p.results if not r.ok})
         if errors:
             print(f"  errors in {p.name}: {', '.join(errors)}")
@@ -323,8 +331,12 @@ async def run_phases(args: argparse.Namespace, port: int, server: psutil.Process
         await sse_once(client, port, tokens[0], args.timeout)  # warm-up: index, jieba, imports
         asked += 1
         profiler = profile_start(args, server.pid)
-        lone = [await sse_once(client, port, tokens[0], args.timeout) for _ in range(args.lone)]
-        phases.append(Phase("lone (SSE, one at a time)", lone))
+        async def one_by_one() -> list[Result]:
+            return [await sse_once(client, port, tokens[0], args.timeout) for _ in range(args.lone)]
+
+        phases.append(await measured("lone (SSE, one at a time)", server, [one_by_one()]))
+        phases[-1].results = phases[-1].results[0]  # type: ignore[assignment]
+        phases[-1].cpu_ms_per_answer /= max(args.lone, 1)
         asked += args.lone
         if args.chats:
             runs = [chat_once(port, sessions[i], conversations[i], args.timeout)
@@ -396,8 +408,10 @@ def main() -> None:
         from django.db import connections
 
         connections.close_all()
-        fake = subprocess.Popen([sys.executable, __file__, "--fake-model", "--rate", str(args.rate)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT)
+        fake = subprocess.Popen(
+            [sys.executable, __file__, "--fake-model", "--rate", str(args.rate)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
+        )
         try:
             url = fake.stdout.readline().decode().strip()  # type: ignore[union-attr]
             server_env = {**env, "KBQA_PROVIDER": "anthropic", "ANTHROPIC_API_KEY": "bench",
