@@ -20,6 +20,11 @@ Every frame is checked again before it is answered: a socket whose user has sinc
 applies ``chat.limits`` (``limited``): over a limit the user gets an alert saying how long to
 wait, and no answer starts.
 
+Every admitted socket joins its conversation's channel-layer group; when a turn is stored,
+the other sockets on that conversation (another tab, another device, another server process
+when the layer is Redis) append it as stored. With the in-memory layer that reaches only
+sockets of the same process.
+
 ``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
 them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
 otherwise it is ignored and the answer runs normally.
@@ -43,8 +48,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from chat.auth import fabricate_allowed, session_user
-from chat.models import Conversation
-from chat.rendering import event_fragment, fragment, turn_view
+from chat.models import Conversation, Message
+from chat.rendering import event_fragment, fragment, message_turn_view, turn_view
 from chat.selectors import conversation_visible
 from chat.turns import (
     AnswerOutcome,
@@ -122,6 +127,11 @@ def scope_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+def conversation_group(conversation_id: int) -> str:
+    """The channel-layer group of every open socket on one conversation."""
+    return f"conversation.{conversation_id}"
+
+
 class ChatConsumer(AsyncWebsocketConsumer):
     """One browser tab's chat socket for one conversation."""
 
@@ -148,6 +158,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.conversation = conversation
         self.admitted = True
         await self.accept()
+        await self.group_change("group_add")
         await self.send_html(self.render("connection-state", state="open", oob="true"))
 
     async def refuse(self, message: Promise, code: int) -> None:
@@ -157,6 +168,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        if self.admitted:
+            await self.group_change("group_discard")
         task = self.turn_task
         if task is None or task.done():
             return
@@ -219,15 +232,50 @@ class ChatConsumer(AsyncWebsocketConsumer):
             fabricate=fabricate,
             limited=True,
         )
+        question_id = None
         try:
             async with contextlib.aclosing(answer_turn(request, outcome)) as items:
                 async for item in items:
                     self.streaming = not isinstance(item, Done)
+                    if isinstance(item, TurnOpened) and item.message is not None:
+                        question_id = item.message.pk
                     await self.send_html(self.render_item(item, key, outcome))
         except TurnRejected as exc:
             await self.alert(str(exc))
         finally:
             self.streaming = False
+        if question_id is not None and outcome.status != "pending":
+            await self.turn_announce(question_id)
+
+    # ------------------------------------------- other sockets on the conversation
+
+    async def group_change(self, operation: str) -> None:
+        """Join (``group_add``) or leave (``group_discard``) the conversation's group. A
+        channel layer that is down costs the other tabs their live updates, nothing else."""
+        group = conversation_group(self.conversation.pk)
+        try:
+            await getattr(self.channel_layer, operation)(group, self.channel_name)
+        except Exception:
+            logger.warning("channel layer %s failed", operation, exc_info=True)
+
+    async def turn_announce(self, question_id: int) -> None:
+        """Tell the conversation's other sockets, in any server process, that a turn is
+        stored (through the channel layer: Redis when ``KBQA_REDIS_URL`` is set)."""
+        event = {"type": "turn.stored", "question_id": question_id, "sender": self.channel_name}
+        try:
+            await self.channel_layer.group_send(conversation_group(self.conversation.pk), event)
+        except Exception:
+            logger.warning("channel layer group_send failed", exc_info=True)
+
+    async def turn_stored(self, event: dict[str, Any]) -> None:
+        """A turn finished in another tab: append it as stored (question and answer)."""
+        if event.get("sender") == self.channel_name:
+            return
+        stored = await self.turn_load(int(event["question_id"]))
+        if stored is not None:
+            question, answer = stored
+            turn = message_turn_view(answer)
+            await self.send_html(self.render("turn-start", message=question, turn=turn))
 
     # ----------------------------------------------------------------- rendering, sending
 
@@ -254,6 +302,19 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=html)
 
     # ----------------------------------------------------------------------- database
+
+    @db_async
+    def turn_load(self, question_id: int) -> tuple[Message, Message] | None:
+        """The question ``question_id`` of this conversation and the answer stored after it."""
+        messages = Message.objects.filter(conversation=self.conversation)
+        question = messages.filter(pk=question_id, role=Message.Role.USER).first()
+        answer = (
+            messages.select_related("trace")
+            .filter(pk__gt=question_id, role=Message.Role.ASSISTANT)
+            .order_by("pk")
+            .first()
+        )
+        return (question, answer) if question is not None and answer is not None else None
 
     @db_async
     def session_current(self) -> bool:

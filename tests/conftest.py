@@ -32,3 +32,20 @@ def fake_provider(settings: Any) -> Iterator[FakeProvider]:
 def _empty_cache() -> None:
     """Each test starts with no question counts and no answer in flight (chat.limits)."""
     cache.clear()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def database_pool_closed(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
+    """Close the connections of this thread and of asgiref's one sync thread (async tests'
+    database calls) and psycopg's pool (``kbqa.settings`` turns it on for PostgreSQL) before
+    pytest-django drops the test database, which PostgreSQL refuses while one is open."""
+    yield
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        SyncToAsync.single_thread_executor.submit(connections.close_all).result(timeout=30)
+        for conn in connections.all():
+            conn.close()
+            if getattr(conn, "pool", None) is not None:
+                conn.close_pool()

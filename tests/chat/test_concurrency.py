@@ -27,8 +27,12 @@ from chat import turn_records
 from chat.auth import api_token_create
 from chat.models import Conversation, Message, Trace, new_ulid
 from sources.services import document_ingest
+from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
+from tests.chat.support import chat_socket, conversation_make, oob_targets, receive_turn, user_make
+from tests.fakes.provider import FakeProvider
 
 ROOT = Path(__file__).resolve().parents[2]
+__all__ = ["leave_kb"]
 
 
 def scenario(data_dir: Path, *args: str, timeout: float = 180) -> dict[str, Any]:
@@ -176,3 +180,26 @@ def test_database_still_locked_is_a_json_503_with_retry_after(
         503, "application/json", "5"
     )
     assert "try again" in response.json()["error"]
+
+
+# -------------------------------------------------- tabs on one conversation, any process
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_turn_asked_in_one_tab_appears_in_the_other(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    """Through the configured channel layer: Redis in the PostgreSQL + Redis CI run, where
+    the two sockets could as well be served by two server processes."""
+    fake_provider.add(ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as asking, chat_socket(
+        conversation.pk, user
+    ) as watching:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        await receive_turn(asking)
+        shown = await watching.receive_from(timeout=10)
+    assert oob_targets(shown) == [("beforeend:#messages", "")]
+    assert QUESTION in shown and SHOWN in shown
+    assert 'data-status="answered"' in shown
