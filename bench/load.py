@@ -13,11 +13,15 @@ second, a verified answer of four cited sentences. The model's own pace is
 ratio of it, so 1.00 means kbqa added nothing a user could wait for.
 
 Printed per phase: answers asked, errors (anything but an ``answered`` done in time), lost
-traces (answers asked minus traces stored as answered, and assistant messages missing),
-time to first sentence p50/p95 (ms), total/pace p50/p95, server CPU (% of one core over
-the phase) and peak RSS (MB). ``lone`` is one answer at a time: its overhead is kbqa's own
-time per answer (total minus the model's pace). ``--profile FILE`` records the server with
-py-spy during the chat phase (speedscope JSON, open at https://www.speedscope.app).
+traces (answers that reached ``done`` minus turns stored complete; "+n messages": assistant
+messages missing), time to first sentence p50/p95 (ms), total/pace p50/p95, server CPU (%
+of one core over the phase), server CPU per answer and peak RSS (MB). ``lone`` is one
+answer at a time: its overhead is kbqa's own time per answer (total minus the model's pace,
+an upper bound: it includes the fake model's HTTP handling). "model streams alone" is the
+same answer straight from the fake model through one SDK client, N at once, no kbqa: what
+this machine delivers at that concurrency, the baseline for the rows after it.
+``--profile FILE`` records the server with py-spy (speedscope JSON, or collapsed stacks
+for a ``.txt`` FILE).
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psutil
@@ -45,65 +50,10 @@ import websockets
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-QUESTION = "How long does the recycle bin keep deleted files?"
-# Four sentences the verifier accepts against block [1] (doc-042#c02) for QUESTION.
-ANSWER = (
-    "Deleted files and folders remain in the recycle bin for 30 days, and you can put them "
-    "back at any time during that period [1]. After that they are purged permanently and "
-    "cannot be brought back, not even by support [1]. To restore an item, open Recycle bin "
-    "in the left-hand menu, select the item and click Restore [1]. It returns to its "
-    "original folder [1]."
-)
-TOKENS = re.findall(r"\s*\S+", ANSWER)  # one delta per word: about one token each
+from bench.fake_model import BACKLOG, QUESTION, TOKENS, model_alone, serve_fake_model  # noqa: E402
+
 FOOTER_DONE = re.compile(r'id="footer-\w+" data-status="(\w+)" hx-swap-oob')
 SECRET = "bench-only-secret-key"
-BACKLOG = 1024  # listen queue of the fake model and of Daphne
-
-
-# ------------------------------------------------------------------------- the fake model
-
-
-def serve_fake_model(rate: float) -> None:
-    """Subprocess entry: the fake Messages API, pacing each delta to ``rate`` per second."""
-    from tests.fakes.anthropic_server import FakeAnthropicServer, StreamReply
-
-    gap = 1.0 / rate
-    reply = StreamReply(deltas=TOKENS)
-
-    class Paced(FakeAnthropicServer):
-        def next_reply(self):  # type: ignore[no-untyped-def]
-            return reply
-
-    with Paced() as server:
-        base = server._httpd.RequestHandlerClass  # type: ignore[union-attr]
-
-        class PacedHandler(base):  # type: ignore[misc,valid-type]
-            def setup(self) -> None:
-                super().setup()
-                self.wfile = _PacedWriter(self.wfile, gap)
-
-        server._httpd.RequestHandlerClass = PacedHandler  # type: ignore[union-attr]
-        server._httpd.socket.listen(BACKLOG)  # socketserver's 5 would drop concurrent connects
-        print(server.url, flush=True)
-        sys.stdin.read()  # until the bench closes our stdin
-
-
-class _PacedWriter:
-    """Writes the k-th text delta ``k * gap`` seconds after the response began (absolute
-    deadlines: sleeping ``gap`` before each would add every oversleep to the model's pace)."""
-
-    def __init__(self, raw, gap: float) -> None:  # type: ignore[no-untyped-def]
-        self.raw, self.gap, self.sent, self.start = raw, gap, 0, 0.0
-
-    def write(self, data: bytes) -> int:
-        if b"content_block_delta" in data:
-            self.start = self.start or time.monotonic()
-            self.sent += 1
-            time.sleep(max(0.0, self.start + self.sent * self.gap - time.monotonic()))
-        return self.raw.write(data)
-
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-        return getattr(self.raw, name)
 
 
 # ------------------------------------------------------------------- database and server
@@ -163,14 +113,19 @@ def setup_database(n: int) -> tuple[list[str], list[int], list[str]]:
 
 
 def stored_counts() -> tuple[int, int]:
-    """(traces stored as answered, assistant messages linked to a trace) for QUESTION."""
+    """(traces stored complete, assistant messages complete and linked to their trace) for
+    QUESTION: "complete" is anything but pending (an answered, refused or error turn)."""
     from django.db import connections
 
     from chat.models import Message, Trace
 
     connections.close_all()
-    traces = Trace.objects.filter(question=QUESTION, status="answered").count()
-    messages = Message.objects.filter(role="assistant", trace__question=QUESTION).count()
+    traces = Trace.objects.filter(question=QUESTION).exclude(status="pending").count()
+    messages = (
+        Message.objects.filter(role="assistant", trace__question=QUESTION)
+        .exclude(status="pending")
+        .count()
+    )
     return traces, messages
 
 
@@ -184,7 +139,10 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
     # Twisted listens with a backlog of 50: 200 clients connecting at once would see dropped
     # SYNs and retry after 1-3 s. The endpoint string raises it (README: production recipe).
     endpoint = f"tcp:port={port}:interface=127.0.0.1:backlog={BACKLOG}"
-    cmd = [sys.executable, "-m", "daphne", "-e", endpoint, "kbqa.asgi:application"]
+    # Daphne drops a websocket the app has not accepted within 5 s (its default); accepting
+    # needs the session and the conversation from the database, which waits under a burst.
+    cmd = [sys.executable, "-m", "daphne", "-e", endpoint, "--websocket_connect_timeout", "60",
+           "kbqa.asgi:application"]
     log = open(Path(env["KBQA_DATA_DIR"]) / "daphne.log", "wb")  # noqa: SIM115 - child owns it
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stderr=log, stdout=log)
     deadline = time.monotonic() + 60
@@ -203,16 +161,27 @@ def start_server(env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
 
 @dataclass
 class Result:
-    ok: bool
+    ok: bool  # reached done with status "answered"
     first_ms: float = 0.0
     total_ms: float = 0.0
     error: str = ""
+    done: bool = False  # reached done (any status): the client was told the turn ended
+
+
+async def alone_once(client: Any, timeout: float) -> Result:
+    """One answer straight from the fake model (``fake_model.model_alone``), no kbqa."""
+    try:
+        first, total = await model_alone(client, timeout)
+    except Exception as exc:
+        return Result(False, error=type(exc).__name__)
+    return Result(True, first * 1000, total * 1000, done=True)
 
 
 def finished(status: str, started: float, first: float, now: float) -> Result:
     """A turn that reached ``done`` with ``status``; times in ms from ``started``."""
     ok = status == "answered"
-    return Result(ok, (first - started) * 1000, (now - started) * 1000, "" if ok else status)
+    error = "" if ok else status
+    return Result(ok, (first - started) * 1000, (now - started) * 1000, error, done=True)
 
 
 async def chat_once(port: int, session: str, conversation: int, timeout: float) -> Result:
@@ -221,7 +190,9 @@ async def chat_once(port: int, session: str, conversation: int, timeout: float) 
     headers = {"Cookie": f"sessionid={session}", "Origin": f"http://127.0.0.1:{port}"}
     try:
         async with asyncio.timeout(timeout):
-            async with websockets.connect(url, additional_headers=headers, max_size=None) as ws:
+            async with websockets.connect(
+                url, additional_headers=headers, max_size=None, open_timeout=timeout
+            ) as ws:
                 await ws.recv()  # connection-state: open
                 started, first = time.perf_counter(), 0.0
                 await ws.send(json.dumps({"question": QUESTION}))
@@ -322,14 +293,14 @@ def report(phases: list[Phase], rate: float, label: str) -> None:
 
 
 async def run_phases(args: argparse.Namespace, port: int, server: psutil.Process,
-                     creds: tuple[list[str], list[int], list[str]]) -> list[Phase]:
+                     creds: tuple[list[str], list[int], list[str]], url: str) -> list[Phase]:
     sessions, conversations, tokens = creds
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     phases: list[Phase] = []
     asked = 0
     async with httpx.AsyncClient(timeout=args.timeout, limits=limits) as client:
-        await sse_once(client, port, tokens[0], args.timeout)  # warm-up: index, jieba, imports
-        asked += 1
+        warm = await sse_once(client, port, tokens[0], args.timeout)  # index, jieba, imports
+        asked += warm.done
         profiler = profile_start(args, server.pid)
         async def one_by_one() -> list[Result]:
             return [await sse_once(client, port, tokens[0], args.timeout) for _ in range(args.lone)]
@@ -337,24 +308,32 @@ async def run_phases(args: argparse.Namespace, port: int, server: psutil.Process
         phases.append(await measured("lone (SSE, one at a time)", server, [one_by_one()]))
         phases[-1].results = phases[-1].results[0]  # type: ignore[assignment]
         phases[-1].cpu_ms_per_answer /= max(args.lone, 1)
-        asked += args.lone
+        asked += sum(r.done for r in phases[-1].results)
+        n = max(args.chats, args.sse)
+        import anthropic
+
+        model = anthropic.AsyncAnthropic(api_key="bench", base_url=url, max_retries=0)
+        runs = [alone_once(model, args.timeout) for _ in range(n)]
+        phases.append(await measured(f"{n} model streams alone (no kbqa)", server, runs))
+        await model.close()
         if args.chats:
             runs = [chat_once(port, sessions[i], conversations[i], args.timeout)
                     for i in range(args.chats)]
             phases.append(await measured(f"{args.chats} websocket chats", server, runs))
-            asked += args.chats
+            asked += sum(r.done for r in phases[-1].results)
             await settle(phases[-1], asked)
         if args.sse:
             runs = [sse_once(client, port, tokens[i], args.timeout) for i in range(args.sse)]
             phases.append(await measured(f"{args.sse} SSE answers", server, runs))
-            asked += args.sse
+            asked += sum(r.done for r in phases[-1].results)
             await settle(phases[-1], asked)
     profile_stop(profiler)
     return phases
 
 
 async def settle(phase: Phase, asked: int) -> None:
-    """Lost = asked so far minus stored; a turn stores its message just after ``done``."""
+    """Lost = answers that reached ``done`` so far minus turns stored complete (the turn
+    service stores before it sends ``done``, so nothing should be in flight here)."""
     for _ in range(50):
         traces, messages = await asyncio.to_thread(stored_counts)
         if traces >= asked and messages >= asked:
@@ -419,17 +398,23 @@ def main() -> None:
             port = free_port()
             daphne = start_server(server_env, port)
             try:
-                phases = asyncio.run(run_phases(args, port, psutil.Process(daphne.pid), creds))
+                server = psutil.Process(daphne.pid)
+                phases = asyncio.run(run_phases(args, port, server, creds, url))
             finally:
                 daphne.terminate()
                 daphne.wait(timeout=30)
+            log = (Path(data_dir) / "daphne.log").read_text(errors="replace").splitlines()
+            if any(not r.ok for p in phases for r in p.results):
+                print("server log (last 30 lines):", *log[-30:], sep="\n")
         finally:
             fake.stdin.close()  # type: ignore[union-attr]
             fake.wait(timeout=30)
     label = "PostgreSQL" if args.db else "SQLite"
     if args.redis:
         label += " + Redis channel layer"
-    report(phases, args.rate, f"{label}, one Daphne process")
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    report(phases, args.rate, f"{label}, one Daphne process, load average {load} on "
+           f"{os.cpu_count()} CPUs at the end")
 
 
 if __name__ == "__main__":
