@@ -339,7 +339,7 @@ async def settle(phase: Phase, asked: int) -> None:
         if traces >= asked and messages >= asked:
             break
         await asyncio.sleep(0.2)
-    phase.lost_traces, phase.lost_messages = asked - traces, asked - messages
+    phase.lost_traces, phase.lost_messages = max(0, asked - traces), max(0, asked - messages)
 
 
 def profile_start(args: argparse.Namespace, pid: int) -> subprocess.Popen[bytes] | None:
