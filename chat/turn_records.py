@@ -95,9 +95,12 @@ def turn_begin(
             )
         return TurnRecord(asked, trace_id, answer.pk)
 
-    record = write_retried(write)
-    IN_FLIGHT.add(trace_id)
-    return record
+    IN_FLIGHT.add(trace_id)  # before the row exists: a concurrent read never sees it orphaned
+    try:
+        return write_retried(write)
+    except BaseException:
+        IN_FLIGHT.discard(trace_id)
+        raise
 
 
 def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, Any]) -> None:
