@@ -12,7 +12,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
 
 from kbqa.core.providers.registry import register_provider, unregister_provider
 from tests.fakes.provider import FakeProvider
@@ -32,6 +34,15 @@ def fake_provider(settings: Any) -> Iterator[FakeProvider]:
 def _empty_cache() -> None:
     """Each test starts with no question counts and no answer in flight (chat.limits)."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts and ends in the default language: a test that renders Chinese must
+    not leave the next test's messages in Chinese (the order pytest picks must not matter)."""
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(scope="session", autouse=True)
