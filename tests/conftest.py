@@ -4,11 +4,13 @@
 under the name "fake" and selects it with ``KBQA_PROVIDER`` (as simonw/llm's test conftest
 registers its ``MockModel`` through the plugin hook): every front end then runs the real
 pipeline and turn service, and the test scripts only what the model says.
+``_index_dir`` gives every test its own retrieval index folder.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,3 +34,18 @@ def fake_provider(settings: Any) -> Iterator[FakeProvider]:
 def _empty_cache() -> None:
     """Each test starts with no question counts and no answer in flight (chat.limits)."""
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _index_dir(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, settings: Any
+) -> Path:
+    """A fresh retrieval index folder per test, under the session's temporary folder (never
+    in the repository): each test's database starts empty, so must its index. Tests on the
+    module-wide demo knowledge base (``demo_kb``) share its folder."""
+    if "demo_kb" in request.fixturenames:
+        folder: Path = request.getfixturevalue("demo_kb")
+    else:
+        folder = tmp_path_factory.mktemp("index")
+    settings.KBQA_INDEX_DIR = folder
+    return folder
