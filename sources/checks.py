@@ -15,10 +15,11 @@ def index_check(app_configs: Any = None, databases: Any = None, **kwargs: Any) -
     ``TERMS_VERSION`` (fix: ``manage.py index_build``)."""
     if not databases:
         return []
+    from sources.indexing import index_store
     from sources.models import Chunk
-    from sources.selectors import index_status
+    from sources.selectors import index_status_of
 
-    status = index_status()
+    status = index_status_of(index_store().open())  # not logged: the check reports it
     if not status.problem:
         return []
     try:
