@@ -131,8 +131,7 @@ def test_visibility_stated_in_files_ingested_by_worker_processes(tmp_path: Path)
     (folder / "t.md").write_text("---\nvisibility: [nobody]\n---\n# X\n\nTypo group.", "utf-8")
     summary = documents_ingest_paths(paths=[folder], processes=2)
     assert [f.reason for f in summary.failures] == [
-        "t.md: unknown group(s) nobody in visibility; create them in admin first, or use "
-        "'everyone'"
+        "t.md: unknown group(s) nobody in visibility; create them in admin first, or use 'everyone'"
     ]
     assert Document.objects.get(doc_id="s").restricted
     assert hits("salary") == []  # not for everyone
