@@ -172,9 +172,11 @@ def index_opens() -> int:
 
 
 def index_warm() -> IndexStatus:
-    """Open the index and load the tokenizer's dictionary before the first question
-    (``kbqa.asgi`` calls it at start-up). Returns the status (logged if there is a problem)."""
-    terms("预热 warm")  # jieba loads its dictionary (about 0.7 s) here, not in a request
+    """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
+    start loading the tokenizer's dictionary in a background thread (jieba, about 0.7 s; a
+    question arriving sooner waits for it), so the server listens at once. Returns the
+    status (logged if there is a problem)."""
+    threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
     return index_status()
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache
+from django.test import override_settings
 
 from kbqa.core.providers.registry import register_provider, unregister_provider
 from tests.fakes.provider import FakeProvider
@@ -38,14 +39,15 @@ def _empty_cache() -> None:
 
 @pytest.fixture(autouse=True)
 def _index_dir(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, settings: Any
-) -> Path:
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
     """A fresh retrieval index folder per test, under the session's temporary folder (never
     in the repository): each test's database starts empty, so must its index. Tests on the
-    module-wide demo knowledge base (``demo_kb``) share its folder."""
+    module-wide demo knowledge base (``demo_kb``) share its folder. (``override_settings``,
+    not the ``settings`` fixture: some tests name a parameter ``settings``.)"""
     if "demo_kb" in request.fixturenames:
         folder: Path = request.getfixturevalue("demo_kb")
     else:
         folder = tmp_path_factory.mktemp("index")
-    settings.KBQA_INDEX_DIR = folder
-    return folder
+    with override_settings(KBQA_INDEX_DIR=folder):
+        yield folder
