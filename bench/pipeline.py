@@ -147,9 +147,13 @@ async def _pipeline_run() -> list[float]:
     provider = _TimedProvider()
     trace = TraceRecorder(trace_id="bench", question=QUESTION)
     out: list[float] = []
-    events = answer(AnswerRequest(question="Which limits apply to uploads, trials and the API?"),
-                    retriever=_Retriever(), provider=provider,
-                    config=PipelineConfig(min_relevance=0.0), trace=trace)
+    events = answer(
+        AnswerRequest(question="Which limits apply to uploads, trials and the API?"),
+        retriever=_Retriever(),
+        provider=provider,
+        config=PipelineConfig(min_relevance=0.0),
+        trace=trace,
+    )
     async for ev in events:
         if isinstance(ev, Sentence):
             out.append((time.perf_counter() - provider.yielded[-1]) * 1000)
@@ -179,14 +183,15 @@ def main() -> None:
         print(f"  {name:36s} median {ms:8.3f} ms  ({ms / total:5.1%} of the answer path)")
     latencies = [x for _ in range(RUNS // 10) for x in sentence_latencies()]
     per_sentence = statistics.median(latencies)
-    print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms "
-          f"(n={len(latencies)})")
+    print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms (n={len(latencies)})")
     print(f"  ratio to one token gap ({TOKEN_GAP_MS:.0f} ms): {per_sentence / TOKEN_GAP_MS:.3f}")
     through = [x for _ in range(RUNS // 10) for x in pipeline_sentence_latencies()]
     piped = statistics.median(through)
-    print(f"last delta -> sentence event, real pipeline: median {piped:.3f} ms "
-          f"(n={len(through)}; ratio to one token gap {piped / TOKEN_GAP_MS:.3f}, "
-          f"to the bare verifier path {piped / per_sentence:.1f}x)")
+    print(
+        f"last delta -> sentence event, real pipeline: median {piped:.3f} ms "
+        f"(n={len(through)}; ratio to one token gap {piped / TOKEN_GAP_MS:.3f}, "
+        f"to the bare verifier path {piped / per_sentence:.1f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,9 @@ from chat.auth import api_precheck, scope_session_key, session_user  # noqa: E40
 from chat.routing import websocket_urlpatterns  # noqa: E402
 from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
+from sources.selectors import index_warm  # noqa: E402
+
+index_warm()  # open the retrieval index and load jieba now, not in the first question
 
 MB = 1024 * 1024
 STAFF_ONLY = "Log in as staff to upload documents."

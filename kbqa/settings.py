@@ -248,6 +248,9 @@ LOGGING = {
 # --- kbqa: retrieval, assembly, verification, providers (README: Configuration) ---
 KBQA_CHUNK_TOKENS = env_int("KBQA_CHUNK_TOKENS", 300)
 KBQA_TOP_K = env_int("KBQA_TOP_K", 20)
+# Retrieval index files (sources.indexing): memory-mapped by every worker on the machine.
+KBQA_INDEX_DIR = Path(env_str("KBQA_INDEX_DIR", str(DATA_DIR / "index")))
+KBQA_INDEX_MAX_SEGMENTS = env_int("KBQA_INDEX_MAX_SEGMENTS", 8)  # merge once there are this many
 KBQA_CONTEXT_BUDGET = env_int("KBQA_CONTEXT_BUDGET", 1200)
 KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
 # Normalised relevance in [0, 1]. Default from `manage.py calibrate sources/demo/questions.jsonl`

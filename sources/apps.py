@@ -8,3 +8,6 @@ class SourcesConfig(AppConfig):
     name = "sources"
     verbose_name = _("Knowledge base")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from sources import checks  # noqa: F401  (registers the index check)

@@ -18,6 +18,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
+from sources.indexing import index_documents
 from sources.models import Document, PurgedChunk
 
 # Sent by ``document_purge`` before the rows go: ``doc_id`` (str) and ``chunks`` (chunk id ->
@@ -48,6 +49,7 @@ def document_retire(*, document: Document) -> int:
         count = document.chunks.filter(is_current=True).update(is_current=False, superseded_at=now)
         document.retired_at = now
         document.save(update_fields=["retired_at", "updated_at"])
+    index_documents(doc_keys=[document.pk])
     return count
 
 
@@ -62,6 +64,7 @@ def document_restore(*, document: Document) -> int:
         )
         document.retired_at = None
         document.save(update_fields=["retired_at", "updated_at"])
+    index_documents(doc_keys=[document.pk])
     return count
 
 
@@ -71,9 +74,11 @@ def document_purge(*, document: Document) -> PurgeResult:
 
     Each chunk id is remembered as a ``PurgedChunk`` (no text), so a citation of it shows
     "no longer available" and a later document with the same doc_id gets new ids. The file
-    is deleted after the transaction commits.
+    is deleted after the transaction commits. The retrieval index is then merged, so the
+    document's terms leave the index files before this returns (seconds on a large index).
     """
     now = timezone.now()
+    doc_key = document.pk
     file_name = document.original_file.name if document.original_file else ""
     storage = document.original_file.storage
     with transaction.atomic():
@@ -88,4 +93,5 @@ def document_purge(*, document: Document) -> PurgeResult:
         document.delete()
         if file_name:
             transaction.on_commit(lambda: storage.delete(file_name))
+    index_documents(doc_keys=[doc_key], merge="now")  # its terms leave the index files too
     return PurgeResult(document.doc_id, len(ids), file_name)

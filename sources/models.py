@@ -96,7 +96,8 @@ class Chunk(models.Model):
 
     ``tokens`` counts cl100k_base tokens; ``fingerprint`` is
     ``kbqa.core.text.normalise.fingerprint`` of the text;
-    ``version`` is 1 for ``doc#c02``, 2 for ``doc#c02v2``...
+    ``version`` is 1 for ``doc#c02``, 2 for ``doc#c02v2``...; ``terms`` are what the BM25
+    index holds for it (``sources.indexing``).
     """
 
     chunk_id = models.CharField(_("chunk id"), max_length=128, unique=True)
@@ -113,6 +114,10 @@ class Chunk(models.Model):
     text = models.TextField(_("text"))
     tokens = models.PositiveIntegerField(_("tokens"), default=0)
     fingerprint = models.CharField(_("fingerprint"), max_length=40)
+    # ``kbqa.core.text.terms.terms`` of section + text, space-separated, computed once at
+    # ingestion; ``terms_version`` is the TERMS_VERSION they were computed with (0: never).
+    terms = models.TextField(_("index terms"), blank=True, default="", editable=False)
+    terms_version = models.PositiveSmallIntegerField(_("terms version"), default=0, editable=False)
     is_current = models.BooleanField(_("current"), default=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
     superseded_at = models.DateTimeField(_("superseded at"), null=True, blank=True)

@@ -1,30 +1,38 @@
 """Reads from the knowledge base: BM25 search over current chunks, single chunk look-up.
 
-The index is built from the database on first search and rebuilt only when the knowledge
-base changes. Change is detected by a cheap signature (two aggregate queries: documents'
-count and latest ``updated_at``, current chunks' count and highest primary key), so it also
-notices writes made by another process (``manage.py ingest`` while the server runs, admin
-deletes). Every ingest that changes chunks saves its document, moving ``updated_at``.
+Search reads the persisted index (``sources.indexing`` writes it, ``kbqa.core.retrieval``
+searches it): each process memory-maps the files once and, per question, checks one file's
+``stat`` to see whether another process committed a change (a few microseconds; no table
+scan). A new generation is opened in milliseconds; a missing or stale index is logged, never
+built here. Hits are then read from the chunk table by chunk_id (k rows), and only chunks
+still current are returned, so a purge or retire is never served even before the index
+catches up.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import threading
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import Group
-from django.db.models import Count, Max
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
-from kbqa.core.retrieval.bm25 import Bm25Index, SearchEngine
+from kbqa.core.retrieval.index import IndexSnapshot
+from kbqa.core.retrieval.store import IndexReader, IndexStore
+from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, search_terms, terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
 
+logger = logging.getLogger(__name__)
 _lock = threading.Lock()
-_state: dict[str, Any] = {"signature": None, "engine": None, "builds": 0}
+_readers: dict[str, IndexReader] = {}  # per index folder (tests change it)
+_warned: dict[str, int] = {}  # folder -> generation last warned about
 
 
 DOCUMENT_ADMIN_PERMISSION = "sources.view_document"
@@ -90,9 +98,7 @@ def chunk_get(*, chunk_id: str) -> Chunk | None:
 def chunk_purged_at(*, chunk_id: str) -> dt.datetime | None:
     """When the chunk with this id was purged (``sources.lifecycle.document_purge``), or None
     if it never was (it is stored, or the id is unknown)."""
-    return (
-        PurgedChunk.objects.filter(chunk_id=chunk_id).values_list("purged_at", flat=True).first()
-    )
+    return PurgedChunk.objects.filter(chunk_id=chunk_id).values_list("purged_at", flat=True).first()
 
 
 def current_chunks() -> list[types.Chunk]:
@@ -107,28 +113,71 @@ def current_chunks() -> list[types.Chunk]:
     return [chunk_as_core(c) for c in rows]
 
 
-def knowledge_base_signature() -> tuple[Any, ...]:
-    """Changes whenever a document or the set of current chunks changes."""
-    docs = Document.objects.aggregate(n=Count("id"), last=Max("updated_at"))
-    chunks = Chunk.objects.filter(is_current=True).aggregate(n=Count("id"), last=Max("id"))
-    return (docs["n"], docs["last"], chunks["n"], chunks["last"])
+def index_snapshot() -> IndexSnapshot | None:
+    """The index as last committed (reopened only when its manifest changed), or None if
+    it was never built. Logs a warning once per generation when it is stale."""
+    folder = str(settings.KBQA_INDEX_DIR)
+    reader: IndexReader | None = _readers.get(folder)
+    if reader is None:
+        with _lock:
+            reader = _readers.setdefault(folder, IndexReader(IndexStore(folder)))
+    opens = reader.opens
+    snapshot = reader.snapshot()
+    if reader.opens != opens:
+        _warn_if_stale(snapshot, folder)
+    return snapshot
 
 
-def knowledge_base_engine() -> SearchEngine:
-    """The search engine over current chunks, rebuilt only if the signature moved."""
-    signature = knowledge_base_signature()
-    with _lock:
-        if _state["engine"] is None or _state["signature"] != signature:
-            _state["engine"] = Bm25Index(current_chunks())
-            _state["signature"] = signature
-            _state["builds"] += 1
-        engine: SearchEngine = _state["engine"]
-    return engine
+def _warn_if_stale(snapshot: IndexSnapshot | None, folder: str) -> None:
+    status = index_status_of(snapshot)
+    if status.problem and _warned.get(folder) != status.generation:
+        _warned[folder] = status.generation
+        logger.warning("%s (%s)", status.problem, folder)
 
 
-def index_builds() -> int:
-    """How many times this process built the index (tests and the admin show it)."""
-    return int(_state["builds"])
+@dataclass(frozen=True)
+class IndexStatus:
+    """What ``manage.py index_build --status``, the system check and the log say."""
+
+    built: bool
+    generation: int
+    chunks: int
+    terms_version: int
+    problem: str  # "" when the index is usable as it is
+
+
+def index_status_of(snapshot: IndexSnapshot | None) -> IndexStatus:
+    if snapshot is None:
+        return IndexStatus(
+            False, 0, 0, 0, "no retrieval index: ingest documents or run manage.py index_build"
+        )
+    problem = ""
+    if snapshot.terms_version != TERMS_VERSION:
+        problem = (
+            f"retrieval index is stale: built with terms version {snapshot.terms_version}, "
+            f"the tokenizer is version {TERMS_VERSION}; run manage.py index_build"
+        )
+    return IndexStatus(True, snapshot.generation, len(snapshot), snapshot.terms_version, problem)
+
+
+def index_status() -> IndexStatus:
+    """Status of the index as committed now."""
+    return index_status_of(index_snapshot())
+
+
+def index_opens() -> int:
+    """How many times this process opened an index generation (tests and the admin)."""
+    reader = _readers.get(str(settings.KBQA_INDEX_DIR))
+    return reader.opens if reader is not None else 0
+
+
+def index_warm() -> IndexStatus:
+    """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
+    start loading the tokenizer's dictionary in a background thread (jieba, about 0.7 s; a
+    question arriving sooner waits for it), so the server listens at once. Returns the
+    status (logged if there is a problem)."""
+    threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
+    return index_status()
 
 
 def chunks_search(
@@ -138,10 +187,37 @@ def chunks_search(
     chunk_id ascending.
 
     Scores are BM25 over the readable chunks only, relevance in [0, 1)
-    (``kbqa.core.retrieval.bm25``). Returns [] for an empty knowledge base or a query without
-    terms (empty, punctuation only).
+    (``kbqa.core.retrieval.index``). Returns [] for an empty knowledge base, a missing index
+    or a query without terms (empty, punctuation only). Hits are read back from the chunk
+    table and kept only if still current and readable, so a change the index has not caught
+    up with yet (under a second) never shows a retired, purged or newly hidden chunk.
     """
-    return knowledge_base_engine().search(query, k, audience=audience)
+    snapshot = index_snapshot()
+    if snapshot is None:
+        return []
+    hits = snapshot.search(
+        search_terms(query),
+        k,
+        audience=audience,
+        ideal_terms=relevance_terms(query, snapshot.knows),
+    )
+    if not hits:
+        return []
+    rows = (
+        Chunk.objects.select_related("document")
+        .prefetch_related("document__groups")
+        .filter(
+            chunk_id__in=[h.chunk_id for h in hits],
+            is_current=True,
+            document__retired_at__isnull=True,
+        )
+    )
+    found = {c.chunk_id: chunk_as_core(c) for c in rows}
+    return [
+        types.ScoredChunk(chunk=found[h.chunk_id], score=h.score, relevance=h.relevance)
+        for h in hits
+        if h.chunk_id in found and audience.may_read(found[h.chunk_id].access)
+    ]
 
 
 class KnowledgeBaseRetriever:

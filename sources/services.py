@@ -34,6 +34,7 @@ from kbqa.core.text.normalise import detect_language, fingerprint, sha256
 from kbqa.db import lock_lost, write_retried
 from sources.chunking import ChunkDraft, chunk_text
 from sources.containment import ParseLimits, parse_contained
+from sources.indexing import index_documents, joined_terms
 from sources.models import Authority, Document, Language
 from sources.parsers import iso_date
 from sources.versioning import chunk_id_for, version_chunks
@@ -144,6 +145,8 @@ class _DocumentDraft:
     doc_id_from_name: bool = False
     groups: tuple[Group, ...] | None = None  # None: visibility not stated (keep what it was)
     warnings: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()  # each draft's index terms (``sources.indexing.joined_terms``)
+    visibility: str = ""  # stated visibility not yet resolved to ``groups`` (``groups=False``)
 
 
 def document_ingest(
@@ -167,13 +170,17 @@ def document_ingest(
     overrides = overrides or IngestOverrides()
     draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
 
-    def store() -> IngestResult:
+    def store() -> tuple[IngestResult, int]:
         with transaction.atomic():
             return _store(name, data, draft, overrides)
 
     # The same new document uploaded twice at once: on PostgreSQL the second insert of its
     # doc_id breaks the unique constraint; tried again, it finds the first one's document.
-    result = write_retried(store, retry_on=lambda e: lock_lost(e) or isinstance(e, IntegrityError))
+    result, doc_key = write_retried(
+        store, retry_on=lambda e: lock_lost(e) or isinstance(e, IntegrityError)
+    )
+    if result.status != "unchanged":
+        index_documents(doc_keys=[doc_key])
     return replace(result, warnings=draft.warnings) if draft.warnings else result
 
 
@@ -205,36 +212,24 @@ def documents_ingest_paths(
     overrides: IngestOverrides | None = None,
     max_tokens: int | None = None,
     on_progress: Callable[[int, int, IngestResult | IngestFailure], None] | None = None,
+    processes: int = 0,
 ) -> IngestSummary:
-    """Ingest files and folders (recursively; hidden files skipped), one transaction each.
+    """Ingest files and folders (recursively; hidden files skipped), each file atomically.
 
     A file that fails, or a path that does not exist, is recorded in ``failures`` (by name)
     and the others go on. ``on_progress`` is called after each file or missing path, in
-    order, with (position from 1, total, outcome).
+    order, with (position from 1, total, outcome). ``processes``: parsing and tokenising
+    processes (0: one per CPU); how it goes fast is in ``sources.bulk``.
     """
-    entries = _expand(paths)
-    results: list[IngestResult] = []
-    failures: list[IngestFailure] = []
-    for i, entry in enumerate(entries, start=1):
-        outcome = entry if isinstance(entry, IngestFailure) else _ingest_one(
-            entry, overrides, max_tokens
-        )
-        if isinstance(outcome, IngestFailure):
-            failures.append(outcome)
-        else:
-            results.append(outcome)
-        if on_progress is not None:
-            on_progress(i, len(entries), outcome)
-    return IngestSummary(tuple(results), tuple(failures))
+    from sources.bulk import ingest_entries  # it builds on this module's steps
 
-
-def _ingest_one(
-    file_path: Path, overrides: IngestOverrides | None, max_tokens: int | None
-) -> IngestResult | IngestFailure:
-    try:
-        return document_ingest(path=file_path, overrides=overrides, max_tokens=max_tokens)
-    except Exception as exc:  # one bad file must not stop the others
-        return IngestFailure(str(file_path), ingest_failure_reason(file_path.name, exc))
+    return ingest_entries(
+        _expand(paths),
+        overrides=overrides or IngestOverrides(),
+        max_tokens=max_tokens or settings.KBQA_CHUNK_TOKENS,
+        on_progress=on_progress,
+        processes=processes,
+    )
 
 
 def ingest_failure_reason(name: str, exc: Exception) -> str:
@@ -267,7 +262,7 @@ MB = 1024 * 1024  # the unit of KBQA_MAX_UPLOAD_MB (as Django's upload settings 
 
 
 def upload_size_problem(*, name: str, size: int) -> str:
-    """"" when a file of ``size`` bytes may be ingested, else why not (safe to show): the file
+    """ "" when a file of ``size`` bytes may be ingested, else why not (safe to show): the file
     name, its size in MB (rounded up to 0.1, so it never reads as within the limit) and the
     limit ``settings.KBQA_MAX_UPLOAD_MB``."""
     limit = settings.KBQA_MAX_UPLOAD_MB
@@ -307,9 +302,12 @@ def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, byte
     return name, data if isinstance(data, bytes) else data.encode("utf-8")
 
 
-def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int) -> _DocumentDraft:
+def _prepare(
+    name: str, data: bytes, overrides: IngestOverrides, max_tokens: int, *, groups: bool = True
+) -> _DocumentDraft:
     """Parse (in a limited child process), resolve metadata and chunk; raises IngestError,
-    writes nothing."""
+    writes nothing. ``groups=False`` leaves a stated visibility unresolved (no database
+    access: worker processes of ``sources.bulk``)."""
     parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
     meta = {**parsed.meta, **overrides.as_dict()}
     doc_id = meta.get("doc_id") or derive_doc_id(name)
@@ -331,10 +329,14 @@ def _prepare(name: str, data: bytes, overrides: IngestOverrides, max_tokens: int
     if not drafts:
         raise IngestError(f"{name}: the file contains no text")
     from_name = not meta.get("doc_id")
-    groups = visibility_groups(name, meta["visibility"]) if meta.get("visibility") else None
+    visibility = meta.get("visibility", "")
+    found = None
+    if groups and visibility:  # a database look-up: ``sources.bulk`` does it while storing
+        found, visibility = visibility_groups(name, visibility), ""
+    terms = tuple(joined_terms(d.section[:300], d.text) for d in drafts)
+    fields = {"doc_id": doc_id, **fields}
     return _DocumentDraft(
-        {"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name, groups,
-        parsed.warnings,
+        fields, drafts, sha256(parsed.text), from_name, found, parsed.warnings, terms, visibility
     )
 
 
@@ -363,7 +365,8 @@ def derive_doc_id(name: str) -> str:
 
 def _store(
     name: str, data: bytes, draft: _DocumentDraft, overrides: IngestOverrides
-) -> IngestResult:
+) -> tuple[IngestResult, int]:
+    """Write one prepared document; returns its result and the document's key."""
     doc_id = draft.fields["doc_id"]
     doc = Document.objects.select_for_update().filter(doc_id=doc_id).first()
     status: IngestStatus = "added" if doc is None else "updated"
@@ -373,7 +376,7 @@ def _store(
         doc = Document(**draft.fields)
     elif status == "updated" and _unchanged(doc, draft, overrides):
         current = doc.chunks.filter(is_current=True).count()
-        return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0)
+        return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0), doc.pk
     previous_name = doc.original_name
     for key, value in draft.fields.items():
         setattr(doc, key, value)
@@ -384,11 +387,14 @@ def _store(
     doc.save()
     if draft.groups is not None:
         document_visibility_set(document=doc, groups=draft.groups)
-    added, kept, superseded = version_chunks(doc, draft.drafts)
+    added, kept, superseded = version_chunks(
+        doc, draft.drafts, draft.terms, created=status == "added"
+    )
     counts = (added + kept, added, kept, superseded)
-    return IngestResult(
+    result = IngestResult(
         name, doc_id, doc.title, status, *counts, draft.doc_id_from_name, previous_name
     )
+    return result, doc.pk
 
 
 def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:

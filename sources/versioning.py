@@ -14,22 +14,32 @@ from collections.abc import Sequence
 from django.utils import timezone
 
 from kbqa.core.text.normalise import fingerprint
+from kbqa.core.text.terms import TERMS_VERSION
 from sources.chunking import ChunkDraft
+from sources.indexing import joined_terms
 from sources.models import Chunk, Document, PurgedChunk
 
 
-def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, int, int]:
-    """Apply the versioning rule (module docstring); returns (added, kept, superseded)."""
+def version_chunks(
+    doc: Document, drafts: Sequence[ChunkDraft], terms: Sequence[str] = (), *, created: bool = False
+) -> tuple[int, int, int]:
+    """Apply the versioning rule (module docstring); returns (added, kept, superseded).
+
+    ``terms`` are the drafts' index terms (``sources.indexing.joined_terms``), stored with
+    new chunks and with kept ones whose section or terms version changed; computed here
+    when not given. ``created``: ``doc`` was inserted just now, so it has no chunks yet.
+    """
+    terms = list(terms) or [joined_terms(d.section[:300], d.text) for d in drafts]
     by_ordinal: dict[int, list[Chunk]] = {}  # every stored chunk, looked up per draft
-    for c in doc.chunks.all():
+    for c in doc.chunks.all() if not created else ():
         by_ordinal.setdefault(c.ordinal, []).append(c)
-    taken = _taken_chunk_ids(doc.doc_id)
+    taken = _taken_chunk_ids(doc, by_ordinal)
     current = {c.ordinal: c for rows in by_ordinal.values() for c in rows if c.is_current}
     now = timezone.now()
     kept = 0
     keep: set[int] = set()
     new: list[Chunk] = []
-    for d in drafts:
+    for d, d_terms in zip(drafts, terms, strict=True):
         fp = fingerprint(d.text)
         rows = by_ordinal.get(d.ordinal, [])
         match = current.get(d.ordinal)
@@ -38,14 +48,11 @@ def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, in
         if match is not None:
             keep.add(match.pk)
             kept += 1
-            _keep(match, d)
+            _keep(match, d, d_terms)
             continue
         version = max((c.version for c in rows), default=0) + 1
-        while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
-            version += 1
         new.append(
             Chunk(
-                chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
                 document=doc,
                 ordinal=d.ordinal,
                 version=version,
@@ -53,20 +60,39 @@ def version_chunks(doc: Document, drafts: Sequence[ChunkDraft]) -> tuple[int, in
                 text=d.text,
                 tokens=d.tokens,
                 fingerprint=fp,
+                terms=d_terms,
+                terms_version=TERMS_VERSION,
             )
         )
+    _number(doc, new, taken)
     Chunk.objects.bulk_create(new)  # one INSERT per batch, not per chunk
     stale = [c.pk for c in current.values() if c.pk not in keep]
     Chunk.objects.filter(pk__in=stale).update(is_current=False, superseded_at=now)
     return len(new), kept, len(stale)
 
 
-def _taken_chunk_ids(doc_id: str) -> set[str]:
-    """Every chunk id of ``doc_id`` ever stored: rows of any document, and purged ids."""
-    prefix = f"{doc_id}#"
-    rows = Chunk.objects.filter(chunk_id__startswith=prefix).values_list("chunk_id", flat=True)
-    purged = PurgedChunk.objects.filter(chunk_id__startswith=prefix)
-    return set(rows) | set(purged.values_list("chunk_id", flat=True))
+def _taken_chunk_ids(doc: Document, by_ordinal: dict[int, list[Chunk]]) -> set[str]:
+    """Chunk ids of ``doc.doc_id`` known to be stored: this document's rows and the ids
+    purged under its doc_id (``_number`` checks the rest by exact id)."""
+    rows = {c.chunk_id for cs in by_ordinal.values() for c in cs}
+    purged = PurgedChunk.objects.filter(doc_id=doc.doc_id).values_list("chunk_id", flat=True)
+    return rows | set(purged)
+
+
+def _number(doc: Document, new: list[Chunk], taken: set[str]) -> None:
+    """Give each new chunk the first free version from its own, and its id: free means not
+    in ``taken`` (this document's rows and tombstones) nor in any other document's row
+    (looked up by exact id in the unique index; possible only after a doc_id rename)."""
+    while True:
+        for c in new:
+            while chunk_id_for(doc.doc_id, c.ordinal, c.version) in taken:
+                c.version += 1
+            c.chunk_id = chunk_id_for(doc.doc_id, c.ordinal, c.version)
+        ids = [c.chunk_id for c in new]
+        clash = set(Chunk.objects.filter(chunk_id__in=ids).values_list("chunk_id", flat=True))
+        if not clash:
+            return
+        taken |= clash
 
 
 def _revivable(rows: Sequence[Chunk], fp: str) -> Chunk | None:
@@ -76,13 +102,16 @@ def _revivable(rows: Sequence[Chunk], fp: str) -> Chunk | None:
     return max(old, key=lambda c: c.version) if old else None
 
 
-def _keep(chunk: Chunk, draft: ChunkDraft) -> None:
-    """Keep an existing chunk current; its text is never rewritten."""
-    if not chunk.is_current or chunk.section != draft.section[:300]:
+def _keep(chunk: Chunk, draft: ChunkDraft, terms: str) -> None:
+    """Keep an existing chunk current; its text is never rewritten (its terms may be)."""
+    stale = chunk.terms_version != TERMS_VERSION or chunk.terms != terms
+    if not chunk.is_current or chunk.section != draft.section[:300] or stale:
         chunk.is_current = True
         chunk.superseded_at = None
         chunk.section = draft.section[:300]
-        chunk.save(update_fields=["is_current", "superseded_at", "section"])
+        chunk.terms, chunk.terms_version = terms, TERMS_VERSION
+        fields = ["is_current", "superseded_at", "section", "terms", "terms_version"]
+        chunk.save(update_fields=fields)
 
 
 def chunk_id_for(doc_id: str, ordinal: int, version: int = 1) -> str:

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from django.contrib.auth.models import Group
 
 from kbqa.core.errors import IngestError
+from sources.indexing import index_documents
 from sources.models import Document
 from sources.parsers import EVERYONE_WORD
 
@@ -37,8 +38,8 @@ def visibility_groups(name: str, visibility: str) -> tuple[Group, ...]:
 def document_visibility_set(
     *, document: Document, groups: Sequence[Group], everyone: bool | None = None
 ) -> None:
-    """Limit ``document`` to ``groups`` and move its ``updated_at``, so every process's index
-    sees the change on its next question.
+    """Limit ``document`` to ``groups`` and give the retrieval index its chunks with the new
+    access labels, so every process sees the change within a second.
 
     ``everyone`` None: visible to everyone exactly when ``groups`` is empty (ingestion, where
     "everyone" was stated). ``everyone`` False with no groups keeps the document to document
@@ -49,6 +50,7 @@ def document_visibility_set(
     document.restricted = bool(groups) if everyone is None else not everyone
     document.save(update_fields=["restricted", "updated_at"])
     document.groups.set(groups)
+    index_documents(doc_keys=[document.pk])  # its chunks' access labels in the index
 
 
 def visibility_changed(doc: Document, groups: tuple[Group, ...] | None) -> bool:

@@ -4,16 +4,19 @@
 under the name "fake" and selects it with ``KBQA_PROVIDER`` (as simonw/llm's test conftest
 registers its ``MockModel`` through the plugin hook): every front end then runs the real
 pipeline and turn service, and the test scripts only what the model says.
+``_index_dir`` gives every test its own retrieval index folder.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
+from django.test import override_settings
 from django.utils import translation
 
 from kbqa.core.providers.registry import register_provider, unregister_provider
@@ -60,3 +63,19 @@ def database_pool_closed(django_db_setup: Any, django_db_blocker: Any) -> Iterat
             conn.close()
             if getattr(conn, "pool", None) is not None:
                 conn.close_pool()
+
+
+@pytest.fixture(autouse=True)
+def _index_dir(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """A fresh retrieval index folder per test, under the session's temporary folder (never
+    in the repository): each test's database starts empty, so must its index. Tests on the
+    module-wide demo knowledge base (``demo_kb``) share its folder. (``override_settings``,
+    not the ``settings`` fixture: some tests name a parameter ``settings``.)"""
+    if "demo_kb" in request.fixturenames:
+        folder: Path = request.getfixturevalue("demo_kb")
+    else:
+        folder = tmp_path_factory.mktemp("index")
+    with override_settings(KBQA_INDEX_DIR=folder):
+        yield folder

@@ -11,17 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.core.management import call_command
+from django.test import override_settings
 
 
 @pytest.fixture(scope="module")
-def demo_kb(django_db_setup: Any, django_db_blocker: Any) -> Iterator[None]:
-    """The demo KB (``manage.py demo_setup`` without DEBUG: documents only, no login)."""
-    with django_db_blocker.unblock():
+def demo_kb(
+    django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Path]:
+    """The demo KB (``manage.py demo_setup`` without DEBUG: documents only, no login); its
+    index folder lives as long as the module's database (``tests/conftest.py`` uses it)."""
+    folder = tmp_path_factory.mktemp("demo-index")
+    with django_db_blocker.unblock(), override_settings(KBQA_INDEX_DIR=folder):
         call_command("demo_setup", stdout=StringIO(), stderr=StringIO())
-    yield
+    yield folder
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)

@@ -36,6 +36,9 @@ from typing import Any
 
 from kbqa.core.text.normalise import CJK_CHARS
 
+# Bump whenever ``search_terms()`` may return something different for some text (tokenising,
+# stop lists, stemming, jieba's dictionary). Chunks store their terms with this number; an
+# index built with another one is stale until ``manage.py index_build`` re-tokenises it.
 TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未
 
 _TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[a-z]+")

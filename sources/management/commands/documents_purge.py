@@ -17,7 +17,7 @@ class Command(BaseCommand):
         "retired) and their stored original files. This cannot be undone. Use it only for "
         "content that must be removed; to take a document out of answers, delete it in the "
         "admin instead (it is retired and can be restored). A stored answer that cited a "
-        "purged chunk shows the passage as \"no longer available\"; the chunk ids are "
+        'purged chunk shows the passage as "no longer available"; the chunk ids are '
         "remembered (no text) and never given to other text. Without --yes nothing changes."
     )
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from tqdm import tqdm
 
+from sources.indexing import index_build, stale_terms_count
 from sources.models import Authority
+from sources.selectors import index_status
 from sources.services import (
     IngestFailure,
     IngestOverrides,
@@ -38,8 +41,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--max-tokens", type=int, default=None, help="chunk size (tokens)")
         parser.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
+        parser.add_argument("--quiet", action="store_true", help="no line per file")
+        parser.add_argument(
+            "--processes", type=int, default=0, help="parsing processes (0: one per CPU)"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        self._quiet = options["quiet"]
         overrides = IngestOverrides(
             authority=options["authority"],
             language=options["language"],
@@ -47,19 +55,40 @@ class Command(BaseCommand):
             source_url=options["source_url"],
             visibility=options["groups"],
         )
-        summary = documents_ingest_paths(
-            paths=options["paths"],
-            overrides=overrides,
-            max_tokens=options["max_tokens"],
-            on_progress=self._progress,
-        )
+        # the bar goes to a terminal only (tqdm's disable=None), never into redirected output
+        with tqdm(unit="file", disable=None, file=self.stderr._out) as self._bar:
+            summary = documents_ingest_paths(
+                paths=options["paths"],
+                overrides=overrides,
+                max_tokens=options["max_tokens"],
+                on_progress=self._progress,
+                processes=options["processes"],
+            )
         self.stdout.write(summary.line())
+        self._rebuild_if_stale(options["processes"])
         if options["strict"] and summary.failures:
             raise CommandError(f"{len(summary.failures)} file(s) failed")
 
+    def _rebuild_if_stale(self, processes: int) -> None:
+        """Rebuild here, in the ingesting process, when the index is missing or was built
+        with another tokenizer version (never in a server request)."""
+        stale = stale_terms_count()
+        problem = index_status().problem
+        if not (problem or stale):
+            return
+        self.stderr.write(f"{problem or f'{stale} chunks have stale terms'}: rebuilding")
+        result = index_build(processes=processes)
+        self.stdout.write(
+            f"index rebuilt: {result.indexed} chunks ({result.retokenised} re-tokenised)"
+        )
+
     def _progress(self, i: int, total: int, outcome: IngestResult | IngestFailure) -> None:
+        self._bar.total = total
+        self._bar.update(1)
         if isinstance(outcome, IngestFailure):
             self.stderr.write(f"[{i}/{total}] FAILED {outcome.reason}")
+            return
+        if self._quiet:
             return
         self.stdout.write(
             f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "

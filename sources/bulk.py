@@ -1,0 +1,285 @@
+"""Ingesting many files fast (``manage.py ingest``, ``demo_setup``): what
+``sources.services.documents_ingest_paths`` does.
+
+- Worker processes (one per CPU) read, parse, chunk and tokenise files
+  (``services._prepare``, the CPU-bound part) while this process stores them, in order.
+- Files are stored a group at a time, in one transaction: a group's new documents (doc_id
+  not stored yet) with one bulk INSERT per table; files of documents already stored one by
+  one through ``services._store``, each in a savepoint, so a failing file changes nothing.
+- Each group, once committed, becomes one index delta (``sources.indexing``). A group closes
+  after ``GROUP_FILES`` files or ``GROUP_SECONDS``, so another process finds a new chunk
+  within about a second of its file being read.
+
+Measured with ``bench/ingest.py`` (README, Benchmarks).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import multiprocessing
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from django.db import transaction
+
+from kbqa.core.errors import IngestError
+from kbqa.core.text.normalise import fingerprint
+from kbqa.core.text.terms import TERMS_VERSION
+from kbqa.core.text.tokens import count_tokens
+from sources.indexing import index_documents, joined_terms
+from sources.models import Chunk, Document, PurgedChunk
+from sources.services import (
+    IngestFailure,
+    IngestOverrides,
+    IngestResult,
+    IngestSummary,
+    _check_size,
+    _DocumentDraft,
+    _prepare,
+    _read,
+    _replace_original,
+    _store,
+    ingest_failure_reason,
+)
+from sources.versioning import chunk_id_for
+from sources.visibility import visibility_groups
+
+GROUP_FILES = 200
+GROUP_SECONDS = 0.5
+Prepared = tuple[str, bytes, _DocumentDraft]
+Outcome = IngestResult | IngestFailure
+Item = tuple[Path | IngestFailure, Prepared | IngestFailure]
+
+
+def ingest_entries(
+    entries: Sequence[Path | IngestFailure],
+    *,
+    overrides: IngestOverrides,
+    max_tokens: int,
+    on_progress: Callable[[int, int, Outcome], None] | None,
+    processes: int,
+) -> IngestSummary:
+    """Ingest ``entries`` (files, or failures standing for missing paths) in order."""
+    results: list[IngestResult] = []
+    failures: list[IngestFailure] = []
+
+    def report(outcomes: list[Outcome]) -> None:
+        for outcome in outcomes:
+            (failures if isinstance(outcome, IngestFailure) else results).append(outcome)  # type: ignore[arg-type]
+            if on_progress is not None:
+                on_progress(len(results) + len(failures), len(entries), outcome)
+
+    group = _Group(overrides)
+    with _prepared(entries, overrides, max_tokens, processes) as prepared:
+        for entry, item in zip(entries, prepared, strict=True):
+            group.add(entry, item)
+            if group.due():
+                report(group.flush())
+    report(group.flush())
+    return IngestSummary(tuple(results), tuple(failures))
+
+
+@contextlib.contextmanager
+def _prepared(
+    entries: Sequence[Path | IngestFailure],
+    overrides: IngestOverrides,
+    max_tokens: int,
+    processes: int,
+) -> Iterator[Iterator[Prepared | IngestFailure]]:
+    """Each entry prepared (read, parsed, chunked, tokenised), in order, lazily; in worker
+    processes unless there are fewer than 8 files or one CPU."""
+    work = functools.partial(_prepare_entry, overrides=overrides, max_tokens=max_tokens)
+    processes = processes or os.cpu_count() or 1
+    if processes < 2 or len(entries) < 8:
+        yield map(work, entries)
+        return
+    joined_terms("", "预热 warm")  # load jieba's and tiktoken's tables once, before the
+    count_tokens("warm")  # workers fork (they share them; about 0.7 s + 0.9 s each)
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(
+        processes, mp_context=context, initializer=_forget_inherited_fork_server
+    ) as pool:
+        yield pool.map(work, entries, chunksize=4)
+
+
+def _prepare_entry(
+    entry: Path | IngestFailure, *, overrides: IngestOverrides, max_tokens: int
+) -> Prepared | IngestFailure:
+    if isinstance(entry, IngestFailure):
+        return entry
+    try:
+        _check_size(path=entry, file=None)
+        name, data = _read(path=entry, file=None)
+        return name, data, _prepare(name, data, overrides, max_tokens, groups=False)
+    except Exception as exc:  # one bad file must not stop the others
+        return IngestFailure(str(entry), ingest_failure_reason(entry.name, exc))
+
+
+class _Group:
+    """Prepared files waiting to be stored together (module docstring)."""
+
+    def __init__(self, overrides: IngestOverrides) -> None:
+        self.overrides = overrides
+        self._items: list[Item] = []
+        self._started = 0.0
+
+    def add(self, entry: Path | IngestFailure, item: Prepared | IngestFailure) -> None:
+        if not self._items:
+            self._started = time.monotonic()
+        self._items.append((entry, _with_groups(entry, item)))
+
+    def due(self) -> bool:
+        waited = time.monotonic() - self._started
+        return len(self._items) >= GROUP_FILES or (bool(self._items) and waited >= GROUP_SECONDS)
+
+    def flush(self) -> list[Outcome]:
+        """Store the group in one transaction, index what changed; outcomes in order."""
+        items, self._items = self._items, []
+        outcomes: list[Outcome | None] = [None] * len(items)
+        changed: list[int] = []
+        with transaction.atomic():
+            new, one_by_one = self._split(items, outcomes)
+            if new:
+                try:
+                    with transaction.atomic():
+                        stored = self._insert_new([items[i] for i in new])
+                    for i, (result, key) in zip(new, stored, strict=True):
+                        outcomes[i] = result
+                        changed.append(key)
+                except Exception:  # a clash or bad value: store them one by one instead
+                    one_by_one = sorted(one_by_one + new)
+            for i in one_by_one:
+                outcomes[i] = self._store_one(items[i], changed)
+        index_documents(doc_keys=changed, merge="inline")
+        return [o for o in outcomes if o is not None]
+
+    def _split(
+        self, items: list[Item], outcomes: list[Outcome | None]
+    ) -> tuple[list[int], list[int]]:
+        """Positions of new documents (bulk-inserted) and of the others (one by one: stored
+        already, repeated in the group, or limited to groups)."""
+        ids = [it[2].fields["doc_id"] for _, it in items if not isinstance(it, IngestFailure)]
+        stored = set(Document.objects.filter(doc_id__in=ids).values_list("doc_id", flat=True))
+        seen: set[str] = set()
+        repeated = {d for d in ids if d in seen or seen.add(d)}  # type: ignore[func-returns-value]
+        new, one_by_one = [], []
+        for i, (_, item) in enumerate(items):
+            if isinstance(item, IngestFailure):
+                outcomes[i] = item
+            elif item[2].fields["doc_id"] in stored | repeated or item[2].groups:
+                one_by_one.append(i)
+            else:
+                new.append(i)
+        return new, one_by_one
+
+    def _store_one(self, item: Item, changed: list[int]) -> Outcome:
+        path, prepared = item
+        assert isinstance(path, Path) and not isinstance(prepared, IngestFailure)
+        name, data, draft = prepared
+        try:
+            with transaction.atomic():
+                result, key = _store(name, data, draft, self.overrides)
+        except Exception as exc:
+            return IngestFailure(str(path), ingest_failure_reason(path.name, exc))
+        if result.status != "unchanged":
+            changed.append(key)
+        return replace(result, warnings=draft.warnings) if draft.warnings else result
+
+    def _insert_new(self, items: list[Item]) -> list[tuple[IngestResult, int]]:
+        """Insert documents whose doc_id is not stored: one INSERT per table. Raises
+        ``_Clash`` if a chunk id is taken by another document (then ``_store`` decides)."""
+        prepared = [p for _, p in items if not isinstance(p, IngestFailure)]
+        doc_ids = [p[2].fields["doc_id"] for p in prepared]
+        taken = set(
+            PurgedChunk.objects.filter(doc_id__in=doc_ids).values_list("chunk_id", flat=True)
+        )
+        docs = []
+        for name, data, draft in prepared:
+            doc = Document(**draft.fields, overrides=self.overrides.stored())
+            doc.content_hash = draft.content_hash
+            _replace_original(doc, name, data)
+            docs.append(doc)
+        Document.objects.bulk_create(docs)
+        chunks = [
+            c for doc, p in zip(docs, prepared, strict=True) for c in _chunks(doc, p[2], taken)
+        ]
+        if Chunk.objects.filter(chunk_id__in=[c.chunk_id for c in chunks]).exists():
+            raise _Clash
+        Chunk.objects.bulk_create(chunks, batch_size=500)
+        return [
+            (
+                IngestResult(
+                    name,
+                    doc.doc_id,
+                    doc.title,
+                    "added",
+                    len(d.drafts),
+                    len(d.drafts),
+                    0,
+                    0,
+                    d.doc_id_from_name,
+                    warnings=d.warnings,
+                ),
+                doc.pk,
+            )
+            for doc, (name, _, d) in zip(docs, prepared, strict=True)
+        ]
+
+
+def _with_groups(
+    entry: Path | IngestFailure, item: Prepared | IngestFailure
+) -> Prepared | IngestFailure:
+    """Resolve a stated visibility to groups here, in the process that owns the database
+    connection (workers never touch it)."""
+    if isinstance(item, IngestFailure) or not item[2].visibility:
+        return item
+    name, data, draft = item
+    try:
+        groups = visibility_groups(name, draft.visibility)
+    except IngestError as exc:
+        return IngestFailure(str(entry), str(exc))
+    return name, data, replace(draft, groups=groups, visibility="")
+
+
+def _forget_inherited_fork_server() -> None:
+    """Pool worker start-up. A forked worker inherits the parent's handle on the parsing
+    fork server (``sources.containment``), which only the parent may wait on; forgetting it
+    makes the worker start a fork server of its own on its first parse."""
+    from multiprocessing import forkserver
+
+    server: Any = forkserver._forkserver  # type: ignore[attr-defined]
+    server._forkserver_pid = server._forkserver_address = server._forkserver_alive_fd = None
+
+
+class _Clash(Exception):
+    """A new document's chunk id is already stored (only after a doc_id rename)."""
+
+
+def _chunks(doc: Document, draft: _DocumentDraft, taken: set[str]) -> list[Chunk]:
+    """The chunk rows of a new document: version 1, or the first one no tombstone holds."""
+    rows = []
+    for d, terms in zip(draft.drafts, draft.terms, strict=True):
+        version = 1
+        while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
+            version += 1
+        rows.append(
+            Chunk(
+                chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
+                document=doc,
+                ordinal=d.ordinal,
+                version=version,
+                section=d.section[:300],
+                text=d.text,
+                tokens=d.tokens,
+                fingerprint=fingerprint(d.text),
+                terms=terms,
+                terms_version=TERMS_VERSION,
+            )
+        )
+    return rows

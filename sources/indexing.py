@@ -1,0 +1,202 @@
+"""Writes to the retrieval index: keeping the files in ``KBQA_INDEX_DIR`` in step with the
+chunk table, which stays the truth.
+
+- Every write that changes which chunks are current (ingest, re-ingest, retire, restore,
+  purge) calls ``index_documents`` with the documents' keys once its transaction is done:
+  their chunks are replaced in a small delta segment (``kbqa.core.retrieval.store``), read
+  with their stored terms, never re-tokenised unless their ``terms_version`` is old.
+- ``index_build`` (``manage.py index_build``) re-tokenises chunks whose stored terms are
+  from another ``TERMS_VERSION`` and rebuilds the whole index; nothing else builds it, and
+  no request ever does.
+- Merging deltas back into one segment runs in a background thread (or inline in commands)
+  once there are ``KBQA_INDEX_MAX_SEGMENTS`` segments, and after every purge, so a purged
+  document's terms leave the files too.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Callable, Collection, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from kbqa.core.retrieval.bm25 import section_text_terms
+from kbqa.core.retrieval.store import Entry, IndexStore
+from kbqa.core.text.terms import TERMS_VERSION
+from sources.models import Chunk, Document
+
+logger = logging.getLogger(__name__)
+ProgressFn = Callable[[int], None]
+BATCH = 20_000  # chunks per build batch: bounds memory (about 1 KB per chunk while building)
+
+
+def index_store() -> IndexStore:
+    """The index folder of this installation (``settings.KBQA_INDEX_DIR``)."""
+    return IndexStore(settings.KBQA_INDEX_DIR)
+
+
+def joined_terms(section: str, text: str) -> str:
+    """A chunk's index terms as stored in ``Chunk.terms`` (space-separated; no term holds
+    whitespace: the tokenizer yields Latin words, numbers and CJK words only)."""
+    return " ".join(section_text_terms(section, text))
+
+
+def terms_in_parallel(pairs: Sequence[tuple[str, str]], *, processes: int = 0) -> list[str]:
+    """``joined_terms`` of many (section, text) pairs, in order, using ``processes`` worker
+    processes (0: one per CPU; below 200 pairs, or 1 process, in this one)."""
+    processes = processes or os.cpu_count() or 1
+    if processes < 2 or len(pairs) < 200:
+        return [joined_terms(s, t) for s, t in pairs]
+    with ProcessPoolExecutor(processes) as pool:
+        return list(pool.map(_joined, pairs, chunksize=64))
+
+
+def _joined(pair: tuple[str, str]) -> str:
+    return joined_terms(*pair)
+
+
+def index_documents(*, doc_keys: Collection[int], merge: str = "auto") -> None:
+    """Make the index hold exactly the current chunks of these documents (primary keys;
+    a purged or retired document has none). Never raises: a failure is logged, and the
+    index stays as it was until the next change or ``manage.py index_build``.
+
+    ``merge``: "auto" merges in a background thread when there are
+    ``KBQA_INDEX_MAX_SEGMENTS`` segments or more, "inline" does the same before returning
+    (commands), "now" always merges before returning, "never" leaves it to a later change.
+    """
+    if not doc_keys:
+        return
+    try:
+        store = index_store()
+        if not store.exists() and _others_exist(doc_keys):
+            logger.warning("no retrieval index to update; run manage.py index_build")
+            return  # a delta alone would hide every other document
+        entries = _current_entries(list(doc_keys))
+        store.replace_documents(list(doc_keys), entries, terms_version=TERMS_VERSION)
+        manifest = store.read_manifest()
+        crowded = manifest is not None and (
+            len(manifest.segments) >= settings.KBQA_INDEX_MAX_SEGMENTS
+        )
+        if merge == "now" or (merge == "inline" and crowded):
+            store.merge(min_segments=1)
+        elif merge == "auto" and crowded:
+            merge_in_background()
+    except Exception:
+        logger.exception("retrieval index update failed; run manage.py index_build")
+
+
+def _others_exist(doc_keys: Collection[int]) -> bool:
+    """Whether current chunks of documents other than these are stored."""
+    return Chunk.objects.filter(is_current=True).exclude(document_id__in=doc_keys).exists()
+
+
+def _current_entries(doc_keys: list[int]) -> list[Entry]:
+    """Index entries of the documents' current chunks, refreshing stale stored terms."""
+    rows = list(
+        Chunk.objects.filter(
+            document_id__in=doc_keys, is_current=True, document__retired_at__isnull=True
+        ).order_by("chunk_id")
+    )
+    stale = [c for c in rows if c.terms_version != TERMS_VERSION]
+    for c in stale:
+        c.terms, c.terms_version = joined_terms(c.section, c.text), TERMS_VERSION
+    Chunk.objects.bulk_update(stale, ["terms", "terms_version"], batch_size=500)
+    access = documents_access(doc_keys)
+    return [
+        Entry(c.chunk_id, c.document_id, c.terms.split(), access[c.document_id]) for c in rows
+    ]
+
+
+def documents_access(doc_keys: Collection[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """Access labels (``selectors.document_access``) of these documents, or of all."""
+    from sources.selectors import document_access
+
+    docs = Document.objects.prefetch_related("groups")
+    if doc_keys is not None:
+        docs = docs.filter(pk__in=list(doc_keys))
+    return {d.pk: document_access(d) for d in docs}
+
+
+_merging = threading.Lock()
+
+
+def merge_in_background() -> None:
+    """Merge segments in a daemon thread (one at a time per process; searches go on)."""
+    if not _merging.acquire(blocking=False):
+        return
+    store = index_store()
+
+    def run() -> None:
+        try:
+            store.merge()
+        except Exception:
+            logger.exception("retrieval index merge failed")
+        finally:
+            _merging.release()
+
+    threading.Thread(target=run, name="kbqa-index-merge", daemon=True).start()
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """What ``index_build`` did: chunks re-tokenised, chunks indexed."""
+
+    retokenised: int
+    indexed: int
+
+
+def stale_terms_count() -> int:
+    """Stored chunks whose terms are from another TERMS_VERSION (or were never computed)."""
+    return Chunk.objects.exclude(terms_version=TERMS_VERSION).count()
+
+
+def terms_refresh(*, processes: int = 0, on_progress: ProgressFn | None = None) -> int:
+    """Re-tokenise every chunk whose stored terms are stale (parallel, bulk writes).
+    Returns how many; ``on_progress(n)`` is called after each batch of n chunks."""
+    done = 0
+    while True:
+        rows = list(
+            Chunk.objects.exclude(terms_version=TERMS_VERSION).only("pk", "section", "text")[:BATCH]
+        )
+        if not rows:
+            return done
+        fresh = terms_in_parallel([(c.section, c.text) for c in rows], processes=processes)
+        for c, t in zip(rows, fresh, strict=True):
+            c.terms, c.terms_version = t, TERMS_VERSION
+        Chunk.objects.bulk_update(rows, ["terms", "terms_version"], batch_size=1000)
+        done += len(rows)
+        if on_progress is not None:
+            on_progress(len(rows))
+
+
+def index_build(*, processes: int = 0, on_progress: ProgressFn | None = None) -> BuildResult:
+    """Re-tokenise stale chunks, then replace the index with every current chunk of a
+    document in the knowledge base, read with its stored terms in chunk_id order."""
+    retokenised = terms_refresh(processes=processes, on_progress=on_progress)
+    indexed = index_store().build(_batches(on_progress), terms_version=TERMS_VERSION)
+    return BuildResult(retokenised, indexed)
+
+
+def _batches(on_progress: ProgressFn | None) -> Iterator[list[Entry]]:
+    access = documents_access()
+    rows = (
+        Chunk.objects.filter(is_current=True, document__retired_at__isnull=True)
+        .order_by("chunk_id")
+        .values_list("chunk_id", "document_id", "terms")
+        .iterator(chunk_size=BATCH)
+    )
+    batch: list[Entry] = []
+    for chunk_id, doc_key, terms in rows:
+        batch.append(Entry(chunk_id, doc_key, terms.split(), access[doc_key]))
+        if len(batch) == BATCH:
+            yield batch
+            if on_progress is not None:
+                on_progress(len(batch))
+            batch = []
+    yield batch  # the last one, maybe empty: an empty knowledge base gives an empty index
+    if on_progress is not None:
+        on_progress(len(batch))
