@@ -157,13 +157,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # timeout: seconds a writer waits for the lock (sqlite3.connect). synchronous=NORMAL is
     # durable in WAL mode except for the last transactions on power loss (sqlite.org/wal.html).
     # Connections kept (seconds): closing the last one checkpoints the WAL file, and
-    # opening one re-runs the pragmas; each database thread keeps its own.
+    # opening one re-runs the pragmas; each database thread keeps its own. secure_delete:
+    # deleted rows are overwritten with zeros, so a purged passage does not survive in the
+    # file's free pages (sqlite.org/pragma.html#pragma_secure_delete).
     DATABASES["default"]["CONN_MAX_AGE"] = env_int("KBQA_DB_CONN_MAX_AGE", 600)
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
         }
     )
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -94,4 +94,14 @@ def document_purge(*, document: Document) -> PurgeResult:
         if file_name:
             transaction.on_commit(lambda: storage.delete(file_name))
     index_documents(doc_keys=[doc_key], merge="now")  # its terms leave the index files too
+    _wal_flushed()
     return PurgeResult(document.doc_id, len(ids), file_name)
+
+
+def _wal_flushed() -> None:
+    """On SQLite, copy the write-ahead log into the database file and empty it, so the
+    purged text's old pages do not linger in ``*.sqlite3-wal`` (with ``secure_delete`` on,
+    the database file's freed pages are zeroed). Other databases: nothing to do."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
