@@ -1,4 +1,5 @@
-"""Admin for chat: read-only traces, conversations with their messages, API tokens.
+"""Admin for chat: read-only traces (with readers' feedback), conversations with their
+messages, feedback, API tokens.
 
 Traces are evidence: nobody adds, edits or deletes them here (they are viewable by anyone
 with ``chat.view_trace``). Conversations and messages are the record of what users asked and
@@ -25,17 +26,38 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from chat.auth import api_token_fill
-from chat.models import ApiToken, Conversation, Message, Trace
+from chat.models import ApiToken, Conversation, Feedback, Message, Trace
+
+
+class FeedbackInline(admin.StackedInline):
+    """The reader's thumbs up/down and comment, read-only like the trace it belongs to."""
+
+    model = Feedback
+    fields = ("rating", "comment", "user", "updated_at")
+    readonly_fields = fields
+    can_delete = False
+    extra = 0
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Trace)
 class TraceAdmin(admin.ModelAdmin):
-    list_display = ("id", "created_at", "status", "provider", "short_question", "total_ms")
-    list_filter = ("status", "provider", "created_at")
+    list_display = (
+        "id", "created_at", "status", "provider", "short_question", "feedback_rating", "total_ms"
+    )
+    list_filter = ("status", "provider", "feedback__rating", "created_at")
+    inlines = [FeedbackInline]
     search_fields = ("id", "question", "standalone_query")
     date_hierarchy = "created_at"
     readonly_fields = ("reviewer_link",)
-    list_select_related = ("user",)
+    list_select_related = ("user", "feedback")
+
+    @admin.display(description=_("feedback"))
+    def feedback_rating(self, obj: Trace) -> str:
+        feedback = getattr(obj, "feedback", None)
+        return feedback.get_rating_display() if feedback is not None else "–"
 
     @admin.display(description=_("question"))
     def short_question(self, obj: Trace) -> str:
@@ -97,6 +119,20 @@ class MessageAdmin(RecordAdmin):
     list_filter = ("role", "status")
     search_fields = ("text",)
     raw_id_fields = ("conversation", "trace")
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(RecordAdmin):
+    """Readers' feedback, newest first; opening one leads to its trace."""
+
+    list_display = ("trace", "rating", "short_comment", "user", "updated_at")
+    list_filter = ("rating", "updated_at")
+    search_fields = ("comment", "trace__id", "trace__question", "user__username")
+    list_select_related = ("user", "trace")
+
+    @admin.display(description=_("comment"))
+    def short_comment(self, obj: Feedback) -> str:
+        return obj.comment[:100]
 
 
 @admin.register(ApiToken)

@@ -3,7 +3,9 @@
 ``POST /api/answer`` body ``{"question": str, "conversation": int?, "fabricate": bool?}``
 returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text",
 "citations"}], "dropped": [{"citations", "reasons"}], "refusal": {...} | null, "sources":
-[{"n", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``url``: the chunk's HTML page, for a
+[{"n", "label", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``n``: the block number the
+sentences' ``citations`` use; ``label``: the number a reader sees on the chip, 1, 2, 3… in
+order of first citation, the order of this list; ``url``: the chunk's HTML page, for a
 person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, which a Bearer
 client can fetch). ``POST /api/answer/stream`` takes the same
 body and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last;
@@ -44,7 +46,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate, fabricate_allowed
-from chat.selectors import chunk_url
+from chat.selectors import chunk_url, reader_numbers
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -183,6 +185,7 @@ async def turn_open(
 
 def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome) -> dict[str, Any]:
     """The non-streaming JSON contract (see the module docstring)."""
+    labels = reader_numbers(outcome.sentences)
     return {
         "conversation": conversation,
         "trace_id": outcome.trace_id,
@@ -196,6 +199,7 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
         "sources": [
             {
                 "n": b["n"],
+                "label": labels[b["n"]],
                 "chunk_id": b["chunk_id"],
                 "title": b.get("title", ""),
                 "updated": b.get("updated", ""),
@@ -204,7 +208,7 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
                     reverse("sources:chunk-api", args=[b["chunk_id"]])
                 ),
             }
-            for b in outcome.citations()
+            for b in sorted(outcome.citations(), key=lambda b: labels[b["n"]])
         ],
     }
 

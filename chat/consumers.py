@@ -4,6 +4,8 @@ Protocol (``/ws/chat/<conversation_id>/``): the htmx ws extension sends the comp
 JSON, ``{"question": str, "fabricate"?: "1", "HEADERS": {...}}``. Each answer runs in its own
 task so the socket keeps listening: a second question while one streams is refused with an
 alert (never interleaved), and a disconnect cancels the task (the provider stream with it).
+``{"type": "stop"}`` (the Stop button, Esc) cancels the streaming answer the same way, but
+the socket stays and the turn ends "stopped" with the sentences already shown.
 The consumer only renders the turn service's stream (``chat.turns.answer_turn``), which
 stores the question, the answer and the trace whatever happens.
 
@@ -103,6 +105,17 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     return question, data.get("fabricate") in TRUTHY
 
 
+def stop_requested(text_data: str | None) -> bool:
+    """Whether the frame is the Stop button's ``{"type": "stop"}`` (or Esc's)."""
+    if not text_data or len(text_data) > 200 or '"stop"' not in text_data:
+        return False
+    try:
+        data: Any = json.loads(text_data)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "stop"
+
+
 def scope_language(scope: dict[str, Any]) -> str:
     """The UI language for this socket, as LocaleMiddleware picks it for the page: the page's
     own language sent as ``?lang=`` in the socket URL, else the language cookie, else
@@ -143,6 +156,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
     # True while the answer still streams; after ``done`` a disconnect lets the turn finish
     # storing its message instead of cancelling it.
     streaming = False
+    # Set by Stop for the running turn; the turn then ends "stopped", keeping what was shown.
+    stop: asyncio.Event | None = None
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
@@ -193,6 +208,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.guarded(self.question_receive(text_data))
 
     async def question_receive(self, text_data: str | None) -> None:
+        if stop_requested(text_data):
+            await self.answer_stop()
+            return
         try:
             question, fabricate = question_parse(text_data)
         except InputRejected as exc:
@@ -211,6 +229,16 @@ class ChatConsumer(AsyncWebsocketConsumer):
         self.streaming = True  # from now: a second question is refused, a disconnect cancels
         self.turn_task = asyncio.create_task(self.guarded(self.turn_run(question, honoured)))
 
+    async def answer_stop(self) -> None:
+        """Stop the streaming answer: cancel its task (the provider call with it). The
+        sentences already shown stay; the turn service stores the turn as "stopped" and the
+        bubble says so. Nothing streaming: nothing to do."""
+        task = self.turn_task
+        if task is None or task.done() or not self.streaming or self.stop is None:
+            return
+        self.stop.set()
+        task.cancel()
+
     async def guarded(self, coro: Any) -> None:
         """The one catch boundary: an unexpected failure becomes an alert, not a dropped socket."""
         try:
@@ -225,12 +253,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
         """Render one turn of the turn service as out-of-band fragments."""
         key = f"t{uuid.uuid4().hex[:12]}"
         outcome = AnswerOutcome()
+        self.stop = stop = asyncio.Event()
         request = TurnRequest(
             question=question,
             user=self.user,
             conversation_id=self.conversation.pk,
             fabricate=fabricate,
             limited=True,
+            stop=stop,
         )
         question_id = None
         try:
@@ -242,6 +272,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
                     await self.send_html(self.render_item(item, key, outcome))
         except TurnRejected as exc:
             await self.alert(str(exc))
+        except asyncio.CancelledError:
+            if not stop.is_set():
+                raise
+            # Stopped by the reader: the turn service has stored it; the socket lives on.
+            asyncio.current_task().uncancel()  # type: ignore[union-attr]
+            footer = self.render(
+                "footer", key=key, status="stopped", trace_id=outcome.trace_id, oob="true"
+            )
+            await self.send_html(footer)
         finally:
             self.streaming = False
         if question_id is not None and outcome.status != "pending":

@@ -32,12 +32,22 @@ class IsoDateField(forms.DateField):
             ) from None
 
 
+FEEDBACK_CHOICES = [
+    ("", _("any")),
+    ("any", _("rated")),
+    ("up", _("helpful")),
+    ("down", _("not helpful")),
+    ("comment", _("with a comment")),
+]
+
+
 class TraceFilterForm(forms.Form):
-    """``?q=&status=&provider=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of ``/traces/``."""
+    """``?q=&status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of ``/traces/``."""
 
     q = forms.CharField(required=False)
     status = forms.ChoiceField(required=False, choices=[("", ""), *Trace.Status.choices])
     provider = forms.CharField(required=False)
+    feedback = forms.ChoiceField(required=False, choices=FEEDBACK_CHOICES)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -69,4 +79,5 @@ class TraceFilterForm(forms.Form):
             "date_from": data.get("from"),
             "date_to": data.get("to"),
             "search": data.get("q") or "",
+            "feedback": data.get("feedback") or "",
         }

@@ -52,6 +52,7 @@ class Trace(models.Model):
         CANCELLED = "cancelled", _("cancelled")
         # The server stopped (killed, crashed) before the answer finished.
         INTERRUPTED = "interrupted", _("interrupted")
+        STOPPED = "stopped", _("stopped by the user")
 
     id = models.CharField(
         _("trace id"), primary_key=True, max_length=26, default=new_ulid, editable=False
@@ -124,6 +125,41 @@ class Message(models.Model):
         ordering = ["created_at", "id"]
         verbose_name = _("message")
         verbose_name_plural = _("messages")
+
+
+class Feedback(models.Model):
+    """A reader's thumbs up or down on one answer, with an optional comment.
+
+    One per trace (the asker's latest opinion wins); it stays with the trace when the
+    conversation is deleted, so reviewers keep it.
+    """
+
+    class Rating(models.TextChoices):
+        UP = "up", _("helpful")
+        DOWN = "down", _("not helpful")
+
+    trace = models.OneToOneField(
+        Trace, on_delete=models.CASCADE, related_name="feedback", verbose_name=_("trace")
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        verbose_name=_("user"),
+    )
+    rating = models.CharField(_("rating"), max_length=8, choices=Rating.choices, db_index=True)
+    comment = models.TextField(_("comment"), blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+        verbose_name = _("feedback")
+        verbose_name_plural = _("feedback")
+
+    def __str__(self) -> str:
+        return f"{self.trace_id} {self.rating}"
 
 
 class ApiToken(models.Model):

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlencode
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from chat.models import Message
-from chat.selectors import chunk_url
+from chat.models import Feedback, Message, Trace
+from chat.selectors import chunk_url, reader_numbers
 from chat.turns import AnswerOutcome
-from kbqa.core.types import Done, Dropped, Error, Event, Notice, Refusal, Sentence
+from kbqa.core.types import Done, Dropped, Error, Event, Meta, Notice, Refusal, Sentence
 
 FRAGMENTS = "chat/_fragments.html"
 
@@ -47,16 +48,27 @@ def fragment(name: str, **context: Any) -> SafeString:
     return render_to_string(f"{FRAGMENTS}#{name}", context)
 
 
-def chip(n: int, block: Mapping[str, Any] | None) -> dict[str, Any]:
-    """A citation chip: block number, chunk id, title and chunk URL (no URL if unknown)."""
+def passage_url(chunk_id: str, claim: str = "") -> str:
+    """The chunk view of ``chunk_id``; with ``claim``, it highlights the sentences that
+    support that claim (``sources.views.chunk_detail``)."""
+    url = chunk_url(chunk_id)
+    return f"{url}?{urlencode({'claim': claim})}" if claim else url
+
+
+def chip(
+    n: int, block: Mapping[str, Any] | None, *, label: int = 0, claim: str = ""
+) -> dict[str, Any]:
+    """A citation chip: ``label`` (the reader's number; ``n`` when 0), block number ``n``,
+    chunk id, title and the passage URL (no URL if the block is unknown)."""
     block = block or {}
     chunk_id = str(block.get("chunk_id", ""))
     return {
-        "n": n,
+        "n": label or n,
+        "block": n,
         "chunk_id": chunk_id,
         "title": block.get("title", ""),
         "updated": block.get("updated", ""),
-        "url": chunk_url(chunk_id) if chunk_id else "",
+        "url": passage_url(chunk_id, claim) if chunk_id else "",
     }
 
 
@@ -66,15 +78,74 @@ def blocks_by_number(blocks: Iterable[Mapping[str, Any]]) -> dict[int, Mapping[s
 
 
 def sentence_view(
-    sentence: Mapping[str, Any], blocks: Mapping[int, Mapping[str, Any]]
+    sentence: Mapping[str, Any],
+    blocks: Mapping[int, Mapping[str, Any]],
+    numbers: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
-    """``{index, text, kind, chips}`` for the ``sentence`` partial."""
+    """``{index, text, kind, chips}`` for the ``sentence`` partial; chips carry the reader's
+    numbers from ``numbers`` (``reader_numbers`` of the answer so far)."""
+    numbers = numbers or {}
+    text = sentence.get("text", "")
     return {
         "index": sentence.get("index", 0),
-        "text": sentence.get("text", ""),
+        "text": text,
         "kind": sentence.get("kind", "claim"),
-        "chips": [chip(n, blocks.get(n)) for n in sentence.get("citations", ())],
+        "chips": [
+            chip(n, blocks.get(n), label=numbers.get(n, 0), claim=text)
+            for n in sentence.get("citations", ())
+        ],
     }
+
+
+def starts_paragraph(previous: Mapping[str, Any] | None, sentence: Mapping[str, Any]) -> bool:
+    """Whether ``sentence`` opens a new paragraph after ``previous``.
+
+    Sentences carry the draft's own breaks (``"paragraph"``: a blank line before it; the
+    offline reader leaves one between source blocks). Sentences stored before they carried
+    it stay together while they share a cited source; statements of what is not covered
+    form their own paragraph.
+    """
+    if previous is None:
+        return True
+    if "paragraph" in sentence:
+        return bool(sentence["paragraph"])
+    if sentence.get("kind", "claim") != previous.get("kind", "claim"):
+        return True
+    if sentence.get("kind") == "gap":
+        return False
+    return not set(sentence.get("citations", ())) & set(previous.get("citations", ()))
+
+
+def paragraphs_view(
+    sentences: Sequence[Mapping[str, Any]], blocks: Mapping[int, Mapping[str, Any]]
+) -> list[list[dict[str, Any]]]:
+    """The answer's sentences as paragraphs of ``sentence_view`` dicts."""
+    numbers = reader_numbers(sentences)
+    out: list[list[dict[str, Any]]] = []
+    for i, sentence in enumerate(sentences):
+        if starts_paragraph(sentences[i - 1] if i else None, sentence):
+            out.append([])
+        out[-1].append(sentence_view(sentence, blocks, numbers))
+    return out
+
+
+def sources_view(
+    blocks: Mapping[int, Mapping[str, Any]], numbers: Mapping[int, int]
+) -> list[dict[str, Any]]:
+    """The source list under an answer, by reader number: ``{n, block, title, section,
+    updated, authority, url}`` of each cited block."""
+    return [
+        {
+            "n": label,
+            "block": n,
+            "title": blocks.get(n, {}).get("title", ""),
+            "section": blocks.get(n, {}).get("section", ""),
+            "updated": blocks.get(n, {}).get("updated", ""),
+            "authority": blocks.get(n, {}).get("authority", ""),
+            "url": chunk_url(str(blocks[n]["chunk_id"])) if n in blocks else "",
+        }
+        for n, label in sorted(numbers.items(), key=lambda item: item[1])
+    ]
 
 
 def refusal_view(refusal: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -91,7 +162,7 @@ def refusal_view(refusal: Mapping[str, Any] | None) -> dict[str, Any] | None:
         sides = [
             {
                 **side,
-                "chip": chip(side.get("n", 0), side),
+                "chip": chip(side.get("n", 0), side, label=i + 1, claim=side.get("value_text", "")),
                 "preferred": i == conflict.get("preferred"),
             }
             for i, side in enumerate(conflict.get("sides") or ())
@@ -112,17 +183,21 @@ def turn_view(
     status: str = "streaming",
     trace_id: str = "",
     language: str = "",
+    feedback: Any = None,
 ) -> dict[str, Any]:
     """Context of the ``assistant-bubble`` partial (the whole assistant turn).
 
     ``language`` is the question's (``"en"``/``"zh"``; empty while unknown): ``locale`` is the
     Django language the bubble renders its refusal, notices and withheld note in.
+    ``feedback`` is the asker's ``chat.models.Feedback`` on this answer, if any.
     """
     numbered = blocks_by_number(blocks)
     return {
         "key": key,
         "locale": answer_locale(language),
-        "sentences": [sentence_view(s, numbered) for s in sentences],
+        "paragraphs": paragraphs_view(sentences, numbered),
+        "sources": sources_view(numbered, reader_numbers(sentences)),
+        "feedback": feedback,
         "dropped": dropped,
         "refusal": refusal_view(refusal),
         "notices": list(notices),
@@ -130,6 +205,14 @@ def turn_view(
         "status": status,
         "trace_id": trace_id,
     }
+
+
+def cached_feedback(trace: Trace | None) -> Feedback | None:
+    """The trace's feedback if the query loaded it (``select_related("trace__feedback")``),
+    else None: never a query of its own, so async code may render a stored message."""
+    if trace is None or not Trace.feedback.is_cached(trace):
+        return None
+    return getattr(trace, "feedback", None)
 
 
 def message_turn_view(message: Message) -> dict[str, Any]:
@@ -147,7 +230,28 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         status=message.status or "answered",
         trace_id=message.trace_id or "",
         language=trace.language if trace is not None else "",
+        feedback=cached_feedback(trace),
     )
+
+
+def sentence_fragment(
+    sentences: Sequence[Mapping[str, Any]], blocks: Mapping[int, Mapping[str, Any]], key: str
+) -> SafeString:
+    """The oob fragment that adds the last of ``sentences`` (the answer so far) to the
+    bubble: into the current paragraph or as a new one, plus the source list again when the
+    sentence cites a source for the first time."""
+    numbers = reader_numbers(sentences)
+    before = reader_numbers(sentences[:-1])
+    view = sentence_view(sentences[-1], blocks, numbers)
+    starts = [starts_paragraph(sentences[i - 1] if i else None, s) for i, s in enumerate(sentences)]
+    html = fragment(
+        "sentence-append", key=key, sentence=view, paragraph=sum(starts), new=starts[-1]
+    )
+    if len(numbers) > len(before):
+        html = mark_safe(
+            html + fragment("sources", key=key, sources=sources_view(blocks, numbers), oob="true")
+        )
+    return html
 
 
 def stored_error(status: str, data: Mapping[str, Any]) -> str:
@@ -163,19 +267,21 @@ def stored_error(status: str, data: Mapping[str, Any]) -> str:
 def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString:
     """The out-of-band fragment for one pipeline event (``outcome`` already includes it).
 
-    ``Meta`` renders nothing; ``Notice`` fills ``#notices-<key>`` (the pipeline sends it just
-    before the first verified sentence, never with a refusal); ``Sentence`` appends to
-    ``#answer-<key>``; ``Dropped`` updates the withheld counter only;
-    ``Refusal``/``Error``/``Done`` replace their slot of the turn. Notices, the withheld note
-    and the refusal card are rendered in the question's language (``outcome.language``).
+    ``Meta`` turns the bubble's progress line to "writing"; ``Notice`` fills
+    ``#notices-<key>`` (the pipeline sends it just before the first verified sentence, never
+    with a refusal); ``Sentence`` adds to the answer (``sentence_fragment``); ``Dropped``
+    updates the withheld counter only; ``Refusal``/``Error``/``Done`` replace their slot of
+    the turn. Notices, the withheld note and the refusal card are rendered in the question's
+    language (``outcome.language``).
     """
     locale = answer_locale(outcome.language)
+    if isinstance(ev, Meta):
+        return fragment("progress", key=key, state="writing", oob="true")
     if isinstance(ev, Notice):
         with translation.override(locale):
             return fragment("notices", key=key, notices=ev.notices, oob="true")
     if isinstance(ev, Sentence):
-        view = sentence_view(ev.to_dict(), blocks_by_number(outcome.blocks))
-        return fragment("sentence-append", key=key, sentence=view)
+        return sentence_fragment(outcome.sentences, blocks_by_number(outcome.blocks), key)
     if isinstance(ev, Dropped):
         with translation.override(locale):
             return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
@@ -186,4 +292,4 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
         return fragment("error", key=key, error=ev.message, oob="true")
     if isinstance(ev, Done):
         return fragment("footer", key=key, status=ev.status, trace_id=ev.trace_id, oob="true")
-    return mark_safe("")  # Meta: nothing to show until a sentence, refusal or error
+    return mark_safe("")

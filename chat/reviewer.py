@@ -14,7 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from chat.auth import REVIEWER_PERMISSION
-from chat.forms import TraceFilterForm
+from chat.forms import FEEDBACK_CHOICES, TraceFilterForm
 from chat.models import Trace
 from chat.selectors import trace_evidence, trace_providers, traces_filter
 
@@ -24,14 +24,14 @@ PAGE_SIZE = 25
 @login_required
 @permission_required(REVIEWER_PERMISSION, raise_exception=True)
 def trace_list(request: HttpRequest) -> HttpResponse:
-    """``GET /traces/?status=&provider=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&page=``.
+    """``GET /traces/?status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&page=``.
 
     A bad field (a date that is not YYYY-MM-DD, "to" before "from") is shown as an error next
     to it and ignored; the other fields still filter.
     """
     form = TraceFilterForm(request.GET)
     # The list shows columns only; ``data`` holds every prompt and draft: kilobytes a row.
-    traces = traces_filter(**form.filters()).defer("data")
+    traces = traces_filter(**form.filters()).defer("data").select_related("feedback")
     page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
@@ -41,6 +41,7 @@ def trace_list(request: HttpRequest) -> HttpResponse:
             "form": form,
             "statuses": Trace.Status.choices,
             "providers": trace_providers(),
+            "feedback_choices": FEEDBACK_CHOICES,
         },
     )
 
@@ -49,7 +50,9 @@ def trace_list(request: HttpRequest) -> HttpResponse:
 @permission_required(REVIEWER_PERMISSION, raise_exception=True)
 def trace_detail(request: HttpRequest, trace_id: str) -> HttpResponse:
     """``GET /traces/<id>/``: question -> hits -> blocks -> drafts -> verdicts -> outcome."""
-    trace = get_object_or_404(Trace.objects.select_related("user", "conversation"), pk=trace_id)
+    trace = get_object_or_404(
+        Trace.objects.select_related("user", "conversation", "feedback"), pk=trace_id
+    )
     return render(
         request,
         "chat/reviewer/trace_detail.html",

@@ -8,6 +8,7 @@ tolerates missing keys so traces written by older pipelines still render.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -23,6 +24,18 @@ def chunk_url(chunk_id: str) -> str:
     return f"/chunks/{quote(chunk_id, safe='')}/"
 
 
+def reader_numbers(sentences: Iterable[Mapping[str, Any]]) -> dict[int, int]:
+    """Block number -> the number a reader sees: 1, 2, 3… in order of first citation in
+    ``sentences`` (each with ``citations``, block numbers). The prompt's block numbers mean
+    nothing to a reader; the trace and the API keep them. Appending sentences never changes
+    an earlier entry, so a streamed answer's chips keep their numbers."""
+    numbers: dict[int, int] = {}
+    for sentence in sentences:
+        for n in sentence.get("citations", ()):
+            numbers.setdefault(int(n), len(numbers) + 1)
+    return numbers
+
+
 def traces_filter(
     *,
     status: str = "",
@@ -30,10 +43,19 @@ def traces_filter(
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
     search: str = "",
+    feedback: str = "",
 ) -> QuerySet[Trace]:
-    """Traces newest first, narrowed by exact status/provider, inclusive local dates, and a
-    case-insensitive search of the question (or standalone query, or an exact trace id)."""
+    """Traces newest first, narrowed by exact status/provider, inclusive local dates, a
+    case-insensitive search of the question (or standalone query, or an exact trace id), and
+    readers' feedback: ``"up"``, ``"down"``, ``"any"`` (rated) or ``"comment"`` (with a
+    comment)."""
     qs = Trace.objects.order_by("-created_at", "-id")
+    if feedback in ("up", "down"):
+        qs = qs.filter(feedback__rating=feedback)
+    elif feedback == "any":
+        qs = qs.filter(feedback__isnull=False)
+    elif feedback == "comment":
+        qs = qs.filter(feedback__isnull=False).exclude(feedback__comment="")
     if status:
         qs = qs.filter(status=status)
     if provider:
@@ -95,6 +117,7 @@ class TraceEvidence:
     drafts: list[DraftView]
     dropped: list[dict[str, Any]]
     emitted: list[dict[str, Any]]
+    reader_numbers: list[tuple[int, int]]  # (block number, number the reader saw), by the latter
     usage: list[dict[str, Any]]
     timings: dict[str, Any]
     errors: list[str] = field(default_factory=list)
@@ -188,6 +211,7 @@ def trace_evidence(*, trace: Trace) -> TraceEvidence:
         drafts=_drafts(data),
         dropped=list(data.get("dropped") or []),
         emitted=list(data.get("emitted") or []),
+        reader_numbers=list(reader_numbers(data.get("emitted") or []).items()),
         usage=_usage(data),
         timings=dict(data.get("timings") or {}),
         errors=[str(e) for e in data.get("errors") or []],

@@ -1,6 +1,7 @@
 """Small writes for the chat app (HackSoftware style: keyword-only, one row each).
 
-The turn service (``chat.turns``) calls them from its ``*_db`` helpers; front ends never do.
+The turn service (``chat.turns``) calls the answering ones from its ``*_db`` helpers; the chat
+pages call the conversation and feedback ones (rename, delete, thumbs up/down).
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import PermissionDenied
 
-from chat.models import Conversation, Message, Trace
+from chat.models import Conversation, Feedback, Message, Trace
 from chat.turn_records import trace_fields
 from kbqa.core.types import TraceRecorder, Turn
 
@@ -102,3 +104,40 @@ def _declined_turn(rows: Sequence[Message], i: int) -> bool:
     m = rows[i]
     answer = rows[i + 1] if m.role == Message.Role.USER and i + 1 < len(rows) else m
     return answer.role == Message.Role.ASSISTANT and answer.status == "refused_model_declined"
+
+
+# ------------------------------------------------------------ conversations and feedback
+
+TITLE_MAX_CHARS = 200  # Conversation.title's max_length
+COMMENT_MAX_CHARS = 2000
+
+
+def conversation_rename(*, conversation: Conversation, title: str) -> Conversation:
+    """Give ``conversation`` the title ``title`` (whitespace collapsed, cut to 200 characters;
+    blank leaves it untitled, shown as "New conversation")."""
+    conversation.title = " ".join(title.split())[:TITLE_MAX_CHARS]
+    conversation.save(update_fields=["title"])
+    return conversation
+
+
+def conversation_delete(*, conversation: Conversation) -> None:
+    """Delete ``conversation`` and its messages. Its traces stay for reviewers, with no
+    conversation (``Trace.conversation`` is SET_NULL), and so does their feedback."""
+    conversation.delete()
+
+
+def feedback_record(
+    *, trace: Trace, user: AbstractBaseUser, rating: str, comment: str = ""
+) -> Feedback:
+    """Store ``user``'s thumbs ``rating`` ("up"/"down") and optional ``comment`` on ``trace``,
+    replacing their earlier feedback on it. Raises ``ValueError`` for another rating and
+    ``PermissionDenied`` when ``user`` did not ask the question."""
+    if rating not in Feedback.Rating.values:
+        raise ValueError(f"rating must be one of {Feedback.Rating.values}")
+    if trace.user_id != user.pk:
+        raise PermissionDenied("Only the person who asked can rate this answer.")
+    feedback, _ = Feedback.objects.update_or_create(
+        trace=trace,
+        defaults={"user": user, "rating": rating, "comment": comment.strip()[:COMMENT_MAX_CHARS]},
+    )
+    return feedback

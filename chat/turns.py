@@ -182,6 +182,8 @@ class TurnRequest:
     turn uses the loop's shared provider (``provider_shared``), or with ``provider_name``
     builds one it owns and closes. ``store_trace`` False leaves the trace unstored.
     ``limited`` applies ``chat.limits`` to ``user`` (and ``token_id``, the API token used).
+    ``stop``, set by the front end before it cancels the turn, makes the turn "stopped"
+    (by the reader) rather than "cancelled".
     """
 
     question: str
@@ -198,6 +200,7 @@ class TurnRequest:
     limited: bool = False
     token_id: int | None = None
     history: tuple[Turn, ...] = ()  # earlier turns when there is no conversation (evaluate)
+    stop: asyncio.Event | None = None  # set before cancelling: the reader pressed Stop
 
 
 @dataclass(frozen=True)
@@ -391,7 +394,8 @@ async def answer_turn(
 
     ``outcome`` (optional) accumulates the events for the caller. Raises ``TurnRejected``
     before the first item. Use inside ``contextlib.aclosing`` so an early exit stores the
-    turn promptly; cancellation stores it too (status "cancelled") and is re-raised.
+    turn promptly; cancellation stores it too (status "cancelled", or "stopped" when
+    ``request.stop`` is set) and is re-raised.
     """
     outcome = outcome if outcome is not None else AnswerOutcome()
     question = question_checked(request.question)
@@ -410,8 +414,11 @@ async def answer_turn(
         # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
         nonlocal saved
         saved = True
-        if trace.status == "pending":
-            trace.status = "cancelled"
+        if trace.status in ("pending", "cancelled"):  # the pipeline marks a cancel itself
+            stopped = request.stop is not None and request.stop.is_set()
+            trace.status = "stopped" if stopped else "cancelled"
+            if stopped:
+                outcome.status = "stopped"
         trace.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
         await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
 

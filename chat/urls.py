@@ -15,6 +15,17 @@ urlpatterns: list[URLPattern | URLResolver] = [
     path("favicon.ico", views.favicon, name="favicon"),
     path("c/new/", views.conversation_new, name="chat_conversation_new"),
     path("c/<int:conversation_id>/", views.conversation_detail, name="chat_conversation"),
+    path(
+        "c/<int:conversation_id>/rename/",
+        views.conversation_rename,
+        name="chat_conversation_rename",
+    ),
+    path(
+        "c/<int:conversation_id>/delete/",
+        views.conversation_delete,
+        name="chat_conversation_delete",
+    ),
+    path("feedback/<str:trace_id>/", views.feedback_give, name="chat_feedback"),
     path("", include("chat.urls_api")),
     path("", include("chat.urls_reviewer")),
 ]

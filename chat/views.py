@@ -11,15 +11,21 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
-from django.shortcuts import redirect, render
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponsePermanentRedirect,
+)
+from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chat import turn_records, turns
+from chat import services, turn_records, turns
 from chat.auth import fabricate_allowed
-from chat.models import Conversation, Message
+from chat.models import Conversation, Message, Trace
 from chat.rendering import message_turn_view
 from chat.selectors import conversation_visible
 from kbqa.core.errors import KbqaError
@@ -42,7 +48,7 @@ def provider_label() -> tuple[str, bool]:
 
 def messages_view(conversation: Conversation) -> list[dict[str, Any]]:
     """The conversation's messages as ``{"role", "message"}`` or ``{"role", "turn"}`` items."""
-    rows = conversation.messages.select_related("trace").order_by("created_at", "id")
+    rows = conversation.messages.select_related("trace__feedback").order_by("created_at", "id")
     return [
         {"role": "user", "message": m}
         if m.role == Message.Role.USER
@@ -78,6 +84,53 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
         return redirect("chat_conversation", conversation_id=latest.pk)
     conversation = Conversation.objects.create(owner=request.user)
     return redirect("chat_conversation", conversation_id=conversation.pk)
+
+
+@login_required
+@require_POST
+def conversation_rename(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """``POST title=``: rename one of the user's conversations (404 for anyone else's)."""
+    conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
+    services.conversation_rename(conversation=conversation, title=request.POST.get("title", ""))
+    return redirect("chat_conversation", conversation_id=conversation.pk)
+
+
+@login_required
+@require_POST
+def conversation_delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
+    """Delete one of the user's conversations (404 for anyone else's) and open the latest
+    remaining one; reviewers keep its traces."""
+    conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
+    services.conversation_delete(conversation=conversation)
+    return redirect("chat_home")
+
+
+@login_required
+@require_POST
+def feedback_give(request: HttpRequest, trace_id: str) -> HttpResponse:
+    """``POST rating=up|down&comment=``: the asker's feedback on one answer.
+
+    Answers the htmx form with its ``feedback`` partial (the choice pressed, the comment
+    box); a plain form post is redirected back to the conversation. 404 for a trace the user
+    did not ask (never "forbidden": the id alone must not reveal that it exists), 400 for a
+    rating other than up/down.
+    """
+    trace = get_object_or_404(Trace, pk=trace_id, user=request.user)
+    try:
+        feedback = services.feedback_record(
+            trace=trace,
+            user=request.user,
+            rating=request.POST.get("rating", ""),
+            comment=request.POST.get("comment", ""),
+        )
+    except ValueError:
+        return HttpResponseBadRequest(_("Choose thumbs up or thumbs down."))
+    if getattr(request, "htmx", False):
+        context = {"trace_id": trace.pk, "feedback": feedback, "saved": True}
+        return render(request, "chat/_fragments.html#feedback", context)
+    if trace.conversation_id is not None:
+        return redirect("chat_conversation", conversation_id=trace.conversation_id)
+    return redirect("chat_home")
 
 
 def favicon(request: HttpRequest) -> HttpResponse:

@@ -11,9 +11,11 @@ Every piece stays plain text; the template escapes each one (never ``|safe``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
+from kbqa.core.grounding.support import support_sentences
+from kbqa.core.text.sentences import split_sentences
 from sources.chunking import ITEM_RE, markdown_blocks
 
 SpanStyle = Literal["", "strong", "em", "code"]
@@ -32,10 +34,11 @@ _TABLE_RULE_RE = re.compile(r"^\s*\|?\s*:?-{3,}")
 
 @dataclass(frozen=True)
 class Span:
-    """A run of text in one style ("" is plain)."""
+    """A run of text in one style ("" is plain); ``mark`` when it supports the cited claim."""
 
     text: str
     style: SpanStyle = ""
+    mark: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class DisplayBlock:
     lines: tuple[tuple[Span, ...], ...] = ()
     code: str = ""
     ordered: bool = False
+    anchor: bool = False  # holds the first sentence marked as support (``id="support"``)
 
     @property
     def tag(self) -> str:
@@ -154,3 +158,48 @@ def _style(match: re.Match[str]) -> tuple[SpanStyle, str]:
     if groups["em"] is not None:
         return "em", groups["em"]
     return "", groups["link"]
+
+
+# ------------------------------------------------------------------ highlighted support
+
+Where = tuple[int, int, int, int]  # block index, line index, start, end (characters)
+
+
+def display_marked(blocks: list[DisplayBlock], claim: str) -> list[DisplayBlock]:
+    """``blocks`` with the sentences that support ``claim`` marked (``Span.mark``), as chosen
+    by ``kbqa.core.grounding.support.support_sentences`` over the passage's sentences as
+    displayed. Unchanged when ``claim`` is blank or nothing in the passage supports it."""
+    if not claim.strip():
+        return blocks
+    places: list[Where] = []
+    texts: list[str] = []
+    for b, block in enumerate(blocks):
+        for ln, line in enumerate(block.lines):
+            line_text = "".join(span.text for span in line)
+            pos = 0
+            for sentence in split_sentences(line_text):
+                start = line_text.find(sentence, pos)
+                pos = start + len(sentence)
+                places.append((b, ln, start, pos))
+                texts.append(sentence)
+    chosen = [places[i] for i in support_sentences(claim, texts)]
+    out = list(blocks)
+    for k, (b, ln, start, end) in enumerate(chosen):
+        lines = list(out[b].lines)
+        lines[ln] = _mark(lines[ln], start, end)
+        out[b] = replace(out[b], lines=tuple(lines), anchor=out[b].anchor or k == 0)
+    return out
+
+
+def _mark(line: tuple[Span, ...], start: int, end: int) -> tuple[Span, ...]:
+    """``line`` with characters ``start``..``end`` (of its joined text) in marked spans."""
+    out: list[Span] = []
+    pos = 0
+    for span in line:
+        inner = (c - pos for c in (start, end) if pos < c < pos + len(span.text))
+        cuts = sorted({0, len(span.text), *inner})
+        for a, z in zip(cuts, cuts[1:], strict=False):
+            inside = span.mark or start <= pos + a < end
+            out.append(Span(span.text[a:z], span.style, inside))
+        pos += len(span.text)
+    return tuple(out)

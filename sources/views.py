@@ -16,11 +16,13 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from sources.display import display_blocks
+from sources.display import display_blocks, display_marked
 from sources.models import Chunk
 from sources.selectors import chunk_as_core, chunk_get, chunk_purged_at, chunk_readable
 
 TEMPLATE = "sources/chunk_detail.html"
+# A chat sentence is far shorter; the cap keeps a crafted URL from costing much work.
+CLAIM_MAX_CHARS = 2000
 
 
 def source_href(url: str) -> str:
@@ -51,16 +53,21 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     A chunk of a removed (retired) document is shown with a note saying so. A purged chunk:
     the same template saying it is no longer available, status 410. Unknown id, or a chunk
     of a document the user may not read: the same "not found" message, status 404, so the
-    page does not tell that a hidden document exists.
+    page does not tell that a hidden document exists. ``?claim=<sentence>`` (a chat chip's
+    link) highlights the passage sentences that support that sentence
+    (``sources.display.display_marked``).
     """
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id)
     template = f"{TEMPLATE}#chunk-view" if getattr(request, "htmx", False) else TEMPLATE
+    claim = request.GET.get("claim", "")[:CLAIM_MAX_CHARS]
+    blocks = display_marked(display_blocks(chunk.text), claim) if chunk else []
     context = {
         "chunk": chunk,
         "chunk_id": chunk_id,
         "purged_at": purged_at,
-        "blocks": display_blocks(chunk.text) if chunk else [],
+        "blocks": blocks,
+        "marked": any(b.anchor for b in blocks),
         "superseded": chunk is not None and _superseded(chunk),
         "source_href": source_href(chunk.document.source_url) if chunk else "",
     }

@@ -18,6 +18,7 @@ STATUS_LABELS = {
     "error": _("Stopped by an error"),
     "cancelled": _("Cancelled"),
     "interrupted": _("Interrupted"),
+    "stopped": _("Stopped: you stopped this answer"),
 }
 
 REFUSAL_TITLES = {

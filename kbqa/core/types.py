@@ -283,13 +283,17 @@ class Meta(Event):
 
 @dataclass(frozen=True)
 class Sentence(Event):
-    """A verified sentence, safe to show, with its verified citation numbers."""
+    """A verified sentence, safe to show, with its verified citation numbers.
+
+    ``paragraph``: it starts a new paragraph (the draft left a blank line before it).
+    """
 
     event: ClassVar[str] = "sentence"
     index: int
     text: str
     citations: tuple[int, ...]
     kind: ClaimKind = "claim"
+    paragraph: bool = False
 
 
 @dataclass(frozen=True)

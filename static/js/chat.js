@@ -8,7 +8,9 @@
 // - The page title follows the conversation title once the first question names it.
 // - Citation chips load the chunk view into #citation-body (hx-get); this opens the dialog.
 // - The fabrication switch is one-shot: it is unchecked once a question is sent.
-// - The newest bubble is scrolled fully above the (sticky) composer after every swap.
+// - The newest bubble is scrolled fully above the pinned composer when the page opens and
+//   after every swap.
+// - While an answer streams, Stop replaces Send; Stop or Esc sends {"type": "stop"}.
 // - On phones the conversation list is a closed <details> switcher above the messages.
 // - "Skip to the question box" focuses the composer.
 (function () {
@@ -20,6 +22,11 @@
   var lastQuestion = '';
   var lastFabricate = false;
   var offlineShown = false;
+  var socket = null;  // the ws extension's socket wrapper, from its events
+  var sendButton = document.getElementById('send-button');
+  var stopButton = document.getElementById('stop-button');
+  var staffMenu = document.getElementById('staff-menu');
+  var dock = form ? form.closest('.composer-dock') || form : null;
   if (!form || !box) { return; }
 
   box.addEventListener('keydown', function (e) {
@@ -39,6 +46,7 @@
   }
   // The codes after which the ws extension reconnects by itself (see its socket.onclose).
   var RETRIED = [1006, 1011, 1012, 1013];
+  document.body.addEventListener('htmx:wsOpen', function (e) { socket = e.detail.socketWrapper; });
   document.body.addEventListener('htmx:wsConnecting', function () {
     var s = stateElement();
     if (s) { showState('connecting', s.dataset.connectingLabel || '…'); }
@@ -78,7 +86,30 @@
       lastFabricate = fabricate.checked;
       fabricate.checked = false;
     }
+    if (staffMenu) { staffMenu.open = false; }
+    streamingShow(true);
     box.focus();
+  });
+
+  // ---- stop: while the newest answer streams, Stop replaces Send (Esc does the same)
+  function streamingNow() {
+    return !!document.querySelector('#messages .bubble-footer[data-status="streaming"]');
+  }
+  function streamingShow(on) {
+    form.classList.toggle('is-streaming', on);
+    if (stopButton) { stopButton.hidden = !on; }
+    if (sendButton) { sendButton.hidden = on; }
+  }
+  function answerStop() {
+    if (!socket || !streamingNow()) { return; }
+    socket.send(JSON.stringify({ type: 'stop' }));
+    box.focus();
+  }
+  if (stopButton) { stopButton.addEventListener('click', answerStop); }
+  document.addEventListener('keydown', function (e) {
+    if (e.key !== 'Escape' || e.isComposing || (dialog && dialog.open)) { return; }
+    if (document.querySelector('details.menu[open]')) { return; }  // Esc closes a menu first
+    if (streamingNow()) { e.preventDefault(); answerStop(); }
   });
 
   // After each server message, read the DOM it left (an oob event's detail.target is the
@@ -99,20 +130,38 @@
     }
     var current = document.querySelector('.conversation-link[aria-current="page"]');
     if (current) { titleFollow(current.textContent.trim()); }
+    streamingShow(streamingNow());
   });
 
   // ---- keep the newest bubble's end in view, above the sticky composer. Every part of a turn
   // (sentences, refusal or conflict card, notices, footer) is swapped separately, and each
   // one can make the bubble taller: on a phone the conflict card used to stay under the
   // composer. An oob event's target is the replaced element, often detached: check by id.
-  var TURN_PARTS = /^(messages|answer-|refusal-|notices-|withheld-|error-|footer-)/;
+  var TURN_PARTS = /^(messages|answer-|para-|sources-|progress-|refusal-|notices-|withheld-|error-|footer-)/;
   function newestReveal() {
     var messages = document.getElementById('messages');
     var newest = messages && messages.lastElementChild;
     if (!newest) { return; }
-    var hidden = newest.getBoundingClientRect().bottom - form.getBoundingClientRect().top + 8;
+    var hidden = newest.getBoundingClientRect().bottom - dock.getBoundingClientRect().top + 8;
     if (hidden > 0) { window.scrollBy({ top: hidden, behavior: 'instant' }); }
   }
+  // An opened conversation shows its newest answer, not its first question: its end above
+  // the composer, or, when it is taller than the space, its start at the top. The browser's
+  // own scroll restoration (on reload) would undo this.
+  function newestOpen() {
+    var messages = document.getElementById('messages');
+    var newest = messages && messages.lastElementChild;
+    if (!newest) { return; }
+    var box = newest.getBoundingClientRect();
+    if (box.height > dock.getBoundingClientRect().top - 8) {
+      window.scrollBy({ top: box.top - 8, behavior: 'instant' });
+    } else {
+      newestReveal();
+    }
+  }
+  if ('scrollRestoration' in history) { history.scrollRestoration = 'manual'; }
+  newestOpen();
+  window.addEventListener('load', newestOpen);
   document.body.addEventListener('htmx:oobAfterSwap', function (e) {
     var target = e.detail && e.detail.target;
     if (target && TURN_PARTS.test(target.id || '')) { newestReveal(); }
@@ -124,11 +173,16 @@
     if (!title || (heading && heading.textContent === title)) { return; }
     document.title = title + ' · kbqa';  // as the chat.html title block renders it
     if (heading) { heading.textContent = title; }
+    var rename = document.getElementById('rename-title');
+    if (rename && !rename.value) { rename.value = title; }
   }
 
   document.body.addEventListener('htmx:afterSwap', function (e) {
-    if (e.detail.target && e.detail.target.id === 'citation-body' && dialog && !dialog.open) {
-      dialog.showModal();
+    if (e.detail.target && e.detail.target.id === 'citation-body' && dialog) {
+      if (!dialog.open) { dialog.showModal(); }
+      // the passage's highlighted support (chunk view, ?claim=): bring it into view
+      var support = e.detail.target.querySelector('#support');
+      if (support) { support.scrollIntoView({ block: 'center', behavior: 'instant' }); }
     }
   });
 

@@ -14,6 +14,7 @@ any async test collected after this package.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -60,6 +61,9 @@ def server_env(data_dir: Path) -> dict[str, str]:
         KBQA_DATA_DIR=str(data_dir),
         KBQA_SECRET_KEY="browser-test-only-secret-key",
         KBQA_LOG_LEVEL="WARNING",
+        # one demo user asks every browser test's questions, far more than a person's 20 a
+        # minute; the limit itself is tested in tests/chat/test_limits.py
+        KBQA_QUESTIONS_PER_MINUTE="1000",
     )
     return env
 
@@ -93,11 +97,11 @@ def chromium_path() -> str:
     return str(CHROMIUM)
 
 
-@pytest.fixture(scope="module")
-def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """Daphne on a free localhost port, demo KB ingested, demo superuser created."""
-    data_dir = tmp_path_factory.mktemp("kbqa-live")
-    env = server_env(data_dir)
+@contextlib.contextmanager
+def demo_server(data_dir: Path, **extra_env: str) -> Iterator[LiveServer]:
+    """Daphne on a free localhost port, demo KB ingested, demo superuser created;
+    ``extra_env`` adds settings (``KBQA_PROVIDER=anthropic``...)."""
+    env = server_env(data_dir) | extra_env
     manage = [sys.executable, str(ROOT / "manage.py")]
     for command in (["migrate", "--noinput"], ["demo_setup"]):
         subprocess.run(manage + command, cwd=ROOT, env=env, check=True, capture_output=True)
@@ -122,6 +126,13 @@ def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveS
 
 
 @pytest.fixture(scope="module")
+def live_server_demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """The demo server with the default (offline extractive) provider."""
+    with demo_server(tmp_path_factory.mktemp("kbqa-live")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
 def browser(chromium_path: str) -> Iterator[Any]:
     from playwright.sync_api import expect, sync_playwright
 
@@ -136,19 +147,24 @@ def browser(chromium_path: str) -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture(scope="module")
-def login_state(browser: Any, live_server_demo: LiveServer) -> dict[str, Any]:
+def login(browser: Any, server: LiveServer) -> dict[str, Any]:
     """The demo user's logged-in cookies, from logging in once through the login form."""
     context = browser.new_context()
     page = context.new_page()
-    page.goto(f"{live_server_demo.url}/")
-    page.fill("#id_username", live_server_demo.username)
-    page.fill("#id_password", live_server_demo.password)
+    page.goto(f"{server.url}/")
+    page.fill("#id_username", server.username)
+    page.fill("#id_password", server.password)
     page.click(".login-form button[type=submit]")
     page.wait_for_selector("#composer")
     state: dict[str, Any] = context.storage_state()
     context.close()
     return state
+
+
+@pytest.fixture(scope="module")
+def login_state(browser: Any, live_server_demo: LiveServer) -> dict[str, Any]:
+    """The demo user's logged-in cookies on ``live_server_demo``."""
+    return login(browser, live_server_demo)
 
 
 @pytest.hookimpl(wrapper=True)

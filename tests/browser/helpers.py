@@ -24,7 +24,8 @@ def ask(page: Any, question: str, *, fabricate: bool = False) -> Any:
 
     before = page.locator(".bubble-assistant").count()
     page.fill("#question", question)
-    if fabricate:
+    if fabricate:  # the switch lives in the staff menu
+        page.click("#staff-menu summary")
         page.check("#fabricate")
     page.press("#question", "Enter")
     turn = page.locator(".bubble-assistant").nth(before)

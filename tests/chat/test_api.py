@@ -87,6 +87,7 @@ def test_json_contract_with_token(fake: FakeProvider, token: str) -> None:
     assert body["sources"] == [
         {
             "n": 1,
+            "label": 1,
             "chunk_id": LEAVE_ID,
             "title": "Leave policy",
             "updated": "2025-06-30",
@@ -330,7 +331,9 @@ def test_sse_events_in_order(fake: FakeProvider, token: str) -> None:
     assert response["Cache-Control"] == "no-cache"
     frames = parse_frames(text)
     assert [name for name, _ in frames] == ["meta", "sentence", "dropped", "done"]
-    assert frames[1][1] == {"index": 1, "text": SHOWN, "citations": [1], "kind": "claim"}
+    assert frames[1][1] == {
+        "index": 1, "text": SHOWN, "citations": [1], "kind": "claim", "paragraph": False
+    }
     assert set(frames[2][1]) == {"index", "citations", "reasons"}
     assert frames[2][1]["citations"] == [2]
     assert frames[3][1]["status"] == "answered"

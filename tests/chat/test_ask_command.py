@@ -72,7 +72,9 @@ def test_json_output_one_event_per_line_done_last(fake: FakeProvider) -> None:
     fake.add(f"{ANSWER} {SECRET_DROPPED}")
     lines = [json.loads(line) for line in ask(QUESTION, "--json").splitlines()]
     assert [line["event"] for line in lines] == ["meta", "sentence", "dropped", "done"]
-    assert lines[1]["data"] == {"index": 1, "text": SHOWN, "citations": [1], "kind": "claim"}
+    assert lines[1]["data"] == {
+        "index": 1, "text": SHOWN, "citations": [1], "kind": "claim", "paragraph": False
+    }
     assert set(lines[2]["data"]) == {"index", "citations", "reasons"}
     assert lines[3]["data"]["trace_id"] == Trace.objects.get().pk
     assert SECRET not in json.dumps(lines)

@@ -149,14 +149,22 @@ async def test_answered_turn_streams_bubbles_notice_sentence_chips_and_done(
     assert LAPTOP_QUESTION in frames[0]
     # the first question becomes the conversation's title in the sidebar, without a reload
     assert ("true", f"conversation-link-{conversation.pk}") in oob_targets(frames[0])
-    notice, sentence, done = frames[1:]
+    writing, notice, sentence, done = frames[1:]
+    # from the question to the first sentence, the bubble says what is happening
+    assert oob_targets(writing) == [("true", f"progress-{key}")]
+    assert "Writing the answer…" in writing
     # the pipeline's Notice comes right before the first verified sentence
     assert oob_targets(notice) == [("true", f"notices-{key}")]
     assert "Equipment policy (2022)" in notice
-    assert oob_targets(sentence) == [(f"beforeend:#answer-{key}", "")]
+    # the first sentence opens a paragraph, and its source starts the source list
+    assert oob_targets(sentence) == [
+        (f"beforeend:#answer-{key}", ""),
+        ("true", f"sources-{key}"),
+    ]
     chips = [a for t, a in elements(sentence) if "chip" in a.get("class", "").split()]
+    claim = "?claim=Company+laptops+are+replaced+every+4+years."
     assert [(c["data-n"], c["hx-get"], c["hx-target"]) for c in chips] == [
-        ("1", "/chunks/doc-070%23c01/", "#citation-body"),
+        ("1", f"/chunks/doc-070%23c01/{claim}", "#citation-body"),
     ]
     trace = await Trace.objects.aget()
     assert oob_targets(done) == [("true", f"footer-{key}")]
@@ -289,6 +297,36 @@ async def test_disconnect_mid_answer_cancels_provider_and_saves_trace(
     assert trace.status == "cancelled"
     stored = await Message.objects.aget(role="assistant")
     assert (stored.status, stored.text, stored.trace_id) == ("cancelled", SHOWN, trace.pk)
+
+
+async def test_stop_cancels_the_provider_keeps_the_sentences_and_says_stopped(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    fake_provider.add(HANGING, ANSWER)
+    async with owner_socket() as (_user, conversation, comm):
+        await comm.send_to(text_data=ask(QUESTION))
+        frames = await receive_until(comm, SHOWN)
+        await asyncio.wait_for(fake_provider.streaming.wait(), timeout=5)
+        await comm.send_to(text_data=json.dumps({"type": "stop"}))
+        footer = (await receive_turn(comm))[-1]
+        await comm.send_to(text_data=ask(QUESTION))  # the socket still answers
+        next_turn = await receive_turn(comm)
+
+    key = turn_key(frames[0])
+    assert fake_provider.cancelled  # the model call; the loop's shared provider stays open
+    assert oob_targets(footer) == [("true", f"footer-{key}")]
+    assert 'data-status="stopped"' in footer and "Stopped: you stopped this answer" in footer
+    trace = await Trace.objects.order_by("created_at").afirst()
+    assert trace is not None and trace.status == "stopped"
+    stored = await Message.objects.aget(role="assistant", trace_id=trace.pk)
+    assert (stored.status, stored.text) == ("stopped", SHOWN)
+    assert 'data-status="answered"' in next_turn[-1]
+
+
+async def test_stop_with_nothing_streaming_is_ignored() -> None:
+    async with owner_socket() as (_user, _conversation, comm):
+        await comm.send_to(text_data=json.dumps({"type": "stop"}))
+        assert await comm.receive_nothing(timeout=0.3)
 
 
 async def test_second_question_while_streaming_is_refused(

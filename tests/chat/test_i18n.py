@@ -14,12 +14,13 @@ from django.test import Client
 
 from tests.chat.support import chat_socket, conversation_make, user_make
 
-CATALOGUE = Path(settings.BASE_DIR) / "locale" / "zh_Hans" / "LC_MESSAGES"
+LOCALE = Path(settings.BASE_DIR) / "locale"
+CATALOGUE = LOCALE / "zh_Hans" / "LC_MESSAGES"
 
 
-def po_entries() -> dict[str, str]:
+def po_entries(catalogue: Path = CATALOGUE) -> dict[str, str]:
     """msgid -> msgstr (first plural form) of the shipped .po file."""
-    text = (CATALOGUE / "django.po").read_text(encoding="utf-8")
+    text = (catalogue / "django.po").read_text(encoding="utf-8")
     entries: dict[str, str] = {}
     for block in text.split("\n\n")[1:]:
         body = "\n".join(line for line in block.splitlines() if not line.startswith("#"))
@@ -31,11 +32,14 @@ def po_entries() -> dict[str, str]:
     return entries
 
 
-def test_every_string_is_translated_and_the_mo_is_compiled() -> None:
-    entries = po_entries()
-    compiled = gettext.GNUTranslations((CATALOGUE / "django.mo").open("rb"))
+@pytest.mark.parametrize("language", ["zh_Hans", "en"])
+def test_every_string_is_translated_and_the_mo_is_compiled(language: str) -> None:
+    catalogue = LOCALE / language / "LC_MESSAGES"
+    entries = po_entries(catalogue)
+    compiled = gettext.GNUTranslations((catalogue / "django.mo").open("rb"))
     assert [m for m, s in entries.items() if not s] == []
     assert {m: compiled.gettext(m) for m in entries} == entries
+    assert "#, fuzzy" not in (catalogue / "django.po").read_text(encoding="utf-8")
 
 
 @pytest.fixture
@@ -132,8 +136,8 @@ def test_status_line_names_the_offline_answerer_in_chinese(chinese_client: Clien
 @pytest.mark.parametrize(
     ("language", "names"),
     [
-        ("en", ["Chat", "API tokens", "Conversations", "Messages", "Traces"]),
-        ("zh-hans", ["对话", "API 令牌", "对话", "消息", "追踪记录"]),
+        ("en", ["Chat", "API tokens", "Conversations", "Feedback", "Messages", "Traces"]),
+        ("zh-hans", ["对话", "API 令牌", "反馈", "对话", "消息", "追踪记录"]),
     ],
 )
 def test_admin_names_the_chat_app_and_its_models_in_the_ui_language(
@@ -145,3 +149,25 @@ def test_admin_names_the_chat_app_and_its_models_in_the_ui_language(
     models = re.findall(r'<th scope="row" id="chat-[a-z]+">\s*<a href="[^"]+">([^<]+)</a>', app)
     assert caption + models == names
     assert "Api tokens" not in html
+
+
+@pytest.mark.parametrize(
+    ("query", "cookie_or_header", "lang", "send"),
+    [
+        ("zh-hans", {}, "zh-hans", "发送"),
+        ("en", {"accept-language": "zh-CN"}, "en", "Send"),
+        ("zh-CN", {}, "zh-hans", "发送"),
+    ],
+)
+def test_lang_in_the_url_switches_the_page_and_its_socket(
+    chinese_client: Client, query: str, cookie_or_header: dict[str, str], lang: str, send: str
+) -> None:
+    response = chinese_client.get("/", {"lang": query}, headers=cookie_or_header)
+    html = response.content.decode()
+    later = chinese_client.get("/", headers=cookie_or_header).content.decode()
+
+    assert f'<html lang="{lang}">' in html
+    assert f">{send}</button>" in html
+    assert f"?lang={lang}" in html  # the websocket URL carries the page's language
+    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == lang
+    assert f'<html lang="{lang}">' in later  # remembered, as the switcher remembers it

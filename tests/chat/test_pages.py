@@ -104,6 +104,7 @@ def test_scripts_come_from_static_files_with_one_htmx_major(client_alice: Client
         "/static/django_htmx/htmx-2.min.js",
         "/static/vendor/htmx-ext-ws/ws.js",
         "/static/js/chat.js",
+        "/static/js/answer-actions.js",
     ]
 
 
@@ -152,7 +153,9 @@ def test_past_turns_render_sentences_chips_withheld_and_trace(
     )
     html = client_alice.get(f"/c/{conversation.pk}/").content.decode()
     key = f"m{answer.pk}"
-    assert [a["href"] for a in by_class(html, "chip")] == ["/chunks/doc-010%23c02/"]
+    assert [a["href"] for a in by_class(html, "chip")] == [
+        "/chunks/doc-010%23c02/?claim=Refunds+take+14+days."
+    ]
     assert f'id="answer-{key}"' in html and f'id="footer-{key}"' in html
     assert f'<code class="trace-id">{trace.pk}</code>' in html
     assert "1 sentence withheld: its citation could not be verified." in html

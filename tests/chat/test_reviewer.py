@@ -392,5 +392,21 @@ def test_list_cells_carry_their_column_name_for_the_phone_layout(
 ) -> None:
     html = staff_client.get("/traces/?q=upload").content.decode()
     labels = re.findall(r'<td data-label="([^"]+)"', html)
-    assert labels == ["Time", "Status", "Provider", "Question", "Total ms"]
+    assert labels == ["Time", "Status", "Provider", "Question", "Feedback", "Total ms"]
     assert '<div class="rv-scroll">' in html
+
+
+def test_the_trace_page_maps_block_numbers_to_what_the_reader_saw(
+    db: None, admin_client: Client
+) -> None:
+    trace = Trace.objects.create(
+        question="Refunds?",
+        status="answered",
+        data={"emitted": [
+            {"index": 1, "text": "A.", "citations": [5]},
+            {"index": 2, "text": "B.", "citations": [2, 5]},
+        ]},
+    )
+    html = admin_client.get(f"/traces/{trace.pk}/").content.decode()
+    mapping = html.split('id="reader-numbers"')[1].split("</p>")[0]
+    assert "[5] → [1], [2] → [2]" in mapping

@@ -22,6 +22,7 @@ from tests.chat.kb import (
     LAPTOP_ANSWER,
     LAPTOP_QUESTION,
     QUESTION,
+    SHOWN,
     laptop_kb,
     leave_kb,
 )
@@ -102,6 +103,49 @@ async def test_cancel_mid_answer_stores_the_trace(
     trace = await Trace.objects.aget()
     answer = await Message.objects.aget(role="assistant")
     assert (trace.status, answer.status, answer.trace_id) == ("cancelled", "cancelled", trace.pk)
+
+
+async def test_a_stopped_turn_is_stored_as_stopped(
+    fake_provider: FakeProvider, leave_kb: None, django_user_model: Any
+) -> None:
+    started, stop = asyncio.Event(), asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
+    conversation = await conversation_new(django_user_model)
+    request = TurnRequest(
+        question=QUESTION, user=conversation.owner, conversation_id=conversation.pk, stop=stop
+    )
+
+    async def consume() -> None:
+        async with aclosing(answer_turn(request)) as items:
+            async for item in items:
+                if isinstance(item, Sentence):
+                    started.set()
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(started.wait(), 5)
+    stop.set()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    trace = await Trace.objects.aget()
+    answer = await Message.objects.aget(role="assistant")
+    assert (trace.status, answer.status, answer.text) == ("stopped", "stopped", SHOWN)
+
+
+async def test_the_answer_is_stored_before_done_reaches_the_front_end(
+    fake_provider: FakeProvider, leave_kb: None, django_user_model: Any
+) -> None:
+    fake_provider.add(ANSWER)
+    conversation = await conversation_new(django_user_model)
+    request = TurnRequest(question=QUESTION, user=conversation.owner,
+                          conversation_id=conversation.pk)
+    stored_at_done = None
+    async with aclosing(answer_turn(request)) as items:
+        async for item in items:
+            if isinstance(item, Done):
+                stored_at_done = await Message.objects.filter(role="assistant").acount()
+    assert stored_at_done == 1
+    assert await Message.objects.filter(role="assistant").acount() == 1  # stored once
 
 
 async def test_notice_comes_right_before_the_first_sentence(

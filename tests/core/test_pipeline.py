@@ -8,7 +8,7 @@ import pytest
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.types import Chunk, Event, ScoredChunk, TraceRecorder, Turn
+from kbqa.core.types import Chunk, Event, ScoredChunk, Sentence, TraceRecorder, Turn
 from tests.fakes.provider import FakeOutput, FakeProvider
 
 RECYCLE = Chunk(
@@ -463,3 +463,23 @@ async def test_a_false_gap_alone_is_not_an_answer() -> None:
     )
     assert names(events) == ["meta", "refusal", "done"]
     assert events[1].to_dict()["reason"] == "no_support"
+
+
+async def test_the_drafts_blank_lines_start_paragraphs_even_after_a_dropped_sentence() -> None:
+    provider = FakeProvider([
+        "Deleted files stay in the recycle bin for 30 days [1].\n\n"
+        "Llamas negotiate the quarterly budget in Lisbon [1].\n"
+        "After that they are purged [1].\n"
+        "Every new workspace starts with a free trial that lasts 90 days [3]."
+    ])
+    events, _trace = await run(
+        "How long does the recycle bin keep files, and how long is the trial?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+    )
+    shown = [(ev.text, ev.paragraph) for ev in events if isinstance(ev, Sentence)]
+    assert shown == [
+        ("Deleted files stay in the recycle bin for 30 days.", False),
+        ("After that they are purged.", True),  # the break before the dropped sentence
+        ("Every new workspace starts with a free trial that lasts 90 days.", False),
+    ]

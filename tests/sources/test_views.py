@@ -240,3 +240,28 @@ def test_passage_is_shown_readably_from_the_unchanged_text(
     assert body is not None
     assert re.sub(r">\s+<", "><", body.group(0)) == shown
     assert client_in.get("/api/chunks/doc-010%23c02").json()["text"] == text  # kept as stored
+
+
+def test_claim_highlights_the_supporting_sentence_in_the_passage(client_in: Client) -> None:
+    doc = Document.objects.create(doc_id="doc-020", title="Recycle bin", updated="2025-01-02")
+    Chunk.objects.create(
+        chunk_id="doc-020#c01",
+        document=doc,
+        ordinal=1,
+        text="Files go to the bin first.\nDeleted files stay in the recycle bin for **30 days**. "
+        "Admins can restore them.",
+        tokens=20,
+        fingerprint="e" * 40,
+    )
+    claim = "The recycle bin keeps deleted files for 30 days."
+    html = client_in.get("/chunks/doc-020%23c01/", {"claim": claim}).content.decode()
+    plain = client_in.get("/chunks/doc-020%23c01/").content.decode()
+
+    marks = html.split('<mark class="support">')[1:]
+    assert [m.split("</mark>")[0] for m in marks] == [
+        "Deleted files stay in the recycle bin for ",
+        "<strong>30 days</strong>",
+        ".",
+    ]
+    assert 'id="support"' in html and "Highlighted:" in html
+    assert "<mark" not in plain and 'id="support"' not in plain

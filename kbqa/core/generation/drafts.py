@@ -12,6 +12,7 @@ answer) and ``max_tokens`` drops the unfinished last sentence instead of verifyi
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import AsyncIterator, Sequence
 
@@ -73,6 +74,8 @@ class SentenceGate:
         self.emitted = 0
         self.dropped = 0
         self.held_gaps: list[Claim] = []
+        # A paragraph break before a sentence that is not shown moves to the next shown one.
+        self.paragraph_next = False
 
     def verdict(self, claim: Claim, draft: int) -> Verdict:
         """The recorded verdict on ``claim``; for a failed gap, a passing verdict on the
@@ -102,8 +105,13 @@ class SentenceGate:
             self.trace.timings["first_sentence_ms"] = elapsed_ms(self.t0)
         self.emitted += 1
         ev = Sentence(
-            index=self.emitted, text=v.claim.text, citations=v.verified, kind=v.claim.kind
+            index=self.emitted,
+            text=v.claim.text,
+            citations=v.verified,
+            kind=v.claim.kind,
+            paragraph=self.paragraph_next and self.emitted > 1,
         )
+        self.paragraph_next = False
         self.trace.emitted.append(ev.to_dict())
         return ev
 
@@ -116,8 +124,10 @@ class SentenceGate:
         self.trace.dropped.append({"draft": draft, "text": v.claim.text, "reasons": list(v.issues)})
         return ev
 
-    def decide(self, claim: Claim, draft: int) -> Event | None:
-        """Sentence or Dropped for a claim; gap statements are held until a claim is shown."""
+    def decide(self, claim: Claim, draft: int, *, paragraph: bool = False) -> Event | None:
+        """Sentence or Dropped for a claim; gap statements are held until a claim is shown.
+        ``paragraph``: the draft left a blank line before this claim."""
+        self.paragraph_next |= paragraph
         return self.show(self.verdict(claim, draft), draft)
 
     def show(self, v: Verdict, draft: int) -> Event | None:
@@ -133,6 +143,7 @@ class SentenceGate:
         if not self.emitted:
             return []  # a gap alone is not an answer: the refusal says it better
         specific = [g for g in gaps if g != self.generic_gap]
+        self.paragraph_next = True  # what the sources do not cover is a paragraph of its own
         return [self.sentence(Verdict(claim=g, ok=True)) for g in specific or gaps]
 
 
@@ -151,6 +162,27 @@ def _cut_off(judge: SentenceGate, text: str, draft: int) -> Dropped:
     return judge.drop(Verdict(claim=claim, ok=False, issues=(CUT_OFF,)), draft)
 
 
+_BLANK_LINE_RE = re.compile(r"\n[ \t\r\u3000]*\n")
+
+
+class ParagraphBreaks:
+    """Where the draft's paragraphs start: a blank line (Markdown's paragraph break) between
+    the previous released sentence and this one. ``received`` is the draft so far."""
+
+    def __init__(self) -> None:
+        self.received = ""
+        self._cursor = 0
+
+    def before(self, sentence: str) -> bool:
+        """Whether a blank line precedes ``sentence`` (a sentence the buffer released)."""
+        start = self.received.find(sentence, self._cursor)
+        if start < 0:
+            return False
+        between = self.received[self._cursor : start]
+        self._cursor = start + len(sentence)
+        return bool(_BLANK_LINE_RE.search(between))
+
+
 async def _draft_stream(
     response: ModelResponse, judge: SentenceGate, draft: int
 ) -> AsyncIterator[Event]:
@@ -158,12 +190,14 @@ async def _draft_stream(
 
     After a ``max_tokens`` stop the last piece is dropped unverified, even when it happens to
     end in a full stop: a cut can fall inside a number ("3." of "3.5 days"); after a
-    ``refusal`` nothing more is verified.
+    ``refusal`` nothing more is verified. Each sentence carries whether the draft left a
+    blank line before it (``ParagraphBreaks``).
     """
-    buffer = SentenceBuffer()
+    buffer, breaks = SentenceBuffer(), ParagraphBreaks()
     async for delta in response:
+        breaks.received += delta
         for text in buffer.feed(delta):
-            ev = judge.decide(parse_claim(text), draft)
+            ev = judge.decide(parse_claim(text), draft, paragraph=breaks.before(text))
             if ev is not None:
                 yield ev
     stop = _stop_reason(response)
@@ -175,7 +209,7 @@ async def _draft_stream(
     else:
         unfinished = ""
     for text in rest:
-        ev = judge.decide(parse_claim(text), draft)
+        ev = judge.decide(parse_claim(text), draft, paragraph=breaks.before(text))
         if ev is not None:
             yield ev
     if unfinished:

@@ -80,8 +80,8 @@ async def _answer(question: str, blocks: tuple[Block, ...], mode: str = "stream"
         (
             "Is there a limit for hotels in Paris for interns?",
             EXPENSES,
-            "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]\n"
-            "Not covered: none of the sources found uses the word “interns”.",
+            "Hotels: up to EUR 170 per night, or up to EUR 240 per night in London and Paris. [2]"
+            "\n\nNot covered: none of the sources found uses the word “interns”.",
         ),
         (
             "手机话费可以报销吗？",
@@ -325,9 +325,9 @@ BIKES = make_block(3, "The Quillfeather garage has 40 bicycle racks next to the 
          "To restore an item, open Recycle bin in the left-hand menu, select the item and "
          "click Restore. [1]\n"
          "Deleted files and folders remain in the recycle bin for 30 days, and you can put "
-         "them back at any time during that period. [1]\n"
-         "Editors and Owners can restore from the recycle bin and from the version history. [2]\n"
-         "Not covered: none of the sources found uses the word “guest”."),
+         "them back at any time during that period. [1]\n\n"
+         "Editors and Owners can restore from the recycle bin and from the version history. [2]"
+         "\n\nNot covered: none of the sources found uses the word “guest”."),
         ("single Chinese characters and function words are never named (里, 多少天)",
          "回收站里的文件保留多少天？", (ZH,),
          "被删除的文件和文件夹会先进入回收站，在回收站保留 30 天，其间你可以随时把它们还原[1]。"),

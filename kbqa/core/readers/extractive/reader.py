@@ -358,11 +358,16 @@ def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
 
 
 def render_stream(selection: Selection, language: Language) -> str:
-    """The plain-text draft: one cited sentence per line, then the gap sentence if any."""
-    lines = [cite(c.text, c.n) for c in selection.chosen]
+    """The plain-text draft: one cited sentence per line, a paragraph (blank line) per
+    source block, then the gap sentence if any as a paragraph of its own."""
+    text = ""
+    for i, c in enumerate(selection.chosen):
+        if i:
+            text += "\n\n" if c.n != selection.chosen[i - 1].n else "\n"
+        text += cite(c.text, c.n)
     if selection.declined or selection.uncovered:
-        lines.append(gap_sentence(language, selection.uncovered))
-    return "\n".join(lines)
+        text += ("\n\n" if text else "") + gap_sentence(language, selection.uncovered)
+    return text
 
 
 def render_json(selection: Selection, language: Language) -> str:

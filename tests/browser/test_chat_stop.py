@@ -1,0 +1,175 @@
+"""Stop, the progress line and paragraphs in the browser, against a slow model: the real
+Anthropic SDK in the live server talks to a local fake of the Messages API
+(``tests/fakes/anthropic_server.py``) that holds its stream open until the client hangs up.
+Desktop (1280×800) and phone (390×844).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import LiveServer, demo_server, login
+from tests.browser.helpers import open_chat
+from tests.fakes.anthropic_server import FakeAnthropicServer, StreamReply
+
+pytestmark = pytest.mark.browser
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+RECYCLE = "How long does the recycle bin keep deleted files?"
+BIN_SENTENCE = "Deleted files and folders remain in the recycle bin for 30 days"
+VERSIONS_SENTENCE = "Earlier versions of a file are kept for 180 days on all plans"
+BOTH = "How long does the recycle bin keep deleted files, and how long are earlier versions kept?"
+
+
+@pytest.fixture(scope="module")
+def fake_model() -> Iterator[FakeAnthropicServer]:
+    with FakeAnthropicServer() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def slow_server(
+    tmp_path_factory: pytest.TempPathFactory, fake_model: FakeAnthropicServer
+) -> Iterator[LiveServer]:
+    with demo_server(
+        tmp_path_factory.mktemp("kbqa-slow"),
+        KBQA_PROVIDER="anthropic",
+        ANTHROPIC_API_KEY="sk-ant-test-only",
+        KBQA_ANTHROPIC_BASE_URL=fake_model.url,
+        KBQA_ANTHROPIC_MAX_RETRIES="0",
+    ) as server:
+        yield server
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def slow_page(
+    request: pytest.FixtureRequest, browser: Any, slow_server: LiveServer
+) -> Iterator[Any]:
+    context = browser.new_context(
+        storage_state=login(browser, slow_server), viewport=VIEWPORTS[request.param]
+    )
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def block_of(fake: FakeAnthropicServer, text: str) -> int:
+    """The block number the last answer prompt gave the passage containing ``text``."""
+    prompt = json.dumps(fake.requests[-1].body, ensure_ascii=False)
+    for n, body in re.findall(r'<source n=\\"(\d+)\\"[^>]*>(.*?)</source>', prompt):
+        if text in body.replace("\\n", " "):
+            return int(n)
+    raise AssertionError(f"no block holds {text!r}")
+
+
+def asked_model(fake: FakeAnthropicServer, before: int) -> None:
+    """Wait until the model has been sent more than ``before`` requests."""
+    deadline = time.monotonic() + 15
+    while len(fake.requests) <= before:
+        assert time.monotonic() < deadline, "the model was never asked"
+        time.sleep(0.05)
+
+
+def send(page: Any, question: str) -> Any:
+    before = page.locator(".bubble-assistant").count()
+    page.fill("#question", question)
+    page.press("#question", "Enter")
+    return page.locator(".bubble-assistant").nth(before)
+
+
+def test_progress_then_esc_stops_before_any_sentence(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = slow_page
+    fake_model.disconnected.clear()
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    turn = send(page, RECYCLE)
+    expect(turn.locator(".turn-progress")).to_have_text("Writing the answer…")
+    asked_model(fake_model, before)
+    expect(page.locator("#stop-button")).to_be_visible()
+    send_hidden = page.locator("#send-button").is_hidden()
+    page.keyboard.press("Escape")
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
+
+    assert send_hidden
+    assert fake_model.disconnected.wait(5)  # the provider call was cancelled
+    assert turn.locator(".turn-progress").is_hidden()
+    assert turn.locator(".turn-status").inner_text() == "Stopped: you stopped this answer"
+    expect(page.locator("#send-button")).to_be_visible()
+    assert page.locator("#stop-button").is_hidden()
+
+
+def test_stop_keeps_the_sentences_shown_and_the_trace_says_stopped(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = slow_page
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    first = send(page, RECYCLE)
+    asked_model(fake_model, before)
+    page.click("#stop-button")
+    expect(first.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
+    n = block_of(fake_model, BIN_SENTENCE)
+    fake_model.disconnected.clear()
+    fake_model.script(
+        StreamReply(deltas=(f"{BIN_SENTENCE} [{n}]. ", "After that "), fault="stall", after=2)
+    )
+    open_chat(page, slow_server)  # a follow-up would first ask the model for a standalone query
+    turn = send(page, RECYCLE)
+    expect(turn.locator(".sentence")).to_have_count(1)
+    page.click("#stop-button")
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
+    trace_id = turn.locator(".trace-id").inner_text()
+    page.reload()
+    kept = page.locator(".bubble-assistant").last
+
+    assert BIN_SENTENCE in kept.locator(".answer").inner_text()
+    assert kept.locator(".bubble-footer").get_attribute("data-status") == "stopped"
+    page.goto(f"{slow_server.url}/traces/{trace_id}/")
+    expect(page.locator("#final-status")).to_have_text("stopped by the user")
+
+
+def test_paragraphs_follow_the_models_sources(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    from playwright.sync_api import expect
+
+    page = slow_page
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    send(page, BOTH)
+    asked_model(fake_model, before)
+    page.click("#stop-button")
+    bin_n = block_of(fake_model, BIN_SENTENCE)
+    versions_n = block_of(fake_model, VERSIONS_SENTENCE)
+    fake_model.script(
+        StreamReply(deltas=(
+            f"{BIN_SENTENCE} [{bin_n}]. ",
+            "After that they are purged permanently and cannot be brought back, not even by "
+            f"support [{bin_n}].\n\n",
+            f"{VERSIONS_SENTENCE} [{versions_n}].",
+        ))
+    )
+    open_chat(page, slow_server)
+    turn = send(page, BOTH)
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "answered")
+    paragraphs = turn.locator(".answer > p.para")
+
+    assert paragraphs.count() == 2
+    assert paragraphs.nth(0).locator(".sentence").count() == 2
+    assert [c for c in turn.locator(".answer .chip").all_inner_texts()] == ["[1]", "[1]", "[2]"]
