@@ -233,5 +233,6 @@ def _active_staff(user_obj: AbstractBaseUser | AnonymousUser) -> bool:
 
 def fabricate_allowed(user: Any) -> bool:
     """Whether ``user`` may switch on the fabrication demo (two fabricated sentences in the
-    first draft): with DEBUG or ``KBQA_FABRICATE`` on, or for staff."""
-    return bool(settings.DEBUG or settings.KBQA_FABRICATE or getattr(user, "is_staff", False))
+    first draft): staff only, on every front end (``KBQA_FABRICATE`` turns it on for every
+    answer server-wide, so then the switch changes nothing)."""
+    return bool(settings.KBQA_FABRICATE or getattr(user, "is_staff", False))

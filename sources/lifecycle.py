@@ -12,14 +12,17 @@ from stored traces and answers (``chat.redaction``; sources must not import chat
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
 from sources.indexing import index_documents
 from sources.models import Document, PurgedChunk
+
+logger = logging.getLogger(__name__)
 
 # Sent by ``document_purge`` before the rows go: ``doc_id`` (str) and ``chunks`` (chunk id ->
 # text, every version the document ever had).
@@ -102,6 +105,10 @@ def _wal_flushed() -> None:
     """On SQLite, copy the write-ahead log into the database file and empty it, so the
     purged text's old pages do not linger in ``*.sqlite3-wal`` (with ``secure_delete`` on,
     the database file's freed pages are zeroed). Other databases: nothing to do."""
-    if connection.vendor == "sqlite":
+    if connection.vendor != "sqlite" or connection.in_atomic_block:
+        return  # inside a caller's transaction the log cannot be emptied yet
+    try:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    except DatabaseError as exc:  # busy readers: the next checkpoint empties it
+        logger.warning("purge: the SQLite write-ahead log was not emptied: %s", exc)

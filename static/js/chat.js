@@ -177,6 +177,26 @@
     if (rename && !rename.value) { rename.value = title; }
   }
 
+  // A passage that is gone (410, purged) or not available to this reader (404: removed, or
+  // access withdrawn) answers with a message meant for the dialog: show it there, instead of
+  // htmx's default of ignoring an error response (the chip then seemed to do nothing).
+  function passageGone(e) {
+    var status = e.detail.xhr && e.detail.xhr.status;
+    return e.detail.target && e.detail.target.id === 'citation-body' &&
+      (status === 404 || status === 410);
+  }
+  // In DEBUG, django-htmx's script (on document) replaces the page with an error response so
+  // developers see Django's error page; this one is an answer for the reader, not an error.
+  document.body.addEventListener('htmx:beforeOnLoad', function (e) {
+    if (passageGone(e)) { e.stopPropagation(); }
+  });
+  document.body.addEventListener('htmx:beforeSwap', function (e) {
+    if (passageGone(e)) {
+      e.detail.shouldSwap = true;
+      e.detail.isError = false;
+    }
+  });
+
   document.body.addEventListener('htmx:afterSwap', function (e) {
     if (e.detail.target && e.detail.target.id === 'citation-body' && dialog) {
       if (!dialog.open) { dialog.showModal(); }

@@ -105,6 +105,33 @@ def test_a_chip_opens_the_cited_passage(page: Any, live_server_demo: LiveServer)
     assert "600" in dialog.locator(".chunk-text").inner_text()
 
 
+def test_a_chip_whose_passage_is_no_longer_available_says_so_in_the_dialog(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    """An old answer's chip whose passage was removed, or whose document the reader may no
+    longer open (both a 404 from the chunk view), explains itself in the dialog."""
+    open_chat(page, live_server_demo)
+    ask(page, "What is the default rate limit of the open API?")
+    page.evaluate(
+        """() => {
+            const a = document.createElement('a');
+            a.className = 'chip'; a.id = 'gone-chip'; a.textContent = '[9]';
+            a.href = '/chunks/doc-999%23c01/';
+            a.setAttribute('hx-get', '/chunks/doc-999%23c01/');
+            a.setAttribute('hx-target', '#citation-body');
+            a.setAttribute('hx-swap', 'innerHTML');
+            document.querySelector('.sentence').appendChild(a);
+            htmx.process(a);
+        }"""
+    )
+    page.locator("#gone-chip").click()
+    dialog = page.locator("#citation-dialog")
+    dialog.locator(".chunk-missing").wait_for()
+    assert dialog.evaluate("d => d.open") is True
+    assert "not available to you" in dialog.locator(".chunk-missing").inner_text()
+    assert page.locator("#messages").count() == 1  # the chat page is still there
+
+
 @pytest.mark.parametrize(
     ("question", "lang"),
     [

@@ -241,11 +241,14 @@ async def test_fabricated_sentences_are_withheld_and_never_sent(
     assert SECRET not in json.dumps([stored.text, stored.sentences, stored.citations])
 
 
+@pytest.mark.parametrize("debug", [False, True])
 @pytest.mark.parametrize(("staff", "honoured"), [(False, False), (True, True)])
-async def test_fabricate_is_honoured_only_for_staff_outside_debug(
-    fake_provider: FakeProvider, leave_kb: None, staff: bool, honoured: bool
+async def test_fabricate_is_honoured_only_for_staff(
+    fake_provider: FakeProvider, leave_kb: None, staff: bool, honoured: bool, debug: bool,
+    settings: Any,
 ) -> None:
-    assert not settings.DEBUG and not settings.KBQA_FABRICATE
+    settings.DEBUG = debug
+    assert not settings.KBQA_FABRICATE
     fake_provider.add(ANSWER)
     async with owner_socket(staff=staff) as (_user, _conversation, comm):
         await comm.send_to(text_data=ask(QUESTION, fabricate="1"))

@@ -82,7 +82,7 @@ def test_unknown_id_is_a_404_with_a_clear_message(client_in: Client, htmx: bool)
     headers = {"HX-Request": "true"} if htmx else {}
     response = client_in.get("/chunks/doc-999%23c01/", headers=headers)
     assert response.status_code == 404
-    assert "No source passage with id “doc-999#c01”" in response.content.decode()
+    assert "“doc-999#c01” is not available to you" in response.content.decode()
 
 
 def test_unsafe_source_url_is_not_a_link(client_in: Client, chunk: Chunk) -> None:
