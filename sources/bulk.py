@@ -3,6 +3,12 @@
 
 - Worker processes (one per CPU) read, parse, chunk and tokenise files
   (``services._prepare``, the CPU-bound part) while this process stores them, in order.
+- The workers parse as contained as an upload's child process (``sources.containment``):
+  each is limited once at start (``limit_process``) and per file (``parse_limited``: the
+  unpacked-size check, a wall-clock alarm, a CPU backstop); the pool (``pebble``) also gives
+  each file ``KBQA_PARSE_SECONDS`` + ``WORKER_GRACE_SECONDS``, then kills the worker. A
+  worker that dies or is killed is replaced; its file fails by name, the others go on.
+  Fewer than 8 files are parsed one child process each (``parse_contained``), as uploads.
 - Files are stored a group at a time, in one transaction: a group's new documents (doc_id
   not stored yet) with one bulk INSERT per table; files of documents already stored one by
   one through ``services._store``, each in a savepoint, so a failing file changes nothing.
@@ -20,20 +26,24 @@ import functools
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from django.db import transaction
+from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import fingerprint
 from kbqa.core.text.terms import TERMS_VERSION
 from kbqa.core.text.tokens import count_tokens
+from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
 from sources.indexing import index_documents, joined_terms
 from sources.models import Chunk, Document, PurgedChunk
+from sources.parsed import ParsedDocument
+from sources.parsers import parse_file
 from sources.services import (
     IngestFailure,
     IngestOverrides,
@@ -46,12 +56,15 @@ from sources.services import (
     _replace_original,
     _store,
     ingest_failure_reason,
+    parse_limits_from_settings,
 )
 from sources.versioning import chunk_id_for
 from sources.visibility import visibility_groups
 
 GROUP_FILES = 200
 GROUP_SECONDS = 0.5
+WORKER_GRACE_SECONDS = 10.0  # past the parse limit, for reading, chunking and tokenising
+AHEAD = 64  # files handed to each worker ahead of the one being stored: bounds memory
 Prepared = tuple[str, bytes, _DocumentDraft]
 Outcome = IngestResult | IngestFailure
 Item = tuple[Path | IngestFailure, Prepared | IngestFailure]
@@ -92,31 +105,90 @@ def _prepared(
     max_tokens: int,
     processes: int,
 ) -> Iterator[Iterator[Prepared | IngestFailure]]:
-    """Each entry prepared (read, parsed, chunked, tokenised), in order, lazily; in worker
-    processes unless there are fewer than 8 files or one CPU."""
-    work = functools.partial(_prepare_entry, overrides=overrides, max_tokens=max_tokens)
-    processes = processes or os.cpu_count() or 1
-    if processes < 2 or len(entries) < 8:
-        yield map(work, entries)
+    """Each entry prepared (read, parsed, chunked, tokenised), in order, lazily; in limited
+    worker processes (module docstring) unless there are fewer than 8 files."""
+    limits = parse_limits_from_settings()
+    if len(entries) < 8:
+        yield map(
+            functools.partial(_prepare_entry, overrides=overrides, max_tokens=max_tokens), entries
+        )
         return
+    parse = functools.partial(parse_limited, limits=limits, parse=parse_file)
+    work = functools.partial(
+        _prepare_entry, overrides=overrides, max_tokens=max_tokens, parse=parse
+    )
+    processes = processes or os.cpu_count() or 1
     joined_terms("", "预热 warm")  # load jieba's and tiktoken's tables once, before the
     count_tokens("warm")  # workers fork (they share them; about 0.7 s + 0.9 s each)
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(
-        processes, mp_context=context, initializer=_forget_inherited_fork_server
-    ) as pool:
-        yield pool.map(work, entries, chunksize=4)
+    pool = ProcessPool(processes, initializer=limit_process, initargs=(limits,), context=context)
+    try:
+        yield _in_order(pool, work, entries, limits, processes * AHEAD)
+    except BaseException:
+        pool.stop()  # files scheduled ahead are not wanted any more
+        raise
+    finally:
+        pool.close()
+        pool.join()
+
+
+def _in_order(
+    pool: ProcessPool,
+    work: Callable[[Path], Prepared | IngestFailure],
+    entries: Sequence[Path | IngestFailure],
+    limits: ParseLimits,
+    ahead: int,
+) -> Iterator[Prepared | IngestFailure]:
+    """``work(entry)`` of each entry in the pool, in order, ``ahead`` files scheduled ahead."""
+    timeout = limits.seconds + WORKER_GRACE_SECONDS
+    waiting: deque[tuple[Path | IngestFailure, ProcessFuture | None]] = deque()
+    rest = iter(entries)
+    for entry in rest:
+        waiting.append(
+            (
+                entry,
+                None
+                if isinstance(entry, IngestFailure)
+                else pool.schedule(work, args=(entry,), timeout=timeout),
+            )
+        )
+        if len(waiting) < ahead:
+            continue
+        yield _outcome(*waiting.popleft(), limits)
+    while waiting:
+        yield _outcome(*waiting.popleft(), limits)
+
+
+def _outcome(
+    entry: Path | IngestFailure, future: ProcessFuture | None, limits: ParseLimits
+) -> Prepared | IngestFailure:
+    """The worker's result, or the file's failure when its worker overran or died."""
+    if isinstance(entry, IngestFailure) or future is None:
+        assert isinstance(entry, IngestFailure)
+        return entry
+    try:
+        return future.result()  # type: ignore[no-any-return]
+    except FutureTimeout:
+        exitcode = None
+    except ProcessExpired as exc:
+        exitcode = exc.exitcode
+    error = stopped_error(name=entry.name, limits=limits, exitcode=exitcode)
+    return IngestFailure(str(entry), ingest_failure_reason(entry.name, error))
 
 
 def _prepare_entry(
-    entry: Path | IngestFailure, *, overrides: IngestOverrides, max_tokens: int
+    entry: Path | IngestFailure,
+    *,
+    overrides: IngestOverrides,
+    max_tokens: int,
+    parse: Callable[..., ParsedDocument] | None = None,
 ) -> Prepared | IngestFailure:
     if isinstance(entry, IngestFailure):
         return entry
     try:
         _check_size(path=entry, file=None)
         name, data = _read(path=entry, file=None)
-        return name, data, _prepare(name, data, overrides, max_tokens, groups=False)
+        return name, data, _prepare(name, data, overrides, max_tokens, groups=False, parse=parse)
     except Exception as exc:  # one bad file must not stop the others
         return IngestFailure(str(entry), ingest_failure_reason(entry.name, exc))
 
@@ -245,16 +317,6 @@ def _with_groups(
     except IngestError as exc:
         return IngestFailure(str(entry), str(exc))
     return name, data, replace(draft, groups=groups, visibility="")
-
-
-def _forget_inherited_fork_server() -> None:
-    """Pool worker start-up. A forked worker inherits the parent's handle on the parsing
-    fork server (``sources.containment``), which only the parent may wait on; forgetting it
-    makes the worker start a fork server of its own on its first parse."""
-    from multiprocessing import forkserver
-
-    server: Any = forkserver._forkserver  # type: ignore[attr-defined]
-    server._forkserver_pid = server._forkserver_address = server._forkserver_alive_fd = None
 
 
 class _Clash(Exception):

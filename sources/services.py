@@ -36,6 +36,7 @@ from sources.chunking import ChunkDraft, chunk_text
 from sources.containment import ParseLimits, parse_contained
 from sources.indexing import index_documents, joined_terms
 from sources.models import Authority, Document, Language
+from sources.parsed import ParsedDocument
 from sources.parsers import iso_date
 from sources.versioning import chunk_id_for, version_chunks
 from sources.visibility import (
@@ -303,12 +304,22 @@ def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, byte
 
 
 def _prepare(
-    name: str, data: bytes, overrides: IngestOverrides, max_tokens: int, *, groups: bool = True
+    name: str,
+    data: bytes,
+    overrides: IngestOverrides,
+    max_tokens: int,
+    *,
+    groups: bool = True,
+    parse: Callable[..., ParsedDocument] | None = None,
 ) -> _DocumentDraft:
-    """Parse (in a limited child process), resolve metadata and chunk; raises IngestError,
+    """Parse (in a limited child process, or with ``parse(name=, data=)``: the limited
+    worker processes of ``sources.bulk``), resolve metadata and chunk; raises IngestError,
     writes nothing. ``groups=False`` leaves a stated visibility unresolved (no database
     access: worker processes of ``sources.bulk``)."""
-    parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
+    if parse is None:
+        parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
+    else:
+        parsed = parse(name=name, data=data)
     meta = {**parsed.meta, **overrides.as_dict()}
     doc_id = meta.get("doc_id") or derive_doc_id(name)
     if not _DOC_ID_RE.match(doc_id):

@@ -26,3 +26,21 @@ def greedy_parse(*, name: str, data: bytes) -> ParsedDocument:
 def crashing_parse(*, name: str, data: bytes) -> ParsedDocument:
     """Dies without a word, as a native library can."""
     os._exit(3)
+
+
+def picky_parse(*, name: str, data: bytes) -> ParsedDocument:
+    """Parses like ``parse_file``, except a file named slow-* (sleeps a minute), stuck-* (the same,
+    deaf to the alarm) or crash-*
+    (the process dies): one bad file among good ones in a bulk ingest."""
+    from sources.parsers import parse_file
+
+    if name.startswith("slow-"):
+        return slow_parse(name=name, data=data)
+    if name.startswith("stuck-"):  # like C code that never returns to Python
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        return slow_parse(name=name, data=data)
+    if name.startswith("crash-"):
+        return crashing_parse(name=name, data=data)
+    return parse_file(name=name, data=data)

@@ -13,7 +13,7 @@ import pytest
 from kbqa.core.errors import IngestError
 from sources.containment import ParseLimits, parse_contained
 from sources.models import Chunk, Document
-from sources.services import document_ingest
+from sources.services import document_ingest, documents_ingest_paths
 from tests.sources import hostile
 from tests.sources.conftest import docx_bytes
 
@@ -109,3 +109,51 @@ def test_a_refused_file_changes_nothing_stored(
     assert str(refused.value).startswith(reason)
     assert list(Document.objects.values_list("doc_id", flat=True)) == ["leave"]
     assert list(Chunk.objects.values_list("chunk_id", "text", "is_current")) == before
+
+
+@pytest.mark.django_db
+def test_bulk_ingest_refuses_bad_files_by_name_and_stores_the_others(
+    settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 11 with issue 15: the bulk workers parse under the same limits; a bomb, an
+    overrun and a dying parser fail by name, the worker is replaced, the rest is stored."""
+    settings.KBQA_MAX_UNZIPPED_MB = 5
+    settings.KBQA_PARSE_SECONDS = 1.0
+    monkeypatch.setattr("sources.bulk.parse_file", hostile.picky_parse)
+    monkeypatch.setattr("sources.bulk.WORKER_GRACE_SECONDS", 1.0)
+    stored = tmp_path / "leave.md"
+    stored.write_text("---\ndoc_id: leave\n---\n# Leave\n\nLeave is 25 days a year.\n")
+    document_ingest(path=stored)
+    before = list(Chunk.objects.values_list("chunk_id", "text", "is_current"))
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    for i in range(8):
+        (folder / f"note-{i}.md").write_text(f"# Note {i}\n\nRule number {i} applies.\n")
+    (folder / "bomb.docx").write_bytes(inflating_docx(6))
+    (folder / "crash-odd.md").write_text("# Odd\n\nNever stored.\n")
+    (folder / "slow-big.md").write_text("# Slow\n\nNever stored.\n")
+    (folder / "stuck-loop.md").write_text("# Stuck\n\nNever stored.\n")
+    started = time.monotonic()
+    summary = documents_ingest_paths(paths=[folder], processes=2)
+    assert time.monotonic() - started < 30
+    assert [f.reason for f in summary.failures] == [
+        "bomb.docx: unpacks to 7 MB, over the limit of 5 MB (KBQA_MAX_UNZIPPED_MB); "
+        "it may be damaged or built to fill memory",
+        "crash-odd.md: reading the file stopped unexpectedly (exit code 3)",
+        "slow-big.md: reading the file took longer than 1 s and was stopped; it may be "
+        "damaged or built to be slow (limit KBQA_PARSE_SECONDS)",
+        "stuck-loop.md: reading the file took longer than 1 s and was stopped; it may be "
+        "damaged or built to be slow (limit KBQA_PARSE_SECONDS)",  # the pool's kill
+    ]
+    assert [r.doc_id for r in summary.results] == [f"note-{i}" for i in range(8)]
+    assert sorted(Document.objects.values_list("doc_id", flat=True)) == sorted(
+        ["leave", *[f"note-{i}" for i in range(8)]]
+    )
+    assert (
+        list(
+            Chunk.objects.filter(document__doc_id="leave").values_list(
+                "chunk_id", "text", "is_current"
+            )
+        )
+        == before
+    )
