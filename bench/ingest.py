@@ -1,13 +1,15 @@
 """Ingestion benchmark: chunks stored (and indexed) per second, sequential vs parallel.
 
-Usage: ``.venv/bin/python bench/ingest.py [--files 1000] [--processes 0]``
+Usage: ``.venv/bin/python bench/ingest.py [--files 1000] [--processes 0] [--against DIR]``
 
 Writes ``--files`` synthetic Markdown files (70% English, 30% Chinese, 3-6 sections of
 1-2 paragraphs: about 4.5 chunks per file, like the issue's corpus; deterministic) to a
 temporary folder, then ingests them twice into fresh SQLite databases in temporary data
 folders, in one run: with one process, and with ``--processes`` worker processes (0: one
 per CPU) for parsing, chunking and tokenising. Each run includes storing rows and files
-and committing the index deltas.
+and committing the index deltas. ``--against DIR`` (another checkout, e.g. ``git worktree
+add /tmp/kbqa-main main``) runs the same two ingests with that checkout's code too, in the
+same run, for a before/after table.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def child_watch() -> None:
     print(time.time(), flush=True)
 
 
-def run(corpus: Path, processes: int) -> dict[str, float]:
+def run(corpus: Path, processes: int, code: Path = ROOT) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="kbqa-bench-ingest-") as data:
         env = {
             **os.environ,
@@ -117,8 +119,12 @@ def run(corpus: Path, processes: int) -> dict[str, float]:
             "KBQA_LOG_LEVEL": "WARNING",
         }
         out = subprocess.run(
-            [sys.executable, __file__, "--child", "ingest", str(corpus), str(processes)],
-            cwd=ROOT,
+            [
+                sys.executable,
+                str(code / "bench" / "ingest.py"),
+                *("--child", "ingest", str(corpus), str(processes)),
+            ],
+            cwd=code,
             env=env,
             check=True,
             capture_output=True,
@@ -133,6 +139,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--processes", type=int, default=0)
+    parser.add_argument("--against", type=Path, help="another checkout to compare with")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -145,24 +152,48 @@ def main() -> None:
         write_corpus(Path(corpus), args.files)
         parallel = args.processes or os.cpu_count() or 1
         print(f"Ingesting {args.files} Markdown files ({os.cpu_count()} CPUs), {load()}")
+        codes = [ROOT] + ([args.against.resolve()] if args.against else [])
         print(
-            "| processes | chunks | wall (s) | chunks/s | main CPU (s) | workers CPU (s) "
-            "| chunks/s if the CPUs were ours |"
+            "| code | processes | chunks | wall (s) | chunks/s | main CPU (s) "
+            "| workers CPU (s) | chunks/s if the CPUs were ours |"
         )
-        print("|---|---|---|---|---|---|---|")
-        rates = []
-        for processes in (1, parallel):
-            r = run(Path(corpus), processes)
-            chunks, seconds = int(r["chunks"]), r["seconds"]
-            rates.append(chunks / seconds)
-            # the busier of: this process, or all work spread over `processes` CPUs
-            bound = max(r["main_cpu"], (r["main_cpu"] + r["workers_cpu"]) / processes)
-            print(
-                f"| {processes} | {chunks:,} | {seconds:.2f} | {rates[-1]:,.0f} | "
-                f"{r['main_cpu']:.2f} | {r['workers_cpu']:.2f} | {chunks / bound:,.0f} |"
-            )
-        print(f"parallel / sequential (wall): {rates[1] / rates[0]:.2f}x; {load()}")
-        print(f"a file ingested here, found by a search in another process: {r['seen_ms']:.0f} ms")
+        print("|---|---|---|---|---|---|---|---|")
+        rates = {}
+        for code in codes:
+            for processes in (1, parallel):
+                r = run(Path(corpus), processes, code)
+                rates[code, processes] = int(r["chunks"]) / r["seconds"]
+                print(row(code, processes, r))
+        for code in codes:
+            ratio = rates[code, parallel] / rates[code, 1]
+            print(f"{commit(code)}: parallel / sequential (wall): {ratio:.2f}x")
+        if args.against:
+            ratio = rates[ROOT, parallel] / rates[codes[1], parallel]
+            print(f"{commit(ROOT)} / {commit(codes[1])} (parallel, wall): {ratio:.1f}x")
+        print(
+            f"{load()}; a file ingested here, found by a search in another process: "
+            f"{r['seen_ms']:.0f} ms"
+        )
+
+
+def row(code: Path, processes: int, r: dict[str, float]) -> str:
+    chunks, seconds = int(r["chunks"]), r["seconds"]
+    # the busier of: this process, or all work spread over `processes` CPUs
+    bound = max(r["main_cpu"], (r["main_cpu"] + r["workers_cpu"]) / processes)
+    return (
+        f"| {commit(code)} | {processes} | {chunks:,} | {seconds:.2f} | {chunks / seconds:,.0f} "
+        f"| {r['main_cpu']:.2f} | {r['workers_cpu']:.2f} | {chunks / bound:,.0f} |"
+    )
+
+
+def commit(code: Path) -> str:
+    """The checkout's commit, short, with ``+`` when it has uncommitted changes."""
+    git = ["git", "-C", str(code)]
+    sha = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(
+        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
+    ).stdout.strip()
+    return sha.stdout.strip() + ("+" if dirty else "")
 
 
 def load() -> str:
