@@ -166,7 +166,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         {
             "timeout": 20,
             "transaction_mode": "IMMEDIATE",
-            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON",
+            "init_command": (
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA secure_delete=ON"
+            ),
         }
     )
 

@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["leave_kb"]
 
 
-def scenario(data_dir: Path, *args: str, timeout: float = 180) -> dict[str, Any]:
+def scenario(data_dir: Path, *args: str, timeout: float = 400) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, "-m", "tests.chat.turn_scenarios", *args],
         cwd=ROOT, env=scenario_env(data_dir), capture_output=True, text=True, timeout=timeout,
