@@ -103,7 +103,8 @@ async def chat_turn(session: str, conversation: int, *, until: re.Pattern[str] =
     headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"),
                (b"cookie", f"sessionid={session}".encode())]
     comm = WebsocketCommunicator(application, f"/ws/chat/{conversation}/", headers=headers)
-    await comm.connect()
+    connected, _ = await comm.connect(timeout=120)  # the default 1 s is too short for 50 at once
+    assert connected
     # generous: 50 turns share two busy cores, and the test asserts loss, not speed
     await comm.receive_from(timeout=120)  # connection-state
     await comm.send_to(text_data=json.dumps({"question": QUESTION}))
