@@ -30,7 +30,7 @@ import django  # noqa: E402
 django.setup()
 
 from chat.evaluation import load_cases, run_cases  # noqa: E402
-from chat.turns import pipeline_config_from_settings  # noqa: E402
+from chat.pipeline_settings import pipeline_config_from_settings  # noqa: E402
 from kbqa.core.evaluation.metrics import CaseResult, summarise  # noqa: E402
 from kbqa.core.grounding import citations  # noqa: E402
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall  # noqa: E402

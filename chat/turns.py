@@ -27,7 +27,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import weakref
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -38,15 +37,18 @@ from django.contrib.auth.models import AbstractBaseUser
 
 from chat import limits
 from chat.models import Conversation, Message, new_ulid
+from chat.pipeline_settings import (
+    pipeline_config_from_settings,
+    provider_from_settings,
+    provider_shared,
+)
 from chat.questions import question_clean, question_too_long
 from chat.selectors import conversation_visible
 from chat.services import conversation_history, conversation_start, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
 from kbqa.core.errors import KbqaError
-from kbqa.core.generation.calls import Deadlines
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
-from kbqa.core.providers.registry import ProviderSettings, describe_provider, make_provider
 from kbqa.core.types import (
     EVERYONE,
     Audience,
@@ -75,82 +77,6 @@ FAILED = "The answer could not be produced because of an internal error; please 
 # the anthropic and openai SDKs' longest back-off is 8 s, and their overload messages say
 # "in a minute"; 30 s sits between, so a client retrying at once does not pile on.
 DEFAULT_RETRY_AFTER = 30
-
-# ----------------------------------------------------------------------------- settings
-
-
-def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
-    """The answer knobs from ``KBQA_*`` settings; keyword overrides win (tests, evaluate)."""
-    values: dict[str, Any] = {
-        "top_k": settings.KBQA_TOP_K,
-        "budget": settings.KBQA_CONTEXT_BUDGET,
-        "max_blocks": settings.KBQA_MAX_BLOCKS,
-        "min_relevance": settings.KBQA_MIN_RELEVANCE,
-        "overlap_threshold": settings.KBQA_OVERLAP_THRESHOLD,
-        "compression": settings.KBQA_COMPRESSION,
-        "query_expansion": settings.KBQA_QUERY_EXPANSION,
-        "answer_deadlines": Deadlines(
-            first_byte=settings.KBQA_FIRST_BYTE_DEADLINE, total=settings.KBQA_ANSWER_DEADLINE
-        ),
-        "fast_deadlines": Deadlines(
-            first_byte=settings.KBQA_FAST_DEADLINE, total=2 * settings.KBQA_FAST_DEADLINE
-        ),
-    }
-    values.update(overrides)
-    return PipelineConfig(**values)
-
-
-def provider_settings() -> ProviderSettings:
-    """The provider knobs from Django settings (README: Configuration)."""
-    return ProviderSettings(
-        anthropic_api_key=settings.ANTHROPIC_API_KEY,
-        anthropic_model=settings.KBQA_ANTHROPIC_MODEL,
-        anthropic_fast_model=settings.KBQA_ANTHROPIC_FAST_MODEL,
-        anthropic_base_url=settings.KBQA_ANTHROPIC_BASE_URL,
-        openai_base_url=settings.KBQA_OPENAI_BASE_URL,
-        openai_model=settings.KBQA_OPENAI_MODEL,
-        openai_fast_model=settings.KBQA_OPENAI_FAST_MODEL,
-        openai_api_key=settings.KBQA_OPENAI_API_KEY,
-        max_retries=settings.KBQA_ANTHROPIC_MAX_RETRIES,
-        timeout=settings.KBQA_ANTHROPIC_TIMEOUT,
-        max_retry_wait=settings.KBQA_MAX_RETRY_WAIT,
-    )
-
-
-def provider_from_settings(name: str | None = None) -> Provider:
-    """Build the provider named ``name`` (default ``KBQA_PROVIDER``). Raises ConfigError."""
-    return make_provider(name or settings.KBQA_PROVIDER, provider_settings())
-
-
-# One provider per event loop and configuration: see ``provider_shared``.
-_ProvidersByConfig = dict[tuple[Any, ...], Provider]
-_shared: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _ProvidersByConfig] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def provider_shared() -> Provider:
-    """The configured provider (``KBQA_PROVIDER``) that every turn on the running event loop
-    shares; built on first use, never closed by a turn. Raises ConfigError.
-
-    Building a provider per answer cost about 80 ms of CPU on the event loop (the SDK's HTTP
-    client loads the CA bundle into a new SSL context: py-spy under ``bench/load.py``,
-    2026-11-30), which every other turn on the server waited for, and a new client cannot
-    reuse connections. The SDK's client is safe to share between concurrent requests. Another
-    loop (``ask``, tests) gets its own.
-    """
-    key = (settings.KBQA_PROVIDER, provider_settings())
-    per_loop = _shared.setdefault(asyncio.get_running_loop(), {})
-    if key not in per_loop:
-        per_loop[key] = provider_from_settings()
-    return per_loop[key]
-
-
-def provider_label_from_settings(name: str | None = None) -> str:
-    """Status-line label of the configured provider, e.g. "offline extractive" (nothing is
-    built or connected). Raises ConfigError like ``provider_from_settings``."""
-    return describe_provider(name or settings.KBQA_PROVIDER, provider_settings())
-
 
 # ----------------------------------------------------------------------------- the request
 

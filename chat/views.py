@@ -23,9 +23,10 @@ from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from chat import services, turn_records, turns
+from chat import services, turn_records
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message, Trace
+from chat.pipeline_settings import provider_label_from_settings
 from chat.rendering import message_turn_view
 from chat.selectors import conversation_visible
 from kbqa.core.errors import KbqaError
@@ -40,7 +41,7 @@ def provider_label() -> tuple[str, bool]:
     """``(label, ok)`` for the status line in the active language, e.g.
     ``("offline extractive", True)``; ``(the configuration error, False)`` when it is bad."""
     try:
-        label = turns.provider_label_from_settings()
+        label = provider_label_from_settings()
     except KbqaError as exc:
         return str(exc), False
     return str(PROVIDER_LABELS.get(label, label)), True

@@ -129,12 +129,12 @@ async def api_turn(token: str) -> int:
 def concurrent(n: str) -> dict[str, Any]:
     from asgiref.sync import async_to_sync
 
-    import chat.turns
+    import chat.pipeline_settings
     from chat.auth import api_token_create
     from chat.models import Message, Trace
 
     provider = slow_extractive(delay=0.002)
-    chat.turns.provider_from_settings = lambda name=None: provider  # type: ignore[assignment]
+    chat.pipeline_settings.provider_from_settings = lambda name=None: provider  # type: ignore[assignment]
     people = [user_with_session(f"u{i}") for i in range(int(n))]
     tokens = [api_token_create(user=user)[1] for user, _, _ in people]
 
@@ -158,10 +158,10 @@ def concurrent(n: str) -> dict[str, Any]:
 
 
 def stall() -> None:
-    import chat.turns
+    import chat.pipeline_settings
 
     provider = slow_extractive(delay=0.001, stall_after_first_sentence=True)
-    chat.turns.provider_from_settings = lambda name=None: provider  # type: ignore[assignment]
+    chat.pipeline_settings.provider_from_settings = lambda name=None: provider  # type: ignore[assignment]
     _, session, conversation = user_with_session("stalled")
 
     async def run() -> None:

@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.evaluation import load_cases, run_cases, write_results
-from chat.turns import pipeline_config_from_settings, provider_from_settings
+from chat.pipeline_settings import pipeline_config_from_settings, provider_from_settings
 from kbqa.core.errors import KbqaError
 from kbqa.core.evaluation.cases import EXPECTS, EvalCase, expect_counts
 from kbqa.core.evaluation.metrics import CaseResult, summarise, summarise_by_language
