@@ -19,13 +19,14 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.kbqa.live import wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -36,7 +37,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
 ]
 ARTIFACTS = ROOT / "test-artifacts"
-SERVER_START_SECONDS = 30.0
 
 
 @dataclass(frozen=True)
@@ -66,18 +66,6 @@ def server_env(data_dir: Path) -> dict[str, str]:
         KBQA_QUESTIONS_PER_MINUTE="1000",
     )
     return env
-
-
-def wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + SERVER_START_SECONDS
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"daphne exited with code {proc.returncode} before listening")
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise RuntimeError(f"daphne did not listen on port {port} within {SERVER_START_SECONDS}s")
 
 
 def login_password(data_dir: Path) -> str:

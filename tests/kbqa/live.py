@@ -72,7 +72,7 @@ def daphne(data_dir: Path, **extra: str) -> Iterator[Daphne]:
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     try:
-        _wait_for_port(port, proc)
+        wait_for_port(port, proc)
         yield Daphne(port, proc.pid, data_dir)
     finally:
         proc.terminate()
@@ -94,7 +94,9 @@ def api_key_create(data_dir: Path, username: str = "api-client") -> str:
     return manage(server_env(data_dir), "shell", "-c", code).stdout.strip().splitlines()[-1]
 
 
-def _wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+def wait_for_port(port: int, proc: subprocess.Popen[bytes]) -> None:
+    """Return once ``proc`` (Daphne) listens on 127.0.0.1:``port``; RuntimeError if it exits
+    first or does not listen within ``START_SECONDS``."""
     deadline = time.monotonic() + START_SECONDS
     while time.monotonic() < deadline:
         if proc.poll() is not None:
