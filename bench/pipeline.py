@@ -31,8 +31,9 @@ from kbqa.core.grounding.citations import Verifier, parse_claim  # noqa: E402
 from kbqa.core.grounding.conflicts import find_conflicts  # noqa: E402
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer  # noqa: E402
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall  # noqa: E402
+from kbqa.core.records import TraceRecorder  # noqa: E402
 from kbqa.core.text.sentences import SentenceBuffer, split_sentences  # noqa: E402
-from kbqa.core.types import Chunk, ScoredChunk, Sentence, TraceRecorder  # noqa: E402
+from kbqa.core.types import Chunk, ScoredChunk, Sentence  # noqa: E402
 
 RUNS = 200
 TOKEN_GAP_MS = 20.0  # one token every 20 ms = 50 tokens/s, a typical streaming speed

@@ -14,7 +14,8 @@ from django.core.exceptions import PermissionDenied
 
 from chat.models import Conversation, Feedback, Message, Trace
 from chat.turn_records import trace_fields
-from kbqa.core.types import TraceRecorder, Turn
+from kbqa.core.records import TraceRecorder
+from kbqa.core.types import Turn
 
 
 def trace_record(

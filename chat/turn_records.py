@@ -33,7 +33,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from chat.models import Conversation, Message, Trace
-from kbqa.core.types import TraceRecorder
+from kbqa.core.records import TraceRecorder
 from kbqa.db import write_retried
 
 # This server process, as stored on the pending traces it runs.

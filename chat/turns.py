@@ -49,6 +49,7 @@ from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interru
 from kbqa.core.errors import KbqaError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.types import (
     EVERYONE,
     Audience,
@@ -61,7 +62,6 @@ from kbqa.core.types import (
     Refusal,
     Retriever,
     Sentence,
-    TraceRecorder,
     Turn,
 )
 from kbqa.db import db_async

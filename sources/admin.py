@@ -27,16 +27,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from sources.forms import DocumentVisibilityForm, UploadForm
+from sources.ingest_types import IngestOverrides, IngestResult, chunks_phrase
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
-from sources.services import (
-    IngestOverrides,
-    IngestResult,
-    chunks_phrase,
-    document_ingest,
-    document_reingest,
-    ingest_failure_reason,
-)
+from sources.services import document_ingest, document_reingest, ingest_failure_reason
 from sources.visibility import document_visibility_set
 
 CHUNKS_INLINE = 50  # chunks shown on a document's page; a 22 MB text made 15,282 (47 MB HTML)

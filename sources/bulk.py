@@ -41,14 +41,11 @@ from kbqa.core.text.terms import TERMS_VERSION
 from kbqa.core.text.tokens import count_tokens
 from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
 from sources.indexing import index_documents, joined_terms
+from sources.ingest_types import IngestFailure, IngestOverrides, IngestResult, IngestSummary
 from sources.models import Chunk, Document, PurgedChunk
 from sources.parsed import ParsedDocument
 from sources.parsers import parse_file
 from sources.services import (
-    IngestFailure,
-    IngestOverrides,
-    IngestResult,
-    IngestSummary,
     _check_size,
     _DocumentDraft,
     _prepare,

@@ -19,9 +19,10 @@ from django.core.files.uploadedfile import UploadedFile
 from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
+from sources.ingest_types import IngestOverrides
 from sources.models import Authority, Document, Language
 from sources.parsers import SUPPORTED_SUFFIXES
-from sources.services import IngestOverrides, upload_size_problem
+from sources.services import upload_size_problem
 
 
 class _Limit:

@@ -33,6 +33,7 @@ from kbqa.core.grounding.refusals import (
     refuse_no_support,
 )
 from kbqa.core.providers.base import Provider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.text.normalise import detect_language, sha256
@@ -52,7 +53,6 @@ from kbqa.core.types import (
     Retriever,
     ScoredChunk,
     Sentence,
-    TraceRecorder,
     blocks_info,
 )
 

@@ -1,12 +1,13 @@
-"""Records of model calls: what ``generation.calls`` appends to the trace, one per call.
+"""What a trace records: each model call (what ``generation.calls`` appends, one per call)
+and the ``TraceRecorder`` that holds them with everything else a reviewer needs.
 
-Frozen values (``asdict``-serialisable); ``TraceRecorder.calls`` holds them and derives usage
-per model from them.
+Call records are frozen values (``asdict``-serialisable); ``TraceRecorder.calls`` holds them
+and derives usage per model from them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 CallPurpose = Literal["answer", "rewrite", "compress", "expand"]
@@ -69,3 +70,66 @@ class ModelCall:
     duration_ms: float
     request_id: str = ""
     error: CallError | None = None
+
+
+@dataclass
+class TraceRecorder:
+    """Everything a reviewer needs, filled in by the pipeline as it goes (mutable on purpose).
+
+    The caller creates it, passes it to the pipeline and stores it in a ``finally`` block, so a
+    trace exists even when the answer fails or the client disconnects. Times are milliseconds.
+    ``calls`` holds every model call (``generation.calls.call_model`` is the only writer);
+    ``usage``, ``prompts`` and ``drafts`` are derived from it.
+    """
+
+    trace_id: str
+    question: str
+    standalone_query: str = ""
+    expanded_query: str = ""
+    language: str = "en"
+    hits: list[dict[str, Any]] = field(default_factory=list)
+    min_relevance: float = 0.0
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    compression: dict[str, Any] | None = None
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    provider: str = ""
+    model: str = ""
+    model_version: str = ""
+    calls: list[ModelCall] = field(default_factory=list)
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    #: sentences of the blocks that address the assistant (``grounding.instructions``)
+    instruction_sentences: list[dict[str, Any]] = field(default_factory=list)
+    dropped: list[dict[str, Any]] = field(default_factory=list)
+    emitted: list[dict[str, Any]] = field(default_factory=list)
+    refusal_reason: str = ""
+    status: str = "pending"
+    timings: dict[str, float] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def usage(self) -> dict[str, ModelUsage]:
+        """Token usage summed per reported model (requested model when none was reported)."""
+        out: dict[str, ModelUsage] = {}
+        for c in self.calls:
+            key = c.model_reported or c.model_requested
+            out[key] = out.get(key, ModelUsage()) + c.usage
+        return out
+
+    @property
+    def drafts(self) -> list[str]:
+        """The raw text of each answer draft, in order."""
+        return [c.output for c in self.calls if c.purpose == "answer"]
+
+    @property
+    def prompts(self) -> list[dict[str, Any]]:
+        """The prompt of each answer draft as sent, in order."""
+        return [c.prompt for c in self.calls if c.purpose == "answer"]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The one JSON-ready form of the trace (``Trace.data``), derived fields included."""
+        data = asdict(self)
+        data["usage"] = {model: asdict(u) for model, u in self.usage.items()}
+        data["prompts"] = self.prompts
+        data["drafts"] = self.drafts
+        return data

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from sources.services import IngestOverrides, document_ingest
+from sources.ingest_types import IngestOverrides
+from sources.services import document_ingest
 
 LEAVE_TEXT = "Full-time employees get 20 days of annual leave each calendar year."
 TRAVEL_TEXT = "Travel must be booked through the travel desk at least 14 days ahead."

@@ -21,8 +21,9 @@ from chat.evaluation import case_knowledge_base
 from chat.models import Conversation
 from kbqa.core.errors import KbqaError
 from kbqa.core.evaluation.cases import parse_case
+from sources.ingest_types import IngestOverrides
 from sources.models import Document
-from sources.services import IngestOverrides, document_ingest
+from sources.services import document_ingest
 from sources.visibility import document_visibility_set
 from tests.chat.support import chat_socket, conversation_make, receive_turn
 from tests.chat.test_api import sse

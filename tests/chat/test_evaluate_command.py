@@ -22,8 +22,9 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.evaluation.cases import parse_case
 from kbqa.core.evaluation.metrics import JSON_SUMMARY_KEYS
 from kbqa.core.types import Meta, Sentence
+from sources.ingest_types import IngestOverrides
 from sources.selectors import current_chunks
-from sources.services import IngestOverrides, document_ingest
+from sources.services import document_ingest
 from tests.fakes.provider import FakeProvider
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -12,8 +12,7 @@ from django.test import Client
 
 from chat.models import Trace, new_ulid
 from chat.services import trace_record
-from kbqa.core.records import CallError, ModelCall, ModelUsage
-from kbqa.core.types import TraceRecorder
+from kbqa.core.records import CallError, ModelCall, ModelUsage, TraceRecorder
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,8 @@ import pytest
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.types import Chunk, Event, ScoredChunk, Sentence, TraceRecorder, Turn
+from kbqa.core.records import TraceRecorder
+from kbqa.core.types import Chunk, Event, ScoredChunk, Sentence, Turn
 from tests.fakes.provider import FakeOutput, FakeProvider
 
 RECYCLE = Chunk(

@@ -16,7 +16,8 @@ from kbqa.core.grounding.refusals import refuse_declined
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.anthropic import AnthropicProvider
 from kbqa.core.providers.failures import MSG_ACCOUNT, MSG_BROKE_OFF, MSG_OVERLOADED
-from kbqa.core.types import Chunk, Error, Event, ScoredChunk, TraceRecorder, Turn
+from kbqa.core.records import TraceRecorder
+from kbqa.core.types import Chunk, Error, Event, ScoredChunk, Turn
 from tests.fakes.anthropic_server import FakeAnthropicServer, StatusReply, StreamReply
 
 RECYCLE = Chunk(

@@ -12,14 +12,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from kbqa.core.errors import IngestError
+from sources.ingest_types import IngestOverrides
 from sources.models import Chunk, Document
 from sources.selectors import chunk_get
-from sources.services import (
-    IngestOverrides,
-    document_ingest,
-    document_reingest,
-    documents_ingest_paths,
-)
+from sources.services import document_ingest, document_reingest, documents_ingest_paths
 from tests.sources.conftest import docx_bytes, pdf_bytes
 
 pytestmark = pytest.mark.django_db

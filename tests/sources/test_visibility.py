@@ -13,9 +13,10 @@ from django.test import Client
 from django.urls import reverse
 
 from kbqa.core.errors import IngestError
+from sources.ingest_types import IngestOverrides
 from sources.models import Chunk, Document
 from sources.selectors import audience_for, chunks_search
-from sources.services import IngestOverrides, document_ingest
+from sources.services import document_ingest
 from sources.visibility import document_visibility_set
 
 pytestmark = pytest.mark.django_db

@@ -25,9 +25,10 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_compress_prompt
 from kbqa.core.providers.base import Provider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.text.sentences import split_sentences
 from kbqa.core.text.tokens import count_tokens
-from kbqa.core.types import Block, TraceRecorder
+from kbqa.core.types import Block
 
 _SPACE_RE = re.compile(r"\s+")
 

@@ -21,8 +21,7 @@ from dataclasses import dataclass
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
-from kbqa.core.records import CallError, CallPurpose, ModelCall, ModelUsage
-from kbqa.core.types import TraceRecorder
+from kbqa.core.records import CallError, CallPurpose, ModelCall, ModelUsage, TraceRecorder
 
 log = logging.getLogger(__name__)
 

@@ -29,6 +29,7 @@ from kbqa.core.grounding.citations import (
 from kbqa.core.grounding.instructions import instruction_sentences
 from kbqa.core.grounding.refusals import partial_notice
 from kbqa.core.providers.base import Provider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.text.sentences import SentenceBuffer
 from kbqa.core.types import (
     AnswerRequest,
@@ -38,7 +39,6 @@ from kbqa.core.types import (
     Event,
     Language,
     Sentence,
-    TraceRecorder,
     Verdict,
 )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from kbqa.core.errors import ProviderError
 from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.providers.base import Prompt, Provider
-from kbqa.core.types import TraceRecorder
+from kbqa.core.records import TraceRecorder
 
 QUERY_REPEATS = 5  # query2doc, sparse retrieval: q+ = concat({q} * 5, d')
 EXPAND_MAX_TOKENS = 160  # a passage of 2-4 sentences; longer ones drown the query

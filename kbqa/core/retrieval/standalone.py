@@ -15,9 +15,10 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.text.normalise import detect_language, has_cjk
 from kbqa.core.text.terms import STOP_EN, terms, without_parts
-from kbqa.core.types import TraceRecorder, Turn
+from kbqa.core.types import Turn
 
 MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
 CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")

@@ -6,9 +6,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from sources.ingest_types import chunks_phrase
 from sources.lifecycle import document_purge
 from sources.models import Document
-from sources.services import chunks_phrase
 
 
 class Command(BaseCommand):

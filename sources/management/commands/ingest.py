@@ -8,15 +8,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from sources.indexing import index_build, stale_terms_count
+from sources.ingest_types import IngestFailure, IngestOverrides, IngestResult, chunks_phrase
 from sources.models import Authority
 from sources.selectors import index_status
-from sources.services import (
-    IngestFailure,
-    IngestOverrides,
-    IngestResult,
-    chunks_phrase,
-    documents_ingest_paths,
-)
+from sources.services import documents_ingest_paths
 
 
 class Command(BaseCommand):

@@ -5,8 +5,8 @@ import pytest
 from kbqa.core.context.compression import check_lines, compress_blocks, whole_sentences
 from kbqa.core.errors import ProviderError
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.text.tokens import count_tokens
-from kbqa.core.types import TraceRecorder
 from tests.fakes import make_block
 from tests.fakes.provider import FakeProvider
 

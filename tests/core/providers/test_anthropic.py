@@ -21,7 +21,7 @@ from kbqa.core.providers.failures import (
     MSG_REJECTED,
     MSG_UNREACHABLE,
 )
-from kbqa.core.types import TraceRecorder
+from kbqa.core.records import TraceRecorder
 from tests.fakes import make_block
 from tests.fakes.anthropic_server import OVERLOADED, FakeAnthropicServer, StatusReply, StreamReply
 

@@ -20,7 +20,8 @@ from kbqa.core.providers.failures import (
     MSG_UNREACHABLE,
 )
 from kbqa.core.providers.openai import OpenAIProvider
-from kbqa.core.types import Chunk, ScoredChunk, TraceRecorder, Turn
+from kbqa.core.records import TraceRecorder
+from kbqa.core.types import Chunk, ScoredChunk, Turn
 from tests.fakes import make_block
 from tests.fakes.openai_server import ChatReply, ChatStatusReply, FakeOpenAIServer
 

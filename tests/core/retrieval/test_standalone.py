@@ -4,8 +4,9 @@ import pytest
 
 from kbqa.core.errors import ProviderError
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.standalone import is_follow_up, rewrite_deterministic, standalone_query
-from kbqa.core.types import TraceRecorder, Turn
+from kbqa.core.types import Turn
 from tests.fakes.provider import FakeProvider
 
 EN = (

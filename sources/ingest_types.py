@@ -1,0 +1,98 @@
+"""What ingesting takes and gives back: the overrides an ingester sets and the outcome of
+each file (``IngestResult``, ``IngestFailure``) and of a batch (``IngestSummary``).
+
+Plain frozen values shared by ``sources.services`` (which produces them), the bulk
+ingester, the admin, the upload form and the ``ingest`` command.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from django.utils.translation import ngettext
+
+IngestStatus = Literal["added", "updated", "unchanged", "restored"]
+
+
+@dataclass(frozen=True)
+class IngestOverrides:
+    """Metadata set by whoever ingests; each non-empty value beats what the file says.
+
+    ``updated`` is an ISO date (``2025-06-30``); ``authority`` one of ``Authority``;
+    ``language`` ``en`` or ``zh``; ``visibility`` "everyone" or comma-separated names of
+    existing Django groups (README: Who may read what).
+    """
+
+    doc_id: str = ""
+    title: str = ""
+    authority: str = ""
+    language: str = ""
+    updated: str = ""
+    source_url: str = ""
+    visibility: str = ""  # "everyone", or comma-separated group names
+
+    def as_dict(self) -> dict[str, str]:
+        """Only the values that were set."""
+        return {k: v for k, v in self.__dict__.items() if v}
+
+    def stored(self) -> dict[str, str]:
+        """What ``Document.overrides`` keeps (the doc_id is the document's own)."""
+        return {k: v for k, v in self.as_dict().items() if k != "doc_id"}
+
+
+@dataclass(frozen=True)
+class IngestResult:
+    """Outcome of one stored document; chunk counts are chunks of this document."""
+
+    name: str
+    doc_id: str
+    title: str
+    status: IngestStatus
+    chunks: int  # current chunks after ingest
+    chunks_added: int = 0  # new chunk rows (new ids)
+    chunks_kept: int = 0  # current chunks whose ids were kept or revived
+    chunks_superseded: int = 0  # chunks marked not current (kept for old citations)
+    doc_id_from_name: bool = False  # no doc_id in front matter or overrides: from the file name
+    previous_name: str = ""  # original file name of the document before this ingest, if any
+    warnings: tuple[str, ...] = ()  # content of the file that could not be read (safe to show)
+
+
+@dataclass(frozen=True)
+class IngestFailure:
+    """A file that was not ingested; ``reason`` is safe to show and names the file."""
+
+    name: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class IngestSummary:
+    """Outcome of ingesting many files, in the order they were processed."""
+
+    results: tuple[IngestResult, ...] = ()
+    failures: tuple[IngestFailure, ...] = ()
+
+    def count(self, status: IngestStatus | Literal["failed"]) -> int:
+        if status == "failed":
+            return len(self.failures)
+        return sum(1 for r in self.results if r.status == status)
+
+    def line(self) -> str:
+        """One-line summary, e.g. ``documents: 2 added, 0 updated, 1 unchanged, 1 failed;
+        chunks: 9 current, 9 added, 0 superseded``."""
+        statuses: list[IngestStatus | Literal["failed"]] = ["added", "updated", "unchanged"]
+        if self.count("restored"):
+            statuses.append("restored")  # only then, so the usual line keeps its shape
+        docs = ", ".join(f"{self.count(s)} {s}" for s in [*statuses, "failed"])
+        current = sum(r.chunks for r in self.results)
+        added = sum(r.chunks_added for r in self.results)
+        superseded = sum(r.chunks_superseded for r in self.results)
+        return (
+            f"documents: {docs}; chunks: {current} current, {added} added, {superseded} superseded"
+        )
+
+
+def chunks_phrase(n: int) -> str:
+    """``1 chunk`` / ``2 chunks`` (ngettext, so translations get their plural forms)."""
+    return ngettext("%(n)d chunk", "%(n)d chunks", n) % {"n": n}
