@@ -39,6 +39,10 @@ $PY manage.py evaluate sources/demo/questions.jsonl --provider "$PROVIDER" --out
 # follow-up chains carry their earlier questions in "history"), reported apart from the demo.
 $PY manage.py evaluate sources/demo/natural.jsonl --provider "$PROVIDER" --out "$OUT/natural"
 
+# 3c. The held-out natural set (another writer who read only the documents, 2026-11-30): never
+# looked at while changing the code, so a rule fitted to natural.jsonl shows up as a gap here.
+$PY manage.py evaluate sources/demo/natural_holdout.jsonl --provider "$PROVIDER" --out "$OUT/holdout"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
