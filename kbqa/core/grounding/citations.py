@@ -62,8 +62,10 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
+from kbqa.core.grounding.evidence import block_evidence, block_metadata, numbers_in, unmark
 from kbqa.core.grounding.parsing import (
     CLAIMS_SCHEMA,
     GAP_PREFIX_EN,
@@ -102,9 +104,7 @@ MIN_CROSS_TERMS = 2
 #: more, the sentence repeats the instructions (the issue's case overlaps them fully).
 RULES_OVERLAP = 0.5
 
-_NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)*")
 _QUOTE_RE = re.compile(r'"([^"\n]+)"|“([^”\n]+)”|「([^」\n]+)」|『([^』\n]+)』|‘([^’\n]+)’')
-_EMPHASIS_CHARS_RE = re.compile(r"[*_`]")
 _LATIN_RUN_RE = re.compile(r"[A-Za-z]+")
 
 NO_CITATION = "has no citation"
@@ -114,25 +114,6 @@ NO_TERMS = "has no substantive terms to check against the sources"
 # ----------------------------------------------------------------------------- verification
 
 
-def _numbers(text: str) -> frozenset[str]:
-    """Numbers written in ``text`` (NFKC), thousands separators and leading zeros removed:
-    ``1,000`` -> ``1000``, ``07`` -> ``7``."""
-    found = _NUMBER_RE.findall(unicodedata.normalize("NFKC", text))
-    cleaned = (re.sub(r",(?=\d{3}\b)", "", n).rstrip(",.") for n in found)
-    return frozenset(n.lstrip("0") or "0" if n.isdigit() else n for n in cleaned)
-
-
-def _metadata(block: Block) -> str:
-    """What the prompt shows about a block besides its text: title, section, updated date."""
-    c = block.chunk
-    return "\n".join(x for x in (c.title, c.section, c.updated) if x)
-
-
-def _block_language(block: Block) -> str:
-    """The language of a block's text (detected: ``Chunk.language`` defaults to "en")."""
-    return detect_language(block.chunk.text)
-
-
 def _quotes(text: str) -> list[str]:
     spans = ("".join(groups) for groups in _QUOTE_RE.findall(text))
     return [s.strip().rstrip(".,;:!?。，；：！？") for s in spans if s.strip()]
@@ -140,11 +121,6 @@ def _quotes(text: str) -> list[str]:
 
 def _cites(numbers: Iterable[int], joiner: str = "or") -> str:
     return f" {joiner} ".join(f"[{n}]" for n in numbers)
-
-
-def _unmark(text: str) -> str:
-    """``text`` without Markdown emphasis and code characters (``*``, ``_``, backtick)."""
-    return _EMPHASIS_CHARS_RE.sub("", text)
 
 
 def gap_terms(body: str) -> tuple[str, ...]:
@@ -169,6 +145,12 @@ def _surface(body: str, term: str) -> str:
     return term
 
 
+@lru_cache(maxsize=8)
+def _rules_terms(instructions: str) -> frozenset[str]:
+    """The answering rules' terms (the rules' text is the same for every answer)."""
+    return term_set(instructions)
+
+
 class Verifier:
     """Checks claims against the blocks issued for one answer (rules in the module doc).
 
@@ -186,19 +168,18 @@ class Verifier:
         instructions: str = "",
     ) -> None:
         self.min_overlap = min_overlap
-        self._terms = {b.n: term_set(b.chunk.text) for b in blocks}
-        self._texts = {b.n: normalise(b.chunk.text) for b in blocks}
-        self._meta = {b.n: normalise(_metadata(b)) for b in blocks}
-        self._evidence_terms = {b.n: self._terms[b.n] | term_set(_metadata(b)) for b in blocks}
-        self._bare_texts = {
-            n: _unmark(f"{t}\n{self._meta[n]}") for n, t in self._texts.items()
-        }
-        self._numbers = {b.n: _numbers(b.chunk.text) | _numbers(_metadata(b)) for b in blocks}
-        self._languages = {b.n: _block_language(b) for b in blocks}
+        evidence = {b.n: block_evidence(b.chunk.text, block_metadata(b)) for b in blocks}
+        self._terms = {n: e.terms for n, e in evidence.items()}
+        self._texts = {n: e.text for n, e in evidence.items()}
+        self._meta = {n: e.meta for n, e in evidence.items()}
+        self._evidence_terms = {n: e.evidence_terms for n, e in evidence.items()}
+        self._bare_texts = {n: e.bare_text for n, e in evidence.items()}
+        self._numbers = {n: e.numbers for n, e in evidence.items()}
+        self._languages = {n: e.language for n, e in evidence.items()}
         self.common_terms = _common_terms(list(self._terms.values()))
         self._question_terms = term_set(question)
         self._question_text = normalise(question)
-        self._rules_terms = term_set(instructions)
+        self._rules_terms = _rules_terms(instructions)
 
     def verify(self, claim: Claim) -> Verdict:
         """The verdict on ``claim``; a failure is data (issues), never an exception."""
@@ -285,7 +266,7 @@ class Verifier:
         evidence = Evidence(
             text="\n".join([*(f"{self._texts[n]}\n{self._meta[n]}" for n in issued),
                             self._question_text]),
-            numbers=frozenset().union(*(self._numbers[n] for n in issued)) | _numbers(
+            numbers=frozenset().union(*(self._numbers[n] for n in issued)) | numbers_in(
                 self._question_text),
             block_terms=block_terms,
         )
@@ -302,7 +283,7 @@ class Verifier:
         issues: list[str] = []
         if claim.citations:
             issues.append(f"says something is not covered yet cites {_cites(claim.citations)}")
-        if _numbers(claim.text):
+        if numbers_in(claim.text):
             issues.append("says something is not covered yet gives a number")
         body = gap_body(claim.text) or ""
         named = gap_terms(body)
@@ -348,7 +329,7 @@ class Verifier:
         if not issued:
             return []
         known: set[str] = set().union(*(self._numbers[n] for n in issued))
-        missing = sorted(_numbers(text) - known)
+        missing = sorted(numbers_in(text) - known)
         return [f"gives the number {m}, which appears in none of {_cites(issued)}"
                 for m in missing]
 
@@ -358,7 +339,7 @@ class Verifier:
         return [
             f"quotes “{q}” which does not appear in {_cites(issued)}"
             for q in _quotes(text)
-            if not any(_unmark(normalise(q)) in self._bare_texts[n] for n in issued)
+            if not any(unmark(normalise(q)) in self._bare_texts[n] for n in issued)
         ]
 
 
