@@ -1,6 +1,7 @@
 """The paced fake model of ``bench/load.py``: ``tests/fakes/anthropic_server.py`` (used as a
 library, unchanged) streaming a verified answer one token every ``1 / rate`` seconds, and
-the same answer read straight through the SDK (the no-kbqa baseline)."""
+the same answer read straight through kbqa's Anthropic provider (the no-pipeline
+baseline)."""
 
 from __future__ import annotations
 
@@ -49,13 +50,17 @@ def serve_fake_model(rate: float) -> None:
 
 
 class _PacedWriter:
-    """Writes the k-th text delta ``k * gap`` seconds after the response began (absolute
-    deadlines: sleeping ``gap`` before each would add every oversleep to the model's pace)."""
+    """Writes the k-th text delta ``k * gap`` seconds after the response's first delta
+    (absolute deadlines: sleeping ``gap`` before each would add every oversleep to the
+    model's pace). A kept-alive connection serves several responses with one writer, so the
+    count restarts at each response's status line."""
 
     def __init__(self, raw, gap: float) -> None:  # type: ignore[no-untyped-def]
         self.raw, self.gap, self.sent, self.start = raw, gap, 0, 0.0
 
     def write(self, data: bytes) -> int:
+        if data.startswith(b"HTTP/"):
+            self.sent, self.start = 0, 0.0
         if b"content_block_delta" in data:
             self.start = self.start or time.monotonic()
             self.sent += 1
@@ -66,18 +71,19 @@ class _PacedWriter:
         return getattr(self.raw, name)
 
 
-async def model_alone(client: Any, timeout: float) -> tuple[float, float]:
+async def model_alone(provider: Any, timeout: float) -> tuple[float, float]:
     """Seconds to the first complete sentence and to the end of the same answer, read
-    straight from the fake model through ``client`` (an ``AsyncAnthropic``), no kbqa.
-    Raises what the SDK raises, or TimeoutError after ``timeout`` seconds."""
+    straight from the fake model through ``provider`` (kbqa's ``AnthropicProvider``: the
+    SDK request and the event parsing every answer pays), no pipeline, no server.
+    Raises what the provider raises, or TimeoutError after ``timeout`` seconds."""
+    from kbqa.core.providers.base import Prompt, ProviderCall
+
+    prompt = Prompt(task="answer", system="", messages=({"role": "user", "content": QUESTION},),
+                    max_tokens=200)
     started, first, seen, stop = time.perf_counter(), 0.0, "", ANSWER.index("[1].") + 4
-    async with asyncio.timeout(timeout), client.messages.stream(
-        model="claude-sonnet-4-6", max_tokens=200,
-        messages=[{"role": "user", "content": QUESTION}],
-    ) as events:
-        async for event in events:
-            if event.type == "content_block_delta" and event.delta.type == "text_delta":
-                seen += event.delta.text
-                if not first and len(seen) >= stop:  # the first sentence is complete
-                    first = time.perf_counter()
+    async with asyncio.timeout(timeout):
+        async for delta in provider.stream(prompt, ProviderCall()):
+            seen += delta
+            if not first and len(seen) >= stop:  # the first sentence is complete
+                first = time.perf_counter()
     return first - started, time.perf_counter() - started
