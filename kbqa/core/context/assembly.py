@@ -16,6 +16,7 @@ numbered 1..N in that order: the closed set of numbers the model may cite.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TypeVar
 
 from kbqa.core.text.normalise import fingerprint
@@ -23,6 +24,15 @@ from kbqa.core.text.tokens import count_tokens
 from kbqa.core.types import Assembly, Block, ScoredChunk
 
 T = TypeVar("T")
+
+
+# Pure, and run on up to ``top_k`` hits of every answer (tiktoken's encoding of a chunk is the
+# larger part of assembly): about 1.5 ms of each answer's CPU under bench/load.py (py-spy,
+# 2026-11-30) for chunks that come back answer after answer.
+@lru_cache(maxsize=4096)
+def measure(text: str) -> tuple[str, int]:
+    """``(fingerprint, cl100k_base tokens)`` of a chunk's ``text``."""
+    return fingerprint(text), count_tokens(text)
 
 
 def assemble(scored: Sequence[ScoredChunk], *, budget: int = 1200, max_blocks: int = 5) -> Assembly:
@@ -41,12 +51,11 @@ def assemble(scored: Sequence[ScoredChunk], *, budget: int = 1200, max_blocks: i
     for hit in ranked:
         if len(chosen) >= max_blocks:
             break
-        fp = fingerprint(hit.chunk.text)
+        fp, tokens = measure(hit.chunk.text)
         if fp in seen:
             duplicates.append(hit.chunk.chunk_id)
             continue
         seen.add(fp)
-        tokens = count_tokens(hit.chunk.text)
         if used + tokens > budget:
             skipped.append(hit.chunk.chunk_id)
             continue

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
@@ -93,10 +94,21 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
 
 
 def _mentions(block: Block) -> list[_Mention]:
-    text = fold(block.chunk.text)
-    out: list[_Mention] = []
+    return [_Mention(block, *found) for found in _text_mentions(block.chunk.text)]
+
+
+_Found = tuple[Quantity, tuple[str, ...], Bound | None, tuple[str, ...]]
+
+
+# Pure, and run on the leading blocks of every answer: kept per passage, as the verifier's
+# ``block_evidence`` is (about 1 ms of each answer's CPU under bench/load.py, 2026-11-30).
+@lru_cache(maxsize=1024)
+def _text_mentions(raw: str) -> tuple[_Found, ...]:
+    """Each quantity of ``raw`` (a chunk's text) with its context terms, bound and subject."""
+    text = fold(raw)
+    out: list[_Found] = []
     clause_start = sentence_start = 0
-    for quantity in extract_quantities(block.chunk.text):
+    for quantity in extract_quantities(raw):
         for end in _CLAUSE_END.finditer(text, clause_start, quantity.start):
             clause_start = sentence_start = end.end()
         context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
@@ -106,9 +118,9 @@ def _mentions(block: Block) -> list[_Mention]:
         bound = bound_of(before, after)
         subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
                         if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
-        out.append(_Mention(block, quantity, tuple(context), bound, subject))
+        out.append((quantity, tuple(context), bound, subject))
         clause_start = quantity.end
-    return out
+    return tuple(out)
 
 
 def _values_by_document(mentions: Sequence[_Mention]) -> dict[tuple[str, str], list[Quantity]]:
