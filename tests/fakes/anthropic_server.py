@@ -11,7 +11,8 @@ https://docs.anthropic.com/en/api/errors):
   deltas), ``content_block_stop``, ``message_delta`` (``stop_reason``: ``end_turn``,
   ``max_tokens``, ``refusal``...; cumulative ``usage``) and ``message_stop``. ``fault``
   breaks the stream after ``after`` deltas: "error" (an ``event: error``,
-  ``overloaded_error``, as the API sends under load), "abort" (connection dropped mid-body),
+  ``overloaded_error``, as the API sends under load), "error_text" (an ``event: error``
+  whose data is plain text, as a proxy in between may send), "abort" (connection dropped mid-body),
   "stall" (silence), "hold" (pings only), "end" (a few pings, then the body ends cleanly
   without ``message_stop``).
 - ``StatusReply``: an HTTP error with the API's JSON error body and, when given, a
@@ -37,7 +38,7 @@ MODELS = {
     "claude-sonnet-5-5": "claude-sonnet-5-5",
     "claude-opus-4-6": "claude-opus-4-6",
 }
-Fault = Literal["error", "abort", "stall", "hold", "end"]
+Fault = Literal["error", "error_text", "abort", "stall", "hold", "end"]
 
 
 @dataclass(frozen=True)
@@ -143,6 +144,9 @@ class _Handler(StreamingHandler):
         ping = sse({"type": "ping"}, "ping")
         if fault == "error":
             self.chunk(sse(error_body("overloaded_error", "Overloaded"), "error"))
+            self.end_stream()
+        elif fault == "error_text":
+            self.chunk(b"event: error\ndata: upstream connect error\n\n")
             self.end_stream()
         elif fault == "abort":
             self.abort()

@@ -200,6 +200,18 @@ async def test_overloaded_error_event_mid_stream_keeps_the_text_before_it(
     assert len(fake_anthropic.requests) == 1  # never silently re-run once text has streamed
 
 
+async def test_an_error_event_that_is_not_json_is_still_a_retryable_error_after_the_text(
+    fake_anthropic: FakeAnthropicServer,
+) -> None:
+    fake_anthropic.script(StreamReply(["Kept 30 days [1]. ", "more"], fault="error_text",
+                                      after=1))
+    received, error = await _failure(fake_anthropic)
+    assert received == ["Kept 30 days [1]. "]
+    assert (str(error), error.retryable, error.started, error.status) == (
+        MSG_OVERLOADED, True, True, 200)
+    assert error.api_message == "upstream connect error"
+
+
 @pytest.mark.parametrize(("after", "message", "started"),
                          [(1, MSG_BROKE_OFF, True), (0, MSG_BROKE_BEFORE, False)])
 async def test_a_dropped_connection_is_a_provider_error_saying_whether_text_was_shown(
