@@ -179,6 +179,7 @@ class Verifier:
         self.common_terms = _common_terms(list(self._terms.values()))
         self._question_terms = term_set(question)
         self._question_text = normalise(question)
+        self._question_numbers = numbers_in(self._question_text)
         self._rules_terms = _rules_terms(instructions)
 
     def verify(self, claim: Claim) -> Verdict:
@@ -266,8 +267,8 @@ class Verifier:
         evidence = Evidence(
             text="\n".join([*(f"{self._texts[n]}\n{self._meta[n]}" for n in issued),
                             self._question_text]),
-            numbers=frozenset().union(*(self._numbers[n] for n in issued)) | numbers_in(
-                self._question_text),
+            numbers=frozenset().union(*(self._numbers[n] for n in issued))
+            | self._question_numbers,
             block_terms=block_terms,
         )
         risky = unsupported_words(text, evidence, checked)
