@@ -1,0 +1,173 @@
+"""How well a sentence matches a question, for the offline reader (``reader.py``).
+
+``term_weights`` gives each question term its rarity across the blocks' sentences
+(``log((N + 1) / (sdf + 0.5))``, the BM25 IDF shape; a term in more than half of 3+ blocks
+keeps ``COMMON_FACTOR``); ``Scorer`` sums the weights of the terms a sentence states
+(terms only in its section heading or title counting ``CONTEXT_WEIGHT``, terms of its label
+``LEAD_WEIGHT`` more), adds the rarest term's weight when it states what the question asks
+for, and scales by coverage; ``key_terms`` are the rarest terms, one of which every quoted
+sentence needs; ``outweighed`` and ``on_topic`` are the declines that scores decide.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from kbqa.core.readers.extractive.focus import AskKind, new_answer
+from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common, contradicts
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.types import Block
+
+COMMON_FACTOR = 0.5  # weight kept by a term in more than half of 3+ blocks (verifier's rule)
+KEY_SHARE = 0.5  # a key term weighs at least half the rarest term (measured on the demo set)
+MIN_WEIGHT = 0.1  # weight of a term in nearly every sentence
+CONTEXT_WEIGHT = 0.5  # a question term only in the sentence's section heading or title
+LEAD_WEIGHT = 1.0  # extra weight of a question term in the sentence's label ("商业版：...")
+FRAGMENT_FACTOR = 0.25  # score kept by a fragment (or an intro with no list after it)
+# Decline when the question's words the blocks have weigh less than this share of all its
+# specific words, an absent one weighing as a term in no sentence (brief: "the remaining
+# matched terms clearly carry the question"; 1/2 measured on the demo set and RGB).
+DECLINE_SHARE = 0.5
+
+
+def block_terms(blocks: Sequence[Block]) -> list[frozenset[str]]:
+    """The folded terms of each block's text, section heading and title."""
+    return [folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n{b.chunk.title}") for b in blocks]
+
+
+def block_frequency(qterms: Sequence[str], terms: Sequence[frozenset[str]]) -> dict[str, int]:
+    """How many blocks (``terms``: each block's ``block_terms``) contain each question term."""
+    return {t: sum(t in bt for bt in terms) for t in qterms}
+
+
+def outweighed(absent: dict[str, float], scorer: Scorer, n_sentences: int) -> bool:
+    """Whether the question's words the blocks have weigh less than ``DECLINE_SHARE`` of
+    its specific words, each absent one weighing ``log((N + 1) / 0.5)`` (a term in no
+    sentence) times its share: "Who is the CEO of Nimbus Works?" when only "Nimbus Works"
+    is there."""
+    if not absent:
+        return False
+    missing = sum(absent.values()) * math.log((n_sentences + 1) / 0.5)
+    present = scorer.total(frozenset(scorer.weights) - ANSWER_TYPE_TERMS)
+    return present < DECLINE_SHARE * (present + missing)
+
+
+def term_weights(
+    present: Sequence[str], pool: Sequence[Candidate], df: dict[str, int], n_blocks: int
+) -> dict[str, float]:
+    """Rarity of each present question term across the sentences of ``pool``:
+    ``log((N + 1) / (sdf + 0.5))`` (the BM25 IDF shape), ``COMMON_FACTOR`` of it for a term
+    common to most blocks (the rule the verifier uses)."""
+    n = len(pool)
+    weights: dict[str, float] = {}
+    for t in present:
+        sdf = sum(t in c.terms for c in pool)
+        idf = max(math.log((n + 1) / (sdf + 0.5)), MIN_WEIGHT)
+        weights[t] = idf * COMMON_FACTOR if common(df[t], n_blocks) else idf
+    return weights
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """Scores a sentence for a question: the rarity-weighted question terms it contains (a
+    Chinese word and its parts once, ``groups``; the section heading counting for the first
+    sentence under it; terms only in its heading or title count ``CONTEXT_WEIGHT``, terms
+    of its label ``LEAD_WEIGHT`` more), plus the weight of the rarest term when it states
+    what the question asks for (``states``: a number, a name, a version), times
+    ``(1 + coverage) / 2`` where coverage is the share of the question's present terms it
+    covers (that statement counting as one more); fragments and intros with no list after
+    them keep ``FRAGMENT_FACTOR``; a sentence about another place or name (``contradicts``)
+    scores 0."""
+
+    weights: dict[str, float]
+    kind: AskKind
+    intros: dict[tuple[int, int], tuple[Candidate, ...]]
+    key: frozenset[str] = frozenset()
+    group: dict[str, str] = field(default_factory=dict)
+    names: dict[str, frozenset[str]] = field(default_factory=dict)
+    verbs: frozenset[str] = frozenset()
+    question: str = ""
+
+    def states(self, c: Candidate) -> bool:
+        """Whether ``c`` states what the question asks for, with a span of its own."""
+        return self.kind != "other" and new_answer(self.kind, c.text, self.question)
+
+    def own(self, c: Candidate, heading: bool = True) -> frozenset[str]:
+        """The question terms ``c`` states itself (its heading too, if it is first under it)."""
+        return frozenset(self.weights) & (c.terms | c.heading if heading else c.terms)
+
+    def covers(self, c: Candidate) -> frozenset[str]:
+        return frozenset(self.weights) & (c.terms | c.heading | c.context)
+
+    def keyed(self, c: Candidate) -> bool:
+        """Whether ``c`` (or its heading) has one of the question's key terms."""
+        return not self.key or bool(self.key & (c.terms | c.context))
+
+    def total(self, found: frozenset[str]) -> float:
+        """The summed weight of ``found``, a Chinese word and its parts once."""
+        best: dict[str, float] = {}
+        for t in found:
+            g = self.group.get(t, t)
+            best[g] = max(best.get(g, 0.0), self.weights[t])
+        return sum(best.values())
+
+    def __call__(self, c: Candidate, heading: bool = True) -> float:
+        asked = frozenset(self.weights)
+        base = (self.total(self.own(c, heading))
+                + CONTEXT_WEIGHT * self.total(asked & c.context)
+                + LEAD_WEIGHT * self.total(asked & c.lead))
+        if base <= 0 or contradicts(self.names, c.text):
+            return 0.0
+        # The question asks for one thing more (a number, a name), which the sentence states.
+        stated = self.states(c)
+        if stated:
+            base += max(self.weights.values())
+        n_groups = len({self.group.get(t, t) for t in asked})
+        covered = len({self.group.get(t, t) for t in self.covers(c)})
+        coverage = (covered + stated) / (n_groups + (self.kind != "other"))
+        score = base * (1 + coverage) / 2
+        bare_intro = c.intro and not self.intros.get((c.n, c.position))
+        score *= FRAGMENT_FACTOR if c.fragment or bare_intro else 1.0
+        return round(score, 9)  # equal sums in another order tie, so reading order decides
+
+
+def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, Candidate]],
+                        scorer: Scorer) -> bool:
+    """Whether the absent words are all verbs (share below 1: ``下班``, "swap") and the best
+    sentence states what is asked (a time for ``几点``): a missing verb says less about
+    the question than a stated answer does ("IT 服务台几点下班？" and "工作时间为 9:00 至
+    18:00")."""
+    if not scored or any(share >= 1.0 for share in asked.values()):
+        return False
+    best = scored[0][1]
+    # ...and it has a key word of the question that names something (not 未 or 次)
+    named = {t for t in scorer.key & scorer.own(best) if t.isascii() or len(t) > 1}
+    return bool(named) and scorer.states(best)
+
+
+def key_terms(weights: dict[str, float]) -> frozenset[str]:
+    """The question's rarest present terms: weight at least ``KEY_SHARE`` of the top one,
+    answer-type words ("limit") and single Chinese characters aside unless nothing else is
+    left. Every quoted sentence must have one (measured on the demo set: "the hotel limit"
+    took an API rate-limit sentence as an extra)."""
+    specific = {t: w for t, w in weights.items()
+                if t not in ANSWER_TYPE_TERMS and (t.isascii() or len(t) > 1)} or weights
+    if not specific:
+        return frozenset()
+    top = max(specific.values())
+    return frozenset(t for t, w in specific.items() if w >= KEY_SHARE * top - 1e-9)
+
+
+def on_topic(best: Candidate, scorer: Scorer) -> bool:
+    """Whether the best sentence is about the question: it covers (with its heading and
+    title) at least half of the question's present terms, or the rarest of them. Partial
+    answers come from here: "Can administrators change the API rate limit?" quotes the rate
+    limit and names "administrators, change" as not covered."""
+    covered = scorer.covers(best)
+    top = max(scorer.weights.values())
+    rarest = {t for t, w in scorer.weights.items() if w >= top - 1e-9}
+    n_groups = len({scorer.group.get(t, t) for t in scorer.weights})
+    return 2 * len({scorer.group.get(t, t) for t in covered}) >= n_groups or bool(
+        rarest & covered)

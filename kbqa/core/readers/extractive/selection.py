@@ -1,0 +1,169 @@
+"""Which sentences answer the question, or whether to decline (``select``).
+
+See ``reader.py`` for the whole procedure; scores come from ``scoring.py``, what the
+question asks from ``focus.py`` and ``question.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kbqa.core.grounding.citations import Verifier, parse_claim
+from kbqa.core.grounding.instructions import addresses_assistant
+from kbqa.core.readers.extractive.expand import (
+    expand,
+    is_question,
+    spell_numbers,
+    with_bigrams,
+)
+from kbqa.core.readers.extractive.focus import answers, ask_clause, ask_kind
+from kbqa.core.readers.extractive.question import (
+    ANSWER_TYPE_TERMS,
+    VERBS,
+    asked_absent,
+    function_words,
+    groups,
+    in_matched_phrase,
+    nameable,
+    names_before,
+    qualifiers,
+    question_terms,
+    too_specific,
+)
+from kbqa.core.readers.extractive.scoring import (
+    Scorer,
+    block_frequency,
+    block_terms,
+    key_terms,
+    on_topic,
+    outweighed,
+    term_weights,
+    verbs_only_answered,
+)
+from kbqa.core.readers.extractive.text import (
+    Candidate,
+    candidates,
+    gap_sentence,
+    list_items,
+    surfaces,
+)
+from kbqa.core.text.normalise import detect_language
+from kbqa.core.types import Block
+
+_DIGIT_RE = re.compile(r"\d")
+
+MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
+KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
+FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
+DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What to answer: chosen sentences (empty when declining) and uncovered question words."""
+
+    chosen: tuple[Candidate, ...]
+    uncovered: tuple[str, ...]
+    declined: bool
+
+
+def select(question: str, blocks: Sequence[Block]) -> Selection:
+    """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
+    question = spell_numbers(question)
+    terms = block_terms(blocks)  # folded once: expanding and counting both need them
+    qterms = with_bigrams(question, expand(question_terms(question), terms), terms)
+    df = block_frequency(qterms, terms)
+    # Only the ask clause's absent words can make the blocks miss the question; words of
+    # the context before it ("flying to Singapore next month") cannot.
+    ask = set(with_bigrams(ask_clause(question),
+                           expand(question_terms(ask_clause(question)), terms), terms))
+    absent = [t for t in qterms if df[t] == 0 and t in ask]
+    asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
+             if t in ask}
+    if not qterms or too_specific([t for t in qterms if t in ask], asked):
+        return Selection((), gap_names(question, absent, blocks), True)
+    pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
+            if not is_question(c.text) and not addresses_assistant(c.text)]
+    present = [t for t in qterms if df[t] > 0]
+    weights = term_weights(present, pool, df, len(blocks))
+    scorer = Scorer(weights, ask_kind(question), list_items(pool), key_terms(weights),
+                    groups(present), names_before(question),
+                    qualifiers(question) | function_words(question) | VERBS, question)
+    scored = sorted(((scorer(c), c) for c in pool),
+                    key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
+    if outweighed(asked, scorer, len(pool)) and not verbs_only_answered(asked, scored, scorer):
+        return Selection((), gap_names(question, list(asked), blocks), True)
+    if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
+        return Selection((), gap_names(question, absent, blocks), True)
+    chosen = _pick(scored, scorer)
+    if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
+        return Selection((), gap_names(question, absent, blocks), True)
+    if any(_DIGIT_RE.search(c.text) for c in chosen):
+        absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
+    # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags
+    # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
+    partial = [t for t in absent
+               if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
+    return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
+
+
+def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
+    """The question's own words for ``absent`` terms (in no block) that a gap sentence may
+    name: nouns only, never digits, verbs or function words (``nameable``,
+    ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
+    question: a question word that no block's original text mentions)."""
+    skip = function_words(question)
+    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip])
+    if not words:
+        return ()
+    verifier = Verifier(blocks, question=question)
+    language = detect_language(question)
+    return tuple(w for w in words
+                 if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)
+
+
+def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
+    """The best sentence with a key term or stating what is asked for (with its list items
+    when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
+    after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
+    scoring ``KEEP_RATIO`` of the best; each extra has a key term, shares a specific question
+    term (not an answer-type word) in its own words, is about the best's subject (same
+    block, or a key noun of the question both state) and adds new terms; extras follow in
+    block and reading order."""
+    keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
+    # The best may lack a key term when it states what is asked (a number for "多久").
+    best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (
+        scorer.states(c))), keyed[0])
+    chosen = [best, *scorer.intros.get((best.n, best.position), ())]
+    # The next sentence continues the best: compared without the heading the best has.
+    plain = scorer(best, heading=False)
+    follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
+              and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
+    subject = frozenset(t for t in scorer.own(best) & scorer.key
+                        if t not in scorer.verbs and (t.isascii() or len(t) > 1))
+    extras: list[Candidate] = []
+    for score, cand in [*follow, *keyed]:
+        if len(chosen) + len(extras) >= MAX_SENTENCES:
+            break
+        if score < KEEP_RATIO * best_score or cand in chosen or cand in extras:
+            continue
+        same = cand.n == best.n or bool(subject & cand.terms)
+        if same and specific & cand.terms and _adds(cand, [*chosen, *extras]):
+            extras.append(cand)
+    return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
+
+
+def _adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
+    """Whether ``cand`` says something new: not a fragment, not a near-duplicate of a chosen
+    sentence, and at least 30% of its terms not in the chosen ones."""
+    seen = frozenset().union(*(c.terms for c in chosen))
+    duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
+    fresh = len(cand.terms - seen) * 10 >= 3 * len(cand.terms)
+    return fresh and not duplicate and not cand.fragment
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
