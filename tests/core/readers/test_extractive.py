@@ -62,10 +62,11 @@ async def _answer(question: str, blocks: tuple[Block, ...], mode: str = "stream"
             "click Restore. [1]",
         ),
         (
+            # "old" and "kept" are light words: the sentence sharing only them with
+            # "versions" no longer comes along as an extra.
             "How long are old versions kept?",
             (RECYCLE, VERSIONS, UPLOAD),
-            "Earlier versions of a file are kept for 180 days on all plans. [2]\n"
-            "Every time a file changes, the previous content is kept as a version. [2]",
+            "Earlier versions of a file are kept for 180 days on all plans. [2]",
         ),
         (
             "回收站保留多久？",

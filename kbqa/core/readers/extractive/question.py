@@ -86,6 +86,10 @@ _QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
 # particles, adverbs, interjections (jieba/ICTCLAS tag set).
 _FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w)$")
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
+# jieba tags of words that set the scene rather than name what is asked about: pronouns
+# (谁, 每个, 自己), numerals and measure words (一年, 第一天, 天), times (明天), localizers,
+# adverbs (jieba/ICTCLAS tag set). They stay terms, as light ones (``light_terms``).
+_LIGHT_TAGS = re.compile(r"^(?:r|q|t|tg|f|d)$")
 
 
 @lru_cache(maxsize=1024)
@@ -121,6 +125,45 @@ def question_terms(question: str) -> list[str]:
     out = [joined.get(t, fold(t)) for t in terms(question)
            if t not in skip and not (t.isascii() and t.isalpha() and len(t) <= 2)]
     return list(dict.fromkeys(out))
+
+
+def light_terms(question: str) -> frozenset[str]:
+    """The question's terms, folded, that stopwords-iso lists (``terms.is_question_word``:
+    "get", "back", "new", "one", "again", "due", ``得``, ``要``), time words ("Monday",
+    ``明天``) and Chinese pronouns, measure words and adverbs (``_LIGHT_TAGS``): kept for
+    matching, but they say little about what is asked, so a sentence sharing only them
+    ("request a new one" for "When am I due for a new one?") must not outscore one sharing
+    the focus noun ("laptop"). The list is broad (it holds "bill", "free", "system"): a
+    light term still counts, at ``scoring.LIGHT_FACTOR`` of its weight, and the caller
+    keeps words the blocks' headings use at full weight."""
+    stop = {fold(t) for t in terms(question) if is_question_word(t) or t in _TIME_WORDS}
+    return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
+
+
+# English time words: when the asker is ("since Monday", "in June", "every morning"), not
+# what is asked about; Chinese ones carry jieba's ``t`` tag.
+_TIME_WORDS = frozenset(stem(w) for w in (
+    "monday tuesday wednesday thursday friday saturday sunday weekend weekday today tomorrow "
+    "yesterday tonight morning afternoon evening night january february march april may june "
+    "july august september october november december").split())
+# The unit after "how many" or 多少/几 ("how many days", 多少天): any stated quantity
+# answers it, so it says nothing about which sentence is about the question.
+_UNIT_RE = re.compile(r"\bhow (?:many|much) ([a-z]+)|(?:多少|几)([\u3400-\u9fff])")
+
+
+def unit_terms(question: str) -> frozenset[str]:
+    """The folded unit words a quantity question asks in: ``day`` for "how many days",
+    ``天`` for ``多少天``."""
+    found = _UNIT_RE.findall(unicodedata.normalize("NFKC", question).lower())
+    return frozenset(fold(stem(en)) if en else zh for en, zh in found)
+
+
+def light_parts(qterms: Sequence[str], light: frozenset[str]) -> frozenset[str]:
+    """``light`` plus the Chinese question terms that are one character (``天``, ``新``:
+    a morpheme, not a word) or a piece of a light word (``一天`` of ``第一天``)."""
+    cjk_light = [w for w in light if not w.isascii()]
+    return light | frozenset(
+        t for t in qterms if not t.isascii() and (len(t) == 1 or any(t in w for w in cjk_light)))
 
 
 def groups(qterms: Sequence[str]) -> dict[str, str]:

@@ -26,11 +26,14 @@ from kbqa.core.readers.extractive.question import (
     function_words,
     groups,
     in_matched_phrase,
+    light_parts,
+    light_terms,
     nameable,
     names_before,
     qualifiers,
     question_terms,
     too_specific,
+    unit_terms,
 )
 from kbqa.core.readers.extractive.scoring import (
     Scorer,
@@ -39,6 +42,7 @@ from kbqa.core.readers.extractive.scoring import (
     key_terms,
     on_topic,
     outweighed,
+    salience,
     term_weights,
     verbs_only_answered,
 )
@@ -87,10 +91,17 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)]
     present = [t for t in qterms if df[t] > 0]
+    # A stop-list word the blocks' headings or titles use ("free" trial, supported
+    # "systems") names a topic of this knowledge base, so it is not light here.
+    topics = frozenset().union(*(c.context for c in pool)) if pool else frozenset()
+    light = light_parts(qterms, (light_terms(question) - topics) | unit_terms(question))
     weights = term_weights(present, pool, df, len(blocks))
-    scorer = Scorer(weights, ask_kind(question), list_items(pool), key_terms(weights),
+    focus = salience(present, light)
+    scorer = Scorer(weights, ask_kind(question), list_items(pool),
+                    key_terms(weights),
                     groups(present), names_before(question),
-                    qualifiers(question) | function_words(question) | VERBS, question)
+                    qualifiers(question) | function_words(question) | VERBS, question,
+                    focus)
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     if outweighed(asked, scorer, len(pool)) and not verbs_only_answered(asked, scored, scorer):
@@ -148,7 +159,9 @@ def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candida
     for score, cand in [*follow, *keyed]:
         if len(chosen) + len(extras) >= MAX_SENTENCES:
             break
-        if score < KEEP_RATIO * best_score or cand in chosen or cand in extras:
+        # An extra supports the lead, so it need not state the asked type itself.
+        untyped = scorer(cand, typed=False) if score < best_score else score
+        if untyped < KEEP_RATIO * best_score or cand in chosen or cand in extras:
             continue
         same = cand.n == best.n or bool(subject & cand.terms)
         if same and specific & cand.terms and _adds(cand, [*chosen, *extras]):
