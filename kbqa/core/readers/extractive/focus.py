@@ -137,10 +137,15 @@ _TIME_RE = re.compile(
     r"|什么时候|何时|几点|哪天|哪一天|哪年|哪一年")
 _TIME_SPAN_RE = re.compile(
     r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b"
-    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    # A month with its day or year ("7 July", "May 2024"): "may" alone is a verb.
+    r"|\b\d{1,2}\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+    r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,4}\b"
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     r"|\d+\s?(?:年|月|日|号|点|时)"
-    r"|(?:周|星期)[一二三四五六日天]", re.IGNORECASE)
+    r"|(?:周|星期)[一二三四五六日天]"
+    # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
+    r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"
+    r"|\d+\s?(?:分钟|小时|天|周|个月|年)(?:内|后|前|之内|以内)", re.IGNORECASE)
 
 
 _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$", re.I)

@@ -72,6 +72,11 @@ _VERSION_TOKEN_RE = re.compile(r"\b[A-Za-z][A-Za-z]*\s?\d+(?:\.\d+)*\b|\bv\d+(?:
 # Two capitalised words after the sentence's first word: "Priya Raman", "Tomás Herrera".
 _NAME_RE = re.compile(r"(?<=\S\s)[^\W\d_a-z][^\W\d_A-Z]+ [^\W\d_a-z][^\W\d_A-Z]+")
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
+# A role answers "who" as a name does ("the finance director", 部门负责人, “编辑者”): the
+# heads of role nouns, English and Chinese.
+_ROLE_RE = re.compile(
+    r"\b(?:manager|director|owner|administrator|admin|editor|officer|head|lead|helpdesk)s?\b"
+    r"|[\u4e00-\u9fff](?:者|负责人|经理|主管|总监|管理员)")
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
@@ -201,7 +206,8 @@ def states(kind: AnswerKind, text: str) -> bool:
     if kind == "version":
         return bool(_VERSION_TOKEN_RE.search(text))
     if kind == "person":
-        return bool(_NAME_RE.search(text)) or any(t == "nr" for _, t in tagged(text))
+        return (bool(_NAME_RE.search(text) or _ROLE_RE.search(text))
+                or any(t == "nr" for _, t in tagged(text)))
     return False
 
 
@@ -326,7 +332,23 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
               and not modifies(t, question, heads)]
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
+    verbs = verbs | english_verbs(question)
     return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
+
+
+# English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
+# fetch", "can I keep reusing", "will it go") is a verb; so is a stop-list word
+# (stopwords-iso: "length", "gone"), which says less about the topic than a noun does.
+_VERB_AFTER_RE = re.compile(
+    r"\b(?:to|can|could|will|would|should|must|may|might|do|does|did)"
+    r"(?: (?:i|we|you|they|he|she|it|not))? ([a-z]+)")
+
+
+def english_verbs(question: str) -> frozenset[str]:
+    """The folded English words of ``question`` read as verbs or stop-list words."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    found = {fold(stem(w)) for w in _VERB_AFTER_RE.findall(low)}
+    return frozenset(found | {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)})
 
 
 def common(df: int, n_blocks: int) -> bool:
