@@ -257,7 +257,7 @@ def nameable(term: str, question: str) -> bool:
     """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
     characters that jieba tags as nouns; Latin words of 4+ letters (or an acronym such as
     "CEO") that are not verbs and not -ing/-ed/-ly forms in the question."""
-    if any(ch.isdigit() for ch in term) or term in VERBS:
+    if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
         return False
     if not term.isascii():
         tags = {w: t for w, t in tagged(question)}
@@ -344,11 +344,19 @@ _VERB_AFTER_RE = re.compile(
     r"(?: (?:i|we|you|they|he|she|it|not))? ([a-z]+)")
 
 
-def english_verbs(question: str) -> frozenset[str]:
-    """The folded English words of ``question`` read as verbs or stop-list words."""
+def verbs_after(question: str) -> frozenset[str]:
+    """The folded English words of ``question`` right after "to" or a modal: verbs, which a
+    gap sentence never names ("fetch")."""
     low = unicodedata.normalize("NFKC", question).lower()
-    found = {fold(stem(w)) for w in _VERB_AFTER_RE.findall(low)}
-    return frozenset(found | {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)})
+    return frozenset(fold(stem(w)) for w in _VERB_AFTER_RE.findall(low))
+
+
+def english_verbs(question: str) -> frozenset[str]:
+    """``verbs_after`` plus the question's English stop-list words ("length", "gone"; a gap
+    sentence may still name a stop-list noun such as "bill")."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)}
+    return verbs_after(question) | frozenset(stop)
 
 
 def common(df: int, n_blocks: int) -> bool:
