@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.question import (
+    ROLE_RE,
     AnswerKind,
     answer_kind,
     question_terms,
@@ -189,6 +190,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         for word, tag in tagged(question):
             if tag == "nr" and word in blanked:
                 blanked = blanked.replace(word, "…")
+    for role in ROLE_RE.findall(question.lower()):  # "Who is the director": not an answer
+        blanked = re.sub(re.escape(role), "…", blanked, flags=re.IGNORECASE)
     if kind == "place":
         return _states_proper_name(blanked, ("ns",))
     if kind == "time":

@@ -74,9 +74,9 @@ _NAME_RE = re.compile(r"(?<=\S\s)[^\W\d_a-z][^\W\d_A-Z]+ [^\W\d_a-z][^\W\d_A-Z]+
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
 # A role answers "who" as a name does ("the finance director", 部门负责人, “编辑者”): the
 # heads of role nouns, English and Chinese.
-_ROLE_RE = re.compile(
-    r"\b(?:manager|director|owner|administrator|admin|editor|officer|head|lead|helpdesk)s?\b"
-    r"|[\u4e00-\u9fff](?:者|负责人|经理|主管|总监|管理员)")
+ROLE_RE = re.compile(
+    r"\b(?:manager|director|owner|administrator|editor|helpdesk)s?\b"
+    r"|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人")
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
@@ -206,7 +206,7 @@ def states(kind: AnswerKind, text: str) -> bool:
     if kind == "version":
         return bool(_VERSION_TOKEN_RE.search(text))
     if kind == "person":
-        return (bool(_NAME_RE.search(text) or _ROLE_RE.search(text))
+        return (bool(_NAME_RE.search(text) or ROLE_RE.search(text))
                 or any(t == "nr" for _, t in tagged(text)))
     return False
 
