@@ -44,7 +44,8 @@ from kbqa.core.types import Block
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
 _SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
-_CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])\s*")
+# A clause ends after these marks, but not after an initial ("U.S. Open", "J. Smith").
+_CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
 _DIGIT_WORD_RE = re.compile(r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b")
 _IDENTIFIER_RE = re.compile(
@@ -54,6 +55,7 @@ _IDENTIFIER_RE = re.compile(
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
+_TITLE_RE = re.compile(r"《([^》]+)》")
 
 
 @lru_cache(maxsize=512)
@@ -92,14 +94,19 @@ def names(question: str) -> frozenset[str]:
     ask = ask_clause(question)
     found = {w for w, tag in tagged(ask) if tag in _NAME_TAGS}
     found |= {fold(stem(w.lower())) for w in _CAPITAL_RE.findall(ask) if len(w) > 1}
+    for title in _TITLE_RE.findall(ask):  # a work's title: 《踏冰逐梦》
+        found |= set(question_terms(title))
     return frozenset(found)
 
 
 def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[str]) -> bool:
     """Whether a sentence (``seen``: its terms with heading and title) shares with the ask
-    clause (``ask``: its terms, expanded) a term that is not a name: sharing only "Nimbus
-    Works" is not being about it."""
-    return bool((ask - names(question)) & seen)
+    clause (``ask``: its terms, expanded) a term that is not a name, a piece of a Chinese
+    name (``肯尼`` of ``肯尼迪``) or an identifier ("2010"): sharing only "Nimbus Works", or
+    "World Cup" and "2010", is not being about it."""
+    named = names(question)
+    pieces = {t for t in ask if not t.isascii() and any(t in n for n in named)}
+    return bool((ask - named - pieces) & seen)
 
 
 def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) -> bool:
