@@ -167,6 +167,14 @@ def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, C
     return bool(named) and scorer.states(best)
 
 
+def focus_weights(weights: dict[str, float], salience: dict[str, float]) -> dict[str, float]:
+    """Each term's weight times its salience: what the key terms are chosen from, so "new
+    one" or 一年 never becomes the word every quoted sentence must have. (Choosing them
+    from the ask clause alone was measured and dropped: "Is that still how it works?" leans
+    on the context before it.)"""
+    return {t: w * salience.get(t, 1.0) for t, w in weights.items()}
+
+
 def key_terms(weights: dict[str, float]) -> frozenset[str]:
     """The question's rarest present terms: weight at least ``KEY_SHARE`` of the top one,
     answer-type words ("limit") and single Chinese characters aside unless nothing else is
@@ -187,7 +195,10 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     limit and names "administrators, change" as not covered. Rarest by weight times
     salience: "since Monday" is not the rarest term of a question about a doctor's note."""
     covered = scorer.covers(best)
-    salient = {t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()}
+    # Light words never make the rarest term while the question has a word of its own.
+    salient = {t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()
+               if scorer.salience.get(t, 1.0) >= 1.0} or {
+        t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()}
     top = max(salient.values())
     rarest = {t for t, w in salient.items() if w >= top - 1e-9}
     n_groups = len({scorer.group.get(t, t) for t in scorer.weights})

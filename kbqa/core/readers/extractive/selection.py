@@ -39,6 +39,7 @@ from kbqa.core.readers.extractive.scoring import (
     Scorer,
     block_frequency,
     block_terms,
+    focus_weights,
     key_terms,
     on_topic,
     outweighed,
@@ -98,7 +99,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     weights = term_weights(present, pool, df, len(blocks))
     focus = salience(present, light)
     scorer = Scorer(weights, ask_kind(question), list_items(pool),
-                    key_terms(weights),
+                    key_terms(focus_weights(weights, focus)),
                     groups(present), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
                     focus)
