@@ -64,7 +64,9 @@ _CURRENCY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
     r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")
 # A digit that is not only a year ("the 2022 version" states no duration).
-_QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.])(?!(?:19|20)\d\d(?![\d.]))\d")
+# Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
+# right before it.
+_QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.A-Za-z-])(?!(?:19|20)\d\d(?![\d.]))\d")
 _PERSON_RE = re.compile(r"\bwho(?:m|se)?\b|谁")
 _VERSION_RE = re.compile(r"\bversions?\b|版本")
 # "iOS 16", "Windows 11", "SAML 2.0", "v2.1": a name with its version number.
