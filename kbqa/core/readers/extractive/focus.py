@@ -44,6 +44,10 @@ from kbqa.core.types import Block
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
 _SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
+# A clause that itself asks: it opens with an interrogative or an inverted auxiliary.
+_ASKS_RE = re.compile(
+    r"\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|may|must|has|have|"
+    r"what|which|who|when|where|why|how)\b", re.IGNORECASE)
 # A clause ends after these marks, but not after an initial ("U.S. Open", "J. Smith").
 _CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
@@ -73,7 +77,10 @@ def ask_clause(question: str) -> str:
         if ask and parts[i].rstrip().endswith(_SENTENCE_ENDS):
             break
         ask = f"{parts[i]} {ask}".strip() if ask else parts[i]
-        if len(question_terms(ask)) >= MIN_ASK_TERMS:
+        # Two questions in one ("Is it listed, and what's the share price?") ask both.
+        if len(question_terms(ask)) >= MIN_ASK_TERMS and not (
+                i and _ASKS_RE.match(parts[i - 1]) and not parts[i - 1].rstrip().endswith(
+                    _SENTENCE_ENDS)):
             break
     return ask or text
 
