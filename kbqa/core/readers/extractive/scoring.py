@@ -121,21 +121,25 @@ class Scorer:
         """Whether ``c`` (or its heading) has one of the question's key terms."""
         return not self.key or bool(self.key & (c.terms | c.context))
 
-    def total(self, found: frozenset[str], salient: bool = False) -> float:
+    def total(self, found: frozenset[str], salient: bool = False,
+              topics: frozenset[str] = frozenset()) -> float:
         """The summed weight of ``found``, a Chinese word and its parts once; times each
-        term's ``salience`` when ``salient`` (ranking sentences)."""
+        term's ``salience`` when ``salient`` (ranking sentences), except for ``topics``, the
+        words of the sentence's own heading and title: a light word the section is about
+        ("free" under "Free trial") is its topic there."""
         best: dict[str, float] = {}
         for t in found:
             g = self.group.get(t, t)
-            w = self.weights[t] * (self.salience.get(t, 1.0) if salient else 1.0)
+            light = salient and t not in topics
+            w = self.weights[t] * (self.salience.get(t, 1.0) if light else 1.0)
             best[g] = max(best.get(g, 0.0), w)
         return sum(best.values())
 
     def __call__(self, c: Candidate, heading: bool = True, typed: bool = True) -> float:
         asked = frozenset(self.weights)
-        base = (self.total(self.own(c, heading), True)
-                + CONTEXT_WEIGHT * self.total(asked & c.context, True)
-                + LEAD_WEIGHT * self.total(asked & c.lead, True))
+        base = (self.total(self.own(c, heading), True, c.context)
+                + CONTEXT_WEIGHT * self.total(asked & c.context, True, c.context)
+                + LEAD_WEIGHT * self.total(asked & c.lead, True, c.context))
         if base <= 0 or contradicts(self.names, c.text):
             return 0.0
         # The question asks for one thing more (a number, a name), which the sentence states.
@@ -167,12 +171,14 @@ def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, C
     return bool(named) and scorer.states(best)
 
 
-def focus_weights(weights: dict[str, float], salience: dict[str, float]) -> dict[str, float]:
-    """Each term's weight times its salience: what the key terms are chosen from, so "new
-    one" or 一年 never becomes the word every quoted sentence must have. (Choosing them
-    from the ask clause alone was measured and dropped: "Is that still how it works?" leans
-    on the context before it.)"""
-    return {t: w * salience.get(t, 1.0) for t, w in weights.items()}
+def focus_weights(weights: dict[str, float], salience: dict[str, float],
+                  topics: frozenset[str] = frozenset()) -> dict[str, float]:
+    """Each term's weight times its salience, full for a word some block's heading or
+    title uses ("free" trial, supported "systems": a topic of these blocks): what the key
+    terms are chosen from, so "new one" or 一年 never becomes the word every quoted
+    sentence must have. (Choosing them from the ask clause alone was measured and dropped:
+    "Is that still how it works?" leans on the context before it.)"""
+    return {t: w * (1.0 if t in topics else salience.get(t, 1.0)) for t, w in weights.items()}
 
 
 def key_terms(weights: dict[str, float]) -> frozenset[str]:

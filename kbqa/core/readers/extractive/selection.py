@@ -92,14 +92,12 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)]
     present = [t for t in qterms if df[t] > 0]
-    # A stop-list word the blocks' headings or titles use ("free" trial, supported
-    # "systems") names a topic of this knowledge base, so it is not light here.
+    light = light_parts(qterms, light_terms(question) | unit_terms(question))
     topics = frozenset().union(*(c.context for c in pool)) if pool else frozenset()
-    light = light_parts(qterms, (light_terms(question) - topics) | unit_terms(question))
     weights = term_weights(present, pool, df, len(blocks))
     focus = salience(present, light)
     scorer = Scorer(weights, ask_kind(question), list_items(pool),
-                    key_terms(focus_weights(weights, focus)),
+                    key_terms(focus_weights(weights, focus, topics)),
                     groups(present), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
                     focus)
