@@ -37,7 +37,7 @@ from kbqa.core.readers.extractive.question import (
     states,
     tagged,
 )
-from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.terms import is_question_word, stem
 from kbqa.core.types import Block
@@ -177,7 +177,11 @@ def ask_kind(question: str) -> AskKind:
         return kind
     if _TIME_RE.search(ask.lower()):
         return "time"
-    return "place" if _PLACE_RE.search(ask.lower()) else kind
+    if _PLACE_RE.search(ask.lower()):
+        return "place"
+    # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
+    # a night. Will I get it all back?") is checked against the source's: a quantity.
+    return "quantity" if kind == "other" and question_numbers(question) else kind
 
 
 _PROPER_RE = re.compile(r"\b[A-Z][a-zà-ÿ]+\b")
