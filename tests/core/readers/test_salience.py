@@ -7,7 +7,12 @@ import pytest
 
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
-from kbqa.core.readers.extractive.focus import new_answer
+from kbqa.core.readers.extractive.focus import (
+    ask_clause,
+    ask_kind,
+    new_answer,
+    shares_more_than_names,
+)
 from kbqa.core.readers.extractive.question import (
     english_verbs,
     light_terms,
@@ -93,3 +98,55 @@ def test_a_time_relative_to_an_event_answers_when(kind: str, text: str, expected
 )
 def test_a_role_answers_who(text: str, expected: bool) -> None:
     assert states("person", text) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        # Two questions in one sentence are both asked.
+        ("Is Nimbus Works listed on the stock exchange, and what's the share price?",
+         "Is Nimbus Works listed on the stock exchange, and what's the share price?"),
+        # An initial does not end a clause.
+        ("Who won the men's singles U.S. Open in 2020?",
+         "Who won the men's singles U.S. Open in 2020?"),
+    ],
+)
+def test_the_ask_clause_keeps_questions_and_initials(question: str, ask: str) -> None:
+    assert ask_clause(question) == ask
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Someone said laptops get swapped every 3 years. Is that still how it works?",
+         "quantity"),
+        ("Is that still how it works?", "other"),
+        ("Who is the director of the film?", "person"),
+    ],
+)
+def test_a_question_with_its_own_amount_asks_for_the_sources_amount(
+    question: str, kind: str
+) -> None:
+    assert ask_kind(question) == kind
+
+
+def test_a_digit_inside_an_identifier_is_no_quantity() -> None:
+    assert not states("quantity", "Each push carries an HMAC-SHA256 signature.")
+    assert states("quantity", "Tokens stay valid for 1 hour.")
+
+
+def test_a_role_the_question_names_is_no_answer_to_who() -> None:
+    question = "Who is the director of the movie?"
+    assert not new_answer("person", "The director's cut runs longer.", question)
+    assert new_answer("person", "Later filing needs the finance director's approval.",
+                      "Who must approve a late claim?")
+
+
+def test_a_sentence_sharing_only_a_name_or_its_pieces_is_not_about_the_question() -> None:
+    # 肯尼 is a piece of the name 肯尼迪; 《踏冰逐梦》 is a title, a name.
+    assert not shares_more_than_names(
+        "谁暗杀了肯尼迪？", frozenset({"暗杀", "肯尼", "肯尼迪"}), frozenset({"肯尼", "肯尼迪"}))
+    assert not shares_more_than_names(
+        "《踏冰逐梦》的主演是谁", frozenset({"踏冰", "逐梦", "主演"}), frozenset({"踏冰", "逐梦"}))
+    assert shares_more_than_names(
+        "《踏冰逐梦》的主演是谁", frozenset({"踏冰", "逐梦", "主演"}), frozenset({"主演"}))
