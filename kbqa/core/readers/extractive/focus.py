@@ -276,5 +276,10 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     seen = lead.terms | lead.context | lead.heading
     passage = next((b.chunk.text for b in blocks if b.n == lead.n), lead.text)
-    return covers_salient(salient_terms(question), passage, lead.context) and (
+    salient = salient_terms(question)
+    quoted = unicodedata.normalize("NFKC", " ".join(c.text for c in chosen)).lower()
+    # Item 3 of issue 12: the ask's identifiers ("2021", "Q1", "SSO") are stated by the
+    # quoted sentences or the lead's heading or title, not only somewhere in its passage.
+    stated = all(_stated(t, quoted) or t in lead.context for t in salient)
+    return stated and covers_salient(salient, passage, lead.context) and (
         shares_more_than_names(question, qterms, seen))
