@@ -131,8 +131,13 @@ async def test_a_year_written_before_a_chinese_character_is_stated() -> None:
     assert "6.4%" in draft
 
 
-async def test_a_passage_naming_no_year_may_answer_a_question_about_one() -> None:
-    passage = make_block(1, "The Tour de France was won by Tadej Pogacar of UAE Team Emirates "
+async def test_the_asked_year_must_be_stated_by_the_quoted_sentence() -> None:
+    # Issue 12 item 3: salient terms are covered by the sentence, its heading or title. A
+    # sentence naming no year may be about any year (measured on RGB en_fact, 100 cases:
+    # 4 fewer unsupported answers for 1 right one).
+    undated = make_block(1, "The Tour de France was won by Tadej Pogacar of UAE Team Emirates "
                             "for the second consecutive year.", title="Passage 1")
-    draft = await _answer("Who won the 2021 Tour de France?", (passage,))
-    assert "Tadej Pogacar" in draft
+    dated = make_block(1, "The 2021 Tour de France was won by Tadej Pogacar of UAE Team "
+                          "Emirates.", title="Passage 1")
+    assert "Tadej Pogacar" not in await _answer("Who won the 2021 Tour de France?", (undated,))
+    assert "Tadej Pogacar" in await _answer("Who won the 2021 Tour de France?", (dated,))
