@@ -7,11 +7,13 @@ Chinese word and its parts once), weighted by rarity across the sentences
 (``log((N + 1) / (sdf + 0.5))``; a term in more than half of 3+ blocks keeps
 ``COMMON_FACTOR``), terms only in its section heading or title counting ``CONTEXT_WEIGHT``
 (fully for the first sentence under a heading), terms of its label (``商业版：``) counting
-``LEAD_WEIGHT`` more, plus the rarest term's weight when it states what the question asks
-for (``answer_kind``: an amount for a price, a non-year number for "how long", a name for
-"who", "iOS 16" for a version), times ``(1 + coverage) / 2``; fragments and bare intros are
-penalised, a sentence naming another place or plan ("Rotterdam office" for the "Chengdu
-office") scores 0; ties go to the block retrieval ranked higher, then reading order. It
+``LEAD_WEIGHT`` more, each term times its salience (``scoring.salience``: stop-list, time
+and measure words keep ``LIGHT_FACTOR`` unless the sentence's heading uses them), plus the
+rarest term's weight when it states what the question asks for (``answer_kind``: an amount
+for a price, a non-year number for "how long", a name for "who", "iOS 16" for a version),
+times ``(1 + coverage) / 2``, half of it without a span of the asked type; fragments and
+bare intros are penalised, a sentence naming another place or plan ("Rotterdam office" for
+the "Chengdu office") scores 0; ties go to the block retrieval ranked higher, then reading order. It
 returns the best sentence that has a key (rarest) term or states the asked kind, with its
 list items when it ends with a colon, then up to ``MAX_SENTENCES`` in all: first the
 sentence right after the best, then others scoring at least ``KEEP_RATIO`` of the best,
