@@ -16,87 +16,26 @@ from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
+from kbqa.core.retrieval.ellipsis import (
+    GENERIC,
+    NOUN_TAG_PREFIXES,
+    PREPOSITIONS,
+    PRONOUNS_ZH,
+    QUESTION_WORDS,
+    content_words,
+    core,
+    is_follow_up,
+    strip_connector,
+)
 from kbqa.core.text.normalise import detect_language, has_cjk
-from kbqa.core.text.terms import STOP_EN, terms, without_parts
+from kbqa.core.text.terms import STOP_EN
 from kbqa.core.types import Turn
 
-MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
-CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
-CONNECTORS_ZH = ("那么", "那如果", "那", "还有", "另外", "如果是")
-PREPOSITIONS = frozenset("for with in on at about when if after before during from to by".split())
-QUESTION_WORDS = frozenset(
-    "how what when where why who which whom whose can could is are do does did will would "
-    "should may must".split()
-)
-# A Chinese question word makes "那试用期多长？" a full question of its own, unlike the
-# elliptical "那管理员呢？", which only names a new subject for the previous question.
-QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
-                     "是否", "能否", "可以", "吗")
-PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
-PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
-GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
-_TRAILING_RE = re.compile(r"[\s?？。.!！,，]+$")
 _ZH_TRAILING_PARTICLE_RE = re.compile(r"(呢|吗|啊|呀)$")
-
-
-def _content_words(text: str) -> list[str]:
-    """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
-    return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
-
-
-def _strip_connector(text: str) -> tuple[str, bool]:
-    """``text`` without a leading connector ("and", "那"...), and whether there was one."""
-    stripped = text.strip()
-    lower = stripped.lower()
-    for c in CONNECTORS_EN:
-        if lower.startswith(c + " ") or lower.startswith(c + ","):
-            return stripped[len(c) :].lstrip(" ,"), True
-    for c in CONNECTORS_ZH:
-        if stripped.startswith(c) and len(stripped) > len(c):
-            return stripped[len(c) :].lstrip("，, "), True
-    return stripped, False
-
-
-def _has_pronoun(text: str) -> bool:
-    if detect_language(text) == "zh":
-        return any(p in text for p in PRONOUNS_ZH)
-    return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
-
-
-def is_follow_up(question: str) -> bool:
-    """True when ``question`` leans on an earlier one: it starts with a connector or uses a
-    pronoun (or is very short), and has at most ``MAX_FOLLOW_UP_TERMS`` content terms."""
-    rest, connector = _strip_connector(question)
-    if detect_language(rest) == "zh" and any(p in rest for p in PRONOUNS_ZH[:2]):
-        return True  # 它/它们 always points back: "那它每个人能有多少空间？"
-    if len(_content_words(rest)) > MAX_FOLLOW_UP_TERMS:
-        return False
-    first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
-    if connector and first in QUESTION_WORDS and not _has_pronoun(rest):
-        return False  # "And what is the upload limit?" is a question of its own
-    if _is_full_zh_question(rest):
-        return False  # "那试用期多长？", "团建的预算是多少？": a subject and a question word
-    if detect_language(rest) == "zh":
-        # Word counts say nothing about Chinese; only a connector, a pronoun or "…呢" lean back.
-        return connector or _has_pronoun(rest) or _core(rest).endswith("呢")
-    short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
-    return connector or _has_pronoun(rest) or short
-
-
-def _is_full_zh_question(text: str) -> bool:
-    core = _core(text)
-    return (
-        detect_language(core) == "zh"
-        and not core.endswith("呢")
-        and not _has_pronoun(core)
-        and any(w in core for w in QUESTION_WORDS_ZH)
-        and bool(_content_words(core))
-    )
-
-
-def _core(text: str) -> str:
-    return _TRAILING_RE.sub("", text.strip())
+# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier
+# question to a group of people ("for admins"), where "那历史版本呢？" asks it of another thing.
+PERSON_HEADS_ZH = "员者人工生户客师"
 
 
 _RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -110,7 +49,7 @@ def _content_runs(text: str) -> list[tuple[int, int]]:
     runs: list[tuple[int, int]] = []
     joined = False
     for m in _RUN_WORD_RE.finditer(text):
-        if m.group().lower() in skip:
+        if re.sub(r"'s$", "", m.group().lower()) in skip:  # "What's" is "what"
             joined = False
             continue
         if joined and not text[runs[-1][1]:m.start()].strip():
@@ -121,59 +60,113 @@ def _content_runs(text: str) -> list[tuple[int, int]]:
     return runs
 
 
-def _parallel_en(core: str, topic: str) -> str | None:
+def _parallel_en(body: str, topic: str) -> str | None:
     """"annual leave" after "How many days of sick leave…?" -> the topic with its focus
     replaced: a follow-up naming another thing asks the same question of it, never of both.
     The focus is the topic's content phrase with the same head word, else its longest
     phrase of two or more words."""
-    words = _EN_WORD_RE.findall(core)
+    words = _EN_WORD_RE.findall(body)
     if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
     runs = [(a, b) for a, b in _content_runs(topic)
-            if " " in topic[a:b] and topic[a:b].lower() != core.lower()]
+            if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
     head = words[-1].lower()
     same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == head]
     longer = sorted(runs, key=lambda r: r[0] - r[1])
     if not (same or longer):
         return None
     start, end = (same or longer)[0]
-    noun = re.sub(r"^(?:the|a|an|my|our|your|their)\s+", "", core, flags=re.IGNORECASE)
-    return f"{_core(topic[:start] + noun + topic[end:])}?"
+    noun = re.sub(r"^(?:the|a|an|my|our|your|their)\s+", "", body, flags=re.IGNORECASE)
+    return f"{core(topic[:start] + noun + topic[end:])}?"
+
+
+def _topic_words(topic: str, body: str) -> list[str]:
+    """The topic's content words (original spelling) that ``body`` lacks, in order."""
+    if detect_language(topic) == "zh":
+        return [w for w in content_words(topic) if w not in body]
+    return [
+        w for w in _EN_WORD_RE.findall(topic)
+        if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in body.lower()
+    ]
 
 
 def _combine_en(rest: str, topic: str) -> str:
-    core = _core(rest)
-    parallel = _parallel_en(core, topic)
+    body = core(rest)
+    parallel = _parallel_en(body, topic)
     if parallel:
         return parallel
-    first = (_EN_WORD_RE.findall(core) or [""])[0].lower()
-    if first in QUESTION_WORDS:
-        extra = [
-            w for w in _EN_WORD_RE.findall(topic)
-            if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in core.lower()
-        ]
-        return f"{core[:1].upper()}{core[1:]} ({' '.join(extra)})?" if extra else f"{core}?"
+    first = (_EN_WORD_RE.findall(body) or [""])[0].lower()
+    replaced = _replace_pronoun_en(body, topic)
+    if replaced:
+        return replaced
+    if first in QUESTION_WORDS or first == "if":
+        extra = _topic_words(topic, body)
+        return f"{body[:1].upper()}{body[1:]} ({' '.join(extra)})?" if extra else f"{body}?"
     if first in PREPOSITIONS:
-        return f"{_core(topic)} {core}?"
-    return f"{_core(topic)}, for {core}?"
+        return f"{core(topic)} {body}?"
+    return f"{core(topic)}, for {body}?"
+
+
+# Characters that begin no noun phrase: measure words, prepositions, particles
+# ("多少天年假": 天 counts days; "在外地打车": 在 is "at"). jieba segments such runs
+# unreliably (天年/假), so sibling spans are found by characters, not by jieba's words.
+NON_INITIAL_ZH = frozenset("的了在是有和与及或对把被从向给每个天几多少去到为")
+MAX_SPAN_GROWTH = 2  # a sibling may be up to 2 characters longer or shorter (年假/陪产假)
+
+
+# Words inside an English noun phrase between its content words ("days of annual leave",
+# "rate limit on the open API", "hotel limit per night").
+NP_GLUE_EN = frozenset("of on for per in the a an".split())
+_PRONOUN_RE = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
+
+
+def _focus_phrase_en(topic: str) -> str:
+    """The topic's first noun phrase: content runs joined by ``NP_GLUE_EN`` words ("rate
+    limit on the open API" of "What's the rate limit on the open API?"); "" without one."""
+    runs = _content_runs(topic)
+    if not runs:
+        return ""
+    start, end = runs[0]
+    for a, b in runs[1:]:
+        between = topic[end:a].split()
+        if not between or any(w.lower() not in NP_GLUE_EN for w in between):
+            break
+        end = b
+    return topic[start:end]
+
+
+def _replace_pronoun_en(body: str, topic: str) -> str | None:
+    """"how often do they get swapped out?" after "What laptop will I get…?" -> "How often
+    do laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for its
+    whole question (the follow-up asks its own)."""
+    focus = _focus_phrase_en(topic)
+    if not focus or not _PRONOUN_RE.search(body):
+        return None
+    text = _PRONOUN_RE.sub(lambda _: "the " + focus, body, count=1)
+    return f"{text[:1].upper()}{text[1:]}?"
 
 
 def _parallel_zh(noun: str, topic: str) -> str | None:
     """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假: a span of
-    the topic as long as the new noun with the same head (last) character, the usual shape
-    of sibling nouns in Chinese (病假/年假, 入门版/企业版), searched from the end; likewise
-    a place, person or organisation name replaces the topic's name of the same kind."""
+    the topic with the same head (last) character, the usual shape of sibling nouns in
+    Chinese (病假/年假, 入门版/企业版, 陪产假/年假), as close in length to the new noun as
+    possible (the shorter, then the later on a tie), never starting with a function
+    character; likewise a place, person or organisation name replaces the topic's name of
+    the same kind."""
     if len(noun) < 2:
         return None
-    size = len(noun)
-    for end in range(len(topic), size - 1, -1):
-        span = topic[end - size:end]
-        if span != noun and span[-1] == noun[-1] and has_cjk(span) and span.isalnum():
-            return f"{_core(topic[:end - size] + noun + topic[end:])}？"
-    # A sibling of another length: a word of the topic with the same head (陪产假/病假).
-    for term in terms(topic):
-        if len(term) >= 2 and term != noun and term[-1] == noun[-1] and term in topic:
-            return f"{_core(topic.replace(term, noun, 1))}？"
+    found: list[tuple[int, int, int, int]] = []  # (|length difference|, length, -end, start)
+    for end in range(len(topic), 1, -1):
+        if topic[end - 1] != noun[-1]:
+            continue
+        for size in range(2, len(noun) + MAX_SPAN_GROWTH + 1):
+            span = topic[max(end - size, 0):end]
+            if (len(span) == size and span != noun and has_cjk(span) and span.isalnum()
+                    and span[0] not in NON_INITIAL_ZH):
+                found.append((abs(size - len(noun)), size, -end, end - size))
+    if found:
+        _, size, _, start = min(found)
+        return f"{core(topic[:start] + noun + topic[start + size:])}？"
     return _parallel_name_zh(noun, topic)
 
 
@@ -190,26 +183,26 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
         return None
     for word, flag in jieba.posseg.cut(topic):
         if flag == tagged[0][1] and word != noun:
-            return f"{_core(topic.replace(word, noun, 1))}？"
+            return f"{core(topic.replace(word, noun, 1))}？"
     return None
 
 
 def _combine_zh(rest: str, topic: str) -> str:
-    core = _core(rest)
-    parallel = _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
+    body = core(rest)
+    noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+    parallel = _parallel_zh(noun, topic)
     if parallel:
         return parallel
     focus = _first_noun_phrase_zh(topic)
-    pronoun = next((p for p in PRONOUNS_ZH if p in core), None)
+    pronoun = next((p for p in PRONOUNS_ZH if p in body), None)
     if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
-        return f"{core.replace(pronoun, focus, 1)}？"
-    if core.endswith("呢"):  # "那管理员呢？": the same question, about something else
-        return f"对于{_ZH_TRAILING_PARTICLE_RE.sub('', core)}，{_core(topic)}？"
-    extra = [w for w in _content_words(topic) if w not in core]
-    return f"{core}（{'、'.join(extra)}）？" if extra else f"{core}？"
-
-
-_NOUN_TAG_PREFIXES = ("n", "vn", "eng", "j")
+        return f"{body.replace(pronoun, focus, 1)}？"
+    if body.endswith("呢"):
+        if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
+            return f"{core(topic.replace(focus, noun, 1))}？"
+        return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
+    extra = _topic_words(topic, body)
+    return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
 
 
 def _first_noun_phrase_zh(topic: str) -> str:
@@ -219,11 +212,48 @@ def _first_noun_phrase_zh(topic: str) -> str:
 
     run = ""
     for pair in jieba.posseg.cut(topic):
-        if pair.flag.startswith(_NOUN_TAG_PREFIXES) and pair.word.strip():
+        if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip():
             run += pair.word
         elif run:
             break
     return run
+
+
+def _combine_across(rest: str, topic: str) -> str:
+    """A follow-up in another language than its topic ("那管理员呢？" after an English
+    question): no offline translation, so the topic's content words follow in their own
+    language; the index holds both languages, and the answer language follows the question."""
+    body = core(rest)
+    extra = _topic_words(topic, body)
+    if _names_another_thing(body):
+        # "那病假呢？" after "How many days of annual leave…?": the new noun replaces the
+        # topic's focus, which cannot be found across languages; keep only the frame
+        # (content words outside the topic's noun phrases) so the old focus is not asked.
+        extra = [w for w in extra if w not in _noun_phrase_words(topic)]
+    if detect_language(body) == "zh":
+        body = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+    body = body[:1].upper() + body[1:]
+    return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
+
+
+def _names_another_thing(body: str) -> bool:
+    """"那病假呢？", "what about sick leave?": a bare noun that is not a group of people."""
+    if detect_language(body) == "zh":
+        noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+        return body.endswith("呢") and bool(noun) and noun[-1] not in PERSON_HEADS_ZH
+    words = _EN_WORD_RE.findall(body)
+    return bool(words) and words[0].lower() not in PREPOSITIONS | QUESTION_WORDS
+
+
+def _noun_phrase_words(topic: str) -> set[str]:
+    """Words of the topic's noun phrases: English runs of two or more content words,
+    Chinese words jieba tags as nouns."""
+    if detect_language(topic) == "en":
+        runs = [topic[a:b] for a, b in _content_runs(topic)]
+        return {w for r in runs if " " in r for w in _EN_WORD_RE.findall(r)}
+    import jieba.posseg
+
+    return {p.word for p in jieba.posseg.cut(topic) if p.flag.startswith(NOUN_TAG_PREFIXES)}
 
 
 def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
@@ -249,25 +279,31 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
 
 def _replace_focus(question: str, topic: str) -> str | None:
     """The topic with its focus replaced by the follow-up's noun, or None when the
-    follow-up names no sibling of the topic's focus."""
-    rest, _ = _strip_connector(question)
+    follow-up names no other thing than the topic's focus (a pronoun, an elided subject,
+    a group of people, another language)."""
+    rest, _ = strip_connector(question)
     if detect_language(rest) != detect_language(topic):
         return None
-    core = _core(rest)
-    if detect_language(rest) == "zh":
-        return _parallel_zh(_ZH_TRAILING_PARTICLE_RE.sub("", core), topic)
-    return _parallel_en(core, topic)
+    body = core(rest)
+    if detect_language(rest) == "en":
+        return _parallel_en(body, topic)
+    noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+    parallel = _parallel_zh(noun, topic)
+    if parallel or not body.endswith("呢") or any(p in body for p in PRONOUNS_ZH):
+        return parallel
+    focus = _first_noun_phrase_zh(topic)
+    if focus and noun[-1] not in PERSON_HEADS_ZH:
+        return f"{core(topic.replace(focus, noun, 1))}？"
+    return None
 
 
 def _rewrite_one(question: str, topic: str) -> str:
     """``question`` made standalone against the standalone ``topic`` ("" for none)."""
-    rest, _ = _strip_connector(question)
+    rest, _ = strip_connector(question)
     if not topic or not is_follow_up(question):
         return (rest[:1].upper() + rest[1:]) if rest else question.strip()
     if detect_language(rest) != detect_language(topic):
-        # "那年假呢？" after English turns: a mixed-language query retrieves neither well, and
-        # the answer language follows the question; let the follow-up stand alone.
-        return rest
+        return _combine_across(rest, topic)
     if detect_language(question) == "zh":
         return _combine_zh(rest, topic)
     return _combine_en(rest, topic)

@@ -21,7 +21,7 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
     [
         ("and for admins?", EN, "How long does the recycle bin keep items for admins?"),
         ("What about the desktop app?", EN, "How long does the desktop app keep items?"),
-        ("Can I restore it?", EN, "Can I restore it (recycle bin items)?"),
+        ("Can I restore it?", EN, "Can I restore the recycle bin?"),
         ("And what is the upload limit?", EN, "What is the upload limit?"),
         ("What is the maximum upload size for PDF files?", EN,
          "What is the maximum upload size for PDF files?"),
@@ -36,8 +36,8 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("那年假呢？", (Turn("user", "员工每年有多少天病假？"),), "员工每年有多少天年假？"),
         ("那成都呢？", (Turn("user", "去上海出差住酒店每晚最多能报多少钱？"),),
          "去成都出差住酒店每晚最多能报多少钱？"),
-        # a follow-up in another language stands alone rather than mixing languages
-        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假呢？"),
+        # in another language the new noun keeps the frame, never the old focus
+        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假 (days)?"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
         ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
     ],
@@ -75,6 +75,74 @@ def test_follow_ups_replace_the_focus_never_ask_about_both(
     assert rewrite_deterministic(question, history) == expected
 
 
+RATE_EN = (Turn("user", "What is the rate limit of the open API?"),)
+RATE_ZH = (Turn("user", "开放 API 的速率限制是多少？"),)
+LEAVE_EN = (Turn("user", "How many days of paid annual leave do full-time employees get?"),)
+LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "expected"),
+    [
+        # an elided subject takes the earlier question's topic, found by structure: a
+        # predicate without a noun (超过了), a pronoun (it, they), "what if…"
+        ("超过了会怎样？", RATE_ZH, "超过了会怎样（开放、api、速率、限制）？"),
+        ("能延期吗？", (Turn("user", "报销单要在多久内提交？"),),
+         "能延期吗（报销、单要、内、提交）？"),
+        ("and if we go over it?", RATE_EN, "If we go over the rate limit of the open API?"),
+        ("what happens if we exceed it?", RATE_EN,
+         "What happens if we exceed the rate limit of the open API?"),
+        ("how often do they get swapped out?", (Turn("user", "What laptop will I get?"),),
+         "How often do the laptop get swapped out?"),
+        # across languages the topic's words stay in their own language (both are indexed)
+        ("超过了会怎样？", RATE_EN, "超过了会怎样 (rate limit open API)?"),
+        ("那管理员呢？", EN, "管理员 (recycle bin items)?"),
+        ("and for admins?", ZH, "For admins (回收站 保留)?"),
+        # a new thing replaces the focus, in the same language or across
+        ("and sick leave?", LEAVE_EN, "How many days of sick leave do full-time employees get?"),
+        ("那病假呢？", LEAVE_ZH, "全职员工每年有多少天病假？"),
+        ("那病假呢？", LEAVE_EN, "病假 (days)?"),
+        ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
+         "历史版本里的文件能保留多久？"),
+        ("And for the Chengdu folks going to Shanghai?",
+         (Turn("user", "What's the hotel limit per night on business trips?"),),
+         "What's the hotel limit per night on business trips for the Chengdu folks going to "
+         "Shanghai?"),
+        # a complete question of its own (subject and content words) is never merged
+        ("丢失的工牌要多久内报告？", RATE_ZH, "丢失的工牌要多久内报告？"),
+        ("How do I reset my password?", RATE_EN, "How do I reset my password?"),
+        ("Is it possible to restore a deleted folder?", RATE_EN,
+         "Is it possible to restore a deleted folder?"),
+    ],
+)
+def test_elided_follow_ups_take_the_earlier_topic(
+    question: str, history: tuple[Turn, ...], expected: str
+) -> None:
+    assert rewrite_deterministic(question, history) == expected
+
+
+@pytest.mark.parametrize(
+    ("earlier", "question", "expected"),
+    [
+        # the second turn moves the focus; the third asks about the new focus only
+        (["How many days of paid annual leave do full-time employees get?", "and sick leave?"],
+         "and what about paternity leave?",
+         "How many days of paternity leave do full-time employees get?"),
+        (["全职员工每年有多少天年假？", "那病假呢？"], "那陪产假呢？",
+         "全职员工每年有多少天陪产假？"),
+        # an elided second turn leaves the topic where it was
+        (["开放 API 的速率限制是多少？", "超过了会怎样？"], "那要等多久？",
+         "要等多久（开放、api、速率、限制）？"),
+        # a complete second question starts a new topic for the third
+        (["开放 API 的速率限制是多少？", "回收站里的文件能保留多久？"], "那历史版本呢？",
+         "历史版本里的文件能保留多久？"),
+    ],
+)
+def test_chains_of_three_turns(earlier: list[str], question: str, expected: str) -> None:
+    history = tuple(Turn("user", q) for q in earlier)
+    assert rewrite_deterministic(question, history) == expected
+
+
 def test_assistant_answers_never_enter_the_query() -> None:
     rewritten = rewrite_deterministic("and for admins?", EN)
     assert "30" not in rewritten and "logged" not in rewritten
@@ -85,7 +153,9 @@ def test_assistant_answers_never_enter_the_query() -> None:
     [("and for admins?", True), ("那管理员呢？", True), ("Can I restore it?", True),
      ("How long are old versions kept on the business plan?", False),
      ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True),
-     ("团建的预算是多少？", False), ("管理员呢？", True)],
+     ("团建的预算是多少？", False), ("管理员呢？", True), ("超过了会怎样？", True),
+     ("丢失的工牌要多久内报告？", False), ("what if we exceed it?", True),
+     ("Is it true that contractors get a laptop?", False), ("what about that?", True)],
 )
 def test_is_follow_up(question: str, expected: bool) -> None:
     assert is_follow_up(question) is expected

@@ -1,0 +1,155 @@
+"""Does a question lean on an earlier one? Elision detected by structure, in EN and ZH.
+
+A follow-up leaves out what the earlier question said: it starts with a connector ("and",
+"那"), points back with a pronoun ("it", "they", 它, 这个), is a fragment without a verb of
+its own ("and for the Chengdu folks?"), ends in 呢 ("那病假呢？"), or, in Chinese, has no
+subject at all ("超过了会怎样？": a predicate whose subject was elided, the usual Chinese
+zero anaphora). A question with its own subject and content words ("丢失的工牌要多久内报告？")
+stands alone. ``standalone`` rewrites the follow-ups found here.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import STOP_EN, terms, without_parts
+
+MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
+# A pronoun or a missing subject already says "earlier topic"; such a question may still
+# add a few words of its own ("how often do they get swapped out?" has 3).
+MAX_ANAPHORIC_TERMS = 3
+CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
+CONNECTORS_ZH = ("那么", "那如果", "那", "还有", "另外", "如果是")
+PREPOSITIONS = frozenset("for with in on at about when if after before during from to by".split())
+QUESTION_WORDS = frozenset(
+    "how what when where why who which whom whose can could is are do does did will would "
+    "should may must".split()
+)
+# A Chinese question word makes "那试用期多长？" a full question of its own, unlike the
+# elliptical "那管理员呢？", which only names a new subject for the previous question.
+QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
+                     "是否", "能否", "可以", "吗")
+PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
+# Pronouns that always point outside the question; "this"/"that" are often determiners
+# ("this year") and count only when nothing follows them ("what about that?").
+ANAPHORA_EN = frozenset("it its they them their".split())
+DEMONSTRATIVES_EN = frozenset("this that these those".split())
+# "is it possible to…", "is it true that…": "it" is a dummy subject there, not a pointer.
+EXPLETIVE_AFTER_IT = frozenset(
+    "possible ok okay allowed true necessary required normal safe better worth".split()
+)
+PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
+GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
+# jieba part-of-speech tags that name a thing (nouns, names, English words, abbreviations,
+# verbal nouns); jieba's tag set is ICTCLAS's (jieba README, "词性标注").
+NOUN_TAG_PREFIXES = ("n", "vn", "eng", "j")
+_EN_WORD_RE = re.compile(r"[A-Za-z]+")
+_TRAILING_RE = re.compile(r"[\s?？。.!！,，]+$")
+
+
+def content_words(text: str) -> list[str]:
+    """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
+    return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
+
+
+def core(text: str) -> str:
+    """``text`` without surrounding blanks and trailing punctuation."""
+    return _TRAILING_RE.sub("", text.strip())
+
+
+def strip_connector(text: str) -> tuple[str, bool]:
+    """``text`` without a leading connector ("and", "那"...), and whether there was one."""
+    stripped = text.strip()
+    lower = stripped.lower()
+    for c in CONNECTORS_EN:
+        if lower.startswith(c + " ") or lower.startswith(c + ","):
+            return stripped[len(c) :].lstrip(" ,"), True
+    for c in CONNECTORS_ZH:
+        if stripped.startswith(c) and len(stripped) > len(c):
+            return stripped[len(c) :].lstrip("，, "), True
+    return stripped, False
+
+
+def has_pronoun(text: str) -> bool:
+    if detect_language(text) == "zh":
+        return any(p in text for p in PRONOUNS_ZH)
+    return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
+
+
+def has_anaphora_en(text: str) -> bool:
+    """True when an English question points outside itself: "it", "they", "them", "its",
+    "their" (not the dummy "it" of "is it possible to…"), or a demonstrative with nothing
+    after it ("what about that?")."""
+    words = [w.lower() for w in _EN_WORD_RE.findall(text)]
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        if word in ANAPHORA_EN and not (word == "it" and after in EXPLETIVE_AFTER_IT):
+            return True
+        if word in DEMONSTRATIVES_EN and (not after or after in STOP_EN):
+            return True
+    return False
+
+
+def is_fragment_en(text: str) -> bool:
+    """"for the Chengdu folks going to Shanghai?": a prepositional phrase, no question of
+    its own; it only narrows the earlier question, however long it is."""
+    words = [w.lower() for w in _EN_WORD_RE.findall(text)]
+    return bool(words) and words[0] in PREPOSITIONS and not QUESTION_WORDS & set(words)
+
+
+def lacks_subject_zh(text: str) -> bool:
+    """True for a Chinese question with no noun and no "X的Y" phrase (jieba tags): only a
+    predicate, whose subject is the earlier question's ("超过了会怎样？", "能延期吗？")."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(core(text)) if p.word.strip()]
+    if len(content_words(text)) > MAX_ANAPHORIC_TERMS:
+        return False
+    for i, (word, flag) in enumerate(pairs):
+        if flag.startswith(NOUN_TAG_PREFIXES) and word not in QUESTION_WORDS_ZH:
+            return False
+        if word == "的" and 0 < i < len(pairs) - 1:  # 团建的预算: a modified noun
+            return False
+    return bool(pairs)
+
+
+def is_follow_up(question: str) -> bool:
+    """True when ``question`` leans on an earlier one (see the module docstring): a
+    connector or pronoun with at most ``MAX_FOLLOW_UP_TERMS`` content terms, an anaphoric
+    pronoun or a missing Chinese subject with at most ``MAX_ANAPHORIC_TERMS``, a fragment
+    after a connector, a bare "…呢", or a very short English question."""
+    rest, connector = strip_connector(question)
+    zh = detect_language(rest) == "zh"
+    if zh and any(p in rest for p in PRONOUNS_ZH[:2]):
+        return True  # 它/它们 always points back: "那它每个人能有多少空间？"
+    if zh and lacks_subject_zh(rest):
+        return True
+    if not zh and (connector and is_fragment_en(rest)):
+        return True
+    if len(_EN_WORD_RE.findall(rest)) and has_anaphora_en(rest) and not zh:
+        return len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
+    if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
+        return False
+    first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
+    if connector and first in QUESTION_WORDS and not has_pronoun(rest):
+        return False  # "And what is the upload limit?" is a question of its own
+    if is_full_zh_question(rest):
+        return False  # "那试用期多长？", "团建的预算是多少？": a subject and a question word
+    if zh:
+        # Word counts say nothing about Chinese; only a connector, a pronoun or "…呢" lean back.
+        return connector or has_pronoun(rest) or core(rest).endswith("呢")
+    short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
+    return connector or has_pronoun(rest) or short
+
+
+def is_full_zh_question(text: str) -> bool:
+    """A Chinese question with its own subject and question word ("那试用期多长？")."""
+    c = core(text)
+    return (
+        detect_language(c) == "zh"
+        and not c.endswith("呢")
+        and not has_pronoun(c)
+        and any(w in c for w in QUESTION_WORDS_ZH)
+        and bool(content_words(c))
+    )
