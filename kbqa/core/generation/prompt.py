@@ -263,7 +263,9 @@ _REWRITE_SYSTEM = """You rewrite the latest message of a conversation as one sta
 question that can be understood without the conversation (for searching a knowledge base).
 
 Keep the user's meaning; fill in what words like "it", "that", "and for admins?" or "那…呢" \
-refer to from earlier USER messages. Do not answer it and do not add facts. Write it in the \
+refer to from earlier USER messages. A message naming another thing ("and sick leave?") \
+asks the earlier question about that thing only, never about both; a complete question of \
+its own is returned unchanged. Do not answer it and do not add facts. Write it in the \
 language of the latest message. Output only the question, on one line."""
 
 

@@ -39,6 +39,9 @@ DEMONSTRATIVES_EN = frozenset("this that these those".split())
 EXPLETIVE_AFTER_IT = frozenset(
     "possible ok okay allowed true necessary required normal safe better worth".split()
 )
+# "怎么请假？", "如何登录？": how to do something; the elided subject is the asker, the
+# action its own topic. After a connector ("那怎么申请？") it leans on the earlier question.
+MANNER_ZH = ("怎么", "如何", "怎样")
 PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
 GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
 # jieba part-of-speech tags that name a thing (nouns, names, English words, abbreviations,
@@ -117,13 +120,14 @@ def lacks_subject_zh(text: str) -> bool:
 def is_follow_up(question: str) -> bool:
     """True when ``question`` leans on an earlier one (see the module docstring): a
     connector or pronoun with at most ``MAX_FOLLOW_UP_TERMS`` content terms, an anaphoric
-    pronoun or a missing Chinese subject with at most ``MAX_ANAPHORIC_TERMS``, a fragment
+    pronoun or a missing Chinese subject (not "how to…", ``MANNER_ZH``) with at most
+    ``MAX_ANAPHORIC_TERMS``, a fragment
     after a connector, a bare "…呢", or a very short English question."""
     rest, connector = strip_connector(question)
     zh = detect_language(rest) == "zh"
     if zh and any(p in rest for p in PRONOUNS_ZH[:2]):
         return True  # 它/它们 always points back: "那它每个人能有多少空间？"
-    if zh and lacks_subject_zh(rest):
+    if zh and lacks_subject_zh(rest) and (connector or not rest.startswith(MANNER_ZH)):
         return True
     if not zh and (connector and is_fragment_en(rest)):
         return True

@@ -22,9 +22,11 @@ from kbqa.core.retrieval.ellipsis import (
     PREPOSITIONS,
     PRONOUNS_ZH,
     QUESTION_WORDS,
+    QUESTION_WORDS_ZH,
     content_words,
     core,
     is_follow_up,
+    lacks_subject_zh,
     strip_connector,
 )
 from kbqa.core.text.normalise import detect_language, has_cjk
@@ -201,8 +203,30 @@ def _combine_zh(rest: str, topic: str) -> str:
         if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
             return f"{core(topic.replace(focus, noun, 1))}？"
         return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
+    subject = _subject_zh(topic)
+    if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
+        return f"{subject}{body}？"
     extra = _topic_words(topic, body)
     return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
+
+
+# Where a Chinese question's subject ends: the copula, modal verbs and question words.
+_PREDICATE_START_ZH = frozenset("是 有 能 要 会 可以 需要 应该 必须".split())
+
+
+def _subject_zh(topic: str) -> str:
+    """The topic's subject: its words before the first copula, modal or question word,
+    when they hold a noun ("开放 API 的速率限制" of "开放 API 的速率限制是多少？",
+    "回收站里的文件" of "回收站里的文件能保留多久？"); "" otherwise ("入职后多久…")."""
+    import jieba.posseg
+
+    subject, noun = "", False
+    for pair in jieba.posseg.cut(core(topic)):
+        if pair.word in _PREDICATE_START_ZH or any(q in pair.word for q in QUESTION_WORDS_ZH):
+            break
+        subject += pair.word
+        noun = noun or pair.flag.startswith(NOUN_TAG_PREFIXES)
+    return subject.strip() if noun else ""
 
 
 def _first_noun_phrase_zh(topic: str) -> str:
