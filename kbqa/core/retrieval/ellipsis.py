@@ -135,6 +135,8 @@ def is_follow_up(question: str) -> bool:
         return len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
+    if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
+        return True  # "what happens if we go over?": a condition on the earlier subject
     first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
     if connector and first in QUESTION_WORDS and not has_pronoun(rest):
         return False  # "And what is the upload limit?" is a question of its own

@@ -92,9 +92,30 @@ def _topic_words(topic: str, body: str) -> list[str]:
     ]
 
 
+def _head(phrase: str) -> str:
+    """The head of an English phrase: its last word, or the last part of a hyphenated one
+    ("timers" of "full-timers", "leave" of "sick leave")."""
+    return re.split(r"[\s-]+", phrase.strip().lower())[-1]
+
+
+def _parallel_group_en(body: str, topic: str) -> str | None:
+    """"for part-timers" after "How many days … do full-timers get?" -> the topic with
+    full-timers replaced: a prepositional follow-up whose noun has the head of one of the
+    topic's content phrases narrows to a sibling group, never to both."""
+    words = body.split()
+    if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
+        return None
+    noun = " ".join(words[1:])
+    for a, b in _content_runs(topic):
+        phrase = topic[a:b]
+        if _head(phrase) == _head(noun) and phrase.lower() != noun.lower():
+            return f"{core(topic[:a] + noun + topic[b:])}?"
+    return None
+
+
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
-    parallel = _parallel_en(body, topic)
+    parallel = _parallel_en(body, topic) or _parallel_group_en(body, topic)
     if parallel:
         return parallel
     first = (_EN_WORD_RE.findall(body) or [""])[0].lower()
@@ -102,7 +123,9 @@ def _combine_en(rest: str, topic: str) -> str:
     if replaced:
         return replaced
     if first in QUESTION_WORDS or first == "if":
-        extra = _topic_words(topic, body)
+        # "what happens if we go over?": the condition is on the topic's noun phrase
+        focus = _focus_phrase_en(topic)
+        extra = [focus] if focus else _topic_words(topic, body)
         return f"{body[:1].upper()}{body[1:]} ({' '.join(extra)})?" if extra else f"{body}?"
     if first in PREPOSITIONS:
         return f"{core(topic)} {body}?"
@@ -310,7 +333,7 @@ def _replace_focus(question: str, topic: str) -> str | None:
         return None
     body = core(rest)
     if detect_language(rest) == "en":
-        return _parallel_en(body, topic)
+        return _parallel_en(body, topic) or _parallel_group_en(body, topic)
     noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
     parallel = _parallel_zh(noun, topic)
     if parallel or not body.endswith("呢") or any(p in body for p in PRONOUNS_ZH):

@@ -58,7 +58,7 @@ def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
     [
         # the focus moves on at each turn; the frame of the first question stays
         (["How many days of annual leave do full-timers get?", "and sick leave?"],
-         "and for part-timers?", "How many days of sick leave do full-timers get for part-timers?"),
+         "and for part-timers?", "How many days of sick leave do part-timers get?"),
         (["入门版每个用户每月多少钱？", "企业版呢？"], "那专业版呢？",
          "专业版每个用户每月多少钱？"),
         (["全职员工每年有多少天年假？"], "那病假呢？", "全职员工每年有多少天病假？"),
@@ -95,6 +95,8 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("and if we go over it?", RATE_EN, "If we go over the rate limit of the open API?"),
         ("what happens if we exceed it?", RATE_EN,
          "What happens if we exceed the rate limit of the open API?"),
+        ("what happens if we go over?", RATE_EN,
+         "What happens if we go over (rate limit of the open API)?"),
         ("how often do they get swapped out?", (Turn("user", "What laptop will I get?"),),
          "How often do the laptop get swapped out?"),
         # across languages the topic's words stay in their own language (both are indexed)

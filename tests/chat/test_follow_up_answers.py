@@ -1,0 +1,67 @@
+"""Follow-ups answered end to end (``manage.py evaluate``, offline extractive provider).
+
+A follow-up whose subject is elided is answered about the earlier topic; one naming a thing
+the documents do not cover is refused, never answered with the earlier question's answer.
+"""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+API_ZH = {"doc_id": "api-zh", "title": "开放 API 入门", "text": (
+    "## 速率限制\n\n开放 API 的默认速率限制为每个 API 客户端每分钟 600 次请求。"
+    "超过限制的请求会收到 HTTP 429 响应，需要等待后再重试。\n\n"
+    "## 访问令牌\n\n访问令牌的有效期为 1 小时，过期后需要重新申请。\n")}
+HOTEL_ZH = {"doc_id": "hotel-zh", "title": "费用报销制度", "text": (
+    "## 住宿\n\n出差住宿每晚不超过 500 元，超过了的部分由员工自行承担。\n")}
+LEAVE_ZH = {"doc_id": "leave-zh", "title": "年假与病假制度", "text": (
+    "## 年假\n\n全职员工每个自然年享有 20 天带薪年假。\n\n"
+    "## 病假\n\n员工每个自然年享有 10 天全薪病假。\n")}
+LEAVE_EN = {"doc_id": "leave-en", "title": "Leave policy", "text": (
+    "## Annual leave\n\nFull-time employees receive 20 days of paid annual leave per year.\n\n"
+    "## Sick leave\n\nEmployees receive 10 days of fully paid sick leave per year.\n")}
+
+
+def evaluate(tmp_path: Path, cases: list[dict]) -> dict[str, dict]:
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n",
+                    encoding="utf-8")
+    out = StringIO()
+    call_command("evaluate", str(path), "--provider", "extractive", "--json", "--no-progress",
+                 "--min-relevance", "0.05", stdout=out, stderr=StringIO())
+    rows = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    return {r["id"]: r for r in rows if "id" in r}
+
+
+def test_an_elided_subject_is_answered_about_the_earlier_topic(tmp_path: Path) -> None:
+    results = evaluate(tmp_path, [
+        {"id": "over", "question": "超过了会怎样？", "history": ["开放 API 的速率限制是多少？"],
+         "documents": [API_ZH, HOTEL_ZH], "expect": "answer", "answer_contains": [["429"]]},
+    ])
+    assert results["over"]["status"] == "answered"
+    assert "429" in results["over"]["text"]
+    assert "500" not in results["over"]["text"]  # the hotel cap also says 超过了
+
+
+@pytest.mark.parametrize(("question", "history", "document"), [
+    ("那陪产假呢？", ["全职员工每年有多少天年假？", "那病假呢？"], LEAVE_ZH),
+    ("and what about paternity leave?",
+     ["How many days of paid annual leave do full-time employees get?", "and sick leave?"],
+     LEAVE_EN),
+])
+def test_a_follow_up_the_documents_do_not_cover_is_refused(
+    tmp_path: Path, question: str, history: list[str], document: dict
+) -> None:
+    results = evaluate(tmp_path, [
+        {"id": "miss", "question": question, "history": history, "documents": [document],
+         "expect": "refuse"},
+    ])
+    assert results["miss"]["status"].startswith("refused")
+    assert "20" not in results["miss"]["text"]
