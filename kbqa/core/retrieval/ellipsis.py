@@ -56,6 +56,16 @@ def content_words(text: str) -> list[str]:
     return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
 
 
+def topic_words(topic: str, body: str) -> list[str]:
+    """The topic's content words (original spelling) that ``body`` lacks, in order."""
+    if detect_language(topic) == "zh":
+        return [w for w in content_words(topic) if w not in body]
+    return [
+        w for w in _EN_WORD_RE.findall(topic)
+        if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in body.lower()
+    ]
+
+
 def core(text: str) -> str:
     """``text`` without surrounding blanks and trailing punctuation."""
     return _TRAILING_RE.sub("", text.strip())
@@ -80,18 +90,27 @@ def has_pronoun(text: str) -> bool:
     return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
 
 
-def has_anaphora_en(text: str) -> bool:
-    """True when an English question points outside itself: "it", "they", "them", "its",
-    "their" (not the dummy "it" of "is it possible to…"), or a demonstrative with nothing
-    after it ("what about that?")."""
-    words = [w.lower() for w in _EN_WORD_RE.findall(text)]
-    for i, word in enumerate(words):
-        after = words[i + 1] if i + 1 < len(words) else ""
+def anaphor_en(text: str) -> re.Match[str] | None:
+    """The first English word that points outside the question: "it", "they", "them",
+    "its", "their" (not the dummy "it" of "is it possible to…"), or a demonstrative standing
+    alone: at the end ("what about that?"), before a function word ("is that all?") or right
+    after an auxiliary or question word ("does that apply to contractors?"); None without."""
+    words = list(_EN_WORD_RE.finditer(text))
+    for i, m in enumerate(words):
+        word = m.group().lower()
+        after = words[i + 1].group().lower() if i + 1 < len(words) else ""
+        before = words[i - 1].group().lower() if i else ""
         if word in ANAPHORA_EN and not (word == "it" and after in EXPLETIVE_AFTER_IT):
-            return True
-        if word in DEMONSTRATIVES_EN and (not after or after in STOP_EN):
-            return True
-    return False
+            return m
+        if word in DEMONSTRATIVES_EN and (not after or after in STOP_EN
+                                          or before in QUESTION_WORDS):
+            return m
+    return None
+
+
+def has_anaphora_en(text: str) -> bool:
+    """True when ``anaphor_en`` finds a word pointing outside the question."""
+    return anaphor_en(text) is not None
 
 
 def is_fragment_en(text: str) -> bool:

@@ -22,24 +22,24 @@ from kbqa.core.retrieval.ellipsis import (
     PREPOSITIONS,
     PRONOUNS_ZH,
     QUESTION_WORDS,
-    QUESTION_WORDS_ZH,
-    content_words,
+    anaphor_en,
     core,
     is_follow_up,
-    lacks_subject_zh,
     strip_connector,
+    topic_words,
 )
-from kbqa.core.text.normalise import detect_language, has_cjk
+from kbqa.core.retrieval.focus_zh import (
+    PERSON_HEADS_ZH,
+    TRAILING_PARTICLE_ZH_RE,
+    combine_zh,
+    first_noun_phrase_zh,
+    parallel_zh,
+)
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import STOP_EN
 from kbqa.core.types import Turn
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
-_ZH_TRAILING_PARTICLE_RE = re.compile(r"(呢|吗|啊|呀)$")
-# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier
-# question to a group of people ("for admins"), where "那历史版本呢？" asks it of another thing.
-PERSON_HEADS_ZH = "员者人工生户客师"
-
-
 _RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
@@ -82,16 +82,6 @@ def _parallel_en(body: str, topic: str) -> str | None:
     return f"{core(topic[:start] + noun + topic[end:])}?"
 
 
-def _topic_words(topic: str, body: str) -> list[str]:
-    """The topic's content words (original spelling) that ``body`` lacks, in order."""
-    if detect_language(topic) == "zh":
-        return [w for w in content_words(topic) if w not in body]
-    return [
-        w for w in _EN_WORD_RE.findall(topic)
-        if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in body.lower()
-    ]
-
-
 def _head(phrase: str) -> str:
     """The head of an English phrase: its last word, or the last part of a hyphenated one
     ("timers" of "full-timers", "leave" of "sick leave")."""
@@ -125,24 +115,16 @@ def _combine_en(rest: str, topic: str) -> str:
     if first in QUESTION_WORDS or first == "if":
         # "what happens if we go over?": the condition is on the topic's noun phrase
         focus = _focus_phrase_en(topic)
-        extra = [focus] if focus else _topic_words(topic, body)
+        extra = [focus] if focus else topic_words(topic, body)
         return f"{body[:1].upper()}{body[1:]} ({' '.join(extra)})?" if extra else f"{body}?"
     if first in PREPOSITIONS:
         return f"{core(topic)} {body}?"
     return f"{core(topic)}, for {body}?"
 
 
-# Characters that begin no noun phrase: measure words, prepositions, particles
-# ("多少天年假": 天 counts days; "在外地打车": 在 is "at"). jieba segments such runs
-# unreliably (天年/假), so sibling spans are found by characters, not by jieba's words.
-NON_INITIAL_ZH = frozenset("的了在是有和与及或对把被从向给每个天几多少去到为")
-MAX_SPAN_GROWTH = 2  # a sibling may be up to 2 characters longer or shorter (年假/陪产假)
-
-
 # Words inside an English noun phrase between its content words ("days of annual leave",
 # "rate limit on the open API", "hotel limit per night").
 NP_GLUE_EN = frozenset("of on for per in the a an".split())
-_PRONOUN_RE = re.compile(r"\b(?:it|they|them)\b", re.IGNORECASE)
 
 
 def _focus_phrase_en(topic: str) -> str:
@@ -162,108 +144,18 @@ def _focus_phrase_en(topic: str) -> str:
 
 def _replace_pronoun_en(body: str, topic: str) -> str | None:
     """"how often do they get swapped out?" after "What laptop will I get…?" -> "How often
-    do laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for its
-    whole question (the follow-up asks its own)."""
+    do the laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for
+    its whole question (the follow-up asks its own); "its"/"their" become "the …'s"."""
     focus = _focus_phrase_en(topic)
-    if not focus or not _PRONOUN_RE.search(body):
+    found = anaphor_en(body)
+    if not focus or found is None:
         return None
-    text = _PRONOUN_RE.sub(lambda _: "the " + focus, body, count=1)
+    if found.group() == body.strip():  # "what about that?": the earlier question again
+        return f"{core(topic)}?"
+    owner = found.group().lower() in ("its", "their")
+    phrase = f"the {focus}'s" if owner else f"the {focus}"
+    text = body[:found.start()] + phrase + body[found.end():]
     return f"{text[:1].upper()}{text[1:]}?"
-
-
-def _parallel_zh(noun: str, topic: str) -> str | None:
-    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假: a span of
-    the topic with the same head (last) character, the usual shape of sibling nouns in
-    Chinese (病假/年假, 入门版/企业版, 陪产假/年假), as close in length to the new noun as
-    possible (the shorter, then the later on a tie), never starting with a function
-    character; likewise a place, person or organisation name replaces the topic's name of
-    the same kind."""
-    if len(noun) < 2:
-        return None
-    found: list[tuple[int, int, int, int]] = []  # (|length difference|, length, -end, start)
-    for end in range(len(topic), 1, -1):
-        if topic[end - 1] != noun[-1]:
-            continue
-        for size in range(2, len(noun) + MAX_SPAN_GROWTH + 1):
-            span = topic[max(end - size, 0):end]
-            if (len(span) == size and span != noun and has_cjk(span) and span.isalnum()
-                    and span[0] not in NON_INITIAL_ZH):
-                found.append((abs(size - len(noun)), size, -end, end - size))
-    if found:
-        _, size, _, start = min(found)
-        return f"{core(topic[:start] + noun + topic[start + size:])}？"
-    return _parallel_name_zh(noun, topic)
-
-
-# jieba tags of proper names: places, people, organisations ("那成都呢？" after a Shanghai
-# question asks the same of Chengdu).
-_NAME_TAGS = ("ns", "nr", "nt")
-
-
-def _parallel_name_zh(noun: str, topic: str) -> str | None:
-    import jieba.posseg
-
-    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun)]
-    if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
-        return None
-    for word, flag in jieba.posseg.cut(topic):
-        if flag == tagged[0][1] and word != noun:
-            return f"{core(topic.replace(word, noun, 1))}？"
-    return None
-
-
-def _combine_zh(rest: str, topic: str) -> str:
-    body = core(rest)
-    noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
-    parallel = _parallel_zh(noun, topic)
-    if parallel:
-        return parallel
-    focus = _first_noun_phrase_zh(topic)
-    pronoun = next((p for p in PRONOUNS_ZH if p in body), None)
-    if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
-        return f"{body.replace(pronoun, focus, 1)}？"
-    if body.endswith("呢"):
-        if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
-            return f"{core(topic.replace(focus, noun, 1))}？"
-        return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
-    subject = _subject_zh(topic)
-    if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
-        return f"{subject}{body}？"
-    extra = _topic_words(topic, body)
-    return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
-
-
-# Where a Chinese question's subject ends: the copula, modal verbs and question words.
-_PREDICATE_START_ZH = frozenset("是 有 能 要 会 可以 需要 应该 必须".split())
-
-
-def _subject_zh(topic: str) -> str:
-    """The topic's subject: its words before the first copula, modal or question word,
-    when they hold a noun ("开放 API 的速率限制" of "开放 API 的速率限制是多少？",
-    "回收站里的文件" of "回收站里的文件能保留多久？"); "" otherwise ("入职后多久…")."""
-    import jieba.posseg
-
-    subject, noun = "", False
-    for pair in jieba.posseg.cut(core(topic)):
-        if pair.word in _PREDICATE_START_ZH or any(q in pair.word for q in QUESTION_WORDS_ZH):
-            break
-        subject += pair.word
-        noun = noun or pair.flag.startswith(NOUN_TAG_PREFIXES)
-    return subject.strip() if noun else ""
-
-
-def _first_noun_phrase_zh(topic: str) -> str:
-    """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``,
-    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one."""
-    import jieba.posseg
-
-    run = ""
-    for pair in jieba.posseg.cut(topic):
-        if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip():
-            run += pair.word
-        elif run:
-            break
-    return run
 
 
 def _combine_across(rest: str, topic: str) -> str:
@@ -271,14 +163,14 @@ def _combine_across(rest: str, topic: str) -> str:
     question): no offline translation, so the topic's content words follow in their own
     language; the index holds both languages, and the answer language follows the question."""
     body = core(rest)
-    extra = _topic_words(topic, body)
+    extra = topic_words(topic, body)
     if _names_another_thing(body):
         # "那病假呢？" after "How many days of annual leave…?": the new noun replaces the
         # topic's focus, which cannot be found across languages; keep only the frame
         # (content words outside the topic's noun phrases) so the old focus is not asked.
         extra = [w for w in extra if w not in _noun_phrase_words(topic)]
     if detect_language(body) == "zh":
-        body = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+        body = TRAILING_PARTICLE_ZH_RE.sub("", body)
     body = body[:1].upper() + body[1:]
     return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
 
@@ -286,7 +178,7 @@ def _combine_across(rest: str, topic: str) -> str:
 def _names_another_thing(body: str) -> bool:
     """"那病假呢？", "what about sick leave?": a bare noun that is not a group of people."""
     if detect_language(body) == "zh":
-        noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
+        noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
         return body.endswith("呢") and bool(noun) and noun[-1] not in PERSON_HEADS_ZH
     words = _EN_WORD_RE.findall(body)
     return bool(words) and words[0].lower() not in PREPOSITIONS | QUESTION_WORDS
@@ -334,11 +226,11 @@ def _replace_focus(question: str, topic: str) -> str | None:
     body = core(rest)
     if detect_language(rest) == "en":
         return _parallel_en(body, topic) or _parallel_group_en(body, topic)
-    noun = _ZH_TRAILING_PARTICLE_RE.sub("", body)
-    parallel = _parallel_zh(noun, topic)
+    noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
+    parallel = parallel_zh(noun, topic)
     if parallel or not body.endswith("呢") or any(p in body for p in PRONOUNS_ZH):
         return parallel
-    focus = _first_noun_phrase_zh(topic)
+    focus = first_noun_phrase_zh(topic)
     if focus and noun[-1] not in PERSON_HEADS_ZH:
         return f"{core(topic.replace(focus, noun, 1))}？"
     return None
@@ -352,7 +244,7 @@ def _rewrite_one(question: str, topic: str) -> str:
     if detect_language(rest) != detect_language(topic):
         return _combine_across(rest, topic)
     if detect_language(question) == "zh":
-        return _combine_zh(rest, topic)
+        return combine_zh(rest, topic)
     return _combine_en(rest, topic)
 
 

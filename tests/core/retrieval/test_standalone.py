@@ -97,6 +97,9 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
          "What happens if we exceed the rate limit of the open API?"),
         ("what happens if we go over?", RATE_EN,
          "What happens if we go over (rate limit of the open API)?"),
+        ("Does that apply to part-timers too?", LEAVE_EN,
+         "Does the days of paid annual leave apply to part-timers too?"),
+        ("what about that?", RATE_EN, "What is the rate limit of the open API?"),
         ("how often do they get swapped out?", (Turn("user", "What laptop will I get?"),),
          "How often do the laptop get swapped out?"),
         # across languages the topic's words stay in their own language (both are indexed)

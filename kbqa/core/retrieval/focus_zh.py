@@ -1,0 +1,126 @@
+"""Chinese follow-ups: the earlier question's focus found and replaced by characters and
+jieba's part-of-speech tags (ICTCLAS tag set, jieba README "词性标注").
+
+``parallel_zh`` replaces a sibling noun (病假/年假), ``combine_zh`` joins any other Chinese
+follow-up with its Chinese topic; ``standalone`` decides when to call them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbqa.core.retrieval.ellipsis import (
+    NOUN_TAG_PREFIXES,
+    PRONOUNS_ZH,
+    QUESTION_WORDS_ZH,
+    core,
+    lacks_subject_zh,
+    topic_words,
+)
+from kbqa.core.text.normalise import has_cjk
+
+TRAILING_PARTICLE_ZH_RE = re.compile(r"(呢|吗|啊|呀)$")
+# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier
+# question to a group of people ("for admins"), where "那历史版本呢？" asks it of another thing.
+PERSON_HEADS_ZH = "员者人工生户客师"
+
+# Characters that begin no noun phrase: measure words, prepositions, particles
+# ("多少天年假": 天 counts days; "在外地打车": 在 is "at"). jieba segments such runs
+# unreliably (天年/假), so sibling spans are found by characters, not by jieba's words.
+NON_INITIAL_ZH = frozenset("的了在是有和与及或对把被从向给每个天几多少去到为")
+MAX_SPAN_GROWTH = 2  # a sibling may be up to 2 characters longer or shorter (年假/陪产假)
+
+
+def parallel_zh(noun: str, topic: str) -> str | None:
+    """"年假" after "员工每年有多少天病假？" -> the topic with 病假 replaced by 年假: a span of
+    the topic with the same head (last) character, the usual shape of sibling nouns in
+    Chinese (病假/年假, 入门版/企业版, 陪产假/年假), as close in length to the new noun as
+    possible (the shorter, then the later on a tie), never starting with a function
+    character; likewise a place, person or organisation name replaces the topic's name of
+    the same kind."""
+    if len(noun) < 2:
+        return None
+    found: list[tuple[int, int, int, int]] = []  # (|length difference|, length, -end, start)
+    for end in range(len(topic), 1, -1):
+        if topic[end - 1] != noun[-1]:
+            continue
+        for size in range(2, len(noun) + MAX_SPAN_GROWTH + 1):
+            span = topic[max(end - size, 0):end]
+            if (len(span) == size and span != noun and has_cjk(span) and span.isalnum()
+                    and span[0] not in NON_INITIAL_ZH):
+                found.append((abs(size - len(noun)), size, -end, end - size))
+    if found:
+        _, size, _, start = min(found)
+        return f"{core(topic[:start] + noun + topic[start + size:])}？"
+    return _parallel_name_zh(noun, topic)
+
+
+# jieba tags of proper names: places, people, organisations ("那成都呢？" after a Shanghai
+# question asks the same of Chengdu).
+_NAME_TAGS = ("ns", "nr", "nt")
+
+
+def _parallel_name_zh(noun: str, topic: str) -> str | None:
+    import jieba.posseg
+
+    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun)]
+    if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
+        return None
+    for word, flag in jieba.posseg.cut(topic):
+        if flag == tagged[0][1] and word != noun:
+            return f"{core(topic.replace(word, noun, 1))}？"
+    return None
+
+
+def combine_zh(rest: str, topic: str) -> str:
+    body = core(rest)
+    noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
+    parallel = parallel_zh(noun, topic)
+    if parallel:
+        return parallel
+    focus = first_noun_phrase_zh(topic)
+    pronoun = next((p for p in PRONOUNS_ZH if p in body), None)
+    if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
+        return f"{body.replace(pronoun, focus, 1)}？"
+    if body.endswith("呢"):
+        if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
+            return f"{core(topic.replace(focus, noun, 1))}？"
+        return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
+    subject = _subject_zh(topic)
+    if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
+        return f"{subject}{body}？"
+    extra = topic_words(topic, body)
+    return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
+
+
+# Where a Chinese question's subject ends: the copula, modal verbs and question words.
+_PREDICATE_START_ZH = frozenset("是 有 能 要 会 可以 需要 应该 必须".split())
+
+
+def _subject_zh(topic: str) -> str:
+    """The topic's subject: its words before the first copula, modal or question word,
+    when they hold a noun ("开放 API 的速率限制" of "开放 API 的速率限制是多少？",
+    "回收站里的文件" of "回收站里的文件能保留多久？"); "" otherwise ("入职后多久…")."""
+    import jieba.posseg
+
+    subject, noun = "", False
+    for pair in jieba.posseg.cut(core(topic)):
+        if pair.word in _PREDICATE_START_ZH or any(q in pair.word for q in QUESTION_WORDS_ZH):
+            break
+        subject += pair.word
+        noun = noun or pair.flag.startswith(NOUN_TAG_PREFIXES)
+    return subject.strip() if noun else ""
+
+
+def first_noun_phrase_zh(topic: str) -> str:
+    """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``,
+    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one."""
+    import jieba.posseg
+
+    run = ""
+    for pair in jieba.posseg.cut(topic):
+        if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip():
+            run += pair.word
+        elif run:
+            break
+    return run
