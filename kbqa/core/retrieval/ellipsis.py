@@ -133,7 +133,20 @@ def lacks_subject_zh(text: str) -> bool:
             return False
         if word == "的" and 0 < i < len(pairs) - 1:  # 团建的预算: a modified noun
             return False
+        if i and _single_content(pairs[i - 1]) and _single_content(pairs[i]):
+            return False  # 年/m 假/a: jieba cut an unknown word into characters
     return bool(pairs)
+
+
+# Tags of words that never name a thing: verbs, prepositions, particles, pronouns,
+# conjunctions, adverbs, punctuation (ICTCLAS tags as jieba prints them).
+_FUNCTION_TAGS = ("v", "p", "u", "y", "r", "c", "d", "x", "e", "o")
+
+
+def _single_content(pair: tuple[str, str]) -> bool:
+    word, flag = pair
+    return (len(word) == 1 and not flag.startswith(_FUNCTION_TAGS)
+            and not any(q in word for q in QUESTION_WORDS_ZH))
 
 
 def is_follow_up(question: str) -> bool:

@@ -163,7 +163,8 @@ def test_assistant_answers_never_enter_the_query() -> None:
      ("上传文件的大小上限是多少？", False), ("那试用期多长？", False), ("那它能恢复吗？", True),
      ("团建的预算是多少？", False), ("管理员呢？", True), ("超过了会怎样？", True),
      ("丢失的工牌要多久内报告？", False), ("怎么请假？", False), ("那怎么申请？", True),
-     ("迟到了怎么办？", True), ("what if we exceed it?", True),
+     ("迟到了怎么办？", True), ("一年有几天年假？", False), ("过期了怎么办？", True),
+     ("what if we exceed it?", True),
      ("Is it true that contractors get a laptop?", False), ("what about that?", True)],
 )
 def test_is_follow_up(question: str, expected: bool) -> None:
