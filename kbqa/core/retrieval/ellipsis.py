@@ -85,6 +85,7 @@ def strip_connector(text: str) -> tuple[str, bool]:
 
 
 def has_pronoun(text: str) -> bool:
+    """True when ``text`` holds any pronoun of ``PRONOUNS_ZH`` or ``PRONOUNS_EN``."""
     if detect_language(text) == "zh":
         return any(p in text for p in PRONOUNS_ZH)
     return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
