@@ -141,3 +141,31 @@ async def test_the_asked_year_must_be_stated_by_the_quoted_sentence() -> None:
                           "Emirates.", title="Passage 1")
     assert "Tadej Pogacar" not in await _answer("Who won the 2021 Tour de France?", (undated,))
     assert "Tadej Pogacar" in await _answer("Who won the 2021 Tour de France?", (dated,))
+
+
+@pytest.mark.parametrize(
+    ("question", "sections", "texts", "expected", "not_expected"),
+    [
+        ("How many days of sick leave do full-time employees get?",
+         ("Annual leave", "Sick leave"),
+         ("Full-time employees receive 20 days of paid annual leave per calendar year.",
+          "Employees receive 10 days of fully paid sick leave per calendar year."),
+         "10 days", "20 days"),
+        ("全职员工每年有多少天病假？",
+         ("年假", "病假"),
+         ("全职员工每个自然年享有 20 天带薪年假。",
+          "员工每个自然年享有 10 天全薪病假，用完之后按当地法定标准支付病假工资。"),
+         "10 天", "20 天"),
+    ],
+)
+async def test_a_section_about_another_kind_of_the_asked_thing_is_not_quoted(
+    question: str, sections: tuple[str, str], texts: tuple[str, str], expected: str,
+    not_expected: str,
+) -> None:
+    # The question's other words ("full-time") match the sibling section's sentence better;
+    # the asked kind has its own section, so the sibling's sentences are not candidates.
+    blocks = tuple(make_block(n, text, section=section, doc_id="doc-063")
+                   for n, (section, text) in enumerate(zip(sections, texts, strict=True), 1))
+    answer = await _answer(question, blocks)
+    assert expected in answer
+    assert not_expected not in answer

@@ -220,16 +220,17 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
 _LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
-def _heads_after(question: str, absent: frozenset[str]) -> list[tuple[str, str]]:
+def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str, str]]:
     """(absent modifier, the word it modifies) pairs of the ask clause: "paternity leave"
-    -> ("paternity", "leave") when "paternity" is absent; Chinese by jieba's words."""
+    -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
+    None); Chinese by jieba's words."""
     ask = ask_clause(question)
     if tagged(ask):
         words = [w for w, _ in tagged(ask)]
     else:
         words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
     return [(a, b) for a, b in zip(words, words[1:], strict=False)
-            if a in absent and b not in absent
+            if (absent is None or (a in absent and b not in absent))
             and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
 
 
@@ -238,17 +239,41 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> boo
     absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
     a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
     A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
-    low = unicodedata.normalize("NFKC", sentence).lower()
-    if not tagged(low) and not _CJK_RUN_RE.search(low):
-        words = [fold(stem(w)) for w in _LATIN_RE.findall(low)]
-        for modifier, head in _heads_after(question, absent):
+    return names_another_kind(_heads_after(question, absent), sentence)
+
+
+def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
+    """The ask's (modifier, head) pairs ("sick leave", ``病假`` is one word so Chinese pairs
+    are jieba's words) that one of ``texts`` states as written: the blocks speak of the
+    asked kind, so a sentence about another kind of it is not the answer."""
+    joined = [_phrase_words(t) for t in texts]
+    pairs = _heads_after(question, None) + _zh_focus_pair(question)
+    return [(a, b) for a, b in pairs
+            if any(_adjacent(a, b, words, low) for words, low in joined)]
+
+
+def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
+    """The Chinese ask's focus noun split into (modifier, head character): the last noun
+    of two or more characters (``多少天病假`` -> ("病", "假")), as jieba cuts a document's
+    ``年假`` into two words while the question's ``病假`` stays one."""
+    nouns = [w for w, tag in tagged(ask_clause(question))
+             if tag.startswith("n") and len(w) >= 2 and _CJK_RUN_RE.fullmatch(w)]
+    return [(nouns[-1][:-1], nouns[-1][-1])] if nouns else []
+
+
+def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str) -> bool:
+    """Whether ``sentence`` names a head of ``pairs`` with another modifier and never the
+    asked one (``names_a_sibling``'s test for given (modifier, head) pairs)."""
+    words, low = _phrase_words(sentence)
+    if words is not None:
+        for modifier, head in pairs:
             if modifier in words:
                 continue
             before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
             if any(a != modifier and not is_question_word(a) for a in before):
                 return True
         return False
-    for modifier, head in _heads_after(question, absent):
+    for modifier, head in pairs:
         if modifier in low:
             continue
         for m in re.finditer(re.escape(head), low):
@@ -256,6 +281,20 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> boo
             if _CJK_RUN_RE.fullmatch(other or "-") and not set(other) & set(modifier):
                 return True
     return False
+
+
+def _phrase_words(text: str) -> tuple[list[str] | None, str]:
+    """(folded Latin words, or None for Chinese text, the NFKC lower-case text)."""
+    low = unicodedata.normalize("NFKC", text).lower()
+    if not tagged(low) and not _CJK_RUN_RE.search(low):
+        return [fold(stem(w)) for w in _LATIN_RE.findall(low)], low
+    return None, low
+
+
+def _adjacent(a: str, b: str, words: list[str] | None, low: str) -> bool:
+    if words is None:
+        return a + b in low
+    return any(x == a and y == b for x, y in zip(words, words[1:], strict=False))
 
 
 def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],

@@ -18,7 +18,13 @@ from kbqa.core.readers.extractive.expand import (
     spell_numbers,
     with_bigrams,
 )
-from kbqa.core.readers.extractive.focus import answers, ask_clause, ask_kind
+from kbqa.core.readers.extractive.focus import (
+    answers,
+    ask_clause,
+    ask_kind,
+    kinds_stated,
+    names_another_kind,
+)
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -91,6 +97,11 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)]
+    # When a block's section is about the asked kind ("Sick leave"), a sentence under a
+    # section about another kind of it ("Annual leave") is no candidate.
+    sections = {b.n: b.chunk.section for b in blocks}
+    kinds = kinds_stated(question, list(sections.values()))
+    pool = [c for c in pool if not names_another_kind(kinds, sections.get(c.n, ""))]
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question))
     topics = frozenset().union(*(c.context for c in pool)) if pool else frozenset()
