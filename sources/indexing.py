@@ -28,6 +28,7 @@ from kbqa.core.retrieval.bm25 import section_text_terms
 from kbqa.core.retrieval.store import Entry, IndexStore
 from kbqa.core.text.terms import TERMS_VERSION
 from sources.models import Chunk, Document
+from sources.vectors import current_encoder, with_vectors
 
 logger = logging.getLogger(__name__)
 ProgressFn = Callable[[int], None]
@@ -75,7 +76,7 @@ def index_documents(*, doc_keys: Collection[int], merge: str = "auto") -> None:
         if not store.exists() and _others_exist(doc_keys):
             logger.warning("no retrieval index to update; run manage.py index_build")
             return  # a delta alone would hide every other document
-        entries = _current_entries(list(doc_keys))
+        entries = _current_entries(list(doc_keys), store)
         store.replace_documents(list(doc_keys), entries, terms_version=TERMS_VERSION)
         manifest = store.read_manifest()
         crowded = manifest is not None and (
@@ -94,10 +95,11 @@ def _others_exist(doc_keys: Collection[int]) -> bool:
     return Chunk.objects.filter(is_current=True).exclude(document_id__in=doc_keys).exists()
 
 
-def _current_entries(doc_keys: list[int]) -> list[Entry]:
-    """Index entries of the documents' current chunks, refreshing stale stored terms."""
+def _current_entries(doc_keys: list[int], store: IndexStore) -> list[Entry]:
+    """Index entries of the documents' current chunks, refreshing stale stored terms, with
+    their vectors when an encoder is configured (``sources.vectors``)."""
     rows = list(
-        Chunk.objects.filter(
+        Chunk.objects.select_related("document").filter(
             document_id__in=doc_keys, is_current=True, document__retired_at__isnull=True
         ).order_by("chunk_id")
     )
@@ -106,9 +108,11 @@ def _current_entries(doc_keys: list[int]) -> list[Entry]:
         c.terms, c.terms_version = joined_terms(c.section, c.text), TERMS_VERSION
     Chunk.objects.bulk_update(stale, ["terms", "terms_version"], batch_size=500)
     access = documents_access(doc_keys)
-    return [
+    entries = [
         Entry(c.chunk_id, c.document_id, c.terms.split(), access[c.document_id]) for c in rows
     ]
+    texts = [(c.document.title, c.section, c.text) for c in rows]
+    return with_vectors(entries, texts, store=store)
 
 
 def documents_access(doc_keys: Collection[int] | None = None) -> dict[int, tuple[str, ...]]:
@@ -177,26 +181,34 @@ def index_build(*, processes: int = 0, on_progress: ProgressFn | None = None) ->
     """Re-tokenise stale chunks, then replace the index with every current chunk of a
     document in the knowledge base, read with its stored terms in chunk_id order."""
     retokenised = terms_refresh(processes=processes, on_progress=on_progress)
-    indexed = index_store().build(_batches(on_progress), terms_version=TERMS_VERSION)
+    store = index_store()
+    indexed = store.build(_batches(on_progress, store), terms_version=TERMS_VERSION)
     return BuildResult(retokenised, indexed)
 
 
-def _batches(on_progress: ProgressFn | None) -> Iterator[list[Entry]]:
+def _batches(on_progress: ProgressFn | None, store: IndexStore) -> Iterator[list[Entry]]:
     access = documents_access()
+    encoder = current_encoder()
+    fields = ["chunk_id", "document_id", "terms"]
+    if encoder is not None:
+        fields += ["document__title", "section", "text"]
     rows = (
         Chunk.objects.filter(is_current=True, document__retired_at__isnull=True)
         .order_by("chunk_id")
-        .values_list("chunk_id", "document_id", "terms")
+        .values_list(*fields)
         .iterator(chunk_size=BATCH)
     )
     batch: list[Entry] = []
-    for chunk_id, doc_key, terms in rows:
+    texts: list[tuple[str, str, str]] = []
+    for chunk_id, doc_key, terms, *text in rows:
         batch.append(Entry(chunk_id, doc_key, terms.split(), access[doc_key]))
+        texts.append((text[0], text[1], text[2]) if text else ("", "", ""))
         if len(batch) == BATCH:
-            yield batch
+            yield with_vectors(batch, texts, store=store, encoder=encoder)
             if on_progress is not None:
                 on_progress(len(batch))
-            batch = []
-    yield batch  # the last one, maybe empty: an empty knowledge base gives an empty index
+            batch, texts = [], []
+    # the last one, maybe empty: an empty knowledge base gives an empty index
+    yield with_vectors(batch, texts, store=store, encoder=encoder)
     if on_progress is not None:
         on_progress(len(batch))

@@ -24,11 +24,13 @@ from django.db.models import prefetch_related_objects
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
+from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, search_terms, terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
+from sources.vectors import current_encoder
 
 logger = logging.getLogger(__name__)
 _lock = threading.Lock()
@@ -198,20 +200,26 @@ def chunks_search(
     chunk_id ascending.
 
     Scores are BM25 over the readable chunks only, relevance in [0, 1)
-    (``kbqa.core.retrieval.index``). Returns [] for an empty knowledge base, a missing index
-    or a query without terms (empty, punctuation only). Hits are read back from the chunk
-    table and kept only if still current and readable, so a change the index has not caught
-    up with yet (under a second) never shows a retired, purged or newly hidden chunk.
+    (``kbqa.core.retrieval.index``). With semantic recall (an encoder configured and every
+    segment holding its vectors, ``sources.vectors``) the top ``k`` of dense search over the
+    same readable chunks are fused with BM25's by reciprocal rank fusion
+    (``kbqa.core.retrieval.dense``): ``score`` is then the fused score and ``similarity``
+    the cosine. Returns [] for an empty knowledge base, a missing index or a query without
+    terms or meaning (empty, punctuation only). Hits are read back from the chunk table and
+    kept only if still current and readable, so a change the index has not caught up with
+    yet (under a second) never shows a retired, purged or newly hidden chunk.
     """
     snapshot = index_snapshot()
     if snapshot is None:
         return []
-    hits = snapshot.search(
+    lexical = snapshot.search(
         search_terms(query),
         k,
         audience=audience,
         ideal_terms=relevance_terms(query, snapshot.knows),
     )
+    dense = _dense_hits(snapshot, query, k, audience)
+    hits = fuse(lexical, dense, k, dense_weight=DENSE_WEIGHT)
     if not hits:
         return []
     rows = list(
@@ -226,11 +234,36 @@ def chunks_search(
     if any(c.document.restricted for c in rows):  # only they read their groups
         prefetch_related_objects(rows, "document__groups")
     found = {c.chunk_id: chunk_as_core(c) for c in rows}
+    raw = {h.chunk_id: h.score for h in lexical}
     return [
-        types.ScoredChunk(chunk=found[h.chunk_id], score=h.score, relevance=h.relevance)
+        types.ScoredChunk(
+            chunk=found[h.chunk_id],
+            score=h.score if dense else raw[h.chunk_id],
+            relevance=h.relevance,
+            similarity=h.similarity,
+        )
         for h in hits
         if h.chunk_id in found and audience.may_read(found[h.chunk_id].access)
     ]
+
+
+def _dense_hits(
+    snapshot: IndexSnapshot, query: str, k: int, audience: types.Audience
+) -> list[DenseHit]:
+    """Dense search for ``query`` when an encoder is configured and the index holds its
+    vectors; [] otherwise (the index is BM25 only: logged once per generation)."""
+    encoder = current_encoder()
+    if encoder is None or not any(len(s) for s in snapshot.segments):
+        return []
+    if vector_model(snapshot) != encoder.name:
+        if _warned.get(f"vectors:{settings.KBQA_INDEX_DIR}") != snapshot.generation:
+            _warned[f"vectors:{settings.KBQA_INDEX_DIR}"] = snapshot.generation
+            logger.warning("retrieval index has no %s vectors; run manage.py index_build",
+                           encoder.name)
+        return []
+    if not any(ch.isalnum() for ch in query):
+        return []
+    return dense_search(snapshot, encoder.query(query), k, audience=audience)
 
 
 class KnowledgeBaseRetriever:

@@ -21,3 +21,4 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # Thread-sensitive database calls (kbqa.db): the test client then sees each test's own
 # transaction. Tests of concurrency turn the pool on (tests/chat/test_concurrency.py).
 KBQA_DB_THREADS = 0
+KBQA_SEMANTIC = "off"  # no test encodes with the real model unless it asks (tests/sources/test_semantic.py)

@@ -65,7 +65,9 @@ class PipelineConfig:
     low-score threshold on normalised relevance in [0, 1] (``manage.py calibrate``);
     ``overlap_threshold`` is gate two's minimum share of a sentence's substantive terms found
     in the cited block. ``query_expansion`` appends a query2doc passage from the fast model to
-    the retrieval query. ``answer_deadlines`` bound each answer draft, ``fast_deadlines`` the
+    the retrieval query. ``min_similarity`` is the calibrated threshold on a hit's cosine
+    with the question (semantic recall, ``retrieval.dense``; 0 = the gate looks at
+    relevance only). ``answer_deadlines`` bound each answer draft, ``fast_deadlines`` the
     rewrite, compression and expansion calls (seconds, ``generation.calls.Deadlines``).
     """
 
@@ -73,6 +75,7 @@ class PipelineConfig:
     budget: int = 1200
     max_blocks: int = 5
     min_relevance: float = 0.3
+    min_similarity: float = 0.0
     overlap_threshold: float = 0.3
     compression: bool = False
     query_expansion: bool = False
@@ -114,9 +117,20 @@ def _record_hits(trace: TraceRecorder, hits: Sequence[ScoredChunk]) -> None:
             "chunk_id": h.chunk.chunk_id,
             "score": round(h.score, 4),
             "relevance": round(h.relevance, 4),
+            **({"similarity": round(h.similarity, 4)} if h.similarity else {}),
         }
         for h in hits
     ]
+
+
+def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -> bool:
+    """Whether some hit is close enough to answer from: its BM25 relevance reaches
+    ``min_relevance``, or (semantic recall on, ``min_similarity`` > 0) its cosine with the
+    question reaches ``min_similarity``. Both thresholds come from ``manage.py calibrate``.
+    Without semantic recall this is the top hit's relevance test (it has the highest)."""
+    if any(h.relevance >= config.min_relevance for h in hits):
+        return True
+    return config.min_similarity > 0 and any(h.similarity >= config.min_similarity for h in hits)
 
 
 def _apply_authority(
@@ -261,7 +275,7 @@ async def answer(
         ) -> Meta:
             return _meta(request, provider, trace, lang, blocks, compression, notices)
 
-        if not hits or hits[0].relevance < config.min_relevance:
+        if not hits or not passes_low_score_gate(hits, config):
             yield meta()
             yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)

@@ -74,14 +74,18 @@ ADMINISTRATOR = Audience(everything=True)
 class ScoredChunk:
     """A retrieval hit.
 
-    ``score`` is the raw BM25 score (no fixed scale); ``relevance`` is the score divided by the
-    query's ideal score in this index, in [0, 1] (see ``kbqa.core.retrieval.bm25``), which is what
-    the low-score refusal threshold compares against.
+    ``score`` is the raw BM25 score (no fixed scale), or with semantic recall on the
+    reciprocal-rank-fusion score of BM25 and dense search (``retrieval.dense``): hits are
+    ranked by it. ``relevance`` is the BM25 score divided by the query's ideal score in this
+    index, in [0, 1] (see ``kbqa.core.retrieval.bm25``); ``similarity`` the cosine of the
+    chunk's vector with the question's (0.0 without semantic recall or when dense search
+    did not rank the chunk). The low-score gate compares both with their thresholds.
     """
 
     chunk: Chunk
     score: float
     relevance: float = 0.0
+    similarity: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,10 @@ questions while wrongful refusals stay at or under ``--max-wrongful-refusal``. "
 means what the low-score gate should stop: expect=refuse cases, except those expected to be
 refused as ``no_support`` (related documents exist, and that refusal names them), which must
 pass the gate like answer and conflict cases
-(rule: ``kbqa.core.evaluation.calibration``). Re-run it whenever the knowledge base changes.
+(rule: ``kbqa.core.evaluation.calibration``). With semantic recall on it also prints
+``KBQA_MIN_SIMILARITY``, the cosine above which the gate passes a hit whatever its
+relevance, chosen so that no more unanswerable questions get through than with relevance
+alone. Re-run it whenever the knowledge base changes.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.evaluation import collect_signals, load_cases, plot_distributions
 from chat.management.commands.evaluate import select_cases
-from kbqa.core.evaluation.calibration import recommend_threshold
+from kbqa.core.evaluation.calibration import Signals, recommend_similarity, recommend_threshold
 from kbqa.core.evaluation.report import (
     distribution_table,
     recommendation_text,
@@ -70,6 +73,24 @@ class Command(BaseCommand):
         self.stdout.write("")
         self.stdout.write(f"Current setting: KBQA_MIN_RELEVANCE={settings.KBQA_MIN_RELEVANCE:.2f}")
         self.stdout.write(recommendation_text(rec, max_wrongful_refusal=limit_rate))
+        if any(s.similarity for s in signals):
+            self.stdout.write("")
+            self.stdout.write(self._similarity_text(signals, rec.threshold))
         if opts["plot"]:
             plot_distributions(signals, min_relevance=rec.threshold, path=opts["plot"])
             self.stderr.write(f"Plot written to {opts['plot']}")
+
+    def _similarity_text(self, signals: list[Signals], min_relevance: float) -> str:
+        """The semantic gate's threshold next to the recommended relevance threshold."""
+        pairs = {e: [(s.relevance, s.similarity) for s in signals if s.expect == e]
+                 for e in ("answer", "refuse")}
+        rec = recommend_similarity(pairs["answer"], pairs["refuse"], min_relevance=min_relevance)
+        return "\n".join([
+            "Semantic recall is on: the gate also passes a hit whose cosine with the question "
+            "reaches KBQA_MIN_SIMILARITY",
+            f"(refusal recall kept at {rec.refused_unanswerable}/{rec.unanswerable}; "
+            f"ties from {rec.tied[0]:.2f} to {rec.tied[1]:.2f}).",
+            f"  with it, wrongly refuses {rec.refused_answerable}/{rec.answerable} answerable "
+            f"({rec.wrongful_refusal_rate:.1%})",
+            f"KBQA_MIN_SIMILARITY={rec.threshold:.2f}",
+        ])

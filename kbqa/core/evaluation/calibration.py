@@ -31,7 +31,9 @@ class Signals:
 
     ``relevance`` top hit's normalised relevance [0, 1]; ``bm25`` its raw BM25 score;
     ``gap`` top relevance minus the second's (0 with fewer than two hits); ``term_share``
-    share of the query's distinct terms found in the top hit's title or text [0, 1].
+    share of the query's distinct terms found in the top hit's title or text [0, 1];
+    ``similarity`` the best cosine of a hit with the question (semantic recall, else 0).
+    "Top" is the hit of highest relevance: with semantic recall hits are ranked by fusion.
     All 0.0 when there are no hits.
     """
 
@@ -44,6 +46,7 @@ class Signals:
     term_share: float
     hits: int
     source: str = ""
+    similarity: float = 0.0  # best cosine among the hits (0.0 without semantic recall)
 
     def value(self, signal: str) -> float:
         return float(getattr(self, signal))
@@ -56,14 +59,15 @@ def signals_from_hits(
     """Compute Signals from a retriever's hits for ``query`` (best first)."""
     if not hits:
         return Signals(case_id, expect, lang, 0.0, 0.0, 0.0, 0.0, 0, source)
-    top = hits[0]
-    second = hits[1].relevance if len(hits) > 1 else 0.0
+    by_relevance = sorted(hits, key=lambda h: -h.relevance)
+    top = by_relevance[0]
+    second = by_relevance[1].relevance if len(hits) > 1 else 0.0
     query_terms = term_set(query)
     found = term_set(f"{top.chunk.title}\n{top.chunk.text}")
     share = len(query_terms & found) / len(query_terms) if query_terms else 0.0
     return Signals(
         case_id, expect, lang, top.relevance, top.score, top.relevance - second, share,
-        len(hits), source,
+        len(hits), source, max(h.similarity for h in hits),
     )
 
 
@@ -122,6 +126,40 @@ def recommend_threshold(
         threshold=chosen[0], refused_answerable=chosen[1], answerable=len(answerable),
         refused_unanswerable=chosen[2], unanswerable=len(unanswerable),
         tied=(tied[0][0], tied[-1][0]),
+    )
+
+
+SIMILARITY_GRID: tuple[float, ...] = (0.0, *(round(i / 100, 2) for i in range(50, 101)))
+
+
+def recommend_similarity(
+    answerable: Sequence[tuple[float, float]],
+    unanswerable: Sequence[tuple[float, float]],
+    *,
+    min_relevance: float,
+) -> Recommendation:
+    """``KBQA_MIN_SIMILARITY`` for the joint gate that refuses when relevance <
+    ``min_relevance`` AND similarity < the threshold (0 = relevance alone). Values are
+    (relevance, similarity) pairs.
+
+    Rule: among ``SIMILARITY_GRID`` (0, then 0.50..1.00 in steps of 0.01), keep the
+    thresholds that refuse as many unanswerable questions as relevance alone does (refusal
+    recall is never traded), take those that wrongly refuse the fewest answerable ones, and
+    the middle of the tie (as ``recommend_threshold``). 0 when no threshold rescues any.
+    """
+
+    def refused(pairs: Sequence[tuple[float, float]], t: float) -> int:
+        return sum(1 for r, s in pairs if r < min_relevance and (t <= 0 or s < t))
+
+    keep = refused(unanswerable, 0.0)
+    scored = [(t, refused(answerable, t)) for t in SIMILARITY_GRID
+              if refused(unanswerable, t) >= keep]
+    best = min(w for _, w in scored)
+    tied = [t for t, w in scored if w == best]
+    chosen = 0.0 if 0.0 in tied else tied[(len(tied) - 1) // 2]
+    return Recommendation(
+        threshold=chosen, refused_answerable=best, answerable=len(answerable),
+        refused_unanswerable=keep, unanswerable=len(unanswerable), tied=(tied[0], tied[-1]),
     )
 
 

@@ -8,6 +8,10 @@ it and the term frequency there (CSR layout, as Lucene's postings lists). Term s
 positions of all segments at query time (``kbqa.core.retrieval.index``), so deleting or
 adding a document never forces a rebuild to keep scores exact.
 
+A segment may also hold one dense vector per position (``vectors``, float32, unit length)
+from the sentence encoder named ``vector_model`` (``kbqa.core.retrieval.semantic``): same
+positions, so deletion and visibility masks apply to them unchanged.
+
 On disk a segment is a folder of ``.npy`` files opened with ``mmap_mode="r"``: opening costs
 a few milliseconds whatever the size, and worker processes on one machine share one copy in
 the page cache.
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +43,7 @@ _ARRAYS = (
     "access_blob",
     "access_offsets",
 )
+VECTOR_MODEL = "vector_model.txt"  # beside vectors.npy: the encoder's name
 
 
 class StringTable(Sequence[str]):
@@ -94,6 +99,8 @@ class Segment:
     chunk_ids: StringTable  # per position
     access_class: Array  # int32 per position: index into access_classes
     access_classes: StringTable  # access labels, ","-joined ("" = everyone)
+    vectors: Array | None = None  # float32 (positions, dim), unit length; None: no encoder
+    vector_model: str = ""  # the encoder that made ``vectors``
 
     def access_labels(self) -> list[tuple[str, ...]]:
         """Each access class's labels (``kbqa.core.types.Chunk.access``)."""
@@ -121,9 +128,11 @@ def build_segment(
     doc_keys: Sequence[int],
     term_lists: Sequence[Sequence[str]],
     accesses: Sequence[Sequence[str]] = (),
+    vectors: tuple[str, Array] | None = None,
 ) -> Segment:
     """A segment over chunks given as parallel sequences (position i = the i-th chunk);
-    ``accesses`` are the chunks' access labels (default: everyone's).
+    ``accesses`` are the chunks' access labels (default: everyone's); ``vectors`` the
+    encoder's name and a (chunks, dim) array of their dense vectors, if any.
 
     Term frequencies and lengths count duplicates, as rank-bm25's ``doc_freqs`` and
     ``doc_len`` do. Cost: one dict look-up per term occurrence, then numpy sorting.
@@ -139,7 +148,7 @@ def build_segment(
     positions = np.repeat(np.arange(len(lens), dtype=np.int64), lens)
     term_ids = rank[np.asarray(flat, dtype=np.int64)] if flat else np.zeros(0, dtype=np.int64)
     classes, of = _access_classes(accesses or [()] * len(chunk_ids))
-    return _from_postings(
+    segment = _from_postings(
         ordered,
         term_ids,
         positions,
@@ -149,6 +158,16 @@ def build_segment(
         chunk_ids,
         (classes, of),
     )
+    return _with_vectors(segment, vectors)
+
+
+def _with_vectors(segment: Segment, vectors: tuple[str, Array] | None) -> Segment:
+    if vectors is None:
+        return segment
+    model, array = vectors
+    if len(array) != len(segment):
+        raise ValueError(f"{len(array)} vectors for {len(segment)} chunks")
+    return replace(segment, vectors=np.asarray(array, dtype=np.float32), vector_model=model)
 
 
 def _access_classes(accesses: Sequence[Sequence[str]]) -> tuple[list[str], Array]:
@@ -202,6 +221,7 @@ def merge_segments(parts: Sequence[tuple[Segment, Array | None]]) -> Segment:
     cols: dict[str, list[Array]] = {k: [] for k in ("t", "p", "f", "len", "key", "acc")}
     chunk_ids: list[str] = []
     classes: dict[str, int] = {}
+    vectors: list[Array] = []
     base = 0
     for seg, live in parts:
         alive = np.ones(len(seg), dtype=bool) if live is None else np.asarray(live, dtype=bool)
@@ -218,12 +238,14 @@ def merge_segments(parts: Sequence[tuple[Segment, Array | None]]) -> Segment:
         remap = np.asarray(to_class, dtype=np.int32)
         cols["acc"].append(remap[np.asarray(seg.access_class)[alive]])
         chunk_ids.extend(cid for cid, a in zip(seg.chunk_ids, alive.tolist(), strict=True) if a)
+        if seg.vectors is not None:
+            vectors.append(np.asarray(seg.vectors)[alive])
         base += int(alive.sum())
 
     def cat(name: str, dtype: Any) -> Array:
         return np.concatenate(cols[name]) if cols[name] else np.zeros(0, dtype=dtype)
 
-    return _from_postings(
+    merged = _from_postings(
         vocab,
         cat("t", np.int64),
         cat("p", np.int64),
@@ -233,6 +255,18 @@ def merge_segments(parts: Sequence[tuple[Segment, Array | None]]) -> Segment:
         chunk_ids,
         (list(classes), cat("acc", np.int32)),
     )
+    return _with_vectors(merged, _merged_vectors(parts, vectors))
+
+
+def _merged_vectors(
+    parts: Sequence[tuple[Segment, Array | None]], vectors: list[Array]
+) -> tuple[str, Array] | None:
+    """The parts' vectors end to end, if every part has them from one encoder (else None:
+    mixed vectors are never compared, ``index_build`` recomputes them)."""
+    models = {seg.vector_model if seg.vectors is not None else "" for seg, _ in parts if len(seg)}
+    if len(models) != 1 or "" in models:
+        return None
+    return models.pop(), np.concatenate(vectors)
 
 
 def write_segment(segment: Segment, folder: Path) -> None:
@@ -259,6 +293,9 @@ def write_segment(segment: Segment, folder: Path) -> None:
     }
     for name, array in arrays.items():
         np.save(folder / f"{name}.npy", np.ascontiguousarray(array))
+    if segment.vectors is not None:
+        np.save(folder / "vectors.npy", np.ascontiguousarray(segment.vectors, dtype=np.float32))
+        (folder / VECTOR_MODEL).write_text(segment.vector_model, encoding="utf-8")
 
 
 def open_segment(folder: Path) -> Segment:
@@ -267,6 +304,7 @@ def open_segment(folder: Path) -> Segment:
     Raises OSError if a file is missing, ValueError if one is not a ``.npy`` array.
     """
     a = {name: _load(folder / f"{name}.npy") for name in _ARRAYS}
+    has_vectors = (folder / VECTOR_MODEL).is_file()
     return Segment(
         vocab=StringTable(a["vocab_blob"], a["vocab_offsets"]),
         post_offsets=a["post_offsets"],
@@ -277,6 +315,8 @@ def open_segment(folder: Path) -> Segment:
         chunk_ids=StringTable(a["ids_blob"], a["ids_offsets"]),
         access_class=a["access_class"],
         access_classes=StringTable(a["access_blob"], a["access_offsets"]),
+        vectors=_load(folder / "vectors.npy") if has_vectors else None,
+        vector_model=(folder / VECTOR_MODEL).read_text("utf-8") if has_vectors else "",
     )
 
 

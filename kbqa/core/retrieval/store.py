@@ -49,12 +49,15 @@ FORMAT = 1
 
 @dataclass(frozen=True)
 class Entry:
-    """One chunk to index: its id, its document's key and its stored terms."""
+    """One chunk to index: its id, its document's key, its stored terms and, when a
+    sentence encoder is configured, its dense vector and the encoder's name."""
 
     chunk_id: str
     doc_key: int
     terms: Sequence[str]
     access: tuple[str, ...] = ()  # its document's access labels (() = everyone)
+    vector: Array | None = None  # float32 (dim,), unit length (``retrieval.semantic``)
+    vector_model: str = ""
 
 
 @dataclass
@@ -297,7 +300,16 @@ def _segment_of(entries: Sequence[Entry]) -> Any:
         [e.doc_key for e in entries],
         [e.terms for e in entries],
         [e.access for e in entries],
+        _vectors_of(entries),
     )
+
+
+def _vectors_of(entries: Sequence[Entry]) -> tuple[str, Array] | None:
+    """The entries' vectors as one array, when all have one from the same encoder."""
+    models = {e.vector_model if e.vector is not None else "" for e in entries}
+    if len(models) != 1 or "" in models:
+        return None
+    return models.pop(), np.stack([np.asarray(e.vector, dtype=np.float32) for e in entries])
 
 
 def _worth_merging(manifest: Manifest, min_segments: int) -> bool:
