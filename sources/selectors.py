@@ -241,6 +241,7 @@ def chunks_search(
             score=h.score if dense else raw[h.chunk_id],
             relevance=h.relevance,
             similarity=h.similarity,
+            agreed=h.agreed,
         )
         for h in hits
         if h.chunk_id in found and audience.may_read(found[h.chunk_id].access)

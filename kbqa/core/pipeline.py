@@ -67,7 +67,8 @@ class PipelineConfig:
     in the cited block. ``query_expansion`` appends a query2doc passage from the fast model to
     the retrieval query. ``min_similarity`` is the calibrated threshold on a hit's cosine
     with the question (semantic recall, ``retrieval.dense``; 0 = the gate looks at
-    relevance only). ``answer_deadlines`` bound each answer draft, ``fast_deadlines`` the
+    relevance only); with it, ``agreement`` also passes a question whose first BM25 hit and
+    first dense hit come from one document. ``answer_deadlines`` bound each answer draft, ``fast_deadlines`` the
     rewrite, compression and expansion calls (seconds, ``generation.calls.Deadlines``).
     """
 
@@ -76,6 +77,7 @@ class PipelineConfig:
     max_blocks: int = 5
     min_relevance: float = 0.3
     min_similarity: float = 0.0
+    agreement: bool = True
     overlap_threshold: float = 0.3
     compression: bool = False
     query_expansion: bool = False
@@ -126,11 +128,15 @@ def _record_hits(trace: TraceRecorder, hits: Sequence[ScoredChunk]) -> None:
 def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -> bool:
     """Whether some hit is close enough to answer from: its BM25 relevance reaches
     ``min_relevance``, or (semantic recall on, ``min_similarity`` > 0) its cosine with the
-    question reaches ``min_similarity``. Both thresholds come from ``manage.py calibrate``.
-    Without semantic recall this is the top hit's relevance test (it has the highest)."""
+    question reaches ``min_similarity`` or (``agreement``) BM25 and dense search rank its
+    document first. Thresholds come from ``manage.py calibrate``. Without semantic recall
+    this is the top hit's relevance test (it has the highest)."""
     if any(h.relevance >= config.min_relevance for h in hits):
         return True
-    return config.min_similarity > 0 and any(h.similarity >= config.min_similarity for h in hits)
+    if config.min_similarity <= 0:
+        return False
+    return any(h.similarity >= config.min_similarity or (config.agreement and h.agreed)
+               for h in hits)
 
 
 def _apply_authority(

@@ -79,13 +79,15 @@ class ScoredChunk:
     ranked by it. ``relevance`` is the BM25 score divided by the query's ideal score in this
     index, in [0, 1] (see ``kbqa.core.retrieval.bm25``); ``similarity`` the cosine of the
     chunk's vector with the question's (0.0 without semantic recall or when dense search
-    did not rank the chunk). The low-score gate compares both with their thresholds.
+    did not rank the chunk); ``agreed``: BM25 and dense search both rank this chunk's
+    document first. The low-score gate compares these with their settings.
     """
 
     chunk: Chunk
     score: float
     relevance: float = 0.0
     similarity: float = 0.0
+    agreed: bool = False
 
 
 @dataclass(frozen=True)

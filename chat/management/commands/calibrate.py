@@ -85,6 +85,14 @@ class Command(BaseCommand):
         pairs = {e: [(s.relevance, s.similarity) for s in signals if s.expect == e]
                  for e in ("answer", "refuse")}
         rec = recommend_similarity(pairs["answer"], pairs["refuse"], min_relevance=min_relevance)
+        t = rec.threshold
+
+        def by_agreement(expect: str) -> str:
+            group = [s for s in signals if s.expect == expect]
+            only = [s for s in group if s.relevance < min_relevance and s.agreed
+                    and not (t > 0 and s.similarity >= t)]
+            return f"{len(only)}/{len(group)}"
+
         return "\n".join([
             "Semantic recall is on: the gate also passes a hit whose cosine with the question "
             "reaches KBQA_MIN_SIMILARITY",
@@ -93,4 +101,6 @@ class Command(BaseCommand):
             f"  with it, wrongly refuses {rec.refused_answerable}/{rec.answerable} answerable "
             f"({rec.wrongful_refusal_rate:.1%})",
             f"KBQA_MIN_SIMILARITY={rec.threshold:.2f}",
+            f"Agreement (KBQA_SEMANTIC_AGREEMENT): passes {by_agreement('answer')} answerable "
+            f"and {by_agreement('refuse')} unanswerable questions the thresholds refuse.",
         ])

@@ -47,6 +47,7 @@ class Signals:
     hits: int
     source: str = ""
     similarity: float = 0.0  # best cosine among the hits (0.0 without semantic recall)
+    agreed: bool = False  # BM25 and dense search put one document first
 
     def value(self, signal: str) -> float:
         return float(getattr(self, signal))
@@ -67,7 +68,7 @@ def signals_from_hits(
     share = len(query_terms & found) / len(query_terms) if query_terms else 0.0
     return Signals(
         case_id, expect, lang, top.relevance, top.score, top.relevance - second, share,
-        len(hits), source, max(h.similarity for h in hits),
+        len(hits), source, max(h.similarity for h in hits), any(h.agreed for h in hits),
     )
 
 

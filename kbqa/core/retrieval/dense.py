@@ -43,12 +43,14 @@ class DenseHit:
 class FusedHit:
     """A chunk in the fused ranking: ``score`` is its RRF score, ``relevance`` its BM25
     relevance (0.0 when BM25 did not rank it), ``similarity`` its cosine (0.0 when dense
-    search did not rank it)."""
+    search did not rank it); ``agreed``: BM25 and dense search both rank its document
+    first (``agreed_document``)."""
 
     chunk_id: str
     score: float
     relevance: float
     similarity: float
+    agreed: bool = False
 
 
 def vector_model(snapshot: IndexSnapshot) -> str:
@@ -92,8 +94,23 @@ def fuse(
             score[cid] = score.get(cid, 0.0) + weight / (RRF_K + rank)
     relevance = {h.chunk_id: h.relevance for h in lexical}
     similarity = {h.chunk_id: h.similarity for h in dense}
+    doc_key = {h.chunk_id: h.doc_key for h in (*lexical, *dense)}
+    agreed = agreed_document(lexical, dense)
     order = sorted(score, key=lambda cid: (-score[cid], cid))[:k]
     return [
-        FusedHit(cid, score[cid], relevance.get(cid, 0.0), similarity.get(cid, 0.0))
+        FusedHit(cid, score[cid], relevance.get(cid, 0.0), similarity.get(cid, 0.0),
+                 agreed is not None and doc_key[cid] == agreed)
         for cid in order
     ]
+
+
+def agreed_document(lexical: Sequence[Hit], dense: Sequence[DenseHit]) -> int | None:
+    """The document key BM25's first hit and dense search's first hit share, or None.
+
+    Two retrievers that share no signal (words; meaning) putting the same document first
+    is evidence that the knowledge base covers the question's topic even when the
+    question's words are not the document's; the low-score gate may pass on it
+    (``KBQA_SEMANTIC_AGREEMENT``; measured in README: Semantic recall)."""
+    if lexical and dense and lexical[0].doc_key == dense[0].doc_key:
+        return lexical[0].doc_key
+    return None

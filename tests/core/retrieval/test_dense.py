@@ -105,9 +105,19 @@ def test_a_half_weight_dense_ranking_does_not_displace_bm25s_first_hit() -> None
     assert fuse(lexical("a", "x", "y"), dense, 1, dense_weight=0.5)[0].chunk_id == "a"
 
 
-def scored(relevance: float, similarity: float) -> ScoredChunk:
+def test_fusion_marks_the_document_both_rankings_put_first() -> None:
+    words = [Hit("a#c01", 1, 9.0, 0.1), Hit("b#c01", 2, 8.0, 0.1)]
+    meaning = [DenseHit("a#c02", 1, 0.85), DenseHit("b#c01", 2, 0.84)]
+    fused = {h.chunk_id: h.agreed for h in fuse(words, meaning, 5)}
+    assert fused == {"a#c01": True, "a#c02": True, "b#c01": False}
+    disagree = fuse(words, list(reversed(meaning)), 5)
+    assert not any(h.agreed for h in disagree)
+
+
+def scored(relevance: float, similarity: float, agreed: bool = False) -> ScoredChunk:
     chunk = Chunk(chunk_id="x#c01", doc_id="x", title="T", text="t")
-    return ScoredChunk(chunk=chunk, score=1.0, relevance=relevance, similarity=similarity)
+    return ScoredChunk(chunk=chunk, score=1.0, relevance=relevance, similarity=similarity,
+                       agreed=agreed)
 
 
 @pytest.mark.parametrize(
@@ -118,6 +128,8 @@ def scored(relevance: float, similarity: float) -> ScoredChunk:
         ([scored(0.05, 0.95)], 0.90, True),
         ([scored(0.05, 0.85)], 0.90, False),
         ([scored(0.05, 0.95), scored(0.20, 0.0)], 0.0, True),  # any hit, not only the first
+        ([scored(0.05, 0.80, agreed=True)], 0.90, True),  # both retrievers chose its document
+        ([scored(0.05, 0.80, agreed=True)], 0.0, False),
     ],
 )
 def test_low_score_gate_passes_on_relevance_or_calibrated_similarity(
@@ -125,6 +137,11 @@ def test_low_score_gate_passes_on_relevance_or_calibrated_similarity(
 ) -> None:
     config = PipelineConfig(min_relevance=0.13, min_similarity=min_similarity)
     assert passes_low_score_gate(hits, config) is passes
+
+
+def test_agreement_can_be_left_out_of_the_gate() -> None:
+    config = PipelineConfig(min_relevance=0.13, min_similarity=0.9, agreement=False)
+    assert not passes_low_score_gate([scored(0.05, 0.80, agreed=True)], config)
 
 
 def test_similarity_threshold_never_lets_more_unanswerable_questions_through() -> None:
