@@ -94,7 +94,8 @@ def fuse(
             score[cid] = score.get(cid, 0.0) + weight / (RRF_K + rank)
     relevance = {h.chunk_id: h.relevance for h in lexical}
     similarity = {h.chunk_id: h.similarity for h in dense}
-    doc_key = {h.chunk_id: h.doc_key for h in (*lexical, *dense)}
+    doc_key = {h.chunk_id: h.doc_key for h in lexical}
+    doc_key.update((h.chunk_id, h.doc_key) for h in dense)
     agreed = agreed_document(lexical, dense)
     order = sorted(score, key=lambda cid: (-score[cid], cid))[:k]
     return [
