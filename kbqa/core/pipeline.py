@@ -69,7 +69,8 @@ class PipelineConfig:
     with the question (semantic recall, ``retrieval.dense``; 0 = the gate looks at
     relevance only); with it, ``agreement`` also passes a question whose first BM25 hit and
     first dense hit come from one document. ``answer_deadlines`` bound each answer draft,
-    ``fast_deadlines`` the rewrite, compression and expansion calls (seconds, ``generation.calls.Deadlines``).
+    ``fast_deadlines`` the rewrite, compression and expansion calls (seconds,
+    ``generation.calls.Deadlines``).
     """
 
     top_k: int = 20
