@@ -20,7 +20,8 @@ from kbqa.core.retrieval.semantic import Encoder, load_encoder, passage_text, us
 from kbqa.core.retrieval.store import Entry, IndexStore
 
 logger = logging.getLogger(__name__)
-ENCODE_BATCH = 32  # chunks per encoder call: bounds memory, keeps progress visible
+ENCODE_BATCH = 8  # chunks per encoder call (~1.6 s): a question waits at most that long for
+# the encoder (one call at a time) while a document is being ingested
 
 
 def current_encoder() -> Encoder | None:

@@ -119,3 +119,30 @@ def test_real_retrieval_scores_related_documents_higher(tmp_path):
     assert float(answer_row[3]) > 0.0
     assert refuse_row[:3] == ["refuse", "1", "0.00"]  # not one shared term: no hit at all
     assert out.splitlines()[-1] != "KBQA_MIN_RELEVANCE=0.00"
+
+
+class SemanticStub(StubRetriever):
+    """Hits with a cosine too (semantic recall on): answerable 4 is worded unlike its
+    document (relevance 0.21) but close in meaning (0.93); unanswerable ones reach 0.85."""
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        hits = await super().search(query, k)
+        query = query.lower()  # the offline rewrite capitalises the question
+        similarity = 0.93 if query == "answerable 4?" else 0.85 if "unans" in query else 0.8
+        return [ScoredChunk(h.chunk, h.score, h.relevance, similarity) for h in hits]
+
+
+def test_with_semantic_recall_recommends_the_similarity_that_keeps_refusal_recall(
+    stub_kb, tmp_path, monkeypatch
+):
+    values = {**ANSWERABLE, **UNANSWERABLE, "conflict?": 0.75, "related?": 0.45}
+    monkeypatch.setattr(evaluation, "case_knowledge_base", lambda case: (
+        evaluation.CaseKnowledgeBase(SemanticStub(values[case.question]), {})))
+    out = calibrate(str(write_cases(tmp_path)), "--max-wrongful-refusal", "0.10")
+    lines = out.splitlines()
+    assert "KBQA_MIN_RELEVANCE=0.33" in lines  # as without semantic recall
+    # 0.86..0.93 all keep 5/6 unanswerable refused and rescue answerable 4: the middle
+    assert lines[-2] == "KBQA_MIN_SIMILARITY=0.89"
+    assert "refusal recall kept at 5/6; ties from 0.86 to 0.93" in out
+    assert "wrongly refuses 0/12 answerable (0.0%)" in out
+    assert lines[-1].startswith("Agreement (KBQA_SEMANTIC_AGREEMENT): passes 0/12 answerable")

