@@ -188,8 +188,7 @@ def index_warm() -> IndexStatus:
     """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
     start loading the tokenizer's dictionary in a background thread (jieba, about 0.7 s; a
     question arriving sooner waits for it), and the sentence encoder when one is configured,
-    so the server listens at once. Returns the
-    status (logged if there is a problem)."""
+    so the server listens at once. Returns the status (logged if there is a problem)."""
     threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
     threading.Thread(target=_warm_encoder, name="kbqa-warm-encoder", daemon=True).start()
     return index_status()
@@ -274,7 +273,12 @@ def _dense_hits(
         return []
     if not any(ch.isalnum() for ch in query):
         return []
-    return dense_search(snapshot, encoder.query(query), k, audience=audience)
+    try:
+        vector = encoder.query(query)
+    except Exception:  # the lexical path must answer whatever the encoder does
+        logger.exception("encoding the question failed; searching with BM25 alone")
+        return []
+    return dense_search(snapshot, vector, k, audience=audience)
 
 
 class KnowledgeBaseRetriever:

@@ -116,3 +116,17 @@ def test_the_packaged_model_relates_words_the_documents_never_use() -> None:
     zh = similarities(encoder, "打车的钱能报吗？", sentences)
     assert min(en[0], en[2]) > en[1]  # the taxi sentences, in either language
     assert min(zh[0], zh[2]) > zh[1]
+
+
+def test_a_failing_encoder_leaves_bm25_answering(
+    encoder: FakeEncoder, write_file: WriteFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    document_ingest(path=write_file("cabs.md", "# Travel\n\nA taxi is reimbursed with a receipt."))
+
+    def broken(text: str) -> np.ndarray:
+        raise RuntimeError("engine crashed")
+
+    monkeypatch.setattr(encoder, "query", broken)
+    assert [(h.chunk.doc_id, h.similarity) for h in chunks_search(query="taxi", k=1)] == [
+        ("cabs", 0.0)
+    ]
