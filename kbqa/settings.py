@@ -174,10 +174,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 REDIS_URL = env_str("KBQA_REDIS_URL", "")
 if REDIS_URL:
+    from channels_redis.core import RedisChannelLayer
+
+    # Every socket's channel-layer receive is a blocking BZPOPMIN of `brpop_timeout` seconds
+    # (5 in channels-redis 4.x). redis-py 8 made the socket read timeout default to 5 s too,
+    # so each idle receive failed ("Timeout reading from ...") and closed the socket with
+    # 1011 (redis/redis-py#4091, django/channels_redis#422). The read timeout must outlast
+    # the blocking pop; kept finite so a Redis that stops answering is still noticed.
+    REDIS_SOCKET_TIMEOUT = RedisChannelLayer.brpop_timeout + 10
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {
+                "hosts": [{"address": REDIS_URL, "socket_timeout": REDIS_SOCKET_TIMEOUT}]
+            },
         }
     }
 else:
