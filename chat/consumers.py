@@ -140,6 +140,15 @@ def scope_language(scope: dict[str, Any]) -> str:
     return settings.LANGUAGE_CODE
 
 
+def socket_tab(scope: dict[str, Any]) -> str:
+    """The page that opened this socket: ``?tab=`` of the socket URL, rendered once per page
+    load (``chat.views.chat_page``), so a socket the browser reopens after a drop keeps it.
+    Only letters and digits, at most 32; anything else is no tab (``""``)."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+    tab = (query.get("tab") or [""])[0]
+    return tab if tab.isalnum() and tab.isascii() and len(tab) <= 32 else ""
+
+
 def conversation_group(conversation_id: int) -> str:
     """The channel-layer group of every open socket on one conversation."""
     return f"conversation.{conversation_id}"
@@ -161,6 +170,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.language = scope_language(self.scope)
+        self.tab = socket_tab(self.scope)
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
             await self.refuse(SESSION_ENDED, CLOSE_UNAUTHENTICATED)
@@ -284,7 +294,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         finally:
             self.streaming = False
         if question_id is not None and outcome.status != "pending":
-            await self.turn_announce(question_id)
+            await self.turn_announce(question_id, key)
 
     # ------------------------------------------- other sockets on the conversation
 
@@ -297,24 +307,39 @@ class ChatConsumer(AsyncWebsocketConsumer):
         except Exception:
             logger.warning("channel layer %s failed", operation, exc_info=True)
 
-    async def turn_announce(self, question_id: int) -> None:
+    async def turn_announce(self, question_id: int, key: str) -> None:
         """Tell the conversation's other sockets, in any server process, that a turn is
-        stored (through the channel layer: Redis when ``KBQA_REDIS_URL`` is set)."""
-        event = {"type": "turn.stored", "question_id": question_id, "sender": self.channel_name}
+        stored (through the channel layer: Redis when ``KBQA_REDIS_URL`` is set). ``key`` is
+        the streamed bubble's, ``tab`` this page's: a socket the same page reopened after a
+        drop puts the stored answer in that bubble instead of appending the turn again."""
+        event = {
+            "type": "turn.stored",
+            "question_id": question_id,
+            "sender": self.channel_name,
+            "tab": self.tab,
+            "key": key,
+        }
         try:
             await self.channel_layer.group_send(conversation_group(self.conversation.pk), event)
         except Exception:
             logger.warning("channel layer group_send failed", exc_info=True)
 
     async def turn_stored(self, event: dict[str, Any]) -> None:
-        """A turn finished in another tab: append it as stored (question and answer)."""
+        """A turn finished on another socket. Another page appends it as stored (question and
+        answer); this page, reconnected since it asked, gets the stored answer in place of the
+        bubble it showed streaming (whose question it already shows)."""
         if event.get("sender") == self.channel_name:
             return
         stored = await self.turn_load(int(event["question_id"]))
-        if stored is not None:
-            question, answer = stored
-            turn = message_turn_view(answer)
-            await self.send_html(self.render("turn-start", message=question, turn=turn))
+        if stored is None:
+            return
+        question, answer = stored
+        turn = message_turn_view(answer)
+        if self.tab and event.get("tab") == self.tab:
+            html = self.render("turn-replace", turn=turn, replaces=str(event.get("key", "")))
+        else:
+            html = self.render("turn-start", message=question, turn=turn)
+        await self.send_html(html)
 
     # ----------------------------------------------------------------- rendering, sending
 

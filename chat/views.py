@@ -7,6 +7,7 @@ the websocket (``chat.consumers``).
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from django.conf import settings
@@ -151,5 +152,7 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
         "provider_ok": provider_ok,
         "max_question_chars": settings.KBQA_MAX_QUESTION_CHARS,
         "can_fabricate": fabricate_allowed(request.user),
+        # Names this page's socket across reconnects (chat.consumers.socket_tab).
+        "tab": uuid.uuid4().hex,
     }
     return render(request, "chat/chat.html", context)

@@ -203,3 +203,41 @@ async def test_a_turn_asked_in_one_tab_appears_in_the_other(
     assert oob_targets(shown) == [("beforeend:#messages", "")]
     assert QUESTION in shown and SHOWN in shown
     assert 'data-status="answered"' in shown
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_that_reconnected_mid_answer_gets_the_answer_once_in_its_bubble(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    """The page's socket dropped while its answer streamed and the browser reopened it (same
+    page, same ``tab``): the stored answer replaces the bubble left streaming; the question
+    and answer are not appended a second time. Another page still gets the whole turn."""
+    fake_provider.add(ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as asking, chat_socket(
+        conversation.pk, user, query="?tab=page1"
+    ) as reopened, chat_socket(conversation.pk, user, query="?tab=page2") as other_page:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        frames = await receive_turn(asking)
+        replaced = await reopened.receive_from(timeout=10)
+        appended = await other_page.receive_from(timeout=10)
+    footer = next(i for _s, i in oob_targets(frames[-1]) if i.startswith("footer-"))
+    key = footer.removeprefix("footer-")
+    [(swap, _id)] = oob_targets(replaced)
+    assert swap == f"outerHTML:#turn-{key}"
+    assert QUESTION not in replaced and SHOWN in replaced
+    assert 'data-status="answered"' in replaced
+    assert oob_targets(appended) == [("beforeend:#messages", "")]
+    assert QUESTION in appended and SHOWN in appended
+
+
+def test_the_chat_page_names_its_socket_with_a_tab_of_its_own(
+    client: Client, django_user_model: Any
+) -> None:
+    user = django_user_model.objects.create_user(username="alice", password="pw-123456")
+    conversation = Conversation.objects.create(owner=user)
+    client.force_login(user)
+    pages = [client.get(f"/c/{conversation.pk}/").content.decode() for _ in range(2)]
+    tabs = [page.split("&amp;tab=")[1].split('"')[0] for page in pages]
+    assert all(len(tab) == 32 for tab in tabs) and tabs[0] != tabs[1]
