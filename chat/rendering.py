@@ -260,7 +260,7 @@ def stored_error(status: str, data: Mapping[str, Any]) -> str:
     if status == "error":
         return "; ".join(data.get("errors") or ())
     if status == "interrupted":
-        return str(_("The server stopped before it finished."))
+        return str(_("The server stopped before this answer was finished."))
     return ""
 
 
@@ -289,7 +289,9 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
         with translation.override(locale):
             return fragment("refusal", key=key, refusal=refusal_view(ev.to_dict()), oob="true")
     if isinstance(ev, Error):
-        return fragment("error", key=key, error=ev.message, oob="true")
+        return fragment(
+            "error", key=key, error=ev.message, shown=bool(outcome.sentences), oob="true"
+        )
     if isinstance(ev, Done):
         return fragment("footer", key=key, status=ev.status, trace_id=ev.trace_id, oob="true")
     return mark_safe("")

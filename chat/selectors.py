@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
+from django.utils.dateparse import parse_datetime
 
 from chat.models import Conversation, Trace
 
@@ -122,6 +123,8 @@ class TraceEvidence:
     timings: dict[str, Any]
     errors: list[str] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
+    # A turn the server never finished: when that was found, the note, the server process.
+    interrupted: dict[str, Any] | None = None
 
 
 def _hits(data: dict[str, Any], min_relevance: float) -> list[dict[str, Any]]:
@@ -216,4 +219,19 @@ def trace_evidence(*, trace: Trace) -> TraceEvidence:
         timings=dict(data.get("timings") or {}),
         errors=[str(e) for e in data.get("errors") or []],
         calls=_calls(data),
+        interrupted=_interrupted(data),
     )
+
+
+def _interrupted(data: dict[str, Any]) -> dict[str, Any] | None:
+    """``{found_at: datetime | None, note, host, pid}`` of an interrupted turn, else None."""
+    found = data.get("interrupted")
+    if not isinstance(found, dict):
+        return None
+    worker = data.get("worker") or {}
+    return {
+        "found_at": parse_datetime(str(found.get("found_at") or "")),
+        "note": str(found.get("note") or ""),
+        "host": str(worker.get("host") or ""),
+        "pid": worker.get("pid"),
+    }

@@ -60,11 +60,19 @@ class TurnRecord:
 
 
 def turn_begin(
-    *, conversation: Conversation, user: AbstractBaseUser | None, question: str, trace_id: str
+    *,
+    conversation: Conversation,
+    user: AbstractBaseUser | None,
+    question: str,
+    trace_id: str,
+    provider: str = "",
+    model: str = "",
 ) -> TurnRecord:
     """Store the start of a turn in one transaction (retried on a lost lock race).
 
-    An untitled conversation takes the question's first 80 characters as its title.
+    An untitled conversation takes the question's first 80 characters as its title. The
+    pending trace names its ``provider`` and ``model`` already, so a turn the server never
+    finished still says which model was answering.
     Raises ``django.db.DatabaseError`` when the database stays unavailable.
     """
     owner = user if user is not None and user.is_authenticated else None
@@ -85,6 +93,8 @@ def turn_begin(
                 conversation=conversation,
                 question=question,
                 status=Trace.Status.PENDING,
+                provider=provider,
+                model=model,
                 data={"trace_id": trace_id, "status": "pending", "worker": WORKER},
             )
             answer = Message.objects.create(

@@ -229,7 +229,7 @@ def turn_load_db(request: TurnRequest) -> _Stored:
 
 @db_async
 def question_store_db(
-    stored: _Stored, request: TurnRequest, question: str, trace_id: str
+    stored: _Stored, request: TurnRequest, question: str, trace_id: str, provider: Provider
 ) -> Message | None:
     """Start the conversation if asked to, then store the turn's start in it (if any): the
     question, the pending trace and assistant message (``turn_records.turn_begin``)."""
@@ -238,7 +238,8 @@ def question_store_db(
     if stored.conversation is None:
         return None
     stored.record = turn_begin(
-        conversation=stored.conversation, user=stored.user, question=question, trace_id=trace_id
+        conversation=stored.conversation, user=stored.user, question=question,
+        trace_id=trace_id, provider=provider.name, model=provider.model,
     )
     return stored.record.user_message
 
@@ -349,7 +350,7 @@ async def answer_turn(
         await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
 
     try:
-        message = await question_store_db(stored, request, question, trace.trace_id)
+        message = await question_store_db(stored, request, question, trace.trace_id, provider)
         yield TurnOpened(stored.conversation, message)
         try:
             async with aclosing(_pipeline(request, question, stored, provider, trace)) as events:

@@ -84,6 +84,9 @@ def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
     shown = scenario(production_db, "read")
     assert shown == {
         "page_status": 1,  # the bubble's footer says the answer was interrupted
+        # said once; no claim of sentences above (none were stored before the kill)
+        "page_error": "The server stopped before this answer was finished. You can ask again.",
+        "trace_model": True,  # stored when the turn began
         "trace": "interrupted",
         "note": turn_records.INTERRUPTED_NOTE,
         "message": "interrupted",
@@ -162,6 +165,31 @@ def test_only_left_over_pending_turns_are_marked_interrupted(
     assert (marked, Trace.objects.get(id=trace_id).status, answer.status) == (
         int(interrupted), status, status
     )
+
+
+@pytest.mark.django_db
+def test_an_interrupted_turn_says_so_once_and_its_trace_says_when_and_which_model(
+    django_user_model: Any,
+) -> None:
+    owner = django_user_model.objects.create_user("owner", password="pw-123456", is_staff=True)
+    conversation = Conversation.objects.create(owner=owner)
+    record = turn_records.turn_begin(
+        conversation=conversation, user=owner, question="Q?", trace_id=new_ulid(),
+        provider="anthropic", model="claude-sonnet-5-5",
+    )  # the server dies here: its process was this one, and it no longer runs the turn
+    turn_records.IN_FLIGHT.discard(record.trace_id)
+    client = Client()
+    client.force_login(owner)
+    page = client.get(f"/c/{conversation.pk}/").content.decode()
+    trace_page = client.get(f"/traces/{record.trace_id}/").content.decode()
+
+    assert page.count('data-status="interrupted"') == 1
+    assert page.count("The server stopped") == 1
+    assert "The answer stopped before it was complete" not in page
+    assert "Only the sentences above" not in page  # none were stored: no claim there are any
+    found = Trace.objects.get(id=record.trace_id).data["interrupted"]["found_at"]
+    assert f"found at {found[:10]} {found[11:19]}" in trace_page
+    assert '<dd id="provider">anthropic</dd>' in trace_page and "claude-sonnet-5-5" in trace_page
 
 
 @pytest.mark.django_db

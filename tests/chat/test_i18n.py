@@ -42,6 +42,14 @@ def test_every_string_is_translated_and_the_mo_is_compiled(language: str) -> Non
     assert "#, fuzzy" not in (catalogue / "django.po").read_text(encoding="utf-8")
 
 
+def test_the_english_catalogue_shows_every_english_string_as_written() -> None:
+    """Source strings are English: an English entry that says something else puts the wrong
+    words on screen (an answer the model declined was labelled "the sources disagree")."""
+    compiled = gettext.GNUTranslations((LOCALE / "en" / "LC_MESSAGES" / "django.mo").open("rb"))
+    entries = po_entries(LOCALE / "en" / "LC_MESSAGES")
+    assert {m: compiled.gettext(m) for m in entries if m} == {m: m for m in entries if m}
+
+
 @pytest.fixture
 def chinese_client(db: None) -> Client:
     client = Client()

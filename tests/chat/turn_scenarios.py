@@ -187,8 +187,11 @@ def read() -> dict[str, Any]:
     page = client.get(f"/c/{conversation.pk}/").content.decode()
     trace = Trace.objects.get()
     answer = Message.objects.get(role="assistant")
+    error = page.split('class="turn-error"', 1)[-1].split("</div>", 1)[0]
     return {
         "page_status": page.count('data-status="interrupted"'),
+        "page_error": " ".join(re.sub(r"<[^>]+>|^[^>]*>", " ", error).split()),
+        "trace_model": bool(trace.provider and trace.model),
         "trace": trace.status,
         "note": trace.data.get("interrupted", {}).get("note", ""),
         "message": answer.status,
