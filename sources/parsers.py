@@ -83,9 +83,22 @@ def _wide_encoding(data: bytes) -> str:
     return ""
 
 
+# Signatures that are also ordinary words at the start of a text ("ID3 tags...", "CWS
+# notes..."): a match counts only when the file is not clean UTF-8 text as well.
+_WORDLIKE_SIGNATURES = frozenset({"mp3", "swf", "ps", "rtf"})
+# Share of the non-ASCII characters of a non-UTF-8 file that must be in GB2312 (the common
+# simplified Chinese set) for it to be read as GB18030. Any byte run decodes as GB18030, so
+# this is what tells Chinese text from binary; chosen, not measured: simplified Chinese
+# prose stays above 99%, bytes that merely decode fall far below.
+GB2312_SHARE = 0.9
+
+
 def _decode(name: str, data: bytes) -> str:
     """UTF-16/32 (with a BOM, or UTF-16 recognised by ``_wide_encoding``), UTF-8 (BOM
-    allowed), else GB18030; binary content is refused."""
+    allowed), else GB18030 that reads as Chinese text (``GB2312_SHARE``). Refused, by name:
+    bytes of a known binary format whatever the extension (PDF, ZIP/DOCX, images...:
+    ``filetype``'s signatures), NUL bytes, control characters, undecodable text."""
+    _refuse_binary_kind(name, data)
     if wide := _wide_encoding(data):
         try:
             return _refuse_controls(name, data.decode(wide))
@@ -93,15 +106,58 @@ def _decode(name: str, data: bytes) -> str:
             raise IngestError(f"{name}: not valid {wide.upper()} text") from exc
     if b"\x00" in data:
         raise IngestError(f"{name}: looks like a binary file, not text")
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
-    else:
-        raise IngestError(f"{name}: not valid UTF-8 or GB18030 text")
+    try:
+        return _refuse_controls(name, data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        pass
+    undecodable = IngestError(f"{name}: not valid UTF-8 or GB18030 text")
+    try:
+        text = data.decode("gb18030")
+    except UnicodeDecodeError:
+        raise undecodable from None
+    if not _reads_as_chinese(text):
+        raise undecodable
     return _refuse_controls(name, text)
+
+
+def _refuse_binary_kind(name: str, data: bytes) -> None:
+    """Raise ``IngestError`` when ``data`` starts like a binary format (``filetype``)."""
+    import filetype
+
+    kind = filetype.guess(data[:8192])
+    if kind is None:
+        return
+    if kind.extension in _WORDLIKE_SIGNATURES and _clean_utf8(data):
+        return
+    hint = f"; upload it as .{kind.extension}" if kind.extension in ("pdf", "docx") else ""
+    raise IngestError(
+        f"{name}: the content is a {kind.extension.upper()} file ({kind.mime}), not text{hint}"
+    )
+
+
+def _clean_utf8(data: bytes) -> bool:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return not any(unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f" for ch in text)
+
+
+def _reads_as_chinese(text: str) -> bool:
+    """Whether at least ``GB2312_SHARE`` of the non-ASCII characters are in GB2312."""
+    wide = [ch for ch in text if ord(ch) > 127]
+    if not wide:
+        return True
+    common = sum(1 for ch in wide if _in_gb2312(ch))
+    return common >= GB2312_SHARE * len(wide)
+
+
+def _in_gb2312(ch: str) -> bool:
+    try:
+        ch.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _refuse_controls(name: str, text: str) -> str:
@@ -126,11 +182,13 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
             title, text = title_line(text, "")
             return ParsedDocument(text, {}, title)
         return ParsedDocument(text, {}, first_heading(text))
+    raw_meta = ""
     try:
         raw_meta, body = handler.split(text)
         metadata = handler.load(raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
-        raise IngestError(f"{name}: bad front matter ({_yaml_problem(exc)})") from exc
+        lines_before = text[: max(text.find(raw_meta), 0)].count("\n")
+        raise IngestError(f"{name}: bad front matter ({_yaml_problem(exc, lines_before)})") from exc
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
@@ -139,11 +197,16 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     return ParsedDocument(body, _clean_meta(name, metadata), first_heading(body))
 
 
-def _yaml_problem(exc: Exception) -> str:
-    """PyYAML's own words and the file line (1-based), else the type."""
+def _yaml_problem(exc: Exception, lines_before: int = 0) -> str:
+    """PyYAML's own words and the file line (1-based), else the type. The line is where the
+    faulty construct began (PyYAML's context mark: an unclosed ``[`` is noticed only at the
+    end of the YAML, on the closing ``---``), else where PyYAML stopped. PyYAML counts lines
+    from the front matter's start, ``lines_before`` lines into the file."""
     problem = getattr(exc, "problem", None) or type(exc).__name__
-    mark = getattr(exc, "problem_mark", None)
-    return f"{problem} on line {mark.line + 1}" if mark is not None else str(problem)
+    mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+    if mark is None:
+        return str(problem)
+    return f"{problem} on line {mark.line + lines_before + 1}"
 
 
 def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:

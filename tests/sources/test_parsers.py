@@ -87,7 +87,7 @@ def test_docx_headings_come_from_styles() -> None:
         (
             "bad.md",
             b"---\ntitle: [unclosed\n---\nText",
-            "bad.md: bad front matter (did not find expected ',' or ']' on line 3)",
+            "bad.md: bad front matter (did not find expected ',' or ']' on line 2)",
         ),
         ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
         ("date.md", b"---\nupdated: soon\n---\nText", "date.md: bad date 'soon'; use YYYY-MM-DD"),
@@ -224,3 +224,46 @@ def test_pdf_heading_is_the_chunk_section_not_part_of_its_first_sentence() -> No
         ("Benefits", "Nimbus Works offers benefits to all staff."),
         ("Gym membership subsidy", "Nimbus Works pays 50 percent of a gym membership."),
     ]
+
+
+PDF_AS_TEXT = b"%PDF-1.3\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >>\nendobj\n" * 20
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "reason"),
+    [
+        # mostly ASCII: it used to decode as GB18030 and be chunked as Chinese
+        ("report.md", PDF_AS_TEXT,
+         "report.md: the content is a PDF file (application/pdf), not text; upload it as .pdf"),
+        ("minutes.txt", docx_bytes([("", "Minutes.")]),
+         "minutes.txt: the content is a DOCX file"),
+        ("archive.md", b"PK\x03\x04" + b"plain words" * 50,
+         "archive.md: the content is a ZIP file"),
+        ("photo.txt", b"\xff\xd8\xff\xe0" + b"words " * 50, "photo.txt: the content is a JPG file"),
+        ("logo.md", b"\x89PNG\r\n\x1a\n" + b"words " * 50, "logo.md: the content is a PNG file"),
+        # Latin-1 whose bytes happen to decode as GB18030, as rare ideographs
+        ("latin1.md", "Caf\u00e9s and r\u00e9sum\u00e9s are na\u00efve ideas. ".encode("latin-1")
+         * 30,
+         "latin1.md: not valid UTF-8 or GB18030 text"),
+    ],
+)
+def test_bytes_that_are_not_text_are_refused_by_name_whatever_the_extension(
+    name: str, data: bytes, reason: str
+) -> None:
+    with pytest.raises(IngestError) as caught:
+        parse_file(name=name, data=data)
+    assert str(caught.value).startswith(reason)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ID3 tags name the artist of an MP3 file.", "CWS notes: the meeting moved to Monday."],
+)
+def test_text_that_starts_like_a_binary_signature_is_still_text(text: str) -> None:
+    assert parse_file(name="notes.md", data=text.encode()).text == text
+
+
+def test_a_front_matter_mistake_is_reported_on_its_file_line() -> None:
+    data = b"---\ntitle: Leave\nupdated: 2025-01-01: noon\nauthority: policy\n---\nText"
+    with pytest.raises(IngestError, match=r"on line 3\)$"):
+        parse_file(name="leave.md", data=data)
