@@ -2,8 +2,11 @@
 
 ``POST /api/answer`` body ``{"question": str, "conversation": int?, "fabricate": bool?}``
 returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text",
-"citations"}], "dropped": [{"citations", "reasons"}], "refusal": {...} | null, "sources":
-[{"n", "label", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``n``: the block number the
+"citations"}], "notices": [str], "dropped": [{"citations", "reasons"}], "refusal": {...} | null,
+"sources":
+[{"n", "label", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``notices``: the
+authority notices shown with the answer, the list SSE sends in ``meta.notices``; empty with a
+refusal. ``n``: the block number the
 sentences' ``citations`` use; ``label``: the number a reader sees on the chip, 1, 2, 3… in
 order of first citation, the order of this list; ``url``: the chunk's HTML page, for a
 person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, which a Bearer
@@ -194,6 +197,7 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
         "sentences": [
             {"text": s["text"], "citations": list(s["citations"])} for s in outcome.sentences
         ],
+        "notices": outcome.notices,
         "dropped": outcome.dropped_items,
         "refusal": outcome.refusal,
         "sources": [

@@ -59,6 +59,7 @@ from kbqa.core.types import (
     Event,
     Meta,
     Mode,
+    Notice,
     Refusal,
     Retriever,
     Sentence,
@@ -152,10 +153,13 @@ class AnswerOutcome:
     retry_after: int | None = None  # seconds, when retrying makes sense (Error.retryable)
     blocks: tuple[dict[str, Any], ...] = ()
     language: str = ""
+    notices: list[str] = field(default_factory=list)  # authority notices shown with the answer
 
     def add(self, ev: Event) -> None:
         if isinstance(ev, Meta):
             self.trace_id, self.blocks, self.language = ev.trace_id, ev.blocks, ev.language
+        elif isinstance(ev, Notice):
+            self.notices = list(ev.notices)
         elif isinstance(ev, Sentence):
             self.sentences.append(ev.to_dict())
         elif isinstance(ev, Dropped):

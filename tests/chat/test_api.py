@@ -15,6 +15,9 @@ from chat.models import ApiToken, Conversation, Message, Trace
 from kbqa.core.errors import ProviderError
 from tests.chat.kb import (
     ANSWER,
+    LAPTOP_ANSWER,
+    LAPTOP_DOCS,
+    LAPTOP_QUESTION,
     LEAVE_ID,
     LEAVE_TEXT,
     OFF_TOPIC,
@@ -22,6 +25,7 @@ from tests.chat.kb import (
     SECRET_DROPPED,
     SHOWN,
     claims_json,
+    kb_store,
     leave_kb,
 )
 from tests.fakes.provider import FakeProvider
@@ -76,6 +80,7 @@ def test_json_contract_with_token(fake: FakeProvider, token: str) -> None:
         "status",
         "answer",
         "sentences",
+        "notices",
         "dropped",
         "refusal",
         "sources",
@@ -438,3 +443,17 @@ def test_control_characters_are_stripped_before_anything_is_stored(
     assert list(Message.objects.filter(role="user").values_list("text", flat=True)) == [
         "How much leave?"
     ]
+
+
+def test_the_json_answer_carries_the_authority_notices_sse_sends_in_meta(
+    fake: FakeProvider, token: str, tmp_path: Any
+) -> None:
+    kb_store(tmp_path, LAPTOP_DOCS)  # two policies disagree; the newer, stronger one wins
+    shown = LAPTOP_ANSWER.removesuffix(" [1].") + "."
+    fake.add(claims_json((shown, [1])), LAPTOP_ANSWER)
+    body = post(Client(), "/api/answer", {"question": LAPTOP_QUESTION}, **bearer(token)).json()
+    _response, text = sse({"Authorization": f"Bearer {token}"}, {"question": LAPTOP_QUESTION})
+    meta = parse_frames(text)[0][1]
+    assert body["answer"] == shown
+    assert len(body["notices"]) == 1 and "Equipment policy (2022)" in body["notices"][0]
+    assert body["notices"] == meta["notices"]
