@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from sources.indexing import index_documents
 from sources.models import Document, PurgedChunk
+from sources.selectors import document_access
 
 logger = logging.getLogger(__name__)
 
@@ -88,8 +89,12 @@ def document_purge(*, document: Document) -> PurgeResult:
         chunks = dict(document.chunks.values_list("chunk_id", "text"))
         ids = list(chunks)
         document_purged.send(sender=Document, doc_id=document.doc_id, chunks=chunks)
+        access = list(document_access(document))
         PurgedChunk.objects.bulk_create(
-            [PurgedChunk(chunk_id=i, doc_id=document.doc_id, purged_at=now) for i in ids],
+            [
+                PurgedChunk(chunk_id=i, doc_id=document.doc_id, purged_at=now, access=access)
+                for i in ids
+            ],
             ignore_conflicts=True,
         )
         document.chunks.all().delete()

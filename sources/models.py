@@ -133,15 +133,18 @@ class Chunk(models.Model):
 
 
 class PurgedChunk(models.Model):
-    """Tombstone of a purged chunk: its id (no text) and when it was purged.
+    """Tombstone of a purged chunk: its id (no text), when it was purged, and who could read
+    it (``access``: its document's access labels, ``sources.selectors.document_access``).
 
     Kept so that the id is never reused for other text and the chunk view can say that the
-    cited passage is no longer available.
+    cited passage is no longer available, to those who could read it (to anyone else the id
+    stays as unknown as any passage they may not read).
     """
 
     chunk_id = models.CharField(max_length=128, unique=True)
     doc_id = models.CharField(max_length=100, db_index=True)
     purged_at = models.DateTimeField()
+    access = models.JSONField(default=list, blank=True)
 
     class Meta:
         ordering = ["chunk_id"]

@@ -108,10 +108,15 @@ def chunk_get(*, chunk_id: str) -> Chunk | None:
     return Chunk.objects.select_related("document").filter(chunk_id=chunk_id).first()
 
 
-def chunk_purged_at(*, chunk_id: str) -> dt.datetime | None:
-    """When the chunk with this id was purged (``sources.lifecycle.document_purge``), or None
-    if it never was (it is stored, or the id is unknown)."""
-    return PurgedChunk.objects.filter(chunk_id=chunk_id).values_list("purged_at", flat=True).first()
+def chunk_purged_at(*, chunk_id: str, user: Any) -> dt.datetime | None:
+    """When the chunk with this id was purged (``sources.lifecycle.document_purge``), if
+    ``user`` could read it then; else None: it never was (it is stored, or the id is
+    unknown), or it was in a document hidden from ``user``, whose purge is no more theirs
+    to know of than its text was."""
+    tombstone = PurgedChunk.objects.filter(chunk_id=chunk_id).only("purged_at", "access").first()
+    if tombstone is None or not audience_for(user).may_read(tuple(tombstone.access or ())):
+        return None
+    return tombstone.purged_at
 
 
 def current_chunks() -> list[types.Chunk]:

@@ -50,15 +50,16 @@ def readable_chunk(*, chunk_id: str, user: Any) -> Chunk | None:
 def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     """The chunk page; only the ``chunk-view`` partial when requested by htmx.
 
-    A chunk of a removed (retired) document is shown with a note saying so. A purged chunk:
-    the same template saying it is no longer available, status 410. Unknown id, or a chunk
-    of a document the user may not read: the same "not found" message, status 404, so the
-    page does not tell that a hidden document exists. ``?claim=<sentence>`` (a chat chip's
+    A chunk of a removed (retired) document is shown with a note saying so. A purged chunk
+    the user could read: the same template saying it is no longer available, status 410.
+    Unknown id, or a chunk of a document the user may not (or, if purged, could not) read:
+    the same "not found" message, status 404, so the page does not tell that a hidden
+    document exists or existed. ``?claim=<sentence>`` (a chat chip's
     link) highlights the passage sentences that support that sentence
     (``sources.display.display_marked``).
     """
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
-    purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id)
+    purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id, user=request.user)
     template = f"{TEMPLATE}#chunk-view" if getattr(request, "htmx", False) else TEMPLATE
     claim = request.GET.get("claim", "")[:CLAIM_MAX_CHARS]
     blocks = display_marked(display_blocks(chunk.text), claim) if chunk else []
@@ -81,8 +82,9 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     (ISO datetime when its document was removed from the knowledge base, else null) and
     ``url``.
 
-    401 JSON when not logged in; 410 JSON for a purged chunk; 404 JSON for an unknown id or
-    a chunk the caller (the session user, or the API token's user) may not read.
+    401 JSON when not logged in; 410 JSON for a purged chunk the caller could read; 404 JSON
+    for an unknown id or a chunk the caller (the session user, or the API token's user) may
+    not read, purged or not.
     """
     if not request.user.is_authenticated:
         return JsonResponse(
@@ -90,7 +92,7 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
             status=401,
         )
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
-    if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id)):
+    if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id, user=request.user)):
         day = timezone.localtime(purged_at).date().isoformat()
         message = f"Source passage {chunk_id!r} is no longer available: it was purged on {day}."
         return JsonResponse({"error": message}, status=410)

@@ -189,6 +189,25 @@ def test_a_chunk_you_may_not_read_is_not_found_like_an_unknown_one(
     assert client.get(reverse(path, args=[hidden])).status_code == 200
 
 
+@pytest.mark.parametrize("path", ["sources:chunk-detail", "sources:chunk-api"])
+def test_a_purged_chunk_you_could_not_read_is_not_found_not_purged(
+    kb: None, client: Client, path: str
+) -> None:
+    from sources.lifecycle import document_purge
+
+    hidden = Chunk.objects.get(document__doc_id="salary").chunk_id
+    document_purge(document=Document.objects.get(doc_id="salary"))
+    client.force_login(_user("ann"))
+    outsider = client.get(reverse(path, args=[hidden]))
+    unknown = client.get(reverse(path, args=["salary#c99"]))
+    assert (outsider.status_code, unknown.status_code) == (404, 404)
+    assert "purged" not in outsider.content.decode()
+    if path == "sources:chunk-api":  # the very same answer as an id that never existed
+        assert outsider.json()["error"] == unknown.json()["error"].replace("salary#c99", hidden)
+    client.force_login(_user("hanna", "hr"))
+    assert client.get(reverse(path, args=[hidden])).status_code == 410
+
+
 def test_saving_a_document_whose_groups_were_deleted_keeps_it_to_administrators(
     kb: None, client: Client
 ) -> None:
