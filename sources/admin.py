@@ -31,6 +31,7 @@ from sources.ingest_types import IngestOverrides, IngestResult, chunks_phrase
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
 from sources.services import document_ingest, document_reingest, ingest_failure_reason
+from sources.views import document_original
 from sources.visibility import document_visibility_set
 
 CHUNKS_INLINE = 50  # chunks shown on a document's page; a 22 MB text made 15,282 (47 MB HTML)
@@ -128,7 +129,7 @@ class DocumentAdmin(admin.ModelAdmin):
     readonly_fields = (
         "doc_id",
         "retired_at",
-        "original_file",
+        "original_link",
         "original_name",
         "content_hash",
         "overrides",
@@ -146,7 +147,8 @@ class DocumentAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         """Everything but visibility: metadata comes from the file or upload overrides
         (re-ingest to change it); who may read the document is set here."""
-        model_fields = [f.name for f in Document._meta.fields if f.name not in ("id", "restricted")]
+        hidden = ("id", "restricted", "original_file")  # the file: ``original_link``
+        model_fields = [f.name for f in Document._meta.fields if f.name not in hidden]
         return list(dict.fromkeys([*model_fields, *self.readonly_fields]))
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Document]:
@@ -183,9 +185,29 @@ class DocumentAdmin(admin.ModelAdmin):
             '<a href="{}">{}</a>', chunk_list_url(document.doc_id), chunks_phrase(count)
         )
 
+    @admin.display(description=_("original file"))
+    def original_link(self, document: Document) -> str:
+        """A link to ``original_view`` (originals are not public media), or "-"."""
+        if not document.original_file:
+            return "-"
+        url = reverse("admin:sources_document_original", args=[document.pk])
+        return format_html('<a href="{}">{}</a>', url, document.original_name or url)
+
+    def original_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The stored original file, as a download: staff who may view this document."""
+        document = self.get_object(request, unquote(object_id))
+        if document is None or not self.has_view_permission(request, document):
+            raise PermissionDenied
+        return document_original(document=document, user=request.user)
+
     def get_urls(self) -> list[URLPattern]:
         upload = self.admin_site.admin_view(self.upload_view)
-        return [path("upload/", upload, name="sources_document_upload"), *super().get_urls()]
+        original = self.admin_site.admin_view(self.original_view)
+        return [
+            path("upload/", upload, name="sources_document_upload"),
+            path("<path:object_id>/original/", original, name="sources_document_original"),
+            *super().get_urls(),
+        ]
 
     def upload_view(self, request: HttpRequest) -> HttpResponse:
         """Upload one or many files; each is ingested on its own (one bad file spoils none)."""

@@ -6,11 +6,12 @@ percent-encoded (``/chunks/doc-010%23c02/``); ``reverse()`` and ``{% url %}`` en
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Any
 from urllib.parse import urlsplit
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,7 +19,14 @@ from django.views.decorators.http import require_GET
 
 from sources.display import display_blocks, display_marked
 from sources.models import Chunk
-from sources.selectors import chunk_as_core, chunk_get, chunk_purged_at, chunk_readable
+from sources.selectors import (
+    audience_for,
+    chunk_as_core,
+    chunk_get,
+    chunk_purged_at,
+    chunk_readable,
+    document_access,
+)
 
 TEMPLATE = "sources/chunk_detail.html"
 # A chat sentence is far shorter; the cap keeps a crafted URL from costing much work.
@@ -74,6 +82,21 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     }
     status = 200 if chunk else 410 if purged_at else 404
     return render(request, template, context, status=status)
+
+
+def document_original(*, document: Any, user: Any) -> FileResponse:
+    """The stored original file of ``document`` as an attachment named as uploaded (never
+    inline: an HTML original must not run in the site's origin). Raises ``Http404`` when
+    there is none, or when ``user`` may not read the document (``chunk_readable``'s rule)."""
+    access = document_access(document)
+    if not document.original_file or not audience_for(user).may_read(access):
+        raise Http404("No original file.")
+    try:
+        handle = document.original_file.open("rb")
+    except FileNotFoundError:
+        raise Http404("No original file.") from None
+    name = document.original_name or PurePath(document.original_file.name).name
+    return FileResponse(handle, as_attachment=True, filename=name)
 
 
 @require_GET

@@ -407,3 +407,34 @@ def test_upload_form_explains_the_size_limit_and_doc_ids_from_file_names(
     html = admin_client.get(UPLOAD_URL).content.decode()
     assert "at most 5 MB each" in html
     assert "uploading a file with the same name again updates that document" in html
+
+
+def test_the_original_file_link_downloads_the_file_for_document_staff(
+    admin_client: Client, client: Client
+) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    doc = Document.objects.get(doc_id="doc-010")
+    page = admin_client.get(f"{CHANGELIST}{doc.pk}/change/").content.decode()
+    link = f"{CHANGELIST}{doc.pk}/original/"
+    assert f'<a href="{link}">travel.md</a>' in page
+    assert "/media/" not in page  # originals are not public media
+
+    response = admin_client.get(link)
+    assert response.status_code == 200
+    assert b"".join(response.streaming_content) == TRAVEL  # type: ignore[attr-defined]
+    assert response["Content-Disposition"] == 'attachment; filename="travel.md"'
+
+    staff = User.objects.create_user("clerk", password="pw-123456789", is_staff=True)
+    client.force_login(staff)  # staff, but without permission to view documents
+    assert client.get(link).status_code == 403
+    client.logout()
+    assert client.get(link).status_code == 302  # to the admin login
+
+
+def test_a_document_without_a_stored_file_has_no_link_and_its_url_is_404(
+    admin_client: Client,
+) -> None:
+    bare = Document.objects.create(doc_id="bare", title="No file")
+    page = admin_client.get(f"{CHANGELIST}{bare.pk}/change/").content.decode()
+    assert "/original/" not in page
+    assert admin_client.get(f"{CHANGELIST}{bare.pk}/original/").status_code == 404
