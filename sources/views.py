@@ -103,7 +103,7 @@ def document_original(*, document: Any, user: Any) -> FileResponse:
 def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``retired_at``
     (ISO datetime when its document was removed from the knowledge base, else null) and
-    ``url``.
+    ``url`` (the chunk page, absolute like the answer API's source URLs).
 
     401 JSON when not logged in; 410 JSON for a purged chunk the caller could read; 404 JSON
     for an unknown id or a chunk the caller (the session user, or the API token's user) may
@@ -125,6 +125,6 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     data = fields | {
         "is_current": chunk.is_current,
         "retired_at": retired.isoformat() if (retired := chunk.document.retired_at) else None,
-        "url": reverse("sources:chunk-detail", args=[chunk.chunk_id]),
+        "url": request.build_absolute_uri(reverse("sources:chunk-detail", args=[chunk.chunk_id])),
     }
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False})

@@ -116,6 +116,7 @@ def test_a_bearer_client_can_open_the_api_url_of_a_source(fake: FakeProvider, to
     chunk = client.get(source["api_url"], **bearer(token))
     assert page.status_code == 302
     assert (chunk.status_code, chunk.json()["text"]) == (200, LEAVE_TEXT)
+    assert chunk.json()["url"] == source["url"]  # one absolute URL for the passage page
 
 
 def test_token_use_is_stamped(fake: FakeProvider, token: str) -> None:

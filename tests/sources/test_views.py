@@ -113,7 +113,7 @@ def test_api_returns_json(client_in: Client, chunk: Chunk) -> None:
         "language": "en",
         "is_current": True,
         "retired_at": None,
-        "url": "/chunks/doc-010%23c02/",
+        "url": "http://testserver/chunks/doc-010%23c02/",  # absolute, as in answer sources
     }
 
 
