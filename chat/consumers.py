@@ -284,6 +284,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.alert(str(exc))
         except asyncio.CancelledError:
             if not stop.is_set():
+                # This socket went away (the turn service stored the turn "cancelled"): the
+                # page, if it reconnected meanwhile, gets it in the bubble left streaming.
+                if question_id is not None:
+                    await asyncio.shield(self.turn_announce(question_id, key))
                 raise
             # Stopped by the reader: the turn service has stored it; the socket lives on.
             asyncio.current_task().uncancel()  # type: ignore[union-attr]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from chat.models import Conversation, Message, Trace, new_ulid
 from sources.services import document_ingest
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
 from tests.chat.support import chat_socket, conversation_make, oob_targets, receive_turn, user_make
-from tests.fakes.provider import FakeProvider
+from tests.fakes.provider import FakeOutput, FakeProvider
 
 ROOT = Path(__file__).resolve().parents[2]
 __all__ = ["leave_kb"]
@@ -269,3 +270,27 @@ def test_the_chat_page_names_its_socket_with_a_tab_of_its_own(
     pages = [client.get(f"/c/{conversation.pk}/").content.decode() for _ in range(2)]
     tabs = [page.split("&amp;tab=")[1].split('"')[0] for page in pages]
     assert all(len(tab) == 32 for tab in tabs) and tabs[0] != tabs[1]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_that_reconnected_before_its_old_socket_closed_sees_the_answer_end(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    """The old socket's close reaches the server after the page reopened one: the answer it
+    was streaming is cancelled and stored, and the reopened socket ends the bubble with it
+    instead of leaving it "writing" for ever."""
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as reopened:
+        async with chat_socket(conversation.pk, user, query="?tab=page1") as dropped:
+            await dropped.send_to(text_data=json.dumps({"question": QUESTION}))
+            first = await dropped.receive_from(timeout=10)
+            await fake_provider.streaming.wait()
+        replaced = await reopened.receive_from(timeout=10)
+    streamed = re.search(r'id="turn-(t[0-9a-f]+)"', first)
+    assert streamed is not None
+    [(swap, _id)] = oob_targets(replaced)
+    assert swap == f"outerHTML:#turn-{streamed.group(1)}"
+    assert 'data-status="cancelled"' in replaced
+    assert SHOWN in replaced and QUESTION not in replaced
