@@ -32,11 +32,15 @@ def readme_snippet() -> str:
     return match.group(1)
 
 
-def test_the_snippet_allows_what_the_upload_setting_allows() -> None:
+def test_the_snippet_limits_bodies_as_the_app_does() -> None:
     from django.conf import settings
 
-    limit = re.search(r"client_max_body_size\s+(\d+)m;", readme_snippet())
-    assert limit is not None and int(limit.group(1)) == settings.KBQA_MAX_REQUEST_MB
+    snippet = readme_snippet()
+    upload = re.search(r"location = /admin/sources/document/upload/ \{[^}]*?(\d+)m;", snippet)
+    everywhere = re.search(r"\n      client_max_body_size (\d+)m;", snippet)
+    assert upload is not None and int(upload.group(1)) == settings.KBQA_MAX_REQUEST_MB
+    assert everywhere is not None
+    assert int(everywhere.group(1)) * MB == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     assert settings.KBQA_MAX_UPLOAD_MB <= settings.KBQA_MAX_REQUEST_MB
 
 
@@ -105,8 +109,15 @@ def test_an_upload_over_the_request_limit_is_a_413_json_not_a_502(proxy: int) ->
     )
 
 
-def test_a_large_question_body_gets_the_apps_413_through_the_proxy(proxy: int) -> None:
-    response = post(proxy, "/api/answer", 50 * MB, "application/json")
+@pytest.mark.parametrize("size", [2 * MB, 50 * MB])
+def test_a_large_question_body_is_a_413_json_not_a_502(proxy: int, size: int) -> None:
+    response = post(proxy, "/api/answer", size, "application/json")
     assert (response.status_code, response.json()) == (
         413, {"error": "The request body is too large (limit 1 MB)."}
     )
+
+
+def test_a_question_body_under_1_mb_reaches_the_app(proxy: int) -> None:
+    response = post(proxy, "/api/answer", MB - 1024, "application/json")
+    assert response.status_code == 401  # the app's "authentication required", not nginx's
+    assert response.json()["error"].startswith("Authentication required")
