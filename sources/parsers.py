@@ -20,6 +20,8 @@ from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
 
+import filetype
+
 from kbqa.core.errors import IngestError
 from sources.docx_text import docx_text
 from sources.parsed import ParsedDocument, first_heading, title_line, titled
@@ -122,8 +124,6 @@ def _decode(name: str, data: bytes) -> str:
 
 def _refuse_binary_kind(name: str, data: bytes) -> None:
     """Raise ``IngestError`` when ``data`` starts like a binary format (``filetype``)."""
-    import filetype
-
     kind = filetype.guess(data[:8192])
     if kind is None:
         return
