@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.checkout import commit  # noqa: E402
 from bench.retrieval import ZH_WORDS, english_vocabulary, zipf_pick  # noqa: E402
 
 
@@ -184,16 +185,6 @@ def row(code: Path, processes: int, r: dict[str, float]) -> str:
         f"| {commit(code)} | {processes} | {chunks:,} | {seconds:.2f} | {chunks / seconds:,.0f} "
         f"| {r['main_cpu']:.2f} | {r['workers_cpu']:.2f} | {chunks / bound:,.0f} |"
     )
-
-
-def commit(code: Path) -> str:
-    """The checkout's commit, short, with ``+`` when it has uncommitted changes."""
-    git = ["git", "-C", str(code)]
-    sha = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(
-        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-    ).stdout.strip()
-    return sha.stdout.strip() + ("+" if dirty else "")
 
 
 def load() -> str:

@@ -49,12 +49,12 @@ import psutil
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.checkout import commit  # noqa: E402
 from bench.fake_model import serve_fake_model  # noqa: E402
 from bench.load_clients import Result, alone_once, chat_once, sse_once  # noqa: E402
 from bench.load_report import Phase, measured, report  # noqa: E402
 from bench.load_server import (  # noqa: E402
     Credentials,
-    commit,
     env_for,
     free_port,
     postgres_recreate,

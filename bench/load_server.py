@@ -142,16 +142,6 @@ def server_log(env: dict[str, str], port: int) -> list[str]:
     return path.read_text(errors="replace").splitlines()
 
 
-def commit(code: Path) -> str:
-    """The checkout's commit, short, with ``+`` when it has uncommitted changes."""
-    git = ["git", "-C", str(code)]
-    sha = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
-    dirty = subprocess.run(
-        [*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True
-    ).stdout.strip()
-    return sha.stdout.strip() + ("+" if dirty else "")
-
-
 def profile_start(path: str, pid: int) -> subprocess.Popen[bytes] | None:
     """py-spy recording ``pid`` into ``path`` (collapsed stacks for a ``.txt`` path,
     speedscope JSON otherwise); None without a path."""
