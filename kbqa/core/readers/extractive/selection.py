@@ -25,6 +25,7 @@ from kbqa.core.readers.extractive.focus import (
     kinds_stated,
     names_another_kind,
 )
+from kbqa.core.readers.extractive.meaning import rerank
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -114,7 +115,36 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
                     focus)
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
-    if outweighed(asked, scorer, len(pool)) and not verbs_only_answered(asked, scored, scorer):
+    facts = _Facts(qterms, present, absent, asked, len(pool))
+    lexical = _decide(question, blocks, scored, scorer, facts)
+    if not lexical.declined:
+        return lexical
+    # Declined: sentence similarity (when semantic recall is on) may put a sentence first
+    # that says it in other words; every decline still applies to it (``meaning.rerank``).
+    reranked = rerank(question, scored)
+    if reranked is scored:
+        return lexical
+    semantic = _decide(question, blocks, reranked, scorer, facts)
+    return lexical if semantic.declined else semantic
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """What ``select`` worked out about the question, for ``_decide``."""
+
+    qterms: list[str]
+    present: list[str]
+    absent: list[str]
+    asked: dict[str, float]
+    n_pool: int
+
+
+def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
+            scorer: Scorer, facts: _Facts) -> Selection:
+    """Quote from ``scored`` (best first) or decline: ``outweighed``, ``on_topic`` of the
+    first sentence, then ``answers`` for the sentences ``_pick`` chooses."""
+    qterms, present, absent, asked = facts.qterms, facts.present, facts.absent, facts.asked
+    if outweighed(asked, scorer, facts.n_pool) and not verbs_only_answered(asked, scored, scorer):
         return Selection((), gap_names(question, list(asked), blocks), True)
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
