@@ -26,7 +26,7 @@ else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` c
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
 token, or an answer still running in that conversation; no model call is made), 503 (provider
 unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
-provider's own ``retry-after``, else ``chat.turns.DEFAULT_RETRY_AFTER``; or the service
+provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or the service
 busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
 (``json_errors``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is

@@ -51,16 +51,10 @@ from django.utils.translation import gettext_lazy
 
 from chat.auth import fabricate_allowed, session_user
 from chat.models import Conversation, Message
+from chat.outcomes import AnswerOutcome
 from chat.rendering import event_fragment, fragment, message_turn_view, turn_view
 from chat.selectors import conversation_visible
-from chat.turns import (
-    AnswerOutcome,
-    TurnOpened,
-    TurnRejected,
-    TurnRequest,
-    answer_turn,
-    question_checked,
-)
+from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn, question_checked
 from kbqa.core.types import Done, Event
 from kbqa.db import db_async
 

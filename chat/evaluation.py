@@ -28,7 +28,8 @@ from django.conf import settings
 from matplotlib.figure import Figure
 from tqdm import tqdm
 
-from chat.turns import AnswerOutcome, TurnRequest, answer_turn
+from chat.outcomes import AnswerOutcome
+from chat.turns import TurnRequest, answer_turn
 from kbqa.core.evaluation.calibration import Signals, signals_from_hits
 from kbqa.core.evaluation.cases import EvalCase, LineProblem, read_cases
 from kbqa.core.evaluation.metrics import CaseResult

@@ -26,8 +26,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from chat.models import Feedback, Message, Trace
+from chat.outcomes import AnswerOutcome
 from chat.selectors import chunk_url, reader_numbers
-from chat.turns import AnswerOutcome
 from kbqa.core.types import Done, Dropped, Error, Event, Meta, Notice, Refusal, Sentence
 
 FRAGMENTS = "chat/_fragments.html"

@@ -29,14 +29,15 @@ import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from chat import limits
 from chat.models import Conversation, Message, new_ulid
+from chat.outcomes import AnswerOutcome
 from chat.pipeline_settings import (
     pipeline_config_from_settings,
     provider_from_settings,
@@ -54,15 +55,10 @@ from kbqa.core.types import (
     EVERYONE,
     Audience,
     Done,
-    Dropped,
     Error,
     Event,
-    Meta,
     Mode,
-    Notice,
-    Refusal,
     Retriever,
-    Sentence,
     Turn,
 )
 from kbqa.db import db_async
@@ -74,10 +70,6 @@ RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable",
 FAILED = "The answer could not be produced because of an internal error; please try again."
 
 
-# Seconds a client is told to wait after a retryable failure the provider gave no time for:
-# the anthropic and openai SDKs' longest back-off is 8 s, and their overload messages say
-# "in a minute"; 30 s sits between, so a client retrying at once does not pile on.
-DEFAULT_RETRY_AFTER = 30
 
 # ----------------------------------------------------------------------------- the request
 
@@ -137,53 +129,6 @@ class TurnOpened:
 
     conversation: Conversation | None
     message: Message | None
-
-
-@dataclass
-class AnswerOutcome:
-    """What the events of one turn add up to: what the user was shown, and its status."""
-
-    trace_id: str = ""
-    sentences: list[dict[str, Any]] = field(default_factory=list)
-    dropped: int = 0
-    dropped_items: list[dict[str, Any]] = field(default_factory=list)
-    refusal: dict[str, Any] | None = None
-    status: str = "pending"
-    error: str = ""
-    retry_after: int | None = None  # seconds, when retrying makes sense (Error.retryable)
-    blocks: tuple[dict[str, Any], ...] = ()
-    language: str = ""
-    notices: list[str] = field(default_factory=list)  # authority notices shown with the answer
-
-    def add(self, ev: Event) -> None:
-        if isinstance(ev, Meta):
-            self.trace_id, self.blocks, self.language = ev.trace_id, ev.blocks, ev.language
-        elif isinstance(ev, Notice):
-            self.notices = list(ev.notices)
-        elif isinstance(ev, Sentence):
-            self.sentences.append(ev.to_dict())
-        elif isinstance(ev, Dropped):
-            self.dropped += 1
-            item = {"citations": list(ev.citations), "reasons": list(ev.reasons)}
-            self.dropped_items.append(item)
-        elif isinstance(ev, Refusal):
-            self.refusal = ev.to_dict()
-        elif isinstance(ev, Error):
-            self.error = ev.message
-            if ev.retryable:
-                self.retry_after = ev.retry_after or DEFAULT_RETRY_AFTER
-        elif isinstance(ev, Done):
-            self.status = ev.status
-            self.trace_id = self.trace_id or ev.trace_id
-
-    @property
-    def text(self) -> str:
-        return " ".join(s["text"] for s in self.sentences)
-
-    def citations(self) -> list[dict[str, Any]]:
-        """The blocks actually cited by shown sentences, as ``{n, chunk_id, title, ...}``."""
-        cited = {n for s in self.sentences for n in s["citations"]}
-        return [b for b in self.blocks if b["n"] in cited]
 
 
 def question_checked(raw: str) -> str:

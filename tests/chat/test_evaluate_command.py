@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 
 from chat.evaluation import case_knowledge_base, check_citations
 from chat.models import Trace
-from chat.turns import AnswerOutcome
+from chat.outcomes import AnswerOutcome
 from kbqa.core.errors import ProviderError
 from kbqa.core.evaluation.cases import parse_case
 from kbqa.core.evaluation.metrics import JSON_SUMMARY_KEYS

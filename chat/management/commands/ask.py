@@ -20,7 +20,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from chat.turns import AnswerOutcome, TurnRejected, TurnRequest, answer_turn
+from chat.outcomes import AnswerOutcome
+from chat.turns import TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Error, Event, Notice, Refusal, Sentence, event_payload
 
 
