@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.kbqa.live import wait_for_port
+from tests.kbqa.live import daphne
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path("/usr/bin/chromium")
@@ -44,28 +41,6 @@ class LiveServer:
     url: str
     username: str
     password: str
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def server_env(data_dir: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KBQA_", "DJANGO_"))}
-    env.pop("DATABASE_URL", None)
-    env.update(
-        DJANGO_SETTINGS_MODULE="kbqa.settings",
-        KBQA_DEBUG="1",
-        KBQA_DATA_DIR=str(data_dir),
-        KBQA_SECRET_KEY="browser-test-only-secret-key",
-        KBQA_LOG_LEVEL="WARNING",
-        # one demo user asks every browser test's questions, far more than a person's 20 a
-        # minute; the limit itself is tested in tests/chat/test_limits.py
-        KBQA_QUESTIONS_PER_MINUTE="1000",
-    )
-    return env
 
 
 def login_password(data_dir: Path) -> str:
@@ -88,29 +63,12 @@ def chromium_path() -> str:
 @contextlib.contextmanager
 def demo_server(data_dir: Path, **extra_env: str) -> Iterator[LiveServer]:
     """Daphne on a free localhost port, demo KB ingested, demo superuser created;
-    ``extra_env`` adds settings (``KBQA_PROVIDER=anthropic``...)."""
-    env = server_env(data_dir) | extra_env
-    manage = [sys.executable, str(ROOT / "manage.py")]
-    for command in (["migrate", "--noinput"], ["demo_setup"]):
-        subprocess.run(manage + command, cwd=ROOT, env=env, check=True, capture_output=True)
-    port = free_port()
-    log = (data_dir / "daphne.log").open("wb")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-         "kbqa.asgi:application"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    try:
-        wait_for_port(port, proc)
-        yield LiveServer(f"http://127.0.0.1:{port}", "demo", login_password(data_dir))
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+    ``extra_env`` adds settings (``KBQA_PROVIDER=anthropic``...). One demo user asks every
+    browser test's questions, far more than a person's 20 a minute; the limit itself is
+    tested in tests/chat/test_limits.py."""
+    settings = {"KBQA_DEBUG": "1", "KBQA_QUESTIONS_PER_MINUTE": "1000"} | extra_env
+    with daphne(data_dir, setup=("demo_setup",), **settings) as server:
+        yield LiveServer(f"http://127.0.0.1:{server.port}", "demo", login_password(data_dir))
 
 
 @pytest.fixture(scope="module")

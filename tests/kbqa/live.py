@@ -60,10 +60,14 @@ def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
 
 
 @contextmanager
-def daphne(data_dir: Path, **extra: str) -> Iterator[Daphne]:
-    """Migrate ``data_dir``'s database, serve it with Daphne, stop the process afterwards."""
+def daphne(data_dir: Path, *, setup: tuple[str, ...] = (), **extra: str) -> Iterator[Daphne]:
+    """Migrate ``data_dir``'s database, run the ``setup`` management commands (no
+    arguments, e.g. ``demo_setup``), serve it with Daphne, stop the process afterwards;
+    ``extra`` adds settings."""
     env = server_env(data_dir, **extra)
     manage(env, "migrate", "--noinput")
+    for command in setup:
+        manage(env, command)
     port = free_port()
     log = (data_dir / "daphne.log").open("wb")
     proc = subprocess.Popen(
