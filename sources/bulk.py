@@ -36,8 +36,6 @@ from django.db import transaction
 from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from kbqa.core.errors import IngestError
-from kbqa.core.text.normalise import fingerprint
-from kbqa.core.text.terms import TERMS_VERSION
 from kbqa.core.text.tokens import count_tokens
 from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
 from sources.indexing import index_documents, joined_terms
@@ -55,7 +53,7 @@ from sources.services import (
     ingest_failure_reason,
     parse_limits_from_settings,
 )
-from sources.versioning import chunk_id_for
+from sources.versioning import chunk_id_for, chunk_row
 from sources.visibility import visibility_groups
 
 GROUP_FILES = 200
@@ -327,18 +325,7 @@ def _chunks(doc: Document, draft: _DocumentDraft, taken: set[str]) -> list[Chunk
         version = 1
         while chunk_id_for(doc.doc_id, d.ordinal, version) in taken:
             version += 1
-        rows.append(
-            Chunk(
-                chunk_id=chunk_id_for(doc.doc_id, d.ordinal, version),
-                document=doc,
-                ordinal=d.ordinal,
-                version=version,
-                section=d.section[:300],
-                text=d.text,
-                tokens=d.tokens,
-                fingerprint=fingerprint(d.text),
-                terms=terms,
-                terms_version=TERMS_VERSION,
-            )
-        )
+        row = chunk_row(doc, d, terms, version)
+        row.chunk_id = chunk_id_for(doc.doc_id, d.ordinal, version)
+        rows.append(row)
     return rows

@@ -51,19 +51,7 @@ def version_chunks(
             _keep(match, d, d_terms)
             continue
         version = max((c.version for c in rows), default=0) + 1
-        new.append(
-            Chunk(
-                document=doc,
-                ordinal=d.ordinal,
-                version=version,
-                section=d.section[:300],
-                text=d.text,
-                tokens=d.tokens,
-                fingerprint=fp,
-                terms=d_terms,
-                terms_version=TERMS_VERSION,
-            )
-        )
+        new.append(chunk_row(doc, d, d_terms, version, fp))
     _number(doc, new, taken)
     Chunk.objects.bulk_create(new)  # one INSERT per batch, not per chunk
     stale = [c.pk for c in current.values() if c.pk not in keep]
@@ -112,6 +100,25 @@ def _keep(chunk: Chunk, draft: ChunkDraft, terms: str) -> None:
         chunk.terms, chunk.terms_version = terms, TERMS_VERSION
         fields = ["is_current", "superseded_at", "section", "terms", "terms_version"]
         chunk.save(update_fields=fields)
+
+
+def chunk_row(
+    doc: Document, draft: ChunkDraft, terms: str, version: int, fp: str = ""
+) -> Chunk:
+    """An unsaved chunk row of ``doc`` for ``draft`` at ``version`` with its stored index
+    ``terms`` and fingerprint ``fp`` (computed when not given); ``chunk_id`` is left to the
+    caller (``chunk_id_for``) or to ``_number``."""
+    return Chunk(
+        document=doc,
+        ordinal=draft.ordinal,
+        version=version,
+        section=draft.section[:300],
+        text=draft.text,
+        tokens=draft.tokens,
+        fingerprint=fp or fingerprint(draft.text),
+        terms=terms,
+        terms_version=TERMS_VERSION,
+    )
 
 
 def chunk_id_for(doc_id: str, ordinal: int, version: int = 1) -> str:
