@@ -13,21 +13,19 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.files.base import ContentFile
-from django.db import OperationalError, connection
+from django.db import OperationalError
 from django.test import Client
 from django.utils import timezone
 
 from chat import turn_records
 from chat.auth import api_token_create
 from chat.models import Conversation, Message, Trace, new_ulid
-from sources.services import document_ingest
+from tests.chat import turn_scenarios
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
 from tests.chat.support import chat_socket, conversation_make, oob_targets, receive_turn, user_make
 from tests.fakes.provider import FakeOutput, FakeProvider
@@ -100,24 +98,8 @@ def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
 
 @pytest.mark.django_db(transaction=True)
 def test_identical_uploads_in_two_threads_both_resolve() -> None:
-    text = b"---\ndoc_id: twin\ntitle: Twin\n---\nThe office opens at 8 am on weekdays.\n"
-    barrier, outcomes = threading.Barrier(2), []
-
-    def upload() -> None:
-        barrier.wait()
-        try:
-            outcomes.append(document_ingest(file=ContentFile(text, name="twin.md")).status)
-        except Exception as exc:  # the failure is the finding
-            outcomes.append(repr(exc))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=upload) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert sorted(outcomes) == ["added", "unchanged"]
+    # the same two racing uploads as the production scenario, in the suite's own database
+    assert turn_scenarios.uploads()["outcomes"] == ["added", "unchanged"]
 
 
 def begin(owner: Any, *, worker: dict[str, Any], age: timedelta = timedelta()) -> str:
