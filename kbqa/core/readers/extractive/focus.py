@@ -57,6 +57,7 @@ _IDENTIFIER_RE = re.compile(
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
     r"|\b[A-Z]{2,6}s?\b")  # an acronym
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
+_ANY_CJK_RE = re.compile(f"[\u3400-\u9fff{CJK_CHARS}]")  # ``tagged``'s test and CJK runs
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
@@ -286,7 +287,7 @@ def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str) -> bool:
 def _phrase_words(text: str) -> tuple[list[str] | None, str]:
     """(folded Latin words, or None for Chinese text, the NFKC lower-case text)."""
     low = unicodedata.normalize("NFKC", text).lower()
-    if not tagged(low) and not _CJK_RUN_RE.search(low):
+    if not _ANY_CJK_RE.search(low):  # what ``tagged`` would tag, without tagging it
         return [fold(stem(w)) for w in _LATIN_RE.findall(low)], low
     return None, low
 
