@@ -223,6 +223,31 @@ async def test_json_mode_rejects_fabricated_draft_then_passes() -> None:
     )
 
 
+async def test_json_regeneration_never_shows_fewer_verified_sentences() -> None:
+    def claim(text: str, n: int) -> str:
+        return '{"text": "' + text + '", "citations": [' + str(n) + "]}"
+
+    recycle = claim("Deleted files stay in the recycle bin for 30 days.", 1)
+    purged = claim("After that they are purged.", 1)
+    made_up = claim("Deleted files can be restored by phone support.", 2)
+    first = '{"claims": [' + ", ".join([recycle, purged, made_up]) + "]}"
+    second = '{"claims": [' + recycle + ", " + made_up + "]}"
+    provider = FakeProvider([first, second])
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        provider,
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        mode="json",
+    )
+    shown = [ev.to_dict()["text"] for ev in events if ev.event == "sentence"]
+    assert len(provider.prompts) == 2  # the failing draft was regenerated once, with feedback
+    assert shown == [
+        "Deleted files stay in the recycle bin for 30 days.",
+        "After that they are purged.",
+    ]  # the regeneration verified fewer, so the first draft's verified sentences are shown
+    assert trace.status == "answered"
+
+
 async def test_provider_error_mid_stream_keeps_only_verified_sentences() -> None:
     provider = FakeProvider(
         [

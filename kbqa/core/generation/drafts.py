@@ -74,6 +74,8 @@ class SentenceGate:
         self.emitted = 0
         self.dropped = 0
         self.held_gaps: list[Claim] = []
+        # A JSON draft rejected for a failing claim, kept in case the regeneration does worse.
+        self.rejected: tuple[int, list[Verdict]] | None = None
         # A paragraph break before a sentence that is not shown moves to the next shown one.
         self.paragraph_next = False
 
@@ -219,23 +221,34 @@ async def _draft_stream(
 async def _draft_json(
     response: ModelResponse, judge: SentenceGate, draft: int, final: bool
 ) -> AsyncIterator[Event]:
-    """One JSON draft: verify every claim first; show it only if the draft passes (or is final)."""
+    """One JSON draft: verify every claim first; show it only if the draft passes (or is final).
+
+    A draft with a failing claim is regenerated (nothing was shown yet); the final draft is
+    shown unless the rejected one verified more claims, which is then shown instead: the
+    regeneration never costs the reader verified sentences.
+    """
     raw = await response.text()
     if _stop_reason(response) == "refusal":
         return
     try:
-        claims = parse_json_draft(raw)
+        verdicts = [judge.verdict(c, draft) for c in parse_json_draft(raw)]
     except DraftFormatError as exc:
         judge.trace.errors.append(f"draft {draft}: {exc}")
         judge.verdict(Claim(text="(unparseable draft)", citations=()), draft)
+        verdicts = []
+    if not final and (not verdicts or any(not v.ok for v in verdicts)):
+        judge.rejected = (draft, verdicts)  # the regeneration gets the reasons
         return
-    verdicts = [judge.verdict(c, draft) for c in claims]
-    if not final and any(not v.ok for v in verdicts):
-        return  # rejected: the regeneration gets the reasons; nothing was shown
+    if judge.rejected and _verified(judge.rejected[1]) > _verified(verdicts):
+        draft, verdicts = judge.rejected
     for v in verdicts:
         ev = judge.show(v, draft)
         if ev is not None:
             yield ev
+
+
+def _verified(verdicts: Sequence[Verdict]) -> int:
+    return sum(1 for v in verdicts if v.ok and v.claim.kind != "gap")
 
 
 def declined(trace: TraceRecorder) -> bool:
