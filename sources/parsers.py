@@ -294,7 +294,7 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
 
     try:
         document = docx.Document(io.BytesIO(data))
-        title = (document.core_properties.title or "").strip()
+        title = _docx_title(document)
         extracted = docx_text(document, title)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(
@@ -305,6 +305,18 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     if not extracted.unread:
         return parsed
     return replace(parsed, warnings=(unread_warning(name, extracted.unread),))
+
+
+def _docx_title(document: Any) -> str:
+    """The file's own title property, or "" when it has none: python-docx gives a file
+    without a core-properties part the made-up title "Word Document", which is not one."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    try:
+        document.part.package.part_related_by(RT.CORE_PROPERTIES)
+    except KeyError:
+        return ""
+    return (document.core_properties.title or "").strip()
 
 
 def unread_warning(name: str, unread: dict[str, int]) -> str:

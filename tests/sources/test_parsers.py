@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import codecs
+import io
+import re
+import zipfile
 
 import pytest
 
@@ -67,6 +70,23 @@ def test_docx_headings_come_from_styles() -> None:
     parsed = parse_file(name="leave.docx", data=data)
     assert parsed.text == "# Leave\n\n25 days per year.\n\n- Carry over 5 days"
     assert parsed.title_guess == "Leave"
+
+
+def test_docx_without_properties_is_titled_by_its_heading() -> None:
+    """Word files written by other tools may have no document properties at all; python-docx
+    then calls them "Word Document", a title the user never gave."""
+    source = zipfile.ZipFile(io.BytesIO(docx_bytes([("h1", "Travel Insurance"), ("", "Cover.")])))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as bare:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "docProps/core.xml":
+                continue
+            if item.filename == "_rels/.rels":
+                data = re.sub(rb"<Relationship [^>]*core-properties[^>]*/>", b"", data)
+            bare.writestr(item, data)
+    parsed = parse_file(name="Travel Insurance.docx", data=out.getvalue())
+    assert parsed.title_guess == "Travel Insurance"
 
 
 @pytest.mark.parametrize(
