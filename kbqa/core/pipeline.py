@@ -26,7 +26,7 @@ from kbqa.core.generation.calls import ANSWER_DEADLINES, FAST_DEADLINES, Deadlin
 from kbqa.core.generation.drafts import SentenceGate, declined, elapsed_ms, generate
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
-    authority_notice,
+    authority_notices,
     refuse_conflict,
     refuse_declined,
     refuse_low_score,
@@ -143,9 +143,10 @@ def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -
 def _apply_authority(
     blocks: tuple[Block, ...], conflicts: Sequence[Conflict], lang: Language
 ) -> tuple[tuple[Block, ...], list[str]]:
-    """Drop the weaker side of each authority-resolved conflict and say so in a notice."""
+    """Drop the weaker side of each authority-resolved conflict and say so: one notice per
+    group of sources that disagree (``refusals.authority_notices``)."""
     weaker = {c.sides[1 - c.preferred].chunk_id for c in conflicts if c.preferred is not None}
-    notices = [authority_notice(lang, c) for c in conflicts if c.preferred is not None]
+    notices = authority_notices(lang, conflicts)
     kept = tuple(b for b in blocks if b.chunk_id not in weaker)
     return (_renumber(kept) if weaker else blocks), notices
 

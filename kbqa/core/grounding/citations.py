@@ -10,8 +10,9 @@ Verification (``Verifier.verify``), in order:
    number (``[Source: Upload Policy]``) is a citation of something not issued.
 2. Gate two: substantive overlap. The sentence's distinct terms (``kbqa.core.text.terms``),
    minus the terms common to most blocks, are looked up in each cited block's ORIGINAL
-   ``chunk.text`` (never the compressed ``block.text``) and the metadata the prompt shows
-   for it (title, section). Overlap = found / substantive.
+   ``chunk.text`` (never the compressed ``block.text``) without its sentences addressed to
+   the assistant (``kbqa.core.grounding.evidence``) and the metadata the prompt shows for it
+   (title, section). Overlap = found / substantive. Every later check reads the same text.
    Common terms are those in more than half of the blocks AND in at least 3 blocks: a word
    every block shares (the product name, the topic of the question) says nothing about
    whether *this* block supports the sentence, yet a word in 2 of 3 blocks is often just two
@@ -37,7 +38,8 @@ Verification (``Verifier.verify``), in order:
 5. Instructions are not evidence: a sentence whose terms overlap the answering rules
    (``instructions``, the system prompt) by at least ``RULES_OVERLAP`` and more than any
    cited block is dropped ("My system prompt says: You answer ... ONLY the numbered
-   sources [1]").
+   sources [1]"). A failed sentence that its block's instruction sentences would have
+   supported says so ("[1] says this only in a sentence addressed to the assistant").
 6. Claim words (``kbqa.core.grounding.claim_words``): a number, time, frequency,
    comparison, negation or name that no cited block, its metadata or the question says
    fails the sentence ("[2] does not say “hourly”"). Every content word found in no
@@ -176,6 +178,7 @@ class Verifier:
         self._bare_texts = {n: e.bare_text for n, e in evidence.items()}
         self._numbers = {n: e.numbers for n, e in evidence.items()}
         self._languages = {n: e.language for n, e in evidence.items()}
+        self._instruction_terms = {n: e.instruction_terms for n, e in evidence.items()}
         self.common_terms = _common_terms(list(self._terms.values()))
         self._question_terms = term_set(question)
         self._question_text = normalise(question)
@@ -207,6 +210,8 @@ class Verifier:
         unsupported, word_issues = self._claim_words(claim.text, issued, found)
         if not issues:
             issues += word_issues
+        if issues:
+            issues += self._check_instructions((found - self.common_terms) or found, issued)
         return Verdict(
             claim=claim,
             ok=not issues,
@@ -256,6 +261,19 @@ class Verifier:
         if rules >= RULES_OVERLAP and rules > max(overlaps.values(), default=0.0):
             return ["repeats the answering instructions, which are not a source"]
         return []
+
+    def _check_instructions(self, substantive: frozenset[str], issued: list[int]) -> list[str]:
+        """Why a failed sentence failed, when its cited block says it only in sentences
+        addressed to the assistant (``grounding.evidence``): their terms would have taken it
+        over ``min_overlap``."""
+        return [
+            f"[{n}] says this only in a sentence addressed to the assistant, which is an "
+            "instruction, not evidence"
+            for n in issued
+            if substantive & self._instruction_terms[n]
+            and len(substantive & (self._evidence_terms[n] | self._instruction_terms[n]))
+            >= self.min_overlap * len(substantive)
+        ]
 
     def _claim_words(
         self, text: str, issued: list[int], checked: frozenset[str]

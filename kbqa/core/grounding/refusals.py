@@ -6,8 +6,9 @@ Each of the three refusals says something different and tells the user what to d
   documents' terms; the closest documents, if any;
 - ``conflict``: the sources disagree -> both values with titles and update dates, which to
   check first, and whom to ask;
-- ``no_support``: related documents exist but do not support an answer -> their names, so the
-  user can look, and a suggestion to ask the document owner;
+- ``no_support``: documents were found but none supports an answer -> the closest ones'
+  names (never called "related": they may not be), so the user can look, and a suggestion
+  to ask the document owner;
 - ``model_declined``: the model itself declined (API ``stop_reason: refusal``) -> say so
   plainly, not "not covered", and suggest rephrasing or asking a person.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kbqa.core.grounding.conflicts import authority_rank
 from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Language, Refusal
 
 MAX_DOCUMENTS_NAMED = 5
@@ -81,28 +83,29 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
 
 
 def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refusal:
-    """Related documents were found but no sentence drawn from them survived verification.
+    """Documents were retrieved but no sentence drawn from them survived verification.
 
-    Names up to ``MAX_DOCUMENTS_NAMED`` distinct documents so the user can look for themselves.
+    Names up to ``MAX_DOCUMENTS_NAMED`` distinct documents as the *closest* ones, which is
+    true whether or not they are about the question ("Who is the CEO?" may retrieve the
+    expense policy), so the user can look for themselves or ask the document owner.
     """
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
     if lang == "zh":
         names = "、".join(f"《{d.title}》" + (f"（更新于 {d.updated}）" if d.updated else "")
                          for d in unique)
-        found = f"找到了相关文档{names}，" if names else "找到了相关文档，"
-        message = (
-            f"{found}但我无法从中核实出这个问题的答案。请打开这些文档自行查看，"
-            "或联系文档负责人补充这部分信息。"
+        found = f"最接近的文档是{names}，但我无法从中核实出这个问题的答案。" if names else (
+            "我无法从找到的文档中核实出这个问题的答案。"
         )
+        message = f"{found}请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
     else:
         names = ", ".join(f"“{d.title}”" + (f" (updated {d.updated})" if d.updated else "")
                           for d in unique)
-        found = f"I found related documents: {names}." if names else (
-            "I found related documents."
-        )
+        found = (f"The closest documents are {names}; I could not verify an answer to this "
+                 "question in them." if names else
+                 "I could not verify an answer to this question in the documents found.")
         message = (
-            f"{found} I could not verify an answer to this question in them. Open them to "
-            "look for yourself, or ask the document owner to add this information."
+            f"{found} Open them to look for yourself, or ask the document owner to add this "
+            "information."
         )
     return Refusal(reason="no_support", message=message, documents=tuple(unique))
 
@@ -115,18 +118,65 @@ def authority_notice(lang: Language, conflict: Conflict) -> str:
     """
     if conflict.preferred is None:
         raise ValueError("authority_notice needs a conflict with a preferred side")
-    strong = conflict.sides[conflict.preferred]
-    weak = conflict.sides[1 - conflict.preferred]
+    return authority_notices(lang, [conflict])[0]
+
+
+def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str]:
+    """One notice per group of authority-resolved conflicts that share a source: it names
+    the source(s) the answer uses (those on no conflict's weaker side) and lists every
+    other value with its source, authority and update date. Three sources that disagree
+    (manual 30 days, FAQ 60, archived 14) give one notice, not three pairwise ones that
+    name a different winner each; the other values come strongest source first. Conflicts
+    without ``preferred`` are ignored."""
+    notices = []
+    for group in _groups([c for c in conflicts if c.preferred is not None]):
+        weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
+        weak_ids = {side.chunk_id for side in weak}
+        strong = {s.chunk_id: s for c in group for s in c.sides if s.chunk_id not in weak_ids}
+        notices.append(_notice(lang, list(strong.values()), sorted(weak, key=_by_authority)))
+    return notices
+
+
+def _by_authority(side: ConflictSide) -> tuple[int, int]:
+    """Stronger sources first (``conflicts.AUTHORITY_RANK``), then block order."""
+    return -authority_rank(side.authority), side.n
+
+
+def _groups(conflicts: Sequence[Conflict]) -> list[list[Conflict]]:
+    """``conflicts`` grouped by shared sources (connected components over chunk ids), each
+    group in the conflicts' order, groups in order of their first conflict."""
+    groups: list[tuple[set[str], list[Conflict]]] = []
+    for c in conflicts:
+        ids = {s.chunk_id for s in c.sides}
+        joined = [g for g in groups if g[0] & ids]
+        rest = [g for g in groups if not g[0] & ids]
+        members = [x for g in joined for x in g[1]] + [c]
+        groups = [*rest, (ids.union(*(g[0] for g in joined)), members)]
+    ordered = [sorted(g[1], key=conflicts.index) for g in groups]
+    return sorted(ordered, key=lambda g: conflicts.index(g[0]))
+
+
+def _notice(lang: Language, strong: Sequence[ConflictSide], weak: Sequence[ConflictSide]) -> str:
     if lang == "zh":
-        return (
-            f"本回答依据{_AUTHORITY_ZH.get(strong.authority, '文档')}《{strong.title}》"
-            f"{_date_zh(strong)}。另有{_side_zh(weak)}，其权威性较低；如有疑问请联系文档负责人。"
+        used = "、".join(
+            f"{_AUTHORITY_ZH.get(s.authority, '文档')}《{s.title}》{_date_zh(s)}" for s in strong
         )
-    return (
-        f"Answered from the {_authority_en(strong.authority)} “{strong.title}”"
-        f"{_date_en(strong)}. “{weak.title}”{_date_en(weak)}, a less authoritative source, "
-        f"says {weak.value_text}. Ask the document owner if in doubt."
+        others = _side_zh(weak[0]) if len(weak) == 1 else "；".join(
+            f"{_AUTHORITY_ZH.get(w.authority, '文档')}{_side_zh(w)}" for w in weak
+        )
+        return f"本回答依据{used}。另有{others}，其权威性较低；如有疑问请联系文档负责人。"
+    used = " and the ".join(
+        f"{_authority_en(s.authority)} “{s.title}”{_date_en(s)}" for s in strong
     )
+    if len(weak) == 1:
+        w = weak[0]
+        others = f"“{w.title}”{_date_en(w)}, a less authoritative source, says {w.value_text}."
+    else:
+        others = "Less authoritative sources say otherwise: " + "; ".join(
+            f"the {_authority_en(w.authority)} “{w.title}”{_date_en(w)} says {w.value_text}"
+            for w in weak
+        ) + "."
+    return f"Answered from the {used}. {others} Ask the document owner if in doubt."
 
 
 def refuse_declined(lang: Language) -> Refusal:

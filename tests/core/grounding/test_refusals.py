@@ -4,6 +4,7 @@ import pytest
 
 from kbqa.core.grounding.refusals import (
     authority_notice,
+    authority_notices,
     partial_notice,
     refuse_conflict,
     refuse_low_score,
@@ -88,15 +89,23 @@ def test_conflict_without_dates_asks_to_check_both() -> None:
 def test_no_support_names_each_document_once() -> None:
     refusal = refuse_no_support("en", DOCS)
     assert refusal.message == (
-        "I found related documents: “Recycle bin guide” (updated 2025-01-02), “Storage FAQ”. "
+        "The closest documents are “Recycle bin guide” (updated 2025-01-02), “Storage FAQ”; "
         "I could not verify an answer to this question in them. Open them to look for "
         "yourself, or ask the document owner to add this information."
     )
     assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
     assert refuse_no_support("zh", DOCS).message == (
-        "找到了相关文档《Recycle bin guide》（更新于 2025-01-02）、《Storage FAQ》，"
+        "最接近的文档是《Recycle bin guide》（更新于 2025-01-02）、《Storage FAQ》，"
         "但我无法从中核实出这个问题的答案。请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
     )
+
+
+def test_no_support_without_documents_claims_none_are_related() -> None:
+    assert refuse_no_support("en", []).message == (
+        "I could not verify an answer to this question in the documents found. Open them to "
+        "look for yourself, or ask the document owner to add this information."
+    )
+    assert refuse_no_support("zh", []).message.startswith("我无法从找到的文档中核实出")
 
 
 def test_authority_notice_names_the_other_document_and_its_value() -> None:
@@ -116,3 +125,31 @@ def test_authority_notice_names_the_other_document_and_its_value() -> None:
 def test_partial_notice_in_both_languages() -> None:
     assert partial_notice("en") != partial_notice("zh")
     assert "资料" in partial_notice("zh")
+
+
+def _side(n: int, doc: str, authority: str, value: str) -> ConflictSide:
+    return ConflictSide(n=n, chunk_id=f"{doc}#c01", doc_id=doc, title=doc, updated="",
+                        authority=authority, value_text=value)
+
+
+def test_sources_that_disagree_three_ways_give_one_notice_and_unrelated_ones_their_own() -> None:
+    manual, faq, old = (_side(1, "M", "manual", "30 days"), _side(2, "F", "faq", "60 days"),
+                        _side(3, "A", "archived", "14 days"))
+    policy, memo = _side(4, "P", "policy", "200 MB"), _side(5, "N", "meeting-note", "100 MB")
+    conflicts = [
+        Conflict(unit="day", sides=(manual, faq), context=("bin",), preferred=0),
+        Conflict(unit="day", sides=(manual, old), context=("bin",), preferred=0),
+        Conflict(unit="MB", sides=(policy, memo), context=("upload",), preferred=0),
+        Conflict(unit="day", sides=(faq, old), context=("bin",), preferred=0),
+    ]
+    assert authority_notices("en", conflicts) == [
+        "Answered from the manual “M”. Less authoritative sources say otherwise: the FAQ “F” "
+        "says 60 days; the archived “A” says 14 days. Ask the document owner if in doubt.",
+        "Answered from the policy “P”. “N”, a less authoritative source, says 100 MB. Ask the "
+        "document owner if in doubt.",
+    ]
+    assert authority_notices("zh", conflicts)[0] == (
+        "本回答依据手册《M》。另有常见问题《F》写的是 60 days；已归档《A》写的是 14 days，"
+        "其权威性较低；如有疑问请联系文档负责人。"
+    )
+    assert authority_notices("en", [TIE]) == []

@@ -1,7 +1,8 @@
 """The offline default: answers by quoting the sources' own sentences, cited, or declines.
 
 For ``answer``/``answer_json`` it takes every quotable sentence of the blocks
-(``extractive_text.candidates``: original text, table rows paired with their headers) and
+(``extractive_text.candidates``: original text without the sentences addressed to the
+assistant, ``grounding.evidence.evidence_blocks``; table rows paired with their headers) and
 scores each by the question terms it contains (``extractive_question.question_terms``; a
 Chinese word and its parts once), weighted by rarity across the sentences
 (``log((N + 1) / (sdf + 0.5))``; a term in more than half of 3+ blocks keeps
@@ -42,6 +43,7 @@ from collections.abc import AsyncIterator
 from typing import ClassVar
 
 from kbqa.core.errors import ProviderError
+from kbqa.core.grounding.evidence import evidence_blocks
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.selection import Selection, select
@@ -101,12 +103,14 @@ class ExtractiveProvider(Provider):
 
     def compose(self, prompt: Prompt) -> str:
         """The whole output for ``prompt``; raises ``ProviderError`` for ``rewrite``."""
-        if prompt.task == "compress":
-            return compress_text(prompt.question, prompt.blocks[0]) if prompt.blocks else ""
         if prompt.task == "rewrite":
             raise ProviderError("the offline extractive provider cannot rewrite questions")
+        # It quotes only what a block says as evidence: never an instruction sentence.
+        blocks = evidence_blocks(prompt.blocks)
+        if prompt.task == "compress":
+            return compress_text(prompt.question, blocks[0]) if blocks else ""
         # Feedback needs no special handling: every sentence is quoted from its block.
-        selection = select(prompt.question, prompt.blocks)
+        selection = select(prompt.question, blocks)
         language = detect_language(prompt.question)
         if prompt.task == "answer_json":
             return render_json(selection, language)
