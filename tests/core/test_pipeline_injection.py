@@ -44,7 +44,8 @@ def notices(events: list) -> list[str]:  # type: ignore[type-arg]
     [
         ("How long does the recycle bin keep deleted files?", (INJECTED, MANUAL),
          "Deleted files stay in the recycle bin for 30 days, then they are removed for good."),
-        ("回收站保留文件多久？", (ZH_INJECTED, ZH_MANUAL), "删除的文件会在回收站保留 30 天，之后永久删除。"),
+        ("回收站保留文件多久？", (ZH_INJECTED, ZH_MANUAL),
+         "删除的文件会在回收站保留 30 天，之后永久删除。"),
     ],
 )
 async def test_an_injected_value_is_no_conflict_and_the_manual_answers(
@@ -94,7 +95,8 @@ ARCHIVED = Chunk(chunk_id="doc-904#c01", doc_id="doc-904", title="Recycle bin (2
                  authority="archived", updated="2021-05-01",
                  text="Deleted files stay in the recycle bin for 14 days before removal.")
 ZH_FAQ = Chunk(chunk_id="doc-905#c01", doc_id="doc-905", title="存储常见问题", language="zh",
-               authority="faq", updated="2026-10-01", text="删除的文件会在回收站保留 60 天，之后永久删除。")
+               authority="faq", updated="2026-10-01",
+               text="删除的文件会在回收站保留 60 天，之后永久删除。")
 ZH_ARCHIVED = Chunk(chunk_id="doc-906#c01", doc_id="doc-906", title="回收站（2021）",
                     language="zh", authority="archived", updated="2021-05-01",
                     text="删除的文件会在回收站保留 14 天，之后永久删除。")
@@ -110,8 +112,8 @@ ZH_ARCHIVED = Chunk(chunk_id="doc-906#c01", doc_id="doc-906", title="回收站�
          "the document owner if in doubt."),
         ("回收站保留文件多久？", (ZH_FAQ, ZH_MANUAL, ZH_ARCHIVED),
          "本回答依据手册《回收站说明》（更新于 2025-02-03）。另有常见问题《存储常见问题》（更新于 "
-         "2026-10-01）写的是 60 天；已归档《回收站（2021）》（更新于 2021-05-01）写的是 14 天，其权威性较低；"
-         "如有疑问请联系文档负责人。"),
+         "2026-10-01）写的是 60 天；已归档《回收站（2021）》（更新于 2021-05-01）写的是 "
+         "14 天，其权威性较低；如有疑问请联系文档负责人。"),
     ],
 )
 async def test_three_disagreeing_sources_give_one_notice_naming_the_answers_source(
