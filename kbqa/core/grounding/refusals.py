@@ -126,15 +126,23 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
     the source(s) the answer uses (those on no conflict's weaker side) and lists every
     other value with its source, authority and update date. Three sources that disagree
     (manual 30 days, FAQ 60, archived 14) give one notice, not three pairwise ones that
-    name a different winner each; the other values come strongest source first. Conflicts
+    name a different winner each; the other values come strongest source first, and a
+    weaker source that gives the answer's own value is not listed against it. Conflicts
     without ``preferred`` are ignored."""
     notices = []
     for group in _groups([c for c in conflicts if c.preferred is not None]):
         weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
         weak_ids = {side.chunk_id for side in weak}
         strong = {s.chunk_id: s for c in group for s in c.sides if s.chunk_id not in weak_ids}
-        notices.append(_notice(lang, list(strong.values()), sorted(weak, key=_by_authority)))
+        used = {_value(s) for s in strong.values()}
+        others = sorted((w for w in weak if _value(w) not in used), key=_by_authority)
+        if others:
+            notices.append(_notice(lang, list(strong.values()), others))
     return notices
+
+
+def _value(side: ConflictSide) -> str:
+    return " ".join(side.value_text.lower().split())
 
 
 def _by_authority(side: ConflictSide) -> tuple[int, int]:

@@ -153,3 +153,14 @@ def test_sources_that_disagree_three_ways_give_one_notice_and_unrelated_ones_the
         "其权威性较低；如有疑问请联系文档负责人。"
     )
     assert authority_notices("en", [TIE]) == []
+
+
+def test_a_weaker_source_that_agrees_with_the_answer_is_not_listed_against_it() -> None:
+    policy, manual = _side(1, "P", "policy", "30 days"), _side(2, "M", "manual", "60 days")
+    faq = _side(3, "F", "faq", "30 days")
+    conflicts = [Conflict(unit="day", sides=(policy, manual), context=("bin",), preferred=0),
+                 Conflict(unit="day", sides=(manual, faq), context=("bin",), preferred=0)]
+    assert authority_notices("en", conflicts) == [
+        "Answered from the policy “P”. “M”, a less authoritative source, says 60 days. Ask the "
+        "document owner if in doubt."
+    ]
