@@ -36,10 +36,14 @@ def parallel_zh(noun: str, topic: str) -> str | None:
     the topic with the same head (last) character, the usual shape of sibling nouns in
     Chinese (病假/年假, 入门版/企业版, 陪产假/年假), as close in length to the new noun as
     possible (the shorter, then the later on a tie), never starting with a function
-    character; likewise a place, person or organisation name replaces the topic's name of
+    character; a group of people replaces the topic's group (``_replace_group_zh``) and a
+    year its year; likewise a place, person or organisation name replaces the topic's name of
     the same kind."""
     if len(noun) < 2:
         return None
+    group = _replace_group_zh(noun, topic)
+    if group:
+        return group
     found: list[tuple[int, int, int, int]] = []  # (|length difference|, length, -end, start)
     for end in range(len(topic), 1, -1):
         if topic[end - 1] != noun[-1]:
@@ -52,9 +56,50 @@ def parallel_zh(noun: str, topic: str) -> str | None:
     if found:
         _, size, _, start = min(found)
         return f"{core(topic[:start] + noun + topic[start + size:])}？"
-    return _parallel_name_zh(noun, topic)
+    return _parallel_name_zh(noun, topic) or _replace_year_zh(noun, topic)
 
 
+_YEAR_ZH_RE = re.compile(r"(?:19|20)\d\d年?")
+# jieba tags of words that may modify a group of people (全职/n 员工, 新/a 员工, 正式/b 员工).
+_GROUP_MODIFIER_TAGS = ("n", "a", "b", "vn", "j")
+
+
+def _replace_year_zh(noun: str, topic: str) -> str | None:
+    """"2022年" after "笔记本电脑多久更换一次？": a year replaces the topic's year, else is
+    put before the question (the question asked of that year)."""
+    if not _YEAR_ZH_RE.fullmatch(noun):
+        return None
+    year = _YEAR_ZH_RE.search(topic)
+    if year:
+        return f"{core(topic[:year.start()] + noun + topic[year.end():])}？"
+    return f"{noun}，{core(topic)}？"
+
+
+def _replace_group_zh(noun: str, topic: str) -> str | None:
+    """"实习生" after "全职员工每年有多少天病假？" -> "实习生每年有多少天病假？": a group of
+    people (``PERSON_HEADS_ZH``) replaces the topic's group with its modifiers (全职), the
+    same question asked of the new group, never of both; None when the topic names none."""
+    group = group_span_zh(topic) if noun[-1] in PERSON_HEADS_ZH else None
+    if group is None or topic[group[0]:group[1]] == noun:
+        return None
+    return f"{core(topic[:group[0]] + noun + topic[group[1]:])}？"
+
+
+def group_span_zh(topic: str) -> tuple[int, int] | None:
+    """(start, end) of the topic's first group of people: a noun ending in a
+    ``PERSON_HEADS_ZH`` character with the nouns and adjectives before it (全职员工);
+    None without one."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(topic)]
+    for i, (word, flag) in enumerate(pairs):
+        if flag.startswith(NOUN_TAG_PREFIXES) and word[-1] in PERSON_HEADS_ZH:
+            first = i
+            while first and pairs[first - 1][1].startswith(_GROUP_MODIFIER_TAGS):
+                first -= 1
+            start = sum(len(w) for w, _ in pairs[:first])
+            return start, start + sum(len(w) for w, _ in pairs[first:i + 1])
+    return None
 # jieba tags of proper names: places, people, organisations ("那成都呢？" after a Shanghai
 # question asks the same of Chengdu).
 _NAME_TAGS = ("ns", "nr", "nt")

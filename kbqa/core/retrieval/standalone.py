@@ -17,95 +17,48 @@ from kbqa.core.generation.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.ellipsis import (
-    GENERIC,
     NOUN_TAG_PREFIXES,
     PREPOSITIONS,
     PRONOUNS_ZH,
     QUESTION_WORDS,
     anaphor_en,
+    content_words,
     core,
     is_follow_up,
     strip_connector,
     topic_words,
+)
+from kbqa.core.retrieval.focus_en import (
+    content_runs,
+    is_person_en,
+    parallel_en,
+    replace_qualifier_en,
 )
 from kbqa.core.retrieval.focus_zh import (
     PERSON_HEADS_ZH,
     TRAILING_PARTICLE_ZH_RE,
     combine_zh,
     first_noun_phrase_zh,
+    group_span_zh,
     parallel_zh,
 )
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import STOP_EN
 from kbqa.core.types import Turn
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
-_RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
-def _content_runs(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each run of content words in ``text`` (no stop, question or frame
-    word or punctuation between them): "How many days of annual leave do full-timers get?"
-    -> days, annual leave, full-timers."""
-    skip = STOP_EN | GENERIC | QUESTION_WORDS
-    runs: list[tuple[int, int]] = []
-    joined = False
-    for m in _RUN_WORD_RE.finditer(text):
-        if re.sub(r"'s$", "", m.group().lower()) in skip:  # "What's" is "what"
-            joined = False
-            continue
-        if joined and not text[runs[-1][1]:m.start()].strip():
-            runs[-1] = (runs[-1][0], m.end())
-        else:
-            runs.append((m.start(), m.end()))
-        joined = True
-    return runs
-
-
-def _parallel_en(body: str, topic: str) -> str | None:
-    """"annual leave" after "How many days of sick leave…?" -> the topic with its focus
-    replaced: a follow-up naming another thing asks the same question of it, never of both.
-    The focus is the topic's content phrase with the same head word, else its longest
-    phrase of two or more words."""
-    words = _EN_WORD_RE.findall(body)
-    if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
-        return None
-    runs = [(a, b) for a, b in _content_runs(topic)
-            if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
-    head = words[-1].lower()
-    same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == head]
-    longer = sorted(runs, key=lambda r: r[0] - r[1])
-    if not (same or longer):
-        return None
-    start, end = (same or longer)[0]
-    noun = re.sub(r"^(?:the|a|an|my|our|your|their)\s+", "", body, flags=re.IGNORECASE)
-    return f"{core(topic[:start] + noun + topic[end:])}?"
-
-
-def _head(phrase: str) -> str:
-    """The head of an English phrase: its last word, or the last part of a hyphenated one
-    ("timers" of "full-timers", "leave" of "sick leave")."""
-    return re.split(r"[\s-]+", phrase.strip().lower())[-1]
-
-
-def _parallel_group_en(body: str, topic: str) -> str | None:
-    """"for part-timers" after "How many days … do full-timers get?" -> the topic with
-    full-timers replaced: a prepositional follow-up whose noun has the head of one of the
-    topic's content phrases narrows to a sibling group, never to both."""
-    words = body.split()
-    if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
-        return None
-    noun = " ".join(words[1:])
-    for a, b in _content_runs(topic):
-        phrase = topic[a:b]
-        if _head(phrase) == _head(noun) and phrase.lower() != noun.lower():
-            return f"{core(topic[:a] + noun + topic[b:])}?"
-    return None
+def _replace_focus_en(body: str, topic: str) -> str | None:
+    """The topic with the part ``body`` names replaced ("focus_en"); "about X" names a new
+    focus as "X" does, unless X is of a kind the topic holds (a group, a year)."""
+    about = re.match(r"about\s+", body, flags=re.IGNORECASE)
+    return (replace_qualifier_en(body, topic) or parallel_en(body, topic)
+            or (parallel_en(body[about.end():], topic) if about else None))
 
 
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
-    parallel = _parallel_en(body, topic) or _parallel_group_en(body, topic)
+    parallel = _replace_focus_en(body, topic)
     if parallel:
         return parallel
     first = (_EN_WORD_RE.findall(body) or [""])[0].lower()
@@ -130,7 +83,7 @@ NP_GLUE_EN = frozenset("of on for per in the a an".split())
 def _focus_phrase_en(topic: str) -> str:
     """The topic's first noun phrase: content runs joined by ``NP_GLUE_EN`` words ("rate
     limit on the open API" of "What's the rate limit on the open API?"); "" without one."""
-    runs = _content_runs(topic)
+    runs = content_runs(topic)
     if not runs:
         return ""
     start, end = runs[0]
@@ -169,6 +122,10 @@ def _combine_across(rest: str, topic: str) -> str:
         # topic's focus, which cannot be found across languages; keep only the frame
         # (content words outside the topic's noun phrases) so the old focus is not asked.
         extra = [w for w in extra if w not in _noun_phrase_words(topic)]
+    elif _names_group(body):
+        # "那实习生呢？" after "How many days of sick leave do employees get?": the new group
+        # replaces the topic's group, so the old group's words are not searched.
+        extra = [w for w in extra if w not in _group_words(topic)]
     if detect_language(body) == "zh":
         body = TRAILING_PARTICLE_ZH_RE.sub("", body)
     body = body[:1].upper() + body[1:]
@@ -184,11 +141,30 @@ def _names_another_thing(body: str) -> bool:
     return bool(words) and words[0].lower() not in PREPOSITIONS | QUESTION_WORDS
 
 
+def _names_group(body: str) -> bool:
+    """"那实习生呢？", "and for interns?": a group of people (``PERSON_HEADS_ZH``,
+    ``is_person_en``)."""
+    if detect_language(body) == "zh":
+        noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
+        return bool(noun) and noun[-1] in PERSON_HEADS_ZH
+    words = body.split()
+    return len(words) > 1 and words[0].lower() in PREPOSITIONS and is_person_en(body)
+
+
+def _group_words(topic: str) -> set[str]:
+    """Words of the topic's group of people ("full-time employees", 全职员工)."""
+    if detect_language(topic) == "en":
+        runs = [topic[a:b] for a, b in content_runs(topic)]
+        return {w for r in runs if is_person_en(r) for w in _EN_WORD_RE.findall(r)}
+    group = group_span_zh(topic)
+    return set(content_words(topic[group[0]:group[1]])) if group else set()
+
+
 def _noun_phrase_words(topic: str) -> set[str]:
     """Words of the topic's noun phrases: English runs of two or more content words,
     Chinese words jieba tags as nouns."""
     if detect_language(topic) == "en":
-        runs = [topic[a:b] for a, b in _content_runs(topic)]
+        runs = [topic[a:b] for a, b in content_runs(topic)]
         return {w for r in runs if " " in r for w in _EN_WORD_RE.findall(r)}
     import jieba.posseg
 
@@ -225,7 +201,7 @@ def _replace_focus(question: str, topic: str) -> str | None:
         return None
     body = core(rest)
     if detect_language(rest) == "en":
-        return _parallel_en(body, topic) or _parallel_group_en(body, topic)
+        return _replace_focus_en(body, topic)
     noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
     parallel = parallel_zh(noun, topic)
     if parallel or not body.endswith("呢") or any(p in body for p in PRONOUNS_ZH):

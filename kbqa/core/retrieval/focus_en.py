@@ -1,0 +1,145 @@
+"""English follow-ups: which part of the earlier question a fragment replaces.
+
+A follow-up fragment ("and for part-timers?", "and in 2022?", "what about version
+history?") asks the earlier question again with one part exchanged, never about both. The
+part is found by kind, not by phrase: a thing of the same head word or the question's first
+noun phrase (``parallel_en``), a group of people for a group of people, a year for a year
+(``replace_qualifier_en``). ``standalone`` decides when to call them; ``focus_zh`` does the
+same for Chinese.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbqa.core.retrieval.ellipsis import GENERIC, PREPOSITIONS, QUESTION_WORDS, core
+from kbqa.core.text.terms import STOP_EN
+
+_EN_WORD_RE = re.compile(r"[A-Za-z]+")
+_RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_DETERMINER_RE = re.compile(r"^(?:the|a|an|my|our|your|their|all)\s+", re.IGNORECASE)
+YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+
+# Heads of nouns naming a group of people, the English counterpart of focus_zh's
+# PERSON_HEADS_ZH: collective and common role nouns, plus the agent suffixes -ee, -ist, -ian
+# (employee, specialist, librarian). "-er" is left out on purpose (folder, server, number),
+# except in a hyphenated compound ("part-timer", "co-worker"), which names a person.
+PERSON_NOUNS_EN = frozenset(
+    """people person staff folk team member user admin administrator intern hire newcomer
+    colleague worker contractor manager guest visitor customer client student temp
+    freelancer consultant owner editor viewer developer engineer partner""".split()
+)
+_PERSON_SUFFIX_RE = re.compile(r"(?:ee|ist|ian)$")
+_COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-[a-z]+(?:er|or)$")
+
+
+def content_runs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each run of content words in ``text`` (no stop, question or frame
+    word or punctuation between them): "How many days of annual leave do full-timers get?"
+    -> days, annual leave, full-timers."""
+    skip = STOP_EN | GENERIC | QUESTION_WORDS
+    runs: list[tuple[int, int]] = []
+    joined = False
+    for m in _RUN_WORD_RE.finditer(text):
+        if re.sub(r"'s$", "", m.group().lower()) in skip:  # "What's" is "what"
+            joined = False
+            continue
+        if joined and not text[runs[-1][1]:m.start()].strip():
+            runs[-1] = (runs[-1][0], m.end())
+        else:
+            runs.append((m.start(), m.end()))
+        joined = True
+    return runs
+
+
+def head(phrase: str) -> str:
+    """The head of an English phrase: its last word, or the last part of a hyphenated one
+    ("timers" of "full-timers", "leave" of "sick leave")."""
+    return re.split(r"[\s-]+", phrase.strip().lower())[-1]
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def is_person_en(phrase: str) -> bool:
+    """True when ``phrase`` names people by its last word: "full-time employees",
+    "interns", "part-timers", "the Chengdu folks" (see ``PERSON_NOUNS_EN``)."""
+    words = phrase.strip().lower().split()
+    if not words:
+        return False
+    last = _singular(words[-1])
+    if _COMPOUND_AGENT_RE.match(last):
+        return True
+    part = _singular(head(last))
+    return part in PERSON_NOUNS_EN or (len(part) > 4 and bool(_PERSON_SUFFIX_RE.search(part)))
+
+
+def parallel_en(body: str, topic: str) -> str | None:
+    """"annual leave" after "How many days of sick leave…?" -> the topic with its focus
+    replaced: a follow-up naming another thing asks the same question of it, never of both.
+    The focus is the topic's content phrase with the same head word, else its first phrase
+    of two or more words (the thing asked about comes first: "recycle bin" of "How long does
+    the recycle bin keep deleted files?")."""
+    words = _EN_WORD_RE.findall(body)
+    if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
+        return None
+    runs = [(a, b) for a, b in content_runs(topic)
+            if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
+    last = words[-1].lower()
+    same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == last]
+    if not (same or runs):
+        return None
+    start, end = (same or runs)[0]
+    return f"{core(topic[:start] + _DETERMINER_RE.sub('', body) + topic[end:])}?"
+
+
+def replace_qualifier_en(body: str, topic: str) -> str | None:
+    """A prepositional fragment ("for part-timers", "in 2022", "about interns") as the
+    topic with the part of the same kind replaced, or None when the topic has none:
+
+    - a year replaces the topic's year, else is added ("How often are laptops replaced in
+      2022?");
+    - a phrase with the head of one of the topic's content phrases replaces it ("for
+      part-timers" after "…do full-timers get?");
+    - a hyphenated agent noun replaces the topic's modifier of the same head ("part-timers"
+      after "…do full-time employees get?" -> "part-time employees", the documents' form);
+    - a group of people replaces the topic's group of people ("for interns" after "…do
+      employees get?"), never narrowing it to both.
+    """
+    words = body.split()
+    if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
+        return None
+    noun = _DETERMINER_RE.sub("", " ".join(words[1:]))
+    if YEAR_RE.fullmatch(noun.strip()):
+        year = YEAR_RE.search(topic)
+        if year:
+            return f"{core(topic[:year.start()] + noun + topic[year.end():])}?"
+        return f"{core(topic)} in {noun}?"
+    runs = content_runs(topic)
+    for a, b in runs:
+        if head(topic[a:b]) == head(noun) and topic[a:b].lower() != noun.lower():
+            return f"{core(topic[:a] + noun + topic[b:])}?"
+    return _replace_compound(noun, topic) or _replace_group(noun, topic, runs)
+
+
+def _replace_compound(noun: str, topic: str) -> str | None:
+    """"part-timers" after a topic with "full-time": the compound's base ("part-time")
+    replaces the topic's hyphenated word with the same last part."""
+    agent = _singular(noun.lower())
+    if " " in noun or not _COMPOUND_AGENT_RE.match(agent):
+        return None
+    for base in (agent[:-1], agent[:-2]):  # part-time+r, co-work+er
+        for word in re.finditer(r"[A-Za-z]+-[A-Za-z]+", topic):
+            if head(word.group()) == head(base) and word.group().lower() != base:
+                return f"{core(topic[:word.start()] + base + topic[word.end():])}?"
+    return None
+
+
+def _replace_group(noun: str, topic: str, runs: list[tuple[int, int]]) -> str | None:
+    if not is_person_en(noun):
+        return None
+    for a, b in runs:
+        if is_person_en(topic[a:b]):
+            return f"{core(topic[:a] + noun + topic[b:])}?"
+    return None
