@@ -200,13 +200,15 @@ class Conflict:
 
     ``unit`` is the normalised unit (``MB``, ``day``, ``req/min``...); ``context`` the shared
     tokens before both numbers; ``preferred`` is the index in ``sides`` of the side chosen by
-    an authority signal, or None when nothing justifies choosing.
+    an authority signal, or None when nothing justifies choosing; ``preferred_by`` says which
+    signal: the documents' authority, or the year the question asks about ("in 2022").
     """
 
     unit: str
     sides: tuple[ConflictSide, ConflictSide]
     context: tuple[str, ...]
     preferred: int | None = None
+    preferred_by: Literal["authority", "year"] = "authority"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

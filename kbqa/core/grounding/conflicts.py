@@ -28,15 +28,18 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
 - both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``).
 
 Authority (``Chunk.authority``): policy > manual > faq > meeting-note = other > archived.
-When the two sides differ in rank, ``Conflict.preferred`` is the stronger side's index;
-equal rank leaves it None and the pipeline refuses with both values.
+A question naming a year ("How often were laptops replaced in 2022?") prefers the one side
+whose document is of that year (updated that year, or the year in its title): it asks for
+that version, whatever its rank. Otherwise, when the two sides differ in rank,
+``Conflict.preferred`` is the stronger side's index; equal rank leaves it None and the
+pipeline refuses with both values.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import combinations
 
@@ -84,12 +87,13 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     with the most shared context). Returns [] when there is none.
     """
     question_terms = term_set(question)
+    years = frozenset(_YEAR_RE.findall(question))
     leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
     mentions = [m for b in leading for m in _mentions(b)]
     values = _values_by_document(mentions)
     best: dict[tuple[str, str, str], Conflict] = {}
     for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
-        conflict = _pair_conflict(a, b, values, question_terms)
+        conflict = _pair_conflict(a, b, values, question_terms, years)
         if conflict is None:
             continue
         key = (conflict.unit, a.block.doc_id, b.block.doc_id)
@@ -143,6 +147,7 @@ def _pair_conflict(
     b: _Mention,
     values: dict[tuple[str, str], list[Quantity]],
     question_terms: frozenset[str],
+    years: frozenset[str] = frozenset(),
 ) -> Conflict | None:
     qa, qb = a.quantity, b.quantity
     if a.block.doc_id == b.block.doc_id or qa.unit != qb.unit or qa.same_value(qb):
@@ -158,12 +163,16 @@ def _pair_conflict(
         shared = _same_bound(a, b, question_terms)
         if not shared:
             return None
-    return Conflict(
+    conflict = Conflict(
         unit=qa.unit,
         sides=(_side(a), _side(b)),
         context=shared,
         preferred=_preferred(a.block, b.block),
     )
+    of_year = [_of_year(side.block, years) for side in (a, b)]
+    if of_year[0] != of_year[1]:
+        return replace(conflict, preferred=of_year.index(True), preferred_by="year")
+    return conflict
 
 
 def _same_bound(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
@@ -213,6 +222,15 @@ def _side(m: _Mention) -> ConflictSide:
 def authority_rank(authority: str) -> int:
     """Rank of an authority label (unknown labels rank as ``other``)."""
     return AUTHORITY_RANK.get(authority, AUTHORITY_RANK["other"])
+
+
+_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+
+
+def _of_year(block: Block, years: frozenset[str]) -> bool:
+    """Whether ``block``'s document is of one of ``years``: updated then, or so titled."""
+    return bool(years) and (block.chunk.updated[:4] in years
+                            or bool(years & set(_YEAR_RE.findall(block.chunk.title))))
 
 
 def _preferred(a: Block, b: Block) -> int | None:

@@ -129,8 +129,9 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
     name a different winner each; the other values come strongest source first, and a
     weaker source that gives the answer's own value is not listed against it. Conflicts
     without ``preferred`` are ignored."""
-    notices = []
-    for group in _groups([c for c in conflicts if c.preferred is not None]):
+    resolved = [c for c in conflicts if c.preferred is not None]
+    notices = [_year_notice(lang, c) for c in resolved if c.preferred_by == "year"]
+    for group in _groups([c for c in resolved if c.preferred_by != "year"]):
         weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
         weak_ids = {side.chunk_id for side in weak}
         strong = {s.chunk_id: s for c in group for s in c.sides if s.chunk_id not in weak_ids}
@@ -162,6 +163,23 @@ def _groups(conflicts: Sequence[Conflict]) -> list[list[Conflict]]:
         groups = [*rest, (ids.union(*(g[0] for g in joined)), members)]
     ordered = [sorted(g[1], key=conflicts.index) for g in groups]
     return sorted(ordered, key=lambda g: conflicts.index(g[0]))
+
+
+def _year_notice(lang: Language, conflict: Conflict) -> str:
+    """The notice of a conflict resolved for the document of the year the question names."""
+    if conflict.preferred is None:
+        raise ValueError("a year notice needs a conflict with a preferred side")
+    strong = conflict.sides[conflict.preferred]
+    weak = conflict.sides[1 - conflict.preferred]
+    if lang == "zh":
+        return (
+            f"本回答依据问题所问年份的文档《{strong.title}》{_date_zh(strong)}。"
+            f"另有{_side_zh(weak)}。"
+        )
+    return (
+        f"Answered from “{strong.title}”{_date_en(strong)}, the document of the year "
+        f"you asked about. “{weak.title}”{_date_en(weak)} says {weak.value_text}."
+    )
 
 
 def _notice(lang: Language, strong: Sequence[ConflictSide], weak: Sequence[ConflictSide]) -> str:

@@ -173,6 +173,26 @@ def test_authority_preference(authority_a: str, authority_b: str, preferred: int
     assert conflict.preferred == preferred
 
 
+@pytest.mark.parametrize(
+    ("question", "preferred", "preferred_by"),
+    [
+        ("What is the maximum upload size in 2022?", 1, "year"),  # the archived 2022 version
+        ("What was the maximum upload size in 2025?", 0, "year"),
+        ("What is the maximum upload size?", 0, "authority"),  # no year: authority decides
+        ("What is the maximum upload size in 2019?", 0, "authority"),  # neither is of 2019
+    ],
+)
+def test_a_year_in_the_question_prefers_that_years_document(
+    question: str, preferred: int, preferred_by: str
+) -> None:
+    blocks = [
+        block(1, "a", "The maximum upload size is 200 MB.", "policy", "2025-03-01"),
+        block(2, "b", "The maximum upload size is 100 MB.", "archived", "2022-03-01"),
+    ]
+    (conflict,) = find_conflicts(blocks, question)
+    assert (conflict.preferred, conflict.preferred_by) == (preferred, preferred_by)
+
+
 def test_one_conflict_per_document_pair_and_unit() -> None:
     blocks = [
         block(1, "a", "The maximum upload size is 200 MB. The maximum upload size is 200 MB."),
