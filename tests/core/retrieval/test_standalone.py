@@ -151,6 +151,56 @@ def test_chains_of_three_turns(earlier: list[str], question: str, expected: str)
     assert rewrite_deterministic(question, history) == expected
 
 
+SICK_EN = (Turn("user", "How many days of sick leave do employees get per year?"),)
+SICK_ZH = (Turn("user", "员工每年有多少天病假？"),)
+RECYCLE_EN = (Turn("user", "How long does the recycle bin keep deleted files?"),)
+
+
+@pytest.mark.parametrize(
+    ("question", "history", "expected"),
+    [
+        # a group of people replaces the topic's group, in both languages, never both
+        ("and for interns?", SICK_EN, "How many days of sick leave do interns get per year?"),
+        ("那实习生呢？", SICK_ZH, "实习生每年有多少天病假？"),
+        ("那管理员呢？", LEAVE_ZH, "管理员每年有多少天年假？"),  # 全职 goes with 员工
+        ("and for contractors?", (Turn("user", "Do full-time employees get a laptop?"),),
+         "Do contractors get a laptop?"),
+        # a hyphenated agent noun takes the documents' form of the topic's modifier
+        ("and for part-timers?", LEAVE_EN,
+         "How many days of paid annual leave do part-time employees get?"),
+        # a topic without a group is narrowed, as before
+        ("and for admins?", RECYCLE_EN,
+         "How long does the recycle bin keep deleted files for admins?"),
+        # a year replaces the topic's year or is added to it
+        ("and in 2022?", (Turn("user", "How often are laptops replaced?"),),
+         "How often are laptops replaced in 2022?"),
+        ("and in 2023?", (Turn("user", "How often were laptops replaced in 2022?"),),
+         "How often were laptops replaced in 2023?"),
+        ("那2022年呢？", (Turn("user", "笔记本电脑多久更换一次？"),),
+         "2022年，笔记本电脑多久更换一次？"),
+        # another thing replaces the first noun phrase, the thing asked about
+        ("and version history?", RECYCLE_EN,
+         "How long does the version history keep deleted files?"),
+        ("and about sick leave?", LEAVE_EN,
+         "How many days of sick leave do full-time employees get?"),
+        # across languages a new group drops the old group's words
+        ("那实习生呢？", SICK_EN, "实习生 (days sick leave per year)?"),
+        ("and for part-timers?", LEAVE_ZH, "For part-timers (每年 天年 假)?"),
+    ],
+)
+def test_a_fragment_replaces_the_part_of_its_kind(
+    question: str, history: tuple[Turn, ...], expected: str
+) -> None:
+    assert rewrite_deterministic(question, history) == expected
+
+
+def test_each_follow_up_takes_the_frame_of_the_last_full_question() -> None:
+    history = (*RECYCLE_EN, Turn("user", "那管理员呢？"))
+    assert rewrite_deterministic("and version history?", history) == (
+        "How long does the version history keep deleted files?"
+    )
+
+
 def test_assistant_answers_never_enter_the_query() -> None:
     rewritten = rewrite_deterministic("and for admins?", EN)
     assert "30" not in rewritten and "logged" not in rewritten
