@@ -341,9 +341,12 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
 # English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
 # fetch", "can I keep reusing", "will it go") is a verb; so is a stop-list word
 # (stopwords-iso: "length", "gone"), which says less about the topic than a noun does.
+# After "do"/"does"/"did" a verb follows only a pronoun or "not" ("do you get"); a noun
+# right after it is the subject ("do interns get"), which a gap sentence may name.
 _VERB_AFTER_RE = re.compile(
-    r"\b(?:to|can|could|will|would|should|must|may|might|do|does|did)"
-    r"(?: (?:i|we|you|they|he|she|it|not))? ([a-z]+)")
+    r"\b(?:(?:to|can|could|will|would|should|must|may|might)"
+    r"(?: (?:i|we|you|they|he|she|it|not))?"
+    r"|(?:do|does|did) (?:i|we|you|they|he|she|it|not)) ([a-z]+)")
 
 
 def verbs_after(question: str) -> frozenset[str]:
