@@ -93,7 +93,7 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
             answer = rows[i + 1] if i + 1 < len(rows) else None
             standalone = answer.trace.standalone_query if answer and answer.trace else ""
             text = standalone or m.text
-            turns.append(Turn(role="user", text=text))
+            turns.append(Turn(role="user", text=text, typed=m.text))
         elif m.text:
             turns.append(Turn(role="assistant", text=m.text))
     return tuple(t for t in turns if t.text)

@@ -227,10 +227,16 @@ class DocumentRef:
 
 @dataclass(frozen=True)
 class Turn:
-    """A previous turn of the conversation: informs intent only, never evidence."""
+    """A previous turn of the conversation: informs intent only, never evidence.
+
+    ``text`` of a user turn may be the standalone query built for it; ``typed`` is then what
+    the user typed ("那管理员呢？"), from which the offline rewrite re-folds the conversation
+    ("" when ``text`` is what they typed).
+    """
 
     role: Literal["user", "assistant"]
     text: str
+    typed: str = ""
 
 
 @dataclass(frozen=True)

@@ -180,7 +180,7 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     Any other question is returned with a leading connector removed. Assistant turns are
     never used.
     """
-    users = [t.text for t in history if t.role == "user" and t.text.strip()]
+    users = _typed_questions(history)
     topic = ""
     for earlier in users:
         if not topic or not is_follow_up(earlier):
@@ -190,6 +190,17 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # guests?" asks the first question of guests, not of admins and guests.
             topic = _replace_focus(earlier, topic) or topic
     return _rewrite_one(question, topic)
+
+
+def _typed_questions(history: Sequence[Turn]) -> list[str]:
+    """The earlier user questions as typed, not in the standalone form a chat stores (``Turn.
+    typed``): a cross-language rewrite ("管理员 (recycle bin deleted files)?") would read as
+    a full question and keep its focus and both languages for every later turn. The first
+    one keeps its standalone form when typed as a follow-up: its own topic fell out of the
+    history window."""
+    users = [t for t in history if t.role == "user" and t.text.strip()]
+    return [t.text if i == 0 and t.typed and is_follow_up(t.typed) else t.typed or t.text
+            for i, t in enumerate(users)]
 
 
 def _replace_focus(question: str, topic: str) -> str | None:

@@ -122,6 +122,19 @@ def test_authority_notice_names_the_other_document_and_its_value() -> None:
         authority_notice("en", TIE)
 
 
+def test_a_notice_for_the_year_asked_about_does_not_call_the_other_less_authoritative() -> None:
+    by_year = Conflict(unit="MB", sides=(FAQ, POLICY), context=("maximum", "upload"),
+                       preferred=0, preferred_by="year")
+    assert authority_notice("en", by_year) == (
+        "Answered from “Upload FAQ” (updated 2025-03-01), the document of the year you asked "
+        "about. “Upload policy” (updated 2024-01-10) says 100 MB."
+    )
+    assert authority_notice("zh", by_year) == (
+        "本回答依据问题所问年份的文档《Upload FAQ》（更新于 2025-03-01）。另有《Upload policy》"
+        "（更新于 2024-01-10）写的是 100 MB。"
+    )
+
+
 def test_partial_notice_in_both_languages() -> None:
     assert partial_notice("en") != partial_notice("zh")
     assert "资料" in partial_notice("zh")

@@ -201,6 +201,20 @@ def test_each_follow_up_takes_the_frame_of_the_last_full_question() -> None:
     )
 
 
+def test_a_chat_history_is_folded_from_what_the_user_typed() -> None:
+    # a chat gives earlier user turns in their standalone form; the fold reads what was typed
+    history = (*RECYCLE_EN, Turn("user", "管理员 (recycle bin deleted files)?", typed="那管理员呢？"))
+    assert rewrite_deterministic("and version history?", history) == (
+        "How long does the version history keep deleted files?"
+    )
+    # the oldest turn in the window keeps its standalone form: its topic is gone
+    window = (Turn("user", "How long does the recycle bin keep deleted files for admins?",
+                   typed="and for admins?"),)
+    assert rewrite_deterministic("and version history?", window) == (
+        "How long does the version history keep deleted files for admins?"
+    )
+
+
 def test_assistant_answers_never_enter_the_query() -> None:
     rewritten = rewrite_deterministic("and for admins?", EN)
     assert "30" not in rewritten and "logged" not in rewritten
