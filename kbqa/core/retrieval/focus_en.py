@@ -105,22 +105,44 @@ def replace_qualifier_en(body: str, topic: str) -> str | None:
     - a hyphenated agent noun replaces the topic's modifier of the same head ("part-timers"
       after "…do full-time employees get?" -> "part-time employees", the documents' form);
     - a group of people replaces the topic's group of people ("for interns" after "…do
-      employees get?"), never narrowing it to both.
+      employees get?"), never narrowing it to both;
+    - a phrase replaces the topic's phrase after the same preposition ("in London" after
+      "…per night in Paris?").
     """
     words = body.split()
     if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
         return None
     noun = _DETERMINER_RE.sub("", " ".join(words[1:]))
-    if YEAR_RE.fullmatch(noun.strip()):
+    for a, b in content_runs(topic):
+        if head(topic[a:b]) == head(noun) and topic[a:b].lower() != noun.lower():
+            if not YEAR_RE.fullmatch(noun.strip()):
+                return f"{core(topic[:a] + noun + topic[b:])}?"
+    return replace_kind_en(noun, topic) or _replace_after(words[0], noun, topic)
+
+
+def _replace_after(preposition: str, noun: str, topic: str) -> str | None:
+    """"in London" after "…per night in Paris?": the phrase the topic introduces with the
+    same preposition is replaced."""
+    m = re.search(rf"\b{re.escape(preposition)}\s+(?:(?:the|a|an)\s+)?", topic, re.IGNORECASE)
+    if not m:
+        return None
+    run = next(((a, b) for a, b in content_runs(topic) if a == m.end()), None)
+    if run is None or topic[run[0]:run[1]].lower() == noun.lower():
+        return None
+    return f"{core(topic[:run[0]] + noun + topic[run[1]:])}?"
+
+
+def replace_kind_en(noun: str, topic: str) -> str | None:
+    """``noun`` (a year, a hyphenated agent noun, a group of people) in place of the
+    topic's part of the same kind (see ``replace_qualifier_en``); a year is added when the
+    topic has none; None when ``noun`` is of none of these kinds or the topic lacks it."""
+    noun = _DETERMINER_RE.sub("", noun.strip())
+    if YEAR_RE.fullmatch(noun):
         year = YEAR_RE.search(topic)
         if year:
             return f"{core(topic[:year.start()] + noun + topic[year.end():])}?"
         return f"{core(topic)} in {noun}?"
-    runs = content_runs(topic)
-    for a, b in runs:
-        if head(topic[a:b]) == head(noun) and topic[a:b].lower() != noun.lower():
-            return f"{core(topic[:a] + noun + topic[b:])}?"
-    return _replace_compound(noun, topic) or _replace_group(noun, topic, runs)
+    return _replace_compound(noun, topic) or _replace_group(noun, topic, content_runs(topic))
 
 
 def _replace_compound(noun: str, topic: str) -> str | None:

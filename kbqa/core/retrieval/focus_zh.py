@@ -60,6 +60,7 @@ def parallel_zh(noun: str, topic: str) -> str | None:
 
 
 _YEAR_ZH_RE = re.compile(r"(?:19|20)\d\d年?")
+_OF_YEAR_ZH_RE = re.compile(r"((?:19|20)\d\d年?)的?")
 # jieba tags of words that may modify a group of people (全职/n 员工, 新/a 员工, 正式/b 员工).
 _GROUP_MODIFIER_TAGS = ("n", "a", "b", "vn", "j")
 
@@ -67,8 +68,10 @@ _GROUP_MODIFIER_TAGS = ("n", "a", "b", "vn", "j")
 def _replace_year_zh(noun: str, topic: str) -> str | None:
     """"2022年" after "笔记本电脑多久更换一次？": a year replaces the topic's year, else is
     put before the question (the question asked of that year)."""
-    if not _YEAR_ZH_RE.fullmatch(noun):
+    m = _OF_YEAR_ZH_RE.fullmatch(noun)  # 2022年的: "the one of 2022"
+    if not m:
         return None
+    noun = m.group(1)
     year = _YEAR_ZH_RE.search(topic)
     if year:
         return f"{core(topic[:year.start()] + noun + topic[year.end():])}？"

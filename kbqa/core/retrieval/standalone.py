@@ -32,6 +32,7 @@ from kbqa.core.retrieval.focus_en import (
     content_runs,
     is_person_en,
     parallel_en,
+    replace_kind_en,
     replace_qualifier_en,
 )
 from kbqa.core.retrieval.focus_zh import (
@@ -49,10 +50,15 @@ _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 def _replace_focus_en(body: str, topic: str) -> str | None:
-    """The topic with the part ``body`` names replaced ("focus_en"); "about X" names a new
-    focus as "X" does, unless X is of a kind the topic holds (a group, a year)."""
+    """The topic with the part ``body`` names replaced (``focus_en``); a bare noun and
+    "about X" name a new focus as "for X" does when X is of a kind the topic holds (a group,
+    a year), else as a new thing."""
     about = re.match(r"about\s+", body, flags=re.IGNORECASE)
-    return (replace_qualifier_en(body, topic) or parallel_en(body, topic)
+    bare = body.split()[0].lower() not in PREPOSITIONS if body.split() else False
+    # "what about interns?", "and part-timers?", "and 2022?": a bare group or year is
+    # the fragment "for interns", "in 2022"
+    return ((replace_kind_en(body, topic) if bare else replace_qualifier_en(body, topic))
+            or parallel_en(body, topic)
             or (parallel_en(body[about.end():], topic) if about else None))
 
 
