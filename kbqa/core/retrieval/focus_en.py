@@ -159,9 +159,12 @@ def _replace_compound(noun: str, topic: str) -> str | None:
 
 
 def _replace_group(noun: str, topic: str, runs: list[tuple[int, int]]) -> str | None:
+    """The topic's group of people, with the words before it in its run ("full-time
+    employees"; "contractors" of the run "contractors use"), replaced by ``noun``."""
     if not is_person_en(noun):
         return None
     for a, b in runs:
-        if is_person_en(topic[a:b]):
-            return f"{core(topic[:a] + noun + topic[b:])}?"
+        for word in _RUN_WORD_RE.finditer(topic, a, b):
+            if is_person_en(word.group()):
+                return f"{core(topic[:a] + noun + topic[word.end():])}?"
     return None

@@ -82,7 +82,8 @@ def _replace_group_zh(noun: str, topic: str) -> str | None:
     """"实习生" after "全职员工每年有多少天病假？" -> "实习生每年有多少天病假？": a group of
     people (``PERSON_HEADS_ZH``) replaces the topic's group with its modifiers (全职), the
     same question asked of the new group, never of both; None when the topic names none."""
-    group = group_span_zh(topic) if noun[-1] in PERSON_HEADS_ZH else None
+    noun = re.sub("^对于?", "", noun)  # 那对于实习生呢: "as for interns"
+    group = group_span_zh(topic) if noun[-1:] in tuple(PERSON_HEADS_ZH) else None
     if group is None or topic[group[0]:group[1]] == noun:
         return None
     return f"{core(topic[:group[0]] + noun + topic[group[1]:])}？"

@@ -165,6 +165,9 @@ RECYCLE_EN = (Turn("user", "How long does the recycle bin keep deleted files?"),
         ("那管理员呢？", LEAVE_ZH, "管理员每年有多少天年假？"),  # 全职 goes with 员工
         ("and for contractors?", (Turn("user", "Do full-time employees get a laptop?"),),
          "Do contractors get a laptop?"),
+        ("and for guests?", (Turn("user", "Can contractors use the VPN?"),),
+         "Can guests use the VPN?"),
+        ("那对于实习生呢？", SICK_ZH, "实习生每年有多少天病假？"),
         # a hyphenated agent noun takes the documents' form of the topic's modifier
         ("and for part-timers?", LEAVE_EN,
          "How many days of paid annual leave do part-time employees get?"),
