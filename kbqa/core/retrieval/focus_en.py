@@ -84,14 +84,26 @@ def parallel_en(body: str, topic: str) -> str | None:
     words = _EN_WORD_RE.findall(body)
     if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
-    runs = [(a, b) for a, b in content_runs(topic)
-            if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
+    every = content_runs(topic)
+    runs = [(a, b) for a, b in every if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
     last = words[-1].lower()
     same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == last]
+    of = _of_phrase(topic, every, last)
+    if of:  # "sick days" for "days of annual leave": the whole phrase, not half of it
+        same = [of]
     if not (same or runs):
         return None
     start, end = (same or runs)[0]
     return f"{core(topic[:start] + _DETERMINER_RE.sub('', body) + topic[end:])}?"
+
+
+def _of_phrase(topic: str, runs: list[tuple[int, int]], last: str) -> tuple[int, int] | None:
+    """The span of "X of Y" in ``topic`` whose X is the single word ``last`` ("days of
+    annual leave" for "sick days"); None without one."""
+    for (a, b), (c, d) in zip(runs, runs[1:], strict=False):
+        if topic[a:b].lower() == last and topic[b:c].strip().lower() == "of":
+            return a, d
+    return None
 
 
 def replace_qualifier_en(body: str, topic: str) -> str | None:
