@@ -220,7 +220,8 @@ def test_each_follow_up_takes_the_frame_of_the_last_full_question() -> None:
 
 def test_a_chat_history_is_folded_from_what_the_user_typed() -> None:
     # a chat gives earlier user turns in their standalone form; the fold reads what was typed
-    history = (*RECYCLE_EN, Turn("user", "管理员 (recycle bin deleted files)?", typed="那管理员呢？"))
+    stored = Turn("user", "管理员 (recycle bin deleted files)?", typed="那管理员呢？")
+    history = (*RECYCLE_EN, stored)
     assert rewrite_deterministic("and version history?", history) == (
         "How long does the version history keep deleted files?"
     )
