@@ -5,8 +5,6 @@ One tokenizer serves both, so a term the index matched is the same term the veri
 - Text is NFKC-folded and lower-cased (full-width ``ＡＰＩ`` becomes ``api``).
 - Latin runs become word tokens, stemmed with Harman's S-stemmer (Harman 1991, "How
   effective is suffixing?", JASIS 42(1)): ``limits`` -> ``limit``, ``policies`` -> ``policy``.
-- The agent noun ending a hyphenated compound is its base (``part-timers`` -> ``part``,
-  ``time``), so it meets the documents' ``part-time``.
 - Numbers stay tokens, decimals and versions whole: ``3.5``, ``2.1.0``, ``200`` (``200MB``
   gives ``200`` and ``mb``).
 - CJK runs are segmented with jieba in search mode (``cut_for_search``: the precise words
@@ -41,9 +39,7 @@ from kbqa.core.text.normalise import CJK_CHARS
 # Bump whenever ``search_terms()`` may return something different for some text (tokenising,
 # stop lists, stemming, jieba's dictionary). Chunks store their terms with this number; an
 # index built with another one is stale until ``manage.py index_build`` re-tokenises it.
-# 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未
-# 3: the agent noun ending a hyphenated compound is its base (part-timers -> part, time)
-TERMS_VERSION = 3
+TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未
 
 _TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[a-z]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
@@ -120,33 +116,10 @@ def terms(text: str) -> list[str]:
             out.append(tok)
         elif tok[0].isascii():
             if tok not in STOP_EN:
-                word = stem(tok)
-                first = _COMPOUND_FIRST_RE.search(  # a window: no rescan of the text
-                    folded, max(match.start() - 32, 0), match.start())
-                out.append(agent_base(word) if first and first.group(1) not in _PREFIXES
-                           else word)
+                out.append(stem(tok))
         else:
             out.extend(w for w in _cjk_terms(tok) if w not in STOP_ZH)
     return out
-
-
-# The first part of a hyphenated compound, right before the hyphen ("part" of
-# "part-timer"): 3+ letters and not a bound prefix, so "re-enter", "pre-register" stay verbs.
-_COMPOUND_FIRST_RE = re.compile(r"(?<![a-z])([a-z]{3,})-$")
-_PREFIXES = frozenset("pre non dis mis sub anti multi semi inter over under self".split())
-_CVC_RE = re.compile(r"[^aeiou][aeiouy][^aeiouwxy]$")
-
-
-def agent_base(word: str) -> str:
-    """The base of the agent noun ending a hyphenated compound, so that "part-timer" meets
-    the documents' "part-time" and "co-worker" meets "work": ``word`` without -er, with the
-    e restored after a consonant-vowel-consonant end (``tim`` -> ``time``; Porter 1980, step
-    1b's *o rule); other words and stopwords-iso's function words ("after", "other")
-    unchanged."""
-    if len(word) <= 4 or not word.endswith("er") or word in question_words():
-        return word  # "Retry-After": a function word, not an agent noun
-    base = word[:-2]
-    return base + "e" if _CVC_RE.search(base) and len(base) <= 3 else base
 
 
 def term_set(text: str) -> frozenset[str]:
