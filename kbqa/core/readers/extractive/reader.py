@@ -27,7 +27,7 @@ context before the question never counts) names things no block mentions
 (``too_specific``), when its absent specific words outweigh the ones present
 (``outweighed``, unless only verbs are absent and the best sentence states the answer),
 when the best sentence is off the topic (``on_topic``), or when the quoted sentences do not
-answer (``focus.answers``: no span of the asked type the question does not already hold,
+answer (``binding.answers``: no span of the asked type the question does not already hold,
 a missing identifier such as a year, only a name shared, or another kind of the asked
 thing: "annual leave" for "paternity leave"). Question words that no block mentions are
 named in a final gap sentence, only nouns the verifier accepts (``gap_names``,

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
+from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.expand import (
     expand,
     is_question,
@@ -19,7 +20,6 @@ from kbqa.core.readers.extractive.expand import (
     with_bigrams,
 )
 from kbqa.core.readers.extractive.focus import (
-    answers,
     ask_clause,
     ask_kind,
     kinds_stated,

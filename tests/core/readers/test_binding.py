@@ -1,0 +1,99 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.binding import anchors, bound_answer, clauses
+from kbqa.core.readers.extractive.focus import ask_kind, new_answer
+from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+
+async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks)
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+def _bound(sentence: str, question: str) -> bool:
+    anchor = anchors(question, frozenset(question_terms(question)))
+    return bound_answer(ask_kind(question), sentence, question, anchor)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("Harbour festival 2024 date", "time"),
+        ("第三届港口音乐节开幕的时间", "time"),
+        ("新款手机的上市日期？", "time"),
+        ("Harbour festival 2024 location", "place"),
+        ("货运列车的起点？", "place"),
+        ("新款手机叫什么名字", "other"),  # a name, not a type the reader can check
+    ],
+)
+def test_an_ask_without_interrogative_is_typed_by_its_last_noun(question: str,
+                                                                kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sep 5, 2016 ... Turnout at the harbour festival was the highest yet.",
+        "6 days ago ... The harbour festival drew a record crowd.",
+        "2021-03-04 — 港口音乐节吸引了大批观众。",
+    ],
+)
+def test_a_dateline_is_no_answer_to_when(sentence: str) -> None:
+    assert not new_answer("time", sentence, "When did the harbour festival open?")
+
+
+def test_clauses_keep_labels_times_and_enumerations_whole() -> None:
+    assert clauses("Hotels: up to EUR 170 per night, or EUR 240 in London.") == [
+        "Hotels: up to EUR 170 per night", "or EUR 240 in London."]
+    assert clauses("住宿：北京、上海每晚不超过 700 元；其他城市 500 元。") == [
+        "住宿:北京、上海每晚不超过 700 元", "其他城市 500 元。"]
+    assert clauses("Open 9:00 to 18:00 ... closed on Sundays") == [
+        "Open 9:00 to 18:00", "closed on Sundays"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "expected"),
+    [
+        # the date is another event's: the clause that holds it shares nothing asked
+        ("The harbour festival returns next summer, the museum reopens in spring, the "
+         "ferry timetable changes on 12 March 2024.", "When does the harbour festival open?",
+         False),
+        ("The harbour festival opens on 12 March 2024, with a parade.",
+         "When does the harbour festival open?", True),
+        # an amount leans on the clause before it for its subject
+        ("商业版和企业版可以按 1 TB 为单位购买额外空间，每 1 TB 每月 10 欧元。",
+         "企业版的额外空间每月多少钱？", True),
+        # a name does not: the clause before is about something else
+        ("The harbour festival was cancelled, Maria Lopez said on Monday.",
+         "Who opened the harbour festival?", False),
+        # a clause about another year than the one asked does not answer
+        ("港口音乐节2022年的观众人数为12万人。", "港口音乐节2021年的观众人数是多少？", False),
+        ("港口音乐节2021年的观众人数为12万人。", "港口音乐节2021年的观众人数是多少？", True),
+    ],
+)
+def test_the_answer_span_is_bound_to_the_question(sentence: str, question: str,
+                                                  expected: bool) -> None:
+    assert _bound(sentence, question) is expected
+
+
+async def test_an_on_topic_sentence_with_another_events_date_is_declined() -> None:
+    # issue 12 item 3: a true, correctly cited sentence on the topic is not an answer
+    block = make_block(1, "Oct 2, 2023 ... Tickets for the harbour festival sold out within "
+                          "hours, organisers said.", title="Passage 1")
+    draft = await _answer("When does the harbour festival open?", (block,))
+    assert draft.startswith("Not covered")
+
+
+async def test_a_bound_date_is_still_answered() -> None:
+    block = make_block(1, "The harbour festival opens on 12 March 2024 at the old docks.",
+                       title="Passage 1")
+    draft = await _answer("When does the harbour festival open?", (block,))
+    assert draft == "The harbour festival opens on 12 March 2024 at the old docks. [1]"
