@@ -30,6 +30,8 @@ def _bound(sentence: str, question: str) -> bool:
         ("新款手机的上市日期？", "time"),
         ("Harbour festival 2024 location", "place"),
         ("货运列车的起点？", "place"),
+        ("2023年港口杯足球赛冠军", "name"),
+        ("港口音乐节的主办方是哪家公司", "name"),
         ("新款手机叫什么名字", "other"),  # a name, not a type the reader can check
     ],
 )

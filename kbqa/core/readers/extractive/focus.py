@@ -144,7 +144,7 @@ def _other_of_shape(term: str, low: str) -> bool:
     return True
 
 
-AskKind = AnswerKind | Literal["place", "time"]
+AskKind = AnswerKind | Literal["place", "time", "name"]
 # A named place answers these; "where" alone is often answered by "the garage next door".
 _PLACE_RE = re.compile(
     r"\b(?:which|what) (?:city|country|cities|countries)\b|哪个城市|哪个国家|哪些城市|哪些国家")
@@ -171,13 +171,21 @@ _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$"
 # 12 fewer unsupported ones; demo and natural sets unchanged. Quantity nouns (销量, 票房)
 # and 在哪/"where" were measured and dropped (natural set: one right answer fewer).
 _HEAD_TIME_RE = re.compile(r"(?:时间|日期|时候|\bdate)$")
+# A Chinese ask for a titleholder (冠军, 导演, 主教练) or "which one" (哪个组, 哪家公司) is
+# answered by a proper name, person or not (jieba's nr/ns/nt/nz): a "name" (RGB whole
+# files: zh_refine +2 right, 4 fewer unsupported; demo and natural unchanged). English
+# "which <noun>" was measured and dropped (RGB no change, demo one answer fewer).
+_HEAD_NAME_RE = re.compile(
+    r"(?:冠军|亚军|季军|得主|导演|作者|编剧|主演|主教练|总统|总理|市长|议长|行政长官)"
+    r"(?:是谁|是哪[个支部家位])?$|哪[个支部家位]\w*$")
 _HEAD_PLACE_RE = re.compile(r"(?:地点|地方|位置|起点|终点|举办地|首都|\blocation)$")
 
 
 def ask_kind(question: str) -> AskKind:
     """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
-    country", 哪个城市, an ask ending in "location" or 地点) or a time ("when", 几点, 哪一年,
-    an ask ending in "date", 时间 or 日期), else "other" (yes/no, procedure: any sentence)."""
+    country", 哪个城市, an ask ending in "location" or 地点), a time ("when", 几点, 哪一年,
+    an ask ending in "date", 时间 or 日期) or a proper name (an ask ending in 冠军, 导演 or
+    哪个…), else "other" (yes/no, procedure: any sentence)."""
     # A condition after the ask ("Can I keep my laptop when I quit?") is not what it asks.
     ask = _CONDITION_RE.sub("", ask_clause(question))
     kind = answer_kind(ask)
@@ -192,6 +200,8 @@ def ask_kind(question: str) -> AskKind:
         return "time"
     if kind == "other" and _HEAD_PLACE_RE.search(head):
         return "place"
+    if kind == "other" and _HEAD_NAME_RE.search(head):
+        return "name"
     # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
     # a night. Will I get it all back?") is checked against the source's: a quantity.
     return "quantity" if kind == "other" and question_numbers(question) else kind
@@ -236,6 +246,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         blanked = re.sub(re.escape(role), "…", blanked, flags=re.IGNORECASE)
     if kind == "place":
         return _states_proper_name(blanked, ("ns",))
+    if kind == "name":
+        return _states_proper_name(blanked, ("nr", "ns", "nt", "nz"))
     if kind == "time":
         return bool(_TIME_SPAN_RE.search(blanked))
     return states(kind, blanked)
