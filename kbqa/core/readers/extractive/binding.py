@@ -3,7 +3,7 @@
 A sentence may hold a span of the asked type (a date, a number, a name) and the question's
 words, and still not answer: the span belongs to something else. RGB's negative passages
 (Chen et al. 2023) are made of such sentences: a dateline's date before a sentence about
-the event ("Sep 5, 2016 ... 特区第六届立法会选举中首次取得多个议席"), the winners of
+the event ("Sep 5, 2016 ... 港口音乐节首次吸引了上万名观众"), the winners of
 another year in a list, an amount in a clause about another company. So the span must be
 *bound* to the question (``bound_answer``): it counts only in a clause (split at commas,
 semicolons, ellipses and dashes, ``clauses``) that holds one of the question's *anchor*
@@ -11,7 +11,7 @@ terms (``anchors``: its content words other than answer-type words, units and Ch
 light words) itself or, for a quantity or a time, in the clause just before it ("商业版和
 企业版可以按 1 TB 为单位购买额外空间，每 1 TB 每月 10 欧元": the amount's clause continues
 the one naming the plans); and a clause naming another year than the one asked
-("2022年中国电影市场年度总票房为300.67亿元" for 2021) does not answer.
+("港口音乐节2022年的观众人数为12万人" for 2021) does not answer.
 
 Measured 2026-11-30 on RGB (whole files, offline reader, against main ``c182e2d``) and on
 the demo and natural sets; the figures are in README "Evaluation".

@@ -165,11 +165,12 @@ _TIME_SPAN_RE = re.compile(
 
 
 _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$", re.I)
-# An ask with no interrogative names the answer's type by its last noun: a time ("Super Bowl
-# 2021 date", 宣誓仪式的时间, 上映日期) or a place ("Super Bowl 2021 location", 坠毁地点).
-# Measured 2026-11-30 on RGB (whole files, offline reader): time nouns zh_refine +9 right
-# answers and 12 fewer unsupported ones, place nouns +1 and −1; demo and natural unchanged. Quantity nouns (销量, 票房)
-# and 在哪/"where" were measured and dropped (natural set: one right answer fewer).
+# An ask with no interrogative names the answer's type by its last noun: a time ("Harbour
+# festival 2024 date", 开幕的时间, 上映日期) or a place ("… location", 坠毁地点). Measured
+# 2026-11-30 on RGB (whole files, offline reader): time nouns zh_refine +9 right answers
+# and 12 fewer unsupported ones, place nouns +1 and −1; demo and natural unchanged.
+# Quantity nouns (销量, 票房) and 在哪/"where" were measured and dropped (natural set: one
+# right answer fewer).
 _HEAD_TIME_RE = re.compile(r"(?:时间|日期|时候|\bdate)$")
 # A Chinese ask for a titleholder (冠军, 导演, 主教练) or "which one" (哪个组, 哪家公司) is
 # answered by a proper name, person or not (jieba's nr/ns/nt/nz): a "name" (RGB whole
