@@ -13,7 +13,7 @@ light words) itself or, for a quantity or a time, in the clause just before it (
 the one naming the plans); and a clause naming another year than the one asked
 ("港口音乐节2022年的观众人数为12万人" for 2021) does not answer.
 
-Measured 2026-11-30 on RGB (whole files, offline reader, against main ``c182e2d``) and on
+Measured 2026-11-30 on RGB (whole files, offline reader, against main ``8e7af70``) and on
 the demo and natural sets; the figures are in README "Evaluation".
 """
 
