@@ -105,7 +105,8 @@ async def test_a_dropped_connection_after_a_sentence_says_so_and_keeps_only_veri
     assert "Admins" not in str([ev.to_dict() for ev in events])
     assert events[2] == Error(message=MSG_BROKE_OFF, retryable=True)
     error = trace.calls[0].error
-    assert error is not None and (error.type, error.started) == ("RemoteProtocolError", True)
+    # an incomplete chunked body: aiohttp's payload error, raised as httpx's ReadError
+    assert error is not None and (error.type, error.started) == ("ReadError", True)
     assert trace.drafts == [ANSWER + " Admins can keep them fo"]
 
 

@@ -9,7 +9,8 @@ raised as ``APIError``. ``stream_options.include_usage`` asks for a last chunk w
 
 The same robustness as the Anthropic provider: a stream counts as complete only once a
 choice reported ``finish_reason`` (a connection closed before it is broken, whatever the
-transport says); connect 5 s; no SDK retries, ``failures.with_retries`` instead; any
+transport says); the same aiohttp transport (``openai.DefaultAioHttpClient``, the SDK's
+``aiohttp`` extra); connect 5 s; no SDK retries, ``failures.with_retries`` instead; any
 exception mid-stream becomes a ``ProviderError`` that says whether text had been shown.
 ``finish_reason`` is mapped onto Anthropic's stop reasons, which the pipeline acts on:
 ``length`` -> ``max_tokens``, ``content_filter`` (or a ``refusal`` delta) -> ``refusal``,
@@ -65,11 +66,13 @@ class OpenAIProvider(RetryingSdkProvider):
             model=model, fast_model=fast_model, max_retries=max_retries,
             max_retry_wait=max_retry_wait,
         )
+        limits = openai.Timeout(timeout, connect=CONNECT_TIMEOUT)
         self.client = openai.AsyncOpenAI(
             api_key=api_key or PLACEHOLDER_KEY,
             base_url=base_url or None,
             max_retries=0,
-            timeout=openai.Timeout(timeout, connect=CONNECT_TIMEOUT),
+            timeout=limits,
+            http_client=openai.DefaultAioHttpClient(timeout=limits),
         )
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:

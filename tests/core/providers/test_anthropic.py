@@ -221,7 +221,9 @@ async def test_a_dropped_connection_is_a_provider_error_saying_whether_text_was_
                                         after=after)] * 3)
     _, error = await _failure(fake_anthropic, max_retries=0)
     assert (str(error), error.started, error.retryable) == (message, started, True)
-    assert error.error_type == "RemoteProtocolError"  # incomplete chunked read
+    # an incomplete chunked read: aiohttp's ClientPayloadError, raised by the transport as
+    # httpx's ReadError (httpcore raised RemoteProtocolError)
+    assert error.error_type == "ReadError"
 
 
 async def test_a_stream_that_ends_without_message_stop_is_broken_not_finished(
