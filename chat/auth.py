@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from importlib import import_module
 from types import SimpleNamespace
 from typing import Any
@@ -71,14 +72,24 @@ def bearer_key(request: HttpRequest) -> str | None:
     return key.strip() if scheme.lower() == "bearer" else ""
 
 
+# ``last_used_at`` is written when it is older than this: to the minute, a write per minute
+# per token instead of one per request (each write takes SQLite's one write lock).
+LAST_USED_STEP = timedelta(minutes=1)
+# Where ``api_precheck`` leaves the token it found, for ``api_authenticate`` in the same request.
+SCOPE_TOKEN = "kbqa.api_token"
+
+
 def token_lookup(key: str) -> ApiToken | None:
-    """The token ``key`` of an active user (``last_used_at`` stamped), or None."""
+    """The token ``key`` of an active user (``last_used_at`` stamped to the minute), or None."""
     if not key:
         return None
     token = ApiToken.objects.select_related("user").filter(key_hash=token_hash(key)).first()
     if token is None or not token.user.is_active:
         return None
-    ApiToken.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+    now = timezone.now()
+    if token.last_used_at is None or now - token.last_used_at >= LAST_USED_STEP:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        token.last_used_at = now
     return token
 
 
@@ -162,7 +173,11 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
     """
     key = bearer_key(request)
     if key is not None:
-        token = await db_async(token_lookup)(key)
+        found = getattr(request, "scope", {}).get(SCOPE_TOKEN)
+        if found is not None and found[0] == key:  # looked up by ``api_precheck`` just now
+            token = found[1]
+        else:
+            token = await db_async(token_lookup)(key)
         if token is None:
             return ApiAuth(None, 401, INVALID_TOKEN)
         return ApiAuth(token.user, token_id=token.pk)
@@ -200,7 +215,11 @@ async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
     if authorization is not None:
         scheme, _, key = authorization.decode("latin-1").strip().partition(" ")
         key = key.strip() if scheme.lower() == "bearer" else ""
-        return None if await db_async(token_user)(key) else (401, INVALID_TOKEN)
+        token = await db_async(token_lookup)(key)
+        if token is None:
+            return (401, INVALID_TOKEN)
+        scope[SCOPE_TOKEN] = (key, token)  # ``api_authenticate`` uses it: one lookup, not two
+        return None
     user = await db_async(session_user)(scope_session_key(scope))
     return None if user is not None else (401, AUTH_REQUIRED)
 

@@ -36,11 +36,6 @@ def trace_record(
     return row
 
 
-def conversation_start(*, owner: AbstractBaseUser) -> Conversation:
-    """A new, untitled conversation for ``owner`` (its first question will name it)."""
-    return Conversation.objects.create(owner=owner)
-
-
 def message_record_user(*, conversation: Conversation, text: str) -> Message:
     """Store the user's question; an untitled conversation takes its first 80 characters."""
     if not conversation.title:

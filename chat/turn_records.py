@@ -57,6 +57,7 @@ class TurnRecord:
     user_message: Message
     trace_id: str
     answer_message_id: int
+    conversation: Conversation
 
 
 def turn_begin(
@@ -70,40 +71,36 @@ def turn_begin(
 ) -> TurnRecord:
     """Store the start of a turn in one transaction (retried on a lost lock race).
 
-    An untitled conversation takes the question's first 80 characters as its title. The
-    pending trace names its ``provider`` and ``model`` already, so a turn the server never
-    finished still says which model was answering.
+    An untitled conversation takes the question's first 80 characters as its title; an
+    unsaved one (``pk`` None: the answer API's new conversation) is created in the same
+    transaction, titled (``TurnRecord.conversation`` is the stored one). The pending trace
+    names its ``provider`` and ``model`` already, so a turn the server never finished still
+    says which model was answering.
     Raises ``django.db.DatabaseError`` when the database stays unavailable.
     """
     owner = user if user is not None and user.is_authenticated else None
+    new = conversation.pk is None
 
     def write() -> TurnRecord:
         with transaction.atomic():
-            if not conversation.title:
-                conversation.title = question[:80]
-                Conversation.objects.filter(pk=conversation.pk, title="").update(
-                    title=conversation.title
-                )
-            asked = Message.objects.create(
-                conversation=conversation, role=Message.Role.USER, text=question
-            )
+            stored = conversation_titled(conversation, question, new=new)
             Trace.objects.create(
                 id=trace_id,
                 user=owner,
-                conversation=conversation,
+                conversation=stored,
                 question=question,
                 status=Trace.Status.PENDING,
                 provider=provider,
                 model=model,
                 data={"trace_id": trace_id, "status": "pending", "worker": WORKER},
             )
-            answer = Message.objects.create(
-                conversation=conversation,
-                role=Message.Role.ASSISTANT,
-                status="pending",
-                trace_id=trace_id,
-            )
-        return TurnRecord(asked, trace_id, answer.pk)
+            # one INSERT of both messages, in order (their primary keys come back with them)
+            asked, answer = Message.objects.bulk_create([
+                Message(conversation=stored, role=Message.Role.USER, text=question),
+                Message(conversation=stored, role=Message.Role.ASSISTANT,
+                        status="pending", trace_id=trace_id),
+            ])
+        return TurnRecord(asked, trace_id, answer.pk, stored)
 
     IN_FLIGHT.add(trace_id)  # before the row exists: a concurrent read never sees it orphaned
     try:
@@ -111,6 +108,18 @@ def turn_begin(
     except BaseException:
         IN_FLIGHT.discard(trace_id)
         raise
+
+
+def conversation_titled(conversation: Conversation, question: str, *, new: bool) -> Conversation:
+    """``conversation`` created (``new``) or, untitled, titled with ``question``'s first 80
+    characters; inside the caller's transaction. A new one is created afresh on each call, so
+    a retried transaction never reuses the primary key of a rolled-back row."""
+    if new:
+        return Conversation.objects.create(owner=conversation.owner, title=question[:80])
+    if not conversation.title:
+        conversation.title = question[:80]
+        Conversation.objects.filter(pk=conversation.pk, title="").update(title=conversation.title)
+    return conversation
 
 
 def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, Any]) -> None:

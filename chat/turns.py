@@ -45,7 +45,7 @@ from chat.pipeline_settings import (
 )
 from chat.questions import question_clean, question_too_long
 from chat.selectors import conversation_visible
-from chat.services import conversation_history, conversation_start, trace_record
+from chat.services import conversation_history, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
 from kbqa.core.errors import KbqaError
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
@@ -180,16 +180,19 @@ def turn_load_db(request: TurnRequest) -> _Stored:
 def question_store_db(
     stored: _Stored, request: TurnRequest, question: str, trace_id: str, provider: Provider
 ) -> Message | None:
-    """Start the conversation if asked to, then store the turn's start in it (if any): the
-    question, the pending trace and assistant message (``turn_records.turn_begin``)."""
-    if stored.conversation is None and request.start_conversation and request.user is not None:
-        stored.conversation = conversation_start(owner=request.user)
-    if stored.conversation is None:
+    """Store the turn's start in its conversation (if any; a new one if asked to start one,
+    in the same transaction): the question, the pending trace and assistant message
+    (``turn_records.turn_begin``)."""
+    conversation = stored.conversation
+    if conversation is None and request.start_conversation and request.user is not None:
+        conversation = Conversation(owner=request.user)  # ``turn_begin`` creates it
+    if conversation is None:
         return None
     stored.record = turn_begin(
-        conversation=stored.conversation, user=stored.user, question=question,
+        conversation=conversation, user=stored.user, question=question,
         trace_id=trace_id, provider=provider.name, model=provider.model,
     )
+    stored.conversation = stored.record.conversation
     return stored.record.user_message
 
 

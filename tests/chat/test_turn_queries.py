@@ -1,0 +1,115 @@
+"""How many SQL statements one turn costs, pinned so it cannot silently grow.
+
+Under ``bench/load.py`` (200 chats at once, 2026-11-30) the Django ORM on the database
+threads was about 10 ms of the 25-31 ms of CPU the server spent per answer, about 17
+statements per turn. Every statement is counted, on whatever thread runs it (the count
+wraps Django's cursor, not one connection).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db.backends import utils
+
+from tests.chat.kb import LAPTOP_ANSWER, LAPTOP_QUESTION, laptop_kb
+from tests.chat.support import chat_socket, conversation_make, receive_turn, user_make
+from tests.fakes.provider import FakeProvider
+
+__all__ = ["laptop_kb"]
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@contextmanager
+def statements() -> Iterator[list[str]]:
+    """Every SQL statement any thread runs inside the block, in order."""
+    seen: list[str] = []
+    lock = threading.Lock()
+    original = utils.CursorWrapper._execute_with_wrappers
+
+    def counted(self: Any, sql: str, params: Any, many: bool, executor: Any) -> Any:
+        with lock:
+            seen.append(sql)
+        return original(self, sql, params, many, executor)
+
+    utils.CursorWrapper._execute_with_wrappers = counted  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        utils.CursorWrapper._execute_with_wrappers = original  # type: ignore[method-assign]
+
+
+async def test_one_websocket_turn_runs_a_pinned_number_of_statements(
+    fake_provider: FakeProvider, laptop_kb: None
+) -> None:
+    fake_provider.add(LAPTOP_ANSWER, LAPTOP_ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as comm:
+        from tests.chat.test_consumer import ask
+
+        await comm.send_to(text_data=ask(LAPTOP_QUESTION))
+        await receive_turn(comm)  # the first turn warms caches (index, jieba)
+        with statements() as seen:
+            await comm.send_to(text_data=ask(LAPTOP_QUESTION + " Again?"))
+            await receive_turn(comm)
+    # the session and its user (still logged in?); the conversation, its left-over pending
+    # turns, its history, the user's groups; BEGIN, the trace, both messages (one INSERT);
+    # the cited chunks; BEGIN, the trace and the answer completed (COMMITs are not
+    # statements here). main at c182e2d ran 14 (one INSERT per message).
+    assert len(seen) == 13, "\n".join(seen)
+
+
+
+async def sse_through_asgi(key: str, question: str) -> tuple[int, bytes]:
+    """POST ``/api/answer/stream`` through the whole ASGI application (the body-limit
+    middleware's authentication included), as Daphne calls it."""
+    import json
+
+    from asgiref.testing import ApplicationCommunicator
+
+    from kbqa.asgi import application
+
+    body = json.dumps({"question": question}).encode()
+    scope = {
+        "type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+        "path": "/api/answer/stream", "raw_path": b"/api/answer/stream", "query_string": b"",
+        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
+        "headers": [(b"authorization", f"Bearer {key}".encode()), (b"host", b"testserver"),
+                    (b"content-type", b"application/json")],
+    }
+    comm = ApplicationCommunicator(application, scope)
+    await comm.send_input({"type": "http.request", "body": body})
+    start = await comm.receive_output(timeout=30)
+    received = b""
+    while True:
+        message = await comm.receive_output(timeout=30)
+        received += message.get("body", b"")
+        if not message.get("more_body"):
+            return start["status"], received
+
+
+async def test_one_sse_answer_runs_a_pinned_number_of_statements(
+    fake_provider: FakeProvider, laptop_kb: None
+) -> None:
+    from asgiref.sync import sync_to_async
+
+    from chat.auth import api_token_create
+
+    fake_provider.add(LAPTOP_ANSWER, LAPTOP_ANSWER)
+    user = await user_make("alice")
+    key = (await sync_to_async(api_token_create)(user=user, name="cli"))[1]
+    await sse_through_asgi(key, LAPTOP_QUESTION)  # warms caches; stamps the token's last use
+    with statements() as seen:
+        status, body = await sse_through_asgi(key, LAPTOP_QUESTION + " Again?")
+    assert status == 200 and b"event: done" in body
+    # the token and its user, looked up once for the body-limit check and the view; the
+    # user's permissions (user, groups) and groups; BEGIN, the new conversation, the trace,
+    # both messages; the cited chunks; BEGIN, the trace and the answer completed. main at
+    # c182e2d ran 17 (the token looked up and stamped twice, the conversation created on
+    # its own and then titled, one INSERT per message).
+    assert len(seen) == 12, "\n".join(seen)
