@@ -32,7 +32,7 @@ from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
 
 from chat.models import ApiToken
-from kbqa.db import db_async
+from kbqa.db import db_async, write_retried
 
 KEY_BYTES = 30  # -> 40 URL-safe base64 characters
 PREFIX_CHARS = 8
@@ -88,7 +88,9 @@ def token_lookup(key: str) -> ApiToken | None:
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_STEP:
-        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+        # queued with the process's other writes (200 fresh tokens at once waited in SQLite's
+        # busy handler: a quarter of the database threads' samples, bench/load.py 2026-11-30)
+        write_retried(lambda: ApiToken.objects.filter(pk=token.pk).update(last_used_at=now))
         token.last_used_at = now
     return token
 
