@@ -88,8 +88,8 @@ def token_lookup(key: str) -> ApiToken | None:
         return None
     now = timezone.now()
     if token.last_used_at is None or now - token.last_used_at >= LAST_USED_STEP:
-        # queued with the process's other writes (200 fresh tokens at once waited in SQLite's
-        # busy handler: a quarter of the database threads' samples, bench/load.py 2026-11-30)
+        # retried like the turn's writes when it loses SQLite's lock to them (200 fresh tokens
+        # stamped at once: a quarter of the database threads' samples, bench/load.py)
         write_retried(lambda: ApiToken.objects.filter(pk=token.pk).update(last_used_at=now))
         token.last_used_at = now
     return token

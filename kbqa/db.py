@@ -16,19 +16,18 @@ in ``chat.turn_records`` do. ``write_retried`` retries a write that lost a lock 
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import threading
 import time
-from collections.abc import Callable, Coroutine, Iterator
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, ParamSpec, TypeVar
 
 from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, OperationalError, connections
+from django.db import OperationalError
 
 logger = logging.getLogger(__name__)
 P = ParamSpec("P")
@@ -87,45 +86,15 @@ def lock_lost(exc: BaseException) -> bool:
     return getattr(exc.__cause__, "sqlstate", None) in _RETRY_SQLSTATES
 
 
-# SQLite has one write lock per database file. Threads of one process that meet it held wait
-# in SQLite's busy handler, which sleeps 1, 2, 5, 10, ... up to 100 ms between tries
-# (sqliteDefaultBusyCallback) and so wakes late once the lock is free: under bench/load.py
-# (200 turns ending together, 2026-11-30) the database threads spent about a fifth of their
-# samples in BEGIN IMMEDIATE. They queue on this lock instead, woken as soon as it is free;
-# other processes still meet SQLite's lock and its busy timeout.
-_sqlite_writer = threading.Lock()
-
-
-@contextlib.contextmanager
-def _writer_lock() -> Iterator[None]:
-    """The process's SQLite write lock around a top-level transaction, waited for at most
-    SQLite's own busy timeout (then the transaction meets SQLite's lock as before). A no-op
-    on PostgreSQL (it locks rows) and inside an atomic block, where this thread may already
-    hold SQLite's lock (waiting here while holding it could deadlock)."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "sqlite" or connection.in_atomic_block:
-        yield
-        return
-    held = _sqlite_writer.acquire(timeout=float(connection.settings_dict["OPTIONS"].get(
-        "timeout", 5)))
-    try:
-        yield
-    finally:
-        if held:
-            _sqlite_writer.release()
-
-
 def write_retried(
     write: Callable[[], R], *, retry_on: Callable[[BaseException], bool] = lock_lost
 ) -> R:
     """``write()``, tried again after each of ``RETRY_DELAYS`` while it fails with an error
     ``retry_on`` accepts (default ``lock_lost``); the last error is raised. ``write`` must be
-    one whole transaction (``transaction.atomic`` inside), so a retry starts it afresh. On
-    SQLite the threads of this process take turns (``_writer_lock``)."""
+    one whole transaction (``transaction.atomic`` inside), so a retry starts it afresh."""
     for delay in (*RETRY_DELAYS, None):
         try:
-            with _writer_lock():
-                return write()
+            return write()
         except Exception as exc:
             if delay is None or not retry_on(exc):
                 raise
