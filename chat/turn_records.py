@@ -1,8 +1,9 @@
 """What a chat turn writes, in two short transactions, and the turns a dead server left.
 
-1. ``turn_begin`` (before the model is asked): the user's message, the conversation title,
-   the trace marked "pending" (in progress, with the id of the server process running it)
-   and the assistant's message marked "pending", linked to that trace.
+1. ``turn_begin`` (before the model is asked): the conversation's title (or the new
+   conversation itself), the trace marked "pending" (in progress, with the id of the server
+   process running it), then the user's message and the assistant's message marked
+   "pending", linked to that trace, in one INSERT.
 2. ``turn_finish`` (when the answer is done, failed or was cancelled): the complete trace and
    the assistant's message, together.
 

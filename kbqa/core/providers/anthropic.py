@@ -80,13 +80,13 @@ class AnthropicProvider(RetryingSdkProvider):
             model=model, fast_model=fast_model, max_retries=max_retries,
             max_retry_wait=max_retry_wait,
         )
-        limits = anthropic.Timeout(timeout, connect=CONNECT_TIMEOUT)
+        timeouts = anthropic.Timeout(timeout, connect=CONNECT_TIMEOUT)
         self.client = anthropic.AsyncAnthropic(
             api_key=api_key,
             base_url=base_url or None,
             max_retries=0,
-            timeout=limits,
-            http_client=anthropic.DefaultAioHttpClient(timeout=limits),
+            timeout=timeouts,
+            http_client=anthropic.DefaultAioHttpClient(timeout=timeouts),
         )
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:

@@ -66,13 +66,13 @@ class OpenAIProvider(RetryingSdkProvider):
             model=model, fast_model=fast_model, max_retries=max_retries,
             max_retry_wait=max_retry_wait,
         )
-        limits = openai.Timeout(timeout, connect=CONNECT_TIMEOUT)
+        timeouts = openai.Timeout(timeout, connect=CONNECT_TIMEOUT)
         self.client = openai.AsyncOpenAI(
             api_key=api_key or PLACEHOLDER_KEY,
             base_url=base_url or None,
             max_retries=0,
-            timeout=limits,
-            http_client=openai.DefaultAioHttpClient(timeout=limits),
+            timeout=timeouts,
+            http_client=openai.DefaultAioHttpClient(timeout=timeouts),
         )
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:
