@@ -5,6 +5,7 @@ import pytest
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.focus import (
+    answers,
     ask_clause,
     ask_kind,
     names,
@@ -12,7 +13,9 @@ from kbqa.core.readers.extractive.focus import (
     new_answer,
     salient_terms,
 )
+from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.text import candidates
 from kbqa.core.types import Block
 from tests.fakes import make_block
 
@@ -96,6 +99,26 @@ async def test_a_sentence_sharing_only_a_company_name_is_no_answer() -> None:
                          "lease partner.", title="E-bike lease")
     assert await _answer("What plans does Nimbus Works offer?", (bike,)) == (
         "Not covered: none of the sources found uses the word “plans”.")
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "lexical", "by_meaning"),
+    [
+        # in other words entirely: only a sentence chosen by its meaning may answer
+        ("If I book a team meeting at 9 in the morning, can I expect everyone to be around?",
+         "Core hours are 10:00 to 16:00 local time.", False, True),
+        # sharing only the company's name is no answer either way
+        ("What plans does Nimbus Works offer?",
+         "Nimbus Works gives every permanent employee an e-bike.", False, False),
+    ],
+)
+def test_a_sentence_chosen_by_meaning_may_share_no_word_but_not_only_a_name(
+    question: str, text: str, lexical: bool, by_meaning: bool,
+) -> None:
+    block = make_block(1, text)
+    chosen, qterms = candidates((block,))[:1], frozenset(question_terms(question))
+    assert answers(question, chosen, qterms, (block,)) is lexical
+    assert answers(question, chosen, qterms, (block,), by_meaning=True) is by_meaning
 
 
 async def test_a_sentence_without_the_asked_year_is_no_answer() -> None:

@@ -1,5 +1,7 @@
 """Sentence similarity as the reader's second opinion: when the lexical order declines, the
-sentence the similarity favours may answer, through every decline check; off, nothing changes."""
+sentence the similarity favours may answer, through every decline check; a sentence whose
+meaning stands out from all the others answers when it states what is asked; off, nothing
+changes."""
 
 from __future__ import annotations
 
@@ -23,6 +25,11 @@ PRINCIPLES = make_block(2, (
     "能够通过公司差旅平台预订的机票和酒店，请尽量在平台上预订，由公司直接结算，无需个人垫付"
     "和报销。费用发生前如有疑问，请先咨询直属经理。"
 ), title="费用报销制度（中国区）", section="一、基本原则", language="zh")
+LEAVE = make_block(3, (
+    "全职员工每个自然年享有 20 天带薪年假。兼职员工按工作时间比例折算。年假最小申请单位为半天。"
+    "请至少提前两周在人事系统中提交申请。当年未休完的年假，最多可以结转 5 天到下一年。"
+    "结转的年假必须在次年 3 月 31 日之前休完。超出部分自动作废。离职时未休的年假按日工资折算。"
+), title="年假与病假制度", section="年假", language="zh")
 Similarities = Callable[[str, Sequence[str]], list[float]]
 QUESTION = "去绵阳出差，住的酒店一晚 560，是不是超标了？"
 
@@ -50,19 +57,44 @@ def test_the_sentence_the_similarity_favours_answers(monkeypatch: pytest.MonkeyP
     assert len(asked) == 1  # asked once, only because the lexical order declined
 
 
-def test_a_favoured_sentence_that_does_not_answer_is_still_declined(
+def test_a_favoured_sentence_without_the_asked_amount_never_replaces_the_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The favoured sentence names no amount for a question about one: declined as before.
+    # The favoured sentence stands out but names no amount for a question about one: the
+    # lexical answer stays.
+    question = "去绵阳出差，住的酒店一晚 560，最多能报多少钱？"
+    lexical = select(question, (TRAVEL, PRINCIPLES))
     monkeypatch.setattr(meaning, "sentence_similarities", _favouring("咨询", []))
+    assert select(question, (TRAVEL, PRINCIPLES)) == lexical
+    assert not lexical.declined
+
+
+def test_a_sentence_that_does_not_stand_out_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two sentences are equally close (z 1.6 among the 7): neither says it in other words
+    # more than the rest, so the lexical reader's decline stands.
+    def similarities(question: str, sentences: Sequence[str]) -> list[float]:
+        return [0.92 if "咨询" in s or "三个条件" in s else 0.80 for s in sentences]
+    monkeypatch.setattr(meaning, "sentence_similarities", similarities)
     assert select(QUESTION, (TRAVEL, PRINCIPLES)).declined
 
 
-def test_an_answer_the_lexical_order_gives_is_never_asked_about(
+def test_a_lexical_answer_holding_the_favoured_sentence_stays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    asked: list[Sequence[str]] = []
-    monkeypatch.setattr(meaning, "sentence_similarities", _favouring("住宿", asked))
-    selection = select("出差住宿每晚最多报销多少？", (TRAVEL, PRINCIPLES))
-    assert not selection.declined
-    assert asked == []
+    question = "出差住宿每晚最多报销多少？"
+    lexical = select(question, (TRAVEL, PRINCIPLES))
+    monkeypatch.setattr(meaning, "sentence_similarities", _favouring("住宿", []))
+    assert select(question, (TRAVEL, PRINCIPLES)) == lexical
+    assert any("住宿" in c.text for c in lexical.chosen)
+
+
+def test_the_sentence_after_a_favoured_one_comes_along_when_close_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def similarities(question: str, sentences: Sequence[str]) -> list[float]:
+        return [0.95 if "住宿" in s else 0.90 if "迷你吧" in s else 0.80 for s in sentences]
+    monkeypatch.setattr(meaning, "sentence_similarities", similarities)
+    chosen = select(QUESTION, (TRAVEL, PRINCIPLES, LEAVE)).chosen
+    assert [c.text[:4] for c in chosen] == ["住宿：北", "酒店迷你"]

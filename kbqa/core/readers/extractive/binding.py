@@ -97,7 +97,8 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
 
 
 def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
-            blocks: Sequence[Block], absent: frozenset[str] = frozenset()) -> bool:
+            blocks: Sequence[Block], absent: frozenset[str] = frozenset(),
+            by_meaning: bool = False) -> bool:
     """Whether the quoted sentences answer rather than share the topic: one of them states
     what the question asks for with a span the question does not hold, bound to the
     question (``bound_answer``: "How long" needs a number, "who" a name, "where" a place, in
@@ -106,10 +107,16 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     more right answers than wrong ones) and it shares more than a name with the question (a
     sentence that shares only a company or product name is not an answer); it never speaks
     of a sibling of the asked thing (``names_a_sibling``: "annual leave" for "paternity
-    leave")."""
+    leave"). ``by_meaning``: the lead was chosen because its sentence similarity stands out
+    (``meaning``), so it needs a span of the asked type but not one bound to the question's
+    words, and sharing no word at all is no decline; sharing only a name still is."""
     kind = ask_kind(question)
     anchor = anchors(question, qterms)
-    if not any(bound_answer(kind, c.text, question, anchor) for c in chosen):
+    if by_meaning:
+        found = any(new_answer(kind, c.text, question) for c in chosen)
+    else:
+        found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
+    if not found:
         return False
     lead = chosen[0]
     if names_a_sibling(question, absent, lead.text):
@@ -121,5 +128,6 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     # Item 3 of issue 12: the ask's identifiers ("2021", "Q1", "SSO") are stated by the
     # quoted sentences or the lead's heading or title, not only somewhere in its passage.
     stated = all(stated_term(t, quoted) or t in lead.context for t in salient)
-    return stated and covers_salient(salient, passage, lead.context) and (
-        shares_more_than_names(question, qterms, seen))
+    shared = shares_more_than_names(question, qterms, seen) or (
+        by_meaning and not qterms & seen)
+    return stated and covers_salient(salient, passage, lead.context) and shared

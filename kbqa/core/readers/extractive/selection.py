@@ -25,11 +25,12 @@ from kbqa.core.readers.extractive.focus import (
     kinds_stated,
     names_another_kind,
 )
-from kbqa.core.readers.extractive.meaning import rerank
+from kbqa.core.readers.extractive.meaning import confident, rerank
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
     asked_absent,
+    contradicts,
     function_words,
     groups,
     in_matched_phrase,
@@ -117,6 +118,13 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     facts = _Facts(qterms, present, absent, asked, len(pool))
     lexical = _decide(question, blocks, scored, scorer, facts)
+    # A sentence whose meaning stands out from all the others (semantic recall on) answers
+    # when it passes the answer checks, even where the question's own words are absent.
+    by_meaning = confident(question, scored)
+    if by_meaning and by_meaning[0] not in lexical.chosen:
+        semantic = _decide_meaning(question, blocks, by_meaning, scorer, facts)
+        if not semantic.declined:
+            return semantic
     if not lexical.declined:
         return lexical
     # Declined: sentence similarity (when semantic recall is on) may put a sentence first
@@ -158,6 +166,24 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
+
+
+def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Candidate],
+                    scorer: Scorer, facts: _Facts) -> Selection:
+    """Quote ``quoted`` (a lead and the sentence after it, chosen by their meaning:
+    ``meaning.confident``; the lead's list items when it is an intro), or decline: the
+    lexical declines that count the question's words (``too_specific``, ``outweighed``,
+    ``on_topic``) do not apply, the checks of what it says do (a fragment, another place or
+    name, ``answers`` with ``by_meaning``)."""
+    lead = quoted[0]
+    chosen = [lead, *scorer.intros.get((lead.n, lead.position), ()), *quoted[1:]]
+    declined = Selection((), (), True)
+    if lead.fragment or contradicts(scorer.names, lead.text):
+        return declined
+    if not answers(question, chosen, frozenset(facts.qterms), blocks, frozenset(facts.absent),
+                   by_meaning=True):
+        return declined
+    return Selection(tuple(chosen), (), False)
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
