@@ -35,8 +35,13 @@ RERANK_DEPTH = 12
 # the other candidate sentences' (all sentences of the blocks) is taken to say what was
 # asked in other words. Measured 2026-11-30 on the demo and natural sets (single-turn
 # cases, multilingual-e5-small): the sentence most similar to a question that should be
-# refused reached z 2.16 at most; answer sentences the lexical order missed reached 2.4-2.8.
-CONFIDENT_Z = 2.3
+# refused reached z 2.16 at most; answer sentences the lexical reader declined reached
+# 2.2-2.8 (2.1 answers no more right). Where the lexical reader answers, its answer is
+# evidence too: replacing it needs REPLACE_Z (at 2.2 a follow-up's right answer, "那它每个人
+# 能有多少空间？", gave way to an example sentence at z 2.30; the wrong answers replaced
+# stood at 2.43 and 2.78).
+CONFIDENT_Z = 2.2
+REPLACE_Z = 2.4
 # Fewer candidate sentences than this give no meaningful spread (z of 2.3 needs 7 values).
 MIN_CONFIDENT_POOL = 7
 # The next sentence of the same block comes along when its own z-score reaches this.
@@ -63,9 +68,10 @@ def rerank(question: str, scored: Scored) -> Scored:
     return [head[i] for i in order] + scored[len(head):]
 
 
-def confident(question: str, scored: Scored) -> list[Candidate]:
+def confident(question: str, scored: Scored, threshold: float = CONFIDENT_Z) -> list[Candidate]:
     """The sentence of ``scored`` (all candidate sentences, any lexical score) whose
-    similarity to the question stands out (z-score among them at least ``CONFIDENT_Z``),
+    similarity to the question stands out (z-score among them at least ``threshold``:
+    ``CONFIDENT_Z`` or ``REPLACE_Z``),
     followed by the sentence right after it in its block when that one is close too
     (z at least ``FOLLOW_Z``: "Customers can pay monthly or yearly." then "Yearly billing
     is 15% cheaper"); [] when semantic recall is off, when there are fewer than
@@ -78,7 +84,7 @@ def confident(question: str, scored: Scored) -> list[Candidate]:
     if z is None:
         return []
     best = max(range(len(z)), key=lambda i: (z[i], -i))
-    if z[best] < CONFIDENT_Z:
+    if z[best] < threshold:
         return []
     lead = scored[best][1]
     follow = [c for i, (_, c) in enumerate(scored) if z[i] >= FOLLOW_Z and not c.fragment

@@ -25,7 +25,7 @@ from kbqa.core.readers.extractive.focus import (
     kinds_stated,
     names_another_kind,
 )
-from kbqa.core.readers.extractive.meaning import confident, rerank
+from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -119,8 +119,9 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     facts = _Facts(qterms, present, absent, asked, len(pool))
     lexical = _decide(question, blocks, scored, scorer, facts)
     # A sentence whose meaning stands out from all the others (semantic recall on) answers
-    # when it passes the answer checks, even where the question's own words are absent.
-    by_meaning = confident(question, scored)
+    # when it passes the answer checks, even where the question's own words are absent;
+    # replacing the lexical reader's answer takes more than answering where it declines.
+    by_meaning = confident(question, scored, CONFIDENT_Z if lexical.declined else REPLACE_Z)
     if by_meaning and by_meaning[0] not in lexical.chosen:
         semantic = _decide_meaning(question, blocks, by_meaning, scorer, facts)
         if not semantic.declined:
