@@ -1,12 +1,21 @@
-"""Sentence similarity as a second opinion on which sentence answers (README: Semantic recall).
+"""Sentence similarity in the reader's choice of an answer (README: Semantic recall).
 
-When the lexical order of the reader's sentences ends in a decline and semantic recall is
-on, ``rerank`` reorders them by their lexical score plus how close each sentence's meaning
-is to the question's (``kbqa.core.retrieval.semantic.sentence_similarities``, multilingual
-E5 cosines). It only reorders: the scores stay the lexical ones, so every decline the reader
-makes on them (``on_topic``, ``answers``, the answer type, another kind, a contradicting
-name) still applies to whatever sentence comes first. With semantic recall off it returns
-its input unchanged (the same list).
+With semantic recall on (``kbqa.core.retrieval.semantic.sentence_similarities``,
+multilingual E5 cosines), two uses, both only ever choosing among the blocks' own sentences:
+
+- ``confident``: the sentence whose similarity to the question stands out from all the
+  other candidate sentences (z-score ``CONFIDENT_Z``, or ``REPLACE_Z`` to replace an answer
+  the lexical order gave) is taken to say what was asked in other words. The selection then
+  skips the declines that count the question's own words ("an odd extra copy with my name
+  on it. What is that?" is answered by the "conflicted copy" sentence, 纸质收据怎么快速传到
+  系统里 by 扫描后上传), never the checks of what the sentence says
+  (a span of the asked type, the ask's identifiers, another place or name, another kind).
+- ``rerank``: when the lexical order declines and nothing stands out, its top sentences
+  are reordered by lexical score plus similarity, and every decline still applies to
+  whatever comes first.
+
+With semantic recall off both return at once without encoding anything, so the lexical
+reader answers exactly as without the extra.
 """
 
 from __future__ import annotations

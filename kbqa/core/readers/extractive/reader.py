@@ -33,6 +33,10 @@ thing: "annual leave" for "paternity leave"). Question words that no block menti
 named in a final gap sentence, only nouns the verifier accepts (``gap_names``,
 ``nameable``). ``compress`` keeps the block's sentences that share any question term,
 verbatim, one per line. ``rewrite`` is not supported.
+
+With semantic recall on, sentence similarity may choose the answer instead
+(``meaning.py``): a sentence whose meaning stands out from all the others answers when it
+passes the checks of what it says; nothing changes with it off.
 """
 
 from __future__ import annotations
