@@ -4,8 +4,8 @@ import pytest
 
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.focus import (
-    answers,
     ask_clause,
     ask_kind,
     names,
