@@ -48,7 +48,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
-from chat.auth import api_authenticate, fabricate_allowed
+from chat.auth import api_authenticate, challenge, fabricate_allowed
 from chat.selectors import chunk_url, reader_numbers
 from chat.turns import (
     AnswerOutcome,
@@ -81,10 +81,13 @@ def error_response(
     status: int, message: str, *, retry_after: int | None = None, **extra: Any
 ) -> JsonResponse:
     """``{"error": message, **extra}`` with HTTP ``status``; a 405 names POST in ``Allow``,
-    a 429 or 503 the seconds to wait in ``Retry-After`` (when given)."""
+    a 401 the Bearer scheme in ``WWW-Authenticate``, a 429 or 503 the seconds to wait in
+    ``Retry-After`` (when given)."""
     response = JsonResponse({"error": message, **extra}, status=status)
     if status == 405:
         response["Allow"] = "POST"
+    if status == 401:
+        response["WWW-Authenticate"] = challenge(message)
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response

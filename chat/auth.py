@@ -26,7 +26,7 @@ from django.conf import settings
 from django.contrib.auth import get_user
 from django.contrib.auth.backends import BaseBackend
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.http import HttpRequest
+from django.http import HttpRequest, JsonResponse
 from django.http.cookie import parse_cookie
 from django.middleware.csrf import CsrfViewMiddleware
 from django.utils import timezone
@@ -39,6 +39,28 @@ PREFIX_CHARS = 8
 REVIEWER_PERMISSION = "chat.view_trace"
 AUTH_REQUIRED = "Authentication required: log in or send 'Authorization: Bearer <token>'."
 INVALID_TOKEN = "Invalid API token."
+WRONG_SCHEME = (
+    "The {scheme} authorization scheme is not accepted: send the API token as "
+    "'Authorization: Bearer <token>'."
+)
+# Every 401 names the scheme to use (RFC 9110 section 11.6.1; RFC 6750 section 3 for Bearer).
+CHALLENGE = 'Bearer realm="kbqa"'
+CHALLENGE_INVALID = 'Bearer realm="kbqa", error="invalid_token"'
+
+
+def credentials_error(header: str) -> str:
+    """Why an ``Authorization`` header that logs no one in was refused: another scheme than
+    Bearer (``Basic`` names itself), or a Bearer token that is unknown or of an inactive
+    user. One message for every API endpoint."""
+    scheme = header.strip().partition(" ")[0]
+    if scheme.lower() != "bearer":
+        return WRONG_SCHEME.format(scheme=f"'{scheme[:20]}'" if scheme else "empty")
+    return INVALID_TOKEN
+
+
+def challenge(message: str) -> str:
+    """The ``WWW-Authenticate`` value of a 401 with ``message``."""
+    return CHALLENGE if message == AUTH_REQUIRED else CHALLENGE_INVALID
 API_ANSWER_PREFIX = "/api/answer"
 
 
@@ -112,6 +134,9 @@ class BearerTokenMiddleware:
     Sync and async capable: a sync-only middleware makes Django run the whole async stack
     below it through ``async_to_sync`` from its one thread-sensitive thread, which held
     every ``POST /api/answer`` for its whole answer, one request at a time.
+
+    A token that logs no one in is answered here with the answer API's 401 (the same
+    message and ``WWW-Authenticate``), so both endpoints say the same thing.
     """
 
     PATH_PREFIX = "/api/chunks/"
@@ -129,6 +154,8 @@ class BearerTokenMiddleware:
             return self.__acall__(request)
         key = self._key(request)
         user = token_user(key) if key else None
+        if key is not None and user is None:
+            return self._refused(request)
         if user is not None:
             request.user = user
         return self.get_response(request)
@@ -136,9 +163,14 @@ class BearerTokenMiddleware:
     async def __acall__(self, request: HttpRequest) -> Any:
         key = self._key(request)
         user = await db_async(token_user)(key) if key else None
+        if key is not None and user is None:
+            return self._refused(request)
         if user is not None:
             request.user = user
         return await self.get_response(request)
+
+    def _refused(self, request: HttpRequest) -> JsonResponse:
+        return unauthorized(credentials_error(request.headers.get("Authorization", "")))
 
     def _key(self, request: HttpRequest) -> str | None:
         if request.method in ("GET", "HEAD") and request.path.startswith(self.PATH_PREFIX):
@@ -181,7 +213,7 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
         else:
             token = await db_async(token_lookup)(key)
         if token is None:
-            return ApiAuth(None, 401, INVALID_TOKEN)
+            return ApiAuth(None, 401, credentials_error(request.headers["Authorization"]))
         return ApiAuth(token.user, token_id=token.pk)
     user = await request.auser()
     if isinstance(user, AnonymousUser) or not user.is_authenticated:
@@ -190,6 +222,13 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
     if reason:
         return ApiAuth(None, 403, f"CSRF check failed: {reason}")
     return ApiAuth(user)
+
+
+def unauthorized(message: str) -> JsonResponse:
+    """A 401 ``{"error": message}`` with the ``WWW-Authenticate`` challenge to answer it."""
+    response = JsonResponse({"error": message}, status=401)
+    response["WWW-Authenticate"] = challenge(message)
+    return response
 
 
 def session_user(session_key: str) -> AbstractBaseUser | None:
@@ -203,11 +242,12 @@ def session_user(session_key: str) -> AbstractBaseUser | None:
     return user if user.is_authenticated and user.is_active else None  # type: ignore[return-value]
 
 
-async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
+async def api_precheck(scope: dict[str, Any]) -> tuple[int, str, str] | None:
     """For ``kbqa.bodylimit``: refuse an answer-API POST without valid credentials (a bearer
     token, or a logged-in session cookie) before its body is read; None lets it through.
 
-    Returns ``(401, message)`` with the message ``api_authenticate`` would give. CSRF is left to
+    Returns ``(401, message, WWW-Authenticate challenge)`` with the message
+    ``api_authenticate`` would give. CSRF is left to
     ``api_authenticate``, which runs again in the view.
     """
     if scope.get("method") != "POST" or not scope["path"].startswith(API_ANSWER_PREFIX):
@@ -215,15 +255,17 @@ async def api_precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
     headers = dict(scope.get("headers") or ())
     authorization = headers.get(b"authorization")
     if authorization is not None:
-        scheme, _, key = authorization.decode("latin-1").strip().partition(" ")
+        header = authorization.decode("latin-1")
+        scheme, _, key = header.strip().partition(" ")
         key = key.strip() if scheme.lower() == "bearer" else ""
         token = await db_async(token_lookup)(key)
         if token is None:
-            return (401, INVALID_TOKEN)
+            message = credentials_error(header)
+            return 401, message, challenge(message)
         scope[SCOPE_TOKEN] = (key, token)  # ``api_authenticate`` uses it: one lookup, not two
         return None
     user = await db_async(session_user)(scope_session_key(scope))
-    return None if user is not None else (401, AUTH_REQUIRED)
+    return None if user is not None else (401, AUTH_REQUIRED, CHALLENGE)
 
 
 def scope_session_key(scope: dict[str, Any]) -> str:

@@ -3,9 +3,11 @@
 Protocol (``/ws/chat/<conversation_id>/``): the htmx ws extension sends the composer form as
 JSON, ``{"question": str, "fabricate"?: "1", "HEADERS": {...}}``. Each answer runs in its own
 task so the socket keeps listening: a second question while one streams is refused with an
-alert (never interleaved), and a disconnect cancels the task (the provider stream with it).
-``{"type": "stop"}`` (the Stop button, Esc) cancels the streaming answer the same way, but
-the socket stays and the turn ends "stopped" with the sentences already shown.
+alert (never interleaved). A disconnect does not cancel the answer (a reload must not lose
+the answer the reader asked for): it is written to its end and stored, and the reloaded page
+gets it (``chat.turn_sync``). ``{"type": "stop"}`` (the Stop button, Esc) cancels the
+streaming answer (the provider stream with it); the socket stays and the turn ends "stopped"
+with the sentences already shown.
 The consumer only renders the turn service's stream (``chat.turns.answer_turn``), which
 stores the question, the answer and the trace whatever happens.
 
@@ -40,7 +42,6 @@ import json
 import logging
 import uuid
 from typing import Any
-from urllib.parse import parse_qs
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -52,8 +53,16 @@ from django.utils.translation import gettext_lazy
 from chat.auth import fabricate_allowed, session_user
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
-from chat.rendering import event_fragment, fragment, message_turn_view, turn_view
+from chat.rendering import (
+    event_fragment,
+    footer_fragment,
+    fragment,
+    message_turn_view,
+    turn_view,
+)
 from chat.selectors import conversation_visible
+from chat.socket_scope import scope_language, socket_tab
+from chat.turn_sync import sync_parse, turns_settle
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn, question_checked
 from kbqa.core.types import Done, Event
 from kbqa.db import db_async
@@ -66,6 +75,13 @@ TRUTHY = {True, "1", "true", "on", "yes"}
 # Lazy: rendered inside ``translation.override`` of the socket's language.
 SESSION_ENDED = gettext_lazy("Your session has ended. Log in again to keep asking.")
 NOT_AVAILABLE = gettext_lazy("This conversation is not available.")
+DELETED = gettext_lazy(
+    "This conversation has been deleted (perhaps in another tab). "
+    "Press “New conversation” to keep asking."
+)
+# Answers whose socket went away: referenced here until they are stored (asyncio keeps only
+# a weak reference to a task).
+DETACHED: set[asyncio.Task[None]] = set()
 
 
 class InputRejected(Exception):
@@ -110,39 +126,6 @@ def stop_requested(text_data: str | None) -> bool:
     return isinstance(data, dict) and data.get("type") == "stop"
 
 
-def scope_language(scope: dict[str, Any]) -> str:
-    """The UI language for this socket, as LocaleMiddleware picks it for the page: the page's
-    own language sent as ``?lang=`` in the socket URL, else the language cookie, else
-    Accept-Language (``zh-CN`` -> ``zh-hans`` via ``get_supported_language_variant``), else
-    ``LANGUAGE_CODE``. ``?lang=`` comes first because Chromium's websocket handshake can carry
-    a different Accept-Language than the page request (measured: Playwright ``locale=zh-CN``
-    pages get zh-CN, the socket en-US), which left a Chinese page with English fragments."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    cookie = scope.get("cookies", {}).get(settings.LANGUAGE_COOKIE_NAME, "")
-    headers = dict(scope.get("headers") or ())
-    accept = headers.get(b"accept-language", b"").decode("latin-1")
-    candidates = [*query.get("lang", [])[:1], cookie] + [
-        code for code, _q in translation.trans_real.parse_accept_lang_header(accept)
-    ]
-    for code in candidates:
-        if not code or code == "*":
-            continue
-        try:
-            return translation.get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return settings.LANGUAGE_CODE
-
-
-def socket_tab(scope: dict[str, Any]) -> str:
-    """The page that opened this socket: ``?tab=`` of the socket URL, rendered once per page
-    load (``chat.views.chat_page``), so a socket the browser reopens after a drop keeps it.
-    Only letters and digits, at most 32; anything else is no tab (``""``)."""
-    query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-    tab = (query.get("tab") or [""])[0]
-    return tab if tab.isalnum() and tab.isascii() and len(tab) <= 32 else ""
-
-
 def conversation_group(conversation_id: int) -> str:
     """The channel-layer group of every open socket on one conversation."""
     return f"conversation.{conversation_id}"
@@ -161,8 +144,11 @@ class ChatConsumer(AsyncWebsocketConsumer):
     streaming = False
     # Set by Stop for the running turn; the turn then ends "stopped", keeping what was shown.
     stop: asyncio.Event | None = None
+    # Set by ``disconnect``: the answer still running renders nothing more.
+    gone = False
 
     async def connect(self) -> None:
+        self.watching: dict[int, str] = {}  # answer id -> the bubble key it replaces
         self.language = scope_language(self.scope)
         self.tab = socket_tab(self.scope)
         self.user = self.scope.get("user")
@@ -187,15 +173,15 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.close(code=code)
 
     async def disconnect(self, code: int) -> None:
+        """Leave the group; a running answer goes on to its end and is stored (a reload
+        must not cancel it), then announced to the conversation's sockets."""
+        self.gone = True
         if self.admitted:
             await self.group_change("group_discard")
         task = self.turn_task
-        if task is None or task.done():
-            return
-        if self.streaming:
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        if task is not None and not task.done():
+            DETACHED.add(task)
+            task.add_done_callback(DETACHED.discard)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.admitted:
@@ -214,6 +200,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def question_receive(self, text_data: str | None) -> None:
         if stop_requested(text_data):
             await self.answer_stop()
+            return
+        wanted = sync_parse(text_data)
+        if wanted is not None:
+            await self.turns_sync(wanted)
             return
         try:
             question, fabricate = question_parse(text_data)
@@ -275,7 +265,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                         question_id = item.message.pk
                     await self.send_html(self.render_item(item, key, outcome))
         except TurnRejected as exc:
-            await self.alert(str(exc))
+            await self.alert(str(DELETED) if exc.reason == "not_found" else str(exc))
         except asyncio.CancelledError:
             if not stop.is_set():
                 # This socket went away (the turn service stored the turn "cancelled"): the
@@ -285,9 +275,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
                 raise
             # Stopped by the reader: the turn service has stored it; the socket lives on.
             asyncio.current_task().uncancel()  # type: ignore[union-attr]
-            footer = self.render(
-                "footer", key=key, status="stopped", trace_id=outcome.trace_id, oob="true"
-            )
+            with translation.override(self.language):
+                footer = footer_fragment(key=key, status="stopped", outcome=outcome)
             await self.send_html(footer)
         finally:
             self.streaming = False
@@ -324,8 +313,8 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def turn_stored(self, event: dict[str, Any]) -> None:
         """A turn finished on another socket. Another page appends it as stored (question and
-        answer); this page, reconnected since it asked, gets the stored answer in place of the
-        bubble it showed streaming (whose question it already shows)."""
+        answer); a page that shows it running (reconnected since it asked, reloaded, or told
+        by ``turns_sync``) gets the stored answer in place of that bubble."""
         if event.get("sender") == self.channel_name:
             return
         stored = await self.turn_load(int(event["question_id"]))
@@ -333,11 +322,25 @@ class ChatConsumer(AsyncWebsocketConsumer):
             return
         question, answer = stored
         turn = message_turn_view(answer)
-        if self.tab and event.get("tab") == self.tab:
-            html = self.render("turn-replace", turn=turn, replaces=str(event.get("key", "")))
+        replaces = self.watching.pop(answer.pk, "")
+        if not replaces and self.tab and event.get("tab") == self.tab:
+            replaces = str(event.get("key", ""))
+        if replaces:
+            html = self.render("turn-replace", turn=turn, replaces=replaces)
         else:
             html = self.render("turn-start", message=question, turn=turn)
         await self.send_html(html)
+
+    async def turns_sync(self, wanted: list[tuple[str, int]]) -> None:
+        """The page's "Answering…" bubbles (``chat.turn_sync``): each ended turn replaces its
+        bubble now; each running one will when it is stored (``turn_stored``)."""
+        running = self.turn_task is not None and not self.turn_task.done()
+        over, pending = await turns_settle(conversation=self.conversation, wanted=wanted)
+        for key, answer in over:
+            html = self.render("turn-replace", turn=message_turn_view(answer), replaces=key)
+            await self.send_html(html)
+        # this socket's own answer is streaming into its bubble already
+        self.watching.update({pk: key for pk, key in pending.items() if not running})
 
     # ----------------------------------------------------------------- rendering, sending
 
@@ -360,7 +363,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
 
     async def send_html(self, html: str) -> None:
-        if html:
+        if html and not self.gone:
             await self.send(text_data=html)
 
     # ----------------------------------------------------------------------- database

@@ -102,7 +102,12 @@ def turn_admit_sync(
         return question_admit(user_id=user_id, token_id=token_id) or TurnSlot("", "")
     slot = TurnSlot(_slot_key(conversation_id), uuid.uuid4().hex)
     if not cache.add(slot.key, slot.holder, SLOT_SECONDS):
-        busy = _("Please wait for the current answer to finish before asking again.")
+        # The socket's own running answer is refused before this (chat.consumers): here the
+        # answer runs for another tab or window (or a page reloaded while it ran), or the API.
+        busy = _(
+            "Another answer is still being written in this conversation (in another tab, "
+            "window or API call); ask again when it has finished."
+        )
         return LimitRefusal(busy, BUSY_RETRY_SECONDS)
     refusal = question_admit(user_id=user_id, token_id=token_id)
     if refusal is not None:

@@ -9,9 +9,11 @@ that Django templates rendered.
 
 Dropped sentences never reach this module as text: only their count does.
 
-Language: refusal and conflict cards, notices and the withheld note speak the language of the
-question (``Meta.language``, stored as ``Trace.language``), whatever the UI language; the rest
-of the turn (footer, errors, labels around it) stays in the UI language.
+Language: refusal and conflict cards, notices, the withheld note and the footer speak the
+language of the question (``Meta.language``, stored as ``Trace.language``), whatever the UI
+language, so one card never mixes two; a turn whose language is not known yet (cancelled
+before retrieval) uses the UI language. Sentences, notices and questions are marked with the
+language of their own words (the ``text_lang`` template filter).
 """
 
 from __future__ import annotations
@@ -195,6 +197,7 @@ def turn_view(
     return {
         "key": key,
         "locale": answer_locale(language),
+        "copyable": bool(sentences or refusal),
         "paragraphs": paragraphs_view(sentences, numbered),
         "sources": sources_view(numbered, reader_numbers(sentences)),
         "feedback": feedback,
@@ -261,6 +264,8 @@ def stored_error(status: str, data: Mapping[str, Any]) -> str:
         return "; ".join(data.get("errors") or ())
     if status == "interrupted":
         return str(_("The server stopped before this answer was finished."))
+    if status == "cancelled":
+        return str(_("This answer was cancelled before it was finished."))
     return ""
 
 
@@ -293,5 +298,15 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
             "error", key=key, error=ev.message, shown=bool(outcome.sentences), oob="true"
         )
     if isinstance(ev, Done):
-        return fragment("footer", key=key, status=ev.status, trace_id=ev.trace_id, oob="true")
+        return footer_fragment(key=key, status=ev.status, outcome=outcome)
     return mark_safe("")
+
+
+def footer_fragment(*, key: str, status: str, outcome: AnswerOutcome) -> SafeString:
+    """The oob footer of a turn that ended with ``status``, in the question's language; Copy
+    only when the bubble shows something (sentences or a refusal card)."""
+    with translation.override(answer_locale(outcome.language)):
+        return fragment(
+            "footer", key=key, status=status, trace_id=outcome.trace_id, oob="true",
+            copyable=bool(outcome.sentences or outcome.refusal),
+        )

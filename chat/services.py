@@ -109,9 +109,15 @@ COMMENT_MAX_CHARS = 2000
 
 
 def conversation_rename(*, conversation: Conversation, title: str) -> Conversation:
-    """Give ``conversation`` the title ``title`` (whitespace collapsed, cut to 200 characters;
-    blank leaves it untitled, shown as "New conversation")."""
-    conversation.title = " ".join(title.split())[:TITLE_MAX_CHARS]
+    """Give ``conversation`` the title ``title`` (whitespace collapsed, cut to 200 characters).
+    A blank title restores the automatic one, the first question's first 80 characters (as
+    ``turn_records.turn_begin`` sets it); untitled, shown as "New conversation", only while
+    nothing was asked."""
+    title = " ".join(title.split())[:TITLE_MAX_CHARS]
+    if not title:
+        first = conversation.messages.filter(role=Message.Role.USER).order_by("pk").first()
+        title = first.text[:80] if first is not None else ""
+    conversation.title = title
     conversation.save(update_fields=["title"])
     return conversation
 

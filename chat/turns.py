@@ -167,7 +167,9 @@ def turn_load_db(request: TurnRequest) -> _Stored:
     conversation = conversation_visible(conversation_id=request.conversation_id, user=request.user)
     if conversation is None:
         raise TurnRejected(
-            "not_found", f"Conversation {request.conversation_id} does not exist."
+            "not_found",
+            f"Conversation {request.conversation_id} does not exist (it may have been "
+            "deleted); leave out the conversation to start a new one.",
         )
     turns_interrupted_close(conversation=conversation)
     history = conversation_history(conversation=conversation)

@@ -21,6 +21,7 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -28,7 +29,7 @@ from chat import services, turn_records
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message, Trace
 from chat.pipeline_settings import provider_label_from_settings
-from chat.rendering import message_turn_view
+from chat.rendering import answer_locale, message_turn_view
 from chat.selectors import conversation_visible
 from kbqa.core.errors import KbqaError
 
@@ -129,7 +130,9 @@ def feedback_give(request: HttpRequest, trace_id: str) -> HttpResponse:
         return HttpResponseBadRequest(_("Choose thumbs up or thumbs down."))
     if getattr(request, "htmx", False):
         context = {"trace_id": trace.pk, "feedback": feedback, "saved": True}
-        return render(request, "chat/_fragments.html#feedback", context)
+        # in the footer's language, the answer's (chat.rendering), not the page's
+        with translation.override(answer_locale(trace.language)):
+            return render(request, "chat/_fragments.html#feedback", context)
     if trace.conversation_id is not None:
         return redirect("chat_conversation", conversation_id=trace.conversation_id)
     return redirect("chat_home")
@@ -152,7 +155,7 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
         "provider_ok": provider_ok,
         "max_question_chars": settings.KBQA_MAX_QUESTION_CHARS,
         "can_fabricate": fabricate_allowed(request.user),
-        # Names this page's socket across reconnects (chat.consumers.socket_tab).
+        # Names this page's socket across reconnects (chat.socket_scope.socket_tab).
         "tab": uuid.uuid4().hex,
     }
     return render(request, "chat/chat.html", context)

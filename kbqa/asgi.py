@@ -31,6 +31,7 @@ from chat.auth import api_precheck, scope_session_key, session_user  # noqa: E40
 from chat.routing import websocket_urlpatterns  # noqa: E402
 from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
+from kbqa.reasons import reason_phrases_complete  # noqa: E402
 from sources.selectors import index_warm  # noqa: E402
 
 index_warm()  # open the retrieval index and load jieba now, not in the first question
@@ -50,7 +51,7 @@ def body_limit(path: str) -> int:
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
 
 
-async def precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
+async def precheck(scope: dict[str, Any]) -> tuple[int, str] | tuple[int, str, str] | None:
     """Refuse before the body is read: an upload from anyone but logged-in staff (403), an
     answer-API call without valid credentials (``chat.auth.api_precheck``)."""
     if scope.get("method") == "POST" and scope["path"] == upload_path():
@@ -60,6 +61,7 @@ async def precheck(scope: dict[str, Any]) -> tuple[int, str] | None:
 
 
 install_daphne_guard(body_limit)
+reason_phrases_complete()  # "429 Too Many Requests", not Twisted's "429 Unknown Status"
 http_app = django_asgi_app
 if settings.SERVE_STATIC:
     # Daphne serves no static files; Django's handler does it for local runs (KBQA_SERVE_STATIC).

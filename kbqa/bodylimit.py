@@ -29,7 +29,9 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 # (scope) -> None to go on, or (status, message) to refuse before the body is read.
-Precheck = Callable[[Scope], Awaitable[tuple[int, str] | None]]
+# (status, message) or (status, message, WWW-Authenticate challenge), None to go on
+Refusal = tuple[int, str] | tuple[int, str, str]
+Precheck = Callable[[Scope], Awaitable[Refusal | None]]
 
 TOO_LARGE = "The request body is too large (limit {limit})."
 
@@ -57,9 +59,11 @@ def content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     return None
 
 
-async def _respond(send: Send, status: int, message: str) -> None:
+async def _respond(send: Send, status: int, message: str, challenge: str = "") -> None:
     body = json_error(status, message)
     headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+    if challenge:  # a 401 names the scheme to use (RFC 9110 section 11.6.1)
+        headers.append((b"www-authenticate", challenge.encode("latin-1")))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -112,7 +112,10 @@ def _decode(name: str, data: bytes) -> str:
         return _refuse_controls(name, data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         pass
-    undecodable = IngestError(f"{name}: not valid UTF-8 or GB18030 text")
+    undecodable = IngestError(
+        f"{name}: not valid UTF-8 or GB18030 text (perhaps Latin-1 or Windows-1252): "
+        "open it in a text editor, save it as UTF-8 and upload it again"
+    )
     try:
         text = data.decode("gb18030")
     except UnicodeDecodeError:

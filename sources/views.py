@@ -99,6 +99,9 @@ def document_original(*, document: Any, user: Any) -> FileResponse:
     return FileResponse(handle, as_attachment=True, filename=name)
 
 
+AUTH_REQUIRED = "Authentication required: log in or send 'Authorization: Bearer <token>'."
+
+
 @require_GET
 def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``retired_at``
@@ -110,10 +113,11 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     not read, purged or not.
     """
     if not request.user.is_authenticated:
-        return JsonResponse(
-            {"error": "Log in, or send the API token as 'Authorization: Bearer <token>'."},
-            status=401,
-        )
+        # the answer API's words (chat.auth.AUTH_REQUIRED; sources may not import chat); a
+        # token that logs no one in is refused before this, by chat.auth.BearerTokenMiddleware
+        refused = JsonResponse({"error": AUTH_REQUIRED}, status=401)
+        refused["WWW-Authenticate"] = 'Bearer realm="kbqa"'
+        return refused
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id, user=request.user)):
         day = timezone.localtime(purged_at).date().isoformat()

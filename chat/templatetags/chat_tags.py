@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from kbqa.core.text.normalise import detect_language
+
 register = template.Library()
 
 STATUS_LABELS = {
@@ -62,6 +64,13 @@ def status_label(status: str) -> str:
 def refusal_title(reason: str) -> str:
     """The heading of a refusal card for ``low_score``, ``conflict`` or ``no_support``."""
     return str(REFUSAL_TITLES.get(reason, _("No answer")))
+
+
+@register.filter
+def text_lang(text: str) -> str:
+    """The ``lang`` of a text from a person or a document, by its own words
+    (``detect_language``): ``"zh-hans"`` or ``"en"``, the codes the pages use."""
+    return "zh-hans" if detect_language(str(text)) == "zh" else "en"
 
 
 @register.filter

@@ -1,13 +1,20 @@
 // kbqa chat page: what a reader does with a finished answer (no framework).
-// - Copy puts the answer on the clipboard with its numbered source list under it.
+// - Copy puts the answer on the clipboard with the notices shown above it and its numbered
+//   source list under it.
 // - Deleting a conversation asks for confirmation first.
+// - Feedback keeps the keyboard focus: htmx replaces the feedback form, which would leave it
+//   on <body>; thumbs down moves it to the comment box, any other button keeps its place.
 (function () {
   'use strict';
 
-  // The answer as plain text: paragraphs (sentences with their [n] chips), a refusal card's
-  // text, then "Sources:" with one line per numbered source, as the bubble shows them.
+  // The answer as plain text: the notices (which document takes precedence...), paragraphs
+  // (sentences with their [n] chips), a refusal card's text, then "Sources:" with one line
+  // per numbered source, as the bubble shows them.
   function answerText(bubble, sourcesLabel) {
     var parts = [];
+    bubble.querySelectorAll('.notices .notice').forEach(function (p) {
+      parts.push(p.textContent.replace(/\s+/g, ' ').trim());
+    });
     bubble.querySelectorAll('.answer .para').forEach(function (p) {
       parts.push(p.textContent.replace(/\s+/g, ' ').trim());
     });
@@ -48,6 +55,35 @@
       button.textContent = button.dataset.copiedLabel || label;
       setTimeout(function () { button.textContent = label; }, 2000);
     });
+  });
+
+  // ---- feedback focus: which control of which form was pressed, found again after the swap
+  var pressed = null;
+  document.addEventListener('submit', function (e) {
+    var form = e.target.closest && e.target.closest('form.feedback');
+    var button = e.submitter;
+    if (!form || !button) { return; }
+    var kind = ['feedback-up', 'feedback-down', 'feedback-send'].filter(function (c) {
+      return button.classList.contains(c);
+    })[0];
+    pressed = kind ? { id: form.id, kind: kind } : null;
+  }, true);
+  document.body.addEventListener('htmx:afterSwap', function () {
+    if (!pressed) { return; }
+    var form = document.getElementById(pressed.id);
+    var kind = pressed.kind;
+    pressed = null;
+    if (!form) { return; }
+    var comment = form.querySelector('details.feedback-comment');
+    var target = null;
+    if (kind === 'feedback-down' && comment && comment.open) {
+      target = comment.querySelector('textarea');
+    } else if (kind === 'feedback-send') {
+      target = comment && comment.open ? form.querySelector('.feedback-send') : (comment && comment.querySelector('summary'));
+    } else {
+      target = form.querySelector('.' + kind);
+    }
+    if (target) { target.focus(); }
   });
 
   var deleteForm = document.getElementById('delete-form');

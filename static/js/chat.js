@@ -13,6 +13,14 @@
 // - While an answer streams, Stop replaces Send; Stop or Esc sends {"type": "stop"}.
 // - On phones the conversation list is a closed <details> switcher above the messages.
 // - "Skip to the question box" focuses the composer.
+// - Every time the socket opens (page load, reconnect after a drop or a server restart) the
+//   bubbles still saying "Answering…" are named to the server ({"type": "sync"}), which
+//   replaces each with its stored state (chat/turn_sync.py): never a spinner left forever.
+// - The question box has no maxlength (it would cut a paste silently): a counter appears near
+//   the limit and says by how much a question is over it. Enter on an empty or blank box
+//   says why nothing was sent.
+// - After thumbs down the comment box has the focus; after another feedback button, that
+//   button (htmx replaces the form, which would leave the focus on <body>).
 (function () {
   'use strict';
   var form = document.getElementById('composer');
@@ -32,8 +40,23 @@
   box.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }
     e.preventDefault();
-    if (box.value.trim()) { form.requestSubmit(); }
+    if (box.value.trim()) { form.requestSubmit(); } else { showAlert(form.dataset.emptyMessage || ''); }
   });
+
+  // ---- length: the server refuses a question over the limit with the same message
+  var counter = document.getElementById('question-count');
+  var limit = parseInt(box.dataset.maxChars || '0', 10);
+  function countShow() {
+    if (!counter || !limit) { return; }
+    var n = box.value.length;
+    var over = n > limit;
+    counter.hidden = n < limit * 0.9;
+    counter.classList.toggle('is-over', over);
+    counter.textContent = (over ? counter.dataset.overTemplate : counter.dataset.template)
+      .replace('%(count)s', n).replace('%(limit)s', limit).replace('%(over)s', n - limit);
+    if (over) { box.setAttribute('aria-invalid', 'true'); } else { box.removeAttribute('aria-invalid'); }
+  }
+  box.addEventListener('input', countShow);
 
   // ---- connection state (the span is replaced by the server's fragment: look it up each time)
   function stateElement() { return document.getElementById('connection-state'); }
@@ -46,7 +69,22 @@
   }
   // The codes after which the ws extension reconnects by itself (see its socket.onclose).
   var RETRIED = [1006, 1011, 1012, 1013];
-  document.body.addEventListener('htmx:wsOpen', function (e) { socket = e.detail.socketWrapper; });
+  document.body.addEventListener('htmx:wsOpen', function (e) {
+    socket = e.detail.socketWrapper;
+    turnsSync();
+  });
+  // The "Answering…" bubbles this page holds, with the question above each.
+  function turnsSync() {
+    var turns = [];
+    document.querySelectorAll('#messages .bubble-assistant').forEach(function (bubble) {
+      var footer = bubble.querySelector('.bubble-footer');
+      var status = footer ? footer.dataset.status : '';
+      var asked = bubble.previousElementSibling;
+      if ((status !== 'streaming' && status !== 'pending') || !asked || !/^msg-\d+$/.test(asked.id)) { return; }
+      turns.push({ key: bubble.id.replace(/^turn-/, ''), question: parseInt(asked.id.slice(4), 10) });
+    });
+    if (turns.length && socket) { socket.send(JSON.stringify({ type: 'sync', turns: turns })); }
+  }
   document.body.addEventListener('htmx:wsConnecting', function () {
     var s = stateElement();
     if (s) { showState('connecting', s.dataset.connectingLabel || '…'); }
@@ -82,6 +120,7 @@
   document.body.addEventListener('htmx:wsAfterSend', function () {
     lastQuestion = box.value;
     box.value = '';
+    countShow();
     if (fabricate) {  // a demo switch for one question, not a mode
       lastFabricate = fabricate.checked;
       fabricate.checked = false;
@@ -121,6 +160,7 @@
       offlineShown = false;
       if (a && a.textContent.trim() && !box.value) {
         box.value = lastQuestion;  // refused (busy, too long...): give the text back
+        countShow();
         if (fabricate) { fabricate.checked = lastFabricate; }
       }
     }

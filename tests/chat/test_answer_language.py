@@ -1,6 +1,6 @@
-"""Refusal and conflict cards, notices and the withheld note speak the question's language.
-
-The rest of the turn (its footer) stays in the UI language. Checked live over the websocket
+"""Refusal and conflict cards, notices, the withheld note and the footer speak the question's
+language, so one card never mixes two (a Chinese card under an English "Not answered" footer
+read as two answers). Checked live over the websocket
 and for stored messages on page load, in both directions (English UI with a Chinese question,
 Chinese UI with an English question).
 """
@@ -75,7 +75,7 @@ def by_id(html: str, prefix: str) -> dict[str, str]:
 
 
 def assert_spoken(html: str, *, ui: str, question: str) -> None:
-    """Card, notices and withheld note in ``question``'s words; the footer in ``ui``'s."""
+    """Card, notices, withheld note and footer in ``question``'s words, never ``ui``'s."""
     said, other = WORDS[question], WORDS[ui]
     turn, footer = html.split('<footer class="bubble-footer"')
     for name in ("title", "docs", "updated", "badge", "withheld"):
@@ -83,9 +83,9 @@ def assert_spoken(html: str, *, ui: str, question: str) -> None:
         assert other[name] not in turn
     assert BODY[question] in turn
     assert NOTICE[question] not in turn  # notices belong to answers, never above a refusal
-    assert other["footer"] in footer and said["footer"] not in footer
+    assert said["footer"] in footer and other["footer"] not in footer
     locale = "zh-hans" if question == "zh" else "en"
-    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-")] == [locale] * 2
+    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-", "footer-")] == [locale] * 3
 
 
 # Live, through the real pipeline: two drafts the verifier rejects end in a no-support
@@ -136,9 +136,9 @@ async def test_live_refusal_speaks_the_question_language(
     turn, footer = html.split('<footer class="bubble-footer"')
     for name in ("title", "docs", "updated", "withheld"):
         assert said[name] in turn and other[name] not in turn
-    assert other["footer"] in footer and said["footer"] not in footer
+    assert said["footer"] in footer and other["footer"] not in footer
     locale = "zh-hans" if question == "zh" else "en"
-    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-")] == [locale] * 2
+    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-", "footer-")] == [locale] * 3
 
 
 def stored_refusal(question: str) -> tuple[Any, Conversation]:

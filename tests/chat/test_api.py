@@ -40,6 +40,7 @@ SECRET = SECRET_DROPPED.removesuffix(" [2].")
 # A JSON draft with a failing claim is regenerated once; the second (final) one is shown.
 JSON_DRAFT = claims_json((SHOWN, [1]), (SECRET, [2]))
 STREAM_DRAFT = f"{ANSWER} {SECRET_DROPPED}"
+NOT_FOUND_TAIL = " (it may have been deleted); leave out the conversation to start a new one."
 
 
 @pytest.fixture
@@ -181,9 +182,11 @@ def test_session_without_csrf_token_is_refused(fake: FakeProvider, user: Any) ->
             "Your question is 2001 characters long; the limit is 2000. "
             "Shorten it and send it again.",
         ),
-        ({"question": "q", "conversation": 999999}, 404, "Conversation 999999 does not exist."),
+        ({"question": "q", "conversation": 999999}, 404, "Conversation 999999 does not exist"
+         + NOT_FOUND_TAIL),
         # Beyond a 64-bit primary key: the database cannot even look it up.
-        ({"question": "q", "conversation": 2**64}, 404, f"Conversation {2**64} does not exist."),
+        ({"question": "q", "conversation": 2**64}, 404,
+         f"Conversation {2**64} does not exist" + NOT_FOUND_TAIL),
     ],
 )
 @pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
@@ -208,7 +211,8 @@ def test_bad_input(
     [
         ({}, "Authentication required: log in or send 'Authorization: Bearer <token>'."),
         ({"HTTP_AUTHORIZATION": "Bearer wrong-key"}, "Invalid API token."),
-        ({"HTTP_AUTHORIZATION": "Basic abc"}, "Invalid API token."),
+        ({"HTTP_AUTHORIZATION": "Basic abc"}, "The 'Basic' authorization scheme is not accepted: "
+         "send the API token as 'Authorization: Bearer <token>'."),
     ],
 )
 def test_unauthenticated(
@@ -242,7 +246,7 @@ def test_someone_elses_conversation_is_not_found(
     )
     assert (response.status_code, response.json()) == (
         404,
-        {"error": f"Conversation {conversation.pk} does not exist."},
+        {"error": f"Conversation {conversation.pk} does not exist" + NOT_FOUND_TAIL},
     )
     assert (conversation.messages.count(), Trace.objects.count()) == (0, 0)
 

@@ -54,7 +54,9 @@ def test_one_answer_in_flight_per_conversation() -> None:
     assert isinstance(first, TurnSlot)
     busy = turn_admit_sync(user_id=1, conversation_id=10)
     assert busy == LimitRefusal(
-        "Please wait for the current answer to finish before asking again.", 5
+        "Another answer is still being written in this conversation (in another tab, window "
+        "or API call); ask again when it has finished.",
+        5,
     )
     assert isinstance(turn_admit_sync(user_id=1, conversation_id=11), TurnSlot)
     turn_release_sync(first)

@@ -40,7 +40,35 @@ def test_chunk_json_accepts_an_api_token(django_user_model, chunk_id, header, st
     if status == 200:
         assert response.json()["text"].startswith("Employees get 25 days")
     else:
-        assert "Authorization: Bearer" in response.json()["error"]
+        assert response["WWW-Authenticate"].startswith('Bearer realm="kbqa"')
+
+
+@pytest.mark.parametrize(
+    ("header", "message", "challenge"),
+    [
+        (None, "Authentication required: log in or send 'Authorization: Bearer <token>'.",
+         'Bearer realm="kbqa"'),
+        ("Bearer not-a-token", "Invalid API token.",
+         'Bearer realm="kbqa", error="invalid_token"'),
+        ("Basic YWxpY2U6cHc=", "The 'Basic' authorization scheme is not accepted: send the "
+         "API token as 'Authorization: Bearer <token>'.",
+         'Bearer realm="kbqa", error="invalid_token"'),
+    ],
+    ids=["none", "unknown-token", "basic"],
+)
+def test_chunks_and_answers_refuse_credentials_in_the_same_words(
+    chunk_id, header, message, challenge
+) -> None:
+    headers = {"Authorization": header} if header else {}
+    chunk = Client().get(f"/api/chunks/{chunk_id.replace('#', '%23')}", headers=headers)
+    answer = Client().post(
+        "/api/answer", data={"question": "x"}, content_type="application/json", headers=headers
+    )
+
+    for response in (chunk, answer):
+        assert response.status_code == 401
+        assert response.json() == {"error": message}
+        assert response["WWW-Authenticate"] == challenge
 
 
 def test_token_does_not_open_pages(django_user_model, chunk_id) -> None:

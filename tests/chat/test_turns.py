@@ -74,7 +74,10 @@ async def test_someone_elses_conversation_is_not_found_and_nothing_is_stored(
     with pytest.raises(TurnRejected) as rejected:
         await run(TurnRequest(question=QUESTION, user=bob, conversation_id=conversation.pk))
     assert rejected.value.reason == "not_found"
-    assert str(rejected.value) == f"Conversation {conversation.pk} does not exist."
+    assert str(rejected.value) == (
+        f"Conversation {conversation.pk} does not exist (it may have been deleted); "
+        "leave out the conversation to start a new one."
+    )
     assert (await Message.objects.acount(), await Trace.objects.acount()) == (0, 0)
 
 

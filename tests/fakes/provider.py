@@ -30,6 +30,7 @@ class FakeOutput:
     deltas: tuple[str, ...] | list[str] = ()
     error: BaseException | None = None
     hang: bool = False
+    release: asyncio.Event | None = None  # with ``hang``: go on (and end) once it is set
     stop_reason: str = "end_turn"
     usage: dict[str, int] = field(default_factory=dict)
 
@@ -83,17 +84,17 @@ class FakeProvider(Provider):
             await asyncio.sleep(0)
             yield delta
         if script.hang:
-            await self._hang()
+            await self._hang(script.release)
         if script.error is not None:
             raise script.error
         call.stop_reason = script.stop_reason
         call.input_tokens = script.usage.get("input_tokens", 0)
         call.output_tokens = script.usage.get("output_tokens", 0)
 
-    async def _hang(self) -> None:
+    async def _hang(self, release: asyncio.Event | None = None) -> None:
         self.streaming.set()
         try:
-            await asyncio.Event().wait()
+            await (release or asyncio.Event()).wait()
         except asyncio.CancelledError:
             self.cancelled = True
             raise

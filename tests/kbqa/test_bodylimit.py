@@ -142,10 +142,14 @@ def test_questions_over_the_minute_limit_get_429_with_retry_after(
 # ----------------------------------------------------------------- the ASGI layer alone
 
 
-async def call_app(path: str, headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[
-    int, dict[str, str], int
-]:
-    """Run ``kbqa.asgi.application`` on one HTTP request; count the body messages it read."""
+async def call_app(
+    path: str,
+    headers: list[tuple[bytes, bytes]],
+    chunks: list[bytes],
+    sent_headers: list[tuple[bytes, bytes]] | None = None,
+) -> tuple[int, dict[str, str], int]:
+    """Run ``kbqa.asgi.application`` on one HTTP request; count the body messages it read.
+    ``sent_headers`` (given) receives the response's headers."""
     from kbqa.asgi import application
 
     reads, sent = 0, []
@@ -168,6 +172,8 @@ async def call_app(path: str, headers: list[tuple[bytes, bytes]], chunks: list[b
 
     await application(scope, receive, send)
     status = int(sent[0]["status"])  # type: ignore[call-overload]
+    if sent_headers is not None:
+        sent_headers.extend(sent[0]["headers"])  # type: ignore[arg-type]
     body = b"".join(m.get("body", b"") for m in sent[1:])  # type: ignore[misc]
     try:
         return status, json.loads(body), reads
@@ -187,10 +193,12 @@ async def test_asgi_refuses_an_anonymous_api_call_without_reading_the_body() -> 
 
 @pytest.mark.django_db(transaction=True)
 async def test_asgi_refuses_an_invalid_token_without_reading_the_body() -> None:
+    sent: list[tuple[bytes, bytes]] = []
     status, body, reads = await call_app(
-        "/api/answer", [(b"authorization", b"Bearer nope")], [b'{"question": "hi"}']
+        "/api/answer", [(b"authorization", b"Bearer nope")], [b'{"question": "hi"}'], sent
     )
     assert (status, body, reads) == (401, {"error": "Invalid API token."}, 0)
+    assert (b"www-authenticate", b'Bearer realm="kbqa", error="invalid_token"') in sent
 
 
 async def test_asgi_refuses_a_declared_size_over_the_limit_without_reading() -> None:

@@ -264,7 +264,8 @@ PDF_AS_TEXT = b"%PDF-1.3\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >>\nendob
         # Latin-1 whose bytes happen to decode as GB18030, as rare ideographs
         ("latin1.md", "Caf\u00e9s and r\u00e9sum\u00e9s are na\u00efve ideas. ".encode("latin-1")
          * 30,
-         "latin1.md: not valid UTF-8 or GB18030 text"),
+         "latin1.md: not valid UTF-8 or GB18030 text (perhaps Latin-1 or Windows-1252): "
+         "open it in a text editor, save it as UTF-8 and upload it again"),
     ],
 )
 def test_bytes_that_are_not_text_are_refused_by_name_whatever_the_extension(

@@ -136,7 +136,7 @@ def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
     response = client.get("/api/chunks/doc-010%23c02")
     assert response.status_code == 401
     assert response.json() == {
-        "error": "Log in, or send the API token as 'Authorization: Bearer <token>'."
+        "error": "Authentication required: log in or send 'Authorization: Bearer <token>'."
     }
 
 

@@ -61,19 +61,20 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
     """The sources give different values and no authority signal decides between them.
 
     Names both values with document titles and update dates, points to the more recently
-    updated document first (when the dates differ) and says whom to ask.
+    updated document first (when the dates differ) and says whom to ask. The card's heading
+    already says the sources disagree, so the message does not open with it again.
     """
     a, b = conflict.sides
     newer = _newer(a, b)
     if lang == "zh":
         message = (
-            f"资料之间存在矛盾，无法给出可靠的答案：{_side_zh(a)}，而{_side_zh(b)}。"
+            f"无法给出可靠的答案：{_side_zh(a)}，而{_side_zh(b)}。"
             + (f"请先查看更新较晚的《{newer.title}》，" if newer else "请查看这两份文档，")
             + "并向文档负责人确认哪个数值是现行的；也可以请知识库管理员更正过时的文档。"
         )
     else:
         message = (
-            f"The sources disagree, so I won't pick one: {_side_en(a)}, while {_side_en(b)}. "
+            f"I won't pick one value: {_side_en(a)}, while {_side_en(b)}. "
             + (f"Check the more recently updated “{newer.title}” first, " if newer
                else "Check both documents, ")
             + "and confirm with the document owner which value is current; the "

@@ -58,14 +58,14 @@ def test_low_score_names_the_closest_documents_once() -> None:
 def test_conflict_lists_both_values_with_titles_and_dates() -> None:
     refusal = refuse_conflict("en", TIE)
     assert refusal.message == (
-        "The sources disagree, so I won't pick one: “Upload FAQ” (updated 2025-03-01) says "
+        "I won't pick one value: “Upload FAQ” (updated 2025-03-01) says "
         "200 MB, while “Upload policy” (updated 2024-01-10) says 100 MB. Check the more "
         "recently updated “Upload FAQ” first, and confirm with the document owner which value "
         "is current; the knowledge-base admins can correct the outdated one."
     )
     assert (refusal.reason, refusal.conflict) == ("conflict", TIE)
     assert refuse_conflict("zh", TIE).message == (
-        "资料之间存在矛盾，无法给出可靠的答案：《Upload FAQ》（更新于 2025-03-01）写的是 200 MB，"
+        "无法给出可靠的答案：《Upload FAQ》（更新于 2025-03-01）写的是 200 MB，"
         "而《Upload policy》（更新于 2024-01-10）写的是 100 MB。请先查看更新较晚的《Upload FAQ》，"
         "并向文档负责人确认哪个数值是现行的；也可以请知识库管理员更正过时的文档。"
     )
@@ -81,7 +81,7 @@ def test_conflict_without_dates_asks_to_check_both() -> None:
         context=("upload", "size"),
     )
     assert refuse_conflict("en", undated).message.startswith(
-        "The sources disagree, so I won't pick one: “A” says 200 MB, while “B” says 100 MB. "
+        "I won't pick one value: “A” says 200 MB, while “B” says 100 MB. "
         "Check both documents, "
     )
 

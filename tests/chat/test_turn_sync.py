@@ -1,0 +1,112 @@
+"""A page reloaded, or reconnected after a server restart, while its answer was written: the
+"Answering…" bubble ends with the turn's real state, never a spinner left for ever.
+
+A reload does not cancel the answer (the page's socket closes, the answer goes on and is
+stored); the page names its running bubbles in a ``sync`` frame (``static/js/chat.js``) and
+the consumer replaces each with the stored turn, now or when it ends (``chat.turn_sync``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from chat import turn_records
+from chat.models import Message, new_ulid
+from chat.turn_sync import sync_parse
+from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
+from tests.chat.support import chat_socket, conversation_make, oob_targets, user_make
+from tests.fakes.provider import FakeOutput, FakeProvider
+
+__all__ = ["leave_kb"]
+
+
+def sync(*turns: tuple[str, int]) -> str:
+    return json.dumps({"type": "sync", "turns": [{"key": k, "question": q} for k, q in turns]})
+
+
+async def stored_status(question_id: int) -> str:
+    """The status of the answer stored after question ``question_id``, once it is not
+    pending (a detached answer is stored a moment after the model ends)."""
+    for _ in range(200):
+        answer = await Message.objects.filter(pk__gt=question_id, role="assistant").afirst()
+        if answer is not None and answer.status != "pending":
+            return answer.status
+        await asyncio.sleep(0.05)
+    raise AssertionError("the answer was never stored")
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_reloading_mid_answer_lets_it_finish_and_the_new_page_gets_it(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    release = asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "], hang=True, release=release))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=first") as before:
+        await before.send_to(text_data=json.dumps({"question": QUESTION}))
+        await before.receive_from(timeout=10)
+        await fake_provider.streaming.wait()
+    # the reload: the page renders the stored turn, still pending, as "m<answer id>"
+    question = await Message.objects.aget(role="user")
+    pending = await Message.objects.aget(role="assistant")
+    page = await sync_to_async(reloaded_page)(user, conversation.pk)
+    async with chat_socket(conversation.pk, user, query="?tab=second") as after:
+        await after.send_to(text_data=sync((f"m{pending.pk}", question.pk)))
+        assert await after.receive_nothing(timeout=0.2)  # still running: nothing to say yet
+        release.set()
+        replaced = await after.receive_from(timeout=10)
+
+    assert 'data-status="pending"' in page
+    assert "Still writing this answer: it appears here when it is finished." in page
+    assert not fake_provider.cancelled  # the reload did not cancel the answer
+    assert oob_targets(replaced) == [(f"outerHTML:#turn-m{pending.pk}", f"turn-m{pending.pk}")]
+    assert 'data-status="answered"' in replaced and SHOWN in replaced
+    assert QUESTION not in replaced  # the page shows the question already: no second copy
+    assert await stored_status(question.pk) == "answered"
+
+
+def reloaded_page(user: Any, conversation_id: int) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(f"/c/{conversation_id}/").content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_page_reconnected_after_a_server_restart_shows_the_turn_interrupted() -> None:
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    record = await sync_to_async(turn_records.turn_begin)(
+        conversation=conversation, user=user, question="Q?", trace_id=new_ulid()
+    )
+    turn_records.IN_FLIGHT.discard(record.trace_id)  # the process that ran it is gone
+    async with chat_socket(conversation.pk, user, query="?tab=page") as reconnected:
+        # the bubble the page streamed before the restart, under its question
+        await reconnected.send_to(text_data=sync(("t0123abcd", record.user_message.pk)))
+        replaced = await reconnected.receive_from(timeout=10)
+
+    answer = f"turn-m{record.answer_message_id}"
+    assert oob_targets(replaced) == [("outerHTML:#turn-t0123abcd", answer)]
+    assert 'data-status="interrupted"' in replaced
+    assert "The server stopped before this answer was finished." in replaced
+    assert "You can ask again." in replaced
+    assert "copy-answer" not in replaced  # nothing to copy in an empty bubble
+
+
+@pytest.mark.parametrize(
+    ("frame", "parsed"),
+    [
+        (sync(("t0a1b", 3), ("m12", 11)), [("t0a1b", 3), ("m12", 11)]),
+        (sync(("x<script>", 3), ("m12", "11")), []),  # keys and ids of another shape: left out
+        (json.dumps({"type": "stop"}), None),
+        (json.dumps({"question": "sync"}), None),
+    ],
+)
+def test_sync_frames_name_bubble_keys_and_question_ids_only(frame: str, parsed: Any) -> None:
+    assert sync_parse(frame) == parsed
