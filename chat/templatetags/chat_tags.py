@@ -48,6 +48,50 @@ AUTHORITY_LABELS = {
 }
 
 
+# The reviewer page's words for a model call's purpose (``kbqa.core.records.CallPurpose``),
+# the providers' stop reasons (Anthropic's and OpenAI's) and the conflict detector's units
+# (``kbqa.core.text.quantities``); codes not listed are shown as they are.
+CALL_PURPOSE_LABELS = {
+    "answer": _("answer"),
+    "rewrite": _("standalone rewrite"),
+    "compress": _("compression"),
+    "expand": _("query expansion"),
+}
+STOP_REASON_LABELS = {
+    "end_turn": _("finished"),
+    "stop": _("finished"),
+    "max_tokens": _("output limit reached"),
+    "length": _("output limit reached"),
+    "stop_sequence": _("stop sequence"),
+    "refusal": _("the model declined"),
+    "content_filter": _("content filter"),
+    "pause_turn": _("paused"),
+}
+UNIT_LABELS = {
+    "day": _("days"),
+    "business day": _("business days"),
+    "req/min": _("requests per minute"),
+}
+
+
+@register.filter
+def call_purpose_label(purpose: str) -> str:
+    """``"answer"`` -> "answer" (translated), for the reviewer's list of model calls."""
+    return str(CALL_PURPOSE_LABELS.get(purpose, purpose))
+
+
+@register.filter
+def stop_reason_label(reason: str) -> str:
+    """A provider's stop reason in words: ``"end_turn"`` -> "finished" (translated)."""
+    return str(STOP_REASON_LABELS.get(reason, reason))
+
+
+@register.filter
+def unit_label(unit: str) -> str:
+    """A conflict's unit in words: ``"day"`` -> "days" (translated); MB, USD... as they are."""
+    return str(UNIT_LABELS.get(unit, unit))
+
+
 @register.filter
 def authority_label(authority: str) -> str:
     """A document's authority (``policy``, ``manual``...) as a translated label."""

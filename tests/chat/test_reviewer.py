@@ -409,3 +409,21 @@ def test_the_trace_page_maps_block_numbers_to_what_the_reader_saw(
     html = admin_client.get(f"/traces/{trace.pk}/").content.decode()
     mapping = html.split('id="reader-numbers"')[1].split("</p>")[0]
     assert "[5] → [1], [2] → [2]" in mapping
+
+
+def test_chinese_detail_translates_verdicts_purposes_stop_reasons_and_units(
+    evidence_trace: Trace, staff_client: Client
+) -> None:
+    evidence_trace.data = {
+        **evidence_trace.data,
+        "conflicts": [{"unit": "day", "context": ["leave"], "sides": []}],
+    }
+    evidence_trace.save(update_fields=["data"])
+    html = staff_client.get(f"/traces/{evidence_trace.pk}/?lang=zh-hans").content.decode()
+    html = re.sub(r"<code[^>]*>.*?</code>|<pre[^>]*>.*?</pre>", "", html, flags=re.S)
+
+    assert '<span class="rv-ok">已验证</span>' in html
+    assert '<td data-purpose="answer">回答</td>' in html
+    assert "正常结束" in html and "单位: 天" in html
+    for untranslated in (">ok<", ">answer<", "end_turn", "单位: day"):
+        assert untranslated not in html, untranslated
