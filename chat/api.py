@@ -16,9 +16,11 @@ the ``meta`` and ``done`` data carry ``"conversation"`` too, and so does the
 ``Kbqa-Conversation`` response header.
 
 Conversations: every answer is stored in one, as in the browser. Without ``"conversation"``
-the API starts a new one owned by the caller (it appears in their chat sidebar, titled by the
-question) and returns its id; send that id back to ask a follow-up with the earlier turns as
-context. A request refused before the answer starts (4xx, provider unavailable) creates none.
+the API starts a new one owned by the caller, titled by the question and marked
+``via_api``: the chat sidebar lists such conversations apart, under "Started through the
+API", so scripted calls do not bury the browser's own; it returns the id; send that id back
+to ask a follow-up with the earlier turns as context. A request refused before the answer
+starts (4xx, provider unavailable) creates none.
 
 Errors are ``{"error": "<message>"}`` with 400 (bad input, including JSON nested too deeply),
 401 (no or invalid credentials), 403 (CSRF failure), 404 (unknown conversation, or someone
@@ -50,6 +52,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate, challenge, fabricate_allowed
 from chat.selectors import chunk_url, reader_numbers
+from chat.services import conversation_mark_api
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -59,6 +62,7 @@ from chat.turns import (
     question_checked,
 )
 from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
+from kbqa.db import db_async
 
 log = logging.getLogger(__name__)
 
@@ -186,6 +190,8 @@ async def turn_open(
         status = REJECTED_STATUS[exc.reason]
         raise ApiError(status, str(exc), retry_after=exc.retry_after) from None
     assert isinstance(opened, TurnOpened) and opened.conversation is not None
+    if data.conversation_id is None:  # listed apart in the chat sidebar
+        await db_async(conversation_mark_api)(conversation_id=opened.conversation.pk)
     return turn, opened.conversation.pk
 
 

@@ -20,6 +20,9 @@ def new_ulid() -> str:
 
 
 class Conversation(models.Model):
+    """A user's thread of questions and answers. ``via_api``: started by ``POST /api/answer``
+    without a conversation id; the chat sidebar lists those apart, under the browser's own."""
+
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
@@ -28,6 +31,7 @@ class Conversation(models.Model):
     )
     title = models.CharField(_("title"), max_length=200, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    via_api = models.BooleanField(_("started through the API"), default=False)
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -63,7 +63,7 @@ def messages_view(conversation: Conversation) -> list[dict[str, Any]]:
 @login_required
 def chat_home(request: HttpRequest) -> HttpResponse:
     """The latest conversation; a first visit creates one so the message box is ready."""
-    conversation = Conversation.objects.filter(owner=request.user).first()
+    conversation = Conversation.objects.filter(owner=request.user, via_api=False).first()
     if conversation is None:
         conversation = Conversation.objects.create(owner=request.user)
     return chat_page(request, conversation)
@@ -82,7 +82,7 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
 @require_POST
 def conversation_new(request: HttpRequest) -> HttpResponse:
     """Start a conversation (reusing the latest one if it is still empty) and open it."""
-    latest = Conversation.objects.filter(owner=request.user).first()
+    latest = Conversation.objects.filter(owner=request.user, via_api=False).first()
     if latest is not None and not latest.messages.exists():
         return redirect("chat_conversation", conversation_id=latest.pk)
     conversation = Conversation.objects.create(owner=request.user)
@@ -147,9 +147,12 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     """The chat screen for ``conversation``: its turns, the conversation list, provider status."""
     label, provider_ok = provider_label()
     turn_records.turns_interrupted_close(conversation=conversation)
+    own = Conversation.objects.filter(owner=request.user)
     context = {
         "conversation": conversation,
-        "conversations": Conversation.objects.filter(owner=request.user)[:CONVERSATION_LIST_SIZE],
+        "conversations": own.filter(via_api=False)[:CONVERSATION_LIST_SIZE],
+        # started by POST /api/answer: listed apart, under the browser's own
+        "api_conversations": own.filter(via_api=True)[:CONVERSATION_LIST_SIZE],
         "items": messages_view(conversation),
         "provider_label": label,
         "provider_ok": provider_ok,

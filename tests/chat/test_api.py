@@ -413,6 +413,24 @@ def test_an_answer_without_conversation_starts_one_to_continue(
     assert set(Trace.objects.values_list("conversation_id", flat=True)) == {conversation.pk}
 
 
+def test_conversations_the_api_started_are_listed_apart_in_the_chat_sidebar(
+    fake: FakeProvider, user: Any, token: str
+) -> None:
+    fake.add(JSON_DRAFT, JSON_DRAFT)
+    started = post(Client(), "/api/answer", {"question": QUESTION}, **bearer(token)).json()
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get("/").content.decode()  # opens (creates) a browser conversation
+    own, api = page.split('id="api-conversation-list"')
+
+    link = f'id="conversation-link-{started["conversation"]}"'
+    assert Conversation.objects.get(pk=started["conversation"]).via_api
+    assert link in api and link not in own
+    assert "Started through the API (1)" in own
+    # the chat opens the browser's own latest conversation, not the API's
+    assert '<h1 id="chat-title" class="chat-title">New conversation</h1>' in page
+
+
 def test_sse_names_the_conversation_in_meta_done_and_a_header(
     fake: FakeProvider, token: str
 ) -> None:

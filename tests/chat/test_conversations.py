@@ -30,6 +30,22 @@ def test_rename_changes_the_title_in_the_list_and_the_heading() -> None:
     assert f'id="conversation-link-{conversation.pk}"' in html
 
 
+@pytest.mark.parametrize(
+    ("asked", "shown"), [(True, "How many leave days do I get?"), (False, "New conversation")]
+)
+def test_a_blank_rename_restores_the_automatic_title(asked: bool, shown: str) -> None:
+    client, user = logged_in("ann")
+    conversation = Conversation.objects.create(owner=user, title="My own title")
+    if asked:
+        Message.objects.create(
+            conversation=conversation, role="user", text="How many leave days do I get?"
+        )
+    response = client.post(f"/c/{conversation.pk}/rename/", {"title": "   "})
+    html = client.get(response["Location"]).content.decode()
+
+    assert f'<h1 id="chat-title" class="chat-title">{shown}</h1>' in html
+
+
 def test_delete_removes_the_conversation_but_keeps_its_traces() -> None:
     client, user = logged_in("ann")
     conversation = Conversation.objects.create(owner=user, title="To go")
@@ -62,3 +78,21 @@ def test_rename_and_delete_need_post() -> None:
     conversation = Conversation.objects.create(owner=user)
     assert client.get(f"/c/{conversation.pk}/delete/").status_code == 405
     assert Conversation.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_asking_in_a_conversation_deleted_in_another_tab_says_so_and_what_to_do() -> None:
+    import json
+
+    from tests.chat.support import chat_socket, conversation_make, user_make
+
+    user = await user_make("ann")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as comm:
+        await conversation.adelete()  # the other tab's ⋯ menu
+        await comm.send_to(text_data=json.dumps({"question": "Still there?"}))
+        alert = await comm.receive_from(timeout=5)
+
+    assert "This conversation has been deleted (perhaps in another tab)." in alert
+    assert "Press “New conversation” to keep asking." in alert
+    assert "does not exist" not in alert
