@@ -194,7 +194,7 @@ def test_rename_then_delete_a_conversation(sized: Any, live_server_demo: LiveSer
     expect(page.locator(".trace-row", has_text=question)).to_have_count(1)
 
 
-def test_lang_switches_page_socket_and_every_footer(
+def test_lang_switches_the_page_and_socket_and_footers_follow_their_card(
     browser: Any, login_state: dict[str, Any], live_server_demo: LiveServer
 ) -> None:
     from playwright.sync_api import expect
@@ -216,7 +216,7 @@ def test_lang_switches_page_socket_and_every_footer(
         context.close()
 
         assert (html_lang, card_lang) == ("en", "zh-hans")  # the card speaks the question's
-        assert footer.startswith("Not answered")
+        assert footer.startswith("未回答")  # and so does its footer, on either page
         assert chinese_footer.startswith("未回答")
 
 

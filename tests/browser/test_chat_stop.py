@@ -143,6 +143,39 @@ def test_stop_keeps_the_sentences_shown_and_the_trace_says_stopped(
     expect(page.locator("#final-status")).to_have_text("stopped by the user")
 
 
+def test_reloading_mid_answer_shows_the_answer_when_it_is_finished(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    """A reload does not cancel the answer the reader asked for: the reloaded page says it
+    is still being written, then shows it, never "Answering…" for ever."""
+    from playwright.sync_api import expect
+
+    page = slow_page
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    send(page, RECYCLE)
+    asked_model(fake_model, before)
+    page.click("#stop-button")  # this first turn only tells the passage's block number
+    n = block_of(fake_model, BIN_SENTENCE)
+    fake_model.script(StreamReply(deltas=(f"{BIN_SENTENCE} ", f"[{n}]."), delay=2.0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    send(page, RECYCLE)
+    asked_model(fake_model, before)
+    page.reload()
+    turn = page.locator(".bubble-assistant").last
+    expect(turn.locator(".turn-progress")).to_have_text(
+        "Still writing this answer: it appears here when it is finished."
+    )
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "answered")
+
+    assert BIN_SENTENCE in turn.locator(".answer").inner_text()
+    assert turn.locator(".turn-progress").count() == 0
+    assert page.locator(".bubble-user").count() == 1  # replaced in place, not appended again
+    assert turn.locator(".copy-answer").is_visible()
+
+
 def test_paragraphs_follow_the_models_sources(
     slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
 ) -> None:

@@ -91,6 +91,101 @@ def test_documents_of_a_refusal_open_in_the_dialog_in_the_question_language(
 
     assert card.get_attribute("lang") == "zh-hans"
     assert card.locator(".refusal-docs-label").inner_text() == "你可以查阅这些文档："
-    assert turn.locator(".turn-status").inner_text().startswith("Not answered")  # UI language
+    # the footer speaks the card's language, not the page's
+    assert turn.locator(".turn-status").inner_text().startswith("未回答")
     assert href.startswith("/chunks/") and link.get_attribute("hx-get") == href
     assert dialog.evaluate("d => d.open") is True and page.url == chat_url
+
+
+# ------------------------------------------------ third new-user test: keyboard, length, language
+
+ZH_RECYCLE = "回收站会把删除的文件保留多久？"  # q-002
+
+
+def test_feedback_keeps_the_keyboard_focus(page: Any, live_server_demo: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    open_chat(page, live_server_demo)
+    turn = ask(page, RATE_LIMIT)
+    turn.locator(".feedback-down").focus()
+    page.keyboard.press("Enter")
+    expect(turn.locator(".feedback-down")).to_have_attribute("aria-pressed", "true")
+    after_thumbs = page.evaluate("document.activeElement.tagName + '#' + document.activeElement.id")
+    page.keyboard.type("Say which plan.")
+    page.keyboard.press("Tab")  # to "Send comment"
+    page.keyboard.press("Enter")
+    expect(turn.locator(".feedback-thanks")).to_be_visible()
+    after_send = page.evaluate("document.activeElement.closest('form.feedback') !== null")
+
+    assert after_thumbs.startswith("TEXTAREA#feedback-text-")
+    assert after_send  # still on the feedback control, not <body>
+
+
+def test_a_question_over_the_limit_is_kept_whole_and_the_counter_says_by_how_much(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    open_chat(page, live_server_demo)
+    pasted = "Why? " * 410  # 2050 characters; the limit is 2000
+    page.fill("#question", pasted)
+    counter = page.locator("#question-count")
+    expect(counter).to_be_visible()
+    counter_text = counter.inner_text()
+    page.press("#question", "Enter")
+    alert = page.locator("#composer-alert")
+    expect(alert).to_contain_text("the limit is 2000")
+
+    assert counter_text == (
+        "2050 characters: 50 over the limit of 2000. Shorten the question before sending it."
+    )
+    assert page.input_value("#question") == pasted  # not cut by a maxlength, and given back
+    assert page.locator(".bubble-user").count() == 0
+
+
+def test_enter_on_a_blank_question_says_why_nothing_was_sent(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    open_chat(page, live_server_demo)
+    page.fill("#question", "   \n  ")
+    page.press("#question", "Enter")
+    expect(page.locator("#composer-alert")).to_have_text("Type a question before sending.")
+    assert page.locator(".bubble-user").count() == 0
+
+
+def test_a_chinese_question_in_the_english_ui_is_one_language_per_card(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    open_chat(page, live_server_demo)
+    turn = ask(page, ZH_RECYCLE)
+    question = page.locator(".bubble-user .bubble-text").last
+    sentence_langs = set(turn.locator(".answer .sentence").evaluate_all(
+        "spans => spans.map(s => s.lang)"
+    ))
+
+    assert page.get_attribute("html", "lang") == "en"
+    assert question.get_attribute("lang") == "zh-hans"
+    assert sentence_langs == {"zh-hans"}
+    assert turn.locator(".bubble-footer").get_attribute("lang") == "zh-hans"
+    assert turn.locator(".turn-status").inner_text() == "已回答"
+
+
+def test_copy_includes_the_notices_shown_with_the_answer(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    open_chat(page, live_server_demo)
+    turn = ask(page, RATE_LIMIT)
+    # the pipeline's authority notice, as the notices partial renders it above the sentences
+    turn.locator(".notices").evaluate(
+        """n => { const p = document.createElement('p'); p.className = 'notice';
+                  p.textContent = 'The API policy (2025) takes precedence over the FAQ.';
+                  n.appendChild(p); }"""
+    )
+    turn.locator(".copy-answer").click()
+    copied = page.evaluate("navigator.clipboard.readText()")
+
+    assert copied.startswith("The API policy (2025) takes precedence over the FAQ.\n\n")
+    assert "600" in copied

@@ -23,6 +23,7 @@ A model id the API does not offer gets 404 ``not_found_error``; aliases report t
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -52,6 +53,7 @@ class StreamReply:
     ping_every: int = 0
     fault: Fault | None = None
     after: int = 0
+    delay: float = 0.0  # seconds before each delta: a slow model that still finishes
 
 
 @dataclass(frozen=True)
@@ -131,6 +133,8 @@ class _Handler(StreamingHandler):
             if reply.fault is not None and deltas == reply.after:
                 self._fault(reply.fault)
                 return
+            if reply.delay and b"content_block_delta" in event:
+                time.sleep(reply.delay)
             self.chunk(event)
             deltas += b"content_block_delta" in event
         if reply.fault is not None:
