@@ -81,7 +81,9 @@ DELETED = gettext_lazy(
 )
 # Answers whose socket went away: referenced here until they are stored (asyncio keeps only
 # a weak reference to a task).
-DETACHED: set[asyncio.Task[None]] = set()
+# Keyed by the page (``tab``) that asked, with the Stop event, so the same page's reopened
+# socket can still stop it.
+DETACHED: dict[str, tuple[asyncio.Task[None], asyncio.Event | None]] = {}
 
 
 class InputRejected(Exception):
@@ -180,8 +182,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             await self.group_change("group_discard")
         task = self.turn_task
         if task is not None and not task.done():
-            DETACHED.add(task)
-            task.add_done_callback(DETACHED.discard)
+            key = self.tab or f"socket:{id(self)}"
+            DETACHED[key] = (task, self.stop)
+            task.add_done_callback(lambda _t: DETACHED.pop(key, None))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if not self.admitted:
@@ -226,11 +229,14 @@ class ChatConsumer(AsyncWebsocketConsumer):
     async def answer_stop(self) -> None:
         """Stop the streaming answer: cancel its task (the provider call with it). The
         sentences already shown stay; the turn service stores the turn as "stopped" and the
-        bubble says so. Nothing streaming: nothing to do."""
-        task = self.turn_task
-        if task is None or task.done() or not self.streaming or self.stop is None:
+        bubble says so. An answer this page asked on a socket since dropped (reconnected) is
+        stopped the same way. Nothing streaming: nothing to do."""
+        task, stop = self.turn_task, self.stop
+        if task is None or task.done() or not self.streaming:
+            task, stop = DETACHED.get(self.tab, (None, None)) if self.tab else (None, None)
+        if task is None or task.done() or stop is None:
             return
-        self.stop.set()
+        stop.set()
         task.cancel()
 
     async def guarded(self, coro: Any) -> None:

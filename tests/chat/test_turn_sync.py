@@ -110,3 +110,24 @@ async def test_a_page_reconnected_after_a_server_restart_shows_the_turn_interrup
 )
 def test_sync_frames_name_bubble_keys_and_question_ids_only(frame: str, parsed: Any) -> None:
     assert sync_parse(frame) == parsed
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_stop_on_a_reconnected_page_stops_the_answer_its_dropped_socket_asked(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as dropped:
+        await dropped.send_to(text_data=json.dumps({"question": QUESTION}))
+        first = await dropped.receive_from(timeout=10)
+        await fake_provider.streaming.wait()
+    key = first.split('id="turn-', 1)[1].split('"', 1)[0]
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as reopened:
+        await reopened.send_to(text_data=json.dumps({"type": "stop"}))  # the Stop button
+        replaced = await reopened.receive_from(timeout=10)
+
+    assert fake_provider.cancelled
+    assert oob_targets(replaced)[0][0] == f"outerHTML:#turn-{key}"
+    assert 'data-status="stopped"' in replaced and SHOWN in replaced
