@@ -56,7 +56,11 @@
       .replace('%(count)s', n).replace('%(limit)s', limit).replace('%(over)s', n - limit);
     if (over) { box.setAttribute('aria-invalid', 'true'); } else { box.removeAttribute('aria-invalid'); }
   }
-  box.addEventListener('input', countShow);
+  box.addEventListener('input', function () {
+    countShow();
+    var a = alertBox();  // "Type a question before sending." is answered by typing one
+    if (a && box.value.trim() && a.textContent === form.dataset.emptyMessage) { showAlert(''); }
+  });
 
   // ---- connection state (the span is replaced by the server's fragment: look it up each time)
   function stateElement() { return document.getElementById('connection-state'); }
