@@ -9,7 +9,7 @@ that Django templates rendered.
 
 Dropped sentences never reach this module as text: only their count does.
 
-Language: refusal and conflict cards, notices, the withheld note and the footer speak the
+Language: refusal and conflict cards, notices, the withheld note, errors and the footer speak the
 language of the question (``Meta.language``, stored as ``Trace.language``), whatever the UI
 language, so one card never mixes two; a turn whose language is not known yet (cancelled
 before retrieval) uses the UI language. Sentences, notices and questions are marked with the
@@ -222,6 +222,9 @@ def message_turn_view(message: Message) -> dict[str, Any]:
     """A stored assistant ``Message`` as a finished turn (withheld count from its trace)."""
     trace = message.trace
     data = trace.data if trace is not None else {}
+    language = trace.language if trace is not None else ""
+    with translation.override(answer_locale(language)):  # the card's language, as its footer
+        error = stored_error(message.status, data)
     return turn_view(
         key=f"m{message.pk}",
         sentences=message.sentences or (),
@@ -229,10 +232,10 @@ def message_turn_view(message: Message) -> dict[str, Any]:
         dropped=len(data.get("dropped") or ()),
         refusal=message.refusal,
         notices=(data.get("notices") or ()) if message.sentences else (),
-        error=stored_error(message.status, data),
+        error=error,
         status=message.status or "answered",
         trace_id=message.trace_id or "",
-        language=trace.language if trace is not None else "",
+        language=language,
         feedback=cached_feedback(trace),
     )
 
@@ -294,9 +297,10 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
         with translation.override(locale):
             return fragment("refusal", key=key, refusal=refusal_view(ev.to_dict()), oob="true")
     if isinstance(ev, Error):
-        return fragment(
-            "error", key=key, error=ev.message, shown=bool(outcome.sentences), oob="true"
-        )
+        with translation.override(locale):
+            return fragment(
+                "error", key=key, error=ev.message, shown=bool(outcome.sentences), oob="true"
+            )
     if isinstance(ev, Done):
         return footer_fragment(key=key, status=ev.status, outcome=outcome)
     return mark_safe("")

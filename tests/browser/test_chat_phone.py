@@ -15,6 +15,7 @@ pytestmark = pytest.mark.browser
 
 CONFLICT = "What is the maximum size of a single uploaded file?"  # q-033
 RATE_LIMIT = "What is the default rate limit of the open API?"  # q-005
+ZH_RATE_LIMIT = "开放 API 的默认速率限制是多少？"  # q-006
 
 
 @pytest.fixture
@@ -53,7 +54,8 @@ def test_chinese_browser_gets_streamed_fragments_in_chinese(
 ) -> None:
     open_chat(chinese_page, live_server_demo)
     state = chinese_page.locator("#connection-state").inner_text()
-    footer = ask(chinese_page, RATE_LIMIT).locator(".bubble-footer").inner_text()
+    # a Chinese question: its card and footer speak Chinese (an English one's speak English)
+    footer = ask(chinese_page, ZH_RATE_LIMIT).locator(".bubble-footer").inner_text()
 
     assert chinese_page.locator("html").get_attribute("lang") == "zh-hans"
     assert state == "已连接"
