@@ -68,5 +68,6 @@ async def test_three_disagreeing_sources_show_one_notice(
         await comm.send_to(text_data=ask(question))
         frames = await receive_turn(comm)
     page = "".join(frames)
-    shown = [html.unescape(p) for p in re.findall(r'<p class="notice" role="note">(.*?)</p>', page)]
+    notices = re.findall(r'<p class="notice" role="note"[^>]*>(.*?)</p>', page)  # lang=...
+    shown = [html.unescape(p) for p in notices]
     assert shown == [notice]
