@@ -52,7 +52,6 @@ from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate, challenge, fabricate_allowed
 from chat.selectors import chunk_url, reader_numbers
-from chat.services import conversation_mark_api
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -62,7 +61,6 @@ from chat.turns import (
     question_checked,
 )
 from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
-from kbqa.db import db_async
 
 log = logging.getLogger(__name__)
 
@@ -190,8 +188,6 @@ async def turn_open(
         status = REJECTED_STATUS[exc.reason]
         raise ApiError(status, str(exc), retry_after=exc.retry_after) from None
     assert isinstance(opened, TurnOpened) and opened.conversation is not None
-    if data.conversation_id is None:  # listed apart in the chat sidebar
-        await db_async(conversation_mark_api)(conversation_id=opened.conversation.pk)
     return turn, opened.conversation.pk
 
 

@@ -16,7 +16,6 @@ from chat.models import Conversation, Feedback, Message, Trace
 from chat.turn_records import trace_fields
 from kbqa.core.records import TraceRecorder
 from kbqa.core.types import Turn
-from kbqa.db import write_retried
 
 
 def trace_record(
@@ -121,14 +120,6 @@ def conversation_rename(*, conversation: Conversation, title: str) -> Conversati
     conversation.title = title
     conversation.save(update_fields=["title"])
     return conversation
-
-
-def conversation_mark_api(*, conversation_id: int) -> None:
-    """Mark a conversation the answer API started (``Conversation.via_api``), so the chat
-    sidebar lists it apart; retried when it loses a lock race (``kbqa.db.write_retried``)."""
-    write_retried(
-        lambda: Conversation.objects.filter(pk=conversation_id).update(via_api=True)
-    )
 
 
 def conversation_delete(*, conversation: Conversation) -> None:

@@ -116,7 +116,9 @@ def conversation_titled(conversation: Conversation, question: str, *, new: bool)
     characters; inside the caller's transaction. A new one is created afresh on each call, so
     a retried transaction never reuses the primary key of a rolled-back row."""
     if new:
-        return Conversation.objects.create(owner=conversation.owner, title=question[:80])
+        return Conversation.objects.create(
+            owner=conversation.owner, title=question[:80], via_api=conversation.via_api
+        )
     if not conversation.title:
         conversation.title = question[:80]
         Conversation.objects.filter(pk=conversation.pk, title="").update(title=conversation.title)

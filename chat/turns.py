@@ -187,7 +187,8 @@ def question_store_db(
     (``turn_records.turn_begin``)."""
     conversation = stored.conversation
     if conversation is None and request.start_conversation and request.user is not None:
-        conversation = Conversation(owner=request.user)  # ``turn_begin`` creates it
+        # ``turn_begin`` creates it; only the answer API starts one (listed apart: ``via_api``)
+        conversation = Conversation(owner=request.user, via_api=True)
     if conversation is None:
         return None
     stored.record = turn_begin(
