@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.translation import gettext_lazy as _
 
@@ -74,34 +76,42 @@ UNIT_LABELS = {
 }
 
 
-@register.filter
-def call_purpose_label(purpose: str) -> str:
-    """``"answer"`` -> "answer" (translated), for the reviewer's list of model calls."""
-    return str(CALL_PURPOSE_LABELS.get(purpose, purpose))
+def _label_filter(name: str, labels: dict[str, Any], doc: str) -> None:
+    """Register template filter ``name``: a code in words from ``labels`` (translated), an
+    unknown code as it is."""
+
+    def label(code: str) -> str:
+        return str(labels.get(code, code))
+
+    label.__doc__ = doc
+    register.filter(name, label)
 
 
-@register.filter
-def stop_reason_label(reason: str) -> str:
-    """A provider's stop reason in words: ``"end_turn"`` -> "finished" (translated)."""
-    return str(STOP_REASON_LABELS.get(reason, reason))
-
-
-@register.filter
-def unit_label(unit: str) -> str:
-    """A conflict's unit in words: ``"day"`` -> "days" (translated); MB, USD... as they are."""
-    return str(UNIT_LABELS.get(unit, unit))
-
-
-@register.filter
-def authority_label(authority: str) -> str:
-    """A document's authority (``policy``, ``manual``...) as a translated label."""
-    return str(AUTHORITY_LABELS.get(authority, authority))
-
-
-@register.filter
-def status_label(status: str) -> str:
-    """``"answered"`` -> "Answered" (translated); unknown statuses are shown as they are."""
-    return str(STATUS_LABELS.get(status, status))
+_label_filter(
+    "call_purpose_label",
+    CALL_PURPOSE_LABELS,
+    '``"answer"`` -> "answer" (translated), for the reviewer\'s list of model calls.',
+)
+_label_filter(
+    "stop_reason_label",
+    STOP_REASON_LABELS,
+    'A provider\'s stop reason in words: ``"end_turn"`` -> "finished" (translated).',
+)
+_label_filter(
+    "unit_label",
+    UNIT_LABELS,
+    'A conflict\'s unit in words: ``"day"`` -> "days" (translated); MB, USD... as is.',
+)
+_label_filter(
+    "authority_label",
+    AUTHORITY_LABELS,
+    "A document's authority (``policy``, ``manual``...) as a translated label.",
+)
+_label_filter(
+    "status_label",
+    STATUS_LABELS,
+    '``"answered"`` -> "Answered" (translated); unknown statuses as they are.',
+)
 
 
 @register.filter
