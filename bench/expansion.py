@@ -79,20 +79,22 @@ class Corpus:
         scores = per_segment.get(0)
         return [0.0] * len(self.texts) if scores is None else scores.tolist()
 
-    def rank(self, weights: dict[str, float]) -> list[int]:
-        """Chunk positions by ``sum_t weight_t * bm25_t``, best first, ties by position."""
+    def weighted(self, weights: dict[str, float]) -> list[float]:
+        """Each chunk's ``sum_t weight_t * bm25_t``."""
         total = [0.0] * len(self.texts)
         for term, w in weights.items():
             for i, s in enumerate(self.term_scores(term)):
                 total[i] += w * s
+        return total
+
+    def rank(self, weights: dict[str, float]) -> list[int]:
+        """Chunk positions by ``weighted`` score, best first, ties by position."""
+        total = self.weighted(weights)
         return sorted((i for i, s in enumerate(total) if s > 0), key=lambda i: (-total[i], i))
 
     def rm3(self, query: dict[str, float]) -> dict[str, float]:
         """RM3 weights for ``query`` (module docstring)."""
-        scores = [0.0] * len(self.texts)
-        for term, w in query.items():
-            for i, s in enumerate(self.term_scores(term)):
-                scores[i] += w * s
+        scores = self.weighted(query)
         top = sorted((i for i, s in enumerate(scores) if s > 0), key=lambda i: -scores[i])
         top = top[:FB_DOCS]
         norm = sum(scores[i] for i in top)
