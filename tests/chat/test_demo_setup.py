@@ -45,7 +45,8 @@ def test_debug_creates_demo_superuser_and_private_login_file(
     assert (user.is_superuser, user.check_password(password)) == (True, True)
     assert stat.S_IMODE((data_dir / "demo-login.txt").stat().st_mode) == 0o600
     assert login == f"url: http://127.0.0.1:8000/\nuser: demo\npassword: {password}\n"
-    assert f"Open http://127.0.0.1:8000/ and log in as user: demo  password: {password}" in out
+    assert "Open http://127.0.0.1:8000/ once the server below logs" in out
+    assert f"log in as user: demo  password: {password}" in out
     assert Document.objects.count() == len(DEMO_DOCS) > 0
 
 

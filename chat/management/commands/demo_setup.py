@@ -90,4 +90,9 @@ class Command(BaseCommand):
             users.create_superuser(username=username, email="", password=password)
             login_file_write(path, username=username, password=password, url=url)
             self.stdout.write(f"Created demo superuser {username!r} (login saved to {path}).")
-        self.stdout.write(f"Open {url} and log in as user: {username}  password: {password}")
+        # `make run` starts the server after this command: say when it is ready, or an early
+        # visitor meets "connection refused" while Daphne is still importing.
+        self.stdout.write(
+            f"Open {url} once the server below logs \"Listening on TCP address\", and log in"
+            f" as user: {username}  password: {password}"
+        )
