@@ -73,7 +73,11 @@ def test_json_output_one_event_per_line_done_last(fake: FakeProvider) -> None:
     lines = [json.loads(line) for line in ask(QUESTION, "--json").splitlines()]
     assert [line["event"] for line in lines] == ["meta", "sentence", "dropped", "done"]
     assert lines[1]["data"] == {
-        "index": 1, "text": SHOWN, "citations": [1], "kind": "claim", "paragraph": False
+        "index": 1,
+        "text": SHOWN,
+        "citations": [1],
+        "kind": "claim",
+        "paragraph": False,
     }
     assert set(lines[2]["data"]) == {"index", "citations", "reasons"}
     assert lines[3]["data"]["trace_id"] == Trace.objects.get().pk
@@ -125,9 +129,7 @@ def test_fabricate_flag_adds_sentences_the_verifier_withholds(fake: FakeProvider
     assert "withheld" not in plain
 
 
-def test_conversation_continues_with_history(
-    fake: FakeProvider, django_user_model: Any
-) -> None:
+def test_conversation_continues_with_history(fake: FakeProvider, django_user_model: Any) -> None:
     alice = django_user_model.objects.create_user("alice", password="pw")
     conversation = Conversation.objects.create(owner=alice, title="Leave")
     Message.objects.create(conversation=conversation, role="user", text=QUESTION)
@@ -210,3 +212,28 @@ def test_control_characters_are_stripped_from_the_question(fake: FakeProvider) -
     ask("How much\x00 annual leave?\x1b")
     assert fake.prompts[0].question == "How much annual leave?"
     assert Trace.objects.get().question == "How much annual leave?"
+
+
+LEAVE_AND_TRAVEL = (
+    "How many days of annual leave do full-time employees get, "
+    "and how many days ahead must travel be booked?"
+)
+
+
+def test_sources_are_numbered_as_the_browser_numbers_them(fake: FakeProvider) -> None:
+    """Block 2 cited first is source [1], as the chat's chips show it; --json keeps the
+    block numbers of the trace and the API."""
+    draft = (
+        "Travel must be booked through the travel desk at least 14 days ahead [2]. "
+        "Full-time employees get 20 days of annual leave each calendar year [1]."
+    )
+    fake.add(draft)
+    output = ask(LEAVE_AND_TRAVEL)
+    assert "travel desk at least 14 days ahead. [1]\n" in output
+    assert "each calendar year. [2]\n" in output
+    assert "  [1] Travel FAQ doc-002#c01\n  [2] Leave policy (2025-06-30) doc-001#c01\n" in output
+
+    fake.add(draft)
+    lines = ask(LEAVE_AND_TRAVEL, "--json").splitlines()
+    events = [json.loads(line) for line in lines]
+    assert [e["data"]["citations"] for e in events if e["event"] == "sentence"] == [[2], [1]]

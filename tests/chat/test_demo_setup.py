@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import stat
 from io import StringIO
 from pathlib import Path
@@ -12,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from sources.models import Document
+from sources.selectors import index_status
 
 pytestmark = pytest.mark.django_db
 
@@ -72,3 +74,20 @@ def test_without_debug_no_demo_login_is_created(settings: SettingsWrapper, data_
     assert not get_user_model().objects.filter(username="demo").exists()
     assert not (data_dir / "demo-login.txt").exists()
     assert Document.objects.count() == len(DEMO_DOCS)
+
+
+def test_missing_index_is_rebuilt_for_an_existing_knowledge_base(
+    settings: SettingsWrapper, data_dir: Path
+) -> None:
+    """A data folder kept across an upgrade (or an index folder removed) would otherwise
+    leave `make run` refusing every question for low relevance."""
+    settings.DEBUG = True
+    run()
+    shutil.rmtree(settings.KBQA_INDEX_DIR)
+    assert index_status().problem
+
+    out, _err = run()
+
+    assert "no retrieval index" in out.lower() and "building now" in out
+    status = index_status()
+    assert (status.problem, status.chunks > 0) == ("", True)

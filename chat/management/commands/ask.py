@@ -3,8 +3,10 @@
 Plain output: each verified sentence with its ``[n]`` chips as it arrives, a refusal's
 message, then one "(N sentences withheld: ...)" note counting the dropped sentences (never
 their text, as in the browser), the sources cited (``[n] title (updated) chunk_id``) and the
-trace id. ``--json``: one ``{"event", "data"}`` object per line, ``done`` last. Exit status 1
-when the answer ends in an error. A question over ``KBQA_MAX_QUESTION_CHARS`` is refused with
+trace id. Sources are numbered as the browser numbers them, 1, 2, 3… in order of first
+citation (``reader_numbers``). ``--json``: one ``{"event", "data"}`` object per line, ``done``
+last, with the block numbers of the trace and the API. Exit status 1 when the answer ends in
+an error. A question over ``KBQA_MAX_QUESTION_CHARS`` is refused with
 the browser's message before anything runs.
 """
 
@@ -21,16 +23,19 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.outcomes import AnswerOutcome
+from chat.selectors import reader_numbers
 from chat.turns import TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Error, Event, Notice, Refusal, Sentence, event_payload
 
 
-def render_plain(ev: Event) -> str | None:
-    """The terminal line for one event (None: nothing to print for it)."""
+def render_plain(ev: Event, numbers: dict[int, int] | None = None) -> str | None:
+    """The terminal line for one event (None: nothing to print for it); ``numbers`` maps block
+    numbers to the reader's (``reader_numbers``; a block missing from it keeps its own)."""
+    numbers = numbers or {}
     if isinstance(ev, Notice):
         return "\n".join(f"Note: {n}" for n in ev.notices)
     if isinstance(ev, Sentence):
-        chips = "".join(f"[{n}]" for n in ev.citations)
+        chips = "".join(f"[{numbers.get(n, n)}]" for n in ev.citations)
         return f"{ev.text} {chips}".rstrip()
     if isinstance(ev, Refusal):
         return ev.message
@@ -49,11 +54,13 @@ def withheld_line(dropped: int) -> str | None:
 
 
 def sources_lines(outcome: AnswerOutcome) -> list[str]:
-    """``[n] title (updated) chunk_id`` for each block a shown sentence cited."""
+    """``[n] title (updated) chunk_id`` for each block a shown sentence cited, by the reader's
+    number ``n``."""
+    numbers = reader_numbers(outcome.sentences)
     lines = []
-    for b in outcome.citations():
+    for b in sorted(outcome.citations(), key=lambda b: numbers[b["n"]]):
         updated = f" ({b['updated']})" if b.get("updated") else ""
-        lines.append(f"[{b['n']}] {b.get('title', '')}{updated} {b['chunk_id']}")
+        lines.append(f"[{numbers[b['n']]}] {b.get('title', '')}{updated} {b['chunk_id']}")
     return lines
 
 
@@ -110,7 +117,7 @@ class Command(BaseCommand):
                 line = (
                     json.dumps(event_payload(ev), ensure_ascii=False)
                     if as_json
-                    else render_plain(ev)
+                    else render_plain(ev, reader_numbers(outcome.sentences))
                 )
                 if line is not None:
                     self.stdout.write(line)

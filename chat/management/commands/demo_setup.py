@@ -1,6 +1,8 @@
 """``manage.py demo_setup``: a knowledge base and a login to try kbqa locally (``make run``).
 
-1. If the knowledge base has no document, ingest ``sources/demo/docs/`` (or ``--docs``).
+1. If the knowledge base has no document, ingest ``sources/demo/docs/`` (or ``--docs``);
+   if it has documents but the retrieval index is missing or stale (built by another
+   tokenizer version, after an upgrade), rebuild it with ``index_build``.
 2. With ``KBQA_DEBUG`` on, create a ``demo`` superuser with a random password if missing,
    write URL, user and password to ``DATA_DIR/demo-login.txt`` (mode 600) and print them.
    Without DEBUG no demo login is created: a real deployment makes its own accounts
@@ -19,9 +21,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from sources.models import Document
+from sources.selectors import index_status
 from sources.services import documents_ingest_paths
 
 DEMO_DOCS = Path(settings.BASE_DIR) / "sources" / "demo" / "docs"
@@ -71,6 +75,10 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"Knowledge base already has {Document.objects.count()} documents; left as it is."
             )
+            problem = index_status().problem
+            if problem:  # else every question would be refused for low relevance
+                self.stdout.write(f"The retrieval index needs building ({problem}); building now.")
+                call_command("index_build", stdout=self.stdout, stderr=self.stderr)
             return
         summary = documents_ingest_paths(paths=[docs])
         self.stdout.write(f"Ingested {docs}: {summary.line()}")
@@ -93,6 +101,6 @@ class Command(BaseCommand):
         # `make run` starts the server after this command: say when it is ready, or an early
         # visitor meets "connection refused" while Daphne is still importing.
         self.stdout.write(
-            f"Open {url} once the server below logs \"Listening on TCP address\", and log in"
+            f'Open {url} once the server below logs "Listening on TCP address", and log in'
             f" as user: {username}  password: {password}"
         )
