@@ -7,7 +7,8 @@ while every valid field still filters (a typo in one date does not throw the oth
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -46,11 +47,15 @@ class TraceFilterForm(forms.Form):
 
     q = forms.CharField(required=False)
     status = forms.ChoiceField(required=False, choices=[("", ""), *Trace.Status.choices])
-    provider = forms.CharField(required=False)
+    provider = forms.ChoiceField(required=False)
     feedback = forms.ChoiceField(required=False, choices=FEEDBACK_CHOICES)
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, providers: Sequence[str] = (), **kwargs: Any) -> None:
+        """``providers``: the provider names on stored traces (``trace_providers``); any other
+        value is named as an error, as a bad status is, instead of silently listing nothing."""
         super().__init__(*args, **kwargs)
+        provider = cast(forms.ChoiceField, self.fields["provider"])
+        provider.choices = [("", ""), *((name, name) for name in providers)]
         # "from" is a Python keyword, so the date fields cannot be class attributes.
         self.fields["from"] = IsoDateField(required=False)
         self.fields["to"] = IsoDateField(required=False)

@@ -29,7 +29,8 @@ def trace_list(request: HttpRequest) -> HttpResponse:
     A bad field (a date that is not YYYY-MM-DD, "to" before "from") is shown as an error next
     to it and ignored; the other fields still filter.
     """
-    form = TraceFilterForm(request.GET)
+    providers = trace_providers()
+    form = TraceFilterForm(request.GET, providers=providers)
     # The list shows columns only; ``data`` holds every prompt and draft: kilobytes a row.
     traces = traces_filter(**form.filters()).defer("data").select_related("feedback")
     page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
@@ -40,7 +41,7 @@ def trace_list(request: HttpRequest) -> HttpResponse:
             "page": page,
             "form": form,
             "statuses": Trace.Status.choices,
-            "providers": trace_providers(),
+            "providers": providers,
             "feedback_choices": FEEDBACK_CHOICES,
         },
     )

@@ -193,8 +193,18 @@ def field_errors(html: str) -> dict[str, str]:
             {"status": "Select a valid choice. bogus is not one of the available choices."},
             ["Parental leave for part-timers?", "Upload limit for the portal?"],
         ),
+        (
+            "?provider=%3Cx%3E&q=upload",
+            {"provider": "Select a valid choice. &lt;x&gt; is not one of the available choices."},
+            ["Upload limit for the portal?"],
+        ),
+        (
+            "?feedback=sideways&q=upload",
+            {"feedback": "Select a valid choice. sideways is not one of the available choices."},
+            ["Upload limit for the portal?"],
+        ),
     ],
-    ids=["bad-dates", "from-after-to", "bad-status"],
+    ids=["bad-dates", "from-after-to", "bad-status", "unknown-provider", "bad-feedback"],
 )
 def test_a_bad_filter_field_is_named_and_the_rest_still_filters(
     traces: None, staff_client: Client, query: str, errors: dict[str, str], expected: list[str]
