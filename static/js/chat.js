@@ -48,7 +48,7 @@
   var limit = parseInt(box.dataset.maxChars || '0', 10);
   function countShow() {
     if (!counter || !limit) { return; }
-    var n = box.value.length;
+    var n = Array.from(box.value).length;  // characters as the server counts them (code points)
     var over = n > limit;
     counter.hidden = n < limit * 0.9;
     counter.classList.toggle('is-over', over);

@@ -143,6 +143,21 @@ def test_a_question_over_the_limit_is_kept_whole_and_the_counter_says_by_how_muc
     assert page.locator(".bubble-user").count() == 0
 
 
+def test_the_counter_counts_characters_as_the_server_does(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    """An emoji is one character to the server's limit, not the two UTF-16 units of JS's
+    ``length``: 1001 of them are under the limit of 2000 and are sent."""
+    from playwright.sync_api import expect
+
+    open_chat(page, live_server_demo)
+    page.fill("#question", "\N{GRINNING FACE}" * 1801)
+    counter = page.locator("#question-count")
+    expect(counter).to_have_text("1801 of 2000 characters")
+    page.fill("#question", "\N{GRINNING FACE}" * 2001)
+    expect(counter).to_contain_text("2001 characters: 1 over the limit of 2000")
+
+
 def test_enter_on_a_blank_question_says_why_nothing_was_sent(
     page: Any, live_server_demo: LiveServer
 ) -> None:
