@@ -26,6 +26,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.urls import reverse  # noqa: E402
+from django.utils.translation import gettext_noop  # noqa: E402
 
 from chat.auth import api_precheck, scope_session_key, session_user  # noqa: E402
 from chat.routing import websocket_urlpatterns  # noqa: E402
@@ -37,7 +38,7 @@ from sources.selectors import index_warm  # noqa: E402
 index_warm()  # open the retrieval index and load jieba now, not in the first question
 
 MB = 1024 * 1024
-STAFF_ONLY = "Log in as staff to upload documents."
+STAFF_ONLY = gettext_noop("Log in as staff to upload documents.")  # English in JSON
 
 
 def upload_path() -> str:

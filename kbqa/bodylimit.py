@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+
+from django.utils.translation import gettext_noop
 
 Scope = dict[str, Any]
 Message = dict[str, Any]
@@ -33,7 +35,8 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Refusal = tuple[int, str] | tuple[int, str, str]
 Precheck = Callable[[Scope], Awaitable[Refusal | None]]
 
-TOO_LARGE = "The request body is too large (limit {limit})."
+# Messages are English in JSON (the API's contract); a browser's page shows them translated.
+TOO_LARGE = gettext_noop("The request body is too large (limit %(limit)s).")
 
 
 def size_text(limit: int) -> str:
@@ -48,6 +51,63 @@ def json_error(status: int, message: str) -> bytes:
     return json.dumps({"error": message}).encode("utf-8")
 
 
+def limit_params(limit: int) -> dict[str, str]:
+    """``TOO_LARGE``'s parameters for a ``limit`` in bytes."""
+    return {"limit": size_text(limit)}
+
+
+def error_body(
+    status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str]
+) -> tuple[bytes, bytes]:
+    """``(content type, body)`` of a refusal made before Django sees the request.
+
+    ``message`` is an English template (``TOO_LARGE``, a precheck's message) filled with
+    ``params``. API clients and scripts get ``{"error": message}`` JSON, in English (the API's
+    contract); a browser posting a form (its ``Accept`` names ``text/html``: the admin's
+    upload) gets a small page in the language of its ``Accept-Language``, with what to do
+    next, instead of raw JSON in place of the admin.
+    """
+    if b"text/html" not in headers.get(b"accept", b"").lower():
+        return b"application/json", json_error(status, _filled(message, params))
+    return b"text/html; charset=utf-8", html_error(status, message, headers, params)
+
+
+def html_error(
+    status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str]
+) -> bytes:
+    from django.utils import translation
+    from django.utils.html import escape
+    from django.utils.translation import gettext as _
+
+    with translation.override(_language_of(headers.get(b"accept-language", b""))):
+        title = _("The request was not accepted")
+        text = _filled(_(message), params)
+        advice = _("Go back and send fewer or smaller files at a time.") if status == 413 else ""
+        lang = translation.get_language() or "en"
+    return (
+        f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
+        f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
+        f"<p>{escape(text)}</p>" + (f"<p>{escape(advice)}</p>" if advice else "") + "</body></html>"
+    ).encode("utf-8")
+
+
+def _filled(template: str, params: Mapping[str, str]) -> str:
+    return template % params if params else template  # a bare "%" needs no escaping then
+
+
+def _language_of(accept_language: bytes) -> str:
+    """The first supported language of an ``Accept-Language`` header, else ``en``."""
+    from django.utils.translation import get_supported_language_variant
+    from django.utils.translation.trans_real import parse_accept_lang_header
+
+    for code, _quality in parse_accept_lang_header(accept_language.decode("latin-1")):
+        try:
+            return get_supported_language_variant(code)
+        except LookupError:
+            continue
+    return "en"
+
+
 def content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     """The declared body size in bytes, None when absent or not a number."""
     for name, value in headers:
@@ -59,9 +119,18 @@ def content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
     return None
 
 
-async def _respond(send: Send, status: int, message: str, challenge: str = "") -> None:
-    body = json_error(status, message)
-    headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+async def _respond(
+    send: Send,
+    status: int,
+    message: str,
+    challenge: str = "",
+    *,
+    scope: Scope,
+    params: Mapping[str, str] | None = None,
+) -> None:
+    headers_in = dict(scope.get("headers") or [])
+    content_type, body = error_body(status, message, headers_in, params or {})
+    headers = [(b"content-type", content_type), (b"content-length", b"%d" % len(body))]
     if challenge:  # a 401 names the scheme to use (RFC 9110 section 11.6.1)
         headers.append((b"www-authenticate", challenge.encode("latin-1")))
     await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -91,10 +160,10 @@ class BodyLimitMiddleware:
         limit = self.limit_for(scope["path"])
         declared = content_length(scope.get("headers") or [])
         if declared is not None and declared > limit:
-            await _respond(send, 413, TOO_LARGE.format(limit=size_text(limit)))
+            await _respond(send, 413, TOO_LARGE, scope=scope, params=limit_params(limit))
             return
         if self.precheck is not None and (refusal := await self.precheck(scope)) is not None:
-            await _respond(send, *refusal)
+            await _respond(send, *refusal, scope=scope)
             return
         await self._counted(scope, receive, send, limit)
 
@@ -125,7 +194,7 @@ class BodyLimitMiddleware:
         except _TooLarge:
             pass
         if over and not started:
-            await _respond(send, 413, TOO_LARGE.format(limit=size_text(limit)))
+            await _respond(send, 413, TOO_LARGE, scope=scope, params=limit_params(limit))
 
 
 def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
@@ -172,10 +241,18 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
             self.kbqa_refused = True
             self.content = io.BytesIO()  # nothing more is kept
             self.requestHeaders.removeHeader(b"Expect")  # no "100 Continue" after the 413
-            body = json_error(413, TOO_LARGE.format(limit=size_text(self.kbqa_limit)))
+            headers = {
+                name.lower(): values[0]
+                for name, values in self.requestHeaders.getAllRawHeaders()
+                if values
+            }
+            content_type, body = error_body(
+                413, TOO_LARGE, headers, limit_params(self.kbqa_limit)
+            )
             self.channel.transport.write(
-                b"HTTP/1.1 413 Content Too Large\r\nContent-Type: application/json\r\n"
-                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body)
+                b"HTTP/1.1 413 Content Too Large\r\nContent-Type: %s\r\n"
+                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
+                % (content_type, len(body), body)
             )
             self.channel.loseConnection()
 

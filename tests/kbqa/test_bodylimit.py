@@ -217,6 +217,46 @@ async def test_asgi_counts_a_body_without_content_length() -> None:
 
 
 
+BROWSER = [(b"accept", b"text/html,application/xhtml+xml,*/*;q=0.8")]
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        (b"en-GB,en;q=0.9", ["The request body is too large (limit 1 MB).", "fewer or smaller"]),
+        (b"zh-CN,zh;q=0.9", ["请求内容过大（上限 1 MB）。", "每次上传更少或更小的文件"]),
+    ],
+)
+async def test_asgi_shows_a_browser_a_page_in_its_language_not_json(
+    language: bytes, expected: list[str]
+) -> None:
+    """An admin posting too many files at once sees a page saying what to do, not raw JSON in
+    place of the admin; API clients keep the JSON above."""
+    sent: list[tuple[bytes, bytes]] = []
+    headers = [*BROWSER, (b"accept-language", language), (b"content-length", b"%d" % (2 * MB))]
+    status, body, reads = await call_app("/accounts/login/", headers, [b"x"], sent)
+    assert (status, reads) == (413, 0)
+    assert (b"content-type", b"text/html; charset=utf-8") in sent
+    assert all(text in body["html"] for text in expected)
+
+
+def test_daphne_shows_a_browser_upload_over_the_limit_a_page(server: Daphne) -> None:
+    head = (
+        "POST /admin/sources/document/upload/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Accept: text/html\r\nAccept-Language: zh-CN\r\n"
+        "Content-Type: multipart/form-data; boundary=kbqa\r\n"
+        f"Content-Length: {200 * MB}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(head.encode("ascii"))
+        response = b""
+        while data := sock.recv(65536):
+            response += data
+    head_part, _, body = response.partition(b"\r\n\r\n")
+    assert head_part.startswith(b"HTTP/1.1 413 ")
+    assert b"Content-Type: text/html; charset=utf-8" in head_part
+    assert "请求内容过大（上限 100 MB）。" in body.decode("utf-8")
+
 @pytest.mark.django_db(transaction=True)
 async def test_asgi_refuses_an_upload_from_a_non_staff_session_without_reading() -> None:
     from tests.chat.support import session_cookie, user_make
