@@ -132,10 +132,13 @@ class TurnOpened:
 
 
 def question_checked(raw: str) -> str:
-    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" or "too_long"."""
+    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" (nothing, or no
+    letter or digit in any script: "?", "……", an emoji) or "too_long"."""
     question = question_clean(raw)
     if not question:
         raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
+    if not any(ch.isalnum() for ch in question):  # a lone "?" would be read as a follow-up
+        raise TurnRejected("empty", "'question' must contain words, not only punctuation.")
     too_long = question_too_long(question)
     if too_long is not None:
         raise TurnRejected("too_long", too_long)

@@ -165,6 +165,8 @@ def test_session_without_csrf_token_is_refused(fake: FakeProvider, user: Any) ->
         ({"question": "   "}, 400, "'question' is required and must be a non-empty string."),
         ({"question": 5}, 400, "'question' is required and must be a non-empty string."),
         ({"question": "\x00\x01 "}, 400, "'question' is required and must be a non-empty string."),
+        ({"question": " ? "}, 400, "'question' must contain words, not only punctuation."),
+        ({"question": "？……"}, 400, "'question' must contain words, not only punctuation."),
         (
             {"question": "q", "conversation": "7"},
             400,

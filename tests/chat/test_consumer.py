@@ -371,6 +371,7 @@ async def test_second_question_while_streaming_is_refused(
         (json.dumps({"question": 5}), "Type a question before sending."),
         (json.dumps({"question": "   "}), "Type a question before sending."),
         (json.dumps({"question": "\x00\x08 "}), "Type a question before sending."),
+        (json.dumps({"question": "?"}), "Type a question before sending."),
         ("x" * (frame_limit() + 1), "This message is too large to read."),
         (
             json.dumps({"question": "x" * (settings.KBQA_MAX_QUESTION_CHARS + 1)}),
@@ -385,6 +386,7 @@ async def test_second_question_while_streaming_is_refused(
         "not-string",
         "blank",
         "controls-only",
+        "punctuation-only",
         "oversized-frame",
         "too-long",
     ],
