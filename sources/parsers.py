@@ -246,6 +246,7 @@ def iso_date(value: Any, *, name: str) -> str:
         raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
 
 
+LINE_BREAK = "\u2028"  # what an HTML <br> becomes while a block's strings are joined
 _DROP_TAGS = ["script", "style", "nav", "noscript", "template", "svg", "header", "footer", "form"]
 
 
@@ -264,6 +265,8 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     if soup.head is not None:
         soup.head.decompose()
+    for br in soup.find_all("br"):  # a line break ends a line: "click<br>The password" is two
+        br.replace_with(LINE_BREAK)
     groups: list[tuple[Any, list[str]]] = []  # (nearest block element, its strings) in order
     for string in soup.find_all(string=True):
         if type(string) is not NavigableString:
@@ -279,10 +282,12 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
 
 
 def _html_block(tag: str, text: str) -> str:
-    """The text of one HTML block element as a Markdown-like block."""
+    """The text of one HTML block element as a Markdown-like block; its ``<br>`` lines
+    become paragraphs of their own."""
     if tag == "pre":
-        return "```\n" + text.strip("\n") + "\n```"
-    words = " ".join(text.split())
+        return "```\n" + text.replace(LINE_BREAK, "\n").strip("\n") + "\n```"
+    lines = (" ".join(line.split()) for line in text.split(LINE_BREAK))
+    words = "\n\n".join(line for line in lines if line)
     if not words:
         return ""
     if len(tag) == 2 and tag[0] == "h" and tag[1].isdigit():

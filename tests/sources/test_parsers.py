@@ -57,6 +57,19 @@ def test_html_keeps_headings_lists_and_code_and_drops_chrome() -> None:
     )
 
 
+def test_html_line_breaks_end_lines() -> None:
+    """A link's text followed by <br> no longer runs into the next line ("clickThe password
+    is posted at reception." was one sentence, quoted as such)."""
+    html = (
+        '<div>To connect, <a href="/wifi">click here</a><br>The password is posted at '
+        "reception.</div><p>Mon-Fri<br/>9:00-18:00</p><pre>a<br>b</pre>"
+    )
+    assert parse_file(name="wifi.html", data=html.encode()).text == (
+        "To connect, click here\n\nThe password is posted at reception.\n\n"
+        "Mon-Fri\n\n9:00-18:00\n\n```\na\nb\n```"
+    )
+
+
 def test_pdf_text_layer_is_read() -> None:
     parsed = parse_file(
         name="memo.pdf", data=pdf_bytes(["Parking is free on weekends.", "Ask HR."])
