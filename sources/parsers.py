@@ -188,7 +188,7 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     raw_meta = ""
     try:
         raw_meta, body = handler.split(text)
-        metadata = handler.load(raw_meta)
+        metadata = _yaml_load(handler, raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
         lines_before = text[: max(text.find(raw_meta), 0)].count("\n")
         raise IngestError(f"{name}: bad front matter ({_yaml_problem(exc, lines_before)})") from exc
@@ -198,6 +198,18 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
         raise IngestError(f"{name}: bad front matter (not a mapping)")
     body = body.strip("\n")
     return ParsedDocument(body, _clean_meta(name, metadata), first_heading(body))
+
+
+def _yaml_load(handler: Any, raw_meta: str) -> Any:
+    """The front matter as YAML values; when a value fails to construct (PyYAML raises a bare
+    ``ValueError`` for ``updated: 2026-02-30``, naming no key) it is read again with every value
+    as text, so the field's own check (``iso_date``) names the key and the value."""
+    import yaml
+
+    try:
+        return handler.load(raw_meta)
+    except ValueError:
+        return handler.load(raw_meta, Loader=yaml.BaseLoader)
 
 
 def _yaml_problem(exc: Exception, lines_before: int = 0) -> str:
@@ -243,7 +255,11 @@ def iso_date(value: Any, *, name: str) -> str:
     try:
         return dt.date.fromisoformat(str(value).strip()[:10]).isoformat()
     except ValueError as exc:
-        raise IngestError(f"{name}: bad date {str(value)[:40]!r}; use YYYY-MM-DD") from exc
+        # "2026-02-30" has the form but is no day: say why ("day is out of range for month").
+        why = "" if str(exc).startswith("Invalid isoformat") else f" ({exc})"
+        raise IngestError(
+            f"{name}: bad date {str(value)[:40]!r} in 'updated'{why}; use YYYY-MM-DD"
+        ) from exc
 
 
 LINE_BREAK = "\u2028"  # what an HTML <br> becomes while a block's strings are joined

@@ -123,7 +123,17 @@ def test_docx_without_properties_is_titled_by_its_heading() -> None:
             "bad.md: bad front matter (did not find expected ',' or ']' on line 2)",
         ),
         ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
-        ("date.md", b"---\nupdated: soon\n---\nText", "date.md: bad date 'soon'; use YYYY-MM-DD"),
+        (
+            "date.md",
+            b"---\nupdated: soon\n---\nText",
+            "date.md: bad date 'soon' in 'updated'; use YYYY-MM-DD",
+        ),
+        (
+            "baddate.md",
+            b"---\nupdated: 2026-02-30\nauthority: supreme\n---\nText",
+            "baddate.md: bad date '2026-02-30' in 'updated' (day is out of range for month); "
+            "use YYYY-MM-DD",
+        ),
     ],
 )
 def test_unparseable_files_raise_ingest_error_naming_the_file(
