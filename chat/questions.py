@@ -2,11 +2,16 @@
 
 One message for one rule, so a person who meets the limit in the browser, the terminal or an
 API response reads the same sentence (translated in the active language).
+
+``question_text`` is what the pipeline reads of a question: markup pasted with it (``<b>年假</b>``,
+``<script>…</script>``) is not part of what was asked. The question is still stored and shown
+exactly as typed (autoescaped).
 """
 
 from __future__ import annotations
 
 import re
+from html.parser import HTMLParser
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -38,3 +43,57 @@ def question_too_long(question: str) -> str | None:
         "Your question is %(count)d characters long; the limit is %(limit)d. "
         "Shorten it and send it again."
     ) % {"count": len(question), "limit": limit}
+
+
+# Elements whose content is not text a reader sees (HTML Living Standard: script and style
+# are "raw text" elements; template and noscript hold no rendered text either).
+_HIDDEN_ELEMENTS = frozenset({"script", "style", "template", "noscript", "title"})
+# Phrasing elements that sit inside a word ("<b>年假</b>有多少天", "full-<i>time</i>"): they
+# join their text with no space. Any other tag (p, br, div, li...) separates words.
+_INLINE_ELEMENTS = frozenset(
+    "a abbr b bdi bdo cite code data del dfn em font i ins kbd mark q s samp small span "
+    "strong sub sup time u var wbr".split()
+)
+
+
+class _QuestionText(HTMLParser):
+    """The text of a question as a browser would render its markup: tags removed, the
+    content of hidden elements dropped, character references decoded."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _HIDDEN_ELEMENTS:
+            self.hidden += 1
+        elif tag not in _INLINE_ELEMENTS:
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _HIDDEN_ELEMENTS:
+            self.hidden = max(self.hidden - 1, 0)
+        elif tag not in _INLINE_ELEMENTS:
+            self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def question_text(question: str) -> str:
+    """What retrieval, the gate and the reader read of ``question``: its text without
+    markup tags (parsed by the standard library's ``html.parser``, as a browser reads
+    markup), runs of spaces collapsed. ``"<b>年假</b>有多少天？"`` -> ``"年假有多少天？"``;
+    ``"<script>alert(1)</script> How…?"`` -> ``"How…?"``. Text that is not markup
+    (``"x < 5"``, ``"R&D"``) is kept; a question that is markup only is returned as given.
+    """
+    if "<" not in question and "&" not in question:
+        return question
+    parser = _QuestionText()
+    parser.feed(question)
+    parser.close()
+    lines = ("".join(parser.parts)).split("\n")
+    text = "\n".join(" ".join(line.split()) for line in lines).strip()
+    return text or question

@@ -29,7 +29,7 @@ import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from django.conf import settings
@@ -43,7 +43,7 @@ from chat.pipeline_settings import (
     provider_from_settings,
     provider_shared,
 )
-from chat.questions import question_clean, question_too_long
+from chat.questions import question_clean, question_text, question_too_long
 from chat.selectors import conversation_visible
 from chat.services import conversation_history, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
@@ -57,6 +57,7 @@ from kbqa.core.types import (
     Done,
     Error,
     Event,
+    Meta,
     Mode,
     Retriever,
     Turn,
@@ -313,6 +314,8 @@ async def answer_turn(
         try:
             async with aclosing(_pipeline(request, question, stored, provider, trace)) as events:
                 async for ev in events:
+                    if isinstance(ev, Meta):  # the question as typed, not as the pipeline read it
+                        ev = replace(ev, question=question)
                     outcome.add(ev)
                     if isinstance(ev, Done):
                         await store()
@@ -341,9 +344,16 @@ def _pipeline(
     provider: Provider,
     trace: TraceRecorder,
 ) -> AsyncIterator[Event]:
+    # The one place a question enters the pipeline: retrieval, the gate and the reader read
+    # its text without pasted markup; the question stored and shown stays as typed.
+    history = tuple(
+        replace(t, text=question_text(t.text), typed=question_text(t.typed))
+        if t.role == "user" else t
+        for t in stored.history
+    )
     core_request = AnswerRequest(
-        question=question,
-        history=stored.history,
+        question=question_text(question),
+        history=history,
         fabricate=settings.KBQA_FABRICATE if request.fabricate is None else request.fabricate,
         mode=request.mode,
     )
