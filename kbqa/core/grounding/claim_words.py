@@ -38,7 +38,7 @@ from typing import Literal
 
 from kbqa.core.text.normalise import CJK_CHARS, detect_language, has_cjk
 from kbqa.core.text.quantities import chinese_number
-from kbqa.core.text.terms import STOP_EN, terms
+from kbqa.core.text.terms import STOP_EN, is_acronym, terms
 
 WordKind = Literal["number", "time", "frequency", "comparison", "negation", "name"]
 
@@ -264,7 +264,7 @@ def _names(folded: str, words: list[str], evidence: Evidence) -> list[ClaimWord]
     if cjk:
         candidates += [w for w, tag in _jieba_tags(folded) if tag in _NAME_TAGS]
     return [ClaimWord(w, "name") for w in dict.fromkeys(candidates)
-            if not _named(w, evidence.text) and not _grouped(w.lower())]
+            if not _named(w, evidence.text) and (is_acronym(w) or not _grouped(w.lower()))]
 
 
 def _named(name: str, text: str) -> bool:

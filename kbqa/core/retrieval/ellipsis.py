@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import STOP_EN, terms, without_parts
+from kbqa.core.text.terms import STOP_EN, acronym_starts, is_stop_en, terms, without_parts
 
 MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
 # A pronoun or a missing subject already says "earlier topic"; such a question may still
@@ -60,9 +60,12 @@ def topic_words(topic: str, body: str) -> list[str]:
     """The topic's content words (original spelling) that ``body`` lacks, in order."""
     if detect_language(topic) == "zh":
         return [w for w in content_words(topic) if w not in body]
+    acronyms = acronym_starts(topic)
     return [
-        w for w in _EN_WORD_RE.findall(topic)
-        if w.lower() not in STOP_EN | GENERIC | QUESTION_WORDS and w.lower() not in body.lower()
+        m.group() for m in _EN_WORD_RE.finditer(topic)
+        if not is_stop_en(m.group(), m.start() in acronyms)
+        and (m.start() in acronyms or m.group().lower() not in GENERIC | QUESTION_WORDS)
+        and m.group().lower() not in body.lower()
     ]
 
 
@@ -88,7 +91,9 @@ def has_pronoun(text: str) -> bool:
     """True when ``text`` holds any pronoun of ``PRONOUNS_ZH`` or ``PRONOUNS_EN``."""
     if detect_language(text) == "zh":
         return any(p in text for p in PRONOUNS_ZH)
-    return any(w.lower() in PRONOUNS_EN for w in _EN_WORD_RE.findall(text))
+    acronyms = acronym_starts(text)  # "what about IT?": IT is a department, not "it"
+    return any(m.group().lower() in PRONOUNS_EN and m.start() not in acronyms
+               for m in _EN_WORD_RE.finditer(text))
 
 
 def anaphor_en(text: str) -> re.Match[str] | None:
@@ -97,8 +102,11 @@ def anaphor_en(text: str) -> re.Match[str] | None:
     alone: at the end ("what about that?"), before a function word ("is that all?") or right
     after an auxiliary or question word ("does that apply to contractors?"); None without."""
     words = list(_EN_WORD_RE.finditer(text))
+    acronyms = acronym_starts(text)
     for i, m in enumerate(words):
         word = m.group().lower()
+        if m.start() in acronyms:
+            continue  # "IT", "THEM" in capitals: an acronym points nowhere
         after = words[i + 1].group().lower() if i + 1 < len(words) else ""
         before = words[i - 1].group().lower() if i else ""
         if word in ANAPHORA_EN and not (word == "it" and after in EXPLETIVE_AFTER_IT):

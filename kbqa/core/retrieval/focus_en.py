@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from kbqa.core.retrieval.ellipsis import GENERIC, PREPOSITIONS, QUESTION_WORDS, core
-from kbqa.core.text.terms import STOP_EN
+from kbqa.core.text.terms import acronym_starts, is_stop_en
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 _RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -37,11 +37,14 @@ def content_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of content words in ``text`` (no stop, question or frame
     word or punctuation between them): "How many days of annual leave do full-timers get?"
     -> days, annual leave, full-timers."""
-    skip = STOP_EN | GENERIC | QUESTION_WORDS
+    skip = GENERIC | QUESTION_WORDS
+    acronyms = acronym_starts(text)  # "IT" of "and what about IT?" is a content word
     runs: list[tuple[int, int]] = []
     joined = False
     for m in _RUN_WORD_RE.finditer(text):
-        if re.sub(r"'s$", "", m.group().lower()) in skip:  # "What's" is "what"
+        word = re.sub(r"'s$", "", m.group())  # "What's" is "what"
+        acronym = m.start() in acronyms and word == m.group()
+        if is_stop_en(word, acronym) or (not acronym and word.lower() in skip):
             joined = False
             continue
         if joined and not text[runs[-1][1]:m.start()].strip():

@@ -29,6 +29,30 @@ PERSON_HEADS_ZH = "员者人工生户客师"
 # unreliably (天年/假), so sibling spans are found by characters, not by jieba's words.
 NON_INITIAL_ZH = frozenset("的了在是有和与及或对把被从向给每个天几多少去到为")
 MAX_SPAN_GROWTH = 2  # a sibling may be up to 2 characters longer or shorter (年假/陪产假)
+# An acronym right before a sibling span is its modifier ("IT 部门", "VPN 权限").
+_ACRONYM_BEFORE_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2,}[ \t]?$")
+
+# Verbs that take an action as their object and add little of their own (形式动词 "light
+# verbs": 进行审批, 提交申请), besides any one-character verb (走审批, 做体检, 办报销).
+LIGHT_VERBS_ZH = frozenset("进行 提交 办理 发起 经过 通过 需要 完成 申请 加以 予以 给予".split())
+# jieba tags of an action: verbs and verbal nouns (ICTCLAS: v, vn).
+_ACTION_TAGS = ("v", "vn")
+
+
+def is_verb_object_zh(phrase: str) -> bool:
+    """Whether ``phrase`` is a verb with an action as its object ("走审批", "做体检",
+    "提交审批", "需要报销"), by jieba's tags: a one-character or light verb (``LIGHT_VERBS_ZH``)
+    then words ending in a verb or verbal noun. Such a phrase does something with a thing;
+    it never names a sibling of one ("陪产假": 产假 is a noun, so a sibling of 年假 stays one;
+    "入职体检": 入职 is neither, so it stays a sibling of 年度体检)."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(phrase) if p.word.strip()]
+    if len(pairs) < 2:
+        return False
+    (verb, tag), (_, head_tag) = pairs[0], pairs[-1]
+    light = len(verb) == 1 or verb in LIGHT_VERBS_ZH
+    return tag == "v" and light and head_tag in _ACTION_TAGS
 
 
 def parallel_zh(noun: str, topic: str) -> str | None:
@@ -39,8 +63,8 @@ def parallel_zh(noun: str, topic: str) -> str | None:
     character; a group of people replaces the topic's group (``_replace_group_zh``) and a
     year its year; likewise a place, person or organisation name replaces the topic's name of
     the same kind."""
-    if len(noun) < 2:
-        return None
+    if len(noun) < 2 or is_verb_object_zh(noun):
+        return None  # "走审批" does something with the topic's 审批; it names no sibling
     group = _replace_group_zh(noun, topic)
     if group:
         return group
@@ -55,6 +79,9 @@ def parallel_zh(noun: str, topic: str) -> str | None:
                 found.append((abs(size - len(noun)), size, -end, end - size))
     if found:
         _, size, _, start = min(found)
+        acronym = _ACRONYM_BEFORE_RE.search(topic[:start])  # "IT 部门": IT modifies 部门
+        if acronym:
+            start, size = acronym.start(), size + start - acronym.start()
         return f"{core(topic[:start] + noun + topic[start + size:])}？"
     return _parallel_name_zh(noun, topic) or _replace_year_zh(noun, topic)
 
@@ -131,6 +158,8 @@ def combine_zh(rest: str, topic: str) -> str:
     pronoun = next((p for p in PRONOUNS_ZH if p in body), None)
     if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
         return f"{body.replace(pronoun, focus, 1)}？"
+    if body.endswith("呢") and is_verb_object_zh(noun):
+        return f"{core(topic)}，{body}？"  # "走审批呢？": the same topic, done this way
     if body.endswith("呢"):
         if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
             return f"{core(topic.replace(focus, noun, 1))}？"

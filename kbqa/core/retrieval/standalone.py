@@ -41,6 +41,7 @@ from kbqa.core.retrieval.focus_zh import (
     combine_zh,
     first_noun_phrase_zh,
     group_span_zh,
+    is_verb_object_zh,
     parallel_zh,
 )
 from kbqa.core.text.normalise import detect_language
@@ -142,7 +143,8 @@ def _names_another_thing(body: str) -> bool:
     """"那病假呢？", "what about sick leave?": a bare noun that is not a group of people."""
     if detect_language(body) == "zh":
         noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
-        return body.endswith("呢") and bool(noun) and noun[-1] not in PERSON_HEADS_ZH
+        return (body.endswith("呢") and bool(noun) and noun[-1] not in PERSON_HEADS_ZH
+                and not is_verb_object_zh(noun))
     words = _EN_WORD_RE.findall(body)
     return bool(words) and words[0].lower() not in PREPOSITIONS | QUESTION_WORDS
 
@@ -223,6 +225,8 @@ def _replace_focus(question: str, topic: str) -> str | None:
     parallel = parallel_zh(noun, topic)
     if parallel or not body.endswith("呢") or any(p in body for p in PRONOUNS_ZH):
         return parallel
+    if is_verb_object_zh(noun):
+        return None  # "走审批呢？" keeps the topic's focus: it names no other thing
     focus = first_noun_phrase_zh(topic)
     if focus and noun[-1] not in PERSON_HEADS_ZH:
         return f"{core(topic.replace(focus, noun, 1))}？"

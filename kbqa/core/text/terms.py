@@ -2,7 +2,10 @@
 
 One tokenizer serves both, so a term the index matched is the same term the verifier counts.
 
-- Text is NFKC-folded and lower-cased (full-width ``ＡＰＩ`` becomes ``api``).
+- Text is NFKC-folded and lower-cased (full-width ``ＡＰＩ`` becomes ``api``). A word in
+  capitals (``IT``, ``HR``) is an acronym, never a stop word, whatever it spells in lower
+  case: ``IT 部门`` keeps ``it`` (``acronym_starts``; capitals in a run of three or more words
+  are a heading in capitals, where they mark nothing).
 - Latin runs become word tokens, stemmed with Harman's S-stemmer (Harman 1991, "How
   effective is suffixing?", JASIS 42(1)): ``limits`` -> ``limit``, ``policies`` -> ``policy``.
 - Numbers stay tokens, decimals and versions whole: ``3.5``, ``2.1.0``, ``200`` (``200MB``
@@ -39,9 +42,11 @@ from kbqa.core.text.normalise import CJK_CHARS
 # Bump whenever ``search_terms()`` may return something different for some text (tokenising,
 # stop lists, stemming, jieba's dictionary). Chunks store their terms with this number; an
 # index built with another one is stale until ``manage.py index_build`` re-tokenises it.
-TERMS_VERSION = 2  # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未
+# 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未.
+# 3: a word in capitals is an acronym, not a stop word ("IT" is kept as ``it``).
+TERMS_VERSION = 3
 
-_TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[a-z]+")
+_TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[A-Za-z]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
 
 STOP_EN = frozenset(
@@ -56,6 +61,44 @@ STOP_ZH = frozenset(
     "呀 么 什么 怎么 如何 哪些 哪个 多少 几 我 你 他 她 它 我们 你们 他们 请问 一下 可以 能 会 "
     "要 有 没有 是否 还 为 以 等 未".split()
 )
+
+# A Latin word of two or more capitals, and a run of three or more capitals words separated
+# by blanks ("HOW TO APPLY FOR LEAVE"): text set in capitals, where capitals mark nothing.
+_CAPITALS_WORD_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2,}(?![A-Za-z])")
+_CAPITALS_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Z]+(?:[ \t]+[A-Z]+){2,}(?![A-Za-z])")
+
+
+# Stop words people set in capitals for stress, not as names ("do NOT share", "ONLY the
+# numbered sources", "NO exceptions"): in capitals they are still those words.
+EMPHASIS_EN = frozenset("not no never only all any each every both none must do does".split())
+
+
+def acronym_starts(text: str) -> frozenset[int]:
+    """Offsets in ``text`` of the words that are acronyms: two or more Latin capitals ("IT",
+    "HR", "VPN") outside a run of three or more capitals words (a heading set in capitals:
+    "HOW TO APPLY"), other than a word of stress (``EMPHASIS_EN``: "NOT", "ONLY"). An
+    acronym is never an English stop word: "IT" is not "it". The rule (no dictionary of
+    acronyms) is this project's choice, tested in tests/core/text/test_terms.py."""
+    runs = [m.span() for m in _CAPITALS_RUN_RE.finditer(text)]
+    return frozenset(
+        m.start() for m in _CAPITALS_WORD_RE.finditer(text)
+        if m.group().lower() not in EMPHASIS_EN and not any(a <= m.start() < b for a, b in runs)
+    )
+
+
+def is_acronym(word: str) -> bool:
+    """Whether ``word``, read on its own, is written as an acronym: two or more Latin
+    capitals ("IT", "HR"). In running text prefer ``acronym_starts``, which also knows a
+    heading set in capitals."""
+    return (len(word) > 1 and word.isascii() and word.isalpha() and word.isupper()
+            and word.lower() not in EMPHASIS_EN)
+
+
+def is_stop_en(word: str, acronym: bool) -> bool:
+    """Whether the English ``word`` (any case) is a stop word: in ``STOP_EN`` once
+    lower-cased, unless it is an ``acronym`` (see ``acronym_starts``)."""
+    return not acronym and word.lower() in STOP_EN
+
 
 _jieba_lock = threading.Lock()
 _jieba: Any = None
@@ -108,15 +151,16 @@ def terms(text: str) -> list[str]:
 
     Returns [] for empty or punctuation-only text. Never raises on any str input.
     """
-    folded = unicodedata.normalize("NFKC", text).lower()
+    folded = unicodedata.normalize("NFKC", text)
+    acronyms = acronym_starts(folded) if _CAPITALS_WORD_RE.search(folded) else frozenset()
     out: list[str] = []
     for match in _TOKEN_RE.finditer(folded):
         tok = match.group()
         if tok[0].isdigit():
             out.append(tok)
         elif tok[0].isascii():
-            if tok not in STOP_EN:
-                out.append(stem(tok))
+            if not is_stop_en(tok, match.start() in acronyms):
+                out.append(stem(tok.lower()))
         else:
             out.extend(w for w in _cjk_terms(tok) if w not in STOP_ZH)
     return out

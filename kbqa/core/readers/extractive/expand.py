@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kbqa.core.text.terms import STOP_EN, cjk_bigrams, is_question_word
+from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -32,7 +32,7 @@ def spell_numbers(question: str) -> str:
     """``question`` with English number words before a content word as digits: "two days"
     -> "2 days"; "one of them" stays."""
     return _NUMBER_WORD_RE.sub(
-        lambda m: m.group(1) if m.group(2).lower() in STOP_EN
+        lambda m: m.group(1) if is_stop_en(m.group(2), is_acronym(m.group(2)))
         else _NUMBER_WORDS[m.group(1).lower()], question)
 
 

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import fold, question_numbers
-from kbqa.core.text.terms import STOP_EN, is_question_word, stem, terms
+from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem, terms
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
@@ -227,8 +227,10 @@ def phrases(question: str) -> tuple[tuple[str, ...], ...]:
         words = [(w, bool(_NOUN_TAGS.match(t))) for w, t in tagged(question)]
     else:
         text = unicodedata.normalize("NFKC", question)
-        words = [(w.lower(), w.isalpha() and w.lower() not in STOP_EN)
-                 for w in _WORD_RE.findall(text)]
+        acronyms = acronym_starts(text)  # "IT" is an acronym, not the stop word "it"
+        words = [(m.group().lower(),
+                  m.group().isalpha() and not is_stop_en(m.group(), m.start() in acronyms))
+                 for m in _WORD_RE.finditer(text)]
     out: list[tuple[str, ...]] = []
     run: list[str] = []
     for word, content in [*words, ("", False)]:

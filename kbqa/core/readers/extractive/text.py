@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.sentences import MARKER_RE, split_sentences
-from kbqa.core.text.terms import STOP_EN, stem, terms, without_parts
+from kbqa.core.text.terms import acronym_starts, is_stop_en, stem, terms, without_parts
 from kbqa.core.types import Block, Language
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
@@ -39,7 +39,7 @@ _OPENERS = "\"'“‘(（[【「《"
 # A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
 # A number inside a name ("gpt-3", "q3", "v2.1") is not a quantity.
 _NUMBER_UNIT_RE = re.compile(
-    rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([a-z]+)|([{CJK_CHARS}]))")
+    rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([A-Za-z]+)|([{CJK_CHARS}]))")
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 # A sentence worth quoting on its own has at least this many words (a CJK character counts
 # half a word): "No." or "Restore." answer nothing by themselves.
@@ -74,13 +74,14 @@ def number_terms(text: str) -> frozenset[str]:
     """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``
     (a Latin word folded, a Chinese one by its first character; none for a year, a number
     inside a name such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word)."""
-    folded = unicodedata.normalize("NFKC", text).lower()
+    folded = unicodedata.normalize("NFKC", text)
+    acronyms = acronym_starts(folded)  # "3 IT staff": IT is the unit's word, not "it"
     out: set[str] = set()
     for m in _NUMBER_UNIT_RE.finditer(folded):
         number, word, cjk = m.groups()
-        if _YEAR_RE.fullmatch(number) or (word and word in STOP_EN):
+        if _YEAR_RE.fullmatch(number) or (word and is_stop_en(word, m.start(2) in acronyms)):
             continue
-        out.add(f"{number} {fold(stem(word)) if word else cjk}")
+        out.add(f"{number} {fold(stem(word.lower())) if word else cjk}")
     return frozenset(out)
 
 
