@@ -125,6 +125,9 @@ class TraceEvidence:
     calls: list[dict[str, Any]] = field(default_factory=list)
     # A turn the server never finished: when that was found, the note, the server process.
     interrupted: dict[str, Any] | None = None
+    # Block sentences that address the assistant, excluded as evidence: n, chunk_id, text,
+    # reason (``kbqa.core.grounding.instructions.InstructionReason``; "" in older traces), url.
+    instructions: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _hits(data: dict[str, Any], min_relevance: float) -> list[dict[str, Any]]:
@@ -220,7 +223,19 @@ def trace_evidence(*, trace: Trace) -> TraceEvidence:
         errors=[str(e) for e in data.get("errors") or []],
         calls=_calls(data),
         interrupted=_interrupted(data),
+        instructions=[_instruction(s) for s in data.get("instruction_sentences") or []],
     )
+
+
+def _instruction(s: dict[str, Any]) -> dict[str, Any]:
+    chunk_id = str(s.get("chunk_id", ""))
+    return {
+        "n": s.get("n"),
+        "chunk_id": chunk_id,
+        "text": str(s.get("text", "")),
+        "reason": str(s.get("reason") or ""),
+        "url": chunk_url(chunk_id),
+    }
 
 
 def _interrupted(data: dict[str, Any]) -> dict[str, Any] | None:

@@ -69,6 +69,15 @@ STOP_REASON_LABELS = {
     "content_filter": _("content filter"),
     "pause_turn": _("paused"),
 }
+# Why a block sentence was excluded as an instruction to the assistant
+# (``kbqa.core.grounding.instructions.InstructionReason``); traces before the reasons say none.
+INSTRUCTION_REASON_LABELS = {
+    "override": _("tells the assistant to ignore its instructions or rules"),
+    "prompt": _("asks for or talks about the assistant's prompt"),
+    "role": _("addresses the assistant or sets its role or mode"),
+    "output": _("orders the assistant what to answer or cite"),
+    "payload": _("the order after a short instruction on the same line"),
+}
 UNIT_LABELS = {
     "day": _("days"),
     "business day": _("business days"),
@@ -112,6 +121,13 @@ _label_filter(
     STATUS_LABELS,
     '``"answered"`` -> "Answered" (translated); unknown statuses as they are.',
 )
+
+
+@register.filter
+def instruction_reason_label(reason: str) -> str:
+    """Why a source sentence was excluded as an instruction, in words (translated); a trace
+    that recorded no reason: "addresses the assistant"."""
+    return str(INSTRUCTION_REASON_LABELS.get(reason, _("addresses the assistant")))
 
 
 @register.filter
