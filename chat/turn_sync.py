@@ -8,7 +8,10 @@ open ``static/js/chat.js`` sends ``{"type": "sync", "turns": [{"key", "question"
 such bubble's key (``t<hex>`` streamed, ``m<pk>`` stored) and the id of the question above
 it. The consumer answers each at once with the stored turn when it is over (answered,
 refused, stopped, cancelled, or interrupted by a dead server), and otherwise remembers the
-key so the stored answer replaces that bubble when its turn ends (``turn.stored``).
+key so the stored answer replaces that bubble when its turn ends (``turn.stored``). A turn
+that ends before the sync is answered reaches the page as a turn to append; the page
+appends a turn whose question it shows already by replacing the answer bubble under that
+question (``chat.js``, keyed by the question's id), so the turn is never shown twice.
 """
 
 from __future__ import annotations

@@ -16,6 +16,9 @@
 // - Every time the socket opens (page load, reconnect after a drop or a server restart) the
 //   bubbles still saying "Answering…" are named to the server ({"type": "sync"}), which
 //   replaces each with its stored state (chat/turn_sync.py): never a spinner left forever.
+//   A turn is appended once: a stored turn announced while the page already shows its
+//   question (it ended between a reconnect and that sync) replaces the bubble under the
+//   question instead of appending question and answer a second time.
 // - The question box has no maxlength (it would cut a paste silently): a counter appears near
 //   the limit and says by how much a question is over it. Enter on an empty or blank box
 //   says why nothing was sent.
@@ -89,6 +92,25 @@
     });
     if (turns.length && socket) { socket.send(JSON.stringify({ type: 'sync', turns: turns })); }
   }
+  // A turn appended to #messages (the "turn-start" fragment) whose question (#msg-<id>) the
+  // page shows already: its answer bubble replaces the one under that question, whatever
+  // its key (streamed "t…", stored "m…"); nothing is appended twice.
+  document.body.addEventListener('htmx:oobBeforeSwap', function (e) {
+    var d = e.detail;
+    if (!d || !d.target || d.target.id !== 'messages' || !d.fragment) { return; }
+    Array.prototype.slice.call(d.fragment.querySelectorAll('.bubble-user[id]')).forEach(function (asked) {
+      var shown = document.getElementById(asked.id);
+      if (!shown) { return; }
+      var answer = asked.nextElementSibling;
+      asked.remove();
+      if (!answer || !answer.classList.contains('bubble-assistant')) { return; }
+      answer.remove();
+      var old = shown.nextElementSibling;
+      if (old && old.classList.contains('bubble-assistant')) { old.replaceWith(answer); } else { shown.after(answer); }
+      htmx.process(answer);
+    });
+    if (!d.fragment.querySelector('*')) { d.shouldSwap = false; }
+  });
   document.body.addEventListener('htmx:wsConnecting', function () {
     var s = stateElement();
     if (s) { showState('connecting', s.dataset.connectingLabel || '…'); }
