@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.core.management import call_command
 from django.test import Client
 
 from chat.models import Message, Trace
 from chat.questions import question_text
 from tests.chat.kb import LEAVE_DOCS, kb_store
+from tests.chat.support import chat_socket, conversation_make, receive_turn, user_make
 
 pytestmark = pytest.mark.django_db
 
@@ -97,3 +99,22 @@ def test_the_api_answers_it_and_the_chat_page_shows_it_escaped(
     assert "&lt;script&gt;alert(1)&lt;/script&gt; How many days" in page
     assert "<script>alert(1)</script>" not in page
     assert Message.objects.get(role="user").text == SCRIPT
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_chat_socket_answers_it_and_shows_the_question_escaped(
+    tmp_path: Path, settings: Any
+) -> None:
+    settings.KBQA_PROVIDER = "extractive"
+    await sync_to_async(kb_store)(tmp_path, (*LEAVE_DOCS, ZH_LEAVE))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as comm:
+        await comm.send_to(text_data=json.dumps({"question": SCRIPT}))
+        frames = await receive_turn(comm)
+
+    turn = "".join(frames)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; How many days" in frames[0]
+    assert "<script>alert(1)</script>" not in turn
+    assert 'data-status="answered"' in frames[-1]
+    assert "20 days" in turn
