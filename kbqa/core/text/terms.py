@@ -159,8 +159,9 @@ def terms(text: str) -> list[str]:
         if tok[0].isdigit():
             out.append(tok)
         elif tok[0].isascii():
-            if not is_stop_en(tok, match.start() in acronyms):
-                out.append(stem(tok.lower()))
+            low = tok.lower()
+            if low not in STOP_EN or match.start() in acronyms:  # ``is_stop_en``, inlined
+                out.append(stem(low))
         else:
             out.extend(w for w in _cjk_terms(tok) if w not in STOP_ZH)
     return out
