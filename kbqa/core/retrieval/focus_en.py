@@ -40,11 +40,14 @@ def content_runs(text: str) -> list[tuple[int, int]]:
     skip = GENERIC | QUESTION_WORDS
     acronyms = acronym_starts(text)  # "IT" of "and what about IT?" is a content word
     runs: list[tuple[int, int]] = []
-    joined = False
+    joined, previous = False, ""
     for m in _RUN_WORD_RE.finditer(text):
         word = re.sub(r"'s$", "", m.group())  # "What's" is "what"
         acronym = m.start() in acronyms and word == m.group()
-        if is_stop_en(word, acronym) or (not acronym and word.lower() in skip):
+        # The word after "how" is the question's ("how often", "how long", "how big"): the
+        # pronoun of "Does it apply to contractors?" stood for "the often".
+        after_how, previous = previous == "how", word.lower()
+        if is_stop_en(word, acronym) or (not acronym and word.lower() in skip) or after_how:
             joined = False
             continue
         if joined and not text[runs[-1][1]:m.start()].strip():

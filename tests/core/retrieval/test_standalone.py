@@ -102,6 +102,16 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("what about that?", RATE_EN, "What is the rate limit of the open API?"),
         ("how often do they get swapped out?", (Turn("user", "What laptop will I get?"),),
          "How often do the laptop get swapped out?"),
+        # the pronoun stands for the things asked about, never for the question's own words
+        # ("how often") or for what is done to them ("replaced", "kept")
+        ("Does it apply to contractors?", (Turn("user", "How often are laptops replaced?"),),
+         "Does the laptops apply to contractors?"),
+        ("What if it breaks?", (Turn("user", "How often are laptops replaced?"),),
+         "What if the laptops breaks?"),
+        ("Can they be restored?", (Turn("user", "How long are closed accounts kept?"),),
+         "Can the closed accounts be restored?"),
+        ("Is it free?", (Turn("user", "How big is the storage quota?"),),
+         "Is the storage quota free?"),
         # across languages the topic's words stay in their own language (both are indexed)
         ("超过了会怎样？", RATE_EN, "超过了会怎样 (rate limit open API)?"),
         ("那管理员呢？", EN, "管理员 (recycle bin items)?"),
