@@ -27,7 +27,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from sources.forms import DocumentVisibilityForm, UploadForm
-from sources.ingest_types import IngestOverrides, IngestResult, chunks_phrase
+from sources.ingest_types import IngestOverrides, IngestResult, chunks_phrase, retitled
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
 from sources.services import document_ingest, document_reingest, ingest_failure_reason
@@ -81,22 +81,22 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
     """``travel.md: added doc-010 (3 chunks, 3 new, 0 superseded)``; names kept as written.
 
     When the file name gave the doc_id of an existing document and updated it (re-upload to
-    update), the message says so, naming that document's file when it was another one;
-    not when ``same_upload`` (an earlier file of this upload, told apart by a warning).
+    update), the message says so; not when ``same_upload`` (an earlier file of this upload,
+    told apart by a warning). A replaced document from another file, and a changed title,
+    are named old -> new (``ingest_types.retitled``).
     """
     counts = (
         f"{chunks_phrase(result.chunks)}, {result.chunks_added} new, "
         f"{result.chunks_superseded} superseded"
     )
-    if result.status == "updated" and result.doc_id_from_name and not same_upload:
-        previous = result.previous_name
-        reason = (
-            "same file name as an existing document"
-            if not previous or previous == name
-            else f"its file name gives the doc_id of the existing document from {previous}"
-        )
-        counts = f"{reason}; {counts}"
-    return f"{name}: {result.status} {result.doc_id} ({counts})"
+    if (
+        result.status == "updated"
+        and result.doc_id_from_name
+        and not same_upload
+        and not result.replaced
+    ):
+        counts = f"same file name as an existing document; {counts}"
+    return f"{name}: {result.status} {result.doc_id} ({counts}){retitled(result)}"
 
 
 def day(moment: Any) -> str:
@@ -120,7 +120,14 @@ class StatusFilter(admin.SimpleListFilter):
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
     list_display = (
-        "doc_id", "title", "status", "visible_to", "authority", "language", "updated", "updated_at"
+        "doc_id",
+        "title",
+        "status",
+        "visible_to",
+        "authority",
+        "language",
+        "updated",
+        "updated_at",
     )
     list_filter = (StatusFilter, "authority", "language", "groups")
     filter_horizontal = ("groups",)
@@ -224,7 +231,11 @@ class DocumentAdmin(admin.ModelAdmin):
                     report(request, screened.problem)
                     continue
                 result = self._ingest_upload(
-                    request, screened.upload, form.overrides(), earlier=written
+                    request,
+                    screened.upload,
+                    form.overrides(),
+                    earlier=written,
+                    replace=form.cleaned_data["replace"],
                 )
                 if result is not None and result.doc_id in written:
                     messages.warning(
@@ -250,13 +261,19 @@ class DocumentAdmin(admin.ModelAdmin):
         overrides: IngestOverrides,
         *,
         earlier: dict[str, str],
+        replace: bool = False,
     ) -> IngestResult | None:
-        """Ingest one file and say how it went; None when it failed. ``earlier`` maps the
-        doc_ids written so far in this upload to their file names."""
+        """Ingest one file and say how it went; None when it failed or was not added (the
+        same text as a stored document). ``earlier`` maps the doc_ids written so far in this
+        upload to their file names."""
         try:
-            result = document_ingest(file=upload, overrides=overrides)
+            result = document_ingest(file=upload, overrides=overrides, replace=replace)
         except Exception as exc:  # every failure is a message, never a 500
             messages.error(request, ingest_failure_reason(upload.name, exc))
+            return None
+        if result.status == "duplicate":
+            for warning in result.warnings:
+                messages.warning(request, warning)
             return None
         same_upload = result.doc_id in earlier
         messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
@@ -318,7 +335,7 @@ class DocumentAdmin(admin.ModelAdmin):
                 request,
                 f"{document.doc_id}: removed from the knowledge base; {chunks_phrase(count)} "
                 "left the answers and stay readable for stored citations. "
-                "The action \"Restore to the knowledge base\" brings it back.",
+                'The action "Restore to the knowledge base" brings it back.',
             )
 
     @admin.action(description=_("Restore to the knowledge base"), permissions=["delete"])

@@ -29,7 +29,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import replace
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 from django.db import transaction
@@ -38,6 +38,7 @@ from pebble import ProcessExpired, ProcessFuture, ProcessPool
 from kbqa.core.errors import IngestError
 from kbqa.core.text.tokens import count_tokens
 from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
+from sources.identity import fingerprints, stored_first_fingerprints
 from sources.indexing import index_documents, joined_terms
 from sources.ingest_types import IngestFailure, IngestOverrides, IngestResult, IngestSummary
 from sources.models import Chunk, Document, PurgedChunk
@@ -52,6 +53,7 @@ from sources.services import (
     _store,
     ingest_failure_reason,
     parse_limits_from_settings,
+    with_warnings,
 )
 from sources.versioning import chunk_id_for, chunk_row
 from sources.visibility import visibility_groups
@@ -72,8 +74,10 @@ def ingest_entries(
     max_tokens: int,
     on_progress: Callable[[int, int, Outcome], None] | None,
     processes: int,
+    replace: bool = False,
 ) -> IngestSummary:
-    """Ingest ``entries`` (files, or failures standing for missing paths) in order."""
+    """Ingest ``entries`` (files, or failures standing for missing paths) in order;
+    ``replace``: as ``services.document_ingest``'s."""
     results: list[IngestResult] = []
     failures: list[IngestFailure] = []
 
@@ -83,7 +87,7 @@ def ingest_entries(
             if on_progress is not None:
                 on_progress(len(results) + len(failures), len(entries), outcome)
 
-    group = _Group(overrides)
+    group = _Group(overrides, replace=replace)
     with _prepared(entries, overrides, max_tokens, processes) as prepared:
         for entry, item in zip(entries, prepared, strict=True):
             group.add(entry, item)
@@ -191,8 +195,9 @@ def _prepare_entry(
 class _Group:
     """Prepared files waiting to be stored together (module docstring)."""
 
-    def __init__(self, overrides: IngestOverrides) -> None:
+    def __init__(self, overrides: IngestOverrides, *, replace: bool = False) -> None:
         self.overrides = overrides
+        self.replace = replace
         self._items: list[Item] = []
         self._started = 0.0
 
@@ -230,16 +235,25 @@ class _Group:
         self, items: list[Item], outcomes: list[Outcome | None]
     ) -> tuple[list[int], list[int]]:
         """Positions of new documents (bulk-inserted) and of the others (one by one: stored
-        already, repeated in the group, or limited to groups)."""
-        ids = [it[2].fields["doc_id"] for _, it in items if not isinstance(it, IngestFailure)]
+        already, repeated in the group, limited to groups, or maybe a stored text again)."""
+        drafts = [it[2] for _, it in items if not isinstance(it, IngestFailure)]
+        ids = [d.fields["doc_id"] for d in drafts]
         stored = set(Document.objects.filter(doc_id__in=ids).values_list("doc_id", flat=True))
+        firsts = [fingerprints(d.drafts)[0][1] for d in drafts]
         seen: set[str] = set()
         repeated = {d for d in ids if d in seen or seen.add(d)}  # type: ignore[func-returns-value]
+        seen = set()
+        copies = {f for f in firsts if f in seen or seen.add(f)}  # type: ignore[func-returns-value]
+        copies |= stored_first_fingerprints(firsts)
         new, one_by_one = [], []
         for i, (_, item) in enumerate(items):
             if isinstance(item, IngestFailure):
                 outcomes[i] = item
-            elif item[2].fields["doc_id"] in stored | repeated or item[2].groups:
+            elif (
+                item[2].fields["doc_id"] in stored | repeated
+                or item[2].groups
+                or fingerprints(item[2].drafts)[0][1] in copies
+            ):
                 one_by_one.append(i)
             else:
                 new.append(i)
@@ -251,12 +265,12 @@ class _Group:
         name, data, draft = prepared
         try:
             with transaction.atomic():
-                result, key = _store(name, data, draft, self.overrides)
+                result, key = _store(name, data, draft, self.overrides, replace=self.replace)
         except Exception as exc:
             return IngestFailure(str(path), ingest_failure_reason(path.name, exc))
-        if result.status != "unchanged":
+        if result.status not in ("unchanged", "duplicate"):
             changed.append(key)
-        return replace(result, warnings=draft.warnings) if draft.warnings else result
+        return with_warnings(result, draft.warnings)
 
     def _insert_new(self, items: list[Item]) -> list[tuple[IngestResult, int]]:
         """Insert documents whose doc_id is not stored: one INSERT per table. Raises
@@ -311,7 +325,7 @@ def _with_groups(
         groups = visibility_groups(name, draft.visibility)
     except IngestError as exc:
         return IngestFailure(str(entry), str(exc))
-    return name, data, replace(draft, groups=groups, visibility="")
+    return name, data, dataclass_replace(draft, groups=groups, visibility="")
 
 
 class _Clash(Exception):

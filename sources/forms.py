@@ -141,6 +141,17 @@ class UploadForm(forms.Form):
         ),
     )
 
+    replace = forms.BooleanField(
+        label=_("Replace existing documents"),
+        required=False,
+        help_text=_(
+            "A file whose doc_id is that of a document from another file is refused unless "
+            "this is ticked; then it replaces that document (its old versions stay readable "
+            "for stored citations). Uploading a file under the same name always updates its "
+            "document."
+        ),
+    )
+
     def screened_uploads(self) -> list[ScreenedUpload]:
         """The valid form's files, each with the reason it is skipped (if any)."""
         return screen_uploads(self.cleaned_data["files"])

@@ -12,7 +12,8 @@ from typing import Literal
 
 from django.utils.translation import ngettext
 
-IngestStatus = Literal["added", "updated", "unchanged", "restored"]
+# "duplicate": not added, the text is a stored document's (``sources.identity``)
+IngestStatus = Literal["added", "updated", "unchanged", "restored", "duplicate"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class IngestResult:
     doc_id_from_name: bool = False  # no doc_id in front matter or overrides: from the file name
     previous_name: str = ""  # original file name of the document before this ingest, if any
     warnings: tuple[str, ...] = ()  # content of the file that could not be read (safe to show)
+    previous_title: str = ""  # the document's title before this ingest, when it changed
+    replaced: bool = False  # a document from another file was replaced (``sources.identity``)
 
 
 @dataclass(frozen=True)
@@ -82,8 +85,9 @@ class IngestSummary:
         """One-line summary, e.g. ``documents: 2 added, 0 updated, 1 unchanged, 1 failed;
         chunks: 9 current, 9 added, 0 superseded``."""
         statuses: list[IngestStatus | Literal["failed"]] = ["added", "updated", "unchanged"]
-        if self.count("restored"):
-            statuses.append("restored")  # only then, so the usual line keeps its shape
+        for rare in ("restored", "duplicate"):  # only then, so the usual line keeps its shape
+            if self.count(rare):  # type: ignore[arg-type]
+                statuses.append(rare)  # type: ignore[arg-type]
         docs = ", ".join(f"{self.count(s)} {s}" for s in [*statuses, "failed"])
         current = sum(r.chunks for r in self.results)
         added = sum(r.chunks_added for r in self.results)
@@ -96,3 +100,16 @@ class IngestSummary:
 def chunks_phrase(n: int) -> str:
     """``1 chunk`` / ``2 chunks`` (ngettext, so translations get their plural forms)."""
     return ngettext("%(n)d chunk", "%(n)d chunks", n) % {"n": n}
+
+
+def retitled(result: IngestResult) -> str:
+    """``; replaced “Annual leave policy” (from leave.md) -> “My leave notes”`` when the
+    ingest replaced a document from another file, ``; title “A” -> “B”`` when it changed
+    the title, else ``""``."""
+    if result.replaced:
+        source = f" (from {result.previous_name})" if result.previous_name else ""
+        old = result.previous_title or result.title
+        return f"; replaced “{old}”{source} -> “{result.title}”"
+    if result.previous_title:
+        return f"; title “{result.previous_title}” -> “{result.title}”"
+    return ""

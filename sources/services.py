@@ -19,7 +19,8 @@ import logging
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -33,6 +34,13 @@ from kbqa.core.text.normalise import detect_language, fingerprint, sha256
 from kbqa.db import lock_lost, write_retried
 from sources.chunking import ChunkDraft, chunk_text
 from sources.containment import ParseLimits, parse_contained
+from sources.identity import (
+    another_source,
+    duplicate_refusal,
+    duplicate_warning,
+    replace_refusal,
+    same_text_document,
+)
 from sources.indexing import index_documents, joined_terms
 from sources.ingest_types import (
     IngestFailure,
@@ -78,13 +86,16 @@ def document_ingest(
     file: File[Any] | None = None,
     overrides: IngestOverrides | None = None,
     max_tokens: int | None = None,
+    replace: bool = False,
 ) -> IngestResult:
     """Ingest one file given by ``path`` or as an (uploaded) Django ``file``.
 
     ``max_tokens`` defaults to ``settings.KBQA_CHUNK_TOKENS`` (cl100k tokens per chunk).
     Raises ``IngestError`` (message names the file) when the file is larger than
-    ``settings.KBQA_MAX_UPLOAD_MB``, or cannot be read, parsed or stored; nothing stored
-    changes then.
+    ``settings.KBQA_MAX_UPLOAD_MB``, or cannot be read, parsed or stored, or its doc_id is
+    a document from another file and not ``replace`` (``sources.identity``); nothing stored
+    changes then. A new file with a stored document's text is not added (status
+    ``duplicate``, its warning names that document).
     """
     if (path is None) == (file is None):
         raise ValueError("pass exactly one of path= or file=")
@@ -95,16 +106,21 @@ def document_ingest(
 
     def store() -> tuple[IngestResult, int]:
         with transaction.atomic():
-            return _store(name, data, draft, overrides)
+            return _store(name, data, draft, overrides, replace=replace)
 
     # The same new document uploaded twice at once: on PostgreSQL the second insert of its
     # doc_id breaks the unique constraint; tried again, it finds the first one's document.
     result, doc_key = write_retried(
         store, retry_on=lambda e: lock_lost(e) or isinstance(e, IntegrityError)
     )
-    if result.status != "unchanged":
+    if result.status not in ("unchanged", "duplicate"):
         index_documents(doc_keys=[doc_key])
-    return replace(result, warnings=draft.warnings) if draft.warnings else result
+    return with_warnings(result, draft.warnings)
+
+
+def with_warnings(result: IngestResult, warnings: tuple[str, ...]) -> IngestResult:
+    """``result`` with the file's parse ``warnings`` before its own."""
+    return dataclass_replace(result, warnings=warnings + result.warnings) if warnings else result
 
 
 def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:
@@ -136,13 +152,15 @@ def documents_ingest_paths(
     max_tokens: int | None = None,
     on_progress: Callable[[int, int, IngestResult | IngestFailure], None] | None = None,
     processes: int = 0,
+    replace: bool = False,
 ) -> IngestSummary:
     """Ingest files and folders (recursively; hidden files skipped), each file atomically.
 
     A file that fails, or a path that does not exist, is recorded in ``failures`` (by name)
     and the others go on. ``on_progress`` is called after each file or missing path, in
     order, with (position from 1, total, outcome). ``processes``: parsing and tokenising
-    processes (0: one per CPU); how it goes fast is in ``sources.bulk``.
+    processes (0: one per CPU); how it goes fast is in ``sources.bulk``. ``replace``: as
+    ``document_ingest``'s (without it a file over another file's document fails).
     """
     from sources.bulk import ingest_entries  # it builds on this module's steps
 
@@ -152,6 +170,7 @@ def documents_ingest_paths(
         max_tokens=max_tokens or settings.KBQA_CHUNK_TOKENS,
         on_progress=on_progress,
         processes=processes,
+        replace=replace,
     )
 
 
@@ -297,11 +316,24 @@ def derive_doc_id(name: str) -> str:
 
 
 def _store(
-    name: str, data: bytes, draft: _DocumentDraft, overrides: IngestOverrides
+    name: str,
+    data: bytes,
+    draft: _DocumentDraft,
+    overrides: IngestOverrides,
+    *,
+    replace: bool = False,
 ) -> tuple[IngestResult, int]:
-    """Write one prepared document; returns its result and the document's key."""
-    doc_id = draft.fields["doc_id"]
+    """Write one prepared document; returns its result and the document's key. Raises
+    IngestError for a document from another file unless ``replace`` (``sources.identity``)."""
+    doc_id, title = draft.fields["doc_id"], draft.fields["title"]
     doc = Document.objects.select_for_update().filter(doc_id=doc_id).first()
+    twin = same_text_document(draft.drafts) if doc is None else None
+    if twin is not None and draft.doc_id_from_name:
+        return _duplicate(name, twin), twin.pk
+    replaced = doc is not None and another_source(doc, name=name, title=title)
+    if replaced and not replace:
+        assert doc is not None
+        raise IngestError(replace_refusal(doc, name=name, title=title))
     status: IngestStatus = "added" if doc is None else "updated"
     if doc is not None and doc.retired_at is not None:
         status, doc.retired_at = "restored", None
@@ -311,6 +343,7 @@ def _store(
         current = doc.chunks.filter(is_current=True).count()
         return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0), doc.pk
     previous_name = doc.original_name
+    previous_title = doc.title if status != "added" and doc.title != title else ""
     for key, value in draft.fields.items():
         setattr(doc, key, value)
     doc.overrides = overrides.stored()
@@ -324,10 +357,26 @@ def _store(
         doc, draft.drafts, draft.terms, created=status == "added"
     )
     counts = (added + kept, added, kept, superseded)
+    warnings = (duplicate_warning(name, twin),) if twin is not None else ()
     result = IngestResult(
-        name, doc_id, doc.title, status, *counts, draft.doc_id_from_name, previous_name
+        name,
+        doc_id,
+        doc.title,
+        status,
+        *counts,
+        draft.doc_id_from_name,
+        previous_name,
+        warnings,
+        previous_title,
+        replaced,
     )
     return result, doc.pk
+
+
+def _duplicate(name: str, twin: Document) -> IngestResult:
+    current = twin.chunks.filter(is_current=True).count()
+    refusal = duplicate_refusal(name, twin)
+    return IngestResult(name, twin.doc_id, twin.title, "duplicate", current, warnings=(refusal,))
 
 
 def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides) -> bool:

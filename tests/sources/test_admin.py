@@ -172,9 +172,10 @@ def test_messages_keep_names_as_written_and_count_chunks_in_words(admin_client: 
             [("Notes.txt", b"First text."), ("notes.txt", b"Other text.")],
             [
                 "Notes.txt: added notes (1 chunk, 1 new, 0 superseded)",
-                "notes.txt: updated notes (1 chunk, 1 new, 1 superseded)",
-                "notes.txt: has the same doc_id (notes) as Notes.txt in this upload and "
-                "replaced its text",
+                "notes.txt: not ingested; its doc_id notes belongs to “Notes” from Notes.txt. "
+                "Nothing was changed. To replace that document with “notes”, upload again "
+                "with “Replace existing documents” ticked (manage.py ingest --replace), or "
+                "give this file its own doc_id",
             ],
             ["notes"],
         ),
@@ -376,8 +377,10 @@ def test_chinese_admin_shows_field_and_choice_labels_in_chinese(admin_client: Cl
         (
             ("policy.pdf", pdf_bytes(["First text."])),
             ("policy.txt", b"Other text."),
-            "policy.txt: updated policy (its file name gives the doc_id of the existing "
-            "document from policy.pdf; 1 chunk, 1 new, 1 superseded)",
+            "policy.txt: not ingested; its doc_id policy belongs to “policy” from "
+            "policy.pdf. Nothing was changed. To replace that document with “policy”, upload "
+            "again with “Replace existing documents” ticked (manage.py ingest --replace), or "
+            "give this file its own doc_id",
         ),
         (
             ("policy.txt", b"First text."),
@@ -387,7 +390,10 @@ def test_chinese_admin_shows_field_and_choice_labels_in_chinese(admin_client: Cl
         (
             ("travel.md", TRAVEL),
             ("travel-2025.md", TRAVEL.replace(b"200", b"250")),
-            "travel-2025.md: updated doc-010 (1 chunk, 1 new, 1 superseded)",
+            "travel-2025.md: not ingested; its doc_id doc-010 belongs to “Travel” "
+            "from travel.md. Nothing was changed. To replace that document with “Travel”, "
+            "upload again with “Replace existing documents” ticked (manage.py "
+            "ingest --replace), or give this file its own doc_id",
         ),
     ],
     ids=["same-name", "same-stem-other-type", "unchanged", "doc-id-in-front-matter"],

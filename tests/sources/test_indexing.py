@@ -42,12 +42,13 @@ def test_many_files_are_ingested_in_worker_processes_in_order(tmp_path: Path) ->
     for i in range(10):
         (folder / f"n{i}.md").write_text(f"# Note\n\nRule code{'abcdefghij'[i]}x.", "utf-8")
     (folder / "z-n9-again.md").write_text("---\ndoc_id: n9\n---\n# Note 9\n\nChanged.", "utf-8")
-    summary = documents_ingest_paths(paths=[folder], processes=2)
+    summary = documents_ingest_paths(paths=[folder], processes=2, replace=True)
     assert [(r.doc_id, r.status) for r in summary.results] == [
         *[(f"n{i}", "added") for i in range(9)],
         ("n9", "added"),
         ("n9", "updated"),  # same doc_id later in the same group: stored after the first
     ]
+    assert summary.results[-1].replaced and summary.results[-1].previous_name == "n9.md"
     assert hits("codedx") == ["n3#c01"]
     assert hits("changed") == ["n9#c01v2"]
     again = documents_ingest_paths(paths=[folder / "n1.md"], processes=2)

@@ -8,7 +8,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from sources.indexing import index_build, stale_terms_count
-from sources.ingest_types import IngestFailure, IngestOverrides, IngestResult, chunks_phrase
+from sources.ingest_types import (
+    IngestFailure,
+    IngestOverrides,
+    IngestResult,
+    chunks_phrase,
+    retitled,
+)
 from sources.models import Authority
 from sources.selectors import index_status
 from sources.services import documents_ingest_paths
@@ -35,6 +41,12 @@ class Command(BaseCommand):
             "(comma-separated names, e.g. hr,finance; 'everyone' for all)",
         )
         parser.add_argument("--max-tokens", type=int, default=None, help="chunk size (tokens)")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="let a file replace a stored document of the same doc_id that came from "
+            "another file (without it, such a file fails and nothing changes)",
+        )
         parser.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
         parser.add_argument("--quiet", action="store_true", help="no line per file")
         parser.add_argument(
@@ -58,6 +70,7 @@ class Command(BaseCommand):
                 max_tokens=options["max_tokens"],
                 on_progress=self._progress,
                 processes=options["processes"],
+                replace=options["replace"],
             )
         self.stdout.write(summary.line())
         self._rebuild_if_stale(options["processes"])
@@ -83,12 +96,12 @@ class Command(BaseCommand):
         if isinstance(outcome, IngestFailure):
             self.stderr.write(f"[{i}/{total}] FAILED {outcome.reason}")
             return
-        if self._quiet:
+        if self._quiet and not outcome.replaced:
             return
         self.stdout.write(
             f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "
             f"{chunks_phrase(outcome.chunks)}, {outcome.chunks_added} new, "
-            f"{outcome.chunks_superseded} superseded"
+            f"{outcome.chunks_superseded} superseded{retitled(outcome)}"
         )
         for warning in outcome.warnings:
             self.stderr.write(f"[{i}/{total}] WARNING {warning}")

@@ -1,0 +1,170 @@
+"""An upload never replaces or repeats a stored document unnoticed (``sources.identity``).
+
+A tester uploaded ``override.md`` with front matter ``doc_id: doc-063`` and the title "My
+leave notes": it silently replaced the annual leave policy, and the leave question then
+answered from it. The same text uploaded under another file name became a second document.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.core.management import call_command
+from django.test import Client
+
+from sources.models import Document
+from sources.services import document_ingest, documents_ingest_paths
+from tests.sources.test_admin import UPLOAD_URL, messages_of
+
+pytestmark = pytest.mark.django_db
+
+POLICY = (
+    b"---\ndoc_id: doc-063\ntitle: Annual leave policy\nauthority: policy\n---\n"
+    b"# Annual leave\n\nFull-time employees get 20 days of annual leave per year.\n"
+)
+OVERRIDE = (
+    b"---\ndoc_id: doc-063\ntitle: My leave notes\n---\n"
+    b"I think we get 30 days of annual leave.\n"
+)
+REFUSAL = (
+    "override.md: not ingested; its doc_id doc-063 belongs to “Annual leave policy” from "
+    "annual-leave.md. Nothing was changed. To replace that document with “My leave notes”, "
+    "upload again with “Replace existing documents” ticked (manage.py ingest --replace), or "
+    "give this file its own doc_id"
+)
+
+
+@pytest.fixture
+def admin_client(client: Client) -> Client:
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "pw-123456789"))
+    return client
+
+
+@pytest.fixture
+def policy() -> Document:
+    document_ingest(file=SimpleUploadedFile("annual-leave.md", POLICY))
+    return Document.objects.get(doc_id="doc-063")
+
+
+def current_texts(doc_id: str) -> list[str]:
+    document = Document.objects.get(doc_id=doc_id)
+    return list(document.chunks.filter(is_current=True).values_list("text", flat=True))
+
+
+def test_an_upload_over_another_files_document_is_refused_and_changes_nothing(
+    admin_client: Client, policy: Document
+) -> None:
+    before = current_texts("doc-063")
+    response = admin_client.post(
+        UPLOAD_URL, {"files": [SimpleUploadedFile("override.md", OVERRIDE)]}, follow=True
+    )
+    assert messages_of(response) == [REFUSAL]
+    policy.refresh_from_db()
+    assert (policy.title, policy.original_name) == ("Annual leave policy", "annual-leave.md")
+    assert current_texts("doc-063") == before
+
+
+def test_ticking_replace_replaces_it_and_names_the_old_and_new_title(
+    admin_client: Client, policy: Document
+) -> None:
+    response = admin_client.post(
+        UPLOAD_URL,
+        {"files": [SimpleUploadedFile("override.md", OVERRIDE)], "replace": "on"},
+        follow=True,
+    )
+    assert messages_of(response) == [
+        "override.md: updated doc-063 (1 chunk, 1 new, 1 superseded); replaced “Annual leave "
+        "policy” (from annual-leave.md) -> “My leave notes”"
+    ]
+    assert current_texts("doc-063") == ["I think we get 30 days of annual leave."]
+
+
+def test_the_upload_form_offers_the_replace_box(admin_client: Client) -> None:
+    html = admin_client.get(UPLOAD_URL).content.decode()
+    assert 'name="replace"' in html and "Replace existing documents" in html
+
+
+def test_the_same_file_again_updates_its_document_and_names_a_changed_title(
+    admin_client: Client, policy: Document
+) -> None:
+    revised = POLICY.replace(b"Annual leave policy", b"Leave policy 2026")
+    response = admin_client.post(
+        UPLOAD_URL, {"files": [SimpleUploadedFile("annual-leave.md", revised)]}, follow=True
+    )
+    assert messages_of(response) == [
+        "annual-leave.md: updated doc-063 (1 chunk, 0 new, 0 superseded); title “Annual leave "
+        "policy” -> “Leave policy 2026”"
+    ]
+
+
+def ingest(*args: str) -> tuple[str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    call_command("ingest", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def test_the_ingest_command_refuses_the_same_and_replaces_with_replace(
+    policy: Document, tmp_path: Path
+) -> None:
+    path = tmp_path / "override.md"
+    path.write_bytes(OVERRIDE)
+    out, err = ingest(str(path))
+    assert f"FAILED {REFUSAL}" in err
+    assert "documents: 0 added, 0 updated, 0 unchanged, 1 failed" in out
+    assert current_texts("doc-063") != ["I think we get 30 days of annual leave."]
+    out, _ = ingest(str(path), "--replace")
+    assert (
+        "updated   doc-063 (override.md): 1 chunk, 1 new, 1 superseded; replaced “Annual leave "
+        "policy” (from annual-leave.md) -> “My leave notes”" in out
+    )
+
+
+LEAVE = "# Annual leave\n\nFull-time employees get 20 days of annual leave per year.\n"
+
+
+def test_the_same_text_under_another_file_name_is_not_a_second_document(
+    admin_client: Client,
+) -> None:
+    document_ingest(file=SimpleUploadedFile("leave.md", LEAVE.encode()))
+    copy = LEAVE.replace("per year.", "per  year .").encode()  # spacing aside, the same
+    response = admin_client.post(
+        UPLOAD_URL, {"files": [SimpleUploadedFile("leave-copy.md", copy)]}, follow=True
+    )
+    assert messages_of(response) == [
+        "leave-copy.md: not added; leave “Annual leave” (from leave.md) has the same text. To "
+        "update it, upload the file under that document's name; to keep a separate copy, give "
+        "the file its own doc_id in its front matter"
+    ]
+    assert list(Document.objects.values_list("doc_id", flat=True)) == ["leave"]
+
+
+def test_a_copy_with_its_own_doc_id_is_kept_with_a_warning(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("leave.md", LEAVE.encode()))
+    copy = f"---\ndoc_id: leave-hr\n---\n{LEAVE}".encode()
+    response = admin_client.post(
+        UPLOAD_URL, {"files": [SimpleUploadedFile("hr-leave.md", copy)]}, follow=True
+    )
+    assert messages_of(response) == [
+        "hr-leave.md: added leave-hr (1 chunk, 1 new, 0 superseded)",
+        "hr-leave.md: same text as leave “Annual leave” from leave.md; both are kept, and an "
+        "update to one will not change the other",
+    ]
+
+
+def test_a_folder_with_copies_stores_each_text_once(tmp_path: Path) -> None:
+    for name in ("a.md", "b.md", "c.md"):
+        (tmp_path / name).write_text(LEAVE, "utf-8")
+    for i in range(8):  # 8 files or more are parsed in worker processes and bulk-inserted
+        (tmp_path / f"other{i}.md").write_text(f"# Note {i}\n\nRule {i}.", "utf-8")
+    summary = documents_ingest_paths(paths=[tmp_path], processes=2)
+    assert [(r.name, r.status, r.doc_id) for r in summary.results[:3]] == [
+        ("a.md", "added", "a"),
+        ("b.md", "duplicate", "a"),
+        ("c.md", "duplicate", "a"),
+    ]
+    assert "2 duplicate" in summary.line()
+    assert Document.objects.count() == 9
