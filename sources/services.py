@@ -330,6 +330,9 @@ def _store(
     twin = same_text_document(draft.drafts) if doc is None else None
     if twin is not None and draft.doc_id_from_name:
         return _duplicate(name, twin), twin.pk
+    if doc is not None and doc.retired_at is None and _unchanged(doc, draft, overrides):
+        current = doc.chunks.filter(is_current=True).count()
+        return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0), doc.pk
     replaced = doc is not None and another_source(doc, name=name, title=title)
     if replaced and not replace:
         assert doc is not None
@@ -339,9 +342,6 @@ def _store(
         status, doc.retired_at = "restored", None
     if doc is None:
         doc = Document(**draft.fields)
-    elif status == "updated" and _unchanged(doc, draft, overrides):
-        current = doc.chunks.filter(is_current=True).count()
-        return IngestResult(name, doc_id, doc.title, "unchanged", current, 0, current, 0), doc.pk
     previous_name = doc.original_name
     previous_title = doc.title if status != "added" and doc.title != title else ""
     for key, value in draft.fields.items():

@@ -168,3 +168,12 @@ def test_a_folder_with_copies_stores_each_text_once(tmp_path: Path) -> None:
     ]
     assert "2 duplicate" in summary.line()
     assert Document.objects.count() == 9
+
+
+def test_the_same_document_from_a_renamed_file_is_unchanged_not_refused(
+    policy: Document, tmp_path: Path
+) -> None:
+    path = tmp_path / "annual-leave-copy.md"
+    path.write_bytes(POLICY)
+    out, err = ingest(str(path))
+    assert "unchanged doc-063 (annual-leave-copy.md)" in out and err == ""
