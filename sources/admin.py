@@ -89,12 +89,8 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
         f"{chunks_phrase(result.chunks)}, {result.chunks_added} new, "
         f"{result.chunks_superseded} superseded"
     )
-    if (
-        result.status == "updated"
-        and result.doc_id_from_name
-        and not same_upload
-        and not result.replaced
-    ):
+    renamed = same_upload or result.replaced  # told by a warning, or by ``retitled``
+    if result.status == "updated" and result.doc_id_from_name and not renamed:
         counts = f"same file name as an existing document; {counts}"
     return f"{name}: {result.status} {result.doc_id} ({counts}){retitled(result)}"
 
@@ -120,14 +116,7 @@ class StatusFilter(admin.SimpleListFilter):
 @admin.register(Document)
 class DocumentAdmin(admin.ModelAdmin):
     list_display = (
-        "doc_id",
-        "title",
-        "status",
-        "visible_to",
-        "authority",
-        "language",
-        "updated",
-        "updated_at",
+        "doc_id", "title", "status", "visible_to", "authority", "language", "updated", "updated_at"
     )
     list_filter = (StatusFilter, "authority", "language", "groups")
     filter_horizontal = ("groups",)
@@ -231,10 +220,7 @@ class DocumentAdmin(admin.ModelAdmin):
                     report(request, screened.problem)
                     continue
                 result = self._ingest_upload(
-                    request,
-                    screened.upload,
-                    form.overrides(),
-                    earlier=written,
+                    request, screened.upload, form.overrides(), earlier=written,
                     replace=form.cleaned_data["replace"],
                 )
                 if result is not None and result.doc_id in written:
@@ -335,7 +321,7 @@ class DocumentAdmin(admin.ModelAdmin):
                 request,
                 f"{document.doc_id}: removed from the knowledge base; {chunks_phrase(count)} "
                 "left the answers and stay readable for stored citations. "
-                'The action "Restore to the knowledge base" brings it back.',
+                "The action \"Restore to the knowledge base\" brings it back.",
             )
 
     @admin.action(description=_("Restore to the knowledge base"), permissions=["delete"])

@@ -359,16 +359,8 @@ def _store(
     counts = (added + kept, added, kept, superseded)
     warnings = (duplicate_warning(name, twin),) if twin is not None else ()
     result = IngestResult(
-        name,
-        doc_id,
-        doc.title,
-        status,
-        *counts,
-        draft.doc_id_from_name,
-        previous_name,
-        warnings,
-        previous_title,
-        replaced,
+        name, doc_id, doc.title, status, *counts, draft.doc_id_from_name, previous_name,
+        warnings, previous_title, replaced,
     )
     return result, doc.pk
 
