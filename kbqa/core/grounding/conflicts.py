@@ -44,6 +44,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
+from kbqa.core.grounding.conflict_focus import CLAUSE_END, Focus, clauses, question_focus
 from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
 from kbqa.core.text.quantities import Quantity, extract_quantities, fold
@@ -62,12 +63,37 @@ UNIT_TERMS: dict[str, frozenset[str]] = {
         {"day", "hour", "minute", "week", "long", "天", "小时", "分钟", "多久", "多长"}
     ),
     "business day": frozenset({"business", "working", "工作日"}),
+    "month": frozenset({"month", "year", "often", "long", "月", "年", "多久", "多长"}),
     "req/min": frozenset({"request", "rate", "limit", "限流", "频率", "次"}),
     "%": frozenset({"percent", "percentage", "比例"}),
-    "USD": frozenset({"price", "cost", "fee", "usd", "dollar", "价格", "费用", "美元"}),
-    "CNY": frozenset({"price", "cost", "fee", "cny", "rmb", "价格", "费用", "元"}),
 }
-_CLAUSE_END = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
+# A price's unit is its currency and what it is per ("EUR/person/month"): the question
+# names it by asking a price or naming the currency.
+PRICE_TERMS = frozenset({"price", "cost", "fee", "charge", "pay", "paid", "much", "expensive",
+                         "cheap", "价格", "费用", "多少钱", "收费", "价钱", "钱", "花费"})
+CURRENCY_TERMS: dict[str, frozenset[str]] = {
+    "USD": frozenset({"usd", "dollar", "美元"}),
+    "EUR": frozenset({"eur", "euro", "欧元"}),
+    "GBP": frozenset({"gbp", "pound", "英镑"}),
+    "JPY": frozenset({"jpy", "yen", "日元"}),
+    "CNY": frozenset({"cny", "rmb", "yuan", "元", "人民币"}),
+}
+# Question words asking for a bound (a subset of ``BOUND_TERMS``, which also holds the
+# auxiliaries that phrase one: "can't", "will", "会").
+ASKED_BOUND_TERMS = frozenset(
+    {"maximum", "max", "limit", "cap", "ceiling", "minimum", "min", "largest", "biggest",
+     "smallest", "longest", "shortest", "上限", "最大", "最多", "限制", "限额", "下限", "最少",
+     "最低", "最长", "最短", "多大"})
+_CLAUSE_END = CLAUSE_END
+
+
+def unit_terms(unit: str) -> frozenset[str]:
+    """Question terms that ask for a quantity in ``unit`` ("how many MB", "多少天", "how much
+    does it cost"); empty for a unit no word names."""
+    currency = unit.split("/")[0]
+    if currency in CURRENCY_TERMS:
+        return PRICE_TERMS | CURRENCY_TERMS[currency]
+    return UNIT_TERMS.get(unit, frozenset())
 
 
 @dataclass(frozen=True)
@@ -77,6 +103,44 @@ class _Mention:
     context: tuple[str, ...]
     bound: Bound | None = None
     subject: tuple[str, ...] = ()
+    clause: frozenset[str] = frozenset()  # terms of the whole clause that carries the value
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """What the question asks: its terms, the years it names, its focus over the blocks and,
+    per unit, the best focus of a leading clause carrying a value in that unit."""
+
+    terms: frozenset[str]
+    years: frozenset[str]
+    focus: Focus
+    best_by_unit: dict[str, float]
+
+    def about(self, m: _Mention) -> bool:
+        """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
+        that names the unit ("how many MB", "多少钱") is held to the best value in that unit."""
+        unit = m.quantity.unit
+        return self.focus.holds(m.clause, self.best_by_unit[unit] if self.names(unit) else None)
+
+    def names(self, unit: str) -> bool:
+        """Whether the question names ``unit`` ("how many MB", "能多大", "多少钱")."""
+        naming = unit_terms(unit)
+        return bool(self.terms & naming) or any(
+            w in t for t in self.terms if not t.isascii() for w in naming if not w.isascii())
+
+    def pair_about(self, a: _Mention, b: _Mention) -> bool:
+        """Whether two values are of what the question asks. A question naming their unit
+        asks for a value of that kind: both must hold its focus among the values in that
+        unit. Otherwise one must hold the focus of the best clause, and the other hold it
+        too or be a bound the question asks for ("Files larger than 100 MB are rejected"
+        holds no term of "What is the upload limit?", but it is a limit)."""
+        on_a, on_b = self.about(a), self.about(b)
+        if self.names(a.quantity.unit):
+            return on_a and on_b
+        return (on_a or on_b) and (on_a or self._asked_bound(a)) and (on_b or self._asked_bound(b))
+
+    def _asked_bound(self, m: _Mention) -> bool:
+        return m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS)
 
 
 def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
@@ -86,14 +150,20 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
     Sides are ordered by block number; one conflict per document pair and unit (the one
     with the most shared context). Returns [] when there is none.
     """
-    question_terms = term_set(question)
-    years = frozenset(_YEAR_RE.findall(question))
     leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
     mentions = [m for b in leading for m in _mentions(b)]
+    focus = question_focus(blocks, leading, question)
+    best_by_unit: dict[str, float] = {}
+    for m in mentions:
+        unit = m.quantity.unit
+        best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
+    asked = _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
+                   best_by_unit)
     values = _values_by_document(mentions)
+    own_clauses = _clauses_by_document(blocks)
     best: dict[tuple[str, str, str], Conflict] = {}
     for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
-        conflict = _pair_conflict(a, b, values, question_terms, years)
+        conflict = _pair_conflict(a, b, values, asked, own_clauses)
         if conflict is None:
             continue
         key = (conflict.unit, a.block.doc_id, b.block.doc_id)
@@ -109,14 +179,15 @@ def _mentions(block: Block) -> list[_Mention]:
             for found in _text_mentions(without_instructions(block.chunk.text))]
 
 
-_Found = tuple[Quantity, tuple[str, ...], Bound | None, tuple[str, ...]]
+_Found = tuple[Quantity, tuple[str, ...], Bound | None, tuple[str, ...], frozenset[str]]
 
 
 # Pure, and run on the leading blocks of every answer: kept per passage, as the verifier's
 # ``block_evidence`` is (about 1 ms of each answer's CPU under bench/load.py, 2026-11-30).
 @lru_cache(maxsize=1024)
 def _text_mentions(raw: str) -> tuple[_Found, ...]:
-    """Each quantity of ``raw`` (a chunk's text) with its context terms, bound and subject."""
+    """Each quantity of ``raw`` (a chunk's text) with its context terms, bound, subject and
+    the terms of its whole clause."""
     text = fold(raw)
     out: list[_Found] = []
     clause_start = sentence_start = 0
@@ -125,42 +196,59 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
             clause_start = sentence_start = end.end()
         context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
         clause_end = _CLAUSE_END.search(text, quantity.end)
-        before = text[sentence_start : quantity.start]
-        after = text[quantity.end : clause_end.start() if clause_end else len(text)]
+        stop = clause_end.start() if clause_end else len(text)
+        before, after = text[sentence_start : quantity.start], text[quantity.end : stop]
         bound = bound_of(before, after)
         subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
                         if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
-        out.append((quantity, tuple(context), bound, subject))
+        clause = term_set(text[sentence_start:stop])
+        out.append((quantity, tuple(context), bound, subject, clause))
         clause_start = quantity.end
     return tuple(out)
 
 
-def _values_by_document(mentions: Sequence[_Mention]) -> dict[tuple[str, str], list[Quantity]]:
-    values: dict[tuple[str, str], list[Quantity]] = {}
+_Values = dict[tuple[str, str], list[_Mention]]
+
+
+def _values_by_document(mentions: Sequence[_Mention]) -> _Values:
+    values: _Values = {}
     for m in mentions:
-        values.setdefault((m.block.doc_id, m.quantity.unit), []).append(m.quantity)
+        values.setdefault((m.block.doc_id, m.quantity.unit), []).append(m)
     return values
+
+
+def _clauses_by_document(blocks: Sequence[Block]) -> dict[str, list[frozenset[str]]]:
+    """The term sets of every clause, section heading and title of each document's blocks
+    (leading or not)."""
+    found: dict[str, list[frozenset[str]]] = {}
+    for b in blocks:
+        c = b.chunk
+        found.setdefault(c.doc_id, []).extend(
+            [*clauses(c.text), term_set(c.section), term_set(c.title)])
+    return found
 
 
 def _pair_conflict(
     a: _Mention,
     b: _Mention,
-    values: dict[tuple[str, str], list[Quantity]],
-    question_terms: frozenset[str],
-    years: frozenset[str] = frozenset(),
+    values: _Values,
+    asked: _Asked,
+    own_clauses: dict[str, list[frozenset[str]]],
 ) -> Conflict | None:
     qa, qb = a.quantity, b.quantity
     if a.block.doc_id == b.block.doc_id or qa.unit != qb.unit or qa.same_value(qb):
         return None
-    if _states(values, a.block.doc_id, qb) or _states(values, b.block.doc_id, qa):
+    if _states(values, a.block.doc_id, b) or _states(values, b.block.doc_id, a):
+        return None
+    if not asked.pair_about(a, b):
         return None
     other = set(b.context)
     shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
     if len(shared) >= MIN_SHARED_TERMS:
-        if not _about_question(shared, a, b, question_terms):
+        if not _about_question(shared, a, b, asked.terms) or _other_subjects(a, b, own_clauses):
             return None
     else:
-        shared = _same_bound(a, b, question_terms)
+        shared = _same_bound(a, b, asked.terms)
         if not shared:
             return None
     conflict = Conflict(
@@ -169,10 +257,41 @@ def _pair_conflict(
         context=shared,
         preferred=_preferred(a.block, b.block),
     )
-    of_year = [_of_year(side.block, years) for side in (a, b)]
+    of_year = [_of_year(side.block, asked.years) for side in (a, b)]
     if of_year[0] != of_year[1]:
         return replace(conflict, preferred=of_year.index(True), preferred_by="year")
     return conflict
+
+
+def _other_subjects(
+    a: _Mention, b: _Mention, own_clauses: dict[str, list[frozenset[str]]]
+) -> bool:
+    """Whether two contexts sharing words still name different things: each has words the
+    other lacks, and one side's own words are, together, in the other side's document but
+    not where its value is (its clause and its chunk's section heading, or the title when
+    the chunk has none). "Deleted files are kept in the recycle bin for 30 days" and a
+    manual's "Earlier versions of a file are kept for 180 days" share "file kept", but the
+    manual ("… Recycle bin and version history") gives its 180 days under "Version
+    history": they are the versions' days, not the bin's."""
+    for one, two in ((a, b), (b, a)):
+        own = _own_words(one, two)
+        if not own or not _own_words(two, one):
+            continue
+        need = min(MIN_SHARED_TERMS, len(own))
+        chunk = two.block.chunk
+        where = two.clause | term_set(chunk.section or chunk.title)
+        if len(own & where) >= need:
+            continue
+        if any(len(own & c) >= need for c in own_clauses.get(chunk.doc_id, ())):
+            return True
+    return False
+
+
+def _own_words(one: _Mention, two: _Mention) -> frozenset[str]:
+    """Content words of ``one``'s context that ``two``'s context lacks."""
+    unit = _unit_words(one.quantity.unit)
+    return frozenset(t for t in one.context
+                     if t not in two.context and t not in unit and not t[0].isdigit())
 
 
 def _same_bound(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
@@ -189,11 +308,19 @@ def _same_bound(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tup
 
 def _unit_words(unit: str) -> frozenset[str]:
     """Words naming the unit itself ("mb", "天"): they say what is measured in, not what."""
-    return UNIT_TERMS.get(unit, frozenset()) | {"mb", "gb", "kb", "tb", "day", "hour", "天"}
+    return unit_terms(unit) | {"mb", "gb", "kb", "tb", "day", "hour", "天"}
 
 
-def _states(values: dict[tuple[str, str], list[Quantity]], doc_id: str, q: Quantity) -> bool:
-    return any(q.same_value(own) for own in values.get((doc_id, q.unit), []))
+def _states(values: _Values, doc_id: str, other: _Mention) -> bool:
+    """Whether document ``doc_id`` also states ``other``'s value about the same thing: in a
+    clause sharing ``MIN_SHARED_TERMS`` with ``other``'s context ("raised the maximum upload
+    size from 100 MB to 200 MB" quotes both values). The same number said of another thing
+    ("Meals with customers: up to EUR 80 per person" beside "Team outings: up to EUR 60 per
+    person") does not count: the document still disagrees about team outings."""
+    need = min(MIN_SHARED_TERMS, len(set(other.context)))
+    return any(other.quantity.same_value(own.quantity)
+               and len(own.clause.intersection(other.context)) >= need
+               for own in values.get((doc_id, other.quantity.unit), []))
 
 
 def _about_question(
@@ -201,9 +328,9 @@ def _about_question(
 ) -> bool:
     if question_terms.intersection(shared):
         return True
-    unit_terms = UNIT_TERMS.get(a.quantity.unit, frozenset())
-    rest = question_terms - unit_terms
-    return bool(question_terms & unit_terms) and bool(rest.intersection(a.context + b.context))
+    naming = unit_terms(a.quantity.unit)
+    rest = question_terms - naming
+    return bool(question_terms & naming) and bool(rest.intersection(a.context + b.context))
 
 
 def _side(m: _Mention) -> ConflictSide:

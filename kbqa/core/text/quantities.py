@@ -14,8 +14,16 @@ Units and their normalised form (``Quantity.unit``):
   quantities; ``3个月`` and ``每 3 年`` are.
 - rates -> ``req/min``: "100 requests per minute", "100 req/min", "100 rpm", "100 次/分钟",
   "每分钟 100 次"; per second x 60, per hour / 60.
-- ``%`` (``%``, ``％``, percent); currencies ``USD`` ($, USD, dollars, 美元) and ``CNY``
-  (¥, RMB, CNY, 元, 人民币), never converted into each other.
+- ``%`` (``%``, ``％``, percent); currencies ``USD`` ($, US$, USD, dollars, 美元), ``EUR``
+  (€, EUR, euros, 欧元), ``GBP`` (£, GBP, 英镑), ``JPY`` (JPY, 日元, 円) and ``CNY`` (¥, RMB,
+  CNY, 元, 人民币), never converted into each other (exchange rates change; documents do not).
+- a price "per" something keeps it in its unit, so a monthly fee is never compared with a
+  one-off price: "EUR 40 per month", "€40/month", "40 元/月", "每月 40 元" are
+  ``EUR/month`` or ``CNY/month``; "EUR 6 per user per month" and "每位用户每月 6 欧元" are
+  ``EUR/person/month`` (user, seat, person, employee, 人, 位用户 are all ``person``). A yearly
+  price is converted to months (year = 12, as above): "EUR 480 per year" equals "EUR 40 per
+  month". Days, nights, weeks and hours stay as they are ("EUR 55 per day" is a daily
+  allowance; seven of them are no weekly one).
 
 Numbers: ``1,000`` thousands separators, decimals, full-width digits (NFKC) and simple
 Chinese numerals up to 9999 (``三十天``, ``两百 MB``). A number without a unit is not a quantity.
@@ -64,15 +72,43 @@ _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
         (rf"{_MIN}{_END}", "day", 1 / 1440),
         (rf"{_SEC}{_END}", "day", 1 / 86400),
         (rf"(?:%|percent{_END}|per cent{_END})", "%", 1.0),
-        (rf"(?:usd|dollars?|美元){_END}", "USD", 1.0),
-        (rf"(?:cny|rmb|yuan{_END}|元|块钱|人民币)", "CNY", 1.0),
     )
 )
-# (pattern right before the number, unit): "$30", "USD 30", "¥30", "RMB 30"
-_BEFORE = (
-    (re.compile(r"(?:\$|\busd\s*)$", re.IGNORECASE), "USD"),
-    (re.compile(r"(?:¥|\brmb\s*|\bcny\s*|人民币\s*)$", re.IGNORECASE), "CNY"),
+# (pattern right after the number, currency); 美元, 欧元 and 日元 before 元
+_CURRENCY_AFTER: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(f"{_GAP}(?:{pattern})", re.IGNORECASE), unit)
+    for pattern, unit in (
+        (rf"(?:usd|(?:us\s+)?dollars?){_END}|美元", "USD"),
+        (rf"(?:eur|euros?){_END}|欧元", "EUR"),
+        (rf"(?:gbp|pounds?\s+sterling){_END}|英镑", "GBP"),
+        (rf"(?:jpy|yen){_END}|日元|円", "JPY"),
+        (rf"(?:cny|rmb|yuan){_END}|元|块钱|人民币", "CNY"),
+    )
 )
+# (pattern right before the number, unit): "$30", "USD 30", "€30", "EUR 30", "¥30", "RMB 30"
+_BEFORE = (
+    (re.compile(r"(?:(?:\bus\s?)?\$|\busd)\s*$", re.IGNORECASE), "USD"),
+    (re.compile(r"(?:€|\beur)\s*$", re.IGNORECASE), "EUR"),
+    (re.compile(r"(?:£|\bgbp)\s*$", re.IGNORECASE), "GBP"),
+    (re.compile(r"\bjpy\s*$", re.IGNORECASE), "JPY"),
+    (re.compile(r"(?:¥|\brmb|\bcny|人民币)\s*$", re.IGNORECASE), "CNY"),
+)
+# What a price is "per": (words, normalised name, factor to the normalised name's unit)
+_PER_WHAT = (
+    (r"(?:users?|seats?|persons?|people|heads?|employees?|members?|位用户|名用户|用户|人|位|名员工|员工)",
+     "person", 1.0),
+    (r"(?:months?|mo|月)", "month", 1.0),
+    (r"(?:years?|yr|annum|年)", "month", 1 / 12),
+    (r"(?:weeks?|wk|周|星期)", "week", 1.0),
+    (r"(?:days?|日|天)", "day", 1.0),
+    (r"(?:nights?|晚|夜)", "night", 1.0),
+    (r"(?:hours?|hr|小时)", "hour", 1.0),
+)
+_PER_AFTER = [(re.compile(rf"\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每)\s*{words}"
+                          rf"(?![a-z])", re.IGNORECASE), name, factor)
+              for words, name, factor in _PER_WHAT]
+_PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}\s*$"), name, factor)
+               for words, name, factor in _PER_WHAT]
 # "每分钟 100 次", "每秒最多 10 次": the rate word comes before the number
 _CJK_RATE_BEFORE = re.compile(r"每\s*(分钟|秒钟?|小时)[^\d。；;，,]{0,6}$")
 _CJK_RATE_FACTOR = {"分钟": 1.0, "秒": 60.0, "秒钟": 60.0, "小时": 1 / 60}
@@ -126,16 +162,55 @@ def _with_unit(text: str, start: int, end: int, number: float) -> Quantity | Non
     if rate and times:
         factor = _CJK_RATE_FACTOR[rate.group(1)]
         return Quantity(number * factor, "req/min", text[start : times.end()], start, times.end())
+    price = _currency(text, before, start, end)
+    if price is not None:
+        return _priced(text, number, *price)
     for pattern, unit, factor in _AFTER:
         after = pattern.match(text, end)
         if after:
             return Quantity(number * factor, unit, text[start : after.end()], start, after.end())
+    return None
+
+
+def _currency(text: str, before: str, start: int, end: int) -> tuple[str, int, int] | None:
+    """(currency, begin, end) of the price whose number spans ``start:end``; None if none.
+    A currency sign before the number wins over a unit after it ("$10 per minute")."""
     for before_pattern, currency in _BEFORE:
         prefix = before_pattern.search(before)
         if prefix:
-            begin = start - (len(before) - prefix.start())
-            return Quantity(number, currency, text[begin:end], begin, end)
+            return currency, start - (len(before) - prefix.start()), end
+    for pattern, currency in _CURRENCY_AFTER:
+        after = pattern.match(text, end)
+        if after:
+            return currency, start, after.end()
     return None
+
+
+_PER_ORDER = ("person", "night", "hour", "day", "week", "month")
+
+
+def _priced(text: str, number: float, currency: str, begin: int, end: int) -> Quantity:
+    """The price ``text[begin:end]`` with what it is per (module doc): at most two "per"
+    words after it ("per user per month", "/月") and two "每…" before it ("每位用户每月")."""
+    per: dict[str, float] = {}
+    for _ in range(2):
+        found = next(((m, name, f) for rx, name, f in _PER_AFTER
+                      if name not in per and (m := rx.match(text, end))), None)
+        if found is None:
+            break
+        per[found[1]], end = found[2], found[0].end()
+    for _ in range(2):
+        head = text[max(0, begin - 8) : begin]
+        found = next(((m, name, f) for rx, name, f in _PER_BEFORE
+                      if name not in per and (m := rx.search(head))), None)
+        if found is None:
+            break
+        per[found[1]], begin = found[2], begin - (len(head) - found[0].start())
+    value = number
+    for factor in per.values():
+        value *= factor
+    unit = "/".join([currency, *(name for name in _PER_ORDER if name in per)])
+    return Quantity(value, unit, text[begin:end], begin, end)
 
 
 def _number_value(token: str) -> float | None:

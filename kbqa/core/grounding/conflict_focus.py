@@ -1,0 +1,79 @@
+"""Focus: whether two disagreeing values are values of what the question asks.
+
+Retrieval brings whole chunks: a question about file names ("上传文件时文件名有什么限制？")
+also brings the upload-size paragraphs of the same manuals, whose 200 MB and 100 MB disagree.
+That disagreement is not about file names, so it must not refuse the answer. What a value is
+"of" is read from the sentence that carries it (``clauses``): the question is about a value
+when the value's sentence holds the question's *focus*, i.e. about as much of the question's
+weight as the sentence of the blocks that best matches the question.
+
+A question term weighs by how few sentences of the blocks hold it (the Robertson–Spärck Jones
+idf that BM25 uses, Robertson & Zaragoza 2009, eq. 3.3, over sentences instead of documents):
+"文件" and "上传" are in most sentences of an upload question's blocks and weigh little;
+"文件名" is in a few and weighs most. A sentence's focus is the sum of the weights of the
+distinct question terms it holds; question words ("what", "多少") count for nothing.
+
+``FOCUS_SHARE`` (0.5): each side of a conflict must reach half the best sentence's focus.
+Measured on the demo knowledge base (2026-12-01): the real conflicts (upload size, laptop
+cycle, uploaded parking fees) reach 0.8-1.0 on both sides; the file-name question's size
+sentences reach 0.3; a "restore files faster" question's retention sentences reach 0.2.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kbqa.core.grounding.instructions import without_instructions
+from kbqa.core.text.terms import is_question_word, term_set, terms
+from kbqa.core.types import Block
+
+FOCUS_SHARE = 0.5
+# Sentence (or clause: a semicolon ends one too) ends, as ``conflicts`` cuts its contexts.
+CLAUSE_END = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
+
+
+@lru_cache(maxsize=1024)
+def clauses(text: str) -> tuple[frozenset[str], ...]:
+    """The term sets of the clauses of ``text`` (a chunk's text, without its sentences that
+    address the assistant), in order; empty clauses left out."""
+    found = (term_set(piece) for piece in CLAUSE_END.split(without_instructions(text)))
+    return tuple(piece for piece in found if piece)
+
+
+@dataclass(frozen=True)
+class Focus:
+    """The question's term weights (``weights``: term -> idf over the blocks' clauses) and
+    the best focus of any clause of the leading blocks (``best``)."""
+
+    weights: dict[str, float]
+    best: float
+
+    def of(self, clause_terms: Iterable[str]) -> float:
+        """The focus of a clause: the summed weight of the question terms it holds."""
+        return sum(self.weights.get(t, 0.0) for t in set(clause_terms))
+
+    def holds(self, clause_terms: Iterable[str], best: float | None = None) -> bool:
+        """Whether a clause reaches ``FOCUS_SHARE`` of ``best`` (default: ``self.best``).
+        A question none of whose terms are in the blocks has no focus: every clause holds it."""
+        top = self.best if best is None else best
+        return top <= 0.0 or self.of(clause_terms) >= FOCUS_SHARE * top - 1e-9
+
+
+def question_focus(blocks: Sequence[Block], leading: Sequence[Block], question: str) -> Focus:
+    """The ``Focus`` of ``question`` over ``blocks`` (weights from all of them, the best
+    clause among ``leading``). Never raises."""
+    asked = [t for t in dict.fromkeys(terms(question)) if not is_question_word(t)]
+    pieces = [c for b in blocks for c in clauses(b.chunk.text)]
+    n = len(pieces)
+    weights: dict[str, float] = {}
+    for t in asked:
+        df = sum(1 for c in pieces if t in c)
+        if df:
+            weights[t] = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    focus = Focus(weights, 0.0)
+    best = max((focus.of(c) for b in leading for c in clauses(b.chunk.text)), default=0.0)
+    return Focus(weights, best)
