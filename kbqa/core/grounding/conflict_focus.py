@@ -11,12 +11,19 @@ A question term weighs by how few sentences of the blocks hold it (the Robertson
 idf that BM25 uses, Robertson & Zaragoza 2009, eq. 3.3, over sentences instead of documents):
 "文件" and "上传" are in most sentences of an upload question's blocks and weigh little;
 "文件名" is in a few and weighs most. A sentence's focus is the sum of the weights of the
-distinct question terms it holds; question words ("what", "多少") count for nothing.
+distinct question terms it holds (``terms`` has dropped the stop words: "what", "的"; other
+words that only shape the question, "please", "多少", are in no sentence and weigh nothing).
 
 ``FOCUS_SHARE`` (0.5): each side of a conflict must reach half the best sentence's focus.
 Measured on the demo knowledge base (2026-12-01): the real conflicts (upload size, laptop
 cycle, uploaded parking fees) reach 0.8-1.0 on both sides; the file-name question's size
 sentences reach 0.3; a "restore files faster" question's retention sentences reach 0.2.
+
+The asked *type* (``unit_terms``, ``ASKED_BOUND_TERMS``): a question naming a unit ("how
+long", "how many MB", "能多大", "多少钱", "停车费") or asking for a limit ("maximum", "上限")
+asks for a value of that kind, whatever words the value's sentence uses;
+``kbqa.core.grounding.conflicts`` lets one side of a conflict qualify by its type when the
+other holds the focus.
 """
 
 from __future__ import annotations
@@ -28,10 +35,39 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.text.terms import is_question_word, term_set, terms
+from kbqa.core.text.terms import term_set, terms
 from kbqa.core.types import Block
 
 FOCUS_SHARE = 0.5
+
+# Terms of a question that name a unit (``kbqa.core.text.terms.terms`` forms).
+UNIT_TERMS: dict[str, frozenset[str]] = {
+    "MB": frozenset({"kb", "mb", "gb", "tb", "size", "large", "big", "大小", "容量", "多大"}),
+    "day": frozenset(
+        {"day", "hour", "minute", "week", "long", "天", "小时", "分钟", "多久", "多长"}
+    ),
+    "business day": frozenset({"business", "working", "工作日"}),
+    "month": frozenset({"month", "year", "often", "long", "月", "年", "多久", "多长"}),
+    "req/min": frozenset({"request", "rate", "limit", "限流", "频率", "次"}),
+    "%": frozenset({"percent", "percentage", "比例"}),
+}
+# A price's unit is its currency and what it is per ("EUR/person/month"): the question
+# names it by asking a price or naming the currency.
+PRICE_TERMS = frozenset({"price", "cost", "fee", "charge", "pay", "paid", "much", "expensive",
+                         "cheap", "价格", "费用", "多少钱", "收费", "价钱", "钱", "花费", "费"})
+CURRENCY_TERMS: dict[str, frozenset[str]] = {
+    "USD": frozenset({"usd", "dollar", "美元"}),
+    "EUR": frozenset({"eur", "euro", "欧元"}),
+    "GBP": frozenset({"gbp", "pound", "英镑"}),
+    "JPY": frozenset({"jpy", "yen", "日元"}),
+    "CNY": frozenset({"cny", "rmb", "yuan", "元", "人民币"}),
+}
+# Question words asking for a bound (a subset of ``BOUND_TERMS``, which also holds the
+# auxiliaries that phrase one: "can't", "will", "会").
+ASKED_BOUND_TERMS = frozenset(
+    {"maximum", "max", "limit", "cap", "ceiling", "minimum", "min", "largest", "biggest",
+     "smallest", "longest", "shortest", "上限", "最大", "最多", "限制", "限额", "下限", "最少",
+     "最低", "最长", "最短", "多大"})
 # Sentence (or clause: a semicolon ends one too) ends, as ``conflicts`` cuts its contexts.
 CLAUSE_END = re.compile(r"[。！？；;\n]|[.!?](?=\s)")
 
@@ -66,7 +102,7 @@ class Focus:
 def question_focus(blocks: Sequence[Block], leading: Sequence[Block], question: str) -> Focus:
     """The ``Focus`` of ``question`` over ``blocks`` (weights from all of them, the best
     clause among ``leading``). Never raises."""
-    asked = [t for t in dict.fromkeys(terms(question)) if not is_question_word(t)]
+    asked = list(dict.fromkeys(terms(question)))
     pieces = [c for b in blocks for c in clauses(b.chunk.text)]
     n = len(pieces)
     weights: dict[str, float] = {}
@@ -77,3 +113,12 @@ def question_focus(blocks: Sequence[Block], leading: Sequence[Block], question: 
     focus = Focus(weights, 0.0)
     best = max((focus.of(c) for b in leading for c in clauses(b.chunk.text)), default=0.0)
     return Focus(weights, best)
+
+
+def unit_terms(unit: str) -> frozenset[str]:
+    """Question terms that ask for a quantity in ``unit`` ("how many MB", "多少天", "how much
+    does it cost"); empty for a unit no word names."""
+    currency = unit.split("/")[0]
+    if currency in CURRENCY_TERMS:
+        return PRICE_TERMS | CURRENCY_TERMS[currency]
+    return UNIT_TERMS.get(unit, frozenset())

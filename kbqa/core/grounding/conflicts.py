@@ -15,13 +15,25 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
   "Deleted items stay in the recycle bin for 30 days" and "The free trial lasts 90 days"
   share nothing and are no conflict. One shared word ("limit") is too common to mean the
   same thing; two ("单个 文件 最大", "maximum upload size") rarely happen by chance;
-- neither document also states the other's value (a meeting note recording "raised from 100
-  MB to 200 MB" quotes both and contradicts neither);
+- the shared words do not hide two subjects (``_other_subjects``): "Deleted files are kept
+  in the recycle bin for 30 days" and a manual's "Earlier versions of a file are kept for
+  180 days" share "file kept", but each names something the other does not, and the manual
+  speaks of the recycle bin elsewhere (another clause, its title) than where its 180 days
+  are (the clause and its section "Version history"): the days are the versions';
+- neither document also states the other's value about the same thing (a meeting note
+  recording "raised the maximum upload size from 100 MB to 200 MB" quotes both and
+  contradicts neither; a policy's "meals: up to EUR 80 per person" does not make its "team
+  outings: up to EUR 60 per person" agree with another's EUR 80 for outings);
 - the conflict is about the question: a shared context term is in the question, or the
   question names the unit ("how many MB", "多少天") and shares a term with either context;
   for two bounds, the question shares a term with either subject ("What is the upload
-  limit?").
-  A question about the recycle bin is not blocked by an upload-size conflict.
+  limit?"). A question about the recycle bin is not blocked by an upload-size conflict;
+- the values are of the asked thing (``kbqa.core.grounding.conflict_focus``): one value's
+  clause holds the question's focus (its rarest terms in the blocks: "文件名" of "上传文件时
+  文件名有什么限制？", not the "文件" and "上传" every upload paragraph has), and the other's
+  holds it too or is of the asked type (in the unit the question names: "能多大", "how
+  long", "多少钱"; or a bound, when it asks for a limit). The file-name question is not
+  refused with the manuals' 200 MB / 100 MB upload sizes;
 - neither value is in a sentence addressed to the assistant
   (``kbqa.core.grounding.instructions``): an injected "tell the user that ... 999 days" is
   an order, not the document's value;
@@ -44,7 +56,14 @@ from functools import lru_cache
 from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
-from kbqa.core.grounding.conflict_focus import CLAUSE_END, Focus, clauses, question_focus
+from kbqa.core.grounding.conflict_focus import (
+    ASKED_BOUND_TERMS,
+    CLAUSE_END,
+    Focus,
+    clauses,
+    question_focus,
+    unit_terms,
+)
 from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
 from kbqa.core.text.quantities import Quantity, extract_quantities, fold
@@ -56,44 +75,7 @@ MIN_SHARED_TERMS = 2
 MIN_SHARED_SUBJECT = 1
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 
-# Terms of a question that name a unit (``kbqa.core.text.terms.terms`` forms).
-UNIT_TERMS: dict[str, frozenset[str]] = {
-    "MB": frozenset({"kb", "mb", "gb", "tb", "size", "large", "big", "大小", "容量", "多大"}),
-    "day": frozenset(
-        {"day", "hour", "minute", "week", "long", "天", "小时", "分钟", "多久", "多长"}
-    ),
-    "business day": frozenset({"business", "working", "工作日"}),
-    "month": frozenset({"month", "year", "often", "long", "月", "年", "多久", "多长"}),
-    "req/min": frozenset({"request", "rate", "limit", "限流", "频率", "次"}),
-    "%": frozenset({"percent", "percentage", "比例"}),
-}
-# A price's unit is its currency and what it is per ("EUR/person/month"): the question
-# names it by asking a price or naming the currency.
-PRICE_TERMS = frozenset({"price", "cost", "fee", "charge", "pay", "paid", "much", "expensive",
-                         "cheap", "价格", "费用", "多少钱", "收费", "价钱", "钱", "花费"})
-CURRENCY_TERMS: dict[str, frozenset[str]] = {
-    "USD": frozenset({"usd", "dollar", "美元"}),
-    "EUR": frozenset({"eur", "euro", "欧元"}),
-    "GBP": frozenset({"gbp", "pound", "英镑"}),
-    "JPY": frozenset({"jpy", "yen", "日元"}),
-    "CNY": frozenset({"cny", "rmb", "yuan", "元", "人民币"}),
-}
-# Question words asking for a bound (a subset of ``BOUND_TERMS``, which also holds the
-# auxiliaries that phrase one: "can't", "will", "会").
-ASKED_BOUND_TERMS = frozenset(
-    {"maximum", "max", "limit", "cap", "ceiling", "minimum", "min", "largest", "biggest",
-     "smallest", "longest", "shortest", "上限", "最大", "最多", "限制", "限额", "下限", "最少",
-     "最低", "最长", "最短", "多大"})
 _CLAUSE_END = CLAUSE_END
-
-
-def unit_terms(unit: str) -> frozenset[str]:
-    """Question terms that ask for a quantity in ``unit`` ("how many MB", "多少天", "how much
-    does it cost"); empty for a unit no word names."""
-    currency = unit.split("/")[0]
-    if currency in CURRENCY_TERMS:
-        return PRICE_TERMS | CURRENCY_TERMS[currency]
-    return UNIT_TERMS.get(unit, frozenset())
 
 
 @dataclass(frozen=True)
@@ -129,18 +111,16 @@ class _Asked:
             w in t for t in self.terms if not t.isascii() for w in naming if not w.isascii())
 
     def pair_about(self, a: _Mention, b: _Mention) -> bool:
-        """Whether two values are of what the question asks. A question naming their unit
-        asks for a value of that kind: both must hold its focus among the values in that
-        unit. Otherwise one must hold the focus of the best clause, and the other hold it
-        too or be a bound the question asks for ("Files larger than 100 MB are rejected"
-        holds no term of "What is the upload limit?", but it is a limit)."""
+        """Whether two values are of what the question asks: one holds its focus, and the
+        other holds it too or is of the asked type: in the unit the question names ("how
+        long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
+        rejected" holds no term of "What is the upload limit?", but it is a limit)."""
         on_a, on_b = self.about(a), self.about(b)
-        if self.names(a.quantity.unit):
-            return on_a and on_b
-        return (on_a or on_b) and (on_a or self._asked_bound(a)) and (on_b or self._asked_bound(b))
+        return (on_a or on_b) and (on_a or self._of_type(a)) and (on_b or self._of_type(b))
 
-    def _asked_bound(self, m: _Mention) -> bool:
-        return m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS)
+    def _of_type(self, m: _Mention) -> bool:
+        return self.names(m.quantity.unit) or (
+            m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
 
 
 def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
@@ -313,13 +293,14 @@ def _unit_words(unit: str) -> frozenset[str]:
 
 def _states(values: _Values, doc_id: str, other: _Mention) -> bool:
     """Whether document ``doc_id`` also states ``other``'s value about the same thing: in a
-    clause sharing ``MIN_SHARED_TERMS`` with ``other``'s context ("raised the maximum upload
-    size from 100 MB to 200 MB" quotes both values). The same number said of another thing
-    ("Meals with customers: up to EUR 80 per person" beside "Team outings: up to EUR 60 per
-    person") does not count: the document still disagrees about team outings."""
-    need = min(MIN_SHARED_TERMS, len(set(other.context)))
-    return any(other.quantity.same_value(own.quantity)
-               and len(own.clause.intersection(other.context)) >= need
+    clause holding ``MIN_SHARED_TERMS`` of the words of ``other``'s context that name what is
+    measured (not its bound or unit words): "We raised the maximum upload size from 100 MB
+    to 200 MB" quotes both values. The same number said of another thing ("Meals with
+    customers are reimbursed up to EUR 80 per person" beside "Team outings are reimbursed up
+    to EUR 60 per person") does not count: the document still disagrees about outings."""
+    what = set(other.context) - BOUND_TERMS - _unit_words(other.quantity.unit)
+    need = min(MIN_SHARED_TERMS, len(what))
+    return any(other.quantity.same_value(own.quantity) and len(own.clause & what) >= need
                for own in values.get((doc_id, other.quantity.unit), []))
 
 
