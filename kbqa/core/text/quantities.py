@@ -26,7 +26,9 @@ Units and their normalised form (``Quantity.unit``):
   allowance; seven of them are no weekly one).
 
 Numbers: ``1,000`` thousands separators, decimals, full-width digits (NFKC) and simple
-Chinese numerals up to 9999 (``三十天``, ``两百 MB``). A number without a unit is not a quantity.
+Chinese numerals up to 9999 (``三十天``, ``两百 MB``), times a scale word after them
+("$10.4 billion" = "$10,400 million", "3万元" = 30,000 元, "1.2亿美元"). A number without a
+unit is not a quantity.
 """
 
 from __future__ import annotations
@@ -112,6 +114,11 @@ _PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}\s*$"), name, factor)
 # "每分钟 100 次", "每秒最多 10 次": the rate word comes before the number
 _CJK_RATE_BEFORE = re.compile(r"每\s*(分钟|秒钟?|小时)[^\d。；;，,]{0,6}$")
 _CJK_RATE_FACTOR = {"分钟": 1.0, "秒": 60.0, "秒钟": 60.0, "小时": 1 / 60}
+# "$10.4 billion", "EUR 1.2 million", "3万元", "1.2亿美元": the scale multiplies the number
+_SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "mln": 1e6, "billion": 1e9, "bn": 1e9,
+           "trillion": 1e12, "千万": 1e7, "百万": 1e6, "万": 1e4, "亿": 1e8}
+_SCALE = re.compile(r"\s*(thousand|million|mln|mn|billion|bn|trillion|千万|百万|万|亿)(?![a-z])",
+                    re.IGNORECASE)
 _CJK_TIMES_AFTER = re.compile(r"\s*次")
 _NUMBER_RE = re.compile(_NUM)
 
@@ -157,6 +164,10 @@ def extract_quantities(text: str) -> list[Quantity]:
 
 def _with_unit(text: str, start: int, end: int, number: float) -> Quantity | None:
     before = text[max(0, start - 12) : start]
+    scale = _SCALE.match(text, end)
+    if scale:
+        number *= _SCALES[scale.group(1).lower()]
+        end = scale.end()
     rate = _CJK_RATE_BEFORE.search(before)
     times = _CJK_TIMES_AFTER.match(text, end)
     if rate and times:

@@ -15,7 +15,26 @@ from kbqa.core.text.quantities import extract_quantities
         ("2025年3月15日发布", []),  # a date, not a duration
         ("3月份的报销", []),  # March, not three months
         ("0.2 GB", [(200.0, "MB", "0.2 GB")]),
+        # prices in five currencies, with what they are per
+        ("park for EUR 40 per month", [(40.0, "EUR/month", "EUR 40 per month")]),
+        ("€40/month or € 480 a year", [(40.0, "EUR/month", "€40/month"),
+                                       (40.0, "EUR/month", "€ 480 a year")]),
+        ("55 euros, US$ 12, 30 dollars", [(55.0, "EUR", "55 euros"), (12.0, "USD", "US$ 12"),
+                                          (30.0, "USD", "30 dollars")]),
+        ("£20 a week, 5,000 日元", [(20.0, "GBP/week", "£20 a week"),
+                                  (5000.0, "JPY", "5,000 日元")]),
+        ("停车每月 300 元，或 ¥40/天", [(300.0, "CNY/month", "每月 300 元"),
+                                   (40.0, "CNY/day", "¥40/天")]),
+        ("每位用户每月 6 欧元", [(6.0, "EUR/person/month", "每位用户每月 6 欧元")]),
+        ("EUR 6 per user per month", [(6.0, "EUR/person/month", "EUR 6 per user per month")]),
+        ("12 美元每月", [(12.0, "USD/month", "12 美元每月")]),
+        ("$10 per minute", [(10.0, "USD", "$10")]),  # a price, not a request rate
+        # scale words
+        ("$10.4 billion", [(10.4e9, "USD", "$10.4 billion")]),
+        ("1.2亿美元，3万元", [(1.2e8, "USD", "1.2亿美元"), (3e4, "CNY", "3万元")]),
+        ("1361万人", []),  # people are no unit
     ],
 )
 def test_extract_quantities(text: str, expected: list[tuple[float, str, str]]) -> None:
-    assert [(q.value, q.unit, q.text) for q in extract_quantities(text)] == expected
+    got = [(round(q.value, 6), q.unit, q.text) for q in extract_quantities(text)]
+    assert got == [(round(v, 6), u, t) for v, u, t in expected]
