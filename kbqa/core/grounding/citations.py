@@ -66,6 +66,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from kbqa.core.grounding.clauses import clause_issues, source_text
 from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
 from kbqa.core.grounding.evidence import block_evidence, block_metadata, numbers_in, unmark
 from kbqa.core.grounding.parsing import (
@@ -179,6 +180,7 @@ class Verifier:
         self._numbers = {n: e.numbers for n, e in evidence.items()}
         self._languages = {n: e.language for n, e in evidence.items()}
         self._instruction_terms = {n: e.instruction_terms for n, e in evidence.items()}
+        self._sources = {b.n: source_text(b.chunk.text, block_metadata(b)) for b in blocks}
         self.common_terms = _common_terms(list(self._terms.values()))
         self._question_terms = term_set(question)
         self._question_text = normalise(question)
@@ -210,6 +212,10 @@ class Verifier:
         unsupported, word_issues = self._claim_words(claim.text, issued, found)
         if not issues:
             issues += word_issues
+        if not issues:
+            issues += clause_issues(
+                claim.text, [(n, self._sources[n]) for n in issued],
+                self.common_terms)
         if issues:
             issues += self._check_instructions((found - self.common_terms) or found, issued)
         return Verdict(

@@ -237,8 +237,10 @@ def test_a_sentence_closer_to_the_rules_than_to_its_block_is_dropped(sentence: s
     verdict = verifier.verify(parse_claim(sentence))
     assert (verdict.ok, verdict.issues) == (
         False, ("repeats the answering instructions, which are not a source",))
-    # The same sentence without the rules as instructions would have passed both gates.
-    assert Verifier([block]).verify(parse_claim(sentence)).issues == ()
+    # Without the rules as instructions it passes both gates and the claim words; only the
+    # clause check (a part no sentence of the block supports) would drop it.
+    issues = Verifier([block]).verify(parse_claim(sentence)).issues
+    assert issues and all("which no sentence of [1] supports" in i for i in issues)
 
 
 def test_a_sentence_that_resembles_the_rules_example_but_states_its_block_passes() -> None:

@@ -1,0 +1,296 @@
+"""Clauses: every part of a sentence must be said, the same way, by one source sentence.
+
+Gate two and the claim words judge a sentence as a bag of words over its whole cited block,
+so three kinds of wrong sentence pass them while every word they use is in the block:
+
+- *polarity*: "Company laptops are not replaced every 4 years [1]." against "Company laptops
+  are replaced every 4 years." (the block says "not" elsewhere: "was not caused on purpose");
+- *an extra clause*: "…every 4 years, and you may keep the old one for free [1]." ("keep",
+  "old", "free" are each in some other sentence of the block);
+- *a quantity moved to another subject*: "Managers can approve a replacement after 1 year
+  [1]." (the block's only 1 is the "X1" of a laptop model).
+
+``clause_issues`` reads a sentence as *clauses*: its text cut at ``, ; : ，；：`` and sentence
+ends (``split_clauses``). A source is read the same way, once per block
+(``source_clauses``): its sentences (``kbqa.core.text.sentences``) and their clauses. Then:
+
+1. Polarity. Each clause is matched with the source clauses (of all cited blocks) sharing
+   the most of its terms (``kbqa.core.text.terms``), when they share at least half of them:
+   the source clause stating the same claim, as ``kbqa.core.grounding.support`` matches a
+   claim with the passage sentences that hold its terms. The clause's polarity (the parity
+   of its negation words: English ``not no never none cannot without neither nor`` and any
+   ``n't``; Chinese ``不 没 没有 无 未 非 别 勿 不能 无法 不得 不可`` … as jieba words, so
+   ``未来`` and ``非常`` are not negations) must equal one matched clause's. Parity makes a
+   double negation positive ("not without approval"), and a negation the source also has
+   passes ("not deleted after 30 days" against "are not deleted after 30 days"). Bounds
+   written with a negation ("no more than", ``不超过``, ``不少于``) are comparisons, not
+   negations (the claim words check their direction), and a leading answer word ("No,",
+   "不，") answers the question. A matched source clause with a restriction (``only``,
+   ``仅``, ``只有``) supports either polarity: "only admins can" implies "guests cannot".
+2. Every clause supported. When a sentence has two or more clauses of at least
+   ``MIN_CLAUSE_TERMS`` terms each (shorter pieces such as "In 2024," or "free of charge"
+   join the clause before them), each must have more than ``CLAUSE_SUPPORT`` (half) of its
+   terms in ONE sentence of the cited blocks, or be written there verbatim. Half is gate
+   two's logic applied to one claim: a clause is one statement, and a statement none of
+   whose source sentences holds most of its words is not stated there. Single CJK
+   characters count only in a clause without longer terms (jieba's search mode cuts
+   ``年假`` into ``年``/``假``, which every leave sentence has). A one-clause sentence is
+   left to gate two, which lets one sentence join facts from several source sentences.
+3. Quantities. Every number with a unit in a clause (``kbqa.core.text.quantities``: "1
+   year", "20 天", "200 MB"; so "4 years" equals "48 months") must be a quantity of equal
+   value and unit in a source sentence that shares a term of the clause besides the
+   quantity's own words (its subject), or in any source sentence when none shares one
+   (a sentence in another language than its block).
+
+Every failure is an issue a person and the regenerating model can act on: which part, which
+source clause it was read against. The check is lexical, like the claim words: it cannot see
+an antonym ("files are kept" for "files are not deleted" shares too few terms to be compared)
+or a clause cut by other punctuation; measured on the demo set, RGB and
+``bench/claim_words.py`` (README, "What the claim-word check costs").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kbqa.core.grounding.instructions import without_instructions
+from kbqa.core.text.normalise import detect_language, has_cjk, normalise
+from kbqa.core.text.quantities import Quantity, extract_quantities
+from kbqa.core.text.sentences import split_sentences
+from kbqa.core.text.terms import term_set, terms
+
+#: A clause must have more than this share of its terms in one source sentence (module doc).
+CLAUSE_SUPPORT = 0.5
+#: Terms a piece of a sentence needs to stand as a clause of its own (module doc).
+MIN_CLAUSE_TERMS = 2
+#: Negation words, matched as whole words (English) or jieba words (Chinese).
+NEGATIONS = frozenset(
+    "not no never none cannot without neither nor nothing nobody nowhere 不 没 没有 无 未 "
+    "非 别 勿 不能 不会 不得 不可 不可以 无法 无需 无须 不必 不用 不需 不需要 禁止 不要 "
+    "不是 并非 不允许 不支持 从不 从未 未经 不再 不准 严禁 不予 不应 不应该 不该 尚未 "
+    "未能 没法 毫无 绝不 决不".split()
+)
+#: Restrictions imply a negation of the rest ("only admins can" -> "guests cannot").
+RESTRICTIONS = frozenset("only exclusively solely 仅 只 只有 仅限 唯有 只能 仅能".split())
+# Bounds and idioms written with a negation that do not negate the claim.
+_NOT_NEGATION_RE = re.compile(
+    r"\b(?:no|not) (?:more|less|fewer|later|earlier|longer|sooner) than\b|\bnot only\b"
+    r"|\bno matter\b|不超过|不得超过|不多于|不少于|不低于|不高于|不足|不到|不仅|不管|无论|不论"
+)
+# Quotations are checked verbatim (citations, check 4); their commas cut no clause.
+_QUOTED_RE = re.compile(r'"[^"\n]+"|“[^”\n]+”|「[^」\n]+」|『[^』\n]+』|‘[^’\n]+’')
+_ANSWER_RE = re.compile(r"^\W*(?:no|yes|不|不是|不用|不需要|不能|不可以)\s*[,，.。!！]")
+# Not inside a number or a time: "1,000", "02:00".
+_CLAUSE_CUT_RE = re.compile(r"[;，；：]|(?<!\d)[,:]|[,:](?!\d)")
+# A line break inside a paragraph (hard-wrapped Markdown), not before a list item, heading,
+# quote or table row: the sentence goes on.
+_SOFT_BREAK_RE = re.compile(r"(?<=\S)[ \t]*\n(?!\s*(?:[-*+#>|]|\d+[.)]\s))(?=[ \t]*\S)")
+_END_RE = re.compile(r"[\s.。!?！？]+$")
+_LATIN_WORD_RE = re.compile(r"[a-z]+(?:['’]t)?")
+
+
+@dataclass(frozen=True)
+class SourceClause:
+    """One clause of a cited block: its ``text`` (normalised), ``terms``, negation
+    ``parity`` (0 or 1), whether it has a ``restriction``, and ``sentence``: the index of its
+    sentence in ``SourceText.sentences``."""
+
+    text: str
+    terms: frozenset[str]
+    parity: int
+    restriction: bool
+    sentence: int
+
+
+@dataclass(frozen=True)
+class SourceText:
+    """A block's evidence text read by clause: ``sentences`` (normalised text, terms,
+    quantities) and their ``clauses``."""
+
+    sentences: tuple[tuple[str, frozenset[str], tuple[Quantity, ...]], ...]
+    clauses: tuple[SourceClause, ...]
+    language: str = "en"
+
+
+def _words(text: str) -> list[str]:
+    """Latin words (with ``n't``) and jieba words of the CJK runs of normalised ``text``."""
+    if not has_cjk(text):
+        return _LATIN_WORD_RE.findall(text)
+    import jieba
+
+    term_set(text)  # loads jieba's dictionary once (kbqa.core.text.terms)
+    out: list[str] = []
+    for w in jieba.cut(text):
+        out.extend(_LATIN_WORD_RE.findall(w) if w.isascii() else [w])
+    return out
+
+
+def parity(text: str) -> int:
+    """0 when normalised ``text`` states something, 1 when it denies it: the parity of its
+    negation words, bounds written with a negation and a leading answer word aside."""
+    text = _NOT_NEGATION_RE.sub(" ", _ANSWER_RE.sub(" ", text))
+    count = sum(w in NEGATIONS or w.endswith(("n't", "n’t")) for w in _words(text))
+    return count % 2
+
+
+def _restricted(text: str) -> bool:
+    return any(w in RESTRICTIONS for w in _words(text))
+
+
+def split_clauses(text: str) -> list[str]:
+    """The clauses of one normalised sentence: cut at ``, ; : ，；：`` (not inside "1,000" or
+    "02:00"), stripped, non-empty."""
+    return [c for c in (_END_RE.sub("", p).strip() for p in _CLAUSE_CUT_RE.split(text)) if c]
+
+
+@lru_cache(maxsize=1024)
+def source_text(chunk_text: str, metadata: str = "") -> SourceText:
+    """``SourceText`` of a block whose ORIGINAL text is ``chunk_text`` and whose metadata
+    (title, section, updated: ``evidence.block_metadata``) is one more sentence, since the
+    prompt shows it and the sentence may name it ("According to Uploads (updated …)");
+    the text is read without its
+    sentences addressed to the assistant, as every check reads it
+    (``kbqa.core.grounding.evidence``); cached per passage like ``block_evidence``. Sentences
+    are split before ``normalise`` (which lower-cases, hiding where English ones start),
+    after joining the lines of a hard-wrapped paragraph.
+    Never raises."""
+    sentences = []
+    clauses = []
+    unwrapped = _SOFT_BREAK_RE.sub(" ", without_instructions(chunk_text))
+    raws = [*split_sentences(unwrapped), *([metadata.replace("\n", " ")] if metadata else [])]
+    for i, raw in enumerate(raws):
+        sentence = normalise(raw)
+        sentences.append((sentence, term_set(sentence), tuple(extract_quantities(sentence))))
+        for c in split_clauses(sentence):
+            clauses.append(SourceClause(c, term_set(c), parity(c), _restricted(c), i))
+    return SourceText(tuple(sentences), tuple(clauses), detect_language(unwrapped))
+
+
+def _cites(numbers: Sequence[int]) -> str:
+    return " or ".join(f"[{n}]" for n in dict.fromkeys(numbers))
+
+
+def _clause_terms(text: str) -> frozenset[str]:
+    """The terms that say what a clause claims: negations and restrictions aside."""
+    return term_set(text) - NEGATIONS - RESTRICTIONS
+
+
+def clause_issues(
+    text: str, sources: Sequence[tuple[int, SourceText]], common: frozenset[str] = frozenset()
+) -> list[str]:
+    """Issues of sentence ``text`` (the claim's prose) against the cited blocks' clauses:
+    ``sources`` pairs each cited block number with its ``source_text``; ``common`` are the
+    terms most blocks share (``citations._common_terms``), left out of clause support.
+    Returns [] when every clause is supported the same way (module doc). Never raises."""
+    if not sources:
+        return []
+    sentence = normalise(_QUOTED_RE.sub(" ", text))
+    pieces = [c for c in split_clauses(sentence) if _clause_terms(c)]
+    issues = [i for c in pieces if (i := _polarity_issue(c, sources))]
+    clauses = _merged(pieces)
+    if len(clauses) > 1:
+        issues += [i for c in clauses if (i := _support_issue(c, sources, common))]
+    for clause in clauses:
+        issues += _quantity_issues(clause, sources)
+    return issues
+
+
+def _merged(pieces: list[str]) -> list[str]:
+    """``pieces`` with those of fewer than ``MIN_CLAUSE_TERMS`` terms joined to the one
+    before them (the first one to the next)."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and (len(_clause_terms(piece)) < MIN_CLAUSE_TERMS
+                    or len(_clause_terms(out[-1])) < MIN_CLAUSE_TERMS):
+            out[-1] = f"{out[-1]}, {piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
+    """"" when ``clause`` has the polarity of a source clause stating the same claim (or no
+    source clause shares half its terms and the negated words); else why not."""
+    wanted = _clause_terms(clause)
+    own = parity(clause)
+    scored = [(len(wanted & c.terms), n, c) for n, s in sources for c in s.clauses]
+    best = max((score for score, _, _ in scored), default=0)
+    if best == 0 or best * 2 < len(wanted):
+        return ""
+    matched = [(n, c) for score, n, c in scored if score == best]
+    focus = negated_terms(clause)
+    same = [(n, c) for n, c in matched
+            if focus <= c.terms and negated_terms(c.text) <= wanted]
+    if not same or any(c.restriction or c.parity == own for _, c in same):
+        return ""
+    n, c = same[0]
+    if own:
+        return (f"denies what [{n}] states: “{c.text}” (the sentence adds a negation; keep "
+                "the source's polarity)")
+    return (f"leaves out the negation of [{n}]: “{c.text}” (the sentence states what the "
+            "source denies)")
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    """The focus of each negation in normalised ``text``: the first term after the negation
+    word ("not replaced" -> ``replac``-, "不享有" -> ``享有``). Two clauses state the same claim
+    with opposite polarity only when both hold the negated term; NegEx (Chapman et al.
+    2001, "A simple algorithm for identifying negated findings") reads a negation's scope
+    as the words after its cue in the same way."""
+    text = _NOT_NEGATION_RE.sub(" ", _ANSWER_RE.sub(" ", text))
+    words = _words(text)
+    out = set()
+    for i, w in enumerate(words):
+        if w in NEGATIONS or w.endswith(("n't", "n’t")):
+            after = next((t for v in words[i + 1 :] for t in terms(v)
+                          if t not in NEGATIONS), None)
+            if after:
+                out.add(after)
+    return frozenset(out)
+
+
+def _support_terms(clause: str, common: frozenset[str]) -> frozenset[str]:
+    found = (_clause_terms(clause) - common) or _clause_terms(clause)
+    longer = frozenset(t for t in found if t.isascii() or len(t) > 1)
+    return longer or found
+
+
+def _support_issue(
+    clause: str, sources: Sequence[tuple[int, SourceText]], common: frozenset[str]
+) -> str:
+    """"" when one source sentence holds more than ``CLAUSE_SUPPORT`` of the clause's terms
+    or has the clause verbatim; else which part is unsupported."""
+    if detect_language(clause) not in {s.language for _, s in sources}:
+        return ""  # another language: gate two's cross-language rule judges it
+    wanted = _support_terms(clause, common)
+    best = 0
+    for _, source in sources:
+        for text, terms, _ in source.sentences:
+            if clause in text:
+                return ""
+            best = max(best, len(wanted & terms))
+    if best > CLAUSE_SUPPORT * len(wanted):
+        return ""
+    cited = _cites([n for n, _ in sources])
+    return (f"says “{clause}”, which no sentence of {cited} supports ({best} of its "
+            f"{len(wanted)} words in one sentence); every part of a sentence needs its source")
+
+
+def _quantity_issues(clause: str, sources: Sequence[tuple[int, SourceText]]) -> list[str]:
+    """One issue per quantity of ``clause`` that no source sentence about its subject (any
+    source sentence, when none shares a term with the clause) gives."""
+    issues = []
+    for quantity in extract_quantities(clause):
+        subject = _clause_terms(clause) - term_set(quantity.text)
+        sentences = [s for _, src in sources for s in src.sentences]
+        about = [s for s in sentences if s[1] & subject] or sentences
+        if not any(q.unit == quantity.unit and q.same_value(quantity)
+                   for _, _, found in about for q in found):
+            cited = _cites([n for n, _ in sources])
+            issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
+                          "(a number counts only with its unit, in a sentence about the "
+                          "same thing)")
+    return issues
