@@ -66,8 +66,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
-from kbqa.core.grounding.clauses import clause_issues, source_text
 from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
+from kbqa.core.grounding.clauses import clause_issues, source_text
 from kbqa.core.grounding.evidence import block_evidence, block_metadata, numbers_in, unmark
 from kbqa.core.grounding.parsing import (
     CLAIMS_SCHEMA,

@@ -38,9 +38,12 @@ ends (``split_clauses``). A source is read the same way, once per block
    left to gate two, which lets one sentence join facts from several source sentences.
 3. Quantities. Every number with a unit in a clause (``kbqa.core.text.quantities``: "1
    year", "20 天", "200 MB"; so "4 years" equals "48 months") must be a quantity of equal
-   value and unit in a source sentence that shares a term of the clause besides the
-   quantity's own words (its subject), or in any source sentence when none shares one
-   (a sentence in another language than its block).
+   value and unit in a source sentence sharing the most of its subject (ties all count): the
+   clause's terms before it, after any earlier quantity ("uploads are limited to 200 MB and
+   deleted items stay 30 days" joins two), else the clause's other terms; or in any source
+   sentence when none shares one (a sentence in another language than its block). Gate two's number check only asks that the digits
+   appear somewhere: "after 1 year" passed on the "1" of "ThinkPad X1". A Markdown table
+   row is read with its header row, so "Uptime commitment: 99.9%" is about its column.
 
 Every failure is an issue a person and the regenerating model can act on: which part, which
 source clause it was read against. The check is lexical, like the claim words: it cannot see
@@ -88,6 +91,10 @@ _CLAUSE_CUT_RE = re.compile(r"[;，；：]|(?<!\d)[,:]|[,:](?!\d)")
 # A line break inside a paragraph (hard-wrapped Markdown), not before a list item, heading,
 # quote or table row: the sentence goes on.
 _SOFT_BREAK_RE = re.compile(r"(?<=\S)[ \t]*\n(?!\s*(?:[-*+#>|]|\d+[.)]\s))(?=[ \t]*\S)")
+_TABLE_RULE_RE = re.compile(r"^\s*\|[\s:|-]*-[\s:|-]*$")
+# A conjunction opening a clause joins it, it claims nothing ("…, and phones …", "，并且…").
+_LEAD_RE = re.compile(r"^(?:(?:and|but|or|so|then|while|whereas|also)\b|并且|而且|而是|但是|同时|"
+                      r"并|且|但|而)\s*")
 _END_RE = re.compile(r"[\s.。!?！？]+$")
 _LATIN_WORD_RE = re.compile(r"[a-z]+(?:['’]t)?")
 
@@ -143,7 +150,8 @@ def _restricted(text: str) -> bool:
 def split_clauses(text: str) -> list[str]:
     """The clauses of one normalised sentence: cut at ``, ; : ，；：`` (not inside "1,000" or
     "02:00"), stripped, non-empty."""
-    return [c for c in (_END_RE.sub("", p).strip() for p in _CLAUSE_CUT_RE.split(text)) if c]
+    cut = (_LEAD_RE.sub("", _END_RE.sub("", p).strip()) for p in _CLAUSE_CUT_RE.split(text))
+    return [c for c in cut if c]
 
 
 @lru_cache(maxsize=1024)
@@ -159,7 +167,7 @@ def source_text(chunk_text: str, metadata: str = "") -> SourceText:
     Never raises."""
     sentences = []
     clauses = []
-    unwrapped = _SOFT_BREAK_RE.sub(" ", without_instructions(chunk_text))
+    unwrapped = _with_headers(_SOFT_BREAK_RE.sub(" ", without_instructions(chunk_text)))
     raws = [*split_sentences(unwrapped), *([metadata.replace("\n", " ")] if metadata else [])]
     for i, raw in enumerate(raws):
         sentence = normalise(raw)
@@ -167,6 +175,26 @@ def source_text(chunk_text: str, metadata: str = "") -> SourceText:
         for c in split_clauses(sentence):
             clauses.append(SourceClause(c, term_set(c), parity(c), _restricted(c), i))
     return SourceText(tuple(sentences), tuple(clauses), detect_language(unwrapped))
+
+
+def _with_headers(text: str) -> str:
+    """``text`` with each Markdown table row preceded by its table's header row (and the
+    ``|---|`` rule left out): a row's cells are about its columns ("Uptime commitment"), as
+    the offline reader writes them ("Plan: Business; …; Uptime commitment: 99.9%")."""
+    out: list[str] = []
+    header = ""
+    for line in text.split("\n"):
+        if not line.lstrip().startswith("|"):
+            header = ""
+            out.append(line)
+        elif _TABLE_RULE_RE.match(line):
+            continue
+        elif not header:
+            header = line.strip()
+            out.append(line)
+        else:
+            out.append(f"{header} {line.strip()}")
+    return "\n".join(out)
 
 
 def _cites(numbers: Sequence[int]) -> str:
@@ -268,10 +296,10 @@ def _support_issue(
     wanted = _support_terms(clause, common)
     best = 0
     for _, source in sources:
-        for text, terms, _ in source.sentences:
+        for text, held, _ in source.sentences:
             if clause in text:
                 return ""
-            best = max(best, len(wanted & terms))
+            best = max(best, len(wanted & held))
     if best > CLAUSE_SUPPORT * len(wanted):
         return ""
     cited = _cites([n for n, _ in sources])
@@ -280,17 +308,34 @@ def _support_issue(
 
 
 def _quantity_issues(clause: str, sources: Sequence[tuple[int, SourceText]]) -> list[str]:
-    """One issue per quantity of ``clause`` that no source sentence about its subject (any
-    source sentence, when none shares a term with the clause) gives."""
+    """One issue per quantity of ``clause`` that the source sentences about its subject do
+    not give (module doc, check 3)."""
     issues = []
+    sentences = [s for _, src in sources for s in src.sentences]
+    start = 0
     for quantity in extract_quantities(clause):
-        subject = _clause_terms(clause) - term_set(quantity.text)
-        sentences = [s for _, src in sources for s in src.sentences]
-        about = [s for s in sentences if s[1] & subject] or sentences
+        about = _about(clause[start : quantity.start], clause, quantity, sentences)
+        start = quantity.end
         if not any(q.unit == quantity.unit and q.same_value(quantity)
                    for _, _, found in about for q in found):
             cited = _cites([n for n, _ in sources])
             issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
-                          "(a number counts only with its unit, in a sentence about the "
-                          "same thing)")
+                          "(a number counts only with its unit, in the source sentence about "
+                          "the same thing)")
     return issues
+
+
+def _about(
+    before: str, clause: str, quantity: Quantity,
+    sentences: list[tuple[str, frozenset[str], tuple[Quantity, ...]]],
+) -> list[tuple[str, frozenset[str], tuple[Quantity, ...]]]:
+    """The source sentences sharing the most of a quantity's subject: the clause's words
+    ``before`` it (after the previous quantity: "uploads are limited to 200 MB and deleted
+    items stay 30 days" has two subjects), else the clause's other words; all sentences
+    when none shares a term (another language)."""
+    for subject in (_clause_terms(before), _clause_terms(clause) - term_set(quantity.text)):
+        shared = [len(s[1] & subject) for s in sentences]
+        best = max(shared, default=0)
+        if best:
+            return [s for s, k in zip(sentences, shared, strict=True) if k == best]
+    return sentences
