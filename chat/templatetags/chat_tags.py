@@ -7,6 +7,7 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from kbqa.core.grounding.clauses import reason_kind
 from kbqa.core.text.normalise import detect_language
 
 register = template.Library()
@@ -141,6 +142,22 @@ def text_lang(text: str) -> str:
     """The ``lang`` of a text from a person or a document, by its own words
     (``detect_language``): ``"zh-hans"`` or ``"en"``, the codes the pages use."""
     return "zh-hans" if detect_language(str(text)) == "zh" else "en"
+
+
+# The reviewer's words for the kinds of drop reason the clause check writes (the reason
+# itself is English, as the model's feedback; ``kbqa.core.grounding.clauses``).
+DROP_KIND_LABELS = {
+    "polarity": _("Opposite polarity: it negates what its source states, or the reverse"),
+    "clause": _("A part of the sentence is stated by no source sentence"),
+    "quantity": _("A number is not given, with its unit, for this subject"),
+}
+
+
+@register.filter
+def drop_kind_label(reason: str) -> str:
+    """A drop reason's kind in words (translated), "" when it has none listed."""
+    kind = reason_kind(str(reason))
+    return str(DROP_KIND_LABELS[kind]) if kind else ""
 
 
 @register.filter

@@ -437,3 +437,25 @@ def test_chinese_detail_translates_verdicts_purposes_stop_reasons_and_units(
     assert "正常结束" in html and "单位: 天" in html
     for untranslated in (">ok<", ">answer<", "end_turn", "单位: day"):
         assert untranslated not in html, untranslated
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [
+        ("en", "Opposite polarity: it negates what its source states, or the reverse"),
+        ("zh-hans", "肯定与否定相反：句子否定了来源所肯定的内容，或反之"),
+    ],
+)
+def test_a_clause_drop_names_its_kind_in_the_reviewers_language(
+    staff_client: Client, lang: str, label: str
+) -> None:
+    reason = ("denies what [1] states: “company laptops are replaced every 4 years” (the "
+              "sentence adds a negation; keep the source's polarity)")
+    trace = trace_make("How often are laptops replaced?", dropped=[
+        {"draft": 1, "text": "Company laptops are not replaced every 4 years.",
+         "reasons": [reason, "[1] has only 0.03 substantive overlap with this sentence"]},
+    ])
+    html = staff_client.get(f"/traces/{trace.pk}/?lang={lang}").content.decode()
+    assert f'<strong class="drop-kind">{label}</strong>: denies what [1] states' in html
+    # a reason of another kind is shown as it is, without a label
+    assert "<li>[1] has only 0.03 substantive overlap with this sentence</li>" in html

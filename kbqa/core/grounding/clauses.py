@@ -41,9 +41,10 @@ ends (``split_clauses``). A source is read the same way, once per block
    value and unit in a source sentence sharing the most of its subject (ties all count): the
    clause's terms before it, after any earlier quantity ("uploads are limited to 200 MB and
    deleted items stay 30 days" joins two), else the clause's other terms; or in any source
-   sentence when none shares one (a sentence in another language than its block). Gate two's number check only asks that the digits
-   appear somewhere: "after 1 year" passed on the "1" of "ThinkPad X1". A Markdown table
-   row is read with its header row, so "Uptime commitment: 99.9%" is about its column.
+   sentence when none shares one (a sentence in another language than its block). Gate
+   two's number check only asks that the digits appear somewhere: "after 1 year" passed on
+   the "1" of "ThinkPad X1". A Markdown table row is read with its header row, so "Uptime
+   commitment: 99.9%" is about its column.
 
 Every failure is an issue a person and the regenerating model can act on: which part, which
 source clause it was read against. The check is lexical, like the claim words: it cannot see
@@ -58,6 +59,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
@@ -97,6 +99,22 @@ _LEAD_RE = re.compile(r"^(?:(?:and|but|or|so|then|while|whereas|also)\b|并且|�
                       r"并|且|但|而)\s*")
 _END_RE = re.compile(r"[\s.。!?！？]+$")
 _LATIN_WORD_RE = re.compile(r"[a-z]+(?:['’]t)?")
+
+
+ClauseReason = Literal["polarity", "clause", "quantity"]
+#: How each kind of issue of ``clause_issues`` is worded (a reason is text for people and
+#: for the regenerating model; ``reason_kind`` reads the kind back for the reviewer page).
+_REASON_MARKS: tuple[tuple[str, ClauseReason], ...] = (
+    ("the sentence adds a negation", "polarity"),
+    ("the sentence states what the source denies", "polarity"),
+    ("every part of a sentence needs its source", "clause"),
+    ("a number counts only with its unit", "quantity"),
+)
+
+
+def reason_kind(reason: str) -> ClauseReason | None:
+    """The kind of a drop reason written by ``clause_issues``, None for any other reason."""
+    return next((kind for mark, kind in _REASON_MARKS if mark in reason), None)
 
 
 @dataclass(frozen=True)
