@@ -29,19 +29,22 @@ ends (``split_clauses``). A source is read the same way, once per block
    ``仅``, ``只有``) supports either polarity: "only admins can" implies "guests cannot".
 2. Every clause supported. When a sentence has two or more clauses of at least
    ``MIN_CLAUSE_TERMS`` terms each (shorter pieces such as "In 2024," or "free of charge"
-   join the clause before them), each must have more than ``CLAUSE_SUPPORT`` (half) of its
-   terms in ONE sentence of the cited blocks, or be written there verbatim. Half is gate
-   two's logic applied to one claim: a clause is one statement, and a statement none of
-   whose source sentences holds most of its words is not stated there. Single CJK
+   join the clause before them; a leading condition or setting such as "If you leave the
+   company," or "在上海出差，" joins the clause after it: it claims nothing alone), each must
+   have more than ``CLAUSE_SUPPORT`` (half) of its terms in ONE sentence of the cited
+   blocks, or be written there verbatim. Half is gate two's logic applied to one claim: a
+   clause is one statement, and a statement none of whose source sentences holds most of
+   its words is not stated there. Single CJK
    characters count only in a clause without longer terms (jieba's search mode cuts
    ``年假`` into ``年``/``假``, which every leave sentence has). A one-clause sentence is
    left to gate two, which lets one sentence join facts from several source sentences.
 3. Quantities. Every number with a unit in a clause (``kbqa.core.text.quantities``: "1
    year", "20 天", "200 MB"; so "4 years" equals "48 months") must be a quantity of equal
    value and unit in a source sentence sharing the most of its subject (ties all count): the
-   clause's terms before it, after any earlier quantity ("uploads are limited to 200 MB and
-   deleted items stay 30 days" joins two), else the clause's other terms; or in any source
-   sentence when none shares one (a sentence in another language than its block). Gate
+   terms before it in its part of the clause (cut at commas), after any earlier quantity
+   ("uploads are limited to 200 MB and deleted items stay 30 days" joins two), else the
+   clause's other terms; or in any source sentence when none shares one (a sentence in
+   another language than its block). Gate
    two's number check only asks that the digits appear somewhere: "after 1 year" passed on
    the "1" of "ThinkPad X1". A Markdown table row is read with its header row, so "Uptime
    commitment: 99.9%" is about its column.
@@ -97,6 +100,13 @@ _TABLE_RULE_RE = re.compile(r"^\s*\|[\s:|-]*-[\s:|-]*$")
 # A conjunction opening a clause joins it, it claims nothing ("…, and phones …", "，并且…").
 _LEAD_RE = re.compile(r"^(?:(?:and|but|or|so|then|while|whereas|also)\b|并且|而且|而是|但是|同时|"
                       r"并|且|但|而)\s*")
+# A condition or setting before the clause it belongs to (English subordinators and
+# prepositions opening it; Chinese prepositions opening it, or 时/后/前/的话 closing it).
+_CONTEXT_RE = re.compile(
+    r"^(?:if|when|whenever|while|during|for|in|on|at|after|before|once|unless|until|as|since|"
+    r"according to|under|within|by|per|with)\b|^(?:在|如果|若|假如|当|对于|关于|根据|按照|依照|"
+    r"除了|凡|由于|为了)|(?:时|之后|以后|之前|以前|后|前|期间|的话)$"
+)
 _END_RE = re.compile(r"[\s.。!?！？]+$")
 _LATIN_WORD_RE = re.compile(r"[a-z]+(?:['’]t)?")
 
@@ -245,16 +255,23 @@ def clause_issues(
 
 
 def _merged(pieces: list[str]) -> list[str]:
-    """``pieces`` with those of fewer than ``MIN_CLAUSE_TERMS`` terms joined to the one
-    before them (the first one to the next)."""
+    """``pieces`` joined into clauses: one of fewer than ``MIN_CLAUSE_TERMS`` terms joins
+    the one before it (the first one the next), and a leading context ("if you leave the
+    company,", "在上海出差，", "离职时，") the one after it, since a condition or a setting
+    claims nothing by itself."""
     out: list[str] = []
+    context = ""
     for piece in pieces:
-        if out and (len(_clause_terms(piece)) < MIN_CLAUSE_TERMS
-                    or len(_clause_terms(out[-1])) < MIN_CLAUSE_TERMS):
+        piece = f"{context}, {piece}" if context else piece
+        context = ""
+        if _CONTEXT_RE.search(piece) and piece is not pieces[-1]:
+            context = piece
+        elif out and (len(_clause_terms(piece)) < MIN_CLAUSE_TERMS
+                      or len(_clause_terms(out[-1])) < MIN_CLAUSE_TERMS):
             out[-1] = f"{out[-1]}, {piece}"
         else:
             out.append(piece)
-    return out
+    return out + ([context] if context else [])
 
 
 def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
@@ -330,28 +347,31 @@ def _quantity_issues(clause: str, sources: Sequence[tuple[int, SourceText]]) -> 
     not give (module doc, check 3)."""
     issues = []
     sentences = [s for _, src in sources for s in src.sentences]
-    start = 0
-    for quantity in extract_quantities(clause):
-        about = _about(clause[start : quantity.start], clause, quantity, sentences)
-        start = quantity.end
-        if not any(q.unit == quantity.unit and q.same_value(quantity)
-                   for _, _, found in about for q in found):
-            cited = _cites([n for n, _ in sources])
-            issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
-                          "(a number counts only with its unit, in the source sentence about "
-                          "the same thing)")
+    for piece in split_clauses(clause):
+        start = 0
+        for quantity in extract_quantities(piece):
+            subjects = (_clause_terms(piece[start : quantity.start]),
+                        _clause_terms(clause) - term_set(quantity.text))
+            start = quantity.end
+            if not any(q.unit == quantity.unit and q.same_value(quantity)
+                       for _, _, found in _about(subjects, sentences) for q in found):
+                cited = _cites([n for n, _ in sources])
+                issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
+                              "(a number counts only with its unit, in the source sentence "
+                              "about the same thing)")
     return issues
 
 
 def _about(
-    before: str, clause: str, quantity: Quantity,
+    subjects: tuple[frozenset[str], ...],
     sentences: list[tuple[str, frozenset[str], tuple[Quantity, ...]]],
 ) -> list[tuple[str, frozenset[str], tuple[Quantity, ...]]]:
-    """The source sentences sharing the most of a quantity's subject: the clause's words
-    ``before`` it (after the previous quantity: "uploads are limited to 200 MB and deleted
-    items stay 30 days" has two subjects), else the clause's other words; all sentences
-    when none shares a term (another language)."""
-    for subject in (_clause_terms(before), _clause_terms(clause) - term_set(quantity.text)):
+    """The source sentences sharing the most of the first of ``subjects`` that any shares:
+    a quantity's own words before it in its part of the clause (after the previous
+    quantity: "uploads are limited to 200 MB and deleted items stay 30 days" has two
+    subjects), then the clause's other words; all sentences when none shares a term (a
+    sentence in another language than its block)."""
+    for subject in subjects:
         shared = [len(s[1] & subject) for s in sentences]
         best = max(shared, default=0)
         if best:
