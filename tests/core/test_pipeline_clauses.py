@@ -64,6 +64,9 @@ async def answer(question: str, chunk: Chunk, draft: str) -> tuple[list[str], li
         (EN_QUESTION, LAPTOPS, "Company laptops are replaced every 4 years, and you may keep "
          "the old one for free. [1]", "says “you may keep the old one for free”, which no "
          "sentence of [1] supports"),
+        (EN_QUESTION, LAPTOPS, "Company laptops are replaced every 4 years and you may keep "
+         "the old one for free. [1]", "says “you may keep the old one for free”, which no "
+         "sentence of [1] supports"),
         (EN_QUESTION, LAPTOPS, "Laptops are replaced every 4 years, and phones every 1 year. [1]",
          "gives “1 year”, which [1] does not give for this"),
         (EN_QUESTION, LAPTOPS, "Managers can approve a replacement after 1 year. [1]",
@@ -104,6 +107,8 @@ async def test_a_sentence_its_source_does_not_state_that_way_is_dropped_with_its
          "repaired free of charge. [1]"),
         (EN_QUESTION, LAPTOPS, "Company laptops are replaced every 4 years; the IT helpdesk "
          "contacts you when yours is due. [1]"),
+        (EN_QUESTION, LAPTOPS, "Company laptops are replaced every 4 years and the IT helpdesk "
+         "arranges the swap, including moving your data. [1]"),
         (EN_QUESTION, LAPTOPS, "A broken laptop is not repaired for free if the damage was "
          "caused on purpose. [1]"),
         (EN_QUESTION, RETENTION, "Files in the recycle bin are not deleted after 30 days if a "

@@ -30,7 +30,8 @@ ends (``split_clauses``). A source is read the same way, once per block
 2. Every clause supported. When a sentence has two or more clauses of at least
    ``MIN_CLAUSE_TERMS`` terms each (shorter pieces such as "In 2024," or "free of charge"
    join the clause before them; a leading condition or setting such as "If you leave the
-   company," or "在上海出差，" joins the clause after it: it claims nothing alone), each must
+   company," or "在上海出差，" joins the clause after it: it claims nothing alone; a bare
+   " and " cuts two statements of three terms or more each), each must
    have more than ``CLAUSE_SUPPORT`` (half) of its terms in ONE sentence of the cited
    blocks, or be written there verbatim. Half is gate two's logic applied to one claim: a
    clause is one statement, and a statement none of whose source sentences holds most of
@@ -247,8 +248,9 @@ def clause_issues(
     pieces = [c for c in split_clauses(sentence) if _clause_terms(c)]
     issues = [i for c in pieces if (i := _polarity_issue(c, sources))]
     clauses = _merged(pieces)
-    if len(clauses) > 1:
-        issues += [i for c in clauses if (i := _support_issue(c, sources, common))]
+    claims = [part for c in clauses for part in _and_parts(c)]
+    if len(claims) > 1:
+        issues += [i for c in claims if (i := _support_issue(c, sources, common))]
     for clause in clauses:
         issues += _quantity_issues(clause, sources)
     return issues
@@ -272,6 +274,20 @@ def _merged(pieces: list[str]) -> list[str]:
         else:
             out.append(piece)
     return out + ([context] if context else [])
+
+
+def _and_parts(clause: str) -> list[str]:
+    """``clause`` cut at a bare " and " when each side has at least ``MIN_CLAUSE_TERMS`` + 1
+    terms: two statements ("…every 4 years and you may keep the old one for free"), not a
+    list ("files and folders", "webhooks and external sharing controls" keep together)."""
+    parts = clause.split(" and ")
+    out = [parts[0]]
+    for part in parts[1:]:
+        if min(len(_clause_terms(out[-1])), len(_clause_terms(part))) > MIN_CLAUSE_TERMS:
+            out.append(part)
+        else:
+            out[-1] = f"{out[-1]} and {part}"
+    return out
 
 
 def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
