@@ -8,10 +8,17 @@ still pass.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig
+from kbqa.core.pipeline import answer as pipeline_answer
+from kbqa.core.providers.openai import OpenAIProvider
+from kbqa.core.records import TraceRecorder
 from kbqa.core.types import Chunk
 from tests.core.test_pipeline import StaticRetriever, hits, run
+from tests.fakes.openai_server import ChatReply, FakeOpenAIServer
 from tests.fakes.provider import FakeProvider
 
 LAPTOPS = Chunk(
@@ -123,3 +130,22 @@ async def test_paraphrases_and_quotes_of_each_clause_still_pass(
     screen, reasons, _ = await answer(question, chunk, draft)
     assert reasons == []
     assert len(screen) == 1
+
+
+async def test_through_an_openai_compatible_server_the_negated_draft_is_regenerated() -> None:
+    """The tester's setup: KBQA_PROVIDER=openai against a server returning fixed text."""
+    with FakeOpenAIServer() as server:
+        server.script(ChatReply(["Company laptops are not replaced ", "every 4 years. [1]"]),
+                      ChatReply(["Company laptops are replaced every 4 years. [1]"]))
+        provider = OpenAIProvider(base_url=server.url + "/v1", model="qwen3:8b",
+                                  max_retries=0, timeout=10.0)
+        trace = TraceRecorder(trace_id="t", question=EN_QUESTION)
+        events = [ev async for ev in pipeline_answer(
+            AnswerRequest(question=EN_QUESTION), retriever=StaticRetriever(hits(LAPTOPS)),
+            provider=provider, config=PipelineConfig(), trace=trace)]
+        await provider.aclose()
+        second = json.dumps(server.requests[1].body, ensure_ascii=False)
+    assert shown(events) == ["Company laptops are replaced every 4 years."]
+    assert trace.dropped[0]["reasons"][0].startswith(
+        "denies what [1] states: “company laptops are replaced every 4 years”")
+    assert "denies what [1] states" in second
