@@ -14,7 +14,7 @@ only, as before.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -78,21 +78,26 @@ def _warn_no_sentences(snapshot: IndexSnapshot, model: str) -> None:
 
 
 def known_vectors(
-    store: IndexStore, model: str
+    store: IndexStore, model: str, wanted: Collection[str]
 ) -> tuple[dict[str, np.ndarray], dict[str, ChunkSentences]]:
-    """chunk_id -> vector, and chunk_id -> sentence vectors, of every chunk the committed
-    index holds ``model`` vectors for (deleted positions included: a retired and restored
-    chunk keeps its vectors)."""
+    """chunk_id -> vector, and chunk_id -> sentence vectors, of the ``wanted`` chunks the
+    committed index holds ``model`` vectors for (deleted positions included: a retired and
+    restored chunk keeps its vectors)."""
     snapshot = store.open() if store.exists() else None
     found: dict[str, np.ndarray] = {}
     sentences: dict[str, ChunkSentences] = {}
     for seg in snapshot.segments if snapshot is not None else ():
         if seg.vectors is None or seg.vector_model != model:
             continue
+        stored = seg.sentences
+        keys = stored.row_keys() if stored is not None else None
         for i, chunk_id in enumerate(seg.chunk_ids):
+            if chunk_id not in wanted:
+                continue
             found[chunk_id] = seg.vectors[i]
-            if seg.sentences is not None:
-                sentences[chunk_id] = seg.sentences.of(i)
+            if stored is not None and keys is not None:
+                start, end = int(stored.offsets[i]), int(stored.offsets[i + 1])
+                sentences[chunk_id] = ChunkSentences(keys[start:end], stored.vectors[start:end])
     return found, sentences
 
 
@@ -110,7 +115,8 @@ def with_vectors(
     if encoder is None or not entries:
         return list(entries)
     try:
-        known, sentences = known_vectors(store, encoder.name)
+        known, sentences = known_vectors(store, encoder.name,
+                                         {e.chunk_id for e in entries})
         missing = [i for i, e in enumerate(entries) if e.chunk_id not in known]
         for start in range(0, len(missing), ENCODE_BATCH):
             part = missing[start : start + ENCODE_BATCH]

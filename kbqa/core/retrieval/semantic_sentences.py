@@ -68,11 +68,6 @@ class SentenceVectors:
     keys: Array  # uint64 (sentences,), ascending
     rows: Array  # int64 (sentences,): the row of vectors each sorted key names
 
-    def of(self, position: int) -> ChunkSentences:
-        """The sentences of one position (keys restored to reading order)."""
-        start, end = int(self.offsets[position]), int(self.offsets[position + 1])
-        return ChunkSentences(self.row_keys()[start:end], np.asarray(self.vectors[start:end]))
-
     def row_keys(self) -> Array:
         """uint64 (sentences,): the key of each row, in row order."""
         out = np.empty(len(self.keys), dtype=np.uint64)

@@ -93,7 +93,7 @@ def test_a_chunk_without_sentences_is_stored_with_an_empty_range(tmp_path: Path)
     assert snapshot is not None
     seg = snapshot.segments[0].sentences
     assert seg is not None and seg.offsets.tolist() == [0, 1, 1]
-    assert seg.of(1).keys.tolist() == []
+    assert seg.row_keys().tolist() == sentence_keys(["Apples."]).tolist()
 
 
 class CountingEncoder:
