@@ -47,8 +47,11 @@ def server_env(data_dir: Path, **extra: str) -> dict[str, str]:
         KBQA_DATA_DIR=str(data_dir),
         KBQA_SECRET_KEY="live-test-only-secret-key",
         KBQA_LOG_LEVEL="WARNING",
-        **extra,
+        # as in tests/settings.py: no live server loads the optional sentence encoder (with
+        # the extra installed, demo_setup would encode every chunk and sentence, ~100 s)
+        KBQA_SEMANTIC="off",
     )
+    env.update(extra)
     return env
 
 
