@@ -5,6 +5,7 @@ Configuration): what every turn of ``chat.turns`` and the ``evaluate`` command r
 from __future__ import annotations
 
 import asyncio
+import atexit
 import weakref
 from typing import Any
 
@@ -83,6 +84,29 @@ def provider_shared() -> Provider:
     if key not in per_loop:
         per_loop[key] = provider_from_settings()
     return per_loop[key]
+
+
+async def providers_shared_close() -> None:
+    """Close the providers shared on the running event loop (their SDK clients' connection
+    pools) and forget them; a later turn on the loop builds a new one. Called when the server
+    stops (``kbqa.lifespan``): a client left open has its connections dropped instead of
+    closed, and aiohttp reports it ("Unclosed client session", "Unclosed connector") once it
+    is collected."""
+    for provider in _shared.pop(asyncio.get_running_loop(), {}).values():
+        await provider.aclose()
+
+
+def providers_shared_close_at_exit() -> None:
+    """At process exit, close the providers of every loop that is stopped but not closed:
+    Daphne's, whose loop stops with Twisted's reactor after its connections were cancelled
+    (Daphne sends no ASGI lifespan events). A closed loop can run nothing; running ones are
+    their server's to close (``lifespan.shutdown``)."""
+    for loop in list(_shared.keys()):
+        if not loop.is_closed() and not loop.is_running():
+            loop.run_until_complete(providers_shared_close())
+
+
+atexit.register(providers_shared_close_at_exit)
 
 
 def provider_label_from_settings(name: str | None = None) -> str:

@@ -8,6 +8,7 @@ HTTP request bodies are bounded before anything buffers them (``kbqa.bodylimit``
 upload page accepts ``KBQA_MAX_REQUEST_MB``, everything else ``DATA_UPLOAD_MAX_MEMORY_SIZE``;
 the answer API authenticates its caller before the body is read (``chat.auth.api_precheck``).
 Websockets must come from the page's own origin, port included (``kbqa.origin``).
+The lifespan protocol's shutdown closes the providers' HTTP clients (``kbqa.lifespan``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from django.utils.translation import gettext_noop  # noqa: E402
 from chat.auth import api_precheck, scope_session_key, session_user  # noqa: E402
 from chat.routing import websocket_urlpatterns  # noqa: E402
 from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E402
+from kbqa.lifespan import lifespan_app  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
 from kbqa.reasons import reason_phrases_complete  # noqa: E402
 from sources.selectors import index_warm  # noqa: E402
@@ -77,6 +79,7 @@ application = ProtocolTypeRouter(
         "websocket": SameOriginValidator(
             AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),
+        "lifespan": lifespan_app,  # uvicorn's and hypercorn's shutdown closes shared clients
     }
 )
 
