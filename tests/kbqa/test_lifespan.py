@@ -29,6 +29,8 @@ PROMPT = Prompt(task="answer", system="s", messages=({"role": "user", "content":
 
 @pytest.fixture
 def fake_model(settings: Any) -> Iterator[FakeAnthropicServer]:
+    # Clients earlier tests left open are collected now, in setup, not in the test's checks.
+    gc.collect()
     with FakeAnthropicServer() as fake:
         settings.KBQA_PROVIDER, settings.ANTHROPIC_API_KEY = "anthropic", "sk-test"
         settings.KBQA_ANTHROPIC_BASE_URL, settings.KBQA_ANTHROPIC_MAX_RETRIES = fake.url, 0
