@@ -24,6 +24,7 @@ def pipeline_config_from_settings(**overrides: Any) -> PipelineConfig:
         "budget": settings.KBQA_CONTEXT_BUDGET,
         "max_blocks": settings.KBQA_MAX_BLOCKS,
         "min_relevance": settings.KBQA_MIN_RELEVANCE,
+        "reader_relevance": settings.KBQA_READER_RELEVANCE,
         "min_similarity": settings.KBQA_MIN_SIMILARITY,
         "agreement": settings.KBQA_SEMANTIC_AGREEMENT,
         "overlap_threshold": settings.KBQA_OVERLAP_THRESHOLD,

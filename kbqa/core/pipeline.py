@@ -63,6 +63,9 @@ class PipelineConfig:
 
     ``budget`` is in tiktoken cl100k_base tokens; ``min_relevance`` is the calibrated
     low-score threshold on normalised relevance in [0, 1] (``manage.py calibrate``);
+    ``reader_relevance`` (<= ``min_relevance``; 1.0 = off) lets a question whose best hit
+    is below ``min_relevance`` but reaches it go on to the answer: it is answered only with
+    verified sentences, and any refusal after that is the low-score one (``weak``).
     ``overlap_threshold`` is gate two's minimum share of a sentence's substantive terms found
     in the cited block. ``query_expansion`` appends a query2doc passage from the fast model to
     the retrieval query. ``min_similarity`` is the calibrated threshold on a hit's cosine
@@ -77,6 +80,7 @@ class PipelineConfig:
     budget: int = 1200
     max_blocks: int = 5
     min_relevance: float = 0.3
+    reader_relevance: float = 1.0
     min_similarity: float = 0.0
     agreement: bool = True
     overlap_threshold: float = 0.3
@@ -138,6 +142,10 @@ def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -
         return False
     return any(h.similarity >= config.min_similarity or (config.agreement and h.agreed)
                for h in hits)
+
+
+def _reaches(hits: Sequence[ScoredChunk], floor: float) -> bool:
+    return any(h.relevance >= floor for h in hits)
 
 
 def _apply_authority(
@@ -283,7 +291,8 @@ async def answer(
         ) -> Meta:
             return _meta(request, provider, trace, lang, blocks, compression, notices)
 
-        if not hits or not passes_low_score_gate(hits, config):
+        weak = not passes_low_score_gate(hits, config)
+        if not hits or (weak and not _reaches(hits, config.reader_relevance)):
             yield meta()
             yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)
@@ -323,6 +332,11 @@ async def answer(
         if declined(trace):
             yield _refusal(trace, refuse_declined(lang))
             yield _finish(judge, trace, "refused_model_declined", t0)
+            return
+        if not judge.emitted and weak:
+            # Below the threshold nothing answered: what the low-score refusal says is true.
+            yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
+            yield _finish(judge, trace, "refused_low_score", t0)
             return
         if not judge.emitted:
             yield _refusal(trace, refuse_no_support(lang, _document_refs(blocks)))
