@@ -33,6 +33,7 @@ from kbqa.core.grounding.refusals import (
     refuse_no_support,
 )
 from kbqa.core.providers.base import Provider
+from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
@@ -144,8 +145,14 @@ def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -
                for h in hits)
 
 
-def _reaches(hits: Sequence[ScoredChunk], floor: float) -> bool:
-    return any(h.relevance >= floor for h in hits)
+def passes_typed_gate(query: str, hits: Sequence[ScoredChunk], config: PipelineConfig) -> bool:
+    """Whether a question below ``min_relevance`` may still be answered: some hit reaches
+    ``reader_relevance`` and the question asks for a typed value (a quantity, an amount, a
+    date, a name: ``focus.ask_kind``), which an answer must state with a span of its own,
+    bound to the question's words; a yes/no or open question ("《超越》讲述的是什么内容")
+    is answered by any on-topic sentence, so it is not let through on weak words."""
+    return (any(h.relevance >= config.reader_relevance for h in hits)
+            and ask_kind(query) != "other")
 
 
 def _apply_authority(
@@ -292,7 +299,7 @@ async def answer(
             return _meta(request, provider, trace, lang, blocks, compression, notices)
 
         weak = not passes_low_score_gate(hits, config)
-        if not hits or (weak and not _reaches(hits, config.reader_relevance)):
+        if not hits or (weak and not passes_typed_gate(query, hits, config)):
             yield meta()
             yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)

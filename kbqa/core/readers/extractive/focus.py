@@ -94,6 +94,15 @@ def salient_terms(question: str) -> frozenset[str]:
                      if w.lower() not in _NOT_IDENTIFIERS)
 
 
+def own_values(question: str, qterms: Sequence[str]) -> frozenset[str]:
+    """The question's terms that hold a number and are no identifier (``salient_terms``:
+    a year, "Q1"): the asker's own values ("220 a night", "iOS 15", "429s"), which the
+    answer states otherwise, so they say little about which sentence answers."""
+    ids = salient_terms(question)
+    return frozenset(t for t in qterms if any(ch.isdigit() for ch in t)
+                     and not any(i in t or t in i for i in ids))
+
+
 @lru_cache(maxsize=512)
 def names(question: str) -> frozenset[str]:
     """Folded names in the ask clause: capitalised words inside an English sentence, jieba's
@@ -205,9 +214,14 @@ def ask_kind(question: str) -> AskKind:
         return "name"
     # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
     # a night. Will I get it all back?") is checked against the source's: a quantity.
-    return "quantity" if kind == "other" and question_numbers(question) else kind
+    # A bare amount ("一晚 650，能全报吗？") is the asker's own value as much.
+    own = question_numbers(question) or _BARE_AMOUNT_RE.search(
+        unicodedata.normalize("NFKC", question))
+    return "quantity" if kind == "other" and own else kind
 
 
+# Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12").
+_BARE_AMOUNT_RE = re.compile(r"(?<![\w.,-])(?!(?:19|20)\d\d(?!\d))\d{2,}(?:[.,]\d+)?(?![\w.-]|,\d)")
 _PROPER_RE = re.compile(r"\b[A-Z][a-zà-ÿ]+\b")
 
 

@@ -130,7 +130,7 @@ class Scorer:
         best: dict[str, float] = {}
         for t in found:
             g = self.group.get(t, t)
-            light = salient and t not in topics
+            light = salient and (t not in topics or _morpheme(t))
             w = self.weights[t] * (self.salience.get(t, 1.0) if light else 1.0)
             best[g] = max(best.get(g, 0.0), w)
         return sum(best.values())
@@ -178,7 +178,14 @@ def focus_weights(weights: dict[str, float], salience: dict[str, float],
     terms are chosen from, so "new one" or 一年 never becomes the word every quoted
     sentence must have. (Choosing them from the ask clause alone was measured and dropped:
     "Is that still how it works?" leans on the context before it.)"""
-    return {t: w * (1.0 if t in topics else salience.get(t, 1.0)) for t, w in weights.items()}
+    return {t: w * (1.0 if t in topics and not _morpheme(t) else salience.get(t, 1.0))
+            for t, w in weights.items()}
+
+
+def _morpheme(term: str) -> bool:
+    """A single Chinese character (``一``, ``去``): a heading holding it (``第一周``) is not
+    about it, so it stays light there too."""
+    return len(term) == 1 and not term.isascii()
 
 
 def key_terms(weights: dict[str, float]) -> frozenset[str]:
