@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.readers.extractive.focus import agent_base
 from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -53,6 +54,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
         if not found and _CJK_RE.search(t):
             found = _starting_with(t, everything) or _starting_with(_core_chars(t), everything)
+        if not found and (base := agent_base(t, block_terms)) != t:
+            found = [base]  # "part-timers" are "part-time" employees
         out.extend(found or [t])
     return list(dict.fromkeys(out))
 

@@ -276,8 +276,8 @@ def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str
     -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
     None); Chinese by jieba's words."""
     ask = ask_clause(question)
-    if tagged(ask):
-        words = [w for w, _ in tagged(ask)]
+    if tagged(ask):  # jieba's spaces and punctuation (tag x) are no words
+        words = [w for w, tag in tagged(ask) if tag != "x" and w.strip()]
     else:
         words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
     return [(a, b) for a, b in zip(words, words[1:], strict=False)
@@ -301,6 +301,19 @@ def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
     pairs = _heads_after(question, None) + _zh_focus_pair(question)
     return [(a, b) for a, b in pairs
             if any(_adjacent(a, b, words, low) for words, low in joined)]
+
+
+_AGENT_RE = re.compile(r"[a-z]{3,}er")  # a folded English agent noun: "timer", "reader"
+
+
+def agent_base(word: str, terms: Sequence[frozenset[str]]) -> str:
+    """``word`` or, for an English agent noun no term set holds ("timer" of
+    "part-timers"), its base word that one does ("time"): a part-timer is a part-time
+    employee."""
+    everything = frozenset().union(*terms) if terms else frozenset()
+    if word in everything or not _AGENT_RE.fullmatch(word):
+        return word
+    return next((b for b in (word[:-1], word[:-2]) if b in everything), word)
 
 
 def _zh_focus_pair(question: str) -> list[tuple[str, str]]:

@@ -143,10 +143,15 @@ def light_terms(question: str) -> frozenset[str]:
     the focus noun ("laptop"). The list is broad (it holds "bill", "free", "system"): a
     light term still counts, at ``scoring.LIGHT_FACTOR`` of its weight, and the caller
     keeps words the blocks' headings use at full weight."""
-    stop = {fold(t) for t in terms(question) if is_question_word(t) or t in _TIME_WORDS}
+    # A word of a hyphenated compound ("part-timers", "year-end") names the asked group
+    # or thing, however common it is alone.
+    compound = {fold(t) for w in _COMPOUND_RE.findall(question) for t in terms(w)}
+    stop = {fold(t) for t in terms(question)
+            if (is_question_word(t) or t in _TIME_WORDS) and fold(t) not in compound}
     return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
 
 
+_COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
 # English time words: when the asker is ("since Monday", "in June", "every morning"), not
 # what is asked about; Chinese ones carry jieba's ``t`` tag.
 _TIME_WORDS = frozenset(stem(w) for w in (
@@ -155,14 +160,18 @@ _TIME_WORDS = frozenset(stem(w) for w in (
     "july august september october november december").split())
 # The unit after "how many" or 多少/几 ("how many days", 多少天): any stated quantity
 # answers it, so it says nothing about which sentence is about the question.
-_UNIT_RE = re.compile(r"\bhow (?:many|much) ([a-z]+)|(?:多少|几)([\u3400-\u9fff])")
+_UNIT_RE = re.compile(
+    r"\bhow (?:many|much) ([a-z]+)(?: ([a-z]+))?|(?:多少|几)([\u3400-\u9fff])")
 
 
 def unit_terms(question: str) -> frozenset[str]:
     """The folded unit words a quantity question asks in: ``day`` for "how many days",
     ``天`` for ``多少天``."""
     found = _UNIT_RE.findall(unicodedata.normalize("NFKC", question).lower())
-    return frozenset(fold(stem(en)) if en else zh for en, zh in found)
+    # "how many sick days": the unit is the noun after the adjective ("do" is no noun).
+    return frozenset(
+        fold(stem(after if after and not is_question_word(after) else en)) if en else zh
+        for en, after, zh in found)
 
 
 def light_parts(qterms: Sequence[str], light: frozenset[str]) -> frozenset[str]:
