@@ -64,6 +64,7 @@ from kbqa.core.readers.extractive.text import (
     surfaces,
 )
 from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import is_question_word, terms
 from kbqa.core.types import Block
 
 _DIGIT_RE = re.compile(r"\d")
@@ -215,7 +216,9 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
     ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
     question: a question word that no block's original text mentions)."""
     skip = function_words(question)
-    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip])
+    asks = [w for w in terms(question) if not w.isascii() and is_question_word(w)]
+    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip
+                                and not any(t in w for w in asks)])
     if not words:
         return ()
     verifier = Verifier(blocks, question=question)
