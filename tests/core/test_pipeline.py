@@ -121,6 +121,47 @@ async def test_low_score_refuses_before_any_model_call() -> None:
     assert trace.refusal_reason == "low_score"
 
 
+WEAK = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
+
+
+async def test_typed_question_below_the_threshold_is_answered_when_verified() -> None:
+    provider = FakeProvider(["Deleted files stay in the recycle bin for 30 days [1]."])
+    events, trace = await run(
+        "How many days until my binned stuff is gone for good?", provider,
+        StaticRetriever(hits(RECYCLE, relevance=0.09)), config=WEAK,
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    assert trace.status == "answered"
+
+
+async def test_typed_question_below_the_threshold_nothing_verified_is_a_low_score_refusal(
+) -> None:
+    gap = "Not covered: none of the sources found uses the word “binned”."
+    provider = FakeProvider([gap, gap])  # the first draft, then the one regeneration
+    events, _ = await run(
+        "How many days until my binned stuff is gone for good?", provider,
+        StaticRetriever(hits(RECYCLE, relevance=0.09)), config=WEAK,
+    )
+    assert names(events) == ["meta", "refusal", "done"]
+    assert events[1].to_dict()["reason"] == "low_score"
+    assert events[-1].to_dict()["status"] == "refused_low_score"
+
+
+@pytest.mark.parametrize(("question", "relevance"), [
+    ("Is my binned stuff gone for good?", 0.09),  # yes/no: any on-topic sentence would do
+    ("How many days until my binned stuff is gone for good?", 0.04),  # under the floor
+])
+async def test_below_the_threshold_untyped_or_too_weak_is_refused_before_the_model(
+    question: str, relevance: float
+) -> None:
+    provider = FakeProvider([])
+    events, _ = await run(
+        question, provider, StaticRetriever(hits(RECYCLE, relevance=relevance)), config=WEAK
+    )
+    assert events[1].to_dict()["reason"] == "low_score"
+    assert provider.prompts == []
+
+
 async def test_empty_knowledge_base_is_a_low_score_refusal() -> None:
     events, _ = await run("Anything?", FakeProvider([]), StaticRetriever([]))
     assert names(events) == ["meta", "refusal", "done"]

@@ -1,0 +1,124 @@
+"""How the offline reader ranks and checks sentences for questions in people's own words
+(issue 12, natural-phrasing set): each rule as a user sees it in the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.expand import expand
+from kbqa.core.readers.extractive.focus import agent_base, ask_kind, names_a_sibling, own_values
+from kbqa.core.readers.extractive.question import light_terms, unit_terms
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.selection import gap_names
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+
+async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks)
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+@pytest.mark.parametrize(
+    ("question", "qterms", "expected"),
+    [
+        ("My phone is still on iOS 15. Can I install the app?", ["phone", "15", "app"], {"15"}),
+        # identifiers are the topic, not the asker's value: a year, a quarter
+        ("What was Tesla's revenue in Q3 2019?", ["tesla", "revenu", "3", "2019"], set()),
+    ],
+)
+def test_the_askers_own_numbers_are_values_not_the_topic(
+    question: str, qterms: list[str], expected: set[str]
+) -> None:
+    assert own_values(question, qterms) == expected
+
+
+async def test_a_sentence_sharing_only_the_askers_number_is_not_the_answer() -> None:
+    blocks = (
+        make_block(1, "Yearly billing is paid in advance and is 15% cheaper than twelve "
+                      "monthly payments.", title="Plans and pricing"),
+        make_block(2, "iOS 应用最低支持 iOS 16，iPad 同样可以使用。",
+                   title="NimbusDrive 手机应用", language="zh"),
+    )
+    answer = await _answer("手机还是 iOS 15，装得了 NimbusDrive 吗？", blocks)
+    assert "iOS 16" in answer
+    assert "15%" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("下个月去上海出差，看中的酒店一晚 650，能全报吗？", "quantity"),  # the asker's amount
+        ("Is there a size cap per file?", "other"),
+        ("What happened in 2021?", "other"),  # a year is no amount
+    ],
+)
+def test_a_bare_amount_asks_for_a_quantity(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+async def test_a_chinese_character_in_a_heading_is_not_its_topic() -> None:
+    # ``一`` (of 一晚) and the heading 第一周 share a character, not a topic.
+    blocks = (
+        make_block(1, "住宿：北京、上海、广州、深圳每晚不超过 700 元，其他城市每晚不超过 500 元。"
+                      "酒店迷你吧、付费电视等属于个人消费。", title="出差费用标准", language="zh"),
+        make_block(2, "可以报销的费用必须同时满足三个条件：因工作需要而发生、金额合理、有合规的发票或收据。",
+                   title="第一周", section="第一天", language="zh"),
+    )
+    answer = await _answer("去绵阳出差，住的酒店一晚 560，是不是超标了？", blocks)
+    assert "500 元" in answer
+
+
+async def test_an_acronym_in_the_documents_title_is_stated() -> None:
+    block = make_block(1, "紧急（P1）：例如无法登录、办公室断网，值班工程师会在 1 小时内响应，包括非工作时间。",
+                       title="IT 服务台与办公室常见问题", language="zh")
+    answer = await _answer("晚上十点办公室整个断网了，找 IT 多久能有人回？", (block,))
+    assert "1 小时" in answer
+
+
+def test_spaces_and_punctuation_are_no_kind_of_the_asked_thing() -> None:
+    # jieba yields " " as a word; "在 1 小时" has a character before a space, not a sibling.
+    assert not names_a_sibling("晚上十点办公室整个断网了，找 IT 多久能有人回？",
+                               frozenset({"找", "回"}), "值班工程师会在 1 小时内响应。")
+
+
+def test_an_agent_noun_meets_its_base_word() -> None:
+    block_terms = [frozenset({"part", "time", "employe"})]
+    assert agent_base("timer", block_terms) == "time"
+    assert agent_base("reader", block_terms) == "reader"  # no base word in the blocks
+    assert expand(["part", "timer"], block_terms) == ["part", "time"]
+
+
+def test_a_hyphenated_compound_is_never_light() -> None:
+    light = light_terms("How many days of annual leave do part-timers get?")
+    assert "part" not in light
+    assert "part" in light_terms("Which part of the policy applies?")
+
+
+@pytest.mark.parametrize(
+    ("question", "unit"),
+    [
+        ("How many sick days do full-timers get?", "day"),
+        ("How many days do interns get?", "day"),
+        ("员工每年有多少天病假？", "天"),
+    ],
+)
+def test_the_unit_of_how_many_is_the_noun(question: str, unit: str) -> None:
+    assert unit_terms(question) == {unit}
+
+
+async def test_part_timers_is_no_gap_of_the_documents() -> None:
+    # Before: "Not covered: none of the sources found uses the word “timers”."
+    block = make_block(1, "Full-time employees receive 20 days of paid annual leave per calendar "
+                          "year. Part-time employees receive a share in proportion to their "
+                          "contracted hours.", title="Leave policy", section="Annual leave")
+    answer = await _answer("How many days of annual leave do part-timers get?", (block,))
+    assert "Not covered" not in answer
+
+
+def test_a_gap_line_never_names_a_piece_of_a_question_word() -> None:
+    block = make_block(1, "上传一直没有开始：请确认你对该文件夹拥有“编辑者”权限。", title="上传",
+                       language="zh")
+    assert gap_names("上传一直不开始，怎么回事？", ["回事", "怎么回事"], (block,)) == ()
