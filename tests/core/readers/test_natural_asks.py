@@ -64,16 +64,16 @@ async def test_a_chinese_character_in_a_heading_is_not_its_topic() -> None:
     blocks = (
         make_block(1, "住宿：北京、上海、广州、深圳每晚不超过 700 元，其他城市每晚不超过 500 元。"
                       "酒店迷你吧、付费电视等属于个人消费。", title="出差费用标准", language="zh"),
-        make_block(2, "可以报销的费用必须同时满足三个条件：因工作需要而发生、金额合理、有合规的发票或收据。",
-                   title="第一周", section="第一天", language="zh"),
+        make_block(2, "可以报销的费用必须同时满足三个条件：因工作需要而发生、金额合理、"
+                      "有合规的发票或收据。", title="第一周", section="第一天", language="zh"),
     )
     answer = await _answer("去绵阳出差，住的酒店一晚 560，是不是超标了？", blocks)
     assert "500 元" in answer
 
 
 async def test_an_acronym_in_the_documents_title_is_stated() -> None:
-    block = make_block(1, "紧急（P1）：例如无法登录、办公室断网，值班工程师会在 1 小时内响应，包括非工作时间。",
-                       title="IT 服务台与办公室常见问题", language="zh")
+    block = make_block(1, "紧急（P1）：例如无法登录、办公室断网，值班工程师会在 1 小时内响应，"
+                          "包括非工作时间。", title="IT 服务台与办公室常见问题", language="zh")
     answer = await _answer("晚上十点办公室整个断网了，找 IT 多久能有人回？", (block,))
     assert "1 小时" in answer
 

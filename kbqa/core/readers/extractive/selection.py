@@ -21,10 +21,10 @@ from kbqa.core.readers.extractive.expand import (
 )
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
-    own_values,
     ask_kind,
     kinds_stated,
     names_another_kind,
+    own_values,
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.question import (
@@ -72,8 +72,6 @@ _DIGIT_RE = re.compile(r"\d")
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
 FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
-MAX_LEADS = 1  # leads tried when the best one does not answer
-RETRY_RATIO = 0.5  # a lead tried after the best scores at least this share of it
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
 
 
@@ -160,8 +158,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     qterms, present, absent, asked = facts.qterms, facts.present, facts.absent, facts.asked
     if outweighed(asked, scorer, facts.n_pool) and not verbs_only_answered(asked, scored, scorer):
         return Selection((), gap_names(question, list(asked), blocks), True)
-    chosen = _answering(question, blocks, scored, scorer, facts)
-    if not chosen:
+    if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
+        return Selection((), gap_names(question, absent, blocks), True)
+    chosen = _pick(scored, scorer)
+    if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
         return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
@@ -170,26 +170,6 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
-
-
-def _answering(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
-               scorer: Scorer, facts: _Facts) -> list[Candidate]:
-    """The sentences ``_pick`` chooses from ``scored`` that ``answers`` accepts, leads tried
-    best first: when a lead on the topic (``on_topic``) does not answer, the next one that
-    scores at least ``RETRY_RATIO`` of the best is tried, up to ``MAX_LEADS`` leads (the
-    best-scoring sentence may share the context's words, "出差", and not the ask's).
-    Empty when none answers."""
-    rest = scored
-    for _ in range(MAX_LEADS):
-        if not rest or rest[0][0] <= 0 or rest[0][0] < RETRY_RATIO * scored[0][0]:
-            return []
-        if not on_topic(rest[0][1], scorer):
-            return []
-        chosen = _pick(rest, scorer)
-        if answers(question, chosen, frozenset(facts.qterms), blocks, frozenset(facts.absent)):
-            return chosen
-        rest = [sc for sc in rest if sc[1] is not chosen[0]]
-    return []
 
 
 def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Candidate],
