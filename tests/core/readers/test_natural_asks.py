@@ -122,3 +122,20 @@ def test_a_gap_line_never_names_a_piece_of_a_question_word() -> None:
     block = make_block(1, "上传一直没有开始：请确认你对该文件夹拥有“编辑者”权限。", title="上传",
                        language="zh")
     assert gap_names("上传一直不开始，怎么回事？", ["回事", "怎么回事"], (block,)) == ()
+
+
+def test_a_compound_no_block_has_meets_its_first_word() -> None:
+    block_terms = [frozenset({"head", "offic", "rotterdam"})]
+    assert expand(["nimbu", "headquart"], block_terms) == ["nimbu", "head"]
+    assert expand(["free"], [frozenset({"freelanc"})]) == ["free"]  # too short to split
+
+
+async def test_where_a_company_is_headquartered_is_its_head_office() -> None:
+    about = make_block(1, "Nimbus Works builds NimbusDrive, a cloud drive for businesses. The "
+                          "company was founded in 2016 in Rotterdam, where the head office still "
+                          "is. Customer support for Asia is based in our Chengdu office.",
+                       title="About Nimbus Works")
+    rules = make_block(2, "Nimbus Works pays a home office allowance. Nimbus Works lends "
+                          "monitors to people who work from home.", title="Equipment policy")
+    answer = await _answer("Where is Nimbus Works headquartered?", (about, rules))
+    assert "Rotterdam, where the head office still is" in answer
