@@ -34,6 +34,7 @@ from kbqa.core.grounding.refusals import (
 )
 from kbqa.core.providers.base import Provider
 from kbqa.core.readers.extractive.focus import ask_kind
+from kbqa.core.readers.extractive.selection import ask_covered
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
@@ -150,9 +151,12 @@ def passes_typed_gate(query: str, hits: Sequence[ScoredChunk], config: PipelineC
     ``reader_relevance`` and the question asks for a typed value (a quantity, an amount, a
     date, a name: ``focus.ask_kind``), which an answer must state with a span of its own,
     bound to the question's words; a yes/no or open question ("《超越》讲述的是什么内容")
-    is answered by any on-topic sentence, so it is not let through on weak words."""
+    is answered by any on-topic sentence, so it is not let through on weak words; nor is
+    one whose ask names a thing the best hits never mention (``selection.ask_covered``:
+    "实习生" in a sick-leave policy for employees)."""
     return (any(h.relevance >= config.reader_relevance for h in hits)
-            and ask_kind(query) != "other")
+            and ask_kind(query) != "other"
+            and ask_covered(query, [h.chunk for h in hits[:config.max_blocks]]))
 
 
 def _apply_authority(

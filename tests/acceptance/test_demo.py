@@ -168,8 +168,12 @@ def test_team_outing_budget_is_refused_for_low_score(lang: str) -> None:
     events, trace = ask(OUTING[lang])
     refusal = refusal_of(events)
     assert (refusal.reason, trace.status) == ("low_score", "refused_low_score")
-    assert meta_of(events).blocks == ()  # refused before anything was assembled
-    assert trace.data["drafts"] == []  # and before the model was asked
+    assert not [ev for ev in events if isinstance(ev, Sentence)]
+    if lang == "en":  # no hit at all: refused before anything was assembled or asked
+        assert meta_of(events).blocks == ()
+        assert trace.data["drafts"] == []
+    # 预算是多少 asks for an amount: below the threshold it may reach the reader, which
+    # states none, and the refusal stays the low-score one (README: Evaluation).
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ WEAK = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
 async def test_typed_question_below_the_threshold_is_answered_when_verified() -> None:
     provider = FakeProvider(["Deleted files stay in the recycle bin for 30 days [1]."])
     events, trace = await run(
-        "How many days until my binned stuff is gone for good?", provider,
+        "How many days do deleted files stay in the bin?", provider,
         StaticRetriever(hits(RECYCLE, relevance=0.09)), config=WEAK,
     )
     assert names(events) == ["meta", "sentence", "done"]
@@ -136,10 +136,10 @@ async def test_typed_question_below_the_threshold_is_answered_when_verified() ->
 
 async def test_typed_question_below_the_threshold_nothing_verified_is_a_low_score_refusal(
 ) -> None:
-    gap = "Not covered: none of the sources found uses the word “binned”."
+    gap = "Not covered: the sources found do not answer this question."
     provider = FakeProvider([gap, gap])  # the first draft, then the one regeneration
     events, _ = await run(
-        "How many days until my binned stuff is gone for good?", provider,
+        "How many days do deleted files stay in the bin?", provider,
         StaticRetriever(hits(RECYCLE, relevance=0.09)), config=WEAK,
     )
     assert names(events) == ["meta", "refusal", "done"]
@@ -148,8 +148,8 @@ async def test_typed_question_below_the_threshold_nothing_verified_is_a_low_scor
 
 
 @pytest.mark.parametrize(("question", "relevance"), [
-    ("Is my binned stuff gone for good?", 0.09),  # yes/no: any on-topic sentence would do
-    ("How many days until my binned stuff is gone for good?", 0.04),  # under the floor
+    ("Do deleted files stay in the bin?", 0.09),  # yes/no: any on-topic sentence would do
+    ("How many days do deleted files stay in the bin?", 0.04),  # under the floor
 ])
 async def test_below_the_threshold_untyped_or_too_weak_is_refused_before_the_model(
     question: str, relevance: float
@@ -158,6 +158,16 @@ async def test_below_the_threshold_untyped_or_too_weak_is_refused_before_the_mod
     events, _ = await run(
         question, provider, StaticRetriever(hits(RECYCLE, relevance=relevance)), config=WEAK
     )
+    assert events[1].to_dict()["reason"] == "low_score"
+    assert provider.prompts == []
+
+
+async def test_below_the_threshold_a_group_no_hit_names_is_refused_before_the_model() -> None:
+    sick = Chunk(chunk_id="doc-006#c01", doc_id="doc-006", title="病假", updated="2025-01-01",
+                 text="员工每个自然年享有 10 天全薪病假。")
+    provider = FakeProvider([])
+    events, _ = await run("实习生每年有多少天病假？", provider,
+                          StaticRetriever(hits(sick, relevance=0.1)), config=WEAK)
     assert events[1].to_dict()["reason"] == "low_score"
     assert provider.prompts == []
 

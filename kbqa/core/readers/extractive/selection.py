@@ -59,13 +59,14 @@ from kbqa.core.readers.extractive.scoring import (
 from kbqa.core.readers.extractive.text import (
     Candidate,
     candidates,
+    folded_terms,
     gap_sentence,
     list_items,
     surfaces,
 )
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_question_word, terms
-from kbqa.core.types import Block
+from kbqa.core.types import Block, Chunk
 
 _DIGIT_RE = re.compile(r"\d")
 
@@ -138,6 +139,17 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
         return lexical
     semantic = _decide(question, blocks, reranked, scorer, facts)
     return lexical if semantic.declined else semantic
+
+
+def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:
+    """Whether ``chunks`` (texts, headings, titles) mention every noun the ask clause names
+    (``asked_absent`` share 1: "实习生" of "实习生每年有多少天病假？" is not covered by a
+    policy about employees), as ``select`` expands it (``能报`` -> ``报销``)."""
+    terms = [folded_terms(f"{c.text}\n{c.section}\n{c.title}") for c in chunks]
+    ask = ask_clause(spell_numbers(question))
+    qterms = with_bigrams(ask, expand(question_terms(ask), terms), terms)
+    df = block_frequency(qterms, terms)
+    return all(share < 1.0 for share in asked_absent(ask, qterms, df, len(chunks)).values())
 
 
 @dataclass(frozen=True)
