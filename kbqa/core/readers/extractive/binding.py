@@ -24,8 +24,20 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.event import (
+    asked_roles,
+    states_term,
+    term_ask,
+    other_edition,
+    refined_kind,
+    states_roles,
+    strip_years,
+    without_agency_dateline,
+    year_only,
+)
 from kbqa.core.readers.extractive.focus import (
     AskKind,
+    ask_clause,
     ask_kind,
     covers_salient,
     names_a_sibling,
@@ -77,19 +89,28 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     that shares an ``anchor`` term (or, for ``_LEANING_KINDS``, whose clause before does)
     and names no other year than the question's. Any sentence answers "other"; with no
     anchor only the span is needed."""
-    if kind == "other" or not anchor:
+    if (kind == "other" and not term_ask(ask_clause(question))) or not anchor:
         return new_answer(kind, text, question)
     asked = set(_YEAR_RE.findall(unicodedata.normalize("NFKC", question)))
     parts = clauses(text)
     back = 1 if kind in _LEANING_KINDS else 0
+    bare_year = kind == "time" and year_only(question)
     for i, part in enumerate(parts):
         # "… " keeps a name that opens a later clause a name; the sentence's first word is
         # skipped as ``states`` skips it ("The United States"; measured on RGB en_fact:
         # counting it answers 1 more right and 3 more unsupported).
-        if not new_answer(kind, f"… {part}" if i else part, question):
+        span = without_agency_dateline(part)
+        if bare_year:
+            span = strip_years(span)
+        if kind == "other" and term_ask(ask_clause(question)):
+            if not states_term(span, question):
+                continue
+        elif not new_answer(kind, f"… {span}" if i else span, question):
             continue
         years = set(_YEAR_RE.findall(part))
         if asked and years and not years & asked:
+            continue
+        if other_edition(question, part):
             continue
         if folded_terms(" ".join(parts[max(0, i - back):i + 1])) & anchor:
             return True
@@ -110,7 +131,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     leave"). ``by_meaning``: the lead was chosen because its sentence similarity stands out
     (``meaning``), so it needs a span of the asked type but not one bound to the question's
     words, and sharing no word at all is no decline; sharing only a name still is."""
-    kind = ask_kind(question)
+    kind = refined_kind(ask_clause(question), ask_kind(question))
     anchor = anchors(question, qterms)
     if by_meaning:
         found = any(new_answer(kind, c.text, question) for c in chosen)
@@ -119,6 +140,9 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     if not found:
         return False
     lead = chosen[0]
+    quoted_all = " ".join(c.text for c in chosen)
+    if not states_roles(asked_roles(ask_clause(question)), quoted_all):
+        return False
     if names_a_sibling(question, absent, lead.text):
         return False
     seen = lead.terms | lead.context | lead.heading
