@@ -26,6 +26,8 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.event import (
     asked_roles,
+    wrong_unit,
+    forecast,
     states_term,
     term_ask,
     other_edition,
@@ -64,6 +66,10 @@ _YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])")
 # Kinds whose span may lean on the clause before it for its subject ("…额外空间，每 1 TB 每月
 # 10 欧元"). A name may not: in RGB the clause before a name is mostly another event's
 # (letting names lean, whole files: zh_refine +2 right but +10 unsupported answers).
+DEBUG: list[str] = []
+import os
+_FWD = 'fwd' in os.environ.get('KBQA_RGBN_ON', '')
+_YEARANCHOR_OFF = 'yearanchor' in os.environ.get('KBQA_RGBN_OFF', '')
 _LEANING_KINDS = frozenset(("quantity", "money", "number", "time", "version"))
 
 
@@ -95,6 +101,8 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     parts = clauses(text)
     back = 1 if kind in _LEANING_KINDS else 0
     bare_year = kind == "time" and year_only(question)
+    # The asked year says when, not what: a clause sharing only "2022" is not about it.
+    asked_years = frozenset(t for t in anchor if _YEAR_RE.fullmatch(t)) if not _YEARANCHOR_OFF else frozenset()
     for i, part in enumerate(parts):
         # "… " keeps a name that opens a later clause a name; the sentence's first word is
         # skipped as ``states`` skips it ("The United States"; measured on RGB en_fact:
@@ -110,9 +118,13 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         years = set(_YEAR_RE.findall(part))
         if asked and years and not years & asked:
             continue
-        if other_edition(question, part):
+        window = " ".join(parts[max(0, i - back):i + 1 + (back if _FWD else 0)])
+        if other_edition(question, window) or forecast(question, window):
             continue
-        if folded_terms(" ".join(parts[max(0, i - back):i + 1])) & anchor:
+        if kind in ("quantity", "money") and wrong_unit(question, part):
+            continue
+        if folded_terms(window) & (anchor - asked_years):
+            DEBUG.append(" | ".join(parts[max(0, i - back):i + 1]))
             return True
     return False
 

@@ -33,6 +33,7 @@ _EN_NUMBERED_RE = re.compile(
     r"|[Ee]dition|[Rr]ound|[Pp]hase|[Gg]eneration))\s?(\d{1,3})(?![\d.,:])\b")
 _ZH_NUMBERED_RE = re.compile(
     rf"(第|[\u3400-\u9fff]{{2}})([\d{_CN_DIGITS}]{{1,4}})(届|任|季|号|期|次|代|部|集|轮)?")
+_ZH_COUNTED_RE = re.compile(rf"(?<![\d{_CN_DIGITS}])([\d{_CN_DIGITS}]{{1,4}})(届|任|季|期|次)")
 _ORDINAL_RE = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(season|edition)\b",
     re.IGNORECASE)
@@ -75,6 +76,11 @@ def numbered(text: str) -> frozenset[tuple[str, int]]:
     pairs = {(w.lower(), int(n)) for w, n in _EN_NUMBERED_RE.findall(norm)}
     pairs |= {(noun.lower(), _ORDINALS.index(o.lower()) + 1)
               for o, noun in _ORDINAL_RE.findall(low)}
+    if "suffix" not in _OFF:  # "十三届五次会议": each count with its measure word
+        for num, suffix in _ZH_COUNTED_RE.findall(low):
+            value = _zh_number(num)
+            if value is not None and value < 1000:
+                pairs.add((suffix, value))
     for head, num, suffix in _ZH_NUMBERED_RE.findall(low):
         value = _zh_number(num)
         if value is not None and value < 1000:
@@ -92,9 +98,11 @@ def other_edition(question: str, clause: str) -> bool:
     if not asked:
         return False
     stated = numbered(clause)
-    heads = {w for w, _ in asked}
-    others = {(w, n) for w, n in stated if w in heads and (w, n) not in asked}
-    return bool(others) and not (stated & asked)
+    for head in {w for w, _ in asked}:
+        said = {n for w, n in stated if w == head}
+        if said and not said & {n for w, n in asked if w == head}:
+            return True
+    return False
 
 
 _YEAR_ONLY_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])\s?年?")
@@ -228,3 +236,40 @@ def states_term(text: str, question: str) -> bool:
         return True
     return any(tag in ("nr", "ns", "nt", "nz") and w not in q for w, tag in tagged(norm))
 
+
+
+# A forecast ("预计2019年增长6.2%", "is expected to") states no fact, unless the question asks
+# for one ("高盛预计有多少个岗位将被AI取代").
+_FORECAST_RE = re.compile(
+    r"预计|预测|预期|有望|估计|\b(?:expected|forecast|forecasts|projected|estimated|predicted)\b",
+    re.IGNORECASE)
+
+
+def forecast(question: str, clause: str) -> bool:
+    """Whether ``clause`` states a forecast the question does not ask for."""
+    if "forecast" in _OFF:
+        return False
+    return bool(_FORECAST_RE.search(clause)) and not _FORECAST_RE.search(question)
+
+
+# The measure a Chinese quantity ask names ("多少美元", "多长") must follow the stated number:
+# "7个小时" does not answer 多长, "39.1万亿元人民币" not 多少美元. Counts of people, teams or
+# seats were measured and dropped: "10.51亿" answers 多少人, "1.4万名" too.
+_ZH_UNIT_RE = re.compile(r"多少(美元|欧元|英镑|日元|人民币)")
+_LENGTH_RE = re.compile(r"多长|多高|多宽|多深|多远")
+_LENGTH_UNITS = r"(?:米|公里|千米|厘米|英尺|英里|km|m)(?![A-Za-z])"
+
+
+def wrong_unit(question: str, clause: str) -> bool:
+    """Whether ``clause`` gives no number in the measure a Chinese quantity ask names."""
+    if "unit" in _OFF:
+        return False
+    q = unicodedata.normalize("NFKC", question)
+    text = unicodedata.normalize("NFKC", clause)
+    number = r"\d[\d.,]*\s?(?:多|余|万|亿|千|百)*\s?"
+    if _LENGTH_RE.search(q):
+        return not re.search(number + _LENGTH_UNITS, text)
+    unit = _ZH_UNIT_RE.search(q)
+    if unit is None:
+        return False
+    return not re.search(number + re.escape(unit.group(1)), text)
