@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.readers.extractive.asks import (
+    asked_roles,
+    refined_kind,
+    states_roles,
+    states_term,
+    term_ask,
+    wrong_unit,
+)
+from kbqa.core.readers.extractive.binding import anchors, answers, bound_answer
+from kbqa.core.readers.extractive.event import forecast, numbered, other_edition
+from kbqa.core.readers.extractive.focus import ask_clause, ask_kind
+from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.selection import select
+from tests.fakes import make_block
+
+
+def _bound(sentence: str, question: str) -> bool:
+    kind = refined_kind(ask_clause(question), ask_kind(question))
+    anchor = anchors(question, frozenset(question_terms(question)))
+    return bound_answer(kind, sentence, question, anchor)
+
+
+@pytest.mark.parametrize(
+    ("text", "pairs"),
+    [
+        ("When does season 3 of the show premiere?", {("season", 3)}),
+        ("When will the first season premiere?", {("season", 1)}),
+        ("Laptops are swapped every 3 years.", set()),  # an amount, not an edition
+        ("港口音乐节第十三届五次会议", {("届", 13), ("次", 5)}),
+    ],
+)
+def test_numbered_entities(text: str, pairs: set[tuple[str, int]]) -> None:
+    assert numbered(text) >= pairs
+    assert all(n != 3 for w, n in numbered(text) if w == "every")
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "other"),
+    [
+        ("When does season 3 of the show premiere?", "The season 10 premiere is on 26 May", True),
+        ("When does season 3 of the show premiere?", "Season 3 premieres on 17 May", False),
+        ("港口音乐节第十三届五次会议闭幕时间", "第十三届一次会议3月15日闭幕", True),
+        ("港口音乐节第十三届五次会议闭幕时间", "第十三届五次会议3月10日闭幕", False),
+        ("Someone said laptops get swapped every 3 years. Is that still how it works?",
+         "Company laptops are replaced every 4 years.", False),
+    ],
+)
+def test_a_clause_about_another_edition(question: str, clause: str, other: bool) -> None:
+    assert other_edition(question, clause) is other
+
+
+@pytest.mark.parametrize(
+    ("sentence", "question", "expected"),
+    [
+        # a bare year does not say when; a date does; "which year" takes a year
+        ("The harbour festival app was released in 2020.",
+         "When was the harbour festival app released?", False),
+        ("The harbour festival app was released on 12 March 2020.",
+         "When was the harbour festival app released?", True),
+        ("The harbour festival app was released in 2020.",
+         "Which year was the harbour festival app released?", True),
+        # a forecast is no fact, unless a forecast is asked
+        ("港口音乐节观众人数预计为12万人。", "港口音乐节的观众人数是多少？", False),
+        ("港口音乐节观众人数预计为12万人。", "港口音乐节预计有多少观众？", True),
+        # the asked year alone does not bind the span to the question
+        ("2022年，大桥通车仪式上有3万名游客。", "2022年港口音乐节观众人数是多少？", False),
+        # "where is it held" asks for a named place
+        ("港口音乐节的门票已经售罄。", "港口音乐节在哪里举行？", False),
+        ("港口音乐节将在上海举行。", "港口音乐节在哪里举行？", True),
+        # an untyped ask ending in a measure asks for a quantity
+        ("港口音乐节的销量创下新高。", "2021年港口音乐节门票销量", False),
+        ("港口音乐节的门票销量为12万张。", "2021年港口音乐节门票销量", True),
+        # a price in dollars is not one in yuan; 多长 asks for a length
+        ("港口大桥总投资39亿元人民币。", "港口大桥总投资多少美元？", False),
+        ("港口大桥的拱桥施工用了7个小时。", "港口大桥主桥多长？", False),
+        ("港口大桥的主桥为504米上承式拱桥。", "港口大桥主桥多长？", True),
+    ],
+)
+def test_the_span_speaks_of_the_asked_fact(sentence: str, question: str,
+                                           expected: bool) -> None:
+    assert _bound(sentence, question) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What was the harbour company's revenue in Q2 2020?", "quantity"),
+        ("What is the release date of the harbour festival app?", "time"),
+        ("2023年港口音乐节在哪举办", "place"),
+        ("中国2018年人口出生率", "quantity"),
+        ("手机相册自动上传会不会偷偷用我的流量？", "other"),  # a yes/no question
+        ("Where can I find the expense form?", "other"),  # where alone: a procedure answers
+    ],
+)
+def test_untyped_asks_are_typed(question: str, kind: str) -> None:
+    assert refined_kind(ask_clause(question), ask_kind(question)) == kind
+
+
+def test_a_term_ask_needs_a_quoted_phrase_or_a_name() -> None:
+    assert term_ask("2022年港口音乐节的主题是什么？")
+    assert states_term("2022年港口音乐节主题为“只有一个港口”。", "2022年港口音乐节的主题是什么？")
+    assert not states_term("转眼间，2022年也要接近尾声了。", "2022年港口音乐节的主题是什么？")
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "stated"),
+    [
+        ("Who won the harbour regatta in 2021?", "The 2021 regatta runs April 8-11 at Pier Nine.",
+         False),
+        ("Who won the harbour regatta in 2021?", "Maria Lopez won the 2021 regatta.", True),
+        ("2018年港口杯冠军是谁", "2018年港口杯决赛是布雷迪参加的第八次。", False),
+        ("2022年金砖国家主席国是谁？", "马朝旭主持召开会议。", True),  # 主席国 is no role
+    ],
+)
+def test_the_asked_role_is_stated(question: str, text: str, stated: bool) -> None:
+    assert states_roles(asked_roles(question), text) is stated
+
+
+def test_forecast_only_when_not_asked() -> None:
+    assert forecast("2019年经济增长了多少？", "预计2019年增长6.2%")
+    assert not forecast("2019年经济预计增长多少？", "预计2019年增长6.2%")
+
+
+def test_wrong_unit_only_for_named_measures() -> None:
+    assert not wrong_unit("2022年6月网民规模有多少人？", "网民规模达10.51亿")
+
+
+def test_a_season_question_is_declined_with_another_seasons_date() -> None:
+    block = make_block(1, "The harbour show returns with the season 10 premiere on Sunday, "
+                          "February 26.", title="Passage 1")
+    question = "When will season 1 of the harbour show premiere?"
+    assert select(question, (block,)).declined
+    chosen = select("When will season 10 of the harbour show premiere?", (block,)).chosen
+    assert chosen and answers("When will season 10 of the harbour show premiere?", chosen,
+                              frozenset(question_terms(question)), (block,))
