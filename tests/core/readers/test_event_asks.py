@@ -61,6 +61,8 @@ def test_a_clause_about_another_edition(question: str, clause: str, other: bool)
          "When was the harbour festival app released?", False),
         ("The harbour festival app was released on 12 March 2020.",
          "When was the harbour festival app released?", True),
+        ("The harbour festival app was released in June 2020.",
+         "When was the harbour festival app released?", True),
         ("The harbour festival app was released in 2020.",
          "Which year was the harbour festival app released?", True),
         # a forecast is no fact, unless a forecast is asked
@@ -76,7 +78,8 @@ def test_a_clause_about_another_edition(question: str, clause: str, other: bool)
         ("港口音乐节的门票销量为12万张。", "2021年港口音乐节门票销量", True),
         # a price in dollars is not one in yuan; 多长 asks for a length
         ("港口大桥总投资39亿元人民币。", "港口大桥总投资多少美元？", False),
-        ("港口大桥的拱桥施工用了7个小时。", "港口大桥主桥多长？", False),
+        ("港口大桥主桥造价39亿元。", "港口大桥主桥多长？", False),
+        ("港口音乐节免费试用期为 90 天。", "港口音乐节免费试用期有多长？", True),
         ("港口大桥的主桥为504米上承式拱桥。", "港口大桥主桥多长？", True),
     ],
 )

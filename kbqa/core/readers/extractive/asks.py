@@ -9,7 +9,8 @@
 - ``asked_roles``/``states_roles``: the role or relation asked (冠军, 导演, "director",
   "won") is stated by the quoted sentences ("The 2021 Masters Tournament runs April 8-11"
   names no winner).
-- ``wrong_unit``: 多少美元 and 多长 need the number in that measure ("7个小时" is no length).
+- ``wrong_unit``: 多少美元 needs the number in that currency; 多长 a length or a
+  duration ("试用期有多长？" is answered by "90 天").
 
 Measured 2026-12-01 on RGB whole files (harness re-running the reader on each case's
 blocks; the change when the rule is left out of the full set, right / unsupported
@@ -142,11 +143,13 @@ def states_term(text: str, question: str) -> bool:
 
 
 # The measure a Chinese quantity ask names ("多少美元", "多长") must follow the stated number:
-# "7个小时" does not answer 多长, "39.1万亿元人民币" not 多少美元. Counts of people, teams or
+# "39.1万亿元人民币" does not answer 多少美元; 多长 takes a length or a duration. Counts of people, teams or
 # seats were measured and dropped: "10.51亿" answers 多少人, "1.4万名" too.
 _ZH_UNIT_RE = re.compile(r"多少(美元|欧元|英镑|日元|人民币)")
-_LENGTH_RE = re.compile(r"多长|多高|多宽|多深|多远")
 _LENGTH_UNITS = r"(?:米|公里|千米|厘米|英尺|英里|km|m)(?![A-Za-z])"
+# 多长 asks for a length or a duration ("试用期有多长？" - "90 天").
+_LONG_RE = re.compile(r"多长")
+_DURATION_UNITS = r"(?:个)?(?:秒|分钟|小时|天|日|周|星期|个月|月|年)"
 
 
 def wrong_unit(question: str, clause: str) -> bool:
@@ -154,8 +157,8 @@ def wrong_unit(question: str, clause: str) -> bool:
     q = unicodedata.normalize("NFKC", question)
     text = unicodedata.normalize("NFKC", clause)
     number = r"\d[\d.,]*\s?(?:多|余|万|亿|千|百)*\s?"
-    if _LENGTH_RE.search(q):
-        return not re.search(number + _LENGTH_UNITS, text)
+    if _LONG_RE.search(q):
+        return not re.search(number + f"(?:{_LENGTH_UNITS}|{_DURATION_UNITS})", text)
     unit = _ZH_UNIT_RE.search(q)
     if unit is None:
         return False
