@@ -30,6 +30,7 @@ def _bound(sentence: str, question: str) -> bool:
         ("When does season 3 of the show premiere?", {("season", 3)}),
         ("When will the first season premiere?", {("season", 1)}),
         ("Laptops are swapped every 3 years.", set()),  # an amount, not an edition
+        ("小米MIX2的处理器是什么", {("mix", 2)}),
         ("港口音乐节第十三届五次会议", {("届", 13), ("次", 5)}),
     ],
 )
@@ -97,6 +98,8 @@ def test_the_span_speaks_of_the_asked_fact(sentence: str, question: str,
         ("中国2018年人口出生率", "quantity"),
         ("手机相册自动上传会不会偷偷用我的流量？", "other"),  # a yes/no question
         ("Where can I find the expense form?", "other"),  # where alone: a procedure answers
+        ("J-20战斗机研发国家", "place"),
+        ("巴西的首都在哪", "place"),
     ],
 )
 def test_untyped_asks_are_typed(question: str, kind: str) -> None:

@@ -162,9 +162,10 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         found = any(new_answer(kind, c.text, question) for c in chosen)
     else:
         found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
-    if not found:
-        return False
     lead = chosen[0]
+    # Any sentence may answer an untyped ask, but not one about another edition of it.
+    if not found or (kind == "other" and other_edition(question, lead.text)):
+        return False
     # The asked role or relation (冠军, "director", "won") is stated by the quoted sentences.
     if not states_roles(asked_roles(ask_clause(question)), " ".join(c.text for c in chosen)):
         return False
