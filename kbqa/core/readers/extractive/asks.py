@@ -16,11 +16,12 @@
 Measured 2026-12-01 on RGB whole files (harness re-running the reader on each case's
 blocks; the change when the rule is left out of the full set, right / unsupported
 answers): quantity nouns zh_refine 0 / −5, en_fact 0 / −1, zh_fact 0 / −1; hosting place
-zh_refine 0 / −5, zh_fact 0 / −2 (place nouns: zh_fact 0 / −3 more); English "date of" en_fact 0 / −3; terms zh_refine 0 / −1;
-roles zh_refine 0 / −3, en_fact 0 / −8, zh_fact 0 / −2; units zh_refine 0 / −2. Demo and
-natural sets unchanged. Requiring the role in the span's own clause, not only in the quoted
-sentences, was measured and dropped (zh_refine −3 right for −2 unsupported, en_fact −3 for
-0); so were units for counts (多少人: "10.51亿" answers it).
+zh_refine 0 / −5, zh_fact 0 / −2, place nouns zh_fact 0 / −3 more; English "date of"
+en_fact 0 / −3; terms zh_refine 0 / −1; roles zh_refine 0 / −3, en_fact 0 / −8, zh_fact
+0 / −2; units zh_refine 0 / −2. Demo and natural sets unchanged. Requiring the role in the
+span's own clause, not only in the quoted sentences, was measured and dropped (zh_refine −3
+right for −2 unsupported, en_fact −3 for 0); so were units for counts (多少人: "10.51亿"
+answers it).
 """
 
 from __future__ import annotations
@@ -145,8 +146,8 @@ def states_term(text: str, question: str) -> bool:
 
 
 # The measure a Chinese quantity ask names ("多少美元", "多长") must follow the stated number:
-# "39.1万亿元人民币" does not answer 多少美元; 多长 takes a length or a duration. Counts of people, teams or
-# seats were measured and dropped: "10.51亿" answers 多少人, "1.4万名" too.
+# "39.1万亿元人民币" does not answer 多少美元; 多长 takes a length or a duration. Counts of
+# people, teams or seats were measured and dropped: "10.51亿" answers 多少人, "1.4万名" too.
 _ZH_UNIT_RE = re.compile(r"多少(美元|欧元|英镑|日元|人民币)")
 _LENGTH_UNITS = r"(?:米|公里|千米|厘米|英尺|英里|km|m)(?![A-Za-z])"
 # 多长 asks for a length or a duration ("试用期有多长？" - "90 天").

@@ -9,9 +9,10 @@ year where a date is asked ("released by OpenAI in 2020" for "When was GPT-3 rel
 
 Measured 2026-12-01 on RGB whole files (harness re-running the reader on each case's
 blocks, answer cases 300/100/100; figures are the change when the check is left out of
-the full set, right answers / unsupported answers): ``other_edition`` zh_refine 0 / −3 (and for untyped asks, on the lead sentence, −1 more);
-``year_only`` zh_refine 0 / −5, en_fact −1 / −4, zh_fact 0 / −2; ``forecast`` zh_refine 0 /
-−3, zh_fact 0 / −1. Demo and natural sets unchanged. Figures in README "Evaluation".
+the full set, right answers / unsupported answers): ``other_edition`` zh_refine 0 / −3,
+and on an untyped ask's lead sentence −1 more; ``year_only`` zh_refine 0 / −5, en_fact
+0 / −4, zh_fact 0 / −2; ``forecast`` zh_refine 0 / −3, zh_fact 0 / −1. Demo and natural
+sets unchanged. Figures in README "Evaluation".
 """
 
 from __future__ import annotations
