@@ -32,9 +32,8 @@ a missing identifier such as a year, only a name shared, or another kind of the 
 thing: "annual leave" for "paternity leave"; a span about another edition, a forecast, a
 bare year for "when", or the asked role unstated: ``event.py``, ``asks.py``). Question
 words that no block mentions are named in a final gap sentence, only nouns the verifier
-accepts (``gap_names``,
-``nameable``). ``compress`` keeps the block's sentences that share any question term,
-verbatim, one per line. ``rewrite`` is not supported.
+accepts (``gap_names``, ``nameable``). ``compress`` keeps the block's sentences that share
+any question term, verbatim, one per line. ``rewrite`` is not supported.
 
 With semantic recall on, sentence similarity may choose the answer instead
 (``meaning.py``): a sentence whose meaning stands out from all the others answers when it
