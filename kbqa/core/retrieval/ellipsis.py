@@ -158,16 +158,21 @@ def _single_content(pair: tuple[str, str]) -> bool:
             and not any(q in word for q in QUESTION_WORDS_ZH))
 
 
-def is_follow_up(question: str) -> bool:
+def is_follow_up(question: str, previous: str = "") -> bool:
     """True when ``question`` leans on an earlier one (see the module docstring): a
     connector or pronoun with at most ``MAX_FOLLOW_UP_TERMS`` content terms, an anaphoric
     pronoun or a missing Chinese subject (not "how to…", ``MANNER_ZH``) with at most
     ``MAX_ANAPHORIC_TERMS``, a fragment
-    after a connector, a bare "…呢", or a very short English question."""
+    after a connector, a bare "…呢", or a very short English question. A Chinese question
+    with a subject of its own (``own_subject_zh``) sharing no word with ``previous`` (the
+    earlier question; "" when unknown) stands alone without a connector or pronoun."""
     rest, connector = strip_connector(question)
     zh = detect_language(rest) == "zh"
     if zh and any(p in rest for p in PRONOUNS_ZH[:2]):
         return True  # 它/它们 always points back: "那它每个人能有多少空间？"
+    subject = own_subject_zh(rest) if zh and not connector and not has_pronoun(rest) else ""
+    if subject and not _shares_words_zh(subject, previous):
+        return False  # "团建预算是多少？" after a laptop question: a new topic
     if zh and lacks_subject_zh(rest) and (connector or not rest.startswith(MANNER_ZH)):
         return True
     if not zh and (connector and is_fragment_en(rest)):
@@ -188,6 +193,48 @@ def is_follow_up(question: str) -> bool:
         return connector or has_pronoun(rest) or core(rest).endswith("呢")
     short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
     return connector or has_pronoun(rest) or short
+
+
+# Where a Chinese question's predicate begins: copula, existential, modal verbs.
+PREDICATE_START_ZH = frozenset("是 有 能 要 会 可以 需要 应该 必须 得 该".split())
+# jieba tags of words that can make a subject: nouns, verbs and adjectives used as nouns
+# ("团建/a 预算/v 是多少": the budget of team building), names, abbreviations, English.
+_SUBJECT_TAGS = ("n", "v", "a", "b", "j", "eng", "l", "i")
+
+
+def own_subject_zh(text: str) -> str:
+    """The subject a Chinese question names itself: its words before the first predicate
+    start (``PREDICATE_START_ZH``) or question word, when the question has a question word
+    and those words are all content words ("团建预算" of "团建预算是多少？", "报销" of
+    "报销怎么提交？"; jieba often tags such nominal verbs v or a). "" for an elided subject:
+    nothing before the predicate ("能延期吗？"), or a predicate of its own there, marked by
+    an aspect particle, an adverb, a time word or a one-character verb ("超过了会怎样？",
+    "过期了怎么办？", "没通过的话能补考几次？")."""
+    import jieba.posseg
+
+    c = core(text)
+    if not any(q in c for q in QUESTION_WORDS_ZH):
+        return ""
+    subject: list[str] = []
+    for pair in jieba.posseg.cut(c):
+        word, flag = pair.word.strip(), pair.flag
+        if not word:
+            continue
+        if word in PREDICATE_START_ZH or any(q in word for q in QUESTION_WORDS_ZH + MANNER_ZH):
+            break
+        if (not flag.startswith(_SUBJECT_TAGS) or "了" in word
+                or (len(word) == 1 and flag.startswith("v"))):
+            return ""
+        subject.append(word)
+    else:
+        return ""
+    return "".join(subject) if len("".join(subject)) >= 2 else ""
+
+
+def _shares_words_zh(subject: str, previous: str) -> bool:
+    """True when ``subject`` and ``previous`` share a two-character word (更换 in
+    "更换要审批吗？" after "笔记本电脑多久更换一次？")."""
+    return any(subject[i:i + 2] in previous for i in range(len(subject) - 1))
 
 
 def is_full_zh_question(text: str) -> bool:

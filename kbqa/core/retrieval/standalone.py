@@ -209,7 +209,7 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     users = _typed_questions(history)
     topic = ""
     for earlier in users:
-        if not topic or not is_follow_up(earlier):
+        if not topic or not is_follow_up(earlier, topic):
             topic = _rewrite_one(earlier, "")
         else:
             # Only a new focus moves the topic on; "and for admins?" then "what about
@@ -254,7 +254,7 @@ def _replace_focus(question: str, topic: str) -> str | None:
 def _rewrite_one(question: str, topic: str) -> str:
     """``question`` made standalone against the standalone ``topic`` ("" for none)."""
     rest, _ = strip_connector(question)
-    if not topic or not is_follow_up(question):
+    if not topic or not is_follow_up(question, topic):
         return (rest[:1].upper() + rest[1:]) if rest else question.strip()
     if detect_language(rest) != detect_language(topic):
         return _combine_across(rest, topic)
@@ -301,7 +301,8 @@ async def standalone_query(
     """
     if not history:
         return question.strip()
-    if not provider.supports_rewrite or not is_follow_up(question):
+    previous = next((t.text for t in reversed(history) if t.role == "user"), "")
+    if not provider.supports_rewrite or not is_follow_up(question, previous):
         return rewrite_deterministic(question, history)
     prompt = build_rewrite_prompt(question=question, history=history)
     try:

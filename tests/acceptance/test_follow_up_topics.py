@@ -1,0 +1,44 @@
+"""Follow-ups that are not: a question with a subject of its own starts a new topic, end to
+end on the demo knowledge base (issue 12 item 4, tester's report).
+
+Runs through the turn service (``chat.turns.answer_turn``) as ``test_follow_ups`` does; the
+assertions are on what the user sees.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.types import Refusal
+from tests.acceptance.test_follow_ups import converse, shown
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
+
+
+@pytest.mark.parametrize(
+    ("question", "never"),
+    [
+        ("团建预算是多少？", "笔记本电脑"),  # the laptop sentence answered a budget question
+        ("报销怎么提交？", "笔记本电脑"),
+        ("审批需要多久？", "笔记本电脑"),
+    ],
+)
+def test_a_new_subject_after_a_laptop_question_is_not_asked_of_laptops(
+    question: str, never: str
+) -> None:
+    events = converse(f"new-{question}", ["笔记本电脑多久更换一次？", question])
+    meta = events[0]
+    assert never not in getattr(meta, "standalone_query", "")
+    assert "4 年" not in shown(events) and "每 4 年" not in shown(events)
+
+
+def test_an_expense_question_after_a_laptop_question_is_answered_from_the_expense_policy(
+) -> None:
+    events = converse("expense-zh", ["笔记本电脑多久更换一次？", "报销需要在多少天内提交？"])
+    assert not isinstance(events[1], Refusal)
+    assert "60" in shown(events) or "天" in shown(events)
+
+
+def test_an_elided_subject_still_leans_on_the_earlier_question() -> None:
+    events = converse("elided-zh", ["开放 API 的速率限制是多少？", "超过了会怎样？"])
+    assert "429" in shown(events)

@@ -1,0 +1,71 @@
+"""A Chinese question that names its own subject starts a new topic even when jieba tags
+that subject as a verb or adjective (团建/a 预算/v, 报销/v); an elided subject still leans on
+the earlier question (issue 12 item 4, tester's report)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.retrieval.ellipsis import is_follow_up, own_subject_zh
+from kbqa.core.retrieval.standalone import rewrite_deterministic
+from kbqa.core.types import Turn
+
+
+def rewrite(*questions: str) -> str:
+    return rewrite_deterministic(questions[-1], tuple(Turn("user", q) for q in questions[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("topic", "question"),
+    [
+        ("笔记本电脑多久更换一次？", "团建预算是多少？"),
+        ("笔记本电脑多久更换一次？", "报销怎么提交？"),
+        ("笔记本电脑多久更换一次？", "审批需要多久？"),
+        ("回收站里的文件能保留多久？", "加班要审批吗？"),
+        ("员工每年有多少天病假？", "续费要多少钱？"),
+        ("开放 API 的速率限制是多少？", "试用期是多长？"),
+    ],
+)
+def test_a_question_with_its_own_subject_is_a_new_topic(topic: str, question: str) -> None:
+    # before: "笔记本电脑团建预算是多少？", "笔审批需要多久更换一次？"
+    assert rewrite(topic, question) == question
+
+
+@pytest.mark.parametrize(
+    ("topic", "question", "expected"),
+    [
+        ("回收站里的文件能保留多久？", "超过了会怎样？", "回收站里的文件超过了会怎样？"),
+        ("回收站里的文件能保留多久？", "能延期吗？", "回收站里的文件能延期吗？"),
+        ("开放 API 的速率限制是多少？", "超过了会怎样？", "开放 API 的速率限制超过了会怎样？"),
+        # a connector or a pronoun still leans back, whatever the subject
+        ("笔记本电脑多久更换一次？", "它怎么报销？", "笔记本电脑怎么报销？"),
+        ("笔记本电脑多久更换一次？", "那报销呢？", "报销多久更换一次？"),
+    ],
+)
+def test_an_elided_subject_a_connector_or_a_pronoun_still_lean_back(
+    topic: str, question: str, expected: str
+) -> None:
+    assert rewrite(topic, question) == expected
+
+
+def test_a_subject_shared_with_the_earlier_question_leans_back() -> None:
+    # 更换 is the earlier question's own word: the laptop's replacement is meant
+    assert is_follow_up("更换要审批吗？", "笔记本电脑多久更换一次？")
+    assert not is_follow_up("报销要审批吗？", "笔记本电脑多久更换一次？")
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("团建预算是多少？", "团建预算"),
+        ("报销怎么提交？", "报销"),
+        ("审批需要多久？", "审批"),
+        ("超过了会怎样？", ""),  # a predicate with an aspect particle, no subject
+        ("过期了怎么办？", ""),
+        ("能延期吗？", ""),
+        ("没通过的话能补考几次？", ""),
+        ("病假", ""),  # no question word
+    ],
+)
+def test_own_subject_by_position_before_the_predicate(question: str, subject: str) -> None:
+    assert own_subject_zh(question) == subject
