@@ -42,3 +42,13 @@ def test_an_expense_question_after_a_laptop_question_is_answered_from_the_expens
 def test_an_elided_subject_still_leans_on_the_earlier_question() -> None:
     events = converse("elided-zh", ["开放 API 的速率限制是多少？", "超过了会怎样？"])
     assert "429" in shown(events)
+
+
+@pytest.mark.parametrize("follow_up", ["What about the parking fee?",
+                                       "what about the gym membership?"])
+def test_a_thing_the_documents_do_not_cover_is_refused_not_answered_with_laptops(
+    follow_up: str
+) -> None:
+    events = converse(f"other-{follow_up}", ["How often are laptops replaced?", follow_up])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+    assert "4 years" not in events[1].message

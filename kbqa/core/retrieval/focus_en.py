@@ -100,7 +100,53 @@ def parallel_en(body: str, topic: str) -> str | None:
     if not (same or runs):
         return None
     start, end = (same or runs)[0]
-    return f"{core(topic[:start] + _DETERMINER_RE.sub('', body) + topic[end:])}?"
+    noun = _DETERMINER_RE.sub('', body)
+    if not same:  # another kind of thing: keep the frame's verb, agree with the new noun
+        end = start + len(without_participle(topic[start:end]))
+        return _agreeing(topic[:start], noun, topic[end:])
+    return f"{core(topic[:start] + noun + topic[end:])}?"
+
+
+# Auxiliaries that agree with their subject's number ("are laptops", "is the parking fee").
+_AGREEMENT_EN = {"are": "is", "is": "are", "do": "does", "does": "do", "have": "has",
+                 "has": "have"}
+_PLURAL_AUX = frozenset("are do have".split())
+
+
+def _agreeing(before: str, noun: str, after: str) -> str:
+    """``before + noun + after`` as a question whose auxiliary agrees with ``noun`` ("How
+    often are laptops replaced?" with "parking fee" -> "How often is the parking fee
+    replaced?"): a singular noun (head not ending in -s) takes "is"/"does"/"has" and "the",
+    a plural one "are"/"do"/"have"; an auxiliary right before the noun is changed."""
+    plural = _singular(head(noun)) != head(noun)
+    bare = re.sub(r"\b(?:the|a|an)\s+$", "", before, flags=re.IGNORECASE)
+    m = re.search(r"\b([A-Za-z]+)\s+$", bare)
+    if m and m.group(1).lower() in _AGREEMENT_EN:
+        aux = m.group(1)
+        if (aux.lower() in _PLURAL_AUX) != plural:
+            swapped = _AGREEMENT_EN[aux.lower()]
+            aux = swapped.capitalize() if aux[0].isupper() else swapped
+        before = bare[:m.start(1)] + aux + bare[m.end(1):]
+        noun = noun if plural or noun[:1].isupper() else f"the {noun}"
+    return f"{core(before + noun + after)}?"
+
+
+# Irregular past participles common in questions; regular ones end in "-ed".
+_PARTICIPLES_EN = frozenset(
+    "kept paid sent given taken done made held left set put shown seen known built".split()
+)
+
+
+def without_participle(phrase: str) -> str:
+    """``phrase`` without the passive participle that closes a question ("laptops replaced"
+    of "How often are laptops replaced?", "files kept"): the pronoun of a follow-up stands
+    for the things, not for what is done to them. One-word phrases are kept."""
+    words = phrase.split()
+    while len(words) > 1 and (
+        words[-1].lower().endswith("ed") or words[-1].lower() in _PARTICIPLES_EN
+    ):
+        words.pop()
+    return " ".join(words) if len(words) < len(phrase.split()) else phrase
 
 
 def _of_phrase(topic: str, runs: list[tuple[int, int]], last: str) -> tuple[int, int] | None:

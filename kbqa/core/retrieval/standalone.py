@@ -34,6 +34,7 @@ from kbqa.core.retrieval.focus_en import (
     parallel_en,
     replace_kind_en,
     replace_qualifier_en,
+    without_participle,
 )
 from kbqa.core.retrieval.focus_zh import (
     PERSON_HEADS_ZH,
@@ -99,25 +100,7 @@ def _focus_phrase_en(topic: str) -> str:
         if not between or any(w.lower() not in NP_GLUE_EN for w in between):
             break
         end = b
-    return _without_participle(topic[start:end])
-
-
-# Irregular past participles common in questions; regular ones end in "-ed".
-_PARTICIPLES_EN = frozenset(
-    "kept paid sent given taken done made held left set put shown seen known built".split()
-)
-
-
-def _without_participle(phrase: str) -> str:
-    """``phrase`` without the passive participle that closes a question ("laptops replaced"
-    of "How often are laptops replaced?", "files kept"): the pronoun of a follow-up stands
-    for the things, not for what is done to them. One-word phrases are kept."""
-    words = phrase.split()
-    while len(words) > 1 and (
-        words[-1].lower().endswith("ed") or words[-1].lower() in _PARTICIPLES_EN
-    ):
-        words.pop()
-    return " ".join(words) if len(words) < len(phrase.split()) else phrase
+    return without_participle(topic[start:end])
 
 
 def _replace_pronoun_en(body: str, topic: str) -> str | None:

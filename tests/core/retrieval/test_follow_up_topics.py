@@ -69,3 +69,28 @@ def test_a_subject_shared_with_the_earlier_question_leans_back() -> None:
 )
 def test_own_subject_by_position_before_the_predicate(question: str, subject: str) -> None:
     assert own_subject_zh(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "How often are parking fee?" (the verb lost, "are" with a singular noun)
+        ("How often are laptops replaced?", "What about the parking fee?",
+         "How often is the parking fee replaced?"),
+        ("How often are laptops replaced?", "what about the gym membership?",
+         "How often is the gym membership replaced?"),
+        ("How often are laptops replaced?", "and office chairs?",
+         "How often are office chairs replaced?"),
+        ("How long are deleted files kept?", "what about the trash folder?",
+         "How long is the trash folder kept?"),
+        ("When is the expense report due?", "what about travel bookings?",
+         "When are travel bookings?"),
+        # same head word: the sibling replaces its like, the frame untouched
+        ("How many days of annual leave do full-timers get?", "what about parental leave?",
+         "How many days of parental leave do full-timers get?"),
+    ],
+)
+def test_a_thing_of_another_kind_keeps_the_frames_verb_and_agrees(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
