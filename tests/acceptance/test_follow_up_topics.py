@@ -52,3 +52,27 @@ def test_a_thing_the_documents_do_not_cover_is_refused_not_answered_with_laptops
     events = converse(f"other-{follow_up}", ["How often are laptops replaced?", follow_up])
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
     assert "4 years" not in events[1].message
+
+
+@pytest.mark.parametrize(
+    ("lang", "questions"),
+    [
+        ("en-admins", ["How long does the recycle bin keep deleted files?", "and for admins?"]),
+        ("zh-admins", ["回收站里的文件能保留多久？", "那管理员呢？"]),
+        ("across", ["How long does the recycle bin keep deleted files?", "那管理员呢？"]),
+        ("en-interns", ["How long does the recycle bin keep deleted files?",
+                        "and for interns?"]),
+    ],
+)
+def test_a_group_the_quoted_passage_does_not_mention_is_refused(
+    lang: str, questions: list[str]
+) -> None:
+    # before: "and for admins?" was answered with the general 30 days, read as the admins'
+    events = converse(f"narrow-{lang}", questions)
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+    assert "30" not in events[1].message
+
+
+def test_a_group_acting_in_a_question_is_still_answered_from_the_general_rule() -> None:
+    events = converse("acting", ["Can administrators change the API rate limit to any value?"])
+    assert "600" in shown(events)

@@ -27,6 +27,7 @@ from kbqa.core.readers.extractive.focus import (
     own_values,
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
+from kbqa.core.readers.extractive.narrowing import unmentioned_groups
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -86,7 +87,17 @@ class Selection:
 
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
-    """Choose the sentences that answer ``question`` from ``blocks``, or decline."""
+    """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
+    question narrowed to a group of people no chosen block mentions is declined
+    (``narrowing``)."""
+    chosen = _select(question, blocks)
+    if not chosen.declined and unmentioned_groups(question, [c.n for c in chosen.chosen],
+                                                  blocks):
+        return Selection((), (), True)
+    return chosen
+
+
+def _select(question: str, blocks: Sequence[Block]) -> Selection:
     question = spell_numbers(question)
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
     qterms = with_bigrams(question, expand(question_terms(question), terms), terms)
