@@ -88,7 +88,12 @@ def parallel_en(body: str, topic: str) -> str | None:
     of two or more words (the thing asked about comes first: "recycle bin" of "How long does
     the recycle bin keep deleted files?")."""
     words = _EN_WORD_RE.findall(body)
-    if not 1 < len(words) <= 3 or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
+    # one word counts when it is a common plural noun ("and monitors?"), never a name
+    # ("what about London?" narrows by place) nor a group of people
+    single = (len(words) == 1 and words[0].islower() and _singular(words[0]) != words[0]
+              and not is_person_en(words[0]) and words[0] not in GENERIC
+              and not is_stop_en(words[0], False) and not words[0].endswith(("ss", "is", "us")))
+    if not (1 < len(words) <= 3 or single) or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
     every = content_runs(topic)
     runs = [(a, b) for a, b in every if " " in topic[a:b] and topic[a:b].lower() != body.lower()]

@@ -85,6 +85,11 @@ def test_own_subject_by_position_before_the_predicate(question: str, subject: st
          "How long is the trash folder kept?"),
         ("When is the expense report due?", "what about travel bookings?",
          "When are travel bookings?"),
+        # one common plural noun is a thing too
+        ("How often are laptops replaced?", "and monitors?",
+         "How often are monitors replaced?"),
+        ("How often are laptops replaced?", "what about phones?",
+         "How often are phones replaced?"),
         # same head word: the sibling replaces its like, the frame untouched
         ("How many days of annual leave do full-timers get?", "what about parental leave?",
          "How many days of parental leave do full-timers get?"),
