@@ -3,9 +3,10 @@
 "How long does the recycle bin keep deleted files for admins?" (the standalone form of "and
 for admins?") quoted the general 30-day sentence, which says nothing of admins: the user
 reads it as the admins' rule. A group the question names (``is_person_en``; a Chinese noun
-ending in ``PERSON_HEADS_ZH``: 管理员, 实习生) that no chosen sentence's block mentions makes
-the reader decline (a refusal), as it does for a group no block mentions at all ("and for
-interns?"). Groups that mean everyone (employees, users, people, 员工…) narrow nothing.
+ending in ``PERSON_HEADS_ZH``: 管理员, 实习生) that no chosen sentence's block mentions while
+another block does makes the reader decline (a refusal: the "Not covered" line a group no
+block mentions gets would be false). Groups that mean everyone (employees, users, people,
+员工…) narrow nothing.
 """
 
 from __future__ import annotations

@@ -88,11 +88,15 @@ class Selection:
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
-    question narrowed to a group of people no chosen block mentions is declined
-    (``narrowing``)."""
+    question narrowed to a group of people that no chosen block but another block mentions
+    is declined (``narrowing``)."""
     chosen = _select(question, blocks)
-    if not chosen.declined and unmentioned_groups(question, [c.n for c in chosen.chosen],
-                                                  blocks):
+    if chosen.declined:
+        return chosen
+    # a group no block names gets its "Not covered" line; one named only by other blocks
+    # cannot (the line would be false), so the question is declined
+    elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
+    if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
         return Selection((), (), True)
     return chosen
 
