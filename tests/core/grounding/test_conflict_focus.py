@@ -7,7 +7,8 @@ import pytest
 
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import refuse_conflict
-from kbqa.core.types import Block, Chunk
+from kbqa.core.types import Block
+from tests.fakes import make_block
 
 
 def block(
@@ -21,16 +22,11 @@ def block(
     updated: str = "2026-01-01",
     score: float = 1.0,
 ) -> Block:
-    chunk = Chunk(
-        chunk_id=f"{doc}#c{n:02d}",
-        doc_id=doc,
-        title=title or f"Title {doc}",
-        section=section,
-        text=text,
-        updated=updated,
-        authority=authority,
+    """Block ``n``: chunk ``n`` of document ``doc`` (two blocks may share a document)."""
+    return make_block(
+        n, text, doc_id=doc, chunk_no=n, title=title or f"Title {doc}", section=section,
+        authority=authority, updated=updated, score=score,
     )
-    return Block(n=n, chunk=chunk, score=score, tokens=10, text=text)
 
 
 def values(blocks: list[Block], question: str) -> list[tuple[str, str]]:
