@@ -110,6 +110,9 @@ def test_feedback_keeps_the_keyboard_focus(page: Any, live_server_demo: LiveServ
     turn.locator(".feedback-down").focus()
     page.keyboard.press("Enter")
     expect(turn.locator(".feedback-down")).to_have_attribute("aria-pressed", "true")
+    # The swapped-in form is htmx's at once (no settle delay), so a quick Enter is not posted
+    # natively without the CSRF header (a 403 page, seen under load).
+    assert page.evaluate("htmx.config.defaultSettleDelay") == 0
     after_thumbs = page.evaluate("document.activeElement.tagName + '#' + document.activeElement.id")
     page.keyboard.type("Say which plan.")
     page.keyboard.press("Tab")  # to "Send comment"
