@@ -69,7 +69,7 @@ from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.sentences import split_sentences
-from kbqa.core.text.terms import term_set, terms
+from kbqa.core.text.terms import jieba_words, term_set, terms
 
 #: A clause must have more than this share of its terms in one source sentence (module doc).
 CLAUSE_SUPPORT = 0.5
@@ -155,11 +155,8 @@ def _words(text: str) -> list[str]:
     """Latin words (with ``n't``) and jieba words of the CJK runs of normalised ``text``."""
     if not has_cjk(text):
         return _LATIN_WORD_RE.findall(text)
-    import jieba
-
-    term_set(text)  # loads jieba's dictionary once (kbqa.core.text.terms)
     out: list[str] = []
-    for w in jieba.cut(text):
+    for w in jieba_words(text):
         out.extend(_LATIN_WORD_RE.findall(w) if w.isascii() else [w])
     return out
 

@@ -122,6 +122,11 @@ def _segmenter() -> Any:
     return _jieba
 
 
+def jieba_words(text: str) -> list[str]:
+    """jieba's words of ``text`` (accurate mode), from the one shared tokenizer."""
+    return list(_segmenter().cut(text))
+
+
 def stem(word: str) -> str:
     """Harman's S-stemmer: strip English plural endings only (never touches numbers)."""
     if len(word) <= 3 or not word.endswith("s"):
