@@ -27,7 +27,13 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from sources.forms import DocumentVisibilityForm, UploadForm
-from sources.ingest_types import IngestOverrides, IngestResult, chunks_phrase, retitled
+from sources.ingest_types import (
+    STATUS_WORDS,
+    IngestOverrides,
+    IngestResult,
+    chunks_phrase,
+    retitled,
+)
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
 from sources.services import document_ingest, document_reingest, ingest_failure_reason
@@ -85,14 +91,23 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
     told apart by a warning). A replaced document from another file, and a changed title,
     are named old -> new (``ingest_types.retitled``).
     """
-    counts = (
-        f"{chunks_phrase(result.chunks)}, {result.chunks_added} new, "
-        f"{result.chunks_superseded} superseded"
-    )
+    counts = gettext("%(chunks)s, %(new)d new, %(superseded)d superseded") % {
+        "chunks": chunks_phrase(result.chunks),
+        "new": result.chunks_added,
+        "superseded": result.chunks_superseded,
+    }
     renamed = same_upload or result.replaced  # told by a warning, or by ``retitled``
     if result.status == "updated" and result.doc_id_from_name and not renamed:
-        counts = f"same file name as an existing document; {counts}"
-    return f"{name}: {result.status} {result.doc_id} ({counts}){retitled(result)}"
+        counts = gettext("same file name as an existing document; %(counts)s") % {
+            "counts": counts
+        }
+    return gettext("%(name)s: %(status)s %(doc_id)s (%(counts)s)%(retitled)s") % {
+        "name": name,
+        "status": STATUS_WORDS[result.status],
+        "doc_id": result.doc_id,
+        "counts": counts,
+        "retitled": retitled(result),
+    }
 
 
 def day(moment: Any) -> str:
@@ -276,7 +291,13 @@ class DocumentAdmin(admin.ModelAdmin):
                 messages.error(request, ingest_failure_reason(document.doc_id, exc))
                 continue
             messages.success(
-                request, f"{document.doc_id}: {result.status} ({chunks_phrase(result.chunks)})"
+                request,
+                gettext("%(doc_id)s: %(status)s (%(chunks)s)")
+                % {
+                    "doc_id": document.doc_id,
+                    "status": STATUS_WORDS[result.status],
+                    "chunks": chunks_phrase(result.chunks),
+                },
             )
 
     def delete_view(

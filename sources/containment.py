@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import PurePath
 
-from kbqa.core.errors import IngestError
+from kbqa.core.errors import IngestError, gettext_noop
 from sources.parsed import ParsedDocument
 from sources.parsers import parse_file
 
@@ -76,10 +76,7 @@ def parse_contained(
     sender.close()
     try:
         if not receiver.poll(limits.seconds):
-            raise IngestError(
-                f"{name}: reading the file took longer than {limits.seconds:g} s and was "
-                "stopped; it may be damaged or built to be slow (limit KBQA_PARSE_SECONDS)"
-            )
+            raise _time_error(name, limits)
         outcome = receiver.recv()
     except EOFError:
         outcome = ("died", None)
@@ -99,10 +96,14 @@ def _result(
         assert isinstance(value, ParsedDocument)
         return value
     if kind == "refused":
-        raise IngestError(str(value))
+        assert isinstance(value, IngestError)
+        raise value
     if kind == "failed":
         logger.error("parsing %s failed in the child process:\n%s", name, value)
-        raise IngestError(f"{name}: the file could not be read (unexpected parser error)")
+        raise IngestError(
+            gettext_noop("%(name)s: the file could not be read (unexpected parser error)"),
+            name=name,
+        )
     raise stopped_error(name=name, limits=limits, exitcode=exitcode)
 
 
@@ -113,7 +114,7 @@ def _child(sender: Connection, parse: Parse, name: str, data: bytes, limits: Par
         parsed = parse_limited(name=name, data=data, limits=limits, parse=parse)
         outcome: tuple[str, object] = ("ok", parsed)
     except IngestError as exc:
-        outcome = ("refused", str(exc))
+        outcome = ("refused", exc)
     except Exception:  # the parent logs it; the person sees a generic reason
         import traceback
 
@@ -159,8 +160,12 @@ def parse_limited(
         raise _time_error(name, limits) from None
     except MemoryError:
         raise IngestError(
-            f"{name}: reading the file needed more than {limits.memory_mb} MB of memory and "
-            "was stopped (limit KBQA_PARSE_MEMORY_MB)"
+            gettext_noop(
+                "%(name)s: reading the file needed more than %(limit)s MB of memory and was "
+                "stopped (limit KBQA_PARSE_MEMORY_MB)"
+            ),
+            name=name,
+            limit=limits.memory_mb,
         ) from None
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -174,8 +179,12 @@ def _raise_overrun(signum: int, frame: object) -> None:
 
 def _time_error(name: str, limits: ParseLimits) -> IngestError:
     return IngestError(
-        f"{name}: reading the file took longer than {limits.seconds:g} s and was "
-        "stopped; it may be damaged or built to be slow (limit KBQA_PARSE_SECONDS)"
+        gettext_noop(
+            "%(name)s: reading the file took longer than %(seconds)s s and was stopped; it may "
+            "be damaged or built to be slow (limit KBQA_PARSE_SECONDS)"
+        ),
+        name=name,
+        seconds=f"{limits.seconds:g}",
     )
 
 
@@ -185,7 +194,11 @@ def stopped_error(*, name: str, limits: ParseLimits, exitcode: int | None) -> In
     CPU backstop), otherwise its exit code."""
     if exitcode is None or exitcode == -signal.SIGXCPU:
         return _time_error(name, limits)
-    return IngestError(f"{name}: reading the file stopped unexpectedly (exit code {exitcode})")
+    return IngestError(
+        gettext_noop("%(name)s: reading the file stopped unexpectedly (exit code %(code)s)"),
+        name=name,
+        code=exitcode,
+    )
 
 
 def _address_space_bytes() -> int:
@@ -215,6 +228,11 @@ def check_unzipped_size(*, name: str, data: bytes, limit_mb: int) -> None:
         return
     if total > limit_mb * MB:
         raise IngestError(
-            f"{name}: unpacks to {math.ceil(total / MB)} MB, over the limit of {limit_mb} MB "
-            "(KBQA_MAX_UNZIPPED_MB); it may be damaged or built to fill memory"
+            gettext_noop(
+                "%(name)s: unpacks to %(size)s MB, over the limit of %(limit)s MB "
+                "(KBQA_MAX_UNZIPPED_MB); it may be damaged or built to fill memory"
+            ),
+            name=name,
+            size=math.ceil(total / MB),
+            limit=limit_mb,
         )

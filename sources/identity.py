@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from django.utils.translation import gettext
+
 from kbqa.core.text.normalise import fingerprint
 from sources.chunking import ChunkDraft
 from sources.models import Chunk, Document
@@ -30,14 +32,14 @@ def another_source(document: Document, *, name: str, title: str) -> bool:
 
 
 def replace_refusal(document: Document, *, name: str, title: str) -> str:
-    """Why ``name`` was not ingested over ``document`` (safe to show, names both)."""
-    source = f" from {document.original_name}" if document.original_name else ""
-    return (
-        f"{name}: not ingested; its doc_id {document.doc_id} belongs to “{document.title}”"
-        f"{source}. Nothing was changed. To replace that document with “{title}”, upload "
-        "again with “Replace existing documents” ticked (manage.py ingest --replace), or give "
-        "this file its own doc_id"
-    )
+    """Why ``name`` was not ingested over ``document`` (safe to show, names both; in the
+    active language)."""
+    return gettext(
+        "%(name)s: not ingested; its doc_id %(doc_id)s belongs to “%(title)s”%(source)s. "
+        "Nothing was changed. To replace that document with “%(new_title)s”, upload again with "
+        "“Replace existing documents” ticked (manage.py ingest --replace), or give this file "
+        "its own doc_id"
+    ) % {**_stored(document), "name": name, "new_title": title}
 
 
 def fingerprints(drafts: Sequence[ChunkDraft]) -> list[tuple[int, str]]:
@@ -76,18 +78,28 @@ def stored_first_fingerprints(firsts: Iterable[str]) -> set[str]:
 
 def duplicate_warning(name: str, document: Document) -> str:
     """What a deliberate copy's upload says (its file has its own doc_id)."""
-    source = f" from {document.original_name}" if document.original_name else ""
-    return (
-        f"{name}: same text as {document.doc_id} “{document.title}”{source}; both are kept, "
-        "and an update to one will not change the other"
-    )
+    return gettext(
+        "%(name)s: same text as %(doc_id)s “%(title)s”%(source)s; both are kept, and an update "
+        "to one will not change the other"
+    ) % {**_stored(document), "name": name}
 
 
 def duplicate_refusal(name: str, document: Document) -> str:
     """What an upload of a stored text under another file name says (it was not added)."""
-    source = f" (from {document.original_name})" if document.original_name else ""
-    return (
-        f"{name}: not added; {document.doc_id} “{document.title}”{source} has the same text. "
-        "To update it, upload the file under that document's name; to keep a separate copy, "
-        "give the file its own doc_id in its front matter"
-    )
+    return gettext(
+        "%(name)s: not added; %(doc_id)s “%(title)s”%(source)s has the same text. To update it, "
+        "upload the file under that document's name; to keep a separate copy, give the file "
+        "its own doc_id in its front matter"
+    ) % {**_stored(document, bracketed=True), "name": name}
+
+
+def _stored(document: Document, *, bracketed: bool = False) -> dict[str, str]:
+    """The stored document as the messages above name it: doc_id, title and `` from
+    file.md`` (`` (from file.md)`` when ``bracketed``) when its file name is known."""
+    form = gettext(" (from %(file)s)") if bracketed else gettext(" from %(file)s")
+    source = form % {"file": document.original_name}
+    return {
+        "doc_id": document.doc_id,
+        "title": document.title,
+        "source": source if document.original_name else "",
+    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 # "duplicate": not added, the text is a stored document's (``sources.identity``)
 IngestStatus = Literal["added", "updated", "unchanged", "restored", "duplicate"]
@@ -107,9 +107,26 @@ def retitled(result: IngestResult) -> str:
     ingest replaced a document from another file, ``; title “A” -> “B”`` when it changed
     the title, else ``""``."""
     if result.replaced:
-        source = f" (from {result.previous_name})" if result.previous_name else ""
-        old = result.previous_title or result.title
-        return f"; replaced “{old}”{source} -> “{result.title}”"
+        source = gettext(" (from %(file)s)") % {"file": result.previous_name}
+        return gettext("; replaced “%(old)s”%(source)s -> “%(new)s”") % {
+            "old": result.previous_title or result.title,
+            "source": source if result.previous_name else "",
+            "new": result.title,
+        }
     if result.previous_title:
-        return f"; title “{result.previous_title}” -> “{result.title}”"
+        return gettext("; title “%(old)s” -> “%(new)s”") % {
+            "old": result.previous_title,
+            "new": result.title,
+        }
     return ""
+
+
+# What each status is called in messages (the status itself stays the English word in JSON
+# output and the command line's summary line).
+STATUS_WORDS = {
+    "added": pgettext_lazy("ingest status", "added"),
+    "updated": pgettext_lazy("ingest status", "updated"),
+    "unchanged": pgettext_lazy("ingest status", "unchanged"),
+    "restored": pgettext_lazy("ingest status", "restored"),
+    "duplicate": pgettext_lazy("ingest status", "duplicate"),
+}

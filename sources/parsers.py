@@ -22,7 +22,7 @@ from typing import Any
 
 import filetype
 
-from kbqa.core.errors import IngestError
+from kbqa.core.errors import IngestError, gettext_noop
 from sources.docx_text import docx_text
 from sources.parsed import ParsedDocument, first_heading, title_line, titled
 from sources.pdf_text import parse_pdf
@@ -31,6 +31,7 @@ EVERYONE_WORD = "everyone"  # visibility: everyone (the default), or group names
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
 HTML_SUFFIXES = frozenset({".html", ".htm"})
 SUPPORTED_SUFFIXES = TEXT_SUFFIXES | HTML_SUFFIXES | {".pdf", ".docx"}
+BINARY = gettext_noop("%(name)s: looks like a binary file, not text")
 META_KEYS = ("doc_id", "title", "updated", "source_url", "authority", "language", "visibility")
 
 
@@ -43,7 +44,10 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     suffix = PurePath(name).suffix.lower()
     if suffix not in SUPPORTED_SUFFIXES:
         supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
-        raise IngestError(f"{name}: unsupported file type {suffix or '(none)'!r}; use {supported}")
+        raise IngestError(
+            gettext_noop("%(name)s: unsupported file type %(suffix)s; use %(supported)s"),
+            name=name, suffix=repr(suffix or "(none)"), supported=supported,
+        )
     if suffix in TEXT_SUFFIXES:
         parsed = _parse_markdown(name, _decode(name, data), plain=suffix in (".txt", ".text"))
     elif suffix in HTML_SUFFIXES:
@@ -53,7 +57,7 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     else:
         parsed = _parse_docx(name, data)
     if not parsed.text.strip():
-        raise IngestError(f"{name}: the file contains no text")
+        raise IngestError(gettext_noop("%(name)s: the file contains no text"), name=name)
     return parsed
 
 
@@ -105,16 +109,23 @@ def _decode(name: str, data: bytes) -> str:
         try:
             return _refuse_controls(name, data.decode(wide))
         except UnicodeDecodeError as exc:
-            raise IngestError(f"{name}: not valid {wide.upper()} text") from exc
+            raise IngestError(
+                gettext_noop("%(name)s: not valid %(encoding)s text"),
+                name=name,
+                encoding=wide.upper(),
+            ) from exc
     if b"\x00" in data:
-        raise IngestError(f"{name}: looks like a binary file, not text")
+        raise IngestError(BINARY, name=name)
     try:
         return _refuse_controls(name, data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         pass
     undecodable = IngestError(
-        f"{name}: not valid UTF-8 or GB18030 text (perhaps Latin-1 or Windows-1252): "
-        "open it in a text editor, save it as UTF-8 and upload it again"
+        gettext_noop(
+            "%(name)s: not valid UTF-8 or GB18030 text (perhaps Latin-1 or Windows-1252): "
+            "open it in a text editor, save it as UTF-8 and upload it again"
+        ),
+        name=name,
     )
     try:
         text = data.decode("gb18030")
@@ -132,9 +143,18 @@ def _refuse_binary_kind(name: str, data: bytes) -> None:
         return
     if kind.extension in _WORDLIKE_SIGNATURES and _clean_utf8(data):
         return
-    hint = f"; upload it as .{kind.extension}" if kind.extension in ("pdf", "docx") else ""
+    params = {"name": name, "kind": kind.extension.upper(), "mime": kind.mime}
+    if kind.extension in ("pdf", "docx"):
+        raise IngestError(
+            gettext_noop(
+                "%(name)s: the content is a %(kind)s file (%(mime)s), not text; upload it as "
+                ".%(suffix)s"
+            ),
+            suffix=kind.extension,
+            **params,
+        )
     raise IngestError(
-        f"{name}: the content is a {kind.extension.upper()} file ({kind.mime}), not text{hint}"
+        gettext_noop("%(name)s: the content is a %(kind)s file (%(mime)s), not text"), **params
     )
 
 
@@ -167,7 +187,7 @@ def _refuse_controls(name: str, text: str) -> str:
     """``text``, unless control characters (other than line breaks and tabs) make it binary."""
     controls = sum(1 for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f")
     if controls > max(2, len(text) // 100):
-        raise IngestError(f"{name}: looks like a binary file, not text")
+        raise IngestError(BINARY, name=name)
     return text
 
 
@@ -191,11 +211,15 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
         metadata = _yaml_load(handler, raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
         lines_before = text[: max(text.find(raw_meta), 0)].count("\n")
-        raise IngestError(f"{name}: bad front matter ({_yaml_problem(exc, lines_before)})") from exc
+        raise IngestError(
+            gettext_noop("%(name)s: bad front matter (%(problem)s)"),
+            name=name,
+            problem=_yaml_problem(exc, lines_before),
+        ) from exc
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
-        raise IngestError(f"{name}: bad front matter (not a mapping)")
+        raise IngestError(gettext_noop("%(name)s: bad front matter (not a mapping)"), name=name)
     body = body.strip("\n")
     return ParsedDocument(body, _clean_meta(name, metadata), first_heading(body))
 
@@ -237,12 +261,19 @@ def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
             meta[key] = iso_date(value, name=name)
         elif key == "visibility" and isinstance(value, list):
             if not all(isinstance(v, str | int) for v in value):
-                raise IngestError(f"{name}: bad front matter (visibility lists group names)")
+                raise IngestError(
+                    gettext_noop("%(name)s: bad front matter (visibility lists group names)"),
+                    name=name,
+                )
             meta[key] = ",".join(str(v).strip() for v in value) or EVERYONE_WORD
         elif isinstance(value, str | int | float):
             meta[key] = str(value).strip()
         else:
-            raise IngestError(f"{name}: bad front matter ({key} must be text)")
+            raise IngestError(
+                gettext_noop("%(name)s: bad front matter (%(key)s must be text)"),
+                name=name,
+                key=key,
+            )
     return meta
 
 
@@ -258,7 +289,10 @@ def iso_date(value: Any, *, name: str) -> str:
         # "2026-02-30" has the form but is no day: say why ("day is out of range for month").
         why = "" if str(exc).startswith("Invalid isoformat") else f" ({exc})"
         raise IngestError(
-            f"{name}: bad date {str(value)[:40]!r} in 'updated'{why}; use YYYY-MM-DD"
+            gettext_noop("%(name)s: bad date %(value)s in 'updated'%(why)s; use YYYY-MM-DD"),
+            name=name,
+            value=repr(str(value)[:40]),
+            why=why,
         ) from exc
 
 
@@ -322,8 +356,11 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
         extracted = docx_text(document, title)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(
-            f"{name}: not a readable Word document (.docx): the file is damaged or is not "
-            "really a .docx"
+            gettext_noop(
+                "%(name)s: not a readable Word document (.docx): the file is damaged or is not "
+                "really a .docx"
+            ),
+            name=name,
         ) from exc
     parsed = titled(extracted.text, title)
     if not extracted.unread:

@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from kbqa.core.errors import IngestError
+from kbqa.core.errors import IngestError, gettext_noop
 from sources.parsed import ParsedDocument, title_like, titled
 
 # Word's Heading 2 is 13 pt on 11 pt body (1.18), LibreOffice's 115% (and bold); Heading 3 is
@@ -61,10 +61,14 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
             title = str((reader.metadata or {}).get("/Title") or "")
         except Exception as exc:  # pypdf raises many types for broken files
             detail = notes[0].split(":")[0].strip() if notes else type(exc).__name__
-            raise IngestError(f"{name}: not a readable PDF ({detail})") from exc
+            raise IngestError(
+                gettext_noop("%(name)s: not a readable PDF (%(detail)s)"), name=name, detail=detail
+            ) from exc
     text = "\n\n".join(p for p in pages if p)
     if not text.strip():
-        raise IngestError(f"{name}: the PDF has no text layer (a scan?); run OCR first")
+        raise IngestError(
+            gettext_noop("%(name)s: the PDF has no text layer (a scan?); run OCR first"), name=name
+        )
     text = mark_headings(text, runs)
     title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
     return titled(text, title)

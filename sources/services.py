@@ -28,6 +28,7 @@ from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import detect_language, fingerprint, sha256
@@ -131,14 +132,21 @@ def document_reingest(*, document: Document, max_tokens: int | None = None) -> I
     """
     name = document.original_name or document.doc_id
     if document.retired_at is not None:
-        raise IngestError(f"{document.doc_id}: removed from the knowledge base; restore it first")
+        raise IngestError(
+            gettext("%(name)s: removed from the knowledge base; restore it first")
+            % {"name": document.doc_id}
+        )
     if not document.original_file:
-        raise IngestError(f"{name}: no stored original file to re-ingest")
+        raise IngestError(
+            gettext("%(name)s: no stored original file to re-ingest") % {"name": name}
+        )
     try:
         with document.original_file.open("rb") as fh:
             data = fh.read()
     except OSError as exc:
-        raise IngestError(f"{name}: stored original file cannot be read") from exc
+        raise IngestError(
+            gettext("%(name)s: stored original file cannot be read") % {"name": name}
+        ) from exc
     stored = {k: v for k, v in document.overrides.items() if k in IngestOverrides.__annotations__}
     overrides = IngestOverrides(**{**stored, "doc_id": document.doc_id})
     upload = ContentFile(data, name=name)
@@ -175,11 +183,17 @@ def documents_ingest_paths(
 
 
 def ingest_failure_reason(name: str, exc: Exception) -> str:
-    """A message safe to show: the IngestError's own, or a generic one (logged in full)."""
+    """A message safe to show, in the active language: the IngestError's own (its template
+    translated, ``IngestError.template``), or a generic one (logged in full)."""
     if isinstance(exc, IngestError):
-        return str(exc)
+        if not exc.params:
+            return str(exc)
+        return gettext(exc.template) % exc.params
     logger.exception("unexpected error ingesting %s", name)
-    return f"{name}: unexpected error ({type(exc).__name__})"
+    return gettext("%(name)s: unexpected error (%(error)s)") % {
+        "name": name,
+        "error": type(exc).__name__,
+    }
 
 
 def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
@@ -211,10 +225,10 @@ def upload_size_problem(*, name: str, size: int) -> str:
     if size <= limit * MB:
         return ""
     size_mb = math.ceil(size * 10 / MB) / 10
-    return (
-        f"{name}: {size_mb:.1f} MB is over the upload limit of {limit} MB; split the file, "
-        "or ask an administrator to raise KBQA_MAX_UPLOAD_MB"
-    )
+    return gettext(
+        "%(name)s: %(size)s MB is over the upload limit of %(limit)s MB; split the file, or ask "
+        "an administrator to raise KBQA_MAX_UPLOAD_MB"
+    ) % {"name": name, "size": f"{size_mb:.1f}", "limit": limit}
 
 
 def _check_size(*, path: str | Path | None, file: File[Any] | None) -> None:
@@ -236,7 +250,10 @@ def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, byte
         try:
             return Path(path).name, Path(path).read_bytes()
         except OSError as exc:
-            raise IngestError(f"{Path(path).name}: cannot be read ({exc.strerror})") from exc
+            raise IngestError(
+                gettext("%(name)s: cannot be read (%(error)s)")
+                % {"name": Path(path).name, "error": exc.strerror}
+            ) from exc
     assert file is not None
     name = PurePath(file.name or "upload").name
     file.seek(0)
@@ -264,10 +281,16 @@ def _prepare(
     meta = {**parsed.meta, **overrides.as_dict()}
     doc_id = meta.get("doc_id") or derive_doc_id(name)
     if not _DOC_ID_RE.match(doc_id):
-        raise IngestError(f"{name}: bad doc_id {doc_id[:40]!r}; use letters, digits, - . _")
+        raise IngestError(
+            gettext("%(name)s: bad doc_id %(doc_id)s; use letters, digits, - . _")
+            % {"name": name, "doc_id": repr(doc_id[:40])}
+        )
     authority = meta.get("authority", Authority.OTHER).lower()
     if authority not in Authority.values:
-        raise IngestError(f"{name}: unknown authority {authority[:40]!r}; use {Authority.values}")
+        raise IngestError(
+            gettext("%(name)s: unknown authority %(value)s; use %(allowed)s")
+            % {"name": name, "value": repr(authority[:40]), "allowed": Authority.values}
+        )
     language = _language(name, meta.get("language", "") or detect_language(parsed.text))
     updated = iso_date(meta["updated"], name=name) if meta.get("updated") else None
     fields = {
@@ -279,7 +302,7 @@ def _prepare(
     }
     drafts = tuple(chunk_text(parsed.text, max_tokens=max_tokens))
     if not drafts:
-        raise IngestError(f"{name}: the file contains no text")
+        raise IngestError(gettext("%(name)s: the file contains no text") % {"name": name})
     from_name = not meta.get("doc_id")
     visibility = meta.get("visibility", "")
     found = None
@@ -306,7 +329,10 @@ def _language(name: str, value: str) -> str:
     for lang in Language.values:
         if code == lang or code.startswith(lang + "-") or code.startswith(lang + "_"):
             return str(lang)
-    raise IngestError(f"{name}: unsupported language {value[:20]!r}; use en or zh")
+    raise IngestError(
+        gettext("%(name)s: unsupported language %(value)s; use en or zh")
+        % {"name": name, "value": repr(value[:20])}
+    )
 
 
 def derive_doc_id(name: str) -> str:

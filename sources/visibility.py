@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from django.contrib.auth.models import Group
 
-from kbqa.core.errors import IngestError
+from kbqa.core.errors import IngestError, gettext_noop
 from sources.indexing import index_documents
 from sources.models import Document
 from sources.parsers import EVERYONE_WORD
@@ -29,8 +29,13 @@ def visibility_groups(name: str, visibility: str) -> tuple[Group, ...]:
     found = {g.name: g for g in Group.objects.filter(name__in=names)}
     if missing := [n for n in names if n not in found]:
         raise IngestError(
-            f"{name}: unknown group(s) {', '.join(missing)} in visibility; create them in "
-            f"admin first, or use '{EVERYONE_WORD}'"
+            gettext_noop(
+                "%(name)s: unknown group(s) %(groups)s in visibility; create them in admin "
+                "first, or use '%(everyone)s'"
+            ),
+            name=name,
+            groups=", ".join(missing),
+            everyone=EVERYONE_WORD,
         )
     return tuple(found[n] for n in names)
 

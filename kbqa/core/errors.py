@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 
+def gettext_noop(message: str) -> str:
+    """``message`` unchanged: marks it for translation (``manage.py makemessages`` finds this
+    name, as it finds Django's own ``gettext_noop``) where Django must not be imported, e.g.
+    code that runs in a parsing child process. The web layer translates it when shown."""
+    return message
+
+
 class KbqaError(Exception):
     """Base class of every error kbqa raises on purpose."""
 
@@ -12,7 +19,27 @@ class ConfigError(KbqaError):
 
 
 class IngestError(KbqaError):
-    """A document could not be parsed or stored; the message names the file and the reason."""
+    """A document could not be parsed or stored; the message names the file and the reason.
+
+    ``template`` is the message before interpolation: a gettext msgid with %-style named
+    placeholders, filled from ``params``, so the web layer can show it in the reader's
+    language (``sources.services.ingest_failure_reason``); ``str()`` is the English text.
+    Without ``params`` the template is the message as written. Both survive pickling: a
+    parse runs in a child process (``sources.containment``).
+    """
+
+    def __init__(self, template: str, /, **params: object) -> None:
+        self.template = template
+        self.params = params
+        super().__init__(template % params if params else template)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_ingest_error, (type(self), self.template, self.params))
+
+
+def _ingest_error(cls: type[IngestError], template: str, params: dict[str, object]) -> IngestError:
+    """Rebuild a pickled ``IngestError`` (``Exception`` pickles ``args`` only)."""
+    return cls(template, **params)
 
 
 class RetrievalError(KbqaError):

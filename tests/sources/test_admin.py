@@ -444,3 +444,23 @@ def test_a_document_without_a_stored_file_has_no_link_and_its_url_is_404(
     page = admin_client.get(f"{CHANGELIST}{bare.pk}/change/").content.decode()
     assert "/original/" not in page
     assert admin_client.get(f"{CHANGELIST}{bare.pk}/original/").status_code == 404
+
+
+def test_chinese_admin_reads_upload_outcomes_in_chinese(admin_client: Client) -> None:
+    """Every line an upload says, in the admin's language: the added document, a refusal
+    decided in the parsing child process, and a copy of stored text that is not added."""
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    files = [
+        SimpleUploadedFile("faq.txt", b"Ask the service desk."),
+        SimpleUploadedFile("photo.txt", b"\x89PNG\r\n\x1a\n" + bytes(64)),
+        SimpleUploadedFile("travel-copy.md", TRAVEL.replace(b"doc_id: doc-010\n", b"")),
+    ]
+    with translation.override("en"):  # LocaleMiddleware leaves zh-hans active otherwise
+        response = admin_client.post(
+            UPLOAD_URL, {"files": files}, follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans"
+        )
+    shown = messages_of(response)
+    assert "faq.txt：已添加 faq（1 个片段，新增 1 个，替换 0 个）" in shown
+    assert any(m.startswith("photo.txt：内容是 PNG 文件") for m in shown), shown
+    assert any(m.startswith("travel-copy.md：未添加；doc-010“Travel”") for m in shown), shown
+    assert not [m for m in shown if "not added" in m or "the content is" in m]
