@@ -43,6 +43,10 @@ $PY manage.py evaluate sources/demo/natural.jsonl --provider "$PROVIDER" --out "
 # looked at while changing the code, so a rule fitted to natural.jsonl shows up as a gap here.
 $PY manage.py evaluate sources/demo/natural_holdout.jsonl --provider "$PROVIDER" --out "$OUT/holdout"
 
+# 3d. A second held-out set (60 cases, written 2026-12-01 by another code-blind writer from
+# the documents alone; never used while developing: scored only to report).
+$PY manage.py evaluate sources/demo/natural_holdout2.jsonl --provider "$PROVIDER" --out "$OUT/holdout2"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
