@@ -264,7 +264,9 @@ def stored_error(status: str, data: Mapping[str, Any]) -> str:
     """The error line of a stored turn: the trace's errors, or why an interrupted turn has
     no end (the server stopped: ``chat.turn_records``); "" for other statuses."""
     if status == "error":
-        return "; ".join(data.get("errors") or ())
+        if shown := data.get("shown_error"):  # what the asker saw, in the card's language
+            return str(_(shown))
+        return "; ".join(data.get("errors") or ())  # traces stored before ``shown_error``
     if status == "interrupted":
         return str(_("The server stopped before this answer was finished."))
     if status == "cancelled":
@@ -288,8 +290,9 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
     if isinstance(ev, Notice):
         with translation.override(locale):
             return fragment("notices", key=key, notices=ev.notices, oob="true")
-    if isinstance(ev, Sentence):
-        return sentence_fragment(outcome.sentences, blocks_by_number(outcome.blocks), key)
+    if isinstance(ev, Sentence):  # the source list's words in the bubble's language
+        with translation.override(locale):
+            return sentence_fragment(outcome.sentences, blocks_by_number(outcome.blocks), key)
     if isinstance(ev, Dropped):
         with translation.override(locale):
             return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
@@ -299,7 +302,7 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
     if isinstance(ev, Error):
         with translation.override(locale):
             return fragment(
-                "error", key=key, error=ev.message, shown=bool(outcome.sentences), oob="true"
+                "error", key=key, error=_(ev.message), shown=bool(outcome.sentences), oob="true"
             )
     if isinstance(ev, Done):
         return footer_fragment(key=key, status=ev.status, outcome=outcome)

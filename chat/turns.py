@@ -47,7 +47,7 @@ from chat.questions import question_clean, question_text, question_too_long
 from chat.selectors import conversation_visible
 from chat.services import conversation_history, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
-from kbqa.core.errors import KbqaError
+from kbqa.core.errors import KbqaError, gettext_noop
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
@@ -68,7 +68,9 @@ from sources.selectors import KnowledgeBaseRetriever, audience_for
 log = logging.getLogger(__name__)
 
 RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
-FAILED = "The answer could not be produced because of an internal error; please try again."
+FAILED = gettext_noop(
+    "The answer could not be produced because of an internal error; please try again."
+)
 
 
 
@@ -209,6 +211,7 @@ def answer_store_db(
 ) -> None:
     """Complete the stored turn (trace and assistant message in one transaction), or store
     the trace alone for a turn outside any conversation."""
+    trace.shown_error = outcome.error
     if stored.record is not None:
         shown = {
             "text": outcome.text,

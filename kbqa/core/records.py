@@ -106,6 +106,8 @@ class TraceRecorder:
     status: str = "pending"
     timings: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    #: the error line the asker was shown (an ``Error`` event's message, a catalogue msgid)
+    shown_error: str = ""
 
     @property
     def usage(self) -> dict[str, ModelUsage]:

@@ -174,3 +174,58 @@ def test_stored_refusal_speaks_the_question_language_on_page_load(
     page = html.content.decode()
     assert f'<html lang="{"zh-hans" if ui == "zh" else "en"}">' in page
     assert_spoken(page.split('id="messages"')[1], ui=ui, question=question)
+
+
+# A model failure after one verified sentence: the error card and the source list speak the
+# question's language, live and after a reload (the card used to say "回答在完成前中断了。"
+# followed by the provider's English words, and the source line followed the page).
+FAILURE = {
+    "en": {
+        "question": QUESTION,
+        "text": "Full-time employees get 20 days of paid annual leave [1]. ",
+        "error": "the model provider had a temporary error; try again in a minute",
+        "updated": "updated 2025-06-30",
+    },
+    "zh": {
+        "question": "全职员工每年有多少天年假？",
+        "text": "全职员工每个日历年享有 20 天带薪年假[1]。",
+        "error": "模型服务出现临时故障；请一分钟后重试",
+        "updated": "更新于 2025-06-30",
+    },
+}
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(("browser", "ui", "question"), DIRECTIONS, ids=IDS)
+async def test_a_model_failure_speaks_the_question_language_live_and_stored(
+    fake_provider: FakeProvider,
+    settings: Any,
+    tmp_path: Path,
+    browser: str,
+    ui: str,
+    question: str,
+) -> None:
+    from kbqa.core.errors import ProviderError
+    from kbqa.core.providers.failures import MSG_SERVER
+    from tests.fakes.provider import FakeOutput
+
+    settings.KBQA_MIN_RELEVANCE = 0.05
+    await sync_to_async(kb_store)(tmp_path, (*LEAVE_DOCS, ZH_LEAVE))
+    said, other = FAILURE[question], FAILURE[ui]
+    failure = ProviderError(MSG_SERVER, retryable=True, started=True, error_type="api_error")
+    fake_provider.add(FakeOutput([said["text"], "More"], error=failure))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, language=browser) as comm:
+        await comm.send_to(text_data=json.dumps({"question": said["question"]}))
+        live = "".join((await receive_turn(comm))[1:])
+    client = Client()
+    await sync_to_async(client.force_login)(user)
+    page = await sync_to_async(client.get)(
+        f"/c/{conversation.pk}/", headers={"accept-language": browser}
+    )
+    stored = page.content.decode().split('id="messages"')[1]
+    for html in (live, stored):
+        assert said["error"] in html and other["error"] not in html
+        assert said["updated"] in html and other["updated"] not in html
+        assert "ProviderError" not in html

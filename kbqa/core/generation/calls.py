@@ -19,14 +19,14 @@ from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
 
-from kbqa.core.errors import ProviderError
+from kbqa.core.errors import ProviderError, gettext_noop
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall
 from kbqa.core.records import CallError, CallPurpose, ModelCall, ModelUsage, TraceRecorder
 
 log = logging.getLogger(__name__)
 
-MSG_TIMEOUT = "the model provider took too long to answer; try again"
-MSG_TIMEOUT_STARTED = (
+MSG_TIMEOUT = gettext_noop("the model provider took too long to answer; try again")
+MSG_TIMEOUT_STARTED = gettext_noop(
     "the model provider stopped answering after part of the answer was shown; try again"
 )
 

@@ -30,29 +30,37 @@ from time import time
 from types import ModuleType
 from typing import Any
 
-from kbqa.core.errors import ProviderError, ProviderUnavailable
+from kbqa.core.errors import ProviderError, ProviderUnavailable, gettext_noop
 from kbqa.core.providers.base import FAST_TASKS, Prompt, Provider, ProviderCall
 
 log = logging.getLogger(__name__)
 
-MSG_KEY = "the model provider rejected the API key"
-MSG_UNREACHABLE = "the model provider could not be reached"
-MSG_OVERLOADED = "the model provider is overloaded or rate-limited; try again in a minute"
-MSG_BROKE_OFF = (
+# What a person is told (catalogue messages: the chat shows them in the question's language).
+MSG_KEY = gettext_noop("the model provider rejected the API key")
+MSG_UNREACHABLE = gettext_noop("the model provider could not be reached")
+MSG_OVERLOADED = gettext_noop(
+    "the model provider is overloaded or rate-limited; try again in a minute"
+)
+MSG_SERVER = gettext_noop("the model provider had a temporary error; try again in a minute")
+MSG_BROKE_OFF = gettext_noop(
     "the connection to the model provider broke off after part of the answer was shown; "
     "try again"
 )
-MSG_BROKE_BEFORE = "the connection to the model provider broke off before any text; try again"
-MSG_MODEL = "the model provider does not offer the configured model"
-MSG_REJECTED = "the model provider rejected the request"
-MSG_ACCOUNT = (
+MSG_BROKE_BEFORE = gettext_noop(
+    "the connection to the model provider broke off before any text; try again"
+)
+MSG_MODEL = gettext_noop("the model provider does not offer the configured model")
+MSG_REJECTED = gettext_noop("the model provider rejected the request")
+MSG_ACCOUNT = gettext_noop(
     "the model provider account has no credit left or reached its spending limit; "
     "ask the administrator"
 )
 
-_RETRYABLE_TYPES = frozenset(
-    {"overloaded_error", "rate_limit_error", "api_error", "timeout_error", "server_error"}
-)
+# Anthropic's error types (docs "Errors"): 429 rate_limit_error, 529 overloaded_error are the
+# provider being busy; 500 api_error, 504 timeout_error (and openai's server_error) are its
+# own faults. Both are worth a retry; they are told apart to the person.
+_BUSY_TYPES = frozenset({"overloaded_error", "rate_limit_error"})
+_RETRYABLE_TYPES = _BUSY_TYPES | {"api_error", "timeout_error", "server_error"}
 # Credit and spending errors: Anthropic answers "Your credit balance is too low..." (400) or a
 # usage-limit message (400/429); OpenAI 429 ``insufficient_quota``. No retry can fix them.
 _ACCOUNT_RE = re.compile(
@@ -131,8 +139,10 @@ def _status_error(exc: Any, *, started: bool) -> ProviderError:
         return ProviderUnavailable(MSG_ACCOUNT, **detail)
     if status == 404:
         return ProviderUnavailable(MSG_MODEL, **detail)
-    if kind in _RETRYABLE_TYPES or status in (0, 200, 408, 409, 429) or status >= 500:
+    if kind in _BUSY_TYPES or (not kind and status in (429, 529)):
         return ProviderError(MSG_OVERLOADED, retryable=True, **detail)
+    if kind in _RETRYABLE_TYPES or status in (0, 200, 408, 409, 429) or status >= 500:
+        return ProviderError(MSG_SERVER, retryable=True, **detail)
     return ProviderError(MSG_REJECTED, **detail)
 
 

@@ -19,6 +19,7 @@ from kbqa.core.providers.failures import (
     MSG_MODEL,
     MSG_OVERLOADED,
     MSG_REJECTED,
+    MSG_SERVER,
     MSG_UNREACHABLE,
 )
 from kbqa.core.records import TraceRecorder
@@ -170,6 +171,23 @@ async def test_errors_keep_the_apis_message_and_say_the_right_thing(
     assert len(fake_anthropic.requests) == 1  # a spending limit is not retried three times
 
 
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        (StatusReply(500, "api_error", "Internal server error"), MSG_SERVER),
+        (StatusReply(529, "overloaded_error", "Overloaded"), MSG_OVERLOADED),
+        (StatusReply(429, "rate_limit_error", "rate limited", retry_after="1"), MSG_OVERLOADED),
+    ],
+    ids=["500-is-the-providers-fault", "529-is-busy", "429-is-busy"],
+)
+async def test_a_server_fault_is_not_called_overload(
+    fake_anthropic: FakeAnthropicServer, reply: StatusReply, message: str
+) -> None:
+    fake_anthropic.script(reply)
+    _, error = await _failure(fake_anthropic, max_retries=0)
+    assert (str(error), error.retryable, error.status) == (message, True, reply.status)
+
+
 async def test_an_unknown_model_is_provider_unavailable(
     fake_anthropic: FakeAnthropicServer,
 ) -> None:
@@ -208,7 +226,7 @@ async def test_an_error_event_that_is_not_json_is_still_a_retryable_error_after_
     received, error = await _failure(fake_anthropic)
     assert received == ["Kept 30 days [1]. "]
     assert (str(error), error.retryable, error.started, error.status) == (
-        MSG_OVERLOADED, True, True, 200)
+        MSG_SERVER, True, True, 200)  # nothing says the provider is busy: its own fault
     assert error.api_message == "upstream connect error"
 
 

@@ -16,7 +16,7 @@ from kbqa.core.providers.failures import (
     MSG_ACCOUNT,
     MSG_BROKE_OFF,
     MSG_KEY,
-    MSG_OVERLOADED,
+    MSG_SERVER,
     MSG_UNREACHABLE,
 )
 from kbqa.core.providers.openai import OpenAIProvider
@@ -111,7 +111,7 @@ async def test_an_error_chunk_mid_stream_is_a_retryable_error_recorded_whole(
 ) -> None:
     server.script(ChatReply(["Kept 30 days [1]. ", "more"], fault="error", after=1))
     _, error = await _failure(server)
-    assert (str(error), error.started) == (MSG_OVERLOADED, True)
+    assert (str(error), error.started) == (MSG_SERVER, True)  # the type, not the prose, decides
     assert (error.error_type, error.api_message) == ("server_error", "The server is overloaded")
 
 
