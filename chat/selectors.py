@@ -129,6 +129,14 @@ class TraceEvidence:
     # reason (``kbqa.core.grounding.instructions.InstructionReason``; "" in older traces), url.
     instructions: list[dict[str, Any]] = field(default_factory=list)
 
+    @property
+    def unsent_drops(self) -> int:
+        """Sentences the drafts' verdicts drop that never reached the stream (a draft that was
+        regenerated, a gap statement with no answer beside it): ``dropped`` lists only those
+        withheld while the answer streamed."""
+        failing = sum(1 for d in self.drafts for v in d.verdicts if not v.get("ok"))
+        return max(0, failing - len(self.dropped))
+
 
 def _hits(data: dict[str, Any], min_relevance: float) -> list[dict[str, Any]]:
     return [

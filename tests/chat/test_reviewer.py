@@ -459,3 +459,20 @@ def test_a_clause_drop_names_its_kind_in_the_reviewers_language(
     assert f'<strong class="drop-kind">{label}</strong>: denies what [1] states' in html
     # a reason of another kind is shown as it is, without a label
     assert "<li>[1] has only 0.03 substantive overlap with this sentence</li>" in html
+
+
+def test_drops_that_never_streamed_are_not_called_none(staff_client: Client) -> None:
+    """A refusal after two drafts whose gap statements failed: the verdicts show them
+    dropped, so the dropped-sentences section must not say "None." as if nothing was."""
+    gap = {"kind": "gap", "citations": [], "ok": False, "verified": [], "overlaps": {},
+           "issues": ["a gap statement with no answer beside it"]}
+    trace = trace_make(
+        "How are webhook deliveries verified?",
+        status="refused_no_support",
+        verdicts=[{**gap, "draft": 1, "text": "Not covered."},
+                  {**gap, "draft": 2, "text": "Not covered."}],
+    )
+    html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
+    section = html.split('id="dropped"', 1)[1].split("</section>", 1)[0]
+    assert "None." not in section
+    assert "The 2 sentences the verdicts above drop were never sent" in section
