@@ -299,6 +299,29 @@ async def test_json_regeneration_never_shows_fewer_verified_sentences() -> None:
     assert trace.status == "answered"
 
 
+async def test_json_mode_reads_a_prose_draft_with_markers_as_the_stream_would() -> None:
+    """A model that ignores the JSON format and writes cited prose is answered through the
+    same gates, not refused as an unparseable draft; prose with no marker stays unparseable."""
+    prose = "Deleted files stay in the recycle bin for 30 days [1]. Ice cream on Fridays [2]."
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        FakeProvider([prose, prose]),
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        mode="json",
+    )
+    shown = [ev.to_dict()["text"] for ev in events if ev.event == "sentence"]
+    assert shown == ["Deleted files stay in the recycle bin for 30 days."]
+    assert trace.status == "answered"
+    assert any("Read as prose instead." in e for e in trace.errors)
+    events, trace = await run(
+        "How long does the recycle bin keep files?",
+        FakeProvider(["Thirty days, I think.", "Thirty days, I think."]),
+        StaticRetriever(hits(RECYCLE, TRIAL, SSO)),
+        mode="json",
+    )
+    assert trace.status == "refused_no_support"
+
+
 async def test_provider_error_mid_stream_keeps_only_verified_sentences() -> None:
     provider = FakeProvider(
         [

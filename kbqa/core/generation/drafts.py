@@ -30,7 +30,7 @@ from kbqa.core.grounding.instructions import instruction_sentences
 from kbqa.core.grounding.refusals import partial_notice
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
-from kbqa.core.text.sentences import SentenceBuffer
+from kbqa.core.text.sentences import SentenceBuffer, split_sentences
 from kbqa.core.types import (
     AnswerRequest,
     Block,
@@ -218,6 +218,17 @@ async def _draft_stream(
         yield _cut_off(judge, unfinished, draft)
 
 
+def _prose_claims(raw: str) -> list[Claim]:
+    """The claims of a JSON-mode draft written as prose with citation markers, as a streamed
+    draft would be read (same sentence splitter, same parser); [] when it looks like broken
+    JSON (it starts with ``{`` or a code fence) or cites nothing, so it stays unparseable."""
+    text = raw.strip()
+    if not text or text.startswith(("{", "`")):
+        return []
+    claims = [parse_claim(sentence) for sentence in split_sentences(text)]
+    return claims if any(c.citations for c in claims) else []
+
+
 async def _draft_json(
     response: ModelResponse, judge: SentenceGate, draft: int, final: bool
 ) -> AsyncIterator[Event]:
@@ -233,9 +244,13 @@ async def _draft_json(
     try:
         verdicts = [judge.verdict(c, draft) for c in parse_json_draft(raw)]
     except DraftFormatError as exc:
-        judge.trace.errors.append(f"draft {draft}: {exc}")
-        judge.verdict(Claim(text="(unparseable draft)", citations=()), draft)
-        verdicts = []
+        if prose := _prose_claims(raw):  # a model that ignored the format wrote cited prose
+            judge.trace.errors.append(f"draft {draft}: {exc} Read as prose instead.")
+            verdicts = [judge.verdict(c, draft) for c in prose]
+        else:
+            judge.trace.errors.append(f"draft {draft}: {exc}")
+            judge.verdict(Claim(text="(unparseable draft)", citations=()), draft)
+            verdicts = []
     if not final and (not verdicts or any(not v.ok for v in verdicts)):
         judge.rejected = (draft, verdicts)  # the regeneration gets the reasons
         return
