@@ -139,3 +139,12 @@ async def test_where_a_company_is_headquartered_is_its_head_office() -> None:
                           "monitors to people who work from home.", title="Equipment policy")
     answer = await _answer("Where is Nimbus Works headquartered?", (about, rules))
     assert "Rotterdam, where the head office still is" in answer
+
+
+def test_a_gap_line_names_a_place_with_its_capital() -> None:
+    # Before: "Not covered: none of the sources found uses the word “chengdu”."
+    block = make_block(1, "Hotels are reimbursed up to EUR 240 per night in Paris.",
+                       title="Travel", section="Hotels")
+    assert gap_names("What is the hotel limit per night in Chengdu?", ["chengdu"], (block,)) == (
+        "Chengdu",
+    )

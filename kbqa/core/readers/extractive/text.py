@@ -271,11 +271,22 @@ def lead_terms(text: str) -> frozenset[str]:
 def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
     """The question's own words for ``missing`` folded terms (digits never named)."""
     folded = unicodedata.normalize("NFKC", question)
-    # Acronyms keep their capitals ("CEO"); other words are named in lower case.
-    by_term = {fold(stem(w.lower())): w if w.isupper() and len(w) > 1 else w.lower()
-               for w in re.findall(r"[A-Za-z]+", folded)}
+    # Acronyms ("CEO") and names ("Chengdu", capitalised after the first word) keep their
+    # capitals; other words are named in lower case.
+    by_term: dict[str, str] = {}
+    for m in re.finditer(r"[A-Za-z]+", folded):
+        w = m.group()
+        kept = (w.isupper() and len(w) > 1) or (w[0].isupper() and _inside_sentence(folded, m))
+        by_term.setdefault(fold(stem(w.lower())), w if kept else w.lower())
     names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
     return tuple(dict.fromkeys(without_parts(names)))
+
+
+def _inside_sentence(text: str, m: re.Match[str]) -> bool:
+    """Whether the word ``m`` stands after another word of its sentence (so a capital is the
+    word's own, not the sentence's)."""
+    before = text[: m.start()].rstrip(" \"'“‘(")
+    return bool(before) and before[-1] not in ".?!。？！:：\n"
 
 
 def gap_sentence(language: Language, missing: Sequence[str]) -> str:
