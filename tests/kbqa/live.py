@@ -7,6 +7,7 @@ DEBUG is off, as in production; the data directory (SQLite, uploads) is the test
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -31,6 +32,10 @@ class Daphne:
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
         raise RuntimeError("no VmHWM in /proc status")
+
+    def terminate(self) -> None:
+        """SIGTERM, as a service manager stops the server (the context still reaps it)."""
+        os.kill(self.pid, signal.SIGTERM)
 
 
 def free_port() -> int:
