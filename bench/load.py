@@ -6,16 +6,20 @@ throwaway data dir), or with ``--db postgres://kbqa:kbqa@127.0.0.1:5432/kbqa`` (
 drops and creates database ``kbqa_bench`` on that server; ``.ci/services.sh start``).
 Loopback only; every phase is bounded by ``--timeout`` seconds.
 
-The model is ``tests/fakes/anthropic_server.py`` in a subprocess, reached through the real
-SDK (``KBQA_ANTHROPIC_BASE_URL``); it streams one delta per token, ``--rate`` tokens per
-second, a verified answer of four cited sentences. The model's own pace is
-``tokens / rate``; each answer's total time (question sent -> ``done``) is printed as a
-ratio of it, so 1.00 means kbqa added nothing a user could wait for.
+The model is ``bench/fake_model.py`` in a subprocess (the Messages API's events, errors and
+model ids from ``tests/fakes/anthropic_server.py``, served from one asyncio loop with one timer
+wheel), reached through the real SDK (``KBQA_ANTHROPIC_BASE_URL``); it streams a verified
+answer of four cited sentences, 66 tokens in text deltas of 2 tokens as the real API sends
+them, ``--rate`` tokens per second. The model's own pace is ``tokens / rate``; each answer's
+total time (question sent -> ``done``) is printed as a ratio of it, so 1.00 means kbqa added
+nothing a user could wait for.
 
 Printed per phase: answers asked, errors (anything but an ``answered`` done in time), lost
 traces (answers that reached ``done`` minus turns stored complete; "+n messages": assistant
 messages missing), time to first sentence p50/p95 (ms), total/pace p50/p95, server CPU (%
-of one core over the phase), server CPU per answer and peak RSS (MB). ``lone`` is one
+of one core over the phase), server CPU per answer, peak RSS (MB), and the rig's own CPU per
+answer: this process (the clients) and the fake model, which share the cores with the server.
+``lone`` is one
 answer at a time: its overhead is kbqa's own time per answer (total minus the model's pace,
 an upper bound: it includes the fake model's HTTP handling). "model streams alone" is the
 same answer straight from the fake model through kbqa's Anthropic provider (one SDK client),
@@ -80,8 +84,9 @@ class Run:
     that reached ``done`` so far (stored turns must match them)."""
 
     def __init__(self, args: argparse.Namespace, servers: list[Server], creds: Credentials,
-                 client: httpx.AsyncClient) -> None:
+                 client: httpx.AsyncClient, fake: psutil.Process) -> None:
         self.args, self.servers, self.creds, self.client = args, servers, creds, client
+        self.rig = (psutil.Process(), fake)  # the clients (this process), the fake model
         self.asked = 0
         self.phases: list[Phase] = []
 
@@ -98,7 +103,8 @@ class Run:
             return [await sse_once(self.client, server.port, token, timeout)
                     for _ in range(self.args.lone)]
 
-        self.add(await measured("lone (SSE, one at a time)", server.process, [one_by_one()]),
+        self.add(await measured("lone (SSE, one at a time)", server.process, [one_by_one()],
+                                 self.rig),
                  server)
 
     async def alone(self, url: str) -> None:
@@ -109,7 +115,7 @@ class Run:
                                      max_retries=0, timeout=self.args.timeout)
         runs = [alone_once(provider, self.args.timeout) for _ in range(n)]
         phase = await measured(f"{n} model streams alone (no kbqa)", self.servers[0].process,
-                               runs)
+                               runs, self.rig)
         await provider.aclose()
         phase.measures_server = False
         self.add(phase, Server("-", 0, self.servers[0].process, 0), stored=False)
@@ -118,13 +124,14 @@ class Run:
         c, t = self.creds, self.args.timeout
         runs = [chat_once(server.port, c.sessions[i], c.conversations[j][i], t)
                 for i in range(self.args.chats)]
-        phase = await measured(f"{self.args.chats} websocket chats", server.process, runs)
+        phase = await measured(f"{self.args.chats} websocket chats", server.process, runs,
+                               self.rig)
         await self.settle(self.add(phase, server))
 
     async def sse(self, server: Server) -> None:
         runs = [sse_once(self.client, server.port, self.creds.tokens[i], self.args.timeout)
                 for i in range(self.args.sse)]
-        phase = await measured(f"{self.args.sse} SSE answers", server.process, runs)
+        phase = await measured(f"{self.args.sse} SSE answers", server.process, runs, self.rig)
         await self.settle(self.add(phase, server))
 
     async def settle(self, phase: Phase) -> None:
@@ -140,12 +147,12 @@ class Run:
 
 
 async def run_phases(args: argparse.Namespace, servers: list[Server], creds: Credentials,
-                     url: str) -> list[Phase]:
+                     url: str, fake: psutil.Process) -> list[Phase]:
     """Warm each server, then: lone answers, the model alone, chats, SSE answers; with two
     servers each phase runs on both, the order swapped from one phase to the next."""
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     async with httpx.AsyncClient(timeout=args.timeout, limits=limits) as client:
-        run = Run(args, servers, creds, client)
+        run = Run(args, servers, creds, client, fake)
         for server in servers:  # index, jieba, imports
             warm = await sse_once(client, server.port, creds.tokens[server.lone_user],
                                   args.timeout)
@@ -227,7 +234,7 @@ def serve_and_run(args: argparse.Namespace, env: dict[str, str], codes: list[Pat
             port = free_port()
             daphnes.append(start_server(server_env, port, code))
             servers.append(Server(commit(code), port, psutil.Process(daphnes[-1].pid), n + j))
-        phases = asyncio.run(run_phases(args, servers, creds, url))
+        phases = asyncio.run(run_phases(args, servers, creds, url, psutil.Process(fake.pid)))
         if any(not r.ok for p in phases for r in p.results):
             for server in servers:
                 print(f"server log of {server.code} (last 30 lines):",

@@ -33,6 +33,7 @@ class Phase:
     lost_messages: int = 0
     wall_s: float = 0.0
     measures_server: bool = True
+    rig_ms_per_answer: tuple[float, float] = (0.0, 0.0)  # the bench's clients, the fake model
 
 
 def pct(values: list[float], q: float) -> float:
@@ -50,10 +51,14 @@ def cpu_seconds(server: psutil.Process) -> tuple[float, float]:
 
 
 async def measured(
-    name: str, server: psutil.Process, runs: list[Awaitable[Result | list[Result]]]
+    name: str, server: psutil.Process, runs: list[Awaitable[Result | list[Result]]],
+    rig: tuple[psutil.Process, psutil.Process],
 ) -> Phase:
-    """Run ``runs`` at once (each one answer, or a list of answers one after another)."""
+    """Run ``runs`` at once (each one answer, or a list of answers one after another);
+    ``rig`` is the measuring rig's processes (this one with the clients, the fake model),
+    whose CPU shares the machine with the server's."""
     (before, loop_before), started, peak = cpu_seconds(server), time.perf_counter(), 0
+    rig_before = [p.cpu_times() for p in rig]
 
     async def sample() -> None:
         nonlocal peak
@@ -68,10 +73,12 @@ async def measured(
     wall = time.perf_counter() - started
     after, loop_after = cpu_seconds(server)
     n = max(len(results), 1)
+    rig_ms = [(a.user + a.system - b.user - b.system) * 1000 / n
+              for a, b in zip([p.cpu_times() for p in rig], rig_before, strict=True)]
     return Phase(name, results=results, cpu_percent=(after - before) / wall * 100,
                  cpu_ms_per_answer=(after - before) * 1000 / n,
                  loop_ms_per_answer=(loop_after - loop_before) * 1000 / n,
-                 peak_rss_mb=peak / 2**20, wall_s=wall)
+                 peak_rss_mb=peak / 2**20, wall_s=wall, rig_ms_per_answer=(rig_ms[0], rig_ms[1]))
 
 
 def report(phases: list[Phase], rate: float, label: str) -> None:
@@ -79,8 +86,8 @@ def report(phases: list[Phase], rate: float, label: str) -> None:
     print(f"\n{label}: model pace {pace_ms:.0f} ms ({len(TOKENS)} tokens at {rate:g}/s)")
     print("| code | phase | answers | errors | lost traces | first sentence p50/p95 (ms) "
           "| total/pace p50/p95 | overhead p50 (ms) | server CPU | CPU ms/answer "
-          "(event loop) | peak RSS (MB) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+          "(event loop) | peak RSS (MB) | rig CPU ms/answer: clients, fake model |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for p in phases:
         ok = [r for r in p.results if r.ok]
         firsts, totals = [r.first_ms for r in ok], [r.total_ms / pace_ms for r in ok]
@@ -91,7 +98,8 @@ def report(phases: list[Phase], rate: float, label: str) -> None:
               f"{p.lost_traces} (+{p.lost_messages} messages) | "
               f"{pct(firsts, .5):.0f} / {pct(firsts, .95):.0f} | "
               f"{pct(totals, .5):.2f} / {pct(totals, .95):.2f} | {overhead:.0f} | "
-              f"{cpu} | {p.peak_rss_mb:.0f} |")
+              f"{cpu} | {p.peak_rss_mb:.0f} | "
+              f"{p.rig_ms_per_answer[0]:.1f}, {p.rig_ms_per_answer[1]:.1f} |")
         errors = sorted({r.error for r in p.results if not r.ok})
         if errors:
             print(f"  errors in {p.code} {p.name}: {', '.join(errors)}")
