@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+import aiohttp
 import websockets
 
 from bench.fake_model import QUESTION, model_alone
@@ -71,24 +71,25 @@ async def chat_once(port: int, session: str, conversation: int, timeout: float) 
         return Result(False, error=type(exc).__name__)
 
 
-async def sse_once(client: httpx.AsyncClient, port: int, token: str, timeout: float) -> Result:
+async def sse_once(client: aiohttp.ClientSession, port: int, token: str,
+                   timeout: float) -> Result:
     """One ``POST /api/answer/stream``: request sent -> first ``sentence`` -> ``done``."""
     started, first, event = time.perf_counter(), 0.0, ""
     try:
         async with asyncio.timeout(timeout):
-            async with client.stream(
-                "POST", f"http://127.0.0.1:{port}/api/answer/stream", json={"question": QUESTION},
+            async with client.post(
+                f"http://127.0.0.1:{port}/api/answer/stream", json={"question": QUESTION},
                 headers={"Authorization": f"Bearer {token}"},
             ) as response:
-                if response.status_code != 200:
-                    return Result(False, error=f"HTTP {response.status_code}")
-                async for line in response.aiter_lines():
+                if response.status != 200:
+                    return Result(False, error=f"HTTP {response.status}")
+                async for raw in response.content:  # one line at a time
                     now = time.perf_counter()
-                    if line.startswith("event: "):
-                        event = line[7:]
+                    if raw.startswith(b"event: "):
+                        event = raw[7:].decode().strip()
                         first = first or (now if event == "sentence" else 0.0)
-                    elif line.startswith("data: ") and event == "done":
-                        return finished(json.loads(line[6:])["status"], started, first, now)
+                    elif raw.startswith(b"data: ") and event == "done":
+                        return finished(json.loads(raw[6:])["status"], started, first, now)
         return Result(False, error="stream ended before done")
     except Exception as exc:
         return Result(False, error=type(exc).__name__)
