@@ -100,8 +100,11 @@ def parallel_en(body: str, topic: str) -> str | None:
     last = words[-1].lower()
     same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == last]
     of = _of_phrase(topic, every, last)
-    if of:  # "sick days" for "days of annual leave": the whole phrase, not half of it
-        same = [of]
+    if of:  # "sick days" for "days of annual leave": the modifier's slot, not half of it
+        return _into_of_phrase(body, topic, of)
+    asked = _asked_thing(topic, every)
+    if not same and asked:  # "What laptop will I get…?": the thing asked about
+        runs = [asked]
     if not (same or runs):
         return None
     start, end = (same or runs)[0]
@@ -160,6 +163,47 @@ def _of_phrase(topic: str, runs: list[tuple[int, int]], last: str) -> tuple[int,
     for (a, b), (c, d) in zip(runs, runs[1:], strict=False):
         if topic[a:b].lower() == last and topic[b:c].strip().lower() == "of":
             return a, d
+    return None
+
+
+def _into_of_phrase(body: str, topic: str, of: tuple[int, int]) -> str:
+    """"sick days" into "days of annual leave": the compound's modifier takes the place of
+    the modifiers of the phrase after "of" ("days of sick leave"), the form in which the
+    documents name each kind ("10 days of fully paid sick leave"); a one-word phrase after
+    "of" ("days of vacation") is replaced by the whole compound."""
+    a, d = of
+    words = _DETERMINER_RE.sub("", body).split()
+    after = topic[a:d].split(" of ", 1)[1].split()
+    if len(words) < 2 or len(after) < 2:
+        return f"{core(topic[:a] + ' '.join(words) + topic[d:])}?"
+    phrase = f"{words[-1]} of {' '.join(words[:-1])} {after[-1]}"
+    return f"{core(topic[:a] + phrase + topic[d:])}?"
+
+
+_ASKING_DETERMINERS = frozenset(("what", "which"))
+
+
+def _asked_thing(topic: str, runs: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The content run right after an opening "what"/"which" ("laptop" of "What laptop will
+    I get on my first day?"): the thing the question asks about, whatever its length;
+    None without one."""
+    first = re.match(r"\s*([A-Za-z]+)\s+", topic)
+    if not first or first.group(1).lower() not in _ASKING_DETERMINERS:
+        return None
+    return next(((a, b) for a, b in runs if a == first.end()), None)
+
+
+def replace_name_en(noun: str, topic: str) -> str | None:
+    """"London" after "…per night in Paris?": a bare capitalised name replaces the topic's
+    name after a preposition (a place, a product, a team), the same question asked of it;
+    None when ``noun`` is not one capitalised word or the topic names nothing."""
+    noun = noun.strip()
+    if not re.fullmatch(r"[A-Z][a-z]+", noun):
+        return None
+    for m in re.finditer(r"\b(?:in|at|for|to|from|on)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)",
+                         topic):
+        if m.group(1) != noun:
+            return f"{core(topic[:m.start(1)] + noun + topic[m.end(1):])}?"
     return None
 
 

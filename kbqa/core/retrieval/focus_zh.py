@@ -82,8 +82,38 @@ def parallel_zh(noun: str, topic: str) -> str | None:
         acronym = _ACRONYM_BEFORE_RE.search(topic[:start])  # "IT 部门": IT modifies 部门
         if acronym:
             start, size = acronym.start(), size + start - acronym.start()
+        action = _action_start(noun, topic, start + size)
+        if action is not None:
+            start, size = action, size + start - action
         return f"{core(topic[:start] + noun + topic[start + size:])}？"
     return _parallel_name_zh(noun, topic) or _replace_year_zh(noun, topic)
+
+
+# jieba tags of the words that modify an action before it: verbs done first (出差), a
+# preposition and its place or time (在外地, 在周末), adverbs (ICTCLAS: v, p, n, s, f, t, d).
+_ACTION_MODIFIER_TAGS = ("v", "p", "n", "s", "f", "t", "d")
+
+
+def _action_start(noun: str, topic: str, end: int) -> int | None:
+    """Where the topic's action ending at ``end`` begins with its modifiers, when ``noun``
+    is that action with modifiers of its own: "上下班打车" after "出差在外地打车能报销吗？"
+    replaces "出差在外地打车" (taking a taxi on a business trip), not only "外地打车"; the
+    new modifiers replace the old ones, never join them. None when the topic's word at
+    ``end`` is no verb (年假, 入门版: a thing keeps its own replacement) or ``noun`` is the
+    bare action. A group of people (员工) or a predicate start stops the span."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(topic[:end])]
+    own = [p.word for p in jieba.posseg.cut(noun)]
+    if not pairs or pairs[-1][1] != "v" or len(own) < 2 or own[-1] != pairs[-1][0]:
+        return None
+    start = end - len(pairs[-1][0])
+    for word, flag in reversed(pairs[:-1]):
+        if (not flag.startswith(_ACTION_MODIFIER_TAGS) or word[-1] in PERSON_HEADS_ZH
+                or word in _PREDICATE_START_ZH or any(q in word for q in QUESTION_WORDS_ZH)):
+            break
+        start -= len(word)
+    return start
 
 
 _YEAR_ZH_RE = re.compile(r"(?:19|20)\d\d年?")

@@ -33,6 +33,7 @@ from kbqa.core.retrieval.focus_en import (
     is_person_en,
     parallel_en,
     replace_kind_en,
+    replace_name_en,
     replace_qualifier_en,
     without_participle,
 )
@@ -60,6 +61,7 @@ def _replace_focus_en(body: str, topic: str) -> str | None:
     # "what about interns?", "and part-timers?", "and 2022?": a bare group or year is
     # the fragment "for interns", "in 2022"
     return ((replace_kind_en(body, topic) if bare else replace_qualifier_en(body, topic))
+            or (replace_name_en(body, topic) if bare else None)
             or parallel_en(body, topic)
             or (parallel_en(body[about.end():], topic) if about else None))
 

@@ -65,7 +65,7 @@ def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
         (["入门版每个用户每月多少钱？", "企业版呢？"], "那它每个人能有多少空间？",
          "企业版每个人能有多少空间？"),
         (["How many days of annual leave do full-timers get?"], "and sick days?",
-         "How many sick days do full-timers get?"),
+         "How many days of sick leave do full-timers get?"),
     ],
 )
 def test_follow_ups_replace_the_focus_never_ask_about_both(

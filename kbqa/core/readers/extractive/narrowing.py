@@ -7,16 +7,36 @@ ending in ``PERSON_HEADS_ZH``: 管理员, 实习生) that no chosen sentence's b
 another block does makes the reader decline (a refusal: the "Not covered" line a group no
 block mentions gets would be false). Groups that mean everyone (employees, users, people,
 员工…) narrow nothing.
+
+The same holds for the thing a question asks about (``subject_words``), the slot a
+follow-up fills with a new focus: "How often are monitors replaced?" (the standalone form
+of "and monitors?" after a laptop question) quoted "Company laptops are replaced every 4
+years"; a best sentence whose block does not name the asked thing while another block does
+is about the earlier focus, and the reader declines (``off_subject``). A question asking
+for a consequence ("what happens if we go over it?", "超过了会怎样？") is answered from a
+sentence stating a condition or an outcome (``consequence_pool``), not from the one that
+restates the limit the earlier question asked.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol, TypeVar
 
-from kbqa.core.retrieval.focus_en import is_person_en
-from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH
+from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
+from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
+from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import terms
 from kbqa.core.types import Block
+
+
+class _HasText(Protocol):
+    @property
+    def text(self) -> str: ...
+
+
+T = TypeVar("T", bound=_HasText)
 
 # Groups that stand for anyone the documents address: a question naming them is not
 # narrowed ("do employees get…", "can users…", "the Chengdu folks", 员工, 用户, 同事).
@@ -70,3 +90,75 @@ def unmentioned_groups(question: str, chosen_blocks: Sequence[int],
 
 def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def subject_words(question: str) -> frozenset[str]:
+    """The folded terms of the thing ``question`` asks about: in English its first run of
+    content words without a closing participle ("monitors" of "How often are monitors
+    replaced?"), in Chinese its first run of nouns (jieba tags: 笔记本电脑); empty when that
+    is a group of people (``groups_named``' business), the question asks for a
+    consequence (its first words are the asking verb: "what happens if…") or has none."""
+    if _CONSEQUENCE_RE.search(question):
+        return frozenset()
+    if detect_language(question) == "zh":
+        phrase = first_noun_phrase_zh(question)
+        person = bool(phrase) and phrase[-1] in PERSON_HEADS_ZH
+    else:
+        phrase = _asked_run_en(question)
+        person = bool(phrase) and is_person_en(phrase)
+    return frozenset() if person else frozenset(terms(phrase))
+
+
+# Where an English question names the thing it asks about: after "what"/"which", or after
+# a question word (with its adverb: "how often") and an auxiliary ("How often are
+# monitors replaced?", "How long is the trash folder kept?"); "Can administrators change…"
+# and "What can I spend…" name an actor, not the asked thing.
+_ASKED_AT_RE = re.compile(
+    r"^\s*(?:(?:what|which)\s+|(?:how\s+\w+|what|which|when|where|who)\s+(?:are|is|do|does|"
+    r"did|was|were|have|has|will|can|should)\s+)(?:(?:the|a|an|my|our|your)\s+)?",
+    re.IGNORECASE)
+
+
+def _asked_run_en(question: str) -> str:
+    """The content run where ``_ASKED_AT_RE`` ends, without a closing participle; ""."""
+    at = _ASKED_AT_RE.match(question)
+    run = next(((a, b) for a, b in content_runs(question) if at and a == at.end()), None)
+    return without_participle(question[run[0]:run[1]]) if run else ""
+
+
+def off_subject(question: str, best: int, blocks: Sequence[Block]) -> bool:
+    """Whether the block numbered ``best`` (the best sentence's) holds none of the terms of
+    the asked thing (``subject_words``; text, section or title) while another block holds
+    them all: the sentence answers of something else, as the earlier question's focus. A
+    block holding some of them ("systems" of "operating systems", "free trial" of "free
+    trial last", where the run takes the verb) is about the thing."""
+    wanted = subject_words(question)
+    if not wanted:
+        return False
+    held = {b.n: wanted & _block_terms(b) for b in blocks}
+    return not held.get(best, wanted) and any(h == wanted for h in held.values())
+
+
+def _block_terms(block: Block) -> frozenset[str]:
+    return frozenset(terms(f"{block.chunk.title} {block.chunk.section} {block.chunk.text}"))
+
+
+# "what happens if/when…", "what if…", "…会怎样/怎么办/会如何": the ask is the outcome of a
+# condition.
+_CONSEQUENCE_RE = re.compile(
+    r"\bwhat\s+(?:happens|will\s+happen|would\s+happen)\b|^\s*what\s+if\b"
+    r"|会怎样|会怎么样|会如何|会有什么后果", re.IGNORECASE)
+# Words that state a condition or its outcome in a sentence (a limit passed, an otherwise).
+_CONDITION_RE = re.compile(
+    r"\b(?:if|when|whenever|once|above|beyond|exceeds?|exceeded|exceeding|over|more\s+than|"
+    r"otherwise|unless|until)\b|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
+
+
+def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
+    """``pool`` narrowed to the sentences stating a condition or outcome
+    (``_CONDITION_RE``) when ``question`` asks what follows from a condition and some do;
+    else ``pool`` unchanged. Each item has the sentence as ``text``."""
+    if not _CONSEQUENCE_RE.search(question):
+        return list(pool)
+    stating = [c for c in pool if _CONDITION_RE.search(c.text)]
+    return stating or list(pool)

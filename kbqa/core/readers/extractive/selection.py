@@ -27,7 +27,11 @@ from kbqa.core.readers.extractive.focus import (
     own_values,
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
-from kbqa.core.readers.extractive.narrowing import unmentioned_groups
+from kbqa.core.readers.extractive.narrowing import (
+    consequence_pool,
+    off_subject,
+    unmentioned_groups,
+)
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -98,6 +102,8 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
     if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
         return Selection((), (), True)
+    if off_subject(question, chosen.chosen[0].n, blocks):  # about the earlier focus
+        return Selection((), (), True)
     return chosen
 
 
@@ -122,6 +128,7 @@ def _select(question: str, blocks: Sequence[Block]) -> Selection:
     sections = {b.n: b.chunk.section for b in blocks}
     kinds = kinds_stated(question, list(sections.values()))
     pool = [c for c in pool if not names_another_kind(kinds, sections.get(c.n, ""))]
+    pool = consequence_pool(question, pool)  # "what happens if…": a condition's outcome
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
                         | own_values(question, qterms))
