@@ -42,7 +42,7 @@ def assemble(scored: Sequence[ScoredChunk], *, budget: int = 1200, max_blocks: i
     ``Assembly.skipped`` those that did not fit the remaining budget. Settings:
     ``KBQA_CONTEXT_BUDGET`` (1200) and ``KBQA_MAX_BLOCKS`` (5).
     """
-    ranked = sorted(scored, key=lambda s: (-s.score, s.chunk.chunk_id))
+    ranked = current_first(sorted(scored, key=lambda s: (-s.score, s.chunk.chunk_id)))
     chosen: list[tuple[ScoredChunk, int]] = []
     seen: set[str] = set()
     duplicates: list[str] = []
@@ -68,6 +68,28 @@ def assemble(scored: Sequence[ScoredChunk], *, budget: int = 1200, max_blocks: i
     return Assembly(
         blocks=blocks, used_tokens=used, duplicates=tuple(duplicates), skipped=tuple(skipped)
     )
+
+
+def current_first(ranked: Sequence[ScoredChunk]) -> list[ScoredChunk]:
+    """``ranked`` with each archived chunk's current counterpart (a chunk of a document not
+    archived, under a section of the same name: "Laptops" of the equipment policy for
+    "Laptops" of its archived 2022 version) moved right before it: a superseded section
+    never takes the place of the one that replaced it. Without the move a follow-up whose
+    wording happened to fit the archived text better ("how often do they get swapped
+    out?") got only the 2022 policy's "every 3 years"; with both shown, the conflict gate
+    prefers the current one, or the archived one for a question naming its year."""
+    order = list(ranked)
+    for hit in ranked:
+        if hit.chunk.authority != "archived":
+            continue
+        section = hit.chunk.section.strip().lower()
+        at = order.index(hit)
+        later = next((h for h in order[at + 1:] if h.chunk.authority != "archived"
+                      and h.chunk.section.strip().lower() == section), None)
+        if later is not None:
+            order.remove(later)
+            order.insert(at, later)
+    return order
 
 
 def end_weighted(ranked: Sequence[T]) -> list[T]:
