@@ -194,17 +194,25 @@ def _asked_thing(topic: str, runs: list[tuple[int, int]]) -> tuple[int, int] | N
 
 
 def replace_name_en(noun: str, topic: str) -> str | None:
-    """"London" after "…per night in Paris?": a bare capitalised name replaces the topic's
-    name after a preposition (a place, a product, a team), the same question asked of it;
-    None when ``noun`` is not one capitalised word or the topic names nothing."""
+    """"London" after "…per night in Paris?", "Android" after "Which iOS version…?": a bare
+    name (one word with a capital, not all capitals) replaces the topic's name, first one
+    after a preposition, else any name but the first word: the same question asked of it.
+    None when ``noun`` is no name or the topic names nothing; an acronym (API, IT) is no
+    sibling of a name."""
     noun = noun.strip()
-    if not re.fullmatch(r"[A-Z][a-z]+", noun):
+    if not _is_name(noun):
         return None
-    for m in re.finditer(r"\b(?:in|at|for|to|from|on)\s+([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)",
-                         topic):
-        if m.group(1) != noun:
-            return f"{core(topic[:m.start(1)] + noun + topic[m.end(1):])}?"
+    names = [m for m in re.finditer(r"(?<=\s)[A-Za-z]+", topic) if _is_name(m.group())]
+    after = [m for m in names if re.search(r"\b(?:in|at|for|to|from|on)\s+$", topic[:m.start()])]
+    for m in after + names:
+        if m.group() != noun:
+            return f"{core(topic[:m.start()] + noun + topic[m.end():])}?"
     return None
+
+
+def _is_name(word: str) -> bool:
+    return (len(word) > 1 and word.isalpha() and any(c.isupper() for c in word)
+            and not word.isupper())
 
 
 def replace_qualifier_en(body: str, topic: str) -> str | None:
