@@ -84,3 +84,19 @@ def test_duplicates_dropped_keeping_the_best_scored() -> None:
 def test_nothing_fits() -> None:
     result = assemble([hit("a#c1", 1.0, 50)], budget=10)
     assert (result.blocks, result.used_tokens, result.skipped) == ((), 0, ("a#c1",))
+
+
+def test_an_archived_section_never_takes_the_place_of_its_current_version() -> None:
+    def section_hit(chunk_id: str, score: float, section: str, authority: str) -> ScoredChunk:
+        chunk = Chunk(chunk_id=chunk_id, doc_id=chunk_id.split("#")[0], title=chunk_id,
+                      text=f"{chunk_id} text", section=section, authority=authority)
+        return ScoredChunk(chunk=chunk, score=score)
+
+    hits = [section_hit("a#1", 12.0, "Monitors", "policy"),
+            section_hit("old#2", 5.75, "Laptops", "archived"),
+            section_hit("other#1", 5.6, "Sharing", "faq"),
+            section_hit("new#2", 5.5, "Laptops", "policy")]
+    ids = {b.chunk_id for b in assemble(hits, budget=1000, max_blocks=2).blocks}
+    assert ids == {"a#1", "new#2"}  # before: the archived "Laptops" was shown alone
+    ids = {b.chunk_id for b in assemble(hits, budget=1000, max_blocks=3).blocks}
+    assert ids == {"a#1", "new#2", "old#2"}  # both versions: the conflict gate decides

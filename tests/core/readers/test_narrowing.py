@@ -3,9 +3,17 @@ passage that names the group (issue 12 item 4, tester's report)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 
-from kbqa.core.readers.extractive.narrowing import groups_named, unmentioned_groups
+from kbqa.core.readers.extractive.narrowing import (
+    consequence_pool,
+    groups_named,
+    off_subject,
+    subject_words,
+    unmentioned_groups,
+)
 from tests.fakes import make_block
 
 
@@ -34,3 +42,53 @@ def test_a_group_is_unmentioned_only_when_the_chosen_block_lacks_it() -> None:
     question = "How long does the recycle bin keep deleted files for admins?"
     assert unmentioned_groups(question, [1], [general, admins]) == ["admin"]
     assert unmentioned_groups(question, [2], [general, admins]) == []
+
+
+def test_a_best_block_naming_none_of_the_asked_thing_is_off_subject() -> None:
+    laptops = make_block(1, "Company laptops are replaced every 4 years.", section="Laptops")
+    monitors = make_block(2, "Each office desk has two 27-inch monitors.",
+                          section="Monitors and accessories")
+    question = "How often are monitors replaced?"  # the standalone form of "and monitors?"
+    assert subject_words(question) == frozenset({"monitor"})
+    assert off_subject(question, 1, [laptops, monitors])
+    assert not off_subject(question, 2, [laptops, monitors])
+    # no other block names it: nothing to prefer, the usual checks decide
+    assert not off_subject(question, 1, [laptops])
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Can administrators change the API rate limit to any value?",  # an actor, not asked
+        "What happens if we go over the rate limit on the open API?",  # a consequence
+        "How many days of sick leave do interns get?",
+    ],
+)
+def test_no_asked_thing_is_checked_where_the_question_names_an_actor_or_a_consequence(
+    question: str
+) -> None:
+    assert not (subject_words(question) & {"administr", "happen", "intern"})
+
+
+@pytest.mark.parametrize(
+    ("question", "kept"),
+    [
+        ("What happens if we go over the rate limit?", ["Calls above the limit get HTTP 429."]),
+        ("超过了会怎样？", ["超过限制的请求会收到 HTTP 429 响应。"]),
+        ("What is the rate limit?", ["The default rate limit is 600 requests per minute.",
+                                     "Calls above the limit get HTTP 429."]),
+    ],
+)
+def test_a_consequence_is_answered_from_a_sentence_stating_a_condition(
+    question: str, kept: list[str]
+) -> None:
+    @dataclass(frozen=True)
+    class Sentence:
+        text: str
+
+    pool = [Sentence("The default rate limit is 600 requests per minute."),
+            Sentence("Calls above the limit get HTTP 429."),
+            Sentence("开放 API 的默认速率限制为每分钟 600 次请求。"),
+            Sentence("超过限制的请求会收到 HTTP 429 响应。")]
+    lang = [s for s in pool if (s.text.isascii()) == question.isascii()]
+    assert [s.text for s in consequence_pool(question, lang)] == kept

@@ -99,3 +99,34 @@ def test_a_thing_of_another_kind_keeps_the_frames_verb_and_agrees(
     topic: str, follow_up: str, expected: str
 ) -> None:
     assert rewrite(topic, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # the new focus replaces the old one with its modifiers, in the documents' form
+        ("How many days of annual leave do full-timers get?", "and sick days?",
+         "How many days of sick leave do full-timers get?"),
+        ("出差在外地打车能报销吗？", "那上下班打车呢？", "上下班打车能报销吗？"),
+        ("员工出差打车能报销吗？", "那上下班打车呢？", "员工上下班打车能报销吗？"),
+        ("入门版每个用户每月多少钱？", "企业版呢？", "企业版每个用户每月多少钱？"),
+        # the thing asked about after what/which, not a later phrase ("first day")
+        ("What laptop will I get on my first day?", "and monitors?",
+         "What monitors will I get on my first day?"),
+        # a bare name replaces the earlier name, never joins it
+        ("What's the hotel limit per night in Paris?", "and London?",
+         "What's the hotel limit per night in London?"),
+        ("Which iOS version does the mobile app need?", "What about Android?",
+         "Which Android version does the mobile app need?"),
+        ("How do I sync files on iOS?", "and Android?", "How do I sync files on Android?"),
+    ],
+)
+def test_the_new_focus_replaces_the_old_one_in_the_frame(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
+def test_a_chain_of_names_moves_the_focus_each_turn() -> None:
+    assert rewrite("What's the hotel limit per night in Paris?", "and London?",
+                   "and Tokyo?") == "What's the hotel limit per night in Tokyo?"
