@@ -87,3 +87,10 @@ def test_the_current_section_is_shown_beside_its_archived_version() -> None:
     assert "every 3 years" not in shown(events)
     sections = {(b["doc_id"], b["section"]) for b in meta.blocks}
     assert ("doc-070", "Laptops") in sections  # the current policy's section is a source
+
+
+def test_a_group_the_documents_never_mention_is_not_answered_with_another_groups_rule() -> None:
+    events = converse("contractors", ["How many days of annual leave do full-time employees get?",
+                                      "and for contractors?"])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+    assert "20 days" not in events[1].message  # before: the full-time rule, no caveat

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from kbqa.core.readers.extractive.narrowing import (
+    answers_another_group,
     consequence_pool,
     groups_named,
     off_subject,
@@ -92,3 +93,30 @@ def test_a_consequence_is_answered_from_a_sentence_stating_a_condition(
             Sentence("超过限制的请求会收到 HTTP 429 响应。")]
     lang = [s for s in pool if (s.text.isascii()) == question.isascii()]
     assert [s.text for s in consequence_pool(question, lang)] == kept
+
+
+@pytest.mark.parametrize(
+    ("question", "quoted", "texts", "declined"),
+    [
+        # the rule of another group, the asked group nowhere in the quoted blocks
+        ("How many days of annual leave do contractors get?",
+         ["Full-time employees receive 20 days of paid annual leave per calendar year."],
+         "annual leave full-time employees receive 20 days", True),
+        ("实习生每年有多少天年假？", ["全职员工每年享有 20 天带薪年假。"],
+         "全职员工每年享有 20 天带薪年假", True),
+        # a group acting in the question is answered by what others may do
+        ("Can a guest restore from the recycle bin?",
+         ["Editors and Owners can restore from the recycle bin."], "editors and owners", False),
+        # the asked group is there (in the documents' form), or the rule is everyone's
+        ("How many days of annual leave do full-timers get?",
+         ["Full-time employees receive 20 days of paid annual leave per calendar year."],
+         "full-time employees receive 20 days", False),
+        ("How many days of sick leave do contractors get?",
+         ["Employees receive 10 days of fully paid sick leave per calendar year."],
+         "employees receive 10 days", False),
+    ],
+)
+def test_an_answer_about_another_group_is_declined(
+    question: str, quoted: list[str], texts: str, declined: bool
+) -> None:
+    assert answers_another_group(question, quoted, texts) is declined

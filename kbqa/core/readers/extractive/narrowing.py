@@ -162,3 +162,67 @@ def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
         return list(pool)
     stating = [c for c in pool if _CONDITION_RE.search(c.text)]
     return stating or list(pool)
+
+
+def answers_another_group(question: str, chosen: Sequence[str], texts: str) -> bool:
+    """Whether the quoted sentences (``chosen``) speak of another group of people than the
+    one ``question`` asks about, which their blocks (``texts``, lower-cased) never mention:
+    "How many days of annual leave do contractors get?" (the standalone form of "and for
+    contractors?") quoting "Full-time employees receive 20 days…". A group the blocks
+    mention, or sentences naming no specific group ("Employees receive…", the rule for
+    everyone), leave the answer standing."""
+    acting = _ACTING_RE.match(question)  # "Can a guest restore…?": the guest acts
+    missing = [g for g in specific_groups(question) if not _mentioned(g, texts)
+               and not (acting and g.split()[-1] == (acting.group(1) or acting.group(2)).lower())]
+    if not missing:
+        return False
+    return any(g not in missing for text in chosen for g in specific_groups(text))
+
+
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z-]*")
+# A group acting in the question, as ``groups_named`` reads it: after an opening modal or
+# auxiliary ("Can a guest restore…?"), or before a Chinese modal (管理员可以…).
+_ACTING_RE = re.compile(
+    r"\s*(?:(?:can|could|may|must|should|will|do|does|are|is)\s+(?:(?:a|an|the)\s+)?"
+    r"([A-Za-z-]+)|([\u4e00-\u9fff]{2,6}?)(?:可以|能否|能|是否|可否))", re.IGNORECASE)
+
+
+def specific_groups(text: str) -> list[str]:
+    """The groups of people ``text`` names that are not everyone, lower-cased: a person
+    noun outside ``EVERYONE_EN`` ("contractors", "full-timers") or an everyone noun with
+    a hyphenated modifier ("full-time employees"); in Chinese a noun ending in
+    ``PERSON_HEADS_ZH`` outside ``EVERYONE_ZH`` (实习生), or an everyone noun after a
+    modifier jieba tags b or n (全职 员工)."""
+    if detect_language(text) == "zh":
+        import jieba.posseg
+
+        pairs = [(p.word, p.flag) for p in jieba.posseg.cut(text)]
+        found = []
+        for i, (word, flag) in enumerate(pairs):
+            if not flag.startswith("n") or len(word) < 2 or word[-1] not in PERSON_HEADS_ZH:
+                continue
+            before = pairs[i - 1] if i else ("", "")
+            if word not in EVERYONE_ZH:
+                found.append(word)
+            elif before[1] in ("b", "n") and len(before[0]) > 1:
+                found.append(before[0] + word)
+        return found
+    words = _WORD_RE.findall(text)
+    found = []
+    for i, word in enumerate(words):
+        low = word.lower()
+        if low in NOT_PEOPLE_EN or not is_person_en(low):
+            continue
+        if low not in EVERYONE_EN:
+            found.append(low)
+        elif i and "-" in words[i - 1]:
+            found.append(f"{words[i - 1].lower()} {low}")
+    return found
+
+
+def _mentioned(group: str, texts: str) -> bool:
+    """Whether ``texts`` mention ``group``: its first word, singular ("contractor"), or the
+    base of a hyphenated agent noun ("full-time" of "full-timers")."""
+    first = _singular(group.split()[0])
+    base = re.sub(r"e?r$", "", first) if "-" in first else first
+    return first in texts or base in texts

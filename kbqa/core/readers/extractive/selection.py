@@ -28,6 +28,7 @@ from kbqa.core.readers.extractive.focus import (
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrowing import (
+    answers_another_group,
     consequence_pool,
     off_subject,
     unmentioned_groups,
@@ -103,6 +104,11 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
         return Selection((), (), True)
     if off_subject(question, chosen.chosen[0].n, blocks):  # about the earlier focus
+        return Selection((), (), True)
+    quoted = {c.n for c in chosen.chosen}
+    texts = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
+                     for b in blocks if b.n in quoted)
+    if answers_another_group(question, [c.text for c in chosen.chosen], texts):
         return Selection((), (), True)
     return chosen
 
