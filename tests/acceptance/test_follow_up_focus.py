@@ -45,10 +45,20 @@ def test_a_consequence_follow_up_is_answered_with_the_outcome_not_the_limit(
     assert "600" not in text  # before: the limit the first question asked
 
 
-def test_a_thing_only_another_passage_names_is_not_answered_with_the_earlier_thing() -> None:
-    events = converse("monitors", ["How often are laptops replaced?", "and monitors?"])
+@pytest.mark.parametrize(
+    ("lang", "questions", "never"),
+    [
+        ("en", ["How often are laptops replaced?", "and monitors?"], "4 years"),
+        # the monitors' "27 英寸" is a number, not how often they are replaced
+        ("zh", ["笔记本电脑多久更换一次？", "那显示器呢？"], "27"),
+    ],
+)
+def test_a_thing_no_passage_answers_is_refused_not_answered_with_the_earlier_thing(
+    lang: str, questions: list[str], never: str
+) -> None:
+    events = converse(f"monitors-{lang}", questions)
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
-    assert "4 years" not in events[1].message
+    assert never not in events[1].message
 
 
 @pytest.mark.parametrize(

@@ -192,3 +192,18 @@ async def test_a_section_about_another_kind_of_the_asked_thing_is_not_quoted(
     answer = await _answer(question, blocks)
     assert expected in answer
     assert not_expected not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "stated"),
+    [
+        ("How often are laptops replaced?", "Company laptops are replaced every 4 years.", True),
+        ("How often are laptops replaced?", "Every employee gets a 14-inch MacBook Pro.", False),
+        ("显示器多久更换一次？", "笔记本电脑每 4 年更换一次。", True),
+        ("显示器多久更换一次？", "办公室的每个工位配备两台 27 英寸显示器。", False),
+    ],
+)
+def test_how_often_is_answered_by_a_frequency_not_any_number(
+    question: str, text: str, stated: bool
+) -> None:
+    assert new_answer("quantity", text, question) is stated

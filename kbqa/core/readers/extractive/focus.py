@@ -265,7 +265,21 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         return _states_proper_name(blanked, ("nr", "ns", "nt", "nz"))
     if kind == "time":
         return bool(_TIME_SPAN_RE.search(blanked))
+    if kind == "quantity" and _FREQUENCY_ASK_RE.search(question.lower()):
+        return states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))
     return states(kind, blanked)
+
+
+# "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
+# month"); a screen's "27 英寸" is a number but no frequency (the follow-up "那显示器呢？"
+# after "笔记本电脑多久更换一次？" quoted the monitors' size).
+_FREQUENCY_ASK_RE = re.compile(r"\bhow often\b|多久[^？?]{0,8}一次|多长时间[^？?]{0,8}一次|频率")
+_PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
+_FREQUENCY_RE = re.compile(
+    rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
+    r"|\b(?:once|twice|times|daily|weekly|monthly|yearly|annually|hourly)\b"
+    r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
+    re.IGNORECASE)
 
 
 _LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
