@@ -97,12 +97,14 @@ def _focus_phrase_en(topic: str) -> str:
     if not runs:
         return ""
     start, end = runs[0]
+    phrase = without_participle(topic[start:end])
     for a, b in runs[1:]:
         between = topic[end:a].split()
         if not between or any(w.lower() not in NP_GLUE_EN for w in between):
             break
-        end = b
-    return without_participle(topic[start:end])
+        # "deleted files kept in the recycle bin": the participle inside goes too
+        phrase, end = f"{phrase}{topic[end:a]}{topic[a:b]}", b
+    return without_participle(phrase)
 
 
 def _replace_pronoun_en(body: str, topic: str) -> str | None:

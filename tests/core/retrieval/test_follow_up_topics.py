@@ -130,3 +130,10 @@ def test_the_new_focus_replaces_the_old_one_in_the_frame(
 def test_a_chain_of_names_moves_the_focus_each_turn() -> None:
     assert rewrite("What's the hotel limit per night in Paris?", "and London?",
                    "and Tokyo?") == "What's the hotel limit per night in Tokyo?"
+
+
+def test_a_pronoun_stands_for_the_things_without_a_participle_inside() -> None:
+    # before: "What happens after the deleted files kept in the recycle bin?"
+    assert rewrite("How long are deleted files kept in the recycle bin?",
+                   "what happens after that?") == (
+        "What happens after the deleted files in the recycle bin?")

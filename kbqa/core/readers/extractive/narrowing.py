@@ -150,7 +150,7 @@ _CONSEQUENCE_RE = re.compile(
     r"|会怎样|会怎么样|会如何|会有什么后果", re.IGNORECASE)
 # Words that state a condition or its outcome in a sentence (a limit passed, an otherwise).
 _CONDITION_RE = re.compile(
-    r"\b(?:if|when|whenever|once|above|beyond|exceeds?|exceeded|exceeding|over|more\s+than|"
+    r"\b(?:if|when|whenever|once|after|above|beyond|exceeds?|exceeded|exceeding|over|more\s+than|"
     r"otherwise|unless|until)\b|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
 
 
