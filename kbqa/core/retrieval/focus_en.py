@@ -98,7 +98,7 @@ def parallel_en(body: str, topic: str) -> str | None:
     every = content_runs(topic)
     runs = [(a, b) for a, b in every if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
     last = words[-1].lower()
-    same = [r for r in runs if topic[r[0]:r[1]].split()[-1].lower() == last]
+    same = [span for span in (_through_head(topic, r, last) for r in runs) if span]
     of = _of_phrase(topic, every, last)
     if of:  # "sick days" for "days of annual leave": the modifier's slot, not half of it
         return _into_of_phrase(body, topic, of)
@@ -113,6 +113,16 @@ def parallel_en(body: str, topic: str) -> str | None:
         end = start + len(without_participle(topic[start:end]))
         return _agreeing(topic[:start], noun, topic[end:])
     return f"{core(topic[:start] + noun + topic[end:])}?"
+
+
+def _through_head(topic: str, run: tuple[int, int], last: str) -> tuple[int, int] | None:
+    """The part of ``run`` up to and including its word ``last`` (the new noun's head):
+    "Starter plan" of the run "Starter plan include per user" for "Business plan"; None
+    when the run has no such word."""
+    for m in _EN_WORD_RE.finditer(topic, run[0], run[1]):
+        if m.group().lower() == last:
+            return run[0], m.end()
+    return None
 
 
 # Auxiliaries that agree with their subject's number ("are laptops", "is the parking fee").

@@ -119,6 +119,9 @@ def test_a_thing_of_another_kind_keeps_the_frames_verb_and_agrees(
         ("Which iOS version does the mobile app need?", "What about Android?",
          "Which Android version does the mobile app need?"),
         ("How do I sync files on iOS?", "and Android?", "How do I sync files on Android?"),
+        # the sibling inside a longer run: the words after its head stay
+        ("How much storage does the Starter plan include per user?", "and the Business plan?",
+         "How much storage does the Business plan include per user?"),
     ],
 )
 def test_the_new_focus_replaces_the_old_one_in_the_frame(
