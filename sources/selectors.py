@@ -28,7 +28,7 @@ from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import lexical_query
-from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, search_terms, terms
+from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
 from sources.vectors import current_encoder

