@@ -107,3 +107,8 @@ def test_a_sentence_met_only_through_one_synonym_is_no_answer() -> None:
     assert only_expanded(candidates((block,)), ["chair", "president"], found)
     assert not only_expanded(candidates((block,)), ["board", "chair", "president"], found)
     assert select("How much is a new chair?", (block,)).declined
+
+
+def test_a_choice_without_synonyms_is_left_to_the_other_checks() -> None:
+    block = make_block(1, "The president of the board is paid EUR 200,000 per year.")
+    assert not only_expanded(candidates((block,)), ["salary"], {})

@@ -93,13 +93,14 @@ def synonym_groups(group: Mapping[str, str], synonyms: Mapping[str, tuple[str, .
 
 def only_expanded(chosen: Iterable[Candidate], qterms: Iterable[str],
                   synonyms: Mapping[str, tuple[str, ...]]) -> bool:
-    """Whether ``chosen`` (with headings and titles) shares none of the question's own
-    terms (``qterms`` minus the expansions) and meets fewer than ``MIN_SOURCES`` question
-    words through their synonyms."""
+    """Whether ``chosen`` (with headings and titles) shares a synonym but none of the
+    question's own terms (``qterms`` minus the expansions) and meets fewer than
+    ``MIN_SOURCES`` question words through their synonyms. A choice that shares no
+    synonym (semantic recall's, a follow-up's) is left to the other checks."""
     added = expanded_terms(synonyms)
     own = frozenset(qterms) - added
     shared = frozenset().union(*(c.terms | c.heading | c.context for c in chosen))
-    if shared & own:
-        return False
+    if shared & own or not shared & added:
+        return False  # a word of the question's own, or chosen without any synonym
     sources = [t for t, found in synonyms.items() if shared & set(found)]
     return len(sources) < MIN_SOURCES
