@@ -1,12 +1,12 @@
 """Thesaurus expansion of a query: the words people use that the knowledge base never does.
 
-A question says "client", "dinner", "warned"; the documents say "customer", "meal",
-"warning". For each English content term of the query that no chunk of the index has,
+A question says "client", "warned", "deliver"; the documents say "customer", "warning",
+"delivery". For each English content term of the query that no chunk of the index has,
 ``synonym_terms`` looks the word up in WordNet (``kbqa.core.text.thesaurus``: the lemmas of
-its most frequent senses, their direct hypernyms and derivationally related forms) and keeps
-the words whose terms the index does have. Only unknown terms are expanded: a word the
-knowledge base uses already means what its documents mean by it, and expanding it would
-only add the noise of its other senses.
+its most frequent senses and their derivationally related forms; hypernyms were measured
+and left out, README Synonyms) and keeps the one-term words the index does have. Only
+unknown terms are expanded: a word the knowledge base uses already means what its
+documents mean by it, and expanding it would only add the noise of its other senses.
 
 Weights. Expansion terms count ``SYNONYM_WEIGHT`` (0.5) of a user's own term, in the
 score and in relevance's ideal score, as weighted query expansion does (Voorhees 1994,
@@ -43,6 +43,13 @@ def set_enabled(on: bool) -> None:
 def enabled() -> bool:
     """Whether thesaurus expansion is on (and WordNet's data files are installed)."""
     return _STATE["enabled"] and thesaurus.available()
+
+
+def warm() -> None:
+    """Load WordNet's index files now (about 2 s, once per process) when expansion is on,
+    instead of on the first question with a word the knowledge base lacks."""
+    if enabled():
+        thesaurus.related("warm")
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Thesaurus help for the offline reader: a question's words said the blocks' way.
 
 "Can I take a client to lunch?" meets "Meals with customers are reimbursed up to EUR 80
-per person" only through WordNet ("client" and "customer" share a synset;
-``kbqa.core.text.thesaurus``).
+per person", in blocks that never say "client", only through WordNet ("client" and
+"customer" share a synset; ``kbqa.core.text.thesaurus``).
 
 - ``block_synonyms``: per English content term of the question, the folded terms of its
   WordNet synonyms (same-synset lemmas and derivationally related forms, no hypernyms:
@@ -15,7 +15,7 @@ per person" only through WordNet ("client" and "customer" share a synset;
   (``kbqa.core.retrieval.synonyms``, Voorhees 1994), through the ranking salience.
 - ``only_expanded``: a sentence that shares none of the question's own terms may answer
   only when it meets at least ``MIN_SOURCES`` of the question's words through their
-  synonyms ("client" and "dinner" both); one expanded word alone is the word-sense noise
+  synonyms (two words, each said another way); one expanded word alone is the word-sense noise
   (a different sense of one word) that must never flip a refusal into an answer.
 
 Same switch as retrieval's (``kbqa.core.retrieval.synonyms.enabled``).
