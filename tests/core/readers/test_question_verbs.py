@@ -19,3 +19,9 @@ def test_verbs_after_do_need_a_pronoun(question: str, verbs: set[str]) -> None:
 
 def test_the_subject_after_do_may_be_named_in_a_gap() -> None:
     assert nameable("intern", "How many days of sick leave do interns get per year?")
+
+
+def test_a_word_wordnet_knows_only_as_an_adjective_is_never_named_in_a_gap() -> None:
+    # Before: "Not covered: none of the sources found uses the word “late”."
+    assert not nameable("late", "Can I submit a receipt late?")
+    assert nameable("chengdu", "What is the hotel limit in Chengdu?")  # names stay nameable

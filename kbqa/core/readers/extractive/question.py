@@ -25,6 +25,7 @@ from typing import Literal
 
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem, terms
+from kbqa.core.text.thesaurus import only_modifier
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
@@ -269,7 +270,8 @@ def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool
 def nameable(term: str, question: str) -> bool:
     """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
     characters that jieba tags as nouns; Latin words of 4+ letters (or an acronym such as
-    "CEO") that are not verbs and not -ing/-ed/-ly forms in the question."""
+    "CEO") that are not verbs, not -ing/-ed/-ly forms in the question, and not words
+    WordNet knows only as adjectives or adverbs ("late", "every": ``only_modifier``)."""
     if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
         return False
     if not term.isascii():
@@ -278,7 +280,7 @@ def nameable(term: str, question: str) -> bool:
     if term in acronyms(question):
         return True
     surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
-    if any(w.endswith(("ing", "ed", "ly")) for w in surface):
+    if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) for w in surface):
         return False
     return len(term) >= 4
 
