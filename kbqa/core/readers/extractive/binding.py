@@ -54,6 +54,7 @@ from kbqa.core.readers.extractive.focus import (
     shares_more_than_names,
     stated_term,
 )
+from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     light_parts,
@@ -174,6 +175,10 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     seen = lead.terms | lead.context | lead.heading
     block = next((b for b in blocks if b.n == lead.n), None)
     passage = block.chunk.text if block else lead.text
+    # Every noun of the ask that a block names is named by the answer or its passage.
+    quoted_terms = [c.terms | c.context for c in chosen] + [folded_terms(passage)]
+    if not by_meaning and unnamed(question, anchor, qterms, absent, quoted_terms):
+        return False
     # The title as written: a two-letter acronym ("IT 服务台") is no folded term.
     titled = unicodedata.normalize(
         "NFKC", f"{block.chunk.title} {block.chunk.section}" if block else "").lower()
