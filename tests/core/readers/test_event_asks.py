@@ -82,6 +82,16 @@ def test_a_clause_about_another_edition(question: str, clause: str, other: bool)
         ("港口大桥主桥造价39亿元。", "港口大桥主桥多长？", False),
         ("港口音乐节免费试用期为 90 天。", "港口音乐节免费试用期有多长？", True),
         ("港口大桥的主桥为504米上承式拱桥。", "港口大桥主桥多长？", True),
+        # "which year" is not answered by a day without its year
+        ("今天(12月11日)是港口大桥通车20周年。", "港口大桥哪一年通车的？", False),
+        ("港口大桥于2001年12月11日通车。", "港口大桥哪一年通车的？", True),
+        # a sequel or another work is another edition
+        ("续集《港湾2》于2021年10月1日在美国上映。", "《港湾》中国上映日期", False),
+        ("《港湾》于2018年11月9日在中国上映。", "《港湾》中国上映日期", True),
+        ("《灯塔》一书作者林海解读了这部小说。", "《港湾》的作者是谁", False),
+        # a rate is answered by a percentage, not a count
+        ("港口市总人口在2019年突破14万。", "港口市2019年人口出生率", False),
+        ("港口市2019年人口出生率为10.5‰。", "港口市2019年人口出生率", True),
     ],
 )
 def test_the_span_speaks_of_the_asked_fact(sentence: str, question: str,

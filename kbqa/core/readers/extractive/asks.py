@@ -11,7 +11,7 @@
   "won") is stated by the quoted sentences ("The 2021 Masters Tournament runs April 8-11"
   names no winner).
 - ``wrong_unit``: 多少美元 needs the number in that currency; 多长 a length or a
-  duration ("试用期有多长？" is answered by "90 天").
+  duration ("试用期有多长？" is answered by "90 天"); a rate (出生率) a percentage.
 
 Measured 2026-12-01 on RGB whole files (harness re-running the reader on each case's
 blocks; the change when the rule is left out of the full set, right / unsupported
@@ -155,11 +155,20 @@ _LONG_RE = re.compile(r"多长")
 _DURATION_UNITS = r"(?:个)?(?:秒|分钟|小时|天|日|周|星期|个月|月|年)"
 
 
+# A rate (出生率, 增长率, 失业率) is answered by a percentage or per-mille figure, not by a
+# count ("总人口在2019年突破14亿" for 人口出生率).
+_RATE_ASK_RE = re.compile(r"率(?:是|为)?(?:多少)?[?？。\s]*$")
+_RATE_RE = re.compile(r"\d[\d.,]*\s?(?:%|‰|个百分点)|百分之")
+
+
 def wrong_unit(question: str, clause: str) -> bool:
-    """Whether ``clause`` gives no number in the measure a Chinese quantity ask names."""
+    """Whether ``clause`` gives no number in the measure a Chinese quantity ask names (a
+    rate: a percentage or per mille)."""
     q = unicodedata.normalize("NFKC", question)
     text = unicodedata.normalize("NFKC", clause)
     number = r"\d[\d.,]*\s?(?:多|余|万|亿|千|百)*\s?"
+    if _RATE_ASK_RE.search(q):
+        return not _RATE_RE.search(text)
     if _LONG_RE.search(q):
         return not re.search(number + f"(?:{_LENGTH_UNITS}|{_DURATION_UNITS})", text)
     unit = _ZH_UNIT_RE.search(q)

@@ -40,6 +40,7 @@ from kbqa.core.readers.extractive.asks import (
 from kbqa.core.readers.extractive.event import (
     forecast,
     other_edition,
+    other_work,
     strip_years,
     year_only,
 )
@@ -70,6 +71,7 @@ from kbqa.core.types import Block
 # (each was measured: splitting there lost demo answers).
 _CLAUSE_RE = re.compile(r"\s*(?:[,，;；]|\.\.\.|…+|\s[-–—·|]\s)\s*")
 _YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])")
+_STATED_YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)")  # "in 2020."
 # Kinds whose span may lean on the clause before it for its subject ("…额外空间，每 1 TB 每月
 # 10 欧元"). A name may not: in RGB the clause before a name is mostly another event's
 # (letting names lean, whole files: zh_refine +2 right but +10 unsupported answers).
@@ -99,6 +101,8 @@ def _states_span(kind: AskKind, part: str, first: bool, question: str) -> bool:
     asked (``event.year_only``)."""
     if kind == "time" and year_only(question):
         part = strip_years(part)
+    elif kind == "time" and not _STATED_YEAR_RE.search(part):
+        return False  # "哪一年", "which year": a date without its year does not say
     if kind == "other":
         return states_term(part, question)
     # "… " keeps a name that opens a later clause a name; the sentence's first word is
@@ -115,6 +119,8 @@ def _about_another(kind: AskKind, question: str, part: str, window: str) -> bool
     if asked and years and not years & asked:
         return True
     if other_edition(question, window) or forecast(question, window):
+        return True
+    if other_work(question, window):
         return True
     return kind in ("quantity", "money") and wrong_unit(question, part)
 

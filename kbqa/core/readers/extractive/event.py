@@ -21,6 +21,10 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.focus import names
+from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text.terms import stem
+
 # An entity with its number: "season 3", "Splatoon 2", "速度与激情10", "MIX2", "神舟十六号",
 # "第六任", "十三届五次". The number tells the edition apart.
 _CN_DIGITS = "零一二三四五六七八九十百两"
@@ -82,16 +86,41 @@ def numbered(text: str) -> frozenset[tuple[str, int]]:
 def other_edition(question: str, clause: str) -> bool:
     """Whether ``clause`` names an entity of the question with another number than the
     question gives it ("Season 10" for "season 3", "速度与激情9" for 速度与激情10, "第一次会议"
-    for 第五次) and not the question's own: it is about another edition."""
+    for 第五次) and not the question's own, or names a work or name of the question with a
+    number the question does not give it (《毒液2》 for 《毒液》, "Diablo 3" for "Diablo"):
+    it is about another edition."""
     asked = numbered(question)
+    stated = numbered(clause)
+    if _sequel(question, asked, stated):
+        return True
     if not asked:
         return False
-    stated = numbered(clause)
     for head in {w for w, _ in asked}:
         said = {n for w, n in stated if w == head}
         if said and not said & {n for w, n in asked if w == head}:
             return True
     return False
+
+
+def _sequel(question: str, asked: frozenset[tuple[str, int]],
+            stated: frozenset[tuple[str, int]]) -> bool:
+    """Whether ``stated`` numbers a name or title of ``question`` that ``asked`` does not."""
+    heads = {w for w, _ in asked}
+    named = names(question)
+    return any(head not in heads and fold(stem(head)) in named for head, _ in stated)
+
+
+_TITLE_RE = re.compile(r"《([^》]{1,40})》")
+
+
+def other_work(question: str, clause: str) -> bool:
+    """Whether ``clause`` names a work in 《》 and not the one ``question`` names: "《冰与火之歌》
+    作者乔治·马丁" does not answer who wrote 《三体》."""
+    asked = _TITLE_RE.findall(unicodedata.normalize("NFKC", question))
+    stated = _TITLE_RE.findall(unicodedata.normalize("NFKC", clause))
+    if not asked or not stated:
+        return False
+    return not any(a in s or s in a for a in asked for s in stated)
 
 
 _YEAR_ONLY_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)\s?年?")
