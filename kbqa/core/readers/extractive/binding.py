@@ -15,8 +15,9 @@ the one naming the plans); and a clause naming another year than the one asked
 
 Since 2026-12-01 the clause must also share an anchor other than the asked year, speak of
 the asked edition, state a fact rather than a forecast and give a date, not a bare year,
-for "when" (``event.py``); untyped asks are typed further, terms and asked roles checked
-(``asks.py``).
+for "when" and a year for "which year" (``event.py``); untyped asks are typed further,
+terms, asked roles and rates checked (``asks.py``); every noun of the ask another passage
+names is named by the answer's passage (``nouns.py``).
 
 Measured 2026-11-30 on RGB (whole files, offline reader, against main ``8e7af70``) and on
 the demo and natural sets; the figures are in README "Evaluation".

@@ -30,7 +30,8 @@ when the best sentence is off the topic (``on_topic``), or when the quoted sente
 answer (``binding.answers``: no span of the asked type the question does not already hold,
 a missing identifier such as a year, only a name shared, or another kind of the asked
 thing: "annual leave" for "paternity leave"; a span about another edition, a forecast, a
-bare year for "when", or the asked role unstated: ``event.py``, ``asks.py``). Question
+bare year for "when", or the asked role unstated: ``event.py``, ``asks.py``; a noun of the
+ask that another passage names but the answer's passage never does: ``nouns.py``). Question
 words that no block mentions are named in a final gap sentence, only nouns the verifier
 accepts (``gap_names``, ``nameable``). ``compress`` keeps the block's sentences that share
 any question term, verbatim, one per line. ``rewrite`` is not supported.
