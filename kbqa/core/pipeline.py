@@ -24,6 +24,7 @@ from kbqa.core.context.compression import compress_blocks
 from kbqa.core.errors import KbqaError, ProviderError, ProviderUnavailable
 from kbqa.core.generation.calls import ANSWER_DEADLINES, FAST_DEADLINES, Deadlines
 from kbqa.core.generation.drafts import SentenceGate, declined, elapsed_ms, generate
+from kbqa.core.grounding.conflict_probe import probed_blocks, with_probed
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
     authority_notices,
@@ -244,6 +245,31 @@ async def _retrieve(
     return hits
 
 
+async def _conflicts(
+    retriever: Retriever,
+    blocks: tuple[Block, ...],
+    query: str,
+    config: PipelineConfig,
+    trace: TraceRecorder,
+) -> tuple[tuple[Block, ...], list[Conflict]]:
+    """The conflicts bearing on ``query`` among ``blocks`` and the probe search's blocks
+    (``grounding.conflict_probe``), and the blocks with the probed ones that are a side of
+    one; recorded on the trace."""
+    t = time.perf_counter()
+    probed = await probed_blocks(retriever, blocks, query, config.max_blocks)
+    blocks, conflicts = with_probed(blocks, probed, find_conflicts(blocks, query, probed))
+    trace.timings["conflicts_ms"] = elapsed_ms(t)
+    trace.conflicts = [c.to_dict() for c in conflicts]
+    return blocks, conflicts
+
+
+def _in_language(conflicts: Sequence[Conflict], blocks: Sequence[Block], lang: Language) -> Conflict:
+    """The first of ``conflicts`` whose two sides are in the question's language (a Chinese
+    question is shown the Chinese manuals' 200 MB and 100 MB), else the first."""
+    own = {b.n for b in blocks if b.chunk.language == lang}
+    return next((c for c in conflicts if all(s.n in own for s in c.sides)), conflicts[0])
+
+
 def _meta(
     request: AnswerRequest,
     provider: Provider,
@@ -303,20 +329,21 @@ async def answer(
             return _meta(request, provider, trace, lang, blocks, compression, notices)
 
         weak = not passes_low_score_gate(hits, config)
-        if not hits or (weak and not passes_typed_gate(query, hits, config)):
+        closed = not hits or (weak and not passes_typed_gate(query, hits, config))
+        blocks = assemble(hits, budget=config.budget, max_blocks=config.max_blocks).blocks
+        blocks, conflicts = await _conflicts(retriever, blocks, query, config, trace)
+        unresolved = [c for c in conflicts if c.preferred is None]
+        if unresolved:
+            # Before the low-score refusal too: the top hits disagreeing on the asked value
+            # is what the user must hear, however weakly the question's words matched.
+            yield meta(blocks)
+            yield _refusal(trace, refuse_conflict(lang, _in_language(unresolved, blocks, lang)))
+            yield _finish(None, trace, "refused_conflict", t0)
+            return
+        if closed:
             yield meta()
             yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)
-            return
-
-        blocks = assemble(hits, budget=config.budget, max_blocks=config.max_blocks).blocks
-        conflicts = find_conflicts(blocks, query)
-        trace.conflicts = [c.to_dict() for c in conflicts]
-        unresolved = [c for c in conflicts if c.preferred is None]
-        if unresolved:
-            yield meta(blocks)
-            yield _refusal(trace, refuse_conflict(lang, unresolved[0]))
-            yield _finish(None, trace, "refused_conflict", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
         trace.notices = list(notices)

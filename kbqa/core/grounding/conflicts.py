@@ -97,6 +97,7 @@ class _Asked:
     years: frozenset[str]
     focus: Focus
     best_by_unit: dict[str, float]
+    units: frozenset[str] = frozenset()  # units of the quantities the question states
 
     def about(self, m: _Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -105,9 +106,11 @@ class _Asked:
         return self.focus.holds(m.clause, self.best_by_unit[unit] if self.names(unit) else None)
 
     def names(self, unit: str) -> bool:
-        """Whether the question names ``unit`` ("how many MB", "能多大", "多少钱")."""
+        """Whether the question names ``unit`` ("how many MB", "能多大", "多少钱") or states a
+        quantity in it ("Will a 150 MB recording go through?" weighs it against the
+        documents' values in MB)."""
         naming = unit_terms(unit)
-        return bool(self.terms & naming) or any(
+        return unit in self.units or bool(self.terms & naming) or any(
             w in t for t in self.terms if not t.isascii() for w in naming if not w.isascii())
 
     def pair_about(self, a: _Mention, b: _Mention) -> bool:
@@ -116,31 +119,29 @@ class _Asked:
         long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
         rejected" holds no term of "What is the upload limit?", but it is a limit)."""
         on_a, on_b = self.about(a), self.about(b)
-        return (on_a or on_b) and (on_a or self._of_type(a)) and (on_b or self._of_type(b))
+        return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 
-    def _of_type(self, m: _Mention) -> bool:
+    def of_type(self, m: _Mention) -> bool:
+        """Whether ``m`` is in the unit the question names or a bound it asks for."""
         return self.names(m.quantity.unit) or (
             m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
 
 
-def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
+def find_conflicts(
+    blocks: Sequence[Block], question: str, probed: Sequence[Block] = ()
+) -> list[Conflict]:
     """Conflicts among ``blocks`` (their ORIGINAL chunk text without the sentences that
-    address the assistant) that bear on ``question``.
+    address the assistant) that bear on ``question``; ``probed`` blocks (found by searching
+    for other statements of the asked value, ``probe_terms``) count as leading ones.
 
     Sides are ordered by block number; one conflict per document pair and unit (the one
     with the most shared context). Returns [] when there is none.
     """
-    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    leading = sorted([*leading_blocks(blocks), *probed], key=lambda b: b.n)
     mentions = [m for b in leading for m in _mentions(b)]
-    focus = question_focus(blocks, leading, question)
-    best_by_unit: dict[str, float] = {}
-    for m in mentions:
-        unit = m.quantity.unit
-        best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
-    asked = _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
-                   best_by_unit)
+    asked = _asked([*blocks, *probed], leading, mentions, question)
     values = _values_by_document(mentions)
-    own_clauses = _clauses_by_document(blocks)
+    own_clauses = _clauses_by_document([*blocks, *probed])
     best: dict[tuple[str, str, str], Conflict] = {}
     for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
         conflict = _pair_conflict(a, b, values, asked, own_clauses)
@@ -150,6 +151,46 @@ def find_conflicts(blocks: Sequence[Block], question: str) -> list[Conflict]:
         if key not in best or len(conflict.context) > len(best[key].context):
             best[key] = conflict
     return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
+
+
+def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
+    """Words to search with, beside ``question``, for other documents' statements of the
+    value it asks; () when it asks for none.
+
+    A question asks for a value when it states a quantity ("Will a 150 MB recording go
+    through?"), names a unit ("多少天") or asks for a bound ("the biggest file"). The words
+    are those of each leading clause holding such a value of the asked thing (its focus, and
+    the unit named or a bound asked), and the words naming each unit the question states
+    ("size", "大小" for MB). Retrieval ranks by the question's own words, so a second
+    document's "maximum size for a single uploaded file is 100 MB" can rank below pages
+    that share "upload" and "NimbusDrive" and never reach the blocks: only a search with
+    the words of the first value finds it (natural-phrasing set, 2026-12-01).
+    """
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    mentions = [m for b in leading for m in _mentions(b)]
+    asked = _asked(blocks, leading, mentions, question)
+    if not asked.units and not asked.terms & ASKED_BOUND_TERMS and not any(
+            asked.names(m.quantity.unit) for m in mentions):
+        return ()
+    words: dict[str, None] = {}
+    for m in mentions:
+        if asked.about(m) and asked.of_type(m):
+            words.update(dict.fromkeys(sorted(m.clause)))
+    for unit in sorted(asked.units):
+        words.update(dict.fromkeys(sorted(unit_terms(unit))))
+    return tuple(t for t in words if t not in asked.terms and not t[0].isdigit())
+
+
+def _asked(
+    blocks: Sequence[Block], leading: Sequence[Block], mentions: Sequence[_Mention], question: str
+) -> _Asked:
+    focus = question_focus(blocks, leading, question)
+    best_by_unit: dict[str, float] = {}
+    for m in mentions:
+        unit = m.quantity.unit
+        best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
+    return _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
+                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)))
 
 
 def _mentions(block: Block) -> list[_Mention]:
@@ -225,7 +266,7 @@ def _pair_conflict(
     other = set(b.context)
     shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
     if len(shared) >= MIN_SHARED_TERMS:
-        if not _about_question(shared, a, b, asked.terms) or _other_subjects(a, b, own_clauses):
+        if not _about_question(shared, a, b, asked) or _other_subjects(a, b, own_clauses):
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
@@ -304,14 +345,20 @@ def _states(values: _Values, doc_id: str, other: _Mention) -> bool:
                for own in values.get((doc_id, other.quantity.unit), []))
 
 
-def _about_question(
-    shared: tuple[str, ...], a: _Mention, b: _Mention, question_terms: frozenset[str]
-) -> bool:
+def _about_question(shared: tuple[str, ...], a: _Mention, b: _Mention, asked: _Asked) -> bool:
+    """A shared context term is in the question; or the question names the unit and shares
+    a term with either context; or it states a quantity in the unit and both values are
+    bounds of one kind: "Will a 150 MB recording go through?" is weighed against the upload
+    limits, whatever words ("uploaded", "上传") their sentences use."""
+    question_terms = asked.terms
     if question_terms.intersection(shared):
+        return True
+    if a.quantity.unit in asked.units and a.bound is not None and a.bound == b.bound:
         return True
     naming = unit_terms(a.quantity.unit)
     rest = question_terms - naming
-    return bool(question_terms & naming) and bool(rest.intersection(a.context + b.context))
+    names = bool(question_terms & naming) or a.quantity.unit in asked.units
+    return names and bool(rest.intersection(a.context + b.context))
 
 
 def _side(m: _Mention) -> ConflictSide:

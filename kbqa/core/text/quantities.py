@@ -5,7 +5,8 @@ Units and their normalised form (``Quantity.unit``):
 - sizes -> ``MB``, decimal: 1 KB = 0.001 MB, 1 GB = 1000 MB, 1 TB = 1,000,000 MB, as SI
   and IEC 80000-13 define the prefixes and as storage vendors and upload forms write them;
   so "0.2 GB" equals "200 MB". Binary KiB/MiB/GiB/TiB are converted exactly (1 MiB =
-  1.048576 MB).
+  1.048576 MB). Chinese writes megabytes ``兆`` or a bare capital ``M`` ("150M 的视频"); the M
+  counts only beside Chinese text, since English "150M users" is a scale.
 - durations -> ``day``: week = 7, hour = 1/24, minute = 1/1440, second = 1/86400; so
   "24 hours" equals "1 day" (a policy and an FAQ that say it differently agree).
   Business/working days (``工作日``) are ``business day``: they do not convert to days.
@@ -120,6 +121,11 @@ _SCALES = {"thousand": 1e3, "million": 1e6, "mn": 1e6, "mln": 1e6, "billion": 1e
 _SCALE = re.compile(r"\s*(thousand|million|mln|mn|billion|bn|trillion|千万|百万|万|亿)(?![a-z])",
                     re.IGNORECASE)
 _CJK_TIMES_AFTER = re.compile(r"\s*次")
+# "150M 的视频", "传个 200M 的文件": in Chinese a bare capital M after a number is megabytes
+# (the size written short, as 兆 is); in English "150M users" is a scale, so the M counts
+# only beside Chinese text, and only in capitals ("100m" is metres).
+_CJK_MB_AFTER = re.compile(r"\s*M(?![A-Za-z])")
+_CJK_CHAR = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 _NUMBER_RE = re.compile(_NUM)
 
 _CN_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6,
@@ -180,7 +186,17 @@ def _with_unit(text: str, start: int, end: int, number: float) -> Quantity | Non
         after = pattern.match(text, end)
         if after:
             return Quantity(number * factor, unit, text[start : after.end()], start, after.end())
+    short = _CJK_MB_AFTER.match(text, end)
+    if short and _beside_chinese(text, start, short.end()):
+        return Quantity(number, "MB", text[start : short.end()], start, short.end())
     return None
+
+
+def _beside_chinese(text: str, start: int, end: int) -> bool:
+    """Whether the nearest non-space character before ``start`` or after ``end`` is Chinese
+    (or CJK punctuation)."""
+    before, after = text[:start].rstrip()[-1:], text[end:].lstrip()[:1]
+    return bool(_CJK_CHAR.match(before) or _CJK_CHAR.match(after))
 
 
 def _currency(text: str, before: str, start: int, end: int) -> tuple[str, int, int] | None:

@@ -15,6 +15,11 @@ from kbqa.core.text.quantities import extract_quantities
         ("2025年3月15日发布", []),  # a date, not a duration
         ("3月份的报销", []),  # March, not three months
         ("0.2 GB", [(200.0, "MB", "0.2 GB")]),
+        # megabytes written short in Chinese; a bare M in English is a scale, m metres
+        ("录了一段 150M 的视频", [(150.0, "MB", "150M")]),
+        ("150兆的视频，传个200M文件", [(150.0, "MB", "150兆"), (200.0, "MB", "200M")]),
+        ("150M users, a 150M file", []),
+        ("跑了100m", []),
         # prices in five currencies, with what they are per
         ("park for EUR 40 per month", [(40.0, "EUR/month", "EUR 40 per month")]),
         ("€40/month or € 480 a year", [(40.0, "EUR/month", "€40/month"),

@@ -1,0 +1,66 @@
+"""The conflict gate's own search: other documents' statements of the value a question asks.
+
+Retrieval ranks chunks by the question's words, so when two documents disagree on the asked
+value, the second one's statement can miss the blocks: "What's the biggest single file you
+can upload to NimbusDrive?" brings the manual's "The maximum size of a single uploaded file
+is 200 MB" and pages that share "upload" and "NimbusDrive", while the web uploader guide's
+"The maximum size for a single uploaded file is 100 MB" ranks sixth; "录了一段 150M 的视频，
+用网页版能传上去吗？" brings neither size paragraph. When the question asks for a value
+(``conflicts.probe_terms``), one more search, the question with the words of the leading
+values and of the unit it states, brings up to ``max_blocks`` chunks; those the blocks do
+not hold are the *probed* blocks the conflict check reads beside them
+(``conflicts.find_conflicts``). A probed block joins the blocks only when it is a side of
+a conflict (``with_probed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from kbqa.core.context.assembly import measure
+from kbqa.core.grounding.conflicts import probe_terms
+from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
+
+
+async def probed_blocks(
+    retriever: Retriever, blocks: Sequence[Block], question: str, k: int
+) -> tuple[Block, ...]:
+    """Chunks of the probe search (``probe_terms``; at most ``k``) that ``blocks`` do not
+    hold, by chunk or by identical text, numbered after them; () when the question asks for
+    no value (no search is made then). Raises what ``retriever.search`` raises."""
+    words = probe_terms(blocks, question)
+    if not words:
+        return ()
+    hits = await retriever.search(f"{question} {' '.join(words)}", k)
+    seen = {measure(b.chunk.text)[0] for b in blocks}
+    found: list[Block] = []
+    for hit in hits:
+        fp, tokens = measure(hit.chunk.text)
+        if fp in seen:
+            continue
+        seen.add(fp)
+        n = len(blocks) + len(found) + 1
+        found.append(Block(n=n, chunk=hit.chunk, score=hit.score, tokens=tokens,
+                           text=hit.chunk.text))
+    return tuple(found)
+
+
+def with_probed(
+    blocks: Sequence[Block], probed: Sequence[Block], conflicts: Sequence[Conflict]
+) -> tuple[tuple[Block, ...], list[Conflict]]:
+    """``blocks`` and, after them, the probed blocks that are a side of one of
+    ``conflicts`` (renumbered on from ``len(blocks) + 1``; scored as the weakest block, so
+    they lead nothing else), with ``conflicts`` renumbered alike."""
+    sides = {side.n for c in conflicts for side in c.sides}
+    used = [b for b in probed if b.n in sides]
+    if not used:
+        return tuple(blocks), list(conflicts)
+    floor = min((b.score for b in blocks), default=0.0)
+    number = {b.n: len(blocks) + i for i, b in enumerate(used, 1)}
+    joined = (*blocks, *(replace(b, n=number[b.n], score=min(b.score, floor)) for b in used))
+
+    def side(s: ConflictSide) -> ConflictSide:
+        return replace(s, n=number.get(s.n, s.n))
+
+    return joined, [replace(c, sides=(side(c.sides[0]), side(c.sides[1]))) for c in conflicts]
