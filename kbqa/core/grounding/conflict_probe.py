@@ -26,18 +26,18 @@ from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
 async def probed_blocks(
     retriever: Retriever, blocks: Sequence[Block], question: str, k: int
 ) -> tuple[Block, ...]:
-    """Chunks of the probe search (``probe_terms``; at most ``k``) that ``blocks`` do not
+    """The first ``k`` chunks of the probe search (``probe_terms``) that ``blocks`` do not
     hold, by chunk or by identical text, numbered after them; () when the question asks for
     no value (no search is made then). Raises what ``retriever.search`` raises."""
     words = probe_terms(blocks, question)
     if not words:
         return ()
-    hits = await retriever.search(f"{question} {' '.join(words)}", k)
+    hits = await retriever.search(f"{question} {' '.join(words)}", k + len(blocks))
     seen = {measure(b.chunk.text)[0] for b in blocks}
     found: list[Block] = []
     for hit in hits:
         fp, tokens = measure(hit.chunk.text)
-        if fp in seen:
+        if fp in seen or len(found) >= k:
             continue
         seen.add(fp)
         n = len(blocks) + len(found) + 1

@@ -1,0 +1,108 @@
+"""The conflict card a user sees when two documents disagree on the asked value, however
+the question is phrased and wherever retrieval ranked the second document."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kbqa.core.pipeline import PipelineConfig
+from kbqa.core.types import Chunk, Event, ScoredChunk
+from tests.core.test_pipeline import RECYCLE, SSO, TRIAL, UPLOAD_A, UPLOAD_B, hits, names, run
+from tests.fakes.provider import FakeProvider
+
+WEAK = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
+UPLOAD_ZH_A = Chunk(
+    chunk_id="doc-012#c03", doc_id="doc-012", title="产品手册：上传文件", updated="2025-03-12",
+    authority="manual", language="zh",
+    text="单个文件上传的最大大小为 200 MB。超过这个大小的文件会在传输开始前被拒绝。",
+)
+UPLOAD_ZH_B = Chunk(
+    chunk_id="doc-013#c03", doc_id="doc-013", title="网页上传工具使用指南", updated="2024-11-05",
+    authority="manual", language="zh",
+    text="单个上传文件的最大大小为 100 MB。如果选择了超过此大小的文件，上传工具会跳过它。",
+)
+WEB_INTRO_ZH = Chunk(
+    chunk_id="doc-013#c01", doc_id="doc-013", title="网页上传工具使用指南", updated="2024-11-05",
+    authority="manual", language="zh",
+    text="网页上传工具是通过浏览器添加文件时，在网页版右下角弹出的上传面板。",
+)
+
+
+class ProbedRetriever:
+    """``first`` for the question's own search, ``probe`` for any other (the conflict gate's
+    search for the other side); records the queries."""
+
+    def __init__(self, first: Sequence[ScoredChunk], probe: Sequence[ScoredChunk]) -> None:
+        self.first, self.probe = list(first), list(probe)
+        self.queries: list[str] = []
+
+    async def search(self, query: str, k: int) -> list[ScoredChunk]:
+        self.queries.append(query)
+        return (self.first if len(self.queries) == 1 else self.probe)[:k]
+
+
+def card(events: Sequence[Event]) -> dict[str, object]:
+    """What the conflict card shows: each value with its source's title, date and block."""
+    meta, refusal = events[0].to_dict(), events[1].to_dict()
+    blocks = {b["n"]: b["chunk_id"] for b in meta["blocks"]}
+    return {
+        "reason": refusal["reason"],
+        "sides": sorted((s["value_text"], s["title"], s["updated"], blocks.get(s["n"]))
+                        for s in refusal["conflict"]["sides"]),
+    }
+
+
+async def test_the_second_document_outside_the_blocks_still_shows_on_the_card() -> None:
+    # The web uploader guide's 100 MB ranks below pages that share the question's words.
+    retriever = ProbedRetriever(hits(UPLOAD_A, SSO, TRIAL), hits(UPLOAD_A, UPLOAD_B))
+    provider = FakeProvider(["The maximum size of a single uploaded file is 200 MB [1]."])
+    events, _ = await run("What's the biggest single file you can upload to NimbusDrive?",
+                          provider, retriever)
+
+    assert names(events) == ["meta", "refusal", "done"]
+    assert card(events) == {"reason": "conflict", "sides": [
+        ("100 MB", "Web uploader guide", "2024-11-02", "doc-005#c01"),
+        ("200 MB", "Manual: uploads", "2025-06-30", "doc-004#c01"),
+    ]}
+    assert provider.prompts == []
+    assert "maximum" in retriever.queries[1] and "size" in retriever.queries[1]
+
+
+async def test_a_stated_quantity_is_weighed_against_both_limits() -> None:
+    retriever = ProbedRetriever(hits(UPLOAD_A, UPLOAD_B, relevance=0.2), [])
+    events, _ = await run(
+        "A customer wants to upload a 150 MB screen recording through the browser. "
+        "Will it go through?", FakeProvider([]), retriever)
+
+    assert [side[0] for side in card(events)["sides"]] == ["100 MB", "200 MB"]  # type: ignore[index]
+
+
+async def test_weak_words_but_disagreeing_limits_is_a_conflict_not_low_score() -> None:
+    # "150M" is 150 MB; the question's words barely match (网页版, 视频), below the threshold.
+    retriever = ProbedRetriever(hits(WEB_INTRO_ZH, RECYCLE, relevance=0.09),
+                                hits(UPLOAD_A, UPLOAD_B, UPLOAD_ZH_A, UPLOAD_ZH_B))
+    events, _ = await run("录了一段 150M 的视频，用网页版能传上去吗？", FakeProvider([]),
+                          retriever, config=WEAK)
+
+    assert card(events) == {"reason": "conflict", "sides": [
+        ("100 MB", "网页上传工具使用指南", "2024-11-05", "doc-013#c03"),
+        ("200 MB", "产品手册：上传文件", "2025-03-12", "doc-012#c03"),
+    ]}
+    assert "200 MB" in events[1].to_dict()["message"]
+
+
+async def test_weak_unrelated_question_stays_a_low_score_refusal() -> None:
+    retriever = ProbedRetriever(hits(UPLOAD_A, UPLOAD_B, relevance=0.09), [])
+    events, _ = await run("Who approves the team offsite agenda?", FakeProvider([]), retriever,
+                          config=WEAK)
+
+    assert events[1].to_dict()["reason"] == "low_score"
+
+
+async def test_question_asking_no_value_makes_no_second_search() -> None:
+    retriever = ProbedRetriever(hits(SSO, UPLOAD_A), hits(UPLOAD_B))
+    provider = FakeProvider(["Administrators can enforce single sign-on [1]."])
+    events, _ = await run("Can administrators enforce single sign-on?", provider, retriever)
+
+    assert names(events) == ["meta", "sentence", "done"]
+    assert len(retriever.queries) == 1
