@@ -224,6 +224,27 @@ async def test_each_refusal_renders_its_own_card(
         assert 'href="/chunks/doc-001%23c01/"' in card and "Leave policy" in card
 
 
+async def test_conflict_card_shows_a_document_retrieval_left_out(
+    fake_provider: FakeProvider, refund_kb: None, settings: Any
+) -> None:
+    # One block: the second refund policy never reaches the blocks, the conflict gate's own
+    # search finds it, and the card shows both values with their sources.
+    settings.KBQA_MIN_RELEVANCE = 0.05
+    settings.KBQA_MAX_BLOCKS = 1
+    async with owner_socket() as (_user, _conversation, comm):
+        await comm.send_to(text_data=ask(REFUND_QUESTION))
+        frames = await receive_turn(comm)
+
+    key = turn_key(frames[0])
+    card = next(f for f in frames[1:] if f"refusal-{key}" in f)
+    assert REFUSAL_TITLES["conflict"] in card
+    for value, title, date, href in [
+        ("14 days", "Refund policy", "2025-06-30", "/chunks/doc-010%23c01/"),
+        ("30 days", "Finance policy", "2024-01-10", "/chunks/doc-011%23c01/"),
+    ]:
+        assert value in card and title in card and f"updated {date}" in card and href in card
+
+
 async def test_fabricated_sentences_are_withheld_and_never_sent(
     fake_provider: FakeProvider, leave_kb: None
 ) -> None:
