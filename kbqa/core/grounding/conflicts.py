@@ -98,6 +98,8 @@ class _Asked:
     focus: Focus
     best_by_unit: dict[str, float]
     units: frozenset[str] = frozenset()  # units of the quantities the question states
+    # the question's terms without its dated years: "2018年超级碗冠军是谁" names no 年 (years)
+    unit_words: frozenset[str] = frozenset()
 
     def about(self, m: _Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -110,8 +112,9 @@ class _Asked:
         quantity in it ("Will a 150 MB recording go through?" weighs it against the
         documents' values in MB)."""
         naming = unit_terms(unit)
-        return unit in self.units or bool(self.terms & naming) or any(
-            w in t for t in self.terms if not t.isascii() for w in naming if not w.isascii())
+        words = self.unit_words
+        return unit in self.units or bool(words & naming) or any(
+            w in t for t in words if not t.isascii() for w in naming if not w.isascii())
 
     def pair_about(self, a: _Mention, b: _Mention) -> bool:
         """Whether two values are of what the question asks: one holds its focus, and the
@@ -190,7 +193,8 @@ def _asked(
         unit = m.quantity.unit
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
     return _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
-                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)))
+                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
+                  term_set(_DATED_YEAR_RE.sub(" ", question)))
 
 
 def _mentions(block: Block) -> list[_Mention]:
@@ -357,7 +361,7 @@ def _about_question(shared: tuple[str, ...], a: _Mention, b: _Mention, asked: _A
         return True
     naming = unit_terms(a.quantity.unit)
     rest = question_terms - naming
-    names = bool(question_terms & naming) or a.quantity.unit in asked.units
+    names = bool(asked.unit_words & naming) or a.quantity.unit in asked.units
     return names and bool(rest.intersection(a.context + b.context))
 
 
@@ -380,6 +384,7 @@ def authority_rank(authority: str) -> int:
 
 
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
+_DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
 
 
 def _of_year(block: Block, years: frozenset[str]) -> bool:
