@@ -73,6 +73,8 @@ from kbqa.core.types import Block, Conflict, ConflictSide
 CONTEXT_WINDOW = 8
 MIN_SHARED_TERMS = 2
 MIN_SHARED_SUBJECT = 1
+SAME_STATEMENT_SHARE = 0.8
+MIN_STATEMENT_TERMS = 4
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 
 _CLAUSE_END = CLAUSE_END
@@ -269,7 +271,10 @@ def _pair_conflict(
         return None
     other = set(b.context)
     shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
-    if len(shared) >= MIN_SHARED_TERMS:
+    same = _same_statement(a, b, asked.terms)
+    if same:
+        shared = same
+    elif len(shared) >= MIN_SHARED_TERMS:
         if not _about_question(shared, a, b, asked) or _other_subjects(a, b, own_clauses):
             return None
     else:
@@ -286,6 +291,22 @@ def _pair_conflict(
     if of_year[0] != of_year[1]:
         return replace(conflict, preferred=of_year.index(True), preferred_by="year")
     return conflict
+
+
+def _same_statement(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
+    """The words two values' clauses share when the clauses are one statement with another
+    number (at least ``SAME_STATEMENT_SHARE`` of their words, numbers and unit words aside,
+    in common, and ``MIN_STATEMENT_TERMS`` of them), and a question word is among them: a
+    copy of a page edited later, "compared to $10.4 billion in revenue in Q1 2021" against
+    "compared to $1.39 billion in revenue in Q1 2021". () otherwise."""
+    unit = _unit_words(a.quantity.unit)
+    one, two = ({t for t in m.clause if not t[0].isdigit() and t not in unit} for m in (a, b))
+    common, either = one & two, one | two
+    if len(common) < MIN_STATEMENT_TERMS or len(common) < SAME_STATEMENT_SHARE * len(either):
+        return ()
+    if not question_terms & common:
+        return ()
+    return tuple(sorted(common))
 
 
 def _other_subjects(

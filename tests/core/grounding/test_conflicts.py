@@ -205,3 +205,15 @@ def test_one_conflict_per_document_pair_and_unit() -> None:
         [(1, "a", "200 MB"), (3, "c", "50 MB")],
         [(2, "b", "100 MB"), (3, "c", "50 MB")],
     ]
+
+
+def test_one_statement_with_another_number_is_a_conflict() -> None:
+    # A copy of a page edited later: the words agree, the number does not; one shared context
+    # word before the number ("compared") would not have been enough.
+    a = block(1, "d1", "Sales rose 81 percent, compared to $10.4 billion in revenue in Q1 2021.")
+    b = block(2, "d2", "Sales rose 81 percent, compared to $1.39 billion in revenue in Q1 2021.")
+    found = find_conflicts([a, b], "What was the revenue in Q1 2021?")
+    assert [(c.sides[0].value_text, c.sides[1].value_text) for c in found] == [
+        ("$10.4 billion", "$1.39 billion")
+    ]
+    assert find_conflicts([a, b], "Who runs the Berlin factory?") == []
