@@ -50,11 +50,17 @@ UNIT_TERMS: dict[str, frozenset[str]] = {
     "month": frozenset({"month", "year", "often", "long", "月", "年", "多久", "多长"}),
     "req/min": frozenset({"request", "rate", "limit", "限流", "频率", "次"}),
     "%": frozenset({"percent", "percentage", "比例"}),
+    # dates (``kbqa.core.text.dates``): "when" is added by ``conflicts`` (a stop word)
+    "date": frozenset({"when", "date", "day", "日期", "时间", "时候", "哪天", "几号"}),
+    "year-month": frozenset({"when", "date", "month", "日期", "时间", "时候", "几月"}),
 }
 # A price's unit is its currency and what it is per ("EUR/person/month"): the question
 # names it by asking a price or naming the currency.
 PRICE_TERMS = frozenset({"price", "cost", "fee", "charge", "pay", "paid", "much", "expensive",
-                         "cheap", "价格", "费用", "多少钱", "收费", "价钱", "钱", "花费", "费"})
+                         "cheap", "价格", "费用", "多少钱", "收费", "价钱", "钱", "花费", "费",
+                         # amounts of money that are no price: "What was Tesla's revenue?"
+                         "revenue", "income", "profit", "earning", "sale", "budget",
+                         "营收", "收入", "利润", "营业额", "销售额", "预算"})
 CURRENCY_TERMS: dict[str, frozenset[str]] = {
     "USD": frozenset({"usd", "dollar", "美元"}),
     "EUR": frozenset({"eur", "euro", "欧元"}),

@@ -66,6 +66,7 @@ from kbqa.core.grounding.conflict_focus import (
 )
 from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
+from kbqa.core.text.dates import extract_dates
 from kbqa.core.text.quantities import Quantity, extract_quantities, fold
 from kbqa.core.text.terms import term_set, terms
 from kbqa.core.types import Block, Conflict, ConflictSide
@@ -74,6 +75,7 @@ CONTEXT_WINDOW = 8
 MIN_SHARED_TERMS = 2
 MIN_SHARED_SUBJECT = 1
 SAME_STATEMENT_SHARE = 0.8
+DATE_UNITS = frozenset({"date", "year-month"})
 MIN_STATEMENT_TERMS = 4
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 
@@ -196,7 +198,7 @@ def _asked(
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
     return _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
                   best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
-                  term_set(_DATED_YEAR_RE.sub(" ", question)))
+                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
 
 
 def _mentions(block: Block) -> list[_Mention]:
@@ -218,7 +220,7 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
     text = fold(raw)
     out: list[_Found] = []
     clause_start = sentence_start = 0
-    for quantity in extract_quantities(raw):
+    for quantity in sorted([*extract_quantities(raw), *extract_dates(raw)], key=_start):
         for end in _CLAUSE_END.finditer(text, clause_start, quantity.start):
             clause_start = sentence_start = end.end()
         context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
@@ -267,13 +269,16 @@ def _pair_conflict(
         return None
     if _states(values, a.block.doc_id, b) or _states(values, b.block.doc_id, a):
         return None
-    if not asked.pair_about(a, b):
-        return None
+    if not asked.pair_about(a, b) or (qa.unit in DATE_UNITS and not asked.of_type(a)):
+        return None  # news gives dates in passing: only a question asking when weighs them
     other = set(b.context)
     shared = tuple(t for t in dict.fromkeys(a.context) if t in other)
-    same = _same_statement(a, b, asked.terms)
+    same = _same_statement(a, b, asked.terms) if asked.of_type(a) else ()
     if same:
         shared = same
+    elif qa.unit in DATE_UNITS:
+        return None  # two events' dates share their words ("Spider-Man released ..."): only
+        # one statement given two dates is a disagreement
     elif len(shared) >= MIN_SHARED_TERMS:
         if not _about_question(shared, a, b, asked) or _other_subjects(a, b, own_clauses):
             return None
@@ -298,7 +303,9 @@ def _same_statement(a: _Mention, b: _Mention, question_terms: frozenset[str]) ->
     number (at least ``SAME_STATEMENT_SHARE`` of their words, numbers and unit words aside,
     in common, and ``MIN_STATEMENT_TERMS`` of them), and a question word is among them: a
     copy of a page edited later, "compared to $10.4 billion in revenue in Q1 2021" against
-    "compared to $1.39 billion in revenue in Q1 2021". () otherwise."""
+    "compared to $1.39 billion in revenue in Q1 2021". () otherwise. The caller asks it only
+    when the question asks for a value of that unit ("What was the revenue", "When was it
+    released"): "Which console was it made for?" is answered alike from either copy."""
     unit = _unit_words(a.quantity.unit)
     one, two = ({t for t in m.clause if not t[0].isdigit() and t not in unit} for m in (a, b))
     common, either = one & two, one | two
@@ -406,6 +413,16 @@ def authority_rank(authority: str) -> int:
 
 _YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
+# "when" is a stop word, so no term says a question asks for a date: this does
+_WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)
+
+
+def _asked_when(question: str) -> frozenset[str]:
+    return frozenset({"when"}) if _WHEN_RE.search(question) else frozenset()
+
+
+def _start(q: Quantity) -> int:
+    return q.start
 
 
 def _of_year(block: Block, years: frozenset[str]) -> bool:
