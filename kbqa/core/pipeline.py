@@ -263,7 +263,9 @@ async def _conflicts(
     return blocks, conflicts
 
 
-def _in_language(conflicts: Sequence[Conflict], blocks: Sequence[Block], lang: Language) -> Conflict:
+def _in_language(
+    conflicts: Sequence[Conflict], blocks: Sequence[Block], lang: Language
+) -> Conflict:
     """The first of ``conflicts`` whose two sides are in the question's language (a Chinese
     question is shown the Chinese manuals' 200 MB and 100 MB), else the first."""
     own = {b.n for b in blocks if b.chunk.language == lang}
