@@ -221,7 +221,8 @@ def test_one_statement_with_another_number_is_a_conflict() -> None:
 
 def test_two_dates_for_one_release_are_a_conflict() -> None:
     said = "Marvel's Spider-Man was released for the PlayStation 4 on"
-    a, b = block(1, "d1", f"{said} September 7, 2018."), block(2, "d2", f"{said} September 1, 2020.")
+    a = block(1, "d1", f"{said} September 7, 2018.")
+    b = block(2, "d2", f"{said} September 1, 2020.")
     found = find_conflicts([a, b], "When was Marvel's Spider-Man released?")
     assert [(c.unit, c.sides[0].value_text, c.sides[1].value_text) for c in found] == [
         ("date", "September 7, 2018", "September 1, 2020")
