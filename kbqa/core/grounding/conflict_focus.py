@@ -53,6 +53,7 @@ UNIT_TERMS: dict[str, frozenset[str]] = {
     # dates (``kbqa.core.text.dates``): "when" is added by ``conflicts`` (a stop word)
     "date": frozenset({"when", "date", "day", "日期", "时间", "时候", "哪天", "几号"}),
     "year-month": frozenset({"when", "date", "month", "日期", "时间", "时候", "几月"}),
+    "month-day": frozenset({"when", "date", "day", "日期", "时间", "时候", "哪天", "几号"}),
 }
 # A price's unit is its currency and what it is per ("EUR/person/month"): the question
 # names it by asking a price or naming the currency.

@@ -75,7 +75,7 @@ CONTEXT_WINDOW = 8
 MIN_SHARED_TERMS = 2
 MIN_SHARED_SUBJECT = 1
 SAME_STATEMENT_SHARE = 0.8
-DATE_UNITS = frozenset({"date", "year-month"})
+DATE_UNITS = frozenset({"date", "year-month", "month-day"})
 MIN_STATEMENT_TERMS = 4
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 

@@ -8,7 +8,9 @@ a ``Quantity`` whose unit says its precision, so only dates of one precision are
   "September 7, 2018", "Sep. 7th, 2018", "7 September 2018", "2018-09-07", "2018年9月7日",
   "2018年9月7号";
 - ``year-month``: a month of a year, valued ``year * 12 + month - 1``: "June 2010",
-  "2018年6月" (when no day follows).
+  "2018年6月" (when no day follows);
+- ``month-day``: a day of a month with no year, valued ``month * 100 + day``: "11月9日",
+  "November 9" (news gives release days so: "定档于11月9日").
 
 A year alone ("in 2018", "2018年") is no date here: texts name years in passing far more often
 than they date an event by one. Offsets are in ``quantities.fold(text)``, as a quantity's are.
@@ -40,6 +42,11 @@ _MONTH_PATTERNS = (
     (re.compile(rf"\b{_MONTH},?\s+{_YEAR}", re.IGNORECASE), "my"),
     (re.compile(rf"(?<!\d){_YEAR}\s*年\s*(\d{{1,2}})\s*月(?!\s*\d)"), "ym"),
 )
+# a day of a month with no year ("11月9日", "November 9"): only the year-less kind
+_MONTH_DAY_PATTERNS = (
+    (re.compile(rf"\b{_MONTH}\s+{_DAY}\b(?!,?\s*\d)", re.IGNORECASE), "md"),
+    (re.compile(r"(?<![年\d])(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]"), "md"),
+)
 
 
 def extract_dates(text: str) -> list[Quantity]:
@@ -47,7 +54,8 @@ def extract_dates(text: str) -> list[Quantity]:
     folded = fold(text)
     found: list[Quantity] = []
     taken: list[tuple[int, int]] = []
-    for patterns, unit in ((_DAY_PATTERNS, "date"), (_MONTH_PATTERNS, "year-month")):
+    for patterns, unit in ((_DAY_PATTERNS, "date"), (_MONTH_PATTERNS, "year-month"),
+                           (_MONTH_DAY_PATTERNS, "month-day")):
         for pattern, order in patterns:
             for match in pattern.finditer(folded):
                 if any(s < match.end() and match.start() < e for s, e in taken):
@@ -61,12 +69,16 @@ def extract_dates(text: str) -> list[Quantity]:
 
 
 def _value(parts: dict[str, str]) -> float | None:
-    """The ordinal of a day, or ``year * 12 + month - 1`` without one; None if impossible."""
+    """The ordinal of a day, ``year * 12 + month - 1`` without a day, ``month * 100 + day``
+    without a year; None if impossible."""
     month_text = parts["m"]
     month = int(month_text) if month_text.isdigit() else _MONTHS[month_text[:3].lower()]
-    year = int(parts["y"])
     if not 1 <= month <= 12:
         return None
+    if "y" not in parts:
+        day = int(parts["d"])
+        return float(month * 100 + day) if 1 <= day <= 31 else None
+    year = int(parts["y"])
     if "d" not in parts:
         return float(year * 12 + month - 1)
     try:

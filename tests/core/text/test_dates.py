@@ -14,6 +14,8 @@ from kbqa.core.text.dates import extract_dates
         ("飞船于2016年10月17日发射，2016年11月返回", [("date", "2016年10月17日"),
                                              ("year-month", "2016年11月")]),
         ("OpenAI released GPT-3 in June 2020.", [("year-month", "June 2020")]),
+        ("定档于11月9日，on November 9", [("month-day", "11月9日"),
+                                        ("month-day", "November 9")]),
         ("in 2018, 2018年", []),  # a year alone is no date
         ("Feb 30, 2020", []),  # no such day
     ],
