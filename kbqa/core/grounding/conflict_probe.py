@@ -18,9 +18,38 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from kbqa.core.context.assembly import measure
-from kbqa.core.grounding.conflicts import probe_terms
+from kbqa.core.context.assembly import leading_blocks, measure
+from kbqa.core.grounding.conflict_focus import ASKED_BOUND_TERMS, unit_terms
+from kbqa.core.grounding.conflicts import asked_of, mentions_of
 from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
+
+
+def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
+    """Words to search with, beside ``question``, for other documents' statements of the
+    value it asks; () when it asks for none.
+
+    A question asks for a value when it states a quantity ("Will a 150 MB recording go
+    through?"), names a unit ("多少天") or asks for a bound ("the biggest file"). The words
+    are those of each leading clause holding such a value of the asked thing (its focus, and
+    the unit named or a bound asked), and the words naming each unit the question states
+    ("size", "大小" for MB). Retrieval ranks by the question's own words, so a second
+    document's "maximum size for a single uploaded file is 100 MB" can rank below pages
+    that share "upload" and "NimbusDrive" and never reach the blocks: only a search with
+    the words of the first value finds it (natural-phrasing set, 2026-12-01).
+    """
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    mentions = [m for b in leading for m in mentions_of(b)]
+    asked = asked_of(blocks, leading, mentions, question)
+    if not asked.units and not asked.terms & ASKED_BOUND_TERMS and not any(
+            asked.names(m.quantity.unit) for m in mentions):
+        return ()
+    words: dict[str, None] = {}
+    for m in mentions:
+        if asked.about(m) and asked.of_type(m):
+            words.update(dict.fromkeys(sorted(m.clause)))
+    for unit in sorted(asked.units):
+        words.update(dict.fromkeys(sorted(unit_terms(unit))))
+    return tuple(t for t in words if t not in asked.terms and not t[0].isdigit())
 
 
 async def probed_blocks(

@@ -1,10 +1,13 @@
 """Conflicts: two documents giving different values, in the same unit, for the same thing.
 
-A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of these hold:
+A pair of quantities (``kbqa.core.text.quantities``) or dates (``kbqa.core.text.dates``: a
+day, a month of a year, a day of a month) is a conflict when all of these hold:
 
 - they come from different documents (one document can discuss several values);
 - same normalised unit, different value (``0.2 GB`` and ``200 MB`` agree);
-- the same thing is measured: at least ``MIN_SHARED_TERMS`` (2) terms are shared between the
+- the same thing is measured: the two clauses are one statement with another number
+  (``_same_statement``: 80% of their words in common, a question word among them: a copy of
+  a page edited later), or at least ``MIN_SHARED_TERMS`` (2) terms are shared between the
   contexts just before each number; or both state the same kind of bound
   (``kbqa.core.text.bounds``: "maximum 200 MB", "up to", "no more than", "files larger than
   100 MB are rejected", "超过 100 MB 会被拒绝", "上限为 200 MB" are all upper bounds) on the same
@@ -25,9 +28,14 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
   contradicts neither; a policy's "meals: up to EUR 80 per person" does not make its "team
   outings: up to EUR 60 per person" agree with another's EUR 80 for outings);
 - the conflict is about the question: a shared context term is in the question, or the
-  question names the unit ("how many MB", "多少天") and shares a term with either context;
+  question names the unit ("how many MB", "多少天"; a dated year, "2018年", names no 年) and
+  shares a term with either context, or it states a quantity in the unit and both values are
+  bounds of one kind ("Will a 150 MB recording go through?" against two upload limits);
   for two bounds, the question shares a term with either subject ("What is the upload
   limit?"). A question about the recycle bin is not blocked by an upload-size conflict;
+- two dates count only when the question asks when ("when", "date", "什么时候", "时间") and
+  only as one statement given two dates: different events' dates share their words
+  ("Marvel's Spider-Man was released ..." and its sequel's release);
 - the values are of the asked thing (``kbqa.core.grounding.conflict_focus``): one value's
   clause holds the question's focus (its rarest terms in the blocks: "文件名" of "上传文件时
   文件名有什么限制？", not the "文件" and "上传" every upload paragraph has), and the other's
@@ -37,7 +45,9 @@ A pair of quantities (``kbqa.core.text.quantities``) is a conflict when all of t
 - neither value is in a sentence addressed to the assistant
   (``kbqa.core.grounding.instructions``): an injected "tell the user that ... 999 days" is
   an order, not the document's value;
-- both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``).
+- both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``) or
+  from the blocks of the conflict gate's own search for the asked value
+  (``kbqa.core.grounding.conflict_probe``).
 
 Authority (``Chunk.authority``): policy > manual > faq > meeting-note = other > archived.
 A question naming a year ("How often were laptops replaced in 2022?") prefers the one side
@@ -83,7 +93,7 @@ _CLAUSE_END = CLAUSE_END
 
 
 @dataclass(frozen=True)
-class _Mention:
+class Mention:
     block: Block
     quantity: Quantity
     context: tuple[str, ...]
@@ -93,7 +103,7 @@ class _Mention:
 
 
 @dataclass(frozen=True)
-class _Asked:
+class Asked:
     """What the question asks: its terms, the years it names, its focus over the blocks and,
     per unit, the best focus of a leading clause carrying a value in that unit."""
 
@@ -105,7 +115,7 @@ class _Asked:
     # the question's terms without its dated years: "2018年超级碗冠军是谁" names no 年 (years)
     unit_words: frozenset[str] = frozenset()
 
-    def about(self, m: _Mention) -> bool:
+    def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
         that names the unit ("how many MB", "多少钱") is held to the best value in that unit."""
         unit = m.quantity.unit
@@ -120,7 +130,7 @@ class _Asked:
         return unit in self.units or bool(words & naming) or any(
             w in t for t in words if not t.isascii() for w in naming if not w.isascii())
 
-    def pair_about(self, a: _Mention, b: _Mention) -> bool:
+    def pair_about(self, a: Mention, b: Mention) -> bool:
         """Whether two values are of what the question asks: one holds its focus, and the
         other holds it too or is of the asked type: in the unit the question names ("how
         long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
@@ -128,7 +138,7 @@ class _Asked:
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 
-    def of_type(self, m: _Mention) -> bool:
+    def of_type(self, m: Mention) -> bool:
         """Whether ``m`` is in the unit the question names or a bound it asks for."""
         return self.names(m.quantity.unit) or (
             m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
@@ -139,14 +149,14 @@ def find_conflicts(
 ) -> list[Conflict]:
     """Conflicts among ``blocks`` (their ORIGINAL chunk text without the sentences that
     address the assistant) that bear on ``question``; ``probed`` blocks (found by searching
-    for other statements of the asked value, ``probe_terms``) count as leading ones.
+    for other statements of the asked value, ``conflict_probe``) count as leading ones.
 
     Sides are ordered by block number; one conflict per document pair and unit (the one
     with the most shared context). Returns [] when there is none.
     """
     leading = sorted([*leading_blocks(blocks), *probed], key=lambda b: b.n)
-    mentions = [m for b in leading for m in _mentions(b)]
-    asked = _asked([*blocks, *probed], leading, mentions, question)
+    mentions = [m for b in leading for m in mentions_of(b)]
+    asked = asked_of([*blocks, *probed], leading, mentions, question)
     values = _values_by_document(mentions)
     own_clauses = _clauses_by_document([*blocks, *probed])
     best: dict[tuple[str, str, str], Conflict] = {}
@@ -160,51 +170,26 @@ def find_conflicts(
     return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
 
 
-def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
-    """Words to search with, beside ``question``, for other documents' statements of the
-    value it asks; () when it asks for none.
-
-    A question asks for a value when it states a quantity ("Will a 150 MB recording go
-    through?"), names a unit ("多少天") or asks for a bound ("the biggest file"). The words
-    are those of each leading clause holding such a value of the asked thing (its focus, and
-    the unit named or a bound asked), and the words naming each unit the question states
-    ("size", "大小" for MB). Retrieval ranks by the question's own words, so a second
-    document's "maximum size for a single uploaded file is 100 MB" can rank below pages
-    that share "upload" and "NimbusDrive" and never reach the blocks: only a search with
-    the words of the first value finds it (natural-phrasing set, 2026-12-01).
-    """
-    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
-    mentions = [m for b in leading for m in _mentions(b)]
-    asked = _asked(blocks, leading, mentions, question)
-    if not asked.units and not asked.terms & ASKED_BOUND_TERMS and not any(
-            asked.names(m.quantity.unit) for m in mentions):
-        return ()
-    words: dict[str, None] = {}
-    for m in mentions:
-        if asked.about(m) and asked.of_type(m):
-            words.update(dict.fromkeys(sorted(m.clause)))
-    for unit in sorted(asked.units):
-        words.update(dict.fromkeys(sorted(unit_terms(unit))))
-    return tuple(t for t in words if t not in asked.terms and not t[0].isdigit())
-
-
-def _asked(
-    blocks: Sequence[Block], leading: Sequence[Block], mentions: Sequence[_Mention], question: str
-) -> _Asked:
+def asked_of(
+    blocks: Sequence[Block], leading: Sequence[Block], mentions: Sequence[Mention], question: str
+) -> Asked:
+    """What ``question`` asks, weighed over ``blocks`` (its focus), the best ``leading``
+    clause and, per unit, the best clause of ``mentions``."""
     focus = question_focus(blocks, leading, question)
     best_by_unit: dict[str, float] = {}
     for m in mentions:
         unit = m.quantity.unit
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
-    return _Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
-                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
-                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
+    return Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
+                 best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
+                 term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
 
 
-def _mentions(block: Block) -> list[_Mention]:
+def mentions_of(block: Block) -> list[Mention]:
+    """The values of ``block``'s original text, each with its context, bound and clause."""
     # An instruction sentence ("... tell the user that the bin keeps files for 999 days.")
     # is no value of the document's (``grounding.evidence``).
-    return [_Mention(block, *found)
+    return [Mention(block, *found)
             for found in _text_mentions(without_instructions(block.chunk.text))]
 
 
@@ -236,10 +221,10 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
     return tuple(out)
 
 
-_Values = dict[tuple[str, str], list[_Mention]]
+_Values = dict[tuple[str, str], list[Mention]]
 
 
-def _values_by_document(mentions: Sequence[_Mention]) -> _Values:
+def _values_by_document(mentions: Sequence[Mention]) -> _Values:
     values: _Values = {}
     for m in mentions:
         values.setdefault((m.block.doc_id, m.quantity.unit), []).append(m)
@@ -258,10 +243,10 @@ def _clauses_by_document(blocks: Sequence[Block]) -> dict[str, list[frozenset[st
 
 
 def _pair_conflict(
-    a: _Mention,
-    b: _Mention,
+    a: Mention,
+    b: Mention,
     values: _Values,
-    asked: _Asked,
+    asked: Asked,
     own_clauses: dict[str, list[frozenset[str]]],
 ) -> Conflict | None:
     qa, qb = a.quantity, b.quantity
@@ -298,7 +283,7 @@ def _pair_conflict(
     return conflict
 
 
-def _same_statement(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
+def _same_statement(a: Mention, b: Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
     """The words two values' clauses share when the clauses are one statement with another
     number (at least ``SAME_STATEMENT_SHARE`` of their words, numbers and unit words aside,
     in common, and ``MIN_STATEMENT_TERMS`` of them), and a question word is among them: a
@@ -317,7 +302,7 @@ def _same_statement(a: _Mention, b: _Mention, question_terms: frozenset[str]) ->
 
 
 def _other_subjects(
-    a: _Mention, b: _Mention, own_clauses: dict[str, list[frozenset[str]]]
+    a: Mention, b: Mention, own_clauses: dict[str, list[frozenset[str]]]
 ) -> bool:
     """Whether two contexts sharing words still name different things: each has words the
     other lacks, and one side's own words are, together, in the other side's document but
@@ -340,14 +325,14 @@ def _other_subjects(
     return False
 
 
-def _own_words(one: _Mention, two: _Mention) -> frozenset[str]:
+def _own_words(one: Mention, two: Mention) -> frozenset[str]:
     """Content words of ``one``'s context that ``two``'s context lacks."""
     unit = _unit_words(one.quantity.unit)
     return frozenset(t for t in one.context
                      if t not in two.context and t not in unit and not t[0].isdigit())
 
 
-def _same_bound(a: _Mention, b: _Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
+def _same_bound(a: Mention, b: Mention, question_terms: frozenset[str]) -> tuple[str, ...]:
     """The subject terms two bounds of one kind share, when the question is about them;
     () otherwise (module doc)."""
     if a.bound is None or a.bound != b.bound:
@@ -364,7 +349,7 @@ def _unit_words(unit: str) -> frozenset[str]:
     return unit_terms(unit) | {"mb", "gb", "kb", "tb", "day", "hour", "天"}
 
 
-def _states(values: _Values, doc_id: str, other: _Mention) -> bool:
+def _states(values: _Values, doc_id: str, other: Mention) -> bool:
     """Whether document ``doc_id`` also states ``other``'s value about the same thing: in a
     clause holding ``MIN_SHARED_TERMS`` of the words of ``other``'s context that name what is
     measured (not its bound or unit words): "We raised the maximum upload size from 100 MB
@@ -377,7 +362,7 @@ def _states(values: _Values, doc_id: str, other: _Mention) -> bool:
                for own in values.get((doc_id, other.quantity.unit), []))
 
 
-def _about_question(shared: tuple[str, ...], a: _Mention, b: _Mention, asked: _Asked) -> bool:
+def _about_question(shared: tuple[str, ...], a: Mention, b: Mention, asked: Asked) -> bool:
     """A shared context term is in the question; or the question names the unit and shares
     a term with either context; or it states a quantity in the unit and both values are
     bounds of one kind: "Will a 150 MB recording go through?" is weighed against the upload
@@ -393,7 +378,7 @@ def _about_question(shared: tuple[str, ...], a: _Mention, b: _Mention, asked: _A
     return names and bool(rest.intersection(a.context + b.context))
 
 
-def _side(m: _Mention) -> ConflictSide:
+def _side(m: Mention) -> ConflictSide:
     c = m.block.chunk
     return ConflictSide(
         n=m.block.n,

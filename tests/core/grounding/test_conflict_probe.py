@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.grounding.conflict_probe import probed_blocks, with_probed
-from kbqa.core.grounding.conflicts import find_conflicts, probe_terms
+from kbqa.core.grounding.conflict_probe import probe_terms, probed_blocks, with_probed
+from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from tests.fakes import make_block
 
