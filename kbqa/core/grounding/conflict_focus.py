@@ -20,8 +20,9 @@ cycle, uploaded parking fees) reach 0.8-1.0 on both sides; the file-name questio
 sentences reach 0.3; a "restore files faster" question's retention sentences reach 0.2.
 
 The asked *type* (``unit_terms``, ``ASKED_BOUND_TERMS``): a question naming a unit ("how
-long", "how many MB", "能多大", "多少钱", "停车费") or asking for a limit ("maximum", "上限")
-asks for a value of that kind, whatever words the value's sentence uses;
+long", "how many MB", "能多大", "多少钱", "停车费", "revenue"; a date: "when", "日期", "时间")
+or asking for a limit ("maximum", "上限") asks for a value of that kind, whatever words the
+value's sentence uses;
 ``kbqa.core.grounding.conflicts`` lets one side of a conflict qualify by its type when the
 other holds the focus.
 """
