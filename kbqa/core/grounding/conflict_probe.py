@@ -55,24 +55,31 @@ def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
 async def probed_blocks(
     retriever: Retriever, blocks: Sequence[Block], question: str, k: int
 ) -> tuple[Block, ...]:
-    """The first ``k`` chunks of the probe search (``probe_terms``) that ``blocks`` do not
-    hold, by chunk or by identical text, numbered after them; () when the question asks for
+    """The blocks the probe search (``probe_terms``) finds: those of ``blocks`` it finds
+    (their own numbers; the question may have ranked them below the leading ones: the
+    Chinese uploader guide's 100 MB for "我有个 120MB 的压缩包，网页上传会不会被拒？"), then its
+    first ``k`` chunks that ``blocks`` do not hold, by chunk or by identical text, numbered
+    after them; () when the question asks for
     no value (no search is made then). Raises what ``retriever.search`` raises."""
     words = probe_terms(blocks, question)
     if not words:
         return ()
     hits = await retriever.search(f"{question} {' '.join(words)}", k + len(blocks))
-    seen = {measure(b.chunk.text)[0] for b in blocks}
+    held = {measure(b.chunk.text)[0]: b for b in blocks}
+    again: list[Block] = []  # blocks the question ranked low but the search found
     found: list[Block] = []
     for hit in hits:
         fp, tokens = measure(hit.chunk.text)
-        if fp in seen or len(found) >= k:
+        if fp in held:
+            if held[fp].n <= len(blocks):
+                again.append(held[fp])
             continue
-        seen.add(fp)
-        n = len(blocks) + len(found) + 1
-        found.append(Block(n=n, chunk=hit.chunk, score=hit.score, tokens=tokens,
-                           text=hit.chunk.text))
-    return tuple(found)
+        if len(found) >= k:
+            continue
+        held[fp] = Block(n=len(blocks) + len(found) + 1, chunk=hit.chunk, score=hit.score,
+                         tokens=tokens, text=hit.chunk.text)
+        found.append(held[fp])
+    return (*dict.fromkeys(again), *found)
 
 
 def with_probed(
@@ -82,7 +89,7 @@ def with_probed(
     ``conflicts`` (renumbered on from ``len(blocks) + 1``; scored as the weakest block, so
     they lead nothing else), with ``conflicts`` renumbered alike."""
     sides = {side.n for c in conflicts for side in c.sides}
-    used = [b for b in probed if b.n in sides]
+    used = [b for b in probed if b.n in sides and b.n > len(blocks)]
     if not used:
         return tuple(blocks), list(conflicts)
     floor = min((b.score for b in blocks), default=0.0)

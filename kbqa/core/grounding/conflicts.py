@@ -154,11 +154,13 @@ def find_conflicts(
     Sides are ordered by block number; one conflict per document pair and unit (the one
     with the most shared context). Returns [] when there is none.
     """
-    leading = sorted([*leading_blocks(blocks), *probed], key=lambda b: b.n)
+    leading = sorted({b.n: b for b in [*leading_blocks(blocks), *probed]}.values(),
+                     key=lambda b: b.n)
     mentions = [m for b in leading for m in mentions_of(b)]
-    asked = asked_of([*blocks, *probed], leading, mentions, question)
+    every = list({b.n: b for b in [*blocks, *probed]}.values())
+    asked = asked_of(every, leading, mentions, question)
     values = _values_by_document(mentions)
-    own_clauses = _clauses_by_document([*blocks, *probed])
+    own_clauses = _clauses_by_document(every)
     best: dict[tuple[str, str, str], Conflict] = {}
     for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
         conflict = _pair_conflict(a, b, values, asked, own_clauses)

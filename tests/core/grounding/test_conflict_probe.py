@@ -57,3 +57,19 @@ def test_a_dated_year_names_no_duration() -> None:
               make_block(2, "超级碗每一年举办一次。", doc_id="doc-009")]
     assert probe_terms(blocks, "2018年超级碗冠军是谁") == ()
     assert find_conflicts(blocks, "2018年超级碗冠军是谁") == []
+
+
+async def test_a_block_ranked_low_that_the_search_finds_is_a_side() -> None:
+    # The question's words rank the uploader guide's 100 MB far below the manual's 200 MB;
+    # the search for the asked value finds it, so the card shows the two Chinese pages.
+    manual = make_block(1, "单个文件上传的最大大小为 200 MB。", doc_id="doc-012", score=10.0)
+    guide = make_block(2, "单个上传文件的最大大小为 100 MB。", doc_id="doc-013", score=2.0)
+    retriever = InMemoryRetriever([manual.chunk, guide.chunk])
+    question = "我有个 120MB 的压缩包，网页上传会不会被拒？"
+
+    probed = await probed_blocks(retriever, [manual, guide], question, 2)
+    found = find_conflicts([manual, guide], question, probed)
+
+    assert [(s.doc_id, s.value_text) for s in found[0].sides] == [
+        ("doc-012", "200 MB"), ("doc-013", "100 MB")]
+    assert with_probed([manual, guide], probed, found)[0] == (manual, guide)
