@@ -66,9 +66,11 @@ async def test_one_websocket_turn_runs_a_pinned_number_of_statements(
             await receive_turn(comm)
     # the session and its user (still logged in?); the conversation, its left-over pending
     # turns, its history, the user's groups; the trace, both messages (one INSERT); the
-    # cited chunks; the trace and the answer completed. main at c182e2d ran 12 (one INSERT
-    # per message).
-    assert len(seen) == 11, "\n".join(seen)
+    # hits' chunks, read back twice: for the question's search and for the conflict gate's
+    # search for the asked value ("how often": a duration); the trace and the answer
+    # completed. main at c182e2d ran 12 (one INSERT per message), 11 before the conflict
+    # gate's search.
+    assert len(seen) == 12, "\n".join(seen)
 
 
 
@@ -116,7 +118,8 @@ async def test_one_sse_answer_runs_a_pinned_number_of_statements(
     assert status == 200 and b"event: done" in body
     # the token and its user, looked up once for the body-limit check and the view; the
     # user's permissions (user, groups) and groups; the new conversation, the trace, both
-    # messages; the cited chunks; the trace and the answer completed. main at c182e2d ran
+    # messages; the hits' chunks, for the question's search and for the conflict gate's
+    # search for the asked value; the trace and the answer completed. main at c182e2d ran
     # 15 (the token looked up and stamped twice, the conversation created on its own and
-    # then titled, one INSERT per message).
-    assert len(seen) == 10, "\n".join(seen)
+    # then titled, one INSERT per message), 10 before the conflict gate's search.
+    assert len(seen) == 11, "\n".join(seen)
