@@ -38,6 +38,7 @@ from kbqa.core.readers.extractive.question import (
     tagged,
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.readers.extractive.units import asks_duration, states_duration
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.terms import is_question_word, stem
 
@@ -50,7 +51,9 @@ _ASKS_RE = re.compile(
 # A clause ends after these marks, but not after an initial ("U.S. Open", "J. Smith").
 _CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
-_DIGIT_WORD_RE = re.compile(r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b")
+# A plural number ("429s", "the 1990s") is the question's own number as much.
+_DIGIT_WORD_RE = re.compile(
+    r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b|\b\d+(?:[.,]\d+)*(?=s\b)")
 _IDENTIFIER_RE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
@@ -267,6 +270,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         return bool(_TIME_SPAN_RE.search(blanked))
     if kind == "quantity" and _FREQUENCY_ASK_RE.search(question.lower()):
         return states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))
+    if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
+        return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
     return states(kind, blanked)
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from kbqa.core.readers.extractive.focus import AskKind, new_answer
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common, contradicts
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.units import in_unit
 from kbqa.core.types import Block
 
 COMMON_FACTOR = 0.5  # weight kept by a term in more than half of 3+ blocks (verifier's rule)
@@ -105,10 +106,15 @@ class Scorer:
     verbs: frozenset[str] = frozenset()
     question: str = ""
     salience: dict[str, float] = field(default_factory=dict)
+    # The asker's units ("items" of "about 2,000 items"), set when some candidate states a
+    # number in one of them: then only such a sentence states the asked quantity (units.py).
+    units: frozenset[str] = frozenset()
 
     def states(self, c: Candidate) -> bool:
-        """Whether ``c`` states what the question asks for, with a span of its own."""
-        return self.kind != "other" and new_answer(self.kind, c.text, self.question)
+        """Whether ``c`` states what the question asks for, with a span of its own (a
+        number in the asker's ``units`` when they are set)."""
+        return (self.kind != "other" and new_answer(self.kind, c.text, self.question)
+                and (not self.units or in_unit(c.terms, self.units, self.question)))
 
     def own(self, c: Candidate, heading: bool = True) -> frozenset[str]:
         """The question terms ``c`` states itself (its heading too, if it is first under it)."""

@@ -78,6 +78,7 @@ from kbqa.core.readers.extractive.text import (
     list_items,
     surfaces,
 )
+from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_question_word, terms
 from kbqa.core.types import Block, Chunk
@@ -170,11 +171,15 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
     focus = {t: f * SYNONYM_WEIGHT if t in added else f
              for t, f in salience(present, light).items()}
-    scorer = Scorer(weights, ask_kind(question), list_items(pool),
+    kind = ask_kind(question)
+    units = asked_units(question) if kind in ("quantity", "number") else frozenset()
+    if not any(in_unit(c.terms, units, question) for c in pool):
+        units = frozenset()
+    scorer = Scorer(weights, kind, list_items(pool),
                     key_terms(focus_weights(weights, focus, topics)),
                     synonym_groups(groups(present), synonyms), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
-                    focus)
+                    focus, units)
     scored = sorted(((scorer(c), c) for c in pool),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     facts = _Facts(qterms, present, absent, asked, len(pool))

@@ -1,0 +1,67 @@
+"""The unit of what a quantity ask asks for (issue 12, item 3: "quantity with unit").
+
+A sentence holding a number does not answer every quantity ask: "How long until I can try
+again?" is not answered by "tries the delivery again up to 5 more times", nor "Can I pull
+all 2,000 items in one call?" by "retry after a 429 answer". Two rules:
+
+- ``asks_duration``/``states_duration``: "how long", "how soon", 多久, 多长时间 ask for a
+  duration, which only a number with a time unit states ("15 minutes", "30-day",
+  ``45 天内``, ``6 个月``); a year (``2024年``) is no duration.
+- ``asked_units``/``in_unit``: the units the asker counts in, from "how many <unit>" and
+  from the asker's own values ("about 2,000 items", "8 days of holiday left"): when a
+  candidate sentence states a number in one of them, a sentence whose numbers are in other
+  units (a status code, a count of retries) does not state what is asked
+  (``selection``'s ``Scorer.units``), so it no longer outranks it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+from kbqa.core.readers.extractive.question import unit_terms
+from kbqa.core.readers.extractive.text import question_numbers
+
+_DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
+_EN_TIME_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
+# A number, up to two words ("2 business days", "10 fully paid days") or a hyphen, then a
+# time unit; Chinese a number then its unit, never a four-digit year (``2024年``).
+_DURATION_SPAN_RE = re.compile(
+    rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:[a-z-]+\s+){{0,2}}{_EN_TIME_UNITS}\b"
+    r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?"
+    r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)",
+    re.IGNORECASE)
+# A number term of ``text.number_terms``: "50 item", "30 天".
+_NUMBER_TERM_RE = re.compile(r"^(\d[\d.,]*) (.+)$")
+
+
+def asks_duration(ask: str) -> bool:
+    """Whether ask clause ``ask`` asks for a duration ("how long", "how soon", 多久)."""
+    return bool(_DURATION_ASK_RE.search(unicodedata.normalize("NFKC", ask)))
+
+
+def states_duration(text: str) -> bool:
+    """Whether ``text`` states a number with a time unit ("15 minutes", ``45 天``)."""
+    return bool(_DURATION_SPAN_RE.search(unicodedata.normalize("NFKC", text)))
+
+
+@lru_cache(maxsize=512)
+def asked_units(question: str) -> frozenset[str]:
+    """The folded units the asker counts in: the unit of "how many days"/``多少天``
+    (``question.unit_terms``) and the unit joined with each of the question's own numbers
+    (``text.question_numbers``: "2,000 items" -> ``item``)."""
+    own = {t.split(" ", 1)[1] for t in question_numbers(question).values()}
+    return frozenset(own) | unit_terms(question)
+
+
+def in_unit(terms: Iterable[str], units: frozenset[str], question: str) -> bool:
+    """Whether a sentence (``terms``: its folded terms, with its number terms) states a
+    number the question does not hold in one of ``units``."""
+    own = set(question_numbers(question))
+    for t in terms:
+        m = _NUMBER_TERM_RE.match(t)
+        if m and m.group(2) in units and m.group(1) not in own:
+            return True
+    return False
