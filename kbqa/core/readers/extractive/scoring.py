@@ -131,8 +131,9 @@ class Scorer:
               topics: frozenset[str] = frozenset()) -> float:
         """The summed weight of ``found``, a Chinese word and its parts once; times each
         term's ``salience`` when ``salient`` (ranking sentences), except for ``topics``, the
-        words of the sentence's own heading and title: a light word the section is about
-        ("free" under "Free trial") is its topic there."""
+        words of the sentence's own heading, title and label: a light word the section is
+        about ("free" under "Free trial", 一直 under the label "上传一直没有开始：") is its
+        topic there."""
         best: dict[str, float] = {}
         for t in found:
             g = self.group.get(t, t)
@@ -143,9 +144,11 @@ class Scorer:
 
     def __call__(self, c: Candidate, heading: bool = True, typed: bool = True) -> float:
         asked = frozenset(self.weights)
-        base = (self.total(self.own(c, heading), True, c.context)
-                + CONTEXT_WEIGHT * self.total(asked & c.context, True, c.context)
-                + LEAD_WEIGHT * self.total(asked & c.lead, True, c.context))
+        # A label ("**上传一直没有开始**：…") heads its sentence as a section heading does.
+        topics = c.context | c.lead
+        base = (self.total(self.own(c, heading), True, topics)
+                + CONTEXT_WEIGHT * self.total(asked & c.context, True, topics)
+                + LEAD_WEIGHT * self.total(asked & c.lead, True, topics))
         if base <= 0 or contradicts(self.names, c.text):
             return 0.0
         # The question asks for one thing more (a number, a name), which the sentence states.

@@ -166,7 +166,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
                         | own_values(question, qterms))
-    topics = frozenset().union(*(c.context for c in pool)) if pool else frozenset()
+    topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
     weights = term_weights(present, pool, df, len(blocks))
     added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
     focus = {t: f * SYNONYM_WEIGHT if t in added else f

@@ -245,10 +245,11 @@ def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candida
     return out
 
 
-# A label: a few words before a colon ("商业版：", "Plan: Business;"), at most this long.
+# A label: a few words before a colon ("商业版：", "Plan: Business;"), at most this long
+# (4 since 2026-12-01: an FAQ's bold symptom "上传一直没有开始：" is a label; 3 missed it).
 _LABEL_RE = re.compile(r"^([^:：;；。.!?]{1,24}?)[:：]\s*")
 _CELL_RE = re.compile(r"([^:：;；，,。]{1,24})(?:[;；]|，(?=[^。]*：))")
-_LABEL_WORDS = 3
+_LABEL_WORDS = 4
 
 
 def lead_terms(text: str) -> frozenset[str]:
