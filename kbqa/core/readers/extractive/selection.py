@@ -150,6 +150,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
     ask = set(_question_terms(ask_clause(question), terms, synonyms))
+    if leans_on_context(question, ask, df):
+        ask = set()
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
@@ -201,6 +203,20 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         return lexical
     semantic = _decide(question, blocks, reranked, scorer, facts)
     return lexical if semantic.declined else semantic
+
+
+def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:
+    """Whether the ask clause names nothing the blocks have but light words ("Am I out of
+    luck?", "What happens to them come January?", ``怎么回事？``) while the context before it
+    does: the ask refers back to the context, so its absent words ("luck", ``回事``) are no
+    sign that the blocks miss the question; the context's words rank the sentences and
+    the checks of what a sentence says still apply."""
+    if ask_clause(question) == question.strip():
+        return False
+    light = light_terms(question) | VERBS | function_words(question)
+    content = [t for t in ask if t not in light and not is_question_word(t)]
+    return not any(df.get(t, 0) for t in content) and any(
+        df[t] for t in df if t not in ask and t not in light)
 
 
 def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:
