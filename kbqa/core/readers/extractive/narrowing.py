@@ -24,10 +24,11 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import terms
+from kbqa.core.text.terms import stem, terms
 from kbqa.core.types import Block
 
 
@@ -53,6 +54,10 @@ NOT_PEOPLE_EN = frozenset(
 EVERYONE_ZH = frozenset(
     "员工 用户 人员 同事 个人 客户 工作人员 职工 大家 别人 他人 本人 人".split()
 )
+
+# The same groups as folded terms: light words of a question (``selection``): "同事离职了"
+# says whose account, not what is asked about, so it never makes the rarest term.
+EVERYONE = frozenset(fold(stem(w)) for w in EVERYONE_EN) | EVERYONE_ZH
 
 
 def groups_named(question: str) -> list[str]:

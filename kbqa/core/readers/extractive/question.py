@@ -97,8 +97,9 @@ _FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 # jieba tags of words that set the scene rather than name what is asked about: pronouns
 # (谁, 每个, 自己), numerals and measure words (一年, 第一天, 天), times (明天), localizers,
-# adverbs (jieba/ICTCLAS tag set). They stay terms, as light ones (``light_terms``).
-_LIGHT_TAGS = re.compile(r"^(?:r|q|t|tg|f|d)$")
+# adverbs, adjectives used as adverbs (彻底) (jieba/ICTCLAS tag set). They stay terms, as
+# light ones (``light_terms``).
+_LIGHT_TAGS = re.compile(r"^(?:r|q|t|tg|f|d|ad)$")
 
 
 @lru_cache(maxsize=1024)

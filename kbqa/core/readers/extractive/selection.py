@@ -28,6 +28,7 @@ from kbqa.core.readers.extractive.focus import (
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrowing import (
+    EVERYONE,
     answers_another_group,
     consequence_pool,
     off_subject,
@@ -167,7 +168,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     pool = consequence_pool(question, pool)  # "what happens if…": a condition's outcome
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
-                        | own_values(question, qterms))
+                        | own_values(question, qterms)) | EVERYONE
     topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
     weights = term_weights(present, pool, df, len(blocks))
     added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
