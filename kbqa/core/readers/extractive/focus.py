@@ -176,6 +176,18 @@ _TIME_SPAN_RE = re.compile(
     r"|\d+\s?(?:分钟|小时|天|周|个月|年)(?:内|后|前|之内|以内)", re.IGNORECASE)
 
 
+# A yes/no ask: it opens with an auxiliary ("Can I ...?") or ends in 吗 or an A-not-A
+# verb (要不要, 能不能).
+_YES_NO_RE = re.compile(
+    r"^(?:and |so |but )?(?:is|are|was|were|do|does|did|can|could|will|would|should|may|must"
+    r"|has|have)\b|吗\s*[?？]?$|(\w)不\1", re.IGNORECASE)
+
+
+def is_yes_no(question: str) -> bool:
+    """Whether the ask clause of ``question`` asks yes or no (``_YES_NO_RE``)."""
+    return bool(_YES_NO_RE.search(unicodedata.normalize("NFKC", ask_clause(question)).strip()))
+
+
 _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$", re.I)
 # An ask with no interrogative names the answer's type by its last noun: a time ("Harbour
 # festival 2024 date", 开幕的时间, 上映日期) or a place ("… location", 坠毁地点). Measured
@@ -295,12 +307,15 @@ def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str
     -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
     None); Chinese by jieba's words."""
     ask = ask_clause(question)
+    verbs: set[str] = set()
     if tagged(ask):  # jieba's spaces and punctuation (tag x) are no words
         words = [w for w, tag in tagged(ask) if tag != "x" and w.strip()]
+        # A verb before a noun is what is done to it (走审批), not its kind.
+        verbs = {w for w, tag in tagged(ask) if tag in ("v", "vd", "vg", "vi", "vq")}
     else:
         words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
     return [(a, b) for a, b in zip(words, words[1:], strict=False)
-            if (absent is None or (a in absent and b not in absent))
+            if (absent is None or (a in absent and b not in absent)) and a not in verbs
             and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
 
 

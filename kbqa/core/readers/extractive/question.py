@@ -97,8 +97,7 @@ _FUNCTION_TAGS = re.compile(r"^(?:r|m|mq|q|f|s|t|tg|p|c|u|u[a-z]+|d|dg|y|e|o|x|w
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 # jieba tags of words that set the scene rather than name what is asked about: pronouns
 # (谁, 每个, 自己), numerals and measure words (一年, 第一天, 天), times (明天), localizers,
-# adverbs, adjectives used as adverbs (彻底) (jieba/ICTCLAS tag set). They stay terms, as
-# light ones (``light_terms``).
+# adverbs (jieba/ICTCLAS tag set). They stay terms, as light ones (``light_terms``).
 _LIGHT_TAGS = re.compile(r"^(?:r|q|t|tg|f|d|ad)$")
 
 
@@ -278,7 +277,10 @@ def nameable(term: str, question: str) -> bool:
         return False
     if not term.isascii():
         tags = {w: t for w, t in tagged(question)}
-        return len(term) >= 2 and bool(_NOUN_TAGS.match(tags.get(term, "n")))
+        # A term the tagger cut into pieces (``换个`` of 换/个) is a noun only if they all are.
+        pieces = [t for w, t in tagged(question) if w in term] if term not in tags else []
+        return len(term) >= 2 and bool(_NOUN_TAGS.match(tags.get(term, "n"))) and all(
+            _NOUN_TAGS.match(t) for t in pieces)
     if term in acronyms(question):
         return True
     surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]

@@ -15,7 +15,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from kbqa.core.readers.extractive.focus import AskKind, new_answer
+from kbqa.core.readers.extractive.focus import AskKind, is_yes_no, new_answer
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common, contradicts
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.readers.extractive.units import in_unit
@@ -177,7 +177,9 @@ def verbs_only_answered(asked: dict[str, float], scored: Sequence[tuple[float, C
     best = scored[0][1]
     # ...and it has a key word of the question that names something (not 未 or 次)
     named = {t for t in scorer.key & scorer.own(best) if t.isascii() or len(t) > 1}
-    return bool(named) and scorer.states(best)
+    # A yes/no or procedure ask ("换个新的要走审批吗？") asks for no span: its key noun is it.
+    return bool(named) and (
+        scorer.states(best) if scorer.kind != "other" else is_yes_no(scorer.question))
 
 
 def focus_weights(weights: dict[str, float], salience: dict[str, float],
