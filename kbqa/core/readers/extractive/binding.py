@@ -142,7 +142,10 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     # zh_fact −2).
     about = anchor - frozenset(t for t in anchor if _YEAR_RE.fullmatch(t))
     for i, part in enumerate(parts):
-        window = " ".join(parts[max(0, i - back):i + 1])
+        # A span opening the sentence ("合同终止后 45 天内，该组织的全部文件…会被永久删除")
+        # is an adverbial whose subject is the clause after it.
+        ahead = 1 if back and i == 0 and kind != "time" else 0
+        window = " ".join(parts[max(0, i - back):i + 1 + ahead])
         if (_states_span(kind, part, i == 0, question)
                 and not _about_another(kind, question, part, window)
                 and folded_terms(window) & about):
