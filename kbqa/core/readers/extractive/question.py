@@ -299,7 +299,8 @@ def names_before(text: str) -> dict[str, frozenset[str]]:
                  if _NAME_TAGS.match(ta)]
     else:
         found = re.findall(r"(?<=\S\s)([A-Z][a-z]+) ([a-z]+)", text)
-        pairs = [(a.lower(), fold(stem(b))) for a, b in found]
+        # "Which plans" after a sentence end names no plan: a stop word is no name.
+        pairs = [(a.lower(), fold(stem(b))) for a, b in found if not is_question_word(a.lower())]
         # A table cell "Plan: Enterprise" names its plan as "Enterprise plan" would.
         cells = re.findall(r"(?:^|; )([A-Z][a-z]+): ([A-Z][a-z]+)(?=;|$)", text)
         pairs += [(b.lower(), fold(stem(a.lower()))) for a, b in cells]
