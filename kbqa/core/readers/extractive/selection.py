@@ -251,6 +251,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, list(asked), blocks), True)
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
+    if asked and _only_light(scored[0][1], scorer):
+        return Selection((), gap_names(question, absent, blocks), True)
     chosen = _pick(scored, scorer)
     if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
         return Selection((), gap_names(question, absent, blocks), True)
@@ -279,6 +281,14 @@ def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Can
                    by_meaning=True):
         return declined
     return Selection(tuple(chosen), (), False)
+
+
+def _only_light(best: Candidate, scorer: Scorer) -> bool:
+    """Whether ``best`` shares only light words with the question (``scorer.salience``
+    below 1: "customer", "whole", "year" of "whether paying for the whole year up front
+    saves them anything"): while the question's own words are absent (the caller checks),
+    such a sentence is about something else."""
+    return all(scorer.salience.get(t, 1.0) < 1.0 for t in scorer.covers(best))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
