@@ -1,0 +1,177 @@
+"""What the offline reader quotes for asks in people's own words (issue 12, item 3): the
+answer's unit, an ask leaning on its context, light words, a label as a heading. Each
+rule as the user sees it in the answer."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.focus import is_yes_no
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.units import asked_units, asks_duration, states_duration
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+
+async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks)
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Your account is locked for 15 minutes.", True),
+        ("Versions are kept for 180 days.", True),
+        ("a 30-day trial", True),
+        ("合同终止后 45 天内删除。", True),
+        ("停用的账号在离职 6 个月后删除。", True),
+        ("NimbusDrive tries the delivery again up to 5 more times.", False),
+        ("2024年发布。", False),  # a year is no duration
+    ],
+)
+def test_only_a_number_with_a_time_unit_is_a_duration(text: str, expected: bool) -> None:
+    assert states_duration(text) is expected
+
+
+def test_how_long_and_duoj_ask_for_a_duration() -> None:
+    assert asks_duration("How long until I can try again?")
+    assert asks_duration("他的公司账号多久以后会被删掉？")
+    assert not asks_duration("How many calls are we allowed?")
+
+
+def test_the_askers_units_come_from_their_own_values() -> None:
+    assert "item" in asked_units("I need to list about 2,000 items. Can I get them at once?")
+    assert "day" in asked_units("How many days of leave do I get?")
+
+
+async def test_how_long_is_not_answered_by_a_count_of_retries() -> None:
+    blocks = (
+        make_block(1, "If it fails or times out, NimbusDrive tries the delivery again up to "
+                      "5 more times with growing pauses in between.",
+                   title="Open API: rate limits and webhooks", section="Retries"),
+    )
+    answer = await _answer("I fat-fingered my password a bunch of times and now it won't "
+                           "let me in. How long until I can try again?", blocks)
+    assert "5 more times" not in answer
+
+
+async def test_the_askers_plural_number_is_not_the_answer() -> None:
+    blocks = (
+        make_block(1, "Calls above the limit are answered with HTTP 429 (Too Many Requests) "
+                      "and a Retry-After header that says how many seconds to wait.",
+                   title="Open API: rate limits and webhooks", section="Rate limits"),
+    )
+    answer = await _answer("Our integration script keeps getting 429s back. How many calls "
+                           "are we actually allowed?", blocks)
+    assert "429" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("在家办公的键盘坏了，换个新的要走审批吗？", True),
+        ("能不能报？", True),
+        ("Can I take a screen home?", True),
+        ("成都办公室具体在哪条街？", False),
+        ("What is the upload limit?", False),
+    ],
+)
+def test_yes_no_asks(question: str, expected: bool) -> None:
+    assert is_yes_no(question) is expected
+
+
+_TROUBLESHOOTING = make_block(
+    1, "- **上传一直没有开始**：请确认你对该文件夹拥有“编辑者”或“所有者”权限。“查看者”和“评论者”"
+       "不能添加文件。\n- **每次都在同一位置中断**："
+       "可能是代理服务器或杀毒软件在检查流量，请联系 IT "
+       "服务台放行 NimbusDrive 的上传域名。",
+    title="网页上传工具使用指南", section="常见问题排查", language="zh")
+_RECYCLE_BIN = make_block(
+    2, "还原方法：点击左侧菜单中的“回收站”，选中要找回的项目，然后点击“还原”。在共享文件夹中删除"
+       "的项目会进入该文件夹所有者的回收站，如果找不到，请联系文件夹的所有者。",
+    title="产品手册：回收站与历史版本", section="回收站", language="zh")
+
+
+async def test_an_ask_leaning_on_its_context_is_answered_under_the_symptoms_label() -> None:
+    answer = await _answer("把文件拖进部门的共享文件夹，上传一直不开始，怎么回事？",
+                           (_TROUBLESHOOTING, _RECYCLE_BIN))
+    assert "编辑者" in answer
+    assert "回收站" not in answer
+
+
+async def test_a_colleague_is_not_what_is_asked_about() -> None:
+    blocks = (
+        make_block(1, "员工离职后，其公司账号在最后工作日停用，名下的"
+                      " NimbusDrive 文件转交给直属经理。"
+                      "停用的账号在离职 6 个月后删除。\n\n人事档案在员工离职后保存 7 年，财务凭证"
+                      "（包括报销单和发票）保存 10 年，以满足法律和审计要求。",
+                   title="数据保留与删除制度", section="四、员工数据", language="zh"),
+        make_block(2, "入职伙伴是一位经验丰富的同事，会在你入职的头几个月解答日常问题。",
+                   title="新员工入职指南", section="入职之前", language="zh"),
+    )
+    answer = await _answer("同事离职了，他的公司账号多久以后会被彻底删掉？", blocks)
+    assert "6 个月" in answer
+
+
+async def test_an_opening_time_clause_is_bound_by_the_clause_after_it() -> None:
+    blocks = (
+        make_block(1, "上传完成的文件会立即出现在文件夹中。文"
+                      "档和图片的预览在后台生成，因此缩略图可能"
+                      "稍后才显示。同一文件夹的其他成员同时上传的"
+                      "文件，也会自动出现在你的页面上，无需刷新。",
+                   title="网页上传工具使用指南", section="上传完成之后", language="zh"),
+        make_block(2, "客户数据的所有权属于客户。客户在合同有"
+                      "效期内可以随时删除自己的文件；用户删除的"
+                      "文件先进入回收站，具体期限见《回收站与历史"
+                      "版本》。\n\n客户合同终止后，组织会先变为"
+                      "只读状态，客户管理员可以在此期间导出数据。"
+                      "合同终止后 45 天内，该组织的全部文件和"
+                      "账号信息会被永久删除，包括所有副本。删除完成后，公司会向客户发送书面确认。",
+                   title="数据保留与删除制度", section="一、客户数据", language="zh"),
+    )
+    answer = await _answer("客户解约之后，他们放在我们这的文件还会留多久？", blocks)
+    assert "45 天" in answer
+
+
+async def test_a_yes_no_ask_missing_only_verbs_is_answered() -> None:
+    blocks = (
+        make_block(1, "办公室的每个工位配备两台 27 英寸显示器"
+                      "、一个扩展坞、键盘和鼠标。键盘、鼠标等易耗"
+                      "配件损坏后，可以直接提交 IT 工单更换，无需额外审批。",
+                   title="办公设备配置与更换规定", section="二、显示器与配件", language="zh"),
+        make_block(2, "每周至少两天居家办公的员工，可以借用一台显示器以及键盘、鼠标带回家使用。",
+                   title="办公设备配置与更换规定", section="三、居家办公", language="zh"),
+    )
+    answer = await _answer("在家办公的键盘坏了，换个新的要走审批吗？", blocks)
+    assert "工单" in answer
+
+
+async def test_which_after_a_sentence_end_names_nothing() -> None:
+    blocks = (
+        make_block(1, "Companies on the Business and Enterprise plans can connect NimbusDrive "
+                      "to their identity provider with SAML 2.0 or OpenID Connect. Okta, "
+                      "Microsoft Entra ID and Google Workspace are tested regularly.",
+                   title="Accounts and sign-in", section="Single sign-on"),
+        make_block(2, "- **Billing administrator**: manages the plan, invoices and payment "
+                      "details.", title="NimbusDrive admin console guide",
+                   section="Administrator roles"),
+    )
+    answer = await _answer("A prospect wants their staff to log in with their Okta accounts. "
+                           "Which plans would let them do that?", blocks)
+    assert "Business and Enterprise plans" in answer
+
+
+async def test_a_sentence_sharing_only_light_words_is_not_quoted() -> None:
+    blocks = (
+        make_block(1, "Equipment must not be moved between desks without asking the office "
+                      "manager first.", title="Office equipment", section="Desks"),
+        make_block(2, "Up to 5 unused days can be carried over into the next year.",
+                   title="Annual leave", section="Carrying over unused leave"),
+    )
+    answer = await _answer("A customer is asking whether paying for the whole year up front "
+                           "saves them anything.", blocks)
+    assert "desks" not in answer
+    assert "carried over" not in answer
