@@ -175,3 +175,14 @@ async def test_a_sentence_sharing_only_light_words_is_not_quoted() -> None:
                            "saves them anything.", blocks)
     assert "desks" not in answer
     assert "carried over" not in answer
+
+
+async def test_the_reception_answers_who() -> None:
+    blocks = (
+        make_block(1, "访客请连接“Nimbus-Guest”网络，接入码由前台提供，每周更换。员工请连接"
+                      "“Nimbus-Staff”网络，使用公司账号和两步验证登录。",
+                   title="IT 服务台与办公室常见问题", section="办公室的无线网络怎么连接？",
+                   language="zh"),
+    )
+    answer = await _answer("朋友来公司找我，想蹭个 Wi-Fi，接入码找谁要？", blocks)
+    assert "前台" in answer

@@ -76,11 +76,11 @@ _VERSION_TOKEN_RE = re.compile(r"\b[A-Za-z][A-Za-z]*\s?\d+(?:\.\d+)*\b|\bv\d+(?:
 # Two capitalised words after the sentence's first word: "Priya Raman", "Tomás Herrera".
 _NAME_RE = re.compile(r"(?<=\S\s)[^\W\d_a-z][^\W\d_A-Z]+ [^\W\d_a-z][^\W\d_A-Z]+")
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
-# A role answers "who" as a name does ("the finance director", 部门负责人, “编辑者”): the
-# heads of role nouns, English and Chinese.
+# A role answers "who" as a name does ("the finance director", 部门负责人, “编辑者”, the
+# reception 前台): the heads of role nouns, English and Chinese.
 ROLE_RE = re.compile(
-    r"\b(?:manager|director|owner|administrator|editor|helpdesk)s?\b"
-    r"|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人")
+    r"\b(?:manager|director|owner|administrator|editor|helpdesk|reception(?:ist)?)s?\b"
+    r"|\bfront desk\b|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人|前台")
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
