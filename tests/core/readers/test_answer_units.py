@@ -102,20 +102,6 @@ async def test_an_ask_leaning_on_its_context_is_answered_under_the_symptoms_labe
     assert "回收站" not in answer
 
 
-async def test_a_colleague_is_not_what_is_asked_about() -> None:
-    blocks = (
-        make_block(1, "员工离职后，其公司账号在最后工作日停用，名下的"
-                      " NimbusDrive 文件转交给直属经理。"
-                      "停用的账号在离职 6 个月后删除。\n\n人事档案在员工离职后保存 7 年，财务凭证"
-                      "（包括报销单和发票）保存 10 年，以满足法律和审计要求。",
-                   title="数据保留与删除制度", section="四、员工数据", language="zh"),
-        make_block(2, "入职伙伴是一位经验丰富的同事，会在你入职的头几个月解答日常问题。",
-                   title="新员工入职指南", section="入职之前", language="zh"),
-    )
-    answer = await _answer("同事离职了，他的公司账号多久以后会被彻底删掉？", blocks)
-    assert "6 个月" in answer
-
-
 async def test_an_opening_time_clause_is_bound_by_the_clause_after_it() -> None:
     blocks = (
         make_block(1, "上传完成的文件会立即出现在文件夹中。文"
