@@ -6,6 +6,9 @@ both are parsed by ``kbqa.core.grounding.parsing`` (re-exported here).
 
 Verification (``Verifier.verify``), in order:
 
+0. A fragment that claims nothing ("- item two [2]": fewer than two content words and no
+   quantity, ``kbqa.core.grounding.predicates.is_fragment``) fails: a chip on it would
+   vouch for a claim that is not there.
 1. Gate one: every cited number must be an issued block number; marker-like text naming no
    number (``[Source: Upload Policy]``) is a citation of something not issued.
 2. Gate two: substantive overlap. The sentence's distinct terms (``kbqa.core.text.terms``),
@@ -69,6 +72,7 @@ from functools import lru_cache
 from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
 from kbqa.core.grounding.clauses import clause_issues, source_text
 from kbqa.core.grounding.evidence import block_evidence, block_metadata, numbers_in, unmark
+from kbqa.core.grounding.predicates import is_fragment
 from kbqa.core.grounding.parsing import (
     CLAIMS_SCHEMA,
     GAP_PREFIX_EN,
@@ -112,6 +116,8 @@ _LATIN_RUN_RE = re.compile(r"[A-Za-z]+")
 
 NO_CITATION = "has no citation"
 NO_TERMS = "has no substantive terms to check against the sources"
+FRAGMENT = ("is a fragment that claims nothing (a list item needs a subject and what is said "
+            "of it, or belongs in the sentence that introduces it)")
 
 
 # ----------------------------------------------------------------------------- verification
@@ -203,6 +209,8 @@ class Verifier:
         found = term_set(claim.text)
         if not found:
             return Verdict(claim=claim, ok=False, issues=(*issues, NO_TERMS))
+        if is_fragment(claim.text):
+            return Verdict(claim=claim, ok=False, issues=(*issues, FRAGMENT))
         found, overlaps, verified, gate_two = self._gates(claim.text, issued, found)
         issues += gate_two
         issues += self._check_numbers(claim.text, issued)

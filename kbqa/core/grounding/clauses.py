@@ -66,7 +66,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+from kbqa.core.grounding.bindings import quantity_issues
 from kbqa.core.grounding.instructions import without_instructions
+from kbqa.core.grounding.predicates import polar_form, restriction_scope
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.sentences import split_sentences
@@ -121,6 +123,7 @@ _REASON_MARKS: tuple[tuple[str, ClauseReason], ...] = (
     ("the sentence states what the source denies", "polarity"),
     ("every part of a sentence needs its source", "clause"),
     ("a number counts only with its unit", "quantity"),
+    ("a number counts only for the subject", "quantity"),
 )
 
 
@@ -133,7 +136,8 @@ def reason_kind(reason: str) -> ClauseReason | None:
 class SourceClause:
     """One clause of a cited block: its ``text`` (normalised), ``terms``, negation
     ``parity`` (0 or 1), whether it has a ``restriction``, ``sentence``: the index of its
-    sentence in ``SourceText.sentences``, and ``negated``: its ``negated_terms``."""
+    sentence in ``SourceText.sentences``, and ``negated``: its ``negated_terms``. Terms,
+    parity and negated terms are read in the clause's ``predicates.polar_form``."""
 
     text: str
     terms: frozenset[str]
@@ -201,9 +205,9 @@ def source_text(chunk_text: str, metadata: str = "") -> SourceText:
         sentence = normalise(raw)
         sentences.append((sentence, term_set(sentence), tuple(extract_quantities(sentence))))
         for c in split_clauses(sentence):
-            clauses.append(
-                SourceClause(c, term_set(c), parity(c), _restricted(c), i, negated_terms(c))
-            )
+            polar = polar_form(c)
+            clauses.append(SourceClause(c, term_set(polar), parity(polar), _restricted(c), i,
+                                        negated_terms(polar)))
     return SourceText(tuple(sentences), tuple(clauses), detect_language(unwrapped))
 
 
@@ -270,7 +274,8 @@ def _issues(
     sentence: str, sources: Sequence[tuple[int, SourceText]], common: frozenset[str]
 ) -> list[str]:
     pieces = [c for c in split_clauses(sentence) if _clause_terms(c)]
-    issues = [i for c in pieces if (i := _polarity_issue(c, sources))]
+    issues = [i for c in pieces for i in (_polarity_issue(c, sources),
+                                          _restriction_issue(c, sources)) if i]
     clauses = _merged(pieces)
     claims = [part for c in clauses for part in _and_parts(c)]
     if len(claims) > 1:
@@ -314,18 +319,27 @@ def _and_parts(clause: str) -> list[str]:
     return out
 
 
-def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
-    """"" when ``clause`` has the polarity of a source clause stating the same claim (or no
-    source clause shares half its terms and the negated words); else why not."""
+def _matched(clause: str, sources: Sequence[tuple[int, SourceText]]
+             ) -> list[tuple[int, SourceClause]]:
+    """The source clauses stating the same claim as ``clause`` (in its ``polar_form``): those
+    sharing the most of its terms, when that is at least half of them."""
     wanted = _clause_terms(clause)
-    own = parity(clause)
     scored = [(len(wanted & c.terms), n, c) for n, s in sources for c in s.clauses]
     best = max((score for score, _, _ in scored), default=0)
     if best == 0 or best * 2 < len(wanted):
-        return ""
-    matched = [(n, c) for score, n, c in scored if score == best]
+        return []
+    return [(n, c) for score, n, c in scored if score == best]
+
+
+def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
+    """"" when ``clause`` has the polarity of a source clause stating the same claim (or no
+    source clause shares half its terms and the negated words); else why not. Both are read
+    in their ``polar_form`` ("are personal costs" is "are not reimbursed")."""
+    clause = polar_form(clause)
+    wanted = _clause_terms(clause)
+    own = parity(clause)
     focus = negated_terms(clause)
-    same = [(n, c) for n, c in matched
+    same = [(n, c) for n, c in _matched(clause, sources)
             if focus <= c.terms and c.negated <= wanted]
     if not same or any(c.restriction or c.parity == own for _, c in same):
         return ""
@@ -335,6 +349,22 @@ def _polarity_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> s
                 "the source's polarity)")
     return (f"leaves out the negation of [{n}]: “{c.text}” (the sentence states what the "
             "source denies)")
+
+
+def _restriction_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -> str:
+    """"" unless ``clause`` restricts its claim ("only for managers") while the source
+    clauses stating it have no restriction and their sentences lack the word it restricts
+    to (``predicates.restriction_scope``); else which restriction."""
+    scope = restriction_scope(clause)
+    matched = _matched(polar_form(clause), sources)
+    if scope is None or not matched or any(c.restriction for _, c in matched):
+        return ""
+    held = {n: src.sentences for n, src in sources}
+    if any(scope[1] in held[n][c.sentence][1] for n, c in matched):
+        return ""
+    n, c = matched[0]
+    return (f"adds “{scope[0]}”, a restriction [{n}] does not state: “{c.text}” (every part "
+            "of a sentence needs its source)")
 
 
 def negated_terms(text: str) -> frozenset[str]:
@@ -384,36 +414,7 @@ def _support_issue(
 
 def _quantity_issues(clause: str, sources: Sequence[tuple[int, SourceText]]) -> list[str]:
     """One issue per quantity of ``clause`` that the source sentences about its subject do
-    not give (module doc, check 3)."""
-    issues = []
+    not give, or give for another subject (module doc, check 3; ``bindings``)."""
     sentences = [s for _, src in sources for s in src.sentences]
-    for piece in split_clauses(clause):
-        start = 0
-        for quantity in extract_quantities(piece):
-            subjects = (_clause_terms(piece[start : quantity.start]),
-                        _clause_terms(clause) - term_set(quantity.text))
-            start = quantity.end
-            if not any(q.unit == quantity.unit and q.same_value(quantity)
-                       for _, _, found in _about(subjects, sentences) for q in found):
-                cited = _cites([n for n, _ in sources])
-                issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
-                              "(a number counts only with its unit, in the source sentence "
-                              "about the same thing)")
-    return issues
-
-
-def _about(
-    subjects: tuple[frozenset[str], ...],
-    sentences: list[tuple[str, frozenset[str], tuple[Quantity, ...]]],
-) -> list[tuple[str, frozenset[str], tuple[Quantity, ...]]]:
-    """The source sentences sharing the most of the first of ``subjects`` that any shares:
-    a quantity's own words before it in its part of the clause (after the previous
-    quantity: "uploads are limited to 200 MB and deleted items stay 30 days" has two
-    subjects), then the clause's other words; all sentences when none shares a term (a
-    sentence in another language than its block)."""
-    for subject in subjects:
-        shared = [len(s[1] & subject) for s in sentences]
-        best = max(shared, default=0)
-        if best:
-            return [s for s, k in zip(sentences, shared, strict=True) if k == best]
-    return sentences
+    return quantity_issues(clause, split_clauses(clause), sentences,
+                           _cites([n for n, _ in sources]), _clause_terms)

@@ -42,6 +42,9 @@ _RANGE_RE = re.compile(r"(\d+)\s*[-–—~～]\s*(\d+)")
 _KEY_RE = re.compile(r"(?:ids?|sources?|src|ref|来源|出处|s)(?=\s*[:：#]?\s*\d)", re.IGNORECASE)
 _STRONG_RE = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 _ITALIC_RE = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
+# What is left of emphasis after the pairs are gone: a ``**``/``__`` run, or a ``*``/``_``
+# opening or closing a word at the start or end of the sentence.
+_STRAY_RE = re.compile(r"\*\*+|(?<!\w)__+|__+(?!\w)|^[*_](?=\S)|(?<=\S)[*_](?=[\s.!?。！？]*$)")
 _MAX_RANGE = 20  # [1-300] is a typo, not three hundred citations
 
 
@@ -100,8 +103,11 @@ def parse_claim(sentence: str) -> Claim:
 
 def strip_emphasis(text: str) -> str:
     """``text`` without Markdown emphasis: ``**200 MB**`` and ``*200 MB*`` -> ``200 MB``
-    (a lone ``*`` as in ``5 * 3`` stays)."""
-    return _ITALIC_RE.sub(r"\1", _STRONG_RE.sub(r"\2", text))
+    (a lone ``*`` as in ``5 * 3`` stays). A marker left unbalanced (bold opened in one
+    sentence and closed in the next: ``**Every employee …``) is removed too, since it can
+    only show as stray asterisks."""
+    text = _ITALIC_RE.sub(r"\1", _STRONG_RE.sub(r"\2", text))
+    return _STRAY_RE.sub("", text)
 
 
 def gap_body(prose: str) -> str | None:

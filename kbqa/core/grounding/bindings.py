@@ -1,0 +1,216 @@
+"""Bindings: a number with its unit belongs to the subject the source states it for.
+
+``kbqa.core.grounding.clauses`` (check 3) asks that a sentence's quantity be a quantity of
+equal value and unit in the source sentence about the same subject. Two ways to move a
+value to another subject still pass it, since every word is in that source sentence or
+block:
+
+- *values swapped within one source sentence*: "Hotels: up to EUR 170 per night, or up to
+  EUR 240 per night in London, Paris, …" gives two values of one unit for two subjects;
+  "Hotels in London are reimbursed up to EUR 170 per night" and "Hotels in other cities are
+  up to EUR 240 per night" use its words and its numbers;
+- *a group swapped for another group of the block*: "全职员工每个自然年享有 20 天带薪年假。
+  兼职员工按合同约定的工作时间折算。" gives 20 天 to 全职员工; "兼职员工每年享有 20 天带薪年假"
+  gives it to the other group the block names (English: "Full-time employees receive 20
+  days…" / "Part-time employees receive a share…").
+
+What "bound" means here (``value_groups``): a source sentence is cut into clauses at ``, ;
+: ，；：`` and at " or " / "或"; a clause holding values of the unit owns them (two values in
+one clause split it at the midpoint between them); a clause without a value before the
+first valued clause is the topic, shared by every value ("hotels:"); one after a valued
+clause continues it (the list "paris, zurich, new york and tokyo" after "…in london"). A
+value is *bound* to the terms of its group that no other value's group has (its
+*qualifiers*: london, paris… for 240; none for 170). This is the scope rule of NegEx
+(Chapman et al. 2001) applied to values: a cue governs the words of its own clause up to
+the next cue or clause boundary. Then (``binding_issue``) a sentence's value must be the
+one whose qualifiers it names most; when it names none, the value with the fewest
+qualifiers (the general rule, 170): a value stated only for named subjects is not stated
+for others.
+
+A group (``group_issue``) is a content word right before a head word ("全职/员工",
+"full-time/employees"); the sentence's group before its value must not be one the block
+names with that head in another sentence while the value's sentence names the same head with
+another modifier. This holds only when the block itself sets the two groups side by side,
+so "Your laptop…" for "Company laptops…" is no swap.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from kbqa.core.text.normalise import has_cjk
+from kbqa.core.text.quantities import Quantity, extract_quantities
+from kbqa.core.text.terms import jieba_words, term_set, terms
+
+#: A source sentence as ``clauses.SourceText`` holds it: normalised text, terms, quantities.
+SentenceFacts = tuple[str, frozenset[str], tuple[Quantity, ...]]
+
+_GROUP_CUT_RE = re.compile(r"[;，；：]|(?<!\d)[,:]|[,:](?!\d)| or |或")
+_WORD_RE = re.compile(r"[a-z0-9]+(?:[-'’][a-z0-9]+)*")
+
+
+def value_groups(text: str, quantities: Sequence[Quantity], unit: str
+                 ) -> list[tuple[Quantity, frozenset[str]]]:
+    """Each quantity of ``unit`` in normalised ``text`` (offsets as ``extract_quantities``
+    gives them) with the terms bound to it (module doc); [] when ``text`` states fewer than
+    two distinct values of ``unit``, since one value is bound to the whole sentence."""
+    same = [q for q in quantities if q.unit == unit]
+    if len({q.value for q in same}) < 2:
+        return []
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for cut in _GROUP_CUT_RE.finditer(text):
+        spans.append((start, cut.start()))
+        start = cut.end()
+    spans.append((start, len(text)))
+    owner = [_owner(a, b, same) for a, b in spans]
+    bound: list[set[str]] = [set() for _ in same]
+    current = -1
+    for (a, b), owned in zip(spans, owner, strict=True):
+        for i, lo, hi in owned:
+            bound[i] |= term_set(text[lo:hi])
+        current = owned[-1][0] if owned else current
+        if not owned and current >= 0:
+            bound[current] |= term_set(text[a:b])
+    numbers = set().union(*(term_set(q.text) for q in same))
+    return [(q, frozenset(bound[i] - numbers)) for i, q in enumerate(same)]
+
+
+def _owner(a: int, b: int, same: Sequence[Quantity]) -> list[tuple[int, int, int]]:
+    """The values in span [a, b) with the part of the span each owns (midpoints between)."""
+    inside = [i for i, q in enumerate(same) if a <= q.start < b]
+    out = []
+    for k, i in enumerate(inside):
+        lo = a if k == 0 else (same[inside[k - 1]].end + same[i].start) // 2
+        hi = b if k == len(inside) - 1 else (same[i].end + same[inside[k + 1]].start) // 2
+        out.append((i, lo, hi))
+    return out
+
+
+def binding_issue(quantity: Quantity, named: frozenset[str],
+                  groups: Sequence[tuple[Quantity, frozenset[str]]]) -> str:
+    """"" when ``quantity`` (a sentence's) is the value of ``groups`` (one source sentence's
+    ``value_groups``) that the sentence's terms ``named`` bind it to; else the qualifiers of
+    the sentence's value is stated for ("the general case" when none). "" when ``groups``
+    is empty."""
+    if not groups:
+        return ""
+    qualifiers = [(q, b - frozenset().union(*(o for p, o in groups if p is not q)))
+                  for q, b in groups]
+    scores = [len(named & own) for _, own in qualifiers]
+    if max(scores):
+        chosen = [q for (q, _), s in zip(qualifiers, scores, strict=True) if s == max(scores)]
+    else:
+        fewest = min(len(own) for _, own in qualifiers)
+        chosen = [q for q, own in qualifiers if len(own) == fewest]
+    if any(q.same_value(quantity) for q in chosen):
+        return ""
+    mine = next((own for q, own in qualifiers if q.same_value(quantity)), frozenset())
+    return f"“{', '.join(sorted(mine))}”" if mine else "the general case"
+
+
+def _words(text: str) -> list[str]:
+    """Content words of normalised ``text`` in order: Latin words (hyphenated ones whole)
+    and jieba words, each kept only when it has a term."""
+    raw = jieba_words(text) if has_cjk(text) else _WORD_RE.findall(text)
+    out: list[str] = []
+    for w in raw:
+        pieces = _WORD_RE.findall(w) if w.isascii() else [w]
+        out.extend(p for p in pieces if terms(p))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _groups(text: str) -> frozenset[tuple[str, str, str]]:
+    """(modifier, head term, head word) of adjacent content words of normalised ``text``:
+    ("全职", "员工", "员工"), ("full-time", "employe", "employees"); a head compared as its
+    term, so a plural is the same head. Cached: a block's sentences are read per claim."""
+    words = _words(text)
+    return frozenset((m, h, w) for m, w in zip(words, words[1:], strict=False)
+                     if not any(c.isdigit() for c in m + w) for h in terms(w)[-1:])
+
+
+def group_issue(subject: str, value_sentence: str, block: Sequence[str]) -> str:
+    """"" unless normalised ``subject`` (a sentence's words before its value) names a group
+    "M H" where ``value_sentence`` (the source sentence giving the value) names "M' H" and
+    not M, and a sentence of the cited ``block`` names "M H"; then "M' H", the group the
+    value is stated for (module doc)."""
+    source = _groups(value_sentence)
+    source_words = set(_words(value_sentence))
+    own_words = set(_words(subject))
+    named = {(m, h) for sentence in block for m, h, _ in _groups(sentence)}
+    for m, h, w in _groups(subject):
+        if m in source_words or (m, h) not in named:
+            continue
+        for m2, h2, w2 in sorted(source):
+            if h == h2 and m2 not in own_words:
+                return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
+    return ""
+
+
+def quantity_issues(
+    clause: str, pieces: Sequence[str], sentences: Sequence[SentenceFacts], cited: str,
+    words: Callable[[str], frozenset[str]],
+) -> list[str]:
+    """One issue per quantity of the ``pieces`` of normalised ``clause`` (its parts cut at
+    commas) that no source sentence about its subject gives with equal value and unit
+    (``clauses`` check 3), or that every such sentence binds to another subject (module
+    doc). ``cited`` names the blocks ("[1] or [2]"); ``words`` gives a text's claim terms."""
+    issues = []
+    for piece in pieces:
+        start = 0
+        for quantity in extract_quantities(piece):
+            subject = piece[start : quantity.start]
+            subjects = (words(subject), words(clause) - term_set(quantity.text))
+            start = quantity.end
+            giving = [s for s in _about(subjects, sentences)
+                      if any(q.unit == quantity.unit and q.same_value(quantity) for q in s[2])]
+            if not giving:
+                issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
+                              "(a number counts only with its unit, in the source sentence "
+                              "about the same thing)")
+                continue
+            named = _own_terms(clause, quantity, words)
+            reasons = [_bound(quantity, named, subject, s, sentences) for s in giving]
+            if all(reasons):
+                issues.append(f"gives “{quantity.text}”, which {cited} states for "
+                              f"{reasons[0]}, not for this (a number counts only for the "
+                              "subject the source states it for)")
+    return issues
+
+
+def _own_terms(clause: str, quantity: Quantity,
+               words: Callable[[str], frozenset[str]]) -> frozenset[str]:
+    """The terms of ``clause`` bound to ``quantity``: all but its own, or its group's when
+    the clause states several values of its unit."""
+    groups = value_groups(clause, extract_quantities(clause), quantity.unit)
+    own = [b for q, b in groups if q.text == quantity.text and q.same_value(quantity)]
+    return own[0] if own else words(clause) - term_set(quantity.text)
+
+
+def _bound(quantity: Quantity, named: frozenset[str], subject: str,
+           source: SentenceFacts, sentences: Sequence[SentenceFacts]) -> str:
+    """"" when ``source`` gives ``quantity`` for the sentence's subject; else for whom."""
+    text, _, found = source
+    qualifiers = binding_issue(quantity, named, value_groups(text, found, quantity.unit))
+    if qualifiers:
+        return qualifiers
+    group = group_issue(subject, text, [s[0] for s in sentences if s is not source])
+    return f"“{group}”" if group else ""
+
+
+def _about(subjects: tuple[frozenset[str], ...],
+           sentences: Sequence[SentenceFacts]) -> list[SentenceFacts]:
+    """The source sentences sharing the most of the first of ``subjects`` that any shares:
+    a quantity's own words before it in its part of the clause (after the previous
+    quantity: "uploads are limited to 200 MB and deleted items stay 30 days" has two
+    subjects), then the clause's other words; all sentences when none shares a term (a
+    sentence in another language than its block)."""
+    for subject in subjects:
+        shared = [len(s[1] & subject) for s in sentences]
+        best = max(shared, default=0)
+        if best:
+            return [s for s, k in zip(sentences, shared, strict=True) if k == best]
+    return list(sentences)
