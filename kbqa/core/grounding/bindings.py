@@ -112,24 +112,24 @@ def binding_issue(quantity: Quantity, named: frozenset[str],
 
 
 def _words(text: str) -> list[str]:
-    """Content words of normalised ``text`` in order: Latin words (hyphenated ones whole)
-    and jieba words, each kept only when it has a term."""
+    """Words of normalised ``text`` in order: Latin words (hyphenated ones whole) and jieba
+    words, stop words included (they break a modifier from its head: "each claim")."""
     raw = jieba_words(text) if has_cjk(text) else _WORD_RE.findall(text)
     out: list[str] = []
     for w in raw:
-        pieces = _WORD_RE.findall(w) if w.isascii() else [w]
-        out.extend(p for p in pieces if terms(p))
-    return out
+        out.extend(_WORD_RE.findall(w) if w.isascii() else [w.strip()])
+    return [w for w in out if w]
 
 
 @lru_cache(maxsize=4096)
 def _groups(text: str) -> frozenset[tuple[str, str, str]]:
-    """(modifier, head term, head word) of adjacent content words of normalised ``text``:
+    """(modifier, head term, head word) of adjacent words, both content words of normalised ``text``:
     ("全职", "员工", "员工"), ("full-time", "employe", "employees"); a head compared as its
     term, so a plural is the same head. Cached: a block's sentences are read per claim."""
     words = _words(text)
     return frozenset((m, h, w) for m, w in zip(words, words[1:], strict=False)
-                     if not any(c.isdigit() for c in m + w) for h in terms(w)[-1:])
+                     if terms(m) and not any(c.isdigit() for c in m + w)
+                     for h in terms(w)[-1:])
 
 
 def group_issue(subject: str, value_sentence: str, block: Sequence[str]) -> str:
