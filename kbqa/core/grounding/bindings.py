@@ -123,9 +123,10 @@ def _words(text: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _groups(text: str) -> frozenset[tuple[str, str, str]]:
-    """(modifier, head term, head word) of adjacent words, both content words of normalised ``text``:
-    ("全职", "员工", "员工"), ("full-time", "employe", "employees"); a head compared as its
-    term, so a plural is the same head. Cached: a block's sentences are read per claim."""
+    """(modifier, head term, head word) of adjacent words, both content words, of
+    normalised ``text``: ("全职", "员工", "员工"), ("full-time", "employe", "employees"); a
+    head is compared as its term, so a plural is the same head. Cached: a block's
+    sentences are read per claim."""
     words = _words(text)
     return frozenset((m, h, w) for m, w in zip(words, words[1:], strict=False)
                      if terms(m) and not any(c.isdigit() for c in m + w)
@@ -141,7 +142,7 @@ def group_issue(subject: str, value_sentence: str, block: Sequence[str]) -> str:
     source_words = set(_words(value_sentence))
     own_words = set(_words(subject))
     named = {(m, h) for sentence in block for m, h, _ in _groups(sentence)}
-    for m, h, w in _groups(subject):
+    for m, h, _ in _groups(subject):
         if m in source_words or (m, h) not in named:
             continue
         for m2, h2, w2 in sorted(source):

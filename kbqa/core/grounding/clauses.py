@@ -45,10 +45,14 @@ ends (``split_clauses``). A source is read the same way, once per block
    terms before it in its part of the clause (cut at commas), after any earlier quantity
    ("uploads are limited to 200 MB and deleted items stay 30 days" joins two), else the
    clause's other terms; or in any source sentence when none shares one (a sentence in
-   another language than its block). Gate
+   another language than its block), bound there to this subject (``bindings``). Gate
    two's number check only asks that the digits appear somewhere: "after 1 year" passed on
    the "1" of "ThinkPad X1". A Markdown table row is read with its header row, so "Uptime
    commitment: 99.9%" is about its column.
+
+Polarity reads both sides in ``predicates.polar_form`` ("are personal costs" is "are not
+reimbursed"); an added "only for managers" needs "managers" in the source sentence
+(``predicates.restriction_scope``).
 
 Every failure is an issue a person and the regenerating model can act on: which part, which
 source clause it was read against. The check is lexical, like the claim words: it cannot see
