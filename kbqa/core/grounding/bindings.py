@@ -92,9 +92,9 @@ def _owner(a: int, b: int, same: Sequence[Quantity]) -> list[tuple[int, int, int
 def binding_issue(quantity: Quantity, named: frozenset[str],
                   groups: Sequence[tuple[Quantity, frozenset[str]]]) -> str:
     """"" when ``quantity`` (a sentence's) is the value of ``groups`` (one source sentence's
-    ``value_groups``) that the sentence's terms ``named`` bind it to; else the qualifiers of
-    the sentence's value is stated for ("the general case" when none). "" when ``groups``
-    is empty."""
+    ``value_groups``) that the sentence's terms ``named`` bind it to; else whom the source
+    states that value for: its qualifiers, quoted, or "the general case" when it has none.
+    "" when ``groups`` is empty."""
     if not groups:
         return ""
     qualifiers = [(q, b - frozenset().union(*(o for p, o in groups if p is not q)))
