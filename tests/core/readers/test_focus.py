@@ -139,6 +139,9 @@ async def test_a_sentence_without_the_asked_year_is_no_answer() -> None:
         ("看病需要医生证明吗？", {"医生"}, "连续病假超过 3 天的，需要提供医院证明。", False),
         # the sentence has the asked modifier too
         ("员工每年有几天全薪病假？", {"全薪"}, "员工享有 10 天全薪病假，之后支付病假工资。", False),
+        # 走审批 is an action (verb, verb), not a kind of approval that 额外审批 would rival
+        ("在家办公的键盘坏了，换个新的要走审批吗？", {"走"},
+         "键盘、鼠标等易耗配件损坏后，可以直接提交 IT 工单更换，无需额外审批。", False),
     ],
 )
 def test_a_sentence_about_a_sibling_of_the_asked_thing(

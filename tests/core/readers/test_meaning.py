@@ -104,6 +104,15 @@ def test_the_sentence_after_a_favoured_one_comes_along_when_close_too(
     assert [c.text[:4] for c in chosen] == ["住宿：北", "酒店迷你"]
 
 
+def test_no_sentence_answers_by_meaning_alone_when_no_block_states_a_question_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A team-building budget is closest to the travel allowances by meaning, but no block
+    # says 团建, 活动 or 预算: the knowledge base does not speak of what is asked.
+    monkeypatch.setattr(meaning, "sentence_similarities", _favouring("住宿", []))
+    assert select("团建活动的预算是多少？", (TRAVEL, PRINCIPLES, LEAVE)).declined
+
+
 TABLE_AND_LIST = make_block(4, (
     "Plans at a glance:\n\n| Plan | Storage quota |\n|---|---|\n| Business | 1 TB per user |\n\n"
     "- Customers can pay monthly or yearly.\n- Yearly billing is 15% cheaper.\n\n---\n\nNo."

@@ -271,11 +271,15 @@ def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Can
     ``meaning.confident``; the lead's list items when it is an intro), or decline: the
     lexical declines that count the question's words (``too_specific``, ``outweighed``,
     ``on_topic``) do not apply, the checks of what it says do (a fragment, another place or
-    name, ``answers`` with ``by_meaning``)."""
+    name, ``answers`` with ``by_meaning``); it declines when no block states any of the
+    question's words (``facts.present`` empty)."""
     lead = quoted[0]
     chosen = [lead, *scorer.intros.get((lead.n, lead.position), ()), *quoted[1:]]
     declined = Selection((), (), True)
-    if lead.fragment or contradicts(scorer.names, lead.text):
+    # No block states any word of the question: meaning is then the only link, and
+    # similarity within one knowledge base's domain is no evidence ("团建活动的预算" is
+    # closest to the meal allowance); at least one word must meet.
+    if lead.fragment or contradicts(scorer.names, lead.text) or not facts.present:
         return declined
     if not answers(question, chosen, frozenset(facts.qterms), blocks, frozenset(facts.absent),
                    by_meaning=True):
