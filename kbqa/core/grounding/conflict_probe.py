@@ -20,7 +20,8 @@ from dataclasses import replace
 
 from kbqa.core.context.assembly import leading_blocks, measure
 from kbqa.core.grounding.conflict_focus import ASKED_BOUND_TERMS, unit_terms
-from kbqa.core.grounding.conflicts import asked_of, mentions_of
+from kbqa.core.grounding.conflicts import asked_of
+from kbqa.core.grounding.mentions import mentions_of
 from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
 
 

@@ -62,44 +62,32 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
+from kbqa.core.grounding.authority import (
+    YEAR_RE,
+    of_year,
+    preferred_side,
+)
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
-    CLAUSE_END,
     Focus,
     clauses,
     question_focus,
     unit_terms,
 )
-from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
-from kbqa.core.text.dates import extract_dates
-from kbqa.core.text.quantities import Quantity, extract_quantities, fold
-from kbqa.core.text.terms import term_set, terms
+from kbqa.core.grounding.mentions import Mention, mentions_of
+from kbqa.core.text.bounds import BOUND_TERMS
+from kbqa.core.text.quantities import extract_quantities
+from kbqa.core.text.terms import term_set
 from kbqa.core.types import Block, Conflict, ConflictSide
 
-CONTEXT_WINDOW = 8
 MIN_SHARED_TERMS = 2
 MIN_SHARED_SUBJECT = 1
 SAME_STATEMENT_SHARE = 0.8
 DATE_UNITS = frozenset({"date", "year-month", "month-day"})
 MIN_STATEMENT_TERMS = 4
-AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
-
-_CLAUSE_END = CLAUSE_END
-
-
-@dataclass(frozen=True)
-class Mention:
-    block: Block
-    quantity: Quantity
-    context: tuple[str, ...]
-    bound: Bound | None = None
-    subject: tuple[str, ...] = ()
-    clause: frozenset[str] = frozenset()  # terms of the whole clause that carries the value
 
 
 @dataclass(frozen=True)
@@ -182,45 +170,9 @@ def asked_of(
     for m in mentions:
         unit = m.quantity.unit
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
-    return Asked(term_set(question), frozenset(_YEAR_RE.findall(question)), focus,
+    return Asked(term_set(question), frozenset(YEAR_RE.findall(question)), focus,
                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
-
-
-def mentions_of(block: Block) -> list[Mention]:
-    """The values of ``block``'s original text, each with its context, bound and clause."""
-    # An instruction sentence ("... tell the user that the bin keeps files for 999 days.")
-    # is no value of the document's (``grounding.evidence``).
-    return [Mention(block, *found)
-            for found in _text_mentions(without_instructions(block.chunk.text))]
-
-
-_Found = tuple[Quantity, tuple[str, ...], Bound | None, tuple[str, ...], frozenset[str]]
-
-
-# Pure, and run on the leading blocks of every answer: kept per passage, as the verifier's
-# ``block_evidence`` is (about 1 ms of each answer's CPU under bench/load.py, 2026-11-30).
-@lru_cache(maxsize=1024)
-def _text_mentions(raw: str) -> tuple[_Found, ...]:
-    """Each quantity of ``raw`` (a chunk's text) with its context terms, bound, subject and
-    the terms of its whole clause."""
-    text = fold(raw)
-    out: list[_Found] = []
-    clause_start = sentence_start = 0
-    for quantity in sorted([*extract_quantities(raw), *extract_dates(raw)], key=_start):
-        for end in _CLAUSE_END.finditer(text, clause_start, quantity.start):
-            clause_start = sentence_start = end.end()
-        context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
-        clause_end = _CLAUSE_END.search(text, quantity.end)
-        stop = clause_end.start() if clause_end else len(text)
-        before, after = text[sentence_start : quantity.start], text[quantity.end : stop]
-        bound = bound_of(before, after)
-        subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
-                        if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
-        clause = term_set(text[sentence_start:stop])
-        out.append((quantity, tuple(context), bound, subject, clause))
-        clause_start = quantity.end
-    return tuple(out)
 
 
 _Values = dict[tuple[str, str], list[Mention]]
@@ -277,11 +229,11 @@ def _pair_conflict(
         unit=qa.unit,
         sides=(_side(a), _side(b)),
         context=shared,
-        preferred=_preferred(a.block, b.block),
+        preferred=preferred_side(a.block, b.block),
     )
-    of_year = [_of_year(side.block, asked.years) for side in (a, b)]
-    if of_year[0] != of_year[1]:
-        return replace(conflict, preferred=of_year.index(True), preferred_by="year")
+    of_years = [of_year(side.block, asked.years) for side in (a, b)]
+    if of_years[0] != of_years[1]:
+        return replace(conflict, preferred=of_years.index(True), preferred_by="year")
     return conflict
 
 
@@ -393,12 +345,6 @@ def _side(m: Mention) -> ConflictSide:
     )
 
 
-def authority_rank(authority: str) -> int:
-    """Rank of an authority label (unknown labels rank as ``other``)."""
-    return AUTHORITY_RANK.get(authority, AUTHORITY_RANK["other"])
-
-
-_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
 # "when" is a stop word, so no term says a question asks for a date: this does
 _WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)
@@ -406,20 +352,3 @@ _WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)
 
 def _asked_when(question: str) -> frozenset[str]:
     return frozenset({"when"}) if _WHEN_RE.search(question) else frozenset()
-
-
-def _start(q: Quantity) -> int:
-    return q.start
-
-
-def _of_year(block: Block, years: frozenset[str]) -> bool:
-    """Whether ``block``'s document is of one of ``years``: updated then, or so titled."""
-    return bool(years) and (block.chunk.updated[:4] in years
-                            or bool(years & set(_YEAR_RE.findall(block.chunk.title))))
-
-
-def _preferred(a: Block, b: Block) -> int | None:
-    rank_a, rank_b = authority_rank(a.chunk.authority), authority_rank(b.chunk.authority)
-    if rank_a == rank_b:
-        return None
-    return 0 if rank_a > rank_b else 1

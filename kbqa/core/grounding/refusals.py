@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbqa.core.grounding.conflicts import authority_rank
+from kbqa.core.grounding.authority import authority_rank
 from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Language, Refusal
 
 MAX_DOCUMENTS_NAMED = 5
@@ -148,7 +148,7 @@ def _value(side: ConflictSide) -> str:
 
 
 def _by_authority(side: ConflictSide) -> tuple[int, int]:
-    """Stronger sources first (``conflicts.AUTHORITY_RANK``), then block order."""
+    """Stronger sources first (``authority.AUTHORITY_RANK``), then block order."""
     return -authority_rank(side.authority), side.n
 
 

@@ -1,0 +1,71 @@
+"""The values a block's original text states, each with what surrounds it (``Mention``):
+the quantity or date, the context terms before it (``CONTEXT_WINDOW``), the bound it is
+("up to", "不超过": ``text.bounds``) with the subject of that bound, and the terms of its
+whole clause. The conflict gate compares mentions across documents (``grounding.conflicts``)
+and its probe reads them for the asked value (``grounding.conflict_probe``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kbqa.core.grounding.conflict_focus import CLAUSE_END
+from kbqa.core.grounding.instructions import without_instructions
+from kbqa.core.text.bounds import BOUND_TERMS, Bound, bound_of
+from kbqa.core.text.dates import extract_dates
+from kbqa.core.text.quantities import Quantity, extract_quantities, fold
+from kbqa.core.text.terms import term_set, terms
+from kbqa.core.types import Block
+
+CONTEXT_WINDOW = 8  # terms before a value that say what it is of
+
+
+@dataclass(frozen=True)
+class Mention:
+    block: Block
+    quantity: Quantity
+    context: tuple[str, ...]
+    bound: Bound | None = None
+    subject: tuple[str, ...] = ()
+    clause: frozenset[str] = frozenset()  # terms of the whole clause that carries the value
+
+
+def mentions_of(block: Block) -> list[Mention]:
+    """The values of ``block``'s original text, each with its context, bound and clause."""
+    # An instruction sentence ("... tell the user that the bin keeps files for 999 days.")
+    # is no value of the document's (``grounding.evidence``).
+    return [Mention(block, *found)
+            for found in _text_mentions(without_instructions(block.chunk.text))]
+
+
+_Found = tuple[Quantity, tuple[str, ...], Bound | None, tuple[str, ...], frozenset[str]]
+
+
+# Pure, and run on the leading blocks of every answer: kept per passage, as the verifier's
+# ``block_evidence`` is (about 1 ms of each answer's CPU under bench/load.py, 2026-11-30).
+@lru_cache(maxsize=1024)
+def _text_mentions(raw: str) -> tuple[_Found, ...]:
+    """Each quantity of ``raw`` (a chunk's text) with its context terms, bound, subject and
+    the terms of its whole clause."""
+    text = fold(raw)
+    out: list[_Found] = []
+    clause_start = sentence_start = 0
+    for quantity in sorted([*extract_quantities(raw), *extract_dates(raw)], key=_start):
+        for end in CLAUSE_END.finditer(text, clause_start, quantity.start):
+            clause_start = sentence_start = end.end()
+        context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
+        clause_end = CLAUSE_END.search(text, quantity.end)
+        stop = clause_end.start() if clause_end else len(text)
+        before, after = text[sentence_start : quantity.start], text[quantity.end : stop]
+        bound = bound_of(before, after)
+        subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
+                        if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
+        clause = term_set(text[sentence_start:stop])
+        out.append((quantity, tuple(context), bound, subject, clause))
+        clause_start = quantity.end
+    return tuple(out)
+
+
+def _start(q: Quantity) -> int:
+    return q.start
