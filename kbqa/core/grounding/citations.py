@@ -70,7 +70,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from kbqa.core.grounding.claim_words import Evidence, reason, unsupported_words
-from kbqa.core.grounding.clauses import clause_issues, source_text
+from kbqa.core.grounding.clauses import clause_issues
 from kbqa.core.grounding.evidence import block_evidence, block_metadata, numbers_in, unmark
 from kbqa.core.grounding.parsing import (
     CLAIMS_SCHEMA,
@@ -83,6 +83,7 @@ from kbqa.core.grounding.parsing import (
     parse_json_draft,
 )
 from kbqa.core.grounding.predicates import is_fragment
+from kbqa.core.grounding.source_text import source_text
 from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.terms import stem, term_set, terms, without_parts
 from kbqa.core.types import Block, Claim, Verdict

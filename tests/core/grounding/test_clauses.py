@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.grounding.clauses import negated_terms, parity, source_text, split_clauses
+from kbqa.core.grounding.source_text import negated_terms, parity, source_text, split_clauses
 
 
 @pytest.mark.parametrize(
