@@ -29,7 +29,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kbqa.settings")
 
 import claim_words  # noqa: E402  (sets up Django)
 
-from kbqa.core.grounding import bindings, citations, clauses  # noqa: E402
+from kbqa.core.grounding import bindings, citations, clauses, source_text  # noqa: E402
 from kbqa.core.grounding.parsing import parse_claim  # noqa: E402
 from kbqa.core.readers.extractive.text import clean, quotable_sentences  # noqa: E402
 from kbqa.core.types import Block  # noqa: E402
@@ -56,19 +56,20 @@ SENTENCES: tuple[tuple[str, str, bool], ...] = (
 @contextmanager
 def new_checks_off() -> Iterator[None]:
     saved = (bindings.binding_issue, bindings.group_issue, clauses.polar_form,
-             clauses.restriction_scope, citations.is_fragment)
+             source_text.polar_form, clauses.restriction_scope, citations.is_fragment)
     bindings.binding_issue = lambda *a, **k: ""  # type: ignore[assignment]
     bindings.group_issue = lambda *a, **k: ""  # type: ignore[assignment]
     clauses.polar_form = lambda text: text  # type: ignore[assignment]
+    source_text.polar_form = lambda text: text  # type: ignore[assignment]
     clauses.restriction_scope = lambda text: None  # type: ignore[assignment]
     citations.is_fragment = lambda text: False  # type: ignore[assignment]
-    clauses.source_text.cache_clear()
+    source_text.source_text.cache_clear()
     try:
         yield
     finally:
         (bindings.binding_issue, bindings.group_issue, clauses.polar_form,
-         clauses.restriction_scope, citations.is_fragment) = saved
-        clauses.source_text.cache_clear()
+         source_text.polar_form, clauses.restriction_scope, citations.is_fragment) = saved
+        source_text.source_text.cache_clear()
 
 
 def _block(chunk: Chunk) -> Block:

@@ -44,7 +44,7 @@ from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.terms import jieba_words, term_set, terms
 
-#: A source sentence as ``clauses.SourceText`` holds it: normalised text, terms, quantities.
+#: A source sentence as ``source_text.SourceText`` holds it: normalised text, terms, quantities.
 SentenceFacts = tuple[str, frozenset[str], tuple[Quantity, ...]]
 
 _GROUP_CUT_RE = re.compile(r"[;，；：]|(?<!\d)[,:]|[,:](?!\d)| or |或")
