@@ -45,15 +45,17 @@ from sources.models import Chunk, Document, PurgedChunk
 from sources.parsed import ParsedDocument
 from sources.parsers import parse_file
 from sources.services import (
-    _check_size,
     _DocumentDraft,
     _prepare,
-    _read,
     _replace_original,
     _store,
+    with_warnings,
+)
+from sources.uploads import (
+    check_size,
     ingest_failure_reason,
     parse_limits_from_settings,
-    with_warnings,
+    read_file,
 )
 from sources.versioning import chunk_id_for, chunk_row
 from sources.visibility import visibility_groups
@@ -185,8 +187,8 @@ def _prepare_entry(
     if isinstance(entry, IngestFailure):
         return entry
     try:
-        _check_size(path=entry, file=None)
-        name, data = _read(path=entry, file=None)
+        check_size(path=entry, file=None)
+        name, data = read_file(path=entry, file=None)
         return name, data, _prepare(name, data, overrides, max_tokens, groups=False, parse=parse)
     except Exception as exc:  # one bad file must not stop the others
         return IngestFailure(str(entry), ingest_failure_reason(entry.name, exc))

@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from sources.ingest_types import IngestOverrides
 from sources.models import Authority, Document, Language
 from sources.parsers import SUPPORTED_SUFFIXES
-from sources.services import upload_size_problem
+from sources.uploads import upload_size_problem
 
 
 class _Limit:

@@ -130,3 +130,30 @@ STATUS_WORDS = {
     "restored": pgettext_lazy("ingest status", "restored"),
     "duplicate": pgettext_lazy("ingest status", "duplicate"),
 }
+
+
+def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False) -> str:
+    """``travel.md: added doc-010 (3 chunks, 3 new, 0 superseded)``; names kept as written.
+
+    When the file name gave the doc_id of an existing document and updated it (re-upload to
+    update), the message says so; not when ``same_upload`` (an earlier file of this upload,
+    told apart by a warning). A replaced document from another file, and a changed title,
+    are named old -> new (``ingest_types.retitled``).
+    """
+    counts = gettext("%(chunks)s, %(new)d new, %(superseded)d superseded") % {
+        "chunks": chunks_phrase(result.chunks),
+        "new": result.chunks_added,
+        "superseded": result.chunks_superseded,
+    }
+    renamed = same_upload or result.replaced  # told by a warning, or by ``retitled``
+    if result.status == "updated" and result.doc_id_from_name and not renamed:
+        counts = gettext("same file name as an existing document; %(counts)s") % {
+            "counts": counts
+        }
+    return gettext("%(name)s: %(status)s %(doc_id)s (%(counts)s)%(retitled)s") % {
+        "name": name,
+        "status": STATUS_WORDS[result.status],
+        "doc_id": result.doc_id,
+        "counts": counts,
+        "retitled": retitled(result),
+    }

@@ -15,8 +15,6 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 
 from __future__ import annotations
 
-import logging
-import math
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -34,7 +32,7 @@ from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import detect_language, fingerprint, sha256
 from kbqa.db import lock_lost, write_retried
 from sources.chunking import ChunkDraft, chunk_text
-from sources.containment import ParseLimits, parse_contained
+from sources.containment import parse_contained
 from sources.identity import (
     another_source,
     duplicate_refusal,
@@ -53,6 +51,11 @@ from sources.ingest_types import (
 from sources.models import Authority, Document, Language
 from sources.parsed import ParsedDocument
 from sources.parsers import iso_date
+from sources.uploads import (
+    check_size,
+    parse_limits_from_settings,
+    read_file,
+)
 from sources.versioning import chunk_id_for, version_chunks
 from sources.visibility import (
     Group,
@@ -61,7 +64,6 @@ from sources.visibility import (
     visibility_groups,
 )
 
-logger = logging.getLogger(__name__)
 __all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
 
 _DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
@@ -100,8 +102,8 @@ def document_ingest(
     """
     if (path is None) == (file is None):
         raise ValueError("pass exactly one of path= or file=")
-    _check_size(path=path, file=file)
-    name, data = _read(path=path, file=file)
+    check_size(path=path, file=file)
+    name, data = read_file(path=path, file=file)
     overrides = overrides or IngestOverrides()
     draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
 
@@ -182,20 +184,6 @@ def documents_ingest_paths(
     )
 
 
-def ingest_failure_reason(name: str, exc: Exception) -> str:
-    """A message safe to show, in the active language: the IngestError's own (its template
-    translated, ``IngestError.template``), or a generic one (logged in full)."""
-    if isinstance(exc, IngestError):
-        if not exc.params:
-            return str(exc)
-        return gettext(exc.template) % exc.params
-    logger.exception("unexpected error ingesting %s", name)
-    return gettext("%(name)s: unexpected error (%(error)s)") % {
-        "name": name,
-        "error": type(exc).__name__,
-    }
-
-
 def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
     """The files to ingest in order; a path that does not exist is a failure in its place."""
     entries: list[Path | IngestFailure] = []
@@ -212,53 +200,6 @@ def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
         else:
             entries.append(IngestFailure(str(p), f"{p}: no such file or folder"))
     return entries
-
-
-MB = 1024 * 1024  # the unit of KBQA_MAX_UPLOAD_MB (as Django's upload settings count it)
-
-
-def upload_size_problem(*, name: str, size: int) -> str:
-    """ "" when a file of ``size`` bytes may be ingested, else why not (safe to show): the file
-    name, its size in MB (rounded up to 0.1, so it never reads as within the limit) and the
-    limit ``settings.KBQA_MAX_UPLOAD_MB``."""
-    limit = settings.KBQA_MAX_UPLOAD_MB
-    if size <= limit * MB:
-        return ""
-    size_mb = math.ceil(size * 10 / MB) / 10
-    return gettext(
-        "%(name)s: %(size)s MB is over the upload limit of %(limit)s MB; split the file, or ask "
-        "an administrator to raise KBQA_MAX_UPLOAD_MB"
-    ) % {"name": name, "size": f"{size_mb:.1f}", "limit": limit}
-
-
-def _check_size(*, path: str | Path | None, file: File[Any] | None) -> None:
-    """Raise IngestError for a file over the limit, before its bytes are read."""
-    if path is not None:
-        try:
-            name, size = Path(path).name, Path(path).stat().st_size
-        except OSError:
-            return  # _read names the problem
-    else:
-        assert file is not None
-        name, size = PurePath(file.name or "upload").name, file.size
-    if problem := upload_size_problem(name=name, size=size):
-        raise IngestError(problem)
-
-
-def _read(*, path: str | Path | None, file: File[Any] | None) -> tuple[str, bytes]:
-    if path is not None:
-        try:
-            return Path(path).name, Path(path).read_bytes()
-        except OSError as exc:
-            raise IngestError(
-                gettext("%(name)s: cannot be read (%(error)s)")
-                % {"name": Path(path).name, "error": exc.strerror}
-            ) from exc
-    assert file is not None
-    name = PurePath(file.name or "upload").name
-    file.seek(0)
-    data = file.read()
-    return name, data if isinstance(data, bytes) else data.encode("utf-8")
 
 
 def _prepare(
@@ -312,15 +253,6 @@ def _prepare(
     fields = {"doc_id": doc_id, **fields}
     return _DocumentDraft(
         fields, drafts, sha256(parsed.text), from_name, found, parsed.warnings, terms, visibility
-    )
-
-
-def parse_limits_from_settings() -> ParseLimits:
-    """``KBQA_PARSE_SECONDS``, ``KBQA_PARSE_MEMORY_MB`` and ``KBQA_MAX_UNZIPPED_MB``."""
-    return ParseLimits(
-        seconds=settings.KBQA_PARSE_SECONDS,
-        memory_mb=settings.KBQA_PARSE_MEMORY_MB,
-        unzipped_mb=settings.KBQA_MAX_UNZIPPED_MB,
     )
 
 
