@@ -115,11 +115,15 @@ def subject_words(question: str) -> frozenset[str]:
 
 
 # Where an English question names the thing it asks about: after "what"/"which", or after
-# a question word (with its adverb: "how often") and an auxiliary ("How often are
+# "how" with its adverb ("how often") or "what"/"which" and an auxiliary ("How often are
 # monitors replaced?", "How long is the trash folder kept?"); "Can administrators change…"
-# and "What can I spend…" name an actor, not the asked thing.
+# and "What can I spend…" name an actor, not the asked thing. After "who"/"when"/"where"
+# the words name the event the answer belongs to ("Who was the runner-up of the 2018 World
+# Cup?", "When was Breath of the Wild released?"), which a sentence may state in other
+# words than a block's title: those asks are left to the reader's binding checks
+# (measured: RGB en_fact lost 3 right answers to this check when they were included).
 _ASKED_AT_RE = re.compile(
-    r"^\s*(?:(?:what|which)\s+|(?:how\s+\w+|what|which|when|where|who)\s+(?:are|is|do|does|"
+    r"^\s*(?:(?:what|which)\s+|(?:how\s+\w+|what|which)\s+(?:are|is|do|does|"
     r"did|was|were|have|has|will|can|should)\s+)(?:(?:the|a|an|my|our|your)\s+)?",
     re.IGNORECASE)
 
