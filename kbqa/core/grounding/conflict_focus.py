@@ -70,6 +70,12 @@ CURRENCY_TERMS: dict[str, frozenset[str]] = {
     "JPY": frozenset({"jpy", "yen", "日元"}),
     "CNY": frozenset({"cny", "rmb", "yuan", "元", "人民币"}),
 }
+# Measures a question may ask about that no unit of ``UNIT_TERMS`` is ("What is the maximum
+# file name length?" asks characters, so two upload sizes in MB are not its conflict).
+OTHER_MEASURES = frozenset(
+    {"length", "character", "char", "letter", "word", "weight", "height", "width", "depth",
+     "distance", "temperature", "resolution", "长度", "字符", "字数", "重量", "高度", "宽度",
+     "距离", "温度", "分辨率"})
 # Question words asking for a bound (a subset of ``BOUND_TERMS``, which also holds the
 # auxiliaries that phrase one: "can't", "will", "会").
 ASKED_BOUND_TERMS = frozenset(

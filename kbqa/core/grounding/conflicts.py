@@ -72,6 +72,7 @@ from kbqa.core.grounding.authority import (
 )
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
+    OTHER_MEASURES,
     Focus,
     clauses,
     question_focus,
@@ -123,6 +124,8 @@ class Asked:
         other holds it too or is of the asked type: in the unit the question names ("how
         long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
         rejected" holds no term of "What is the upload limit?", but it is a limit)."""
+        if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
+            return False  # it asks another measure ("file name length") than these values'
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 

@@ -103,6 +103,12 @@ def test_upload_size_conflict_with_all_side_details() -> None:
         ("单个文件最大 200 MB。", "单个文件最大 100MB。", "单个文件最大多少？", True),
         # one shared term is not enough
         ("Uploads are limited to 200 MB.", "Attachments are limited to 100 MB.", UPLOAD_Q, False),
+        # the question asks another measure than the values' (a tester got the upload-size
+        # conflict card for the file name length)
+        ("The maximum size of a single uploaded file is 200 MB. File names can be up to 255 "
+         "characters long.", "Files up to 100 MB can be uploaded.",
+         "What is the maximum file name length?", False),
+        ("单个文件最大 200 MB。", "单个文件最大 100MB。", "文件名最大长度是多少？", False),
         # same document twice is never a conflict
         ("The maximum upload size is 200 MB.", "The maximum upload size is 100 MB.", UPLOAD_Q,
          None),
