@@ -9,6 +9,7 @@ import pytest
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.focus import is_yes_no
+from kbqa.core.readers.extractive.question import answer_kind
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.units import asked_units, asks_duration, states_duration
 from kbqa.core.types import Block
@@ -172,3 +173,16 @@ async def test_the_reception_answers_who() -> None:
     )
     answer = await _answer("朋友来公司找我，想蹭个 Wi-Fi，接入码找谁要？", blocks)
     assert "前台" in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("What's the most I can claim for dinner with a client?", "quantity"),
+        ("What's the least we pay per user?", "money"),
+        ("What is the most popular plan?", "other"),
+    ],
+)
+def test_the_most_someone_can_reach_asks_an_amount(question: str, kind: str) -> None:
+    # Before: "the most I can claim" was untyped, and the sync client's sentence answered it.
+    assert answer_kind(question) == kind

@@ -52,9 +52,12 @@ ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
     "时间 日期").split())
 # "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
 # documents: without it "How long does the recycle bin keep items?" quoted how to restore).
+# "The most I can claim", "the least we pay" ask an amount someone may reach ("the most
+# popular plan" does not).
 _QUANTITY_RE = re.compile(
     r"\bhow (?:long|many|much|big|large|often|soon)\b|多久|多少|多长|多大|几[天个次年月周小]"
-    r"|人数|次数")
+    r"|人数|次数|\bthe (?:most|least)\s+(?:i|we|you|they|one|someone)\s+(?:can|could|may|"
+    r"will|would|should|am|are|get)\b")
 # Weaker signs of a quantity, read after "who" and "which version": "the upload limit".
 _QUANTITY_WEAK_RE = re.compile(
     r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
