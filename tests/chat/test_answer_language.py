@@ -17,6 +17,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from chat.models import Conversation, Message, Trace
+from kbqa.core.errors import ProviderError
+from kbqa.core.providers.failures import MSG_SERVER
 from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Refusal
 from tests.chat.kb import LEAVE_DOCS, QUESTION, kb_store
 from tests.chat.support import (
@@ -26,7 +28,7 @@ from tests.chat.support import (
     receive_turn,
     user_make,
 )
-from tests.fakes.provider import FakeProvider
+from tests.fakes.provider import FakeOutput, FakeProvider
 
 SIDE = {"doc_id": "doc-010", "title": "Refund policy", "updated": "2025-06-30"}
 REFUSAL = Refusal(
@@ -205,10 +207,6 @@ async def test_a_model_failure_speaks_the_question_language_live_and_stored(
     ui: str,
     question: str,
 ) -> None:
-    from kbqa.core.errors import ProviderError
-    from kbqa.core.providers.failures import MSG_SERVER
-    from tests.fakes.provider import FakeOutput
-
     settings.KBQA_MIN_RELEVANCE = 0.05
     await sync_to_async(kb_store)(tmp_path, (*LEAVE_DOCS, ZH_LEAVE))
     said, other = FAILURE[question], FAILURE[ui]
