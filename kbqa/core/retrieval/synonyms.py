@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import is_question_word, search_terms, terms
@@ -72,18 +73,18 @@ def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[st
     for term in dict.fromkeys(terms(query)):
         if known(term) or not term.isalpha() or not term.isascii() or is_question_word(term):
             continue
-        found: list[str] = []
-        for word in thesaurus.related(term):
-            word_terms = terms(word)
-            # one word, not a phrase: "break of day" is no "break" and no "day"
-            if len(word_terms) == 1 and known(word_terms[0]) \
-                    and not is_question_word(word_terms[0]) and word_terms[0] not in found:
-                found.append(word_terms[0])
-            if len(found) >= MAX_EXPANSIONS:
-                break
-        if found:
-            out[term] = found[:MAX_EXPANSIONS]
+        if found := thesaurus.one_word_relatives(term, partial(_index_term, known),
+                                                 MAX_EXPANSIONS):
+            out[term] = found
     return out
+
+
+def _index_term(known: Callable[[str], bool], word: str) -> str | None:
+    """``word``'s index term when it is one word the index knows and no function word."""
+    word_terms = terms(word)
+    if len(word_terms) == 1 and known(word_terms[0]) and not is_question_word(word_terms[0]):
+        return word_terms[0]
+    return None
 
 
 def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str], float],

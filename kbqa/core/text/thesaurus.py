@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import threading
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -163,6 +164,22 @@ def morphy(word: str, pos: str) -> list[str]:
     found += [word[: -len(suffix)] + ending for suffix, ending in _RULES[pos]
               if word.endswith(suffix) and len(word) > len(suffix)]
     return [w for w in dict.fromkeys(found) if w in index]
+
+
+def one_word_relatives(
+    word: str, accept: Callable[[str], str | None], limit: int
+) -> list[str]:
+    """The first ``limit`` distinct terms ``accept`` gives for ``word``'s ``related`` words,
+    in their order; ``accept`` maps a related word to its term or rejects it (None). Each
+    caller's ``accept`` takes one-word relatives only: "break of day" is no "day"."""
+    found: list[str] = []
+    for relative in related(word):
+        term = accept(relative)
+        if term is not None and term not in found:
+            found.append(term)
+            if len(found) >= limit:
+                break
+    return found
 
 
 def only_modifier(word: str) -> bool:

@@ -53,16 +53,15 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
     for t in own:
         if fold(t) in everything:
             continue  # the blocks use the word itself: its other senses are noise
-        found: list[str] = []
-        for word in thesaurus.related(t):
+        def in_blocks(word: str) -> str | None:
             word_terms = question_terms(word)  # folded; generic words ("get") dropped
             if len(terms(word)) == 1 and len(word_terms) == 1 and word_terms[0] in everything \
-                    and word_terms[0] not in folded_own and word_terms[0] not in found:
-                found.append(word_terms[0])  # one word: "break of day" is no "day"
-            if len(found) >= MAX_SYNONYMS:
-                break
-        if found:
-            out[fold(t)] = tuple(found[:MAX_SYNONYMS])
+                    and word_terms[0] not in folded_own:
+                return word_terms[0]
+            return None
+
+        if found := thesaurus.one_word_relatives(t, in_blocks, MAX_SYNONYMS):
+            out[fold(t)] = tuple(found)
     return out
 
 
