@@ -18,10 +18,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)
 
+# KBQA_DEMO: DEBUG off (the app's own error pages), a demo login, static files served.
 run: install
-	KBQA_DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	KBQA_DEBUG=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
-	KBQA_DEBUG=1 $(BIN)/daphne -b $(HOST) -p $(PORT) kbqa.asgi:application
+	KBQA_DEMO=1 $(BIN)/python manage.py migrate --noinput
+	KBQA_DEMO=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
+	KBQA_DEMO=1 $(BIN)/daphne -b $(HOST) -p $(PORT) kbqa.asgi:application
 
 test: install
 	$(BIN)/python -m pytest

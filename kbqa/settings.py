@@ -8,6 +8,7 @@ their defaults. Nothing else reads the environment.
 from __future__ import annotations
 
 import os
+import secrets
 from pathlib import Path
 from typing import TypeVar
 
@@ -48,6 +49,19 @@ def env_float(name: str, default: float) -> float:
     return _env_number(name, default, float)
 
 
+def local_secret_key(path: Path) -> str:
+    """The secret key kept in ``path`` (mode 600), written with a random key on first use, so
+    sessions survive a restart of a local run without a key in the environment."""
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = secrets.token_urlsafe(50)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(key)
+        return key
+
+
 def _env_number(name: str, default: _N, kind: type[_N]) -> _N:
     raw = os.environ.get(name, "").strip()
     if not raw:
@@ -63,11 +77,20 @@ DEBUG = env_bool("KBQA_DEBUG", False)
 DATA_DIR = Path(env_str("KBQA_DATA_DIR", str(BASE_DIR / "var")))
 DATA_DIR.mkdir(parents=True, exist_ok=True)  # SQLite file, uploads, demo login live here
 
+# `make run`: the demo as a user meets it (DEBUG off: the app's own error pages, no
+# tracebacks), with a local demo login, static files served and a secret key kept in DATA_DIR.
+DEMO = env_bool("KBQA_DEMO", False)
+
 SECRET_KEY = env_str("KBQA_SECRET_KEY", "")
 if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("Set KBQA_SECRET_KEY (or KBQA_DEBUG=1 for local development).")
-    SECRET_KEY = "insecure-local-development-key-only-used-with-KBQA_DEBUG"
+    if DEMO:
+        SECRET_KEY = local_secret_key(DATA_DIR / "secret-key")
+    elif DEBUG:
+        SECRET_KEY = "insecure-local-development-key-only-used-with-KBQA_DEBUG"
+    else:
+        raise ImproperlyConfigured(
+            "Set KBQA_SECRET_KEY (or KBQA_DEMO=1 / KBQA_DEBUG=1 for a local run)."
+        )
 
 ALLOWED_HOSTS = [
     h.strip() for h in env_str("KBQA_ALLOWED_HOSTS", "127.0.0.1,localhost").split(",") if h.strip()
@@ -222,7 +245,7 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 # Daphne serves no static files; asgi.py wraps HTTP in Django's static handler when true.
-SERVE_STATIC = env_bool("KBQA_SERVE_STATIC", DEBUG)
+SERVE_STATIC = env_bool("KBQA_SERVE_STATIC", DEBUG or DEMO)
 MEDIA_URL = "media/"
 MEDIA_ROOT = DATA_DIR / "media"
 # Largest file the knowledge base ingests, in MB (checked per file by sources.services and

