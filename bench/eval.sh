@@ -47,6 +47,11 @@ $PY manage.py evaluate sources/demo/natural_holdout.jsonl --provider "$PROVIDER"
 # the documents alone; never used while developing: scored only to report).
 $PY manage.py evaluate sources/demo/natural_holdout2.jsonl --provider "$PROVIDER" --out "$OUT/holdout2"
 
+# 3e. A third code-blind set (60 cases, 2026-12-01, written from the documents alone): held
+# out from the work of the session that added it (scored at its start and end), a tuning set
+# after that.
+$PY manage.py evaluate sources/demo/natural3.jsonl --provider "$PROVIDER" --out "$OUT/natural3"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
