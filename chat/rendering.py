@@ -31,6 +31,7 @@ from chat.models import Feedback, Message, Trace
 from chat.outcomes import AnswerOutcome
 from chat.selectors import chunk_url, reader_numbers
 from kbqa.core.types import Done, Dropped, Error, Event, Meta, Notice, Refusal, Sentence
+from sources.claim_links import claim_query
 
 FRAGMENTS = "chat/_fragments.html"
 
@@ -51,10 +52,10 @@ def fragment(name: str, **context: Any) -> SafeString:
 
 
 def passage_url(chunk_id: str, claim: str = "") -> str:
-    """The chunk view of ``chunk_id``; with ``claim``, it highlights the sentences that
-    support that claim (``sources.views.chunk_detail``)."""
+    """The chunk view of ``chunk_id``; with ``claim`` (a verified sentence), signed, so the
+    view highlights the sentences that support it (``sources.claim_links``)."""
     url = chunk_url(chunk_id)
-    return f"{url}?{urlencode({'claim': claim})}" if claim else url
+    return f"{url}?{urlencode(claim_query(chunk_id, claim))}" if claim else url
 
 
 def chip(

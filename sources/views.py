@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
+from sources.claim_links import claim_signed
 from sources.display import display_blocks, display_marked
 from sources.models import Chunk
 from sources.selectors import (
@@ -62,21 +63,26 @@ def chunk_detail(request: HttpRequest, chunk_id: str) -> HttpResponse:
     the user could read: the same template saying it is no longer available, status 410.
     Unknown id, or a chunk of a document the user may not (or, if purged, could not) read:
     the same "not found" message, status 404, so the page does not tell that a hidden
-    document exists or existed. ``?claim=<sentence>`` (a chat chip's
+    document exists or existed. ``?claim=<sentence>&sig=`` (a chat chip's
     link) highlights the passage sentences that support that sentence
-    (``sources.display.display_marked``).
+    (``sources.display.display_marked``); a claim without kbqa's signature
+    (``sources.claim_links``) highlights nothing and the page says it was not checked.
     """
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     purged_at = None if chunk else chunk_purged_at(chunk_id=chunk_id, user=request.user)
     template = f"{TEMPLATE}#chunk-view" if getattr(request, "htmx", False) else TEMPLATE
     claim = request.GET.get("claim", "")[:CLAIM_MAX_CHARS]
-    blocks = display_marked(display_blocks(chunk.text), claim) if chunk else []
+    signed = claim_signed(chunk_id, claim, request.GET.get("sig", ""))
+    blocks = display_blocks(chunk.text) if chunk else []
+    if signed:
+        blocks = display_marked(blocks, claim)
     context = {
         "chunk": chunk,
         "chunk_id": chunk_id,
         "purged_at": purged_at,
         "blocks": blocks,
         "marked": any(b.anchor for b in blocks),
+        "unchecked_claim": bool(claim.strip()) and not signed,
         "superseded": chunk is not None and _superseded(chunk),
         "source_href": source_href(chunk.document.source_url) if chunk else "",
     }

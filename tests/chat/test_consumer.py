@@ -19,6 +19,7 @@ from django.conf import settings
 
 from chat.consumers import frame_limit
 from chat.models import Conversation, Message, Trace
+from sources.claim_links import claim_signature
 from tests.chat.kb import (
     ANSWER,
     LAPTOP_ANSWER,
@@ -162,7 +163,9 @@ async def test_answered_turn_streams_bubbles_notice_sentence_chips_and_done(
         ("true", f"sources-{key}"),
     ]
     chips = [a for t, a in elements(sentence) if "chip" in a.get("class", "").split()]
-    claim = "?claim=Company+laptops+are+replaced+every+4+years."
+    claim = "?claim=Company+laptops+are+replaced+every+4+years.&sig=" + claim_signature(
+        "doc-070#c01", "Company laptops are replaced every 4 years."
+    )
     assert [(c["data-n"], c["hx-get"], c["hx-target"]) for c in chips] == [
         ("1", f"/chunks/doc-070%23c01/{claim}", "#citation-body"),
     ]

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from chat.models import Conversation, Message, Trace
+from sources.claim_links import claim_signature
 
 pytestmark = pytest.mark.django_db
 
@@ -154,7 +155,8 @@ def test_past_turns_render_sentences_chips_withheld_and_trace(
     html = client_alice.get(f"/c/{conversation.pk}/").content.decode()
     key = f"m{answer.pk}"
     assert [a["href"] for a in by_class(html, "chip")] == [
-        "/chunks/doc-010%23c02/?claim=Refunds+take+14+days."
+        "/chunks/doc-010%23c02/?claim=Refunds+take+14+days.&sig="
+        + claim_signature("doc-010#c02", "Refunds take 14 days.")
     ]
     assert f'id="answer-{key}"' in html and f'id="footer-{key}"' in html
     assert f'<code class="trace-id">{trace.pk}</code>' in html

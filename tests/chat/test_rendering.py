@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from chat.rendering import paragraphs_view, reader_numbers, sources_view
+from sources.claim_links import claim_signature
 
 
 def s(text: str, *cites: int, kind: str = "claim", **extra: Any) -> dict[str, Any]:
@@ -44,7 +45,8 @@ def test_paragraphs_group_sentences_sharing_a_source_and_keep_marked_breaks() ->
     chips = [[c["n"] for c in x["chips"]] for p in paragraphs for x in p]
     assert chips == [[1], [1, 2], [3], [3], [2], []]
     first = paragraphs[0][0]["chips"][0]
-    assert (first["block"], first["url"]) == (5, "/chunks/doc-5%23c01/?claim=a")
+    signature = claim_signature("doc-5#c01", "a")
+    assert (first["block"], first["url"]) == (5, f"/chunks/doc-5%23c01/?claim=a&sig={signature}")
 
 
 def test_the_source_list_follows_the_reader_numbers() -> None:

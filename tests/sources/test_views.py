@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from sources.claim_links import claim_signature
 from sources.models import Chunk, Document
 
 pytestmark = pytest.mark.django_db
@@ -254,8 +255,11 @@ def test_claim_highlights_the_supporting_sentence_in_the_passage(client_in: Clie
         fingerprint="e" * 40,
     )
     claim = "The recycle bin keeps deleted files for 30 days."
-    html = client_in.get("/chunks/doc-020%23c01/", {"claim": claim}).content.decode()
+    link = {"claim": claim, "sig": claim_signature("doc-020#c01", claim)}
+    html = client_in.get("/chunks/doc-020%23c01/", link).content.decode()
     plain = client_in.get("/chunks/doc-020%23c01/").content.decode()
+    made_up = "The recycle bin keeps deleted files for 999 days."
+    forged = client_in.get("/chunks/doc-020%23c01/", {**link, "claim": made_up}).content.decode()
 
     marks = html.split('<mark class="support">')[1:]
     assert [m.split("</mark>")[0] for m in marks] == [
@@ -265,3 +269,6 @@ def test_claim_highlights_the_supporting_sentence_in_the_passage(client_in: Clie
     ]
     assert 'id="support"' in html and "Highlighted:" in html
     assert "<mark" not in plain and 'id="support"' not in plain
+    # a hand-made link (its claim never passed the verifier) is not presented as support
+    assert "<mark" not in forged and "Highlighted:" not in forged
+    assert "did not come from a checked answer" in forged
