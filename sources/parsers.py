@@ -212,7 +212,11 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
         lines_before = text[: max(text.find(raw_meta), 0)].count("\n")
         raise IngestError(
-            gettext_noop("%(name)s: bad front matter (%(problem)s)"),
+            gettext_noop(
+                "%(name)s: bad front matter (%(problem)s). The block between the --- lines at"
+                " the top is YAML: put a value that holds a colon or a # in quotes, e.g."
+                ' title: "Travel: Europe"'
+            ),
             name=name,
             problem=_yaml_problem(exc, lines_before),
         ) from exc

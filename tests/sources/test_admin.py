@@ -61,7 +61,9 @@ def test_upload_many_files_with_overrides_and_one_bad_file(admin_client: Client)
     )
     assert response.status_code == 200
     assert messages_of(response) == [
-        "travel.md: bad front matter (did not find expected ',' or ']' on line 3)",
+        "travel.md: bad front matter (did not find expected ',' or ']' on line 3). The block"
+        " between the --- lines at the top is YAML: put a value that holds a colon or a # in"
+        ' quotes, e.g. title: "Travel: Europe"',
         "memo.pdf: added memo (1 chunk, 1 new, 0 superseded)",
         "faq.txt: added faq (1 chunk, 1 new, 0 superseded)",
     ]

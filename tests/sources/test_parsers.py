@@ -124,6 +124,13 @@ def test_docx_without_properties_is_titled_by_its_heading() -> None:
         ),
         ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
         (
+            "colon.md",
+            b"---\ntitle: Travel: Europe\n---\nText",
+            "colon.md: bad front matter (mapping values are not allowed in this context on line"
+            ' 2). The block between the --- lines at the top is YAML: put a value that holds a'
+            ' colon or a # in quotes, e.g. title: "Travel: Europe"',
+        ),
+        (
             "date.md",
             b"---\nupdated: soon\n---\nText",
             "date.md: bad date 'soon' in 'updated'; use YYYY-MM-DD",
@@ -309,5 +316,5 @@ def test_text_that_starts_like_a_binary_signature_is_still_text(text: str) -> No
 
 def test_a_front_matter_mistake_is_reported_on_its_file_line() -> None:
     data = b"---\ntitle: Leave\nupdated: 2025-01-01: noon\nauthority: policy\n---\nText"
-    with pytest.raises(IngestError, match=r"on line 3\)$"):
+    with pytest.raises(IngestError, match=r"on line 3\)\. The block"):
         parse_file(name="leave.md", data=data)
