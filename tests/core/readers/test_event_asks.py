@@ -66,6 +66,16 @@ def test_a_clause_about_another_edition(question: str, clause: str, other: bool)
          "When was the harbour festival app released?", True),
         ("The harbour festival app was released in 2020.",
          "Which year was the harbour festival app released?", True),
+        # when something came to exist, its year is the answer, unless the question has one
+        ("The company was founded in 2016 in Rotterdam.", "When was Harbour Works founded?",
+         True),
+        ("公司于 2016 年在鹿特丹成立。", "港口公司什么时候成立的？", True),
+        ("The 2016 company was founded in Rotterdam.", "When in 2016 was it founded?", False),
+        # "who" is answered by a role as well as a name, capitalised or not
+        ("Editors and Owners can restore from the recycle bin.",
+         "Who can restore from the recycle bin?", True),
+        ("Items stay in the recycle bin for 30 days.", "Who can restore from the recycle bin?",
+         False),
         # a forecast is no fact, unless a forecast is asked
         ("港口音乐节观众人数预计为12万人。", "港口音乐节的观众人数是多少？", False),
         ("港口音乐节观众人数预计为12万人。", "港口音乐节预计有多少观众？", True),

@@ -125,12 +125,22 @@ def other_work(question: str, clause: str) -> bool:
 
 _YEAR_ONLY_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)\s?年?")
 _YEAR_ASK_RE = re.compile(r"\b(?:which|what) year\b|哪年|哪一年|几几年|年份")
+# When something began to exist ("When was the company founded?", 公司什么时候成立的？), its
+# year is the conventional answer, as it is for "which year": a founding, a birth, a
+# building. An event that recurs or is scheduled (a premiere, a final, a launch date)
+# still needs its date.
+_ORIGIN_ASK_RE = re.compile(
+    r"\b(?:founded|established|incorporated|formed|born|built|set up|started)\b"
+    r"|成立|创立|创办|创建|建立|出生|诞生|建成")
 
 
 def year_only(question: str) -> bool:
     """Whether a bare year is no answer: the question asks for a date or time ("when", 时间,
-    日期), not for a year ("which year", 哪一年)."""
+    日期), not for a year ("which year", 哪一年) nor when something came to exist
+    ("founded", 成立: ``_ORIGIN_ASK_RE``) in a question that names no year itself."""
     low = unicodedata.normalize("NFKC", question).lower()
+    if _ORIGIN_ASK_RE.search(low) and not _YEAR_ONLY_RE.search(low):
+        return False
     return not _YEAR_ASK_RE.search(low)
 
 

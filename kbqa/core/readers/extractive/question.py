@@ -83,7 +83,7 @@ _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
 # reception 前台): the heads of role nouns, English and Chinese.
 ROLE_RE = re.compile(
     r"\b(?:manager|director|owner|administrator|editor|helpdesk|reception(?:ist)?)s?\b"
-    r"|\bfront desk\b|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人|前台")
+    r"|\bfront desk\b|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人|前台", re.IGNORECASE)
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
