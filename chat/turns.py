@@ -16,10 +16,12 @@ The websocket consumer, ``POST /api/answer`` (and ``/stream``), ``manage.py ask`
 stored or yielded. A ``limited`` request (the websocket and the API set it; the operator's
 ``ask`` and ``evaluate`` do not) passes ``chat.limits`` first: questions per minute per user
 and per API token, one answer in flight per conversation; over a limit it is rejected
-("limited", with the seconds to wait) before any model call. Database work is in the small
-``*_db`` helpers below, on the database threads (``kbqa.db``); in a conversation a turn
-writes twice, in short transactions (``chat.turn_records``: its start as "pending", then its
-end), never while the model streams.
+("limited", with the seconds to wait) before any model call. Database work is in two
+``*_db`` helpers below, each one trip to the database threads (``kbqa.db``): everything
+before the model is asked (``turn_open_db``), then the turn stored and its slot given back
+(``turn_close_db``); retrieval makes its own trips. In a conversation a turn writes twice, in
+short transactions (``chat.turn_records``: its start as "pending", then its end), never
+while the model streams.
 """
 
 from __future__ import annotations
@@ -160,13 +162,13 @@ class _Stored:
     user: AbstractBaseUser | None = None
     audience: Audience = EVERYONE  # what the asker may read (``audience_for``)
     record: TurnRecord | None = None
+    slot: limits.TurnSlot | None = None  # the conversation's slot while the turn runs
 
 
-@db_async
-def turn_load_db(request: TurnRequest) -> _Stored:
+def _load(request: TurnRequest) -> _Stored:
     """The conversation (checked; its left-over turns marked interrupted), its history, the
     trace's user and what that user may read (the operator without ``--user``: documents
-    visible to everyone). Raises TurnRejected."""
+    visible to everyone). Raises TurnRejected "not_found"."""
     if request.conversation_id is None:
         return _Stored(history=request.history, user=request.user,
                        audience=audience_for(request.user))
@@ -184,10 +186,23 @@ def turn_load_db(request: TurnRequest) -> _Stored:
     return _Stored(conversation, history, request.user or conversation.owner, audience)
 
 
-@db_async
-def question_store_db(
+def _admit(request: TurnRequest, stored: _Stored) -> None:
+    """``chat.limits`` for a ``limited`` request: ``stored.slot`` taken. Raises TurnRejected
+    "limited"."""
+    if not request.limited or request.user is None:
+        return
+    conversation_id = stored.conversation.pk if stored.conversation is not None else None
+    admitted = limits.turn_admit_sync(
+        user_id=request.user.pk, conversation_id=conversation_id, token_id=request.token_id
+    )
+    if isinstance(admitted, limits.LimitRefusal):
+        raise TurnRejected("limited", admitted.message, retry_after=admitted.retry_after)
+    stored.slot = admitted
+
+
+def _question_store(
     stored: _Stored, request: TurnRequest, question: str, trace_id: str, provider: Provider
-) -> Message | None:
+) -> None:
     """Store the turn's start in its conversation (if any; a new one if asked to start one,
     in the same transaction): the question, the pending trace and assistant message
     (``turn_records.turn_begin``)."""
@@ -196,33 +211,68 @@ def question_store_db(
         # ``turn_begin`` creates it; only the answer API starts one (listed apart: ``via_api``)
         conversation = Conversation(owner=request.user, via_api=True)
     if conversation is None:
-        return None
+        return
     stored.record = turn_begin(
         conversation=conversation, user=stored.user, question=question,
         trace_id=trace_id, provider=provider.name, model=provider.model,
     )
     stored.conversation = stored.record.conversation
-    return stored.record.user_message
 
 
 @db_async
-def answer_store_db(
+def turn_open_db(
+    request: TurnRequest, question: str, trace_id: str, provider: Provider | TurnRejected
+) -> _Stored:
+    """Everything a turn reads and writes before the model is asked, in one trip to the
+    database threads (each trip costs the event loop and the thread a hand-over: under
+    ``bench/load.py`` a turn made seven): the conversation checked and loaded (``_load``),
+    the limits passed (``_admit``), then the question stored (``_question_store``).
+
+    ``provider`` is the turn's provider, or the TurnRejected "provider_unavailable" that
+    building it raised, raised here after the other checks (a missing conversation is "not
+    found" whatever the provider). Raises TurnRejected, or ``DatabaseError`` when the
+    question cannot be stored; either way nothing is held (the slot is given back).
+    """
+    stored = _load(request)
+    _admit(request, stored)
+    try:
+        if isinstance(provider, TurnRejected):
+            raise provider
+        _question_store(stored, request, question, trace_id, provider)
+    except BaseException:
+        _release(stored)
+        raise
+    return stored
+
+
+def _release(stored: _Stored) -> None:
+    if stored.slot is not None:
+        limits.turn_release_sync(stored.slot)
+        stored.slot = None
+
+
+@db_async
+def turn_close_db(
     stored: _Stored, outcome: AnswerOutcome, trace: TraceRecorder, store_trace: bool
 ) -> None:
     """Complete the stored turn (trace and assistant message in one transaction), or store
-    the trace alone for a turn outside any conversation."""
+    the trace alone for a turn outside any conversation; then give the conversation's slot
+    back (stored or not), so it may be asked again. One trip to the database threads."""
     trace.shown_error = outcome.error
-    if stored.record is not None:
-        shown = {
-            "text": outcome.text,
-            "citations": outcome.citations(),
-            "sentences": outcome.sentences,
-            "refusal": outcome.refusal,
-            "status": outcome.status if outcome.status != "pending" else trace.status,
-        }
-        turn_finish(record=stored.record, trace=trace, shown=shown)
-    elif store_trace:
-        trace_record(trace=trace, user=stored.user, conversation=stored.conversation)
+    try:
+        if stored.record is not None:
+            shown = {
+                "text": outcome.text,
+                "citations": outcome.citations(),
+                "sentences": outcome.sentences,
+                "refusal": outcome.refusal,
+                "status": outcome.status if outcome.status != "pending" else trace.status,
+            }
+            turn_finish(record=stored.record, trace=trace, shown=shown)
+        elif store_trace:
+            trace_record(trace=trace, user=stored.user, conversation=stored.conversation)
+    finally:
+        _release(stored)
 
 
 # ----------------------------------------------------------------------------- the turn
@@ -242,24 +292,6 @@ def _provider(request: TurnRequest) -> tuple[Provider, bool]:
         raise TurnRejected(
             "provider_unavailable", f"The answer provider is unavailable: {exc}"
         ) from None
-
-
-async def _admit(request: TurnRequest, stored: _Stored) -> limits.TurnSlot | None:
-    """``chat.limits`` for a ``limited`` request. Raises TurnRejected "limited"."""
-    if not request.limited or request.user is None:
-        return None
-    conversation_id = stored.conversation.pk if stored.conversation is not None else None
-    admitted = await limits.turn_admit(
-        user_id=request.user.pk, conversation_id=conversation_id, token_id=request.token_id
-    )
-    if isinstance(admitted, limits.LimitRefusal):
-        raise TurnRejected("limited", admitted.message, retry_after=admitted.retry_after)
-    return admitted
-
-
-async def _release(slot: limits.TurnSlot | None) -> None:
-    if slot is not None:
-        await asyncio.shield(limits.turn_release(slot))
 
 
 def _failure(outcome: AnswerOutcome, trace: TraceRecorder) -> list[Event]:
@@ -288,19 +320,26 @@ async def answer_turn(
     """
     outcome = outcome if outcome is not None else AnswerOutcome()
     question = question_checked(request.question)
-    stored = await turn_load_db(request)
-    slot = await _admit(request, stored)
+    built: Provider | TurnRejected
     try:
-        provider, owned = _provider(request)
-    except TurnRejected:
-        await _release(slot)
-        raise
+        built, owned = _provider(request)
+    except TurnRejected as exc:  # raised by turn_open_db after the conversation's checks
+        built, owned = exc, False
     trace = TraceRecorder(trace_id=new_ulid(), question=question)
+    try:
+        stored = await turn_open_db(request, question, trace.trace_id, built)
+    except BaseException:
+        if owned and isinstance(built, Provider):
+            await built.aclose()
+        raise
+    assert isinstance(built, Provider)
+    provider = built
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started, saved = time.perf_counter(), False
 
     async def store() -> None:
         # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
+        # The conversation's slot is given back with it: it may be asked again.
         nonlocal saved
         saved = True
         if trace.status in ("pending", "cancelled"):  # the pipeline marks a cancel itself
@@ -309,11 +348,11 @@ async def answer_turn(
             if stopped:
                 outcome.status = "stopped"
         trace.timings.setdefault("total_ms", round((time.perf_counter() - started) * 1000, 1))
-        await asyncio.shield(answer_store_db(stored, outcome, trace, request.store_trace))
+        await asyncio.shield(turn_close_db(stored, outcome, trace, request.store_trace))
 
     try:
-        message = await question_store_db(stored, request, question, trace.trace_id, provider)
-        yield TurnOpened(stored.conversation, message)
+        record = stored.record
+        yield TurnOpened(stored.conversation, record.user_message if record else None)
         try:
             async with aclosing(_pipeline(request, question, stored, provider, trace)) as events:
                 async for ev in events:
@@ -335,7 +374,6 @@ async def answer_turn(
             if not saved:
                 await store()
         finally:
-            await _release(slot)  # the answer is stored: the conversation may be asked again
             if owned:
                 await provider.aclose()
 
