@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import Group, Permission, User
 from django.core.management import call_command
 from django.test import Client
 
@@ -128,6 +128,43 @@ async def test_websocket_answers_from_what_the_user_may_read(
     assert ("90,000" in html) is reads
     assert ("salary%23" in html) is reads
     assert ("salary" in shown_doc_ids(fake_provider)) is reads
+
+
+def _grant_through_group(user: User, allow: bool) -> None:
+    """``sources.view_document`` given to (or taken from) a group ``user`` is in."""
+    admins, _ = Group.objects.get_or_create(name="document admins")
+    admins.permissions.set(Permission.objects.filter(codename="view_document") if allow else [])
+    user.groups.add(admins)
+
+
+ACCESS_CHANGES = {  # how nora comes to read the hr document, and loses it again
+    "group": lambda u, allow: u.groups.set(Group.objects.filter(name="hr") if allow else []),
+    "permission": lambda u, allow: u.user_permissions.set(
+        Permission.objects.filter(codename="view_document") if allow else []
+    ),
+    "permission through a group": _grant_through_group,
+    "superuser": lambda u, allow: User.objects.filter(pk=u.pk).update(is_superuser=allow),
+}
+
+
+@pytest.mark.parametrize("change", ACCESS_CHANGES)
+async def test_a_change_of_access_applies_to_the_next_question_on_an_open_socket(
+    kb: None, fake_provider: FakeProvider, change: str
+) -> None:
+    """Documented in README (Who may read what): nothing about what a user may read is kept
+    per session or socket; the socket's user was loaded when it opened."""
+    nora = await sync_to_async(User.objects.get)(username="nora")
+    conversation = await conversation_make(nora)
+    read = []
+    async with chat_socket(conversation.pk, nora) as comm:
+        for allow in (False, True, False):
+            await sync_to_async(ACCESS_CHANGES[change])(nora, allow)
+            fake_provider.prompts.clear()
+            fake_provider.add(SALARY_A)
+            await comm.send_to(text_data=json.dumps({"question": SALARY_Q}))
+            html = "".join(await receive_turn(comm))
+            read.append(("90,000" in html, "salary" in shown_doc_ids(fake_provider)))
+    assert read == [(False, False), (True, True), (False, False)]
 
 
 def test_a_conflict_with_a_hidden_side_answers_the_visible_value_without_revealing_the_other(

@@ -117,9 +117,10 @@ async def test_one_sse_answer_runs_a_pinned_number_of_statements(
         status, body = await sse_through_asgi(key, LAPTOP_QUESTION + " Again?")
     assert status == 200 and b"event: done" in body
     # the token and its user, looked up once for the body-limit check and the view; the
-    # user's permissions (user, groups) and groups; the new conversation, the trace, both
+    # user's status, permission and groups (one statement: ``audience_for``, 3 before
+    # load6); the new conversation, the trace, both
     # messages; the hits' chunks, for the question's search and for the conflict gate's
     # search for the asked value; the trace and the answer completed. main at c182e2d ran
     # 15 (the token looked up and stamped twice, the conversation created on its own and
     # then titled, one INSERT per message), 10 before the conflict gate's search.
-    assert len(seen) == 11, "\n".join(seen)
+    assert len(seen) == 9, "\n".join(seen)
