@@ -98,3 +98,42 @@ async def test_knowledge_base_retriever_implements_the_core_protocol(kb_dir: Pat
     retriever: types.Retriever = KnowledgeBaseRetriever()
     hits = await retriever.search("How often must I rotate my password?", 2)
     assert [h.chunk.chunk_id for h in hits][:1] == ["doc-020#c01"]
+
+
+def test_current_chunks_of_reads_what_chunk_as_core_reads_and_only_current_chunks(
+    kb_dir: Path, write_file: WriteFile
+) -> None:
+    """The search's read-back (SQL) against the ORM's ``chunk_as_core``: every field, the
+    groups of a restricted document, a restricted document whose groups were deleted; and,
+    without the index being told (a retire or purge another process made a moment ago),
+    nothing retired, superseded or purged."""
+    from django.contrib.auth.models import Group
+
+    from sources.models import Chunk
+    from sources.selectors import NO_GROUP, current_chunks_of
+
+    documents_ingest_paths(paths=[kb_dir])
+    path = write_file("a.md", "# Parking\n\nParking is free on weekends.")
+    document_ingest(path=path)
+    write_file("a.md", "# Parking\n\nParking costs 5 USD on weekends.")
+    document_ingest(path=path)  # a#c01 superseded by a#c01v2
+    hr, finance, gone = (Group.objects.create(name=n) for n in ("hr", "finance", "gone"))
+    Document.objects.get(doc_id="doc-010").groups.set([hr, finance])
+    Document.objects.get(doc_id="doc-020").groups.set([gone])
+    Document.objects.filter(doc_id__in=["doc-010", "doc-020"]).update(restricted=True)
+    gone.delete()
+    current = Chunk.objects.filter(is_current=True).select_related("document")
+    expected = {c.chunk_id: chunk_as_core(c) for c in current}
+    ids = [*expected, "a#c01", "doc-999#c01"]
+    assert current_chunks_of(ids) == expected
+    assert expected["doc-010#c01"].access == tuple(sorted([str(hr.pk), str(finance.pk)]))
+    assert expected["doc-020#c01"].access == (NO_GROUP,)
+    assert expected["doc-010#c01"].updated == "2025-06-30"
+
+    from django.utils import timezone
+
+    Document.objects.filter(doc_id="doc-010").update(retired_at=timezone.now())
+    Chunk.objects.filter(document__doc_id="a").delete()  # as a purge leaves it
+    assert set(current_chunks_of(ids)) == {
+        c for c in expected if not c.startswith(("doc-010#", "a#"))
+    }
