@@ -7,10 +7,11 @@ pages call the conversation and feedback ones (rename, delete, thumbs up/down).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
+from django.db import connection
 
 from chat.models import Conversation, Feedback, Message, Trace
 from chat.turn_records import trace_fields
@@ -70,6 +71,15 @@ def message_record_answer(
     )
 
 
+class _Said(NamedTuple):
+    """One message as the history reads it; ``standalone`` is its trace's standalone query."""
+
+    role: str
+    text: str
+    status: str
+    standalone: str
+
+
 def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple[Turn, ...]:
     """The last ``limit`` messages as Turns (oldest first): intent only, never evidence.
 
@@ -77,24 +87,38 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
     the answer that followed), so "and for admins?" two turns back reads as the full question
     it stood for and a later follow-up inherits that topic, not the fragment.
     """
-    # Only the trace's standalone query is read: leave its JSON ``data`` in the database.
-    recent = conversation.messages.select_related("trace").defer("trace__data")
-    rows = list(recent.order_by("-created_at", "-id")[:limit])[::-1]
+    rows = _recent_messages(conversation.pk, limit)[::-1]
     turns: list[Turn] = []
     for i, m in enumerate(rows):
         if _declined_turn(rows, i):
             continue  # the model declined: that exchange must not steer the next answer
         if m.role == Message.Role.USER:
             answer = rows[i + 1] if i + 1 < len(rows) else None
-            standalone = answer.trace.standalone_query if answer and answer.trace else ""
-            text = standalone or m.text
-            turns.append(Turn(role="user", text=text, typed=m.text))
+            standalone = answer.standalone if answer else ""
+            turns.append(Turn(role="user", text=standalone or m.text, typed=m.text))
         elif m.text:
             turns.append(Turn(role="assistant", text=m.text))
     return tuple(t for t in turns if t.text)
 
 
-def _declined_turn(rows: Sequence[Message], i: int) -> bool:
+def _recent_messages(conversation_pk: int, limit: int) -> list[_Said]:
+    """The conversation's last ``limit`` messages, newest first, each with its trace's
+    standalone query (never the trace's JSON ``data``). One SQL statement, read on every
+    question: through the ORM (``select_related``, ``defer``) the same read cost 0.76 ms of
+    CPU, for an empty conversation too, against 0.03 ms (in process, 2026-12-01)."""
+    messages, traces = Message._meta.db_table, Trace._meta.db_table
+    sql = (
+        "SELECT m.role, m.text, m.status, t.standalone_query"  # noqa: S608 - names from _meta
+        f" FROM {messages} m LEFT JOIN {traces} t ON t.id = m.trace_id"
+        " WHERE m.conversation_id = %s ORDER BY m.created_at DESC, m.id DESC LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [conversation_pk, limit])
+        return [_Said(role, text or "", status or "", standalone or "")
+                for role, text, status, standalone in cursor.fetchall()]
+
+
+def _declined_turn(rows: Sequence[_Said], i: int) -> bool:
     """True for both messages of an exchange the model declined (Anthropic advises dropping
     a refused turn from the context of later requests)."""
     m = rows[i]

@@ -29,7 +29,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
@@ -166,8 +166,10 @@ def turns_interrupted_close(*, conversation: Conversation) -> int:
     """Mark the conversation's left-over pending turns "interrupted" (trace and assistant
     message; the trace's data says when and why). Returns how many were marked.
 
-    One indexed query when there is nothing to mark (the usual case).
+    One short SQL statement when nothing is pending (the usual case: read on every question).
     """
+    if not _any_pending(conversation.pk):
+        return 0
     pending = Trace.objects.filter(conversation=conversation, status=Trace.Status.PENDING)
     now = timezone.now()
     left = [t.id for t in pending.only("id", "created_at", "data") if _left_over(t, now)]
@@ -192,6 +194,15 @@ def turns_interrupted_close(*, conversation: Conversation) -> int:
         return marked
 
     return write_retried(write)
+
+
+def _any_pending(conversation_pk: int) -> bool:
+    """Whether the conversation has a pending trace. SQL: the ORM's query building cost 0.3
+    ms of CPU per question against 0.03 ms (in process, 2026-12-01)."""
+    sql = f"SELECT 1 FROM {Trace._meta.db_table} WHERE conversation_id = %s AND status = %s"  # noqa: S608
+    with connection.cursor() as cursor:
+        cursor.execute(sql + " LIMIT 1", [conversation_pk, Trace.Status.PENDING.value])
+        return cursor.fetchone() is not None
 
 
 def _left_over(trace: Trace, now: Any) -> bool:
