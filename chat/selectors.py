@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import quote
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import connection
 from django.db.models import Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
@@ -98,6 +99,9 @@ def _conversation(conversation_id: int) -> Conversation | None:
     """The conversation ``conversation_id`` or None. Read as SQL (``raw``: the fields still
     converted by the backend): the ORM's query building cost 0.32 ms of CPU against 0.06 ms,
     on every question and every socket opened (in process, 2026-12-01)."""
+    low, high = connection.ops.integer_field_range("BigAutoField")
+    if not low <= conversation_id <= high:  # the ORM finds nothing for such an id: same here
+        return None
     sql = f"SELECT * FROM {Conversation._meta.db_table} WHERE id = %s"  # noqa: S608
     return next(iter(Conversation.objects.raw(sql, [conversation_id])), None)
 
