@@ -126,16 +126,19 @@ INSTALLED_APPS = [
     "chat",
 ]
 
+# Django's middleware; on the answer API four of them run on the event loop instead of a
+# thread per hook (chat.api_middleware: Django's classes, same order). The security ones stay
+# as named here: ``check --deploy`` looks for these names.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "django.middleware.locale.LocaleMiddleware",
+    "chat.api_middleware.LocaleMiddleware",
     "kbqa.middleware.QueryLanguageMiddleware",
-    "django.middleware.common.CommonMiddleware",
+    "chat.api_middleware.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "chat.api_middleware.AuthenticationMiddleware",
     "chat.auth.BearerTokenMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "chat.api_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
