@@ -239,8 +239,11 @@ def serve_and_run(args: argparse.Namespace, env: dict[str, str], codes: list[Pat
         phases = asyncio.run(run_phases(args, servers, creds, url, psutil.Process(fake.pid)))
         if any(not r.ok for p in phases for r in p.results):
             for server in servers:
-                print(f"server log of {server.code} (last 30 lines):",
-                      *server_log(server_env, server.port)[-30:], sep="\n")
+                lines = server_log(server_env, server.port)
+                # the access log drowns the failure: its lines that are not requests
+                told = [ln for ln in lines if not ln.startswith("127.0.0.1:")]
+                print(f"server log of {server.code} (last 60 lines but the access log):",
+                      *told[-60:], sep="\n")
         return phases
     finally:
         for daphne in daphnes:
