@@ -308,6 +308,24 @@ def _failure(outcome: AnswerOutcome, trace: TraceRecorder) -> list[Event]:
     ]
 
 
+async def _opened(
+    request: TurnRequest, question: str, trace: TraceRecorder, built: Provider | TurnRejected
+) -> _Stored:
+    """``turn_open_db``, carried to its end on its thread even when the turn is cancelled
+    meanwhile (Stop, a client gone): the turn it stored is then stored "cancelled" and the
+    conversation's slot given back, so the question never stays pending nor the
+    conversation busy. Raises what ``turn_open_db`` raises, or the cancellation."""
+    opening = asyncio.ensure_future(turn_open_db(request, question, trace.trace_id, built))
+    try:
+        return await asyncio.shield(opening)
+    except asyncio.CancelledError:
+        await asyncio.wait({opening})
+        if not opening.cancelled() and opening.exception() is None:
+            trace.status = "cancelled"
+            await turn_close_db(opening.result(), AnswerOutcome(), trace, request.store_trace)
+        raise
+
+
 async def answer_turn(
     request: TurnRequest, outcome: AnswerOutcome | None = None
 ) -> AsyncGenerator[TurnOpened | Event, None]:
@@ -327,7 +345,7 @@ async def answer_turn(
         built, owned = exc, False
     trace = TraceRecorder(trace_id=new_ulid(), question=question)
     try:
-        stored = await turn_open_db(request, question, trace.trace_id, built)
+        stored = await _opened(request, question, trace, built)
     except BaseException:
         if owned and isinstance(built, Provider):
             await built.aclose()

@@ -108,6 +108,46 @@ async def test_cancel_mid_answer_stores_the_trace(
     assert (trace.status, answer.status, answer.trace_id) == ("cancelled", "cancelled", trace.pk)
 
 
+async def test_a_turn_cancelled_while_its_question_is_stored_ends_cancelled_and_frees_the_chat(
+    fake_provider: FakeProvider, leave_kb: None, django_user_model: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Stop (or a client gone) while the database thread stores the question: the thread
+    finishes, and the turn it stored is closed "cancelled", never left pending with its
+    conversation busy ("Another answer is still being written") for ten minutes."""
+    import threading
+
+    from chat import turns
+    from chat.limits import TurnSlot, turn_admit_sync
+
+    entered, go = threading.Event(), threading.Event()
+    real_begin = turns.turn_begin
+
+    def slow_begin(**kwargs: Any) -> Any:
+        entered.set()
+        go.wait(10)
+        return real_begin(**kwargs)
+
+    monkeypatch.setattr(turns, "turn_begin", slow_begin)
+    fake_provider.add(ANSWER)
+    conversation = await conversation_new(django_user_model)
+    request = TurnRequest(question=QUESTION, user=conversation.owner,
+                          conversation_id=conversation.pk, limited=True)
+    task = asyncio.create_task(run(request))
+    assert await asyncio.to_thread(entered.wait, 10)
+    task.cancel()
+    await asyncio.sleep(0.05)
+    go.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    trace = await Trace.objects.aget()
+    answer = await Message.objects.aget(role="assistant")
+    assert (trace.status, answer.status) == ("cancelled", "cancelled")
+    slot = await sync_to_async(turn_admit_sync)(
+        user_id=conversation.owner.pk, conversation_id=conversation.pk)
+    assert isinstance(slot, TurnSlot)  # the conversation can be asked again at once
+
+
 async def test_a_stopped_turn_is_stored_as_stopped(
     fake_provider: FakeProvider, leave_kb: None, django_user_model: Any
 ) -> None:
