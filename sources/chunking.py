@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
+from kbqa.core.text.normalise import fingerprint
 from kbqa.core.text.sentences import split_sentences
 from kbqa.core.text.tokens import count_tokens
 
@@ -40,6 +42,12 @@ class ChunkDraft:
     text: str
     tokens: int
 
+    @cached_property
+    def fingerprint(self) -> str:
+        """``kbqa.core.text.normalise.fingerprint`` of the text, computed once: duplicate
+        detection and versioning both compare it (a 15 MB text: 5 s each time)."""
+        return fingerprint(self.text)
+
 
 @dataclass(frozen=True)
 class _Unit:
@@ -56,13 +64,19 @@ def chunk_text(text: str, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> list[Chunk
 
     Returns [] for empty or whitespace-only text. Raises ValueError if ``max_tokens`` < 1.
     """
+    return list(chunks_of(text, max_tokens=max_tokens))
+
+
+def chunks_of(text: str, *, max_tokens: int = DEFAULT_MAX_TOKENS) -> Iterator[ChunkDraft]:
+    """``chunk_text``'s chunks one at a time, as they are made (so a consumer can work on
+    the first ones while the rest are cut). Raises ValueError if ``max_tokens`` < 1."""
     if max_tokens < 1:
         raise ValueError("max_tokens must be at least 1")
-    drafts: list[ChunkDraft] = []
+    ordinal = 0
     for section, units in _sections(text):
         for body, tokens in _pack(units, max_tokens):
-            drafts.append(ChunkDraft(len(drafts) + 1, section, body, tokens))
-    return drafts
+            ordinal += 1
+            yield ChunkDraft(ordinal, section, body, tokens)
 
 
 def _sections(text: str) -> Iterator[tuple[str, list[_Unit]]]:

@@ -61,6 +61,12 @@ _context = multiprocessing.get_context("forkserver")
 _context.set_forkserver_preload(["sources.parsers"])
 
 
+def fork_server() -> multiprocessing.context.ForkServerContext:
+    """The context whose processes come from the parsing fork server: small, no threads, no
+    database connections (``sources.chunk_terms`` starts its workers from it too)."""
+    return _context
+
+
 def parse_contained(
     *, name: str, data: bytes, limits: ParseLimits, parse: Parse = parse_file
 ) -> ParsedDocument:

@@ -18,7 +18,6 @@ from collections.abc import Iterable, Sequence
 
 from django.utils.translation import gettext
 
-from kbqa.core.text.normalise import fingerprint
 from sources.chunking import ChunkDraft
 from sources.models import Chunk, Document
 
@@ -44,7 +43,7 @@ def replace_refusal(document: Document, *, name: str, title: str) -> str:
 
 def fingerprints(drafts: Sequence[ChunkDraft]) -> list[tuple[int, str]]:
     """``(ordinal, fingerprint)`` of each chunk draft, sorted: a text's identity."""
-    return sorted((d.ordinal, fingerprint(d.text)) for d in drafts)
+    return sorted((d.ordinal, d.fingerprint) for d in drafts)
 
 
 def same_text_document(drafts: Sequence[ChunkDraft], *, other_than: str = "") -> Document | None:

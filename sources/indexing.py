@@ -24,9 +24,9 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from kbqa.core.retrieval.bm25 import section_text_terms
 from kbqa.core.retrieval.store import Entry, IndexStore
 from kbqa.core.text.terms import TERMS_VERSION
+from sources.chunk_terms import joined_terms as joined_terms  # callers found it here
 from sources.models import Chunk, Document
 from sources.vectors import current_encoder, with_vectors
 
@@ -38,12 +38,6 @@ BATCH = 20_000  # chunks per build batch: bounds memory (about 1 KB per chunk wh
 def index_store() -> IndexStore:
     """The index folder of this installation (``settings.KBQA_INDEX_DIR``)."""
     return IndexStore(settings.KBQA_INDEX_DIR)
-
-
-def joined_terms(section: str, text: str) -> str:
-    """A chunk's index terms as stored in ``Chunk.terms`` (space-separated; no term holds
-    whitespace: the tokenizer yields Latin words, numbers and CJK words only)."""
-    return " ".join(section_text_terms(section, text))
 
 
 def terms_in_parallel(pairs: Sequence[tuple[str, str]], *, processes: int = 0) -> list[str]:

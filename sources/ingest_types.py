@@ -7,6 +7,7 @@ ingester, the admin, the upload form and the ``ingest`` command.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -14,6 +15,11 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 
 # "duplicate": not added, the text is a stored document's (``sources.identity``)
 IngestStatus = Literal["added", "updated", "unchanged", "restored", "duplicate"]
+# What an ingest is doing, in order: parsing the file, cutting it into chunks and finding
+# their index terms, storing the rows (one transaction), updating the search index.
+IngestStage = Literal["reading", "chunking", "storing", "indexing"]
+# Called with the stage and the fraction of it done (0.0 to 1.0; "chunking" reports as it goes).
+IngestProgress = Callable[[IngestStage, float], None]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from pathlib import Path, PurePath
@@ -29,9 +29,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from kbqa.core.errors import IngestError
-from kbqa.core.text.normalise import detect_language, fingerprint, sha256
+from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.db import lock_lost, write_retried
-from sources.chunking import ChunkDraft, chunk_text
+from sources.chunk_terms import PARALLEL_MIN_CHARS, chunks_terms
+from sources.chunking import ChunkDraft, chunks_of
 from sources.containment import parse_contained
 from sources.identity import (
     another_source,
@@ -40,11 +41,13 @@ from sources.identity import (
     replace_refusal,
     same_text_document,
 )
-from sources.indexing import index_documents, joined_terms
+from sources.indexing import index_documents
 from sources.ingest_types import (
     IngestFailure,
     IngestOverrides,
+    IngestProgress,
     IngestResult,
+    IngestStage,
     IngestStatus,
     IngestSummary,
 )
@@ -90,6 +93,7 @@ def document_ingest(
     overrides: IngestOverrides | None = None,
     max_tokens: int | None = None,
     replace: bool = False,
+    on_progress: IngestProgress | None = None,
 ) -> IngestResult:
     """Ingest one file given by ``path`` or as an (uploaded) Django ``file``.
 
@@ -98,14 +102,21 @@ def document_ingest(
     ``settings.KBQA_MAX_UPLOAD_MB``, or cannot be read, parsed or stored, or its doc_id is
     a document from another file and not ``replace`` (``sources.identity``); nothing stored
     changes then. A new file with a stored document's text is not added (status
-    ``duplicate``, its warning names that document).
+    ``duplicate``, its warning names that document). ``on_progress(stage, fraction)`` is
+    told what the ingest is doing (``ingest_types.IngestStage``); a large document's terms
+    are found in worker processes (``sources.chunk_terms``).
     """
     if (path is None) == (file is None):
         raise ValueError("pass exactly one of path= or file=")
     check_size(path=path, file=file)
     name, data = read_file(path=path, file=file)
     overrides = overrides or IngestOverrides()
-    draft = _prepare(name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS)
+    progress = on_progress or _unreported
+    draft = _prepare(
+        name, data, overrides, max_tokens or settings.KBQA_CHUNK_TOKENS, processes=0,
+        progress=progress,
+    )
+    progress("storing", 0.0)
 
     def store() -> tuple[IngestResult, int]:
         with transaction.atomic():
@@ -117,8 +128,13 @@ def document_ingest(
         store, retry_on=lambda e: lock_lost(e) or isinstance(e, IntegrityError)
     )
     if result.status not in ("unchanged", "duplicate"):
+        progress("indexing", 0.0)
         index_documents(doc_keys=[doc_key])
     return with_warnings(result, draft.warnings)
+
+
+def _unreported(stage: IngestStage, fraction: float) -> None:
+    """Progress nobody asked to hear."""
 
 
 def with_warnings(result: IngestResult, warnings: tuple[str, ...]) -> IngestResult:
@@ -210,11 +226,15 @@ def _prepare(
     *,
     groups: bool = True,
     parse: Callable[..., ParsedDocument] | None = None,
+    processes: int = 1,
+    progress: IngestProgress = _unreported,
 ) -> _DocumentDraft:
     """Parse (in a limited child process, or with ``parse(name=, data=)``: the limited
     worker processes of ``sources.bulk``), resolve metadata and chunk; raises IngestError,
     writes nothing. ``groups=False`` leaves a stated visibility unresolved (no database
-    access: worker processes of ``sources.bulk``)."""
+    access: worker processes of ``sources.bulk``). ``processes``: for the chunks' terms
+    (``sources.chunk_terms``; 1 in ``sources.bulk``, whose workers share the files)."""
+    progress("reading", 0.0)
     if parse is None:
         parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
     else:
@@ -241,7 +261,8 @@ def _prepare(
         "updated": updated,
         "authority": authority,
     }
-    drafts = tuple(chunk_text(parsed.text, max_tokens=max_tokens))
+    progress("chunking", 0.0)
+    drafts, terms = _chunked(parsed.text, max_tokens, processes, progress)
     if not drafts:
         raise IngestError(gettext("%(name)s: the file contains no text") % {"name": name})
     from_name = not meta.get("doc_id")
@@ -249,11 +270,33 @@ def _prepare(
     found = None
     if groups and visibility:  # a database look-up: ``sources.bulk`` does it while storing
         found, visibility = visibility_groups(name, visibility), ""
-    terms = tuple(joined_terms(d.section[:300], d.text) for d in drafts)
     fields = {"doc_id": doc_id, **fields}
     return _DocumentDraft(
         fields, drafts, sha256(parsed.text), from_name, found, parsed.warnings, terms, visibility
     )
+
+
+def _chunked(
+    text: str, max_tokens: int, processes: int, progress: IngestProgress
+) -> tuple[tuple[ChunkDraft, ...], tuple[str, ...]]:
+    """The text's chunks and each one's index terms. From ``PARALLEL_MIN_CHARS`` characters
+    on, the terms are found in ``processes`` worker processes while the text is still being
+    cut (``sources.chunk_terms``); ``progress("chunking", share of the text done)``."""
+    drafts: list[ChunkDraft] = []
+    ends: list[int] = []  # characters of text up to the end of each chunk
+
+    def pairs() -> Iterator[tuple[str, str]]:
+        for draft in chunks_of(text, max_tokens=max_tokens):
+            drafts.append(draft)
+            ends.append((ends[-1] if ends else 0) + len(draft.text))
+            yield draft.section[:300], draft.text
+
+    terms = chunks_terms(
+        pairs(),
+        processes=processes if len(text) >= PARALLEL_MIN_CHARS else 1,
+        on_progress=lambda done: progress("chunking", min(1.0, ends[done - 1] / len(text))),
+    )
+    return tuple(drafts), tuple(terms)
 
 
 def _language(name: str, value: str) -> str:
@@ -339,7 +382,7 @@ def _unchanged(doc: Document, draft: _DocumentDraft, overrides: IngestOverrides)
     if (doc.updated.isoformat() if doc.updated else None) != draft.fields["updated"]:
         return False
     stored = list(doc.chunks.filter(is_current=True).values_list("ordinal", "fingerprint"))
-    return sorted(stored) == [(d.ordinal, fingerprint(d.text)) for d in draft.drafts]
+    return sorted(stored) == [(d.ordinal, d.fingerprint) for d in draft.drafts]
 
 
 def _replace_original(doc: Document, name: str, data: bytes) -> None:

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
-from kbqa.core.text.normalise import fingerprint
 from kbqa.core.text.terms import TERMS_VERSION
 from sources.chunking import ChunkDraft
 from sources.indexing import joined_terms
@@ -40,7 +39,7 @@ def version_chunks(
     keep: set[int] = set()
     new: list[Chunk] = []
     for d, d_terms in zip(drafts, terms, strict=True):
-        fp = fingerprint(d.text)
+        fp = d.fingerprint
         rows = by_ordinal.get(d.ordinal, [])
         match = current.get(d.ordinal)
         if match is None or match.fingerprint != fp:
@@ -115,7 +114,7 @@ def chunk_row(
         section=draft.section[:300],
         text=draft.text,
         tokens=draft.tokens,
-        fingerprint=fp or fingerprint(draft.text),
+        fingerprint=fp or draft.fingerprint,
         terms=terms,
         terms_version=TERMS_VERSION,
     )
