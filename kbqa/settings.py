@@ -254,6 +254,10 @@ MEDIA_ROOT = DATA_DIR / "media"
 # Largest file the knowledge base ingests, in MB (checked per file by sources.services and
 # the admin upload form).
 KBQA_MAX_UPLOAD_MB = env_int("KBQA_MAX_UPLOAD_MB", 20)
+# The admin upload page ingests files up to this size (KB) while it answers, for at most
+# about two seconds; larger files, and the files after them, are ingested in the background
+# and the document list shows their progress (sources.jobs). 0: every file in the background.
+KBQA_UPLOAD_INLINE_KB = env_int("KBQA_UPLOAD_INLINE_KB", 256)
 # Largest whole request to the admin upload page (several files at once), in MB. Every other
 # request body is bounded by DATA_UPLOAD_MAX_MEMORY_SIZE. kbqa.bodylimit refuses a larger body
 # with 413 before it is buffered (README: Production).

@@ -26,17 +26,12 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from sources.forms import DocumentVisibilityForm, UploadForm
-from sources.ingest_types import (
-    STATUS_WORDS,
-    IngestOverrides,
-    IngestResult,
-    chunks_phrase,
-    ingest_message,
-)
+from sources.admin_upload import UploadAdminMixin, jobs_context
+from sources.forms import DocumentVisibilityForm
+from sources.ingest_types import STATUS_WORDS, chunks_phrase
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
-from sources.services import document_ingest, document_reingest
+from sources.services import document_reingest
 from sources.uploads import ingest_failure_reason
 from sources.views import document_original
 from sources.visibility import document_visibility_set
@@ -103,7 +98,7 @@ class StatusFilter(admin.SimpleListFilter):
 
 
 @admin.register(Document)
-class DocumentAdmin(admin.ModelAdmin):
+class DocumentAdmin(UploadAdminMixin, admin.ModelAdmin):
     list_display = (
         "doc_id", "title", "status", "visible_to", "authority", "language", "updated", "updated_at"
     )
@@ -185,76 +180,22 @@ class DocumentAdmin(admin.ModelAdmin):
             raise PermissionDenied
         return document_original(document=document, user=request.user)
 
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The list, with the recent uploads and their state above it (``admin_upload``)."""
+        return super().changelist_view(request, {**jobs_context(), **(extra_context or {})})
+
     def get_urls(self) -> list[URLPattern]:
         upload = self.admin_site.admin_view(self.upload_view)
         original = self.admin_site.admin_view(self.original_view)
+        jobs = self.admin_site.admin_view(self.jobs_view)
         return [
             path("upload/", upload, name="sources_document_upload"),
+            path("uploads/", jobs, name="sources_document_jobs"),
             path("<path:object_id>/original/", original, name="sources_document_original"),
             *super().get_urls(),
         ]
-
-    def upload_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload one or many files; each is ingested on its own (one bad file spoils none)."""
-        if not self.has_view_permission(request) or not request.user.has_perm(
-            "sources.add_document"
-        ):
-            return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
-        form = UploadForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
-            written: dict[str, str] = {}  # doc_id -> file name, to tell of a clash
-            for screened in form.screened_uploads():
-                if screened.problem:
-                    report = messages.error if screened.failed else messages.warning
-                    report(request, screened.problem)
-                    continue
-                result = self._ingest_upload(
-                    request, screened.upload, form.overrides(), earlier=written,
-                    replace=form.cleaned_data["replace"],
-                )
-                if result is not None and result.doc_id in written:
-                    messages.warning(
-                        request,
-                        f"{screened.upload.name}: has the same doc_id ({result.doc_id}) as "
-                        f"{written[result.doc_id]} in this upload and replaced its text",
-                    )
-                elif result is not None:
-                    written[result.doc_id] = screened.upload.name
-            return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
-        context = {
-            **self.admin_site.each_context(request),
-            "form": form,
-            "opts": self.model._meta,
-            "title": gettext("Upload documents"),
-        }
-        return TemplateResponse(request, "admin/sources/document/upload.html", context)
-
-    def _ingest_upload(
-        self,
-        request: HttpRequest,
-        upload: Any,
-        overrides: IngestOverrides,
-        *,
-        earlier: dict[str, str],
-        replace: bool = False,
-    ) -> IngestResult | None:
-        """Ingest one file and say how it went; None when it failed or was not added (the
-        same text as a stored document). ``earlier`` maps the doc_ids written so far in this
-        upload to their file names."""
-        try:
-            result = document_ingest(file=upload, overrides=overrides, replace=replace)
-        except Exception as exc:  # every failure is a message, never a 500
-            messages.error(request, ingest_failure_reason(upload.name, exc))
-            return None
-        if result.status == "duplicate":
-            for warning in result.warnings:
-                messages.warning(request, warning)
-            return None
-        same_upload = result.doc_id in earlier
-        messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
-        for warning in result.warnings:
-            messages.warning(request, warning)
-        return result
 
     @admin.action(description=_("Re-ingest from the stored original file"))
     def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:

@@ -153,3 +153,50 @@ class PurgedChunk(models.Model):
 
     def __str__(self) -> str:
         return self.chunk_id
+
+
+class IngestJob(models.Model):
+    """An uploaded file ingested in the background (``sources.jobs``), and how it went.
+
+    The upload page accepts a large file at once and the document list shows the job's
+    state (``state``, ``stage``, ``percent``) until it is ready or failed; ``messages`` are
+    the outcome lines, safe to show (``[level, text]``: success, warning or error).
+    """
+
+    class State(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("ingesting")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("failed")
+
+    batch = models.CharField(_("upload"), max_length=32, db_index=True)  # files sent together
+    name = models.CharField(_("file name"), max_length=255)
+    upload = models.FileField(_("uploaded file"), upload_to="sources/uploads/%Y/%m/", blank=True)
+    overrides = models.JSONField(_("metadata set at upload"), default=dict, blank=True)
+    replace = models.BooleanField(_("replace existing documents"), default=False)
+    language = models.CharField(max_length=16, blank=True)  # the uploader's, for ``messages``
+    # doc_id -> file name of documents written earlier in the same upload
+    earlier = models.JSONField(default=dict, blank=True)
+    uploaded_by = models.ForeignKey(
+        "auth.User", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    state = models.CharField(
+        _("state"), max_length=10, choices=State.choices, default=State.QUEUED, db_index=True
+    )
+    stage = models.CharField(_("stage"), max_length=10, blank=True)  # ingest_types.IngestStage
+    percent = models.PositiveSmallIntegerField(_("percent done"), default=0)
+    doc_id = models.CharField(_("doc id"), max_length=100, blank=True)  # the document written
+    messages = models.JSONField(_("outcome"), default=list, blank=True)
+    worker = models.CharField(max_length=200, blank=True)  # host:pid:token of the runner
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-pk"]
+        verbose_name = _("upload")
+        verbose_name_plural = _("uploads")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.state})"

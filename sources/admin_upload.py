@@ -1,0 +1,165 @@
+"""The admin's upload page and the uploads shown on the document list.
+
+Small files are ingested while the page answers and told as messages; a file over
+``KBQA_UPLOAD_INLINE_KB``, and every file after the first such one or after
+``INLINE_SECONDS``, is queued (``sources.jobs``) so the request never waits for a long
+ingest. The document list then shows each queued file's state (queued, ingesting with its
+stage and percent, ready, failed and why), refreshed by htmx every second while one is
+running, and reloads itself when the last one ends so the new documents are listed.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy, ngettext
+
+from sources.forms import ScreenedUpload, UploadForm
+from sources.ingest_types import IngestOverrides, IngestResult, ingest_message
+from sources.jobs import ingest_jobs_queue, ingest_jobs_recent, ingest_jobs_resume
+from sources.models import IngestJob
+from sources.services import document_ingest
+from sources.uploads import ingest_failure_reason
+
+INLINE_SECONDS = 2.0  # the upload page ingests files itself for at most about this long
+JOBS_PARTIAL = "admin/sources/document/ingest_jobs.html"
+STAGE_WORDS = {
+    "": gettext_lazy("starting"),
+    "reading": gettext_lazy("reading the file"),
+    "chunking": gettext_lazy("cutting it into passages and finding their words"),
+    "storing": gettext_lazy("storing the passages"),
+    "indexing": gettext_lazy("updating the search index"),
+}
+
+
+class UploadAdminMixin:
+    """``DocumentAdmin``'s upload page (``upload_view``) and uploads list (``jobs_view``)."""
+
+    admin_site: Any
+    model: Any
+
+    def upload_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload one or many files; each is ingested on its own (one bad file spoils none)."""
+        if not self.has_view_permission(request) or not request.user.has_perm(  # type: ignore[attr-defined]
+            "sources.add_document"
+        ):
+            return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
+        form = UploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            self._ingest_uploads(request, form)
+            return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
+        context = {
+            **self.admin_site.each_context(request),
+            "form": form,
+            "opts": self.model._meta,
+            "title": gettext("Upload documents"),
+        }
+        return TemplateResponse(request, "admin/sources/document/upload.html", context)
+
+    def _ingest_uploads(self, request: HttpRequest, form: UploadForm) -> None:
+        """Ingest the small files now and queue the rest (module docstring), in order."""
+        written: dict[str, str] = {}  # doc_id -> file name, to tell of a clash
+        later: list[ScreenedUpload] = []
+        start = time.monotonic()
+        inline_bytes = settings.KBQA_UPLOAD_INLINE_KB * 1024
+        replace = form.cleaned_data["replace"]
+        for screened in form.screened_uploads():
+            if screened.problem:
+                report = messages.error if screened.failed else messages.warning
+                report(request, screened.problem)
+                continue
+            in_time = time.monotonic() - start < INLINE_SECONDS
+            if later or (screened.upload.size or 0) > inline_bytes or not in_time:
+                later.append(screened)
+                continue
+            result = self._ingest_upload(
+                request, screened.upload, form.overrides(), earlier=written, replace=replace
+            )
+            if result is not None and result.doc_id in written:
+                messages.warning(
+                    request,
+                    f"{screened.upload.name}: has the same doc_id ({result.doc_id}) as "
+                    f"{written[result.doc_id]} in this upload and replaced its text",
+                )
+            elif result is not None:
+                written[result.doc_id] = screened.upload.name
+        if later:
+            uploads = [s.upload for s in later]
+            ingest_jobs_queue(
+                uploads=uploads, overrides=form.overrides(), replace=replace,
+                user=request.user, earlier=written,
+            )
+            messages.info(request, _queued_message([u.name or "" for u in uploads]))
+
+    def _ingest_upload(
+        self,
+        request: HttpRequest,
+        upload: Any,
+        overrides: IngestOverrides,
+        *,
+        earlier: dict[str, str],
+        replace: bool = False,
+    ) -> IngestResult | None:
+        """Ingest one file and say how it went; None when it failed or was not added (the
+        same text as a stored document). ``earlier`` maps the doc_ids written so far in this
+        upload to their file names."""
+        try:
+            result = document_ingest(file=upload, overrides=overrides, replace=replace)
+        except Exception as exc:  # every failure is a message, never a 500
+            messages.error(request, ingest_failure_reason(upload.name, exc))
+            return None
+        if result.status == "duplicate":
+            for warning in result.warnings:
+                messages.warning(request, warning)
+            return None
+        same_upload = result.doc_id in earlier
+        messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
+        for warning in result.warnings:
+            messages.warning(request, warning)
+        return result
+
+    def jobs_view(self, request: HttpRequest) -> HttpResponse:
+        """The uploads panel alone (htmx polls it). When the page had a running upload
+        (``?active=1``) and none runs any more, htmx reloads the page (``HX-Refresh``) so the
+        new documents appear in the list."""
+        context = jobs_context()
+        response = TemplateResponse(request, JOBS_PARTIAL, context)
+        if request.GET.get("active") and not context["jobs_active"]:
+            response["HX-Refresh"] = "true"
+        return response
+
+
+def jobs_context() -> dict[str, Any]:
+    """What the uploads panel shows: recent jobs with their state in words."""
+    ingest_jobs_resume()
+    jobs = list(ingest_jobs_recent())
+    for job in jobs:
+        job.state_text = job_state_text(job)  # type: ignore[attr-defined]
+    active = any(j.state in (IngestJob.State.QUEUED, IngestJob.State.RUNNING) for j in jobs)
+    return {"jobs": jobs, "jobs_active": active}
+
+
+def job_state_text(job: IngestJob) -> str:
+    """``queued``, ``ingesting: updating the search index (90%)``, ``ready``, ``failed``."""
+    if job.state == IngestJob.State.RUNNING:
+        stage = STAGE_WORDS.get(job.stage, job.stage)
+        return gettext("ingesting: %(stage)s (%(percent)d%%)") % {
+            "stage": stage, "percent": job.percent
+        }
+    return str(IngestJob.State(job.state).label)
+
+
+def _queued_message(names: list[str]) -> str:
+    return ngettext(
+        "%(names)s: accepted; it is being ingested in the background. Its progress is shown "
+        "under Uploads below.",
+        "%(names)s: accepted; they are being ingested in the background, one after the "
+        "other. Their progress is shown under Uploads below.",
+        len(names),
+    ) % {"names": ", ".join(names)}

@@ -1,0 +1,163 @@
+"""Admin uploads ingested in the background: the upload answers at once, the document list
+shows each file's state until it is ready or failed (with the reason), a failing or
+interrupted ingest changes no stored document."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from html import unescape
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
+
+import sources.jobs
+from sources.models import Chunk, Document, IngestJob
+from sources.selectors import chunks_search
+from sources.services import document_ingest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+UPLOAD_URL = "/admin/sources/document/upload/"
+CHANGELIST = "/admin/sources/document/"
+JOBS_URL = "/admin/sources/document/uploads/"
+TRAVEL = b"---\ndoc_id: doc-010\ntitle: Travel\n---\n# Hotels\n\nUp to 200 USD per night.\n"
+
+
+@pytest.fixture
+def admin_client(client: Client, settings: Any) -> Iterator[Client]:
+    settings.KBQA_UPLOAD_INLINE_KB = 0  # every file in the background
+    client.force_login(User.objects.create_superuser("root", "root@example.com", "pw-123456789"))
+    yield client
+    runners_done()
+
+
+def runners_done() -> None:
+    for thread in threading.enumerate():
+        if thread.name == "kbqa-ingest":
+            thread.join(timeout=60)
+
+
+def wait_until_finished(timeout: float = 90.0) -> None:
+    deadline = time.monotonic() + timeout
+    while IngestJob.objects.filter(finished_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the background ingest did not finish"
+        time.sleep(0.05)
+    runners_done()
+
+
+def rows(html: str) -> list[tuple[str, str, str]]:
+    """The uploads panel's rows as text: (file, state, outcome)."""
+    found = re.findall(r'<tr class="ingest-job[^"]*"[^>]*>(.*?)</tr>', html, re.S)
+    cells = [re.findall(r"<td>(.*?)</td>", row, re.S) for row in found]
+    return [(text(c[0]), text(c[1]), text(c[3])) for c in cells]
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def test_a_large_upload_is_accepted_at_once_and_its_progress_shown(
+    admin_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+    real_ingest = sources.jobs.document_ingest
+
+    def held_ingest(**kwargs: Any) -> Any:
+        kwargs["on_progress"]("reading", 0.0)
+        assert release.wait(30)
+        return real_ingest(**kwargs)
+
+    monkeypatch.setattr(sources.jobs, "document_ingest", held_ingest)
+    response = admin_client.post(
+        UPLOAD_URL, {"files": [SimpleUploadedFile("travel.md", TRAVEL)]}, follow=True
+    )
+    html = response.content.decode()
+    assert "travel.md: accepted; it is being ingested in the background" in html
+    assert not Document.objects.exists()  # the answer did not wait for the ingest
+    deadline = time.monotonic() + 30
+    while "ingesting: reading the file" not in admin_client.get(JOBS_URL).content.decode():
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    polled = admin_client.get(CHANGELIST).content.decode()
+    assert 'hx-trigger="every 1s"' in polled  # the list refreshes while it runs
+    assert rows(polled) == [("travel.md", "ingesting: reading the file (0%) 0%", "")]
+    release.set()
+    wait_until_finished()
+    done = admin_client.get(JOBS_URL + "?active=1")
+    assert done["HX-Refresh"] == "true"  # the page reloads to list the new document
+    html = admin_client.get(CHANGELIST).content.decode()
+    assert rows(html) == [
+        ("travel.md", "ready", "travel.md: added doc-010 (1 chunk, 1 new, 0 superseded)")
+    ]
+    assert 'hx-trigger="every 1s"' not in html
+    assert [h.chunk.chunk_id for h in chunks_search(query="USD per night", k=1)] == ["doc-010#c01"]
+
+
+def test_a_failing_file_says_why_and_leaves_the_others_untouched(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    before = list(Chunk.objects.values_list("chunk_id", "text", "is_current"))
+    files = [
+        SimpleUploadedFile("travel.md", b"---\ndoc_id: doc-010\ntitle: [broken\n---\nx"),
+        SimpleUploadedFile("faq.txt", b"Ask the service desk."),
+    ]
+    response = admin_client.post(UPLOAD_URL, {"files": files})
+    assert response.status_code == 302
+    wait_until_finished()
+    html = admin_client.get(CHANGELIST).content.decode()
+    assert rows(html) == [
+        ("faq.txt", "ready", "faq.txt: added faq (1 chunk, 1 new, 0 superseded)"),
+        (
+            "travel.md",
+            "failed",
+            "travel.md: bad front matter (did not find expected ',' or ']' on line 3)",
+        ),
+    ]
+    after = Chunk.objects.exclude(document__doc_id="faq")
+    assert list(after.values_list("chunk_id", "text", "is_current")) == before
+
+
+def test_an_ingest_cut_short_by_a_restart_is_told_and_changes_nothing(
+    admin_client: Client,
+) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    IngestJob.objects.create(
+        batch="b1",
+        name="travel.md",
+        state=IngestJob.State.RUNNING,
+        stage="chunking",
+        worker=sources.jobs.WORKER.rsplit(":", 1)[0] + ":gone0000",  # this pid, an older process
+    )
+    html = admin_client.get(CHANGELIST).content.decode()
+    assert rows(html) == [
+        (
+            "travel.md",
+            "failed",
+            "travel.md: not ingested: the server stopped before it was stored; nothing was "
+            "changed. Upload it again",
+        )
+    ]
+    assert Document.objects.get(doc_id="doc-010").chunks.count() == 1
+
+
+def test_uploads_of_one_batch_go_in_the_order_sent(admin_client: Client) -> None:
+    """The second file claims the first one's doc_id: refused, as in the upload request, so
+    the first file must have gone in first."""
+    files = [
+        SimpleUploadedFile("a.md", b"---\ndoc_id: same\n---\nFirst text about parking."),
+        SimpleUploadedFile("b.md", b"---\ndoc_id: same\n---\nSecond text about lunch."),
+    ]
+    admin_client.post(UPLOAD_URL, {"files": files})
+    wait_until_finished()
+    [(b_state, b_outcome), (a_state, _)] = [
+        r[1:] for r in rows(admin_client.get(CHANGELIST).content.decode())
+    ]
+    assert (a_state, b_state) == ("ready", "failed")
+    assert b_outcome.startswith("b.md: not ingested; its doc_id same belongs to “a” from a.md.")
+    assert Document.objects.get(doc_id="same").chunks.get(is_current=True).text == (
+        "First text about parking."
+    )
