@@ -12,7 +12,10 @@ WordprocessingML tree (ECMA-376 Part 1) that python-docx opened is read directly
 - text boxes (``w:txbxContent``) become paragraphs after the paragraph anchoring them, read
   once: Word writes each box twice (a DrawingML ``mc:Choice`` and a VML ``mc:Fallback``)
   and only the choice is read;
-- tables become one ``cell | cell`` line per row, cells read the same way;
+- tables become one statement per row, read with the header row's labels when the table
+  has one (``row_statement``: "Paris: hotel EUR 240 per night; meals EUR 60 a day."), so a
+  sentence quoted from a table reads as a sentence and its citation opens a readable
+  passage; cells are read the same way as paragraphs;
 - headers and footers of every section, each distinct text once at the end, unless it is
   only a page number or repeats the title;
 - headings and list items from the paragraph styles (``Heading n``, ``Title``, ``List…``).
@@ -31,6 +34,8 @@ from typing import Any
 
 from docx.oxml.ns import qn
 from docx.text.paragraph import Paragraph
+
+from kbqa.core.text.normalise import has_cjk
 
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _SKIP = {qn("w:del"), qn("w:moveFrom"), qn("w:txbxContent"), _MC + "Fallback",
@@ -118,15 +123,108 @@ def _text_boxes(p: Any) -> list[Any]:
 
 
 def _table(tbl: Any, document: Any) -> str:
-    rows = []
+    """Each row of the table as a statement of its own paragraph (``row_statement``), read
+    with the header row's labels when the table has one (``_has_header``)."""
+    rows = [(tr, _cells(tr, document)) for tr in _rows(tbl)]
+    rows = _filled_down(rows)
+    header: list[str] = []
+    if len(rows) > 1 and _has_header(tbl, rows):
+        header = rows[0][1]
+        rows = rows[1:]
+    statements = (row_statement(header, cells) for _, cells in rows if any(cells))
+    return "\n\n".join(s for s in statements if s)
+
+
+def _rows(tbl: Any) -> Iterator[Any]:
+    """The table's own rows (a nested table's rows are read inside their cell)."""
     for tr in tbl.iter(qn("w:tr")):
-        if tr.getparent() is not tbl and tr.getparent().tag != qn("w:sdtContent"):
-            continue  # a nested table's row: read inside its cell
-        cells = [" ".join(" ".join(_blocks(tc, document)).split())
-                 for tc in tr.iterchildren(qn("w:tc"))]
-        if any(cells):
-            rows.append(" | ".join(c.lstrip("#- ") for c in cells))
-    return "\n\n".join(rows)
+        if tr.getparent() is tbl or tr.getparent().tag == qn("w:sdtContent"):
+            yield tr
+
+
+def _cells(tr: Any, document: Any) -> list[str]:
+    return [" ".join(" ".join(_blocks(tc, document)).split()).lstrip("#- ")
+            for tc in tr.iterchildren(qn("w:tc"))]
+
+
+def _filled_down(rows: list[tuple[Any, list[str]]]) -> list[tuple[Any, list[str]]]:
+    """A cell merged with the one above (``w:vMerge`` without ``restart``) holds no text in
+    the file; it reads as the cell above, so each row keeps its subject."""
+    out: list[tuple[Any, list[str]]] = []
+    for tr, cells in rows:
+        merged = [_continues(tc) for tc in tr.iterchildren(qn("w:tc"))]
+        above = out[-1][1] if out else []
+        cells = [above[i] if merged[i] and i < len(above) and not c else c
+                 for i, c in enumerate(cells)]
+        out.append((tr, cells))
+    return out
+
+
+def _continues(tc: Any) -> bool:
+    merge = tc.find(f"{qn('w:tcPr')}/{qn('w:vMerge')}")
+    return merge is not None and merge.get(qn("w:val")) in (None, "continue")
+
+
+_DIGIT_RE = re.compile(r"\d")
+
+
+def _has_header(tbl: Any, rows: list[tuple[Any, list[str]]]) -> bool:
+    """Whether the first row labels the columns: Word's "Repeat as header row"
+    (``w:tblHeader``), or a first row of bold text, or one without digits over rows with
+    digits (labels over figures), or, with three columns or more, the table style's
+    "header row" look (``w:tblLook w:firstRow``) over a first row without digits. A
+    two-column table without these is read as names and values ("Owner | IT")."""
+    first_tr, first = rows[0]
+    if first_tr.find(f"{qn('w:trPr')}/{qn('w:tblHeader')}") is not None:
+        return True
+    if not all(first) or _DIGIT_RE.search(" ".join(first)):
+        return False
+    if _all_bold(first_tr) or any(_DIGIT_RE.search(" ".join(c)) for _, c in rows[1:]):
+        return True
+    look = tbl.find(f"{qn('w:tblPr')}/{qn('w:tblLook')}")
+    first_row_look = look is not None and (
+        look.get(qn("w:firstRow")) in ("1", "true", "on")
+        or int(look.get(qn("w:val")) or "0", 16) & 0x0020
+    )
+    return len(first) >= 3 and bool(first_row_look)
+
+
+def _all_bold(tr: Any) -> bool:
+    runs = [r for r in tr.iter(qn("w:r")) if "".join(t.text or "" for t in r.iter(qn("w:t")))]
+    bold = [r.find(f"{qn('w:rPr')}/{qn('w:b')}") for r in runs]
+    return bool(runs) and all(
+        b is not None and b.get(qn("w:val")) not in ("0", "false", "off") for b in bold
+    )
+
+
+_END_RE = re.compile(r"[.!?。！？]$")
+
+
+def row_statement(header: list[str], cells: list[str]) -> str:
+    """A table row as one sentence: its first cell, then each other cell after its column's
+    label. ``["City", "Hotel"], ["Paris", "EUR 240 per night"]`` -> ``Paris: hotel EUR 240
+    per night.``; ``["城市", "酒店"], ["北京", "每晚 800 元"]`` -> ``北京：酒店 每晚 800 元。``.
+    Without a header: ``Owner: IT Operations.`` Empty cells are left out; a label written
+    with a capital only because it starts a cell (``Hotel``, not ``VPN``) is lower-cased."""
+    cjk = has_cjk(" ".join(header + cells))
+    colon, semicolon, stop = ("：", "；", "。") if cjk else (": ", "; ", ".")
+    subject, *rest = cells
+    values = [
+        f"{_label(header[i + 1])} {value}" if i + 1 < len(header) and header[i + 1] else value
+        for i, value in enumerate(rest)
+        if value
+    ]
+    if not values:
+        return subject
+    statement = (subject + colon if subject else "") + semicolon.join(values)
+    return statement if _END_RE.search(statement) else statement + stop
+
+
+def _label(text: str) -> str:
+    """``Hotel`` -> ``hotel``; ``VPN``, ``iPhone``, ``Hotel Paris`` and Chinese as written."""
+    if len(text) > 1 and text[0].isupper() and text[1:].islower() and " " not in text:
+        return text[0].lower() + text[1:]
+    return text
 
 
 def _headers_and_footers(document: Any, title: str, body: set[str]) -> list[str]:

@@ -63,15 +63,86 @@ def test_issue_case_tracked_insertion_is_stored_and_answers_the_question() -> No
         ([para(text_box("备份每晚运行。"))], "备份每晚运行。"),
         # tables, cells with tracked insertions and content controls
         ([table([["Plan", "Quota"], ["Business", para(run("1 "), inserted("TB"))]])],
-         "Plan | Quota\n\nBusiness | 1 TB"),
+         "Business: quota 1 TB."),
         ([table([["方案", "空间"], ["商业版", block_control(para(run("1 TB")))]])],
-         "方案 | 空间\n\n商业版 | 1 TB"),
+         "商业版：空间 1 TB。"),
     ],
 )
 def test_docx_containers(body: list[str], expected: str) -> None:
     data = docx_with([para(run("Policy"), style="Heading1"), *body])
     text = parse_file(name="p.docx", data=data).text
     assert text == "# Policy" + (f"\n\n{expected}" if expected else "")
+
+
+TRAVEL_TABLE = docx_with([
+    para(run("Travel allowances"), style="Heading1"),
+    para(run("The allowances below apply to every business trip.")),
+    table([
+        ["City", "Hotel", "Meals"],
+        ["Paris", "EUR 240 per night", "EUR 60 a day"],
+        ["Berlin", "EUR 180 per night", "EUR 50 a day"],
+    ]),
+])
+
+
+def test_a_question_on_a_table_row_is_answered_with_a_readable_sentence() -> None:
+    parsed = parse_file(name="travel.docx", data=TRAVEL_TABLE)
+    assert parsed.text == (
+        "# Travel allowances\n\nThe allowances below apply to every business trip.\n\n"
+        "Paris: hotel EUR 240 per night; meals EUR 60 a day.\n\n"
+        "Berlin: hotel EUR 180 per night; meals EUR 50 a day."
+    )
+    block = make_block(1, parsed.text, title="Travel allowances")
+    prompt = build_answer_prompt(question="What is the hotel allowance in Paris?", blocks=[block])
+    assert ExtractiveProvider().compose(prompt) == (
+        "Paris: hotel EUR 240 per night; meals EUR 60 a day. [1]"
+    )
+
+
+def header_row(*cells: str) -> str:
+    """A row Word repeats as the header on each page (``w:tblHeader``)."""
+    tcs = "".join(f"<w:tc>{para(run(c))}</w:tc>" for c in cells)
+    return f"<w:tr><w:trPr><w:tblHeader/></w:trPr>{tcs}</w:tr>"
+
+
+def bold(text: str) -> str:
+    return f'<w:r><w:rPr><w:b/></w:rPr><w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+@pytest.mark.parametrize(
+    ("tbl", "expected"),
+    [
+        # two columns of names and values, no header: each row reads "name: value."
+        (table([["Owner", "IT Operations"], ["Contact", "Wang Fang"]]),
+         "Owner: IT Operations.\n\nContact: Wang Fang."),
+        # labels over figures: a header, also with two columns; acronyms keep their case
+        (table([["Plan", "VPN seats"], ["Business", "25"]]), "Business: VPN seats 25."),
+        # a first row in bold is a header although no cell holds a figure
+        (table([[para(bold("Role")), para(bold("Owner"))], ["Payroll", "Li Na"]]),
+         "Payroll: owner Li Na."),
+        # Word's "Repeat as header row"
+        ("<w:tbl>" + header_row("Role", "Owner") + "<w:tr><w:tc>" + para(run("Payroll"))
+         + "</w:tc><w:tc>" + para(run("Li Na")) + "</w:tc></w:tr></w:tbl>",
+         "Payroll: owner Li Na."),
+        # a cell merged with the one above keeps the row's subject; empty cells left out
+        ("<w:tbl><w:tr>" + "".join(f"<w:tc>{para(run(c))}</w:tc>" for c in
+                                    ("City", "Item", "Cap")) + "</w:tr>"
+         "<w:tr><w:tc><w:tcPr><w:vMerge w:val=\"restart\"/></w:tcPr>" + para(run("Paris"))
+         + "</w:tc><w:tc>" + para(run("Hotel")) + "</w:tc><w:tc>" + para(run("EUR 240"))
+         + "</w:tc></w:tr><w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr><w:p/></w:tc><w:tc>"
+         + para(run("Meals")) + "</w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>",
+         "Paris: item Hotel; cap EUR 240.\n\nParis: item Meals."),
+        # Chinese: full-width colon, semicolon and full stop
+        (table([["城市", "酒店", "餐费"], ["北京", "每晚 800 元", "每天 100 元"]]),
+         "北京：酒店 每晚 800 元；餐费 每天 100 元。"),
+        # a cell that ends a sentence gets no second full stop
+        (table([["Item", "Rule"], ["Refunds", "Paid within 5 days."]]),
+         "Refunds: rule Paid within 5 days."),
+    ],
+)
+def test_table_rows_read_as_statements(tbl: str, expected: str) -> None:
+    text = parse_file(name="t.docx", data=docx_with([tbl])).text
+    assert text == expected
 
 
 @pytest.mark.parametrize(
