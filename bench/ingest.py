@@ -1,6 +1,7 @@
 """Ingestion benchmark: chunks stored (and indexed) per second, sequential vs parallel.
 
 Usage: ``.venv/bin/python bench/ingest.py [--files 1000] [--processes 0] [--against DIR]``
+or ``.venv/bin/python bench/ingest.py --big 15 [--runs 2] [--against DIR]``
 
 Writes ``--files`` synthetic Markdown files (70% English, 30% Chinese, 3-6 sections of
 1-2 paragraphs: about 4.5 chunks per file, like the issue's corpus; deterministic) to a
@@ -10,6 +11,13 @@ per CPU) for parsing, chunking and tokenising. Each run includes storing rows an
 and committing the index deltas. ``--against DIR`` (another checkout, e.g. ``git worktree
 add /tmp/kbqa-main main``) runs the same two ingests with that checkout's code too, in the
 same run, for a before/after table.
+
+``--big MB`` measures one large file instead, as an administrator uploads it: a plain-text
+file of about MB megabytes (paragraphs of English and Chinese, 30% Chinese; deterministic)
+is posted to the admin upload page (Django's test client, in a fresh data folder). It
+prints when the upload request answered, when the document was stored and searchable, and
+(where the code reports them, ``sources.jobs``) when each ingest stage began; ``--runs``
+alternates the checkouts run by run, since the machine is shared.
 """
 
 from __future__ import annotations
@@ -23,6 +31,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -110,6 +119,130 @@ def child_watch() -> None:
     print(time.time(), flush=True)
 
 
+def big_text(megabytes: float, seed: int = 7) -> str:
+    """Paragraphs of English (70%) and Chinese (30%) sentences, with a heading-like line
+    every 20 paragraphs, until the UTF-8 text holds ``megabytes`` MB."""
+    rng = random.Random(seed)
+    vocab = english_vocabulary(5000, rng)
+    parts: list[str] = []
+    size = 0
+    while size < megabytes * 1024 * 1024:
+        if len(parts) % 20 == 0:
+            part = f"Section {len(parts) // 20 + 1}: rules and figures"
+        elif rng.random() < 0.3:
+            part = "".join(
+                "".join(rng.choice(ZH_WORDS) for _ in range(rng.randint(8, 20))) + "。"
+                for _ in range(rng.randint(2, 5))
+            )
+        else:
+            part = " ".join(
+                " ".join(zipf_pick(rng, vocab, rng.randint(8, 20))).capitalize() + "."
+                for _ in range(rng.randint(2, 6))
+            )
+        parts.append(part)
+        size += len(part.encode("utf-8")) + 2
+    return "\n\n".join(parts)
+
+
+def child_upload(path: str) -> None:
+    """In a fresh data folder: post ``path`` to the admin upload page; print JSON figures:
+    seconds until the request answered, until the document was stored and searchable, and
+    until each stage began (codes with background uploads)."""
+    import django
+
+    django.setup()
+    from django.apps import apps
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.core.management import call_command
+    from django.test import Client
+
+    from kbqa.core.text.terms import terms
+    from kbqa.core.text.tokens import count_tokens
+    from sources.models import Document
+    from sources.selectors import chunks_search
+
+    call_command("migrate", verbosity=0)
+    terms("预热 warm"), count_tokens("warm")
+    client = Client()
+    client.force_login(User.objects.create_superuser("bench", "b@example.com", "pw-bench-123"))
+    upload = SimpleUploadedFile(Path(path).name, Path(path).read_bytes())
+    start = time.perf_counter()
+    response = client.post("/admin/sources/document/upload/", {"files": [upload]})
+    answered = time.perf_counter() - start
+    assert response.status_code == 302, response.status_code
+    stages: dict[str, float] = {}
+    jobs = (
+        apps.get_model("sources", "IngestJob")
+        if "ingestjob" in apps.all_models["sources"]
+        else None
+    )
+    while jobs is not None and jobs.objects.filter(finished_at__isnull=True).exists():
+        stage = jobs.objects.values_list("stage", flat=True).first() or "queued"
+        stages.setdefault(stage, time.perf_counter() - start)
+        time.sleep(0.05)
+    done = time.perf_counter() - start
+    assert chunks_search(query="rules and figures", k=1), "the document is not searchable"
+    chunks = Document.objects.get().chunks.count()
+    print(json.dumps({"answered": answered, "done": done, "chunks": chunks, "stages": stages}))
+
+
+def run_upload(path: Path, code: Path) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="kbqa-bench-upload-") as data:
+        env = {
+            **os.environ,
+            "KBQA_DATA_DIR": data,
+            "KBQA_SECRET_KEY": "bench-only",
+            "KBQA_ALLOWED_HOSTS": "testserver",
+            "KBQA_MAX_UPLOAD_MB": "100",
+            "KBQA_PARSE_SECONDS": "120",  # the file's parse is measured, not stopped
+            "DJANGO_SETTINGS_MODULE": "kbqa.settings",
+            "KBQA_LOG_LEVEL": "WARNING",
+        }
+        out = subprocess.run(
+            [sys.executable, str(code / "bench" / "ingest.py"), "--child", "upload", str(path)],
+            cwd=code,
+            env=env,
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    figures: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return figures
+
+
+def big_main(megabytes: float, runs: int, against: Path | None) -> None:
+    """One large upload per checkout and run, alternating (module docstring)."""
+    codes = [ROOT] + ([against.resolve()] if against else [])
+    with tempfile.TemporaryDirectory(prefix="kbqa-bench-big-") as folder:
+        path = Path(folder) / "big.txt"
+        path.write_text(big_text(megabytes), encoding="utf-8")
+        size = path.stat().st_size / 1024 / 1024
+        print(f"Uploading one {size:.1f} MB English+Chinese text file ({os.cpu_count()} CPUs)")
+        print(
+            "| code | run | chunks | request answered (s) | stored and searchable (s) "
+            "| stages began at (s) | load average |"
+        )
+        print("|---|---|---|---|---|---|---|")
+        done: dict[Path, list[float]] = {code: [] for code in codes}
+        for n in range(1, runs + 1):
+            for code in codes:
+                r = run_upload(path, code)
+                done[code].append(r["done"])
+                stages = ", ".join(f"{k} {v:.1f}" for k, v in r["stages"].items()) or "-"
+                print(
+                    f"| {commit(code)} | {n} | {r['chunks']:,} | {r['answered']:.2f} "
+                    f"| {r['done']:.1f} | {stages} | {load().split(' ', 2)[2]} |",
+                    flush=True,
+                )
+        if against:
+            best = min(done[ROOT]), min(done[codes[1]])
+            print(
+                f"{commit(codes[1])} / {commit(ROOT)} (stored and searchable, best of "
+                f"{runs}): {best[1]:.1f} s / {best[0]:.1f} s = {best[1] / best[0]:.2f}x"
+            )
+
+
 def run(corpus: Path, processes: int, code: Path = ROOT) -> dict[str, float]:
     with tempfile.TemporaryDirectory(prefix="kbqa-bench-ingest-") as data:
         env = {
@@ -141,13 +274,20 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=1000)
     parser.add_argument("--processes", type=int, default=0)
     parser.add_argument("--against", type=Path, help="another checkout to compare with")
+    parser.add_argument("--big", type=float, help="upload one text file of this many MB")
+    parser.add_argument("--runs", type=int, default=2, help="--big: runs per checkout")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         if args.child[0] == "ingest":
             child_ingest(args.child[1], int(args.child[2]))
+        elif args.child[0] == "upload":
+            child_upload(args.child[1])
         else:
             child_watch()
+        return
+    if args.big:
+        big_main(args.big, args.runs, args.against)
         return
     with tempfile.TemporaryDirectory(prefix="kbqa-bench-corpus-") as corpus:
         write_corpus(Path(corpus), args.files)
