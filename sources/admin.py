@@ -26,7 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from sources.admin_upload import UploadAdminMixin, jobs_context
+from sources.admin_upload import UploadAdminMixin, jobs_context, reingest_queued
 from sources.forms import DocumentVisibilityForm
 from sources.ingest_types import STATUS_WORDS, chunks_phrase
 from sources.lifecycle import document_restore, document_retire
@@ -199,8 +199,12 @@ class DocumentAdmin(UploadAdminMixin, admin.ModelAdmin):
 
     @admin.action(description=_("Re-ingest from the stored original file"))
     def reingest(self, request: HttpRequest, queryset: QuerySet[Document]) -> None:
+        """Re-ingest each document; one whose original is large goes to the background
+        (``admin_upload.reingest_queued``), as a large upload does."""
         for document in queryset:
             try:
+                if reingest_queued(request, document):
+                    continue
                 result = document_reingest(document=document)
             except Exception as exc:  # every failure is a message, never a 500
                 messages.error(request, ingest_failure_reason(document.doc_id, exc))

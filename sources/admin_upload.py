@@ -24,7 +24,7 @@ from sources.forms import ScreenedUpload, UploadForm
 from sources.ingest_types import IngestOverrides, IngestResult, ingest_message
 from sources.jobs import ingest_jobs_queue, ingest_jobs_recent, ingest_jobs_resume
 from sources.models import IngestJob
-from sources.services import document_ingest
+from sources.services import document_ingest, reingest_source
 from sources.uploads import ingest_failure_reason
 
 INLINE_SECONDS = 2.0  # the upload page ingests files itself for at most about this long
@@ -153,6 +153,22 @@ def job_state_text(job: IngestJob) -> str:
             "stage": stage, "percent": job.percent
         }
     return str(IngestJob.State(job.state).label)
+
+
+def reingest_queued(request: HttpRequest, document: Any) -> bool:
+    """Queue ``document``'s re-ingest when its original is over ``KBQA_UPLOAD_INLINE_KB``
+    (and say so); False when it is small enough to re-ingest now. Raises ``IngestError``
+    when it cannot be re-ingested (``services.reingest_source``)."""
+    if not document.original_file or document.retired_at is not None:
+        return False  # ``document_reingest`` says why
+    if document.original_file.size <= settings.KBQA_UPLOAD_INLINE_KB * 1024:
+        return False
+    upload, overrides = reingest_source(document=document)
+    ingest_jobs_queue(
+        uploads=[upload], overrides=overrides, replace=False, user=request.user, earlier={}
+    )
+    messages.info(request, _queued_message([upload.name or document.doc_id]))
+    return True
 
 
 def _queued_message(names: list[str]) -> str:

@@ -91,22 +91,29 @@ def _others_exist(doc_keys: Collection[int]) -> bool:
 
 def _current_entries(doc_keys: list[int], store: IndexStore) -> list[Entry]:
     """Index entries of the documents' current chunks, refreshing stale stored terms, with
-    their vectors when an encoder is configured (``sources.vectors``)."""
-    rows = list(
-        Chunk.objects.select_related("document").filter(
-            document_id__in=doc_keys, is_current=True, document__retired_at__isnull=True
-        ).order_by("chunk_id")
-    )
-    stale = [c for c in rows if c.terms_version != TERMS_VERSION]
-    for c in stale:
+    their vectors when an encoder is configured (``sources.vectors``). Texts are read only
+    for that: a 15 MB document's 22,604 chunks took 3.8 s to read back with them."""
+    encoder = current_encoder()
+    rows = Chunk.objects.filter(
+        document_id__in=doc_keys, is_current=True, document__retired_at__isnull=True
+    ).order_by("chunk_id")
+    if encoder is None:
+        rows = rows.only("chunk_id", "document_id", "terms", "terms_version")
+    else:
+        rows = rows.select_related("document")
+    chunks = list(rows)
+    stale = [c for c in chunks if c.terms_version != TERMS_VERSION]
+    for c in stale:  # rare (terms from an older TERMS_VERSION): their texts are read here
         c.terms, c.terms_version = joined_terms(c.section, c.text), TERMS_VERSION
     Chunk.objects.bulk_update(stale, ["terms", "terms_version"], batch_size=500)
     access = documents_access(doc_keys)
     entries = [
-        Entry(c.chunk_id, c.document_id, c.terms.split(), access[c.document_id]) for c in rows
+        Entry(c.chunk_id, c.document_id, c.terms.split(), access[c.document_id]) for c in chunks
     ]
-    texts = [(c.document.title, c.section, c.text) for c in rows]
-    return with_vectors(entries, texts, store=store)
+    if encoder is None:
+        return entries
+    texts = [(c.document.title, c.section, c.text) for c in chunks]
+    return with_vectors(entries, texts, store=store, encoder=encoder)
 
 
 def documents_access(doc_keys: Collection[int] | None = None) -> dict[int, tuple[str, ...]]:

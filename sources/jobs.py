@@ -29,8 +29,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from django.core.files.base import ContentFile
-from django.core.files.uploadedfile import UploadedFile
+from django.core.files.base import ContentFile, File
 from django.db import close_old_connections, connection
 from django.db.models import QuerySet
 from django.utils import timezone, translation
@@ -57,7 +56,7 @@ WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 def ingest_jobs_queue(
     *,
-    uploads: Sequence[UploadedFile],
+    uploads: Sequence[File[Any]],
     overrides: IngestOverrides,
     replace: bool,
     user: Any,

@@ -148,6 +148,14 @@ def document_reingest(*, document: Document, max_tokens: int | None = None) -> I
     Raises ``IngestError`` when the document was removed from the knowledge base (restore it
     first), has no stored original, or it no longer parses.
     """
+    upload, overrides = reingest_source(document=document)
+    return document_ingest(file=upload, overrides=overrides, max_tokens=max_tokens)
+
+
+def reingest_source(*, document: Document) -> tuple[ContentFile[bytes], IngestOverrides]:
+    """What re-ingesting ``document`` ingests: its stored original file (named as it was
+    uploaded) and its stored overrides with its doc_id. Raises ``IngestError`` as
+    ``document_reingest`` does for a removed document or a missing original."""
     name = document.original_name or document.doc_id
     if document.retired_at is not None:
         raise IngestError(
@@ -167,8 +175,7 @@ def document_reingest(*, document: Document, max_tokens: int | None = None) -> I
         ) from exc
     stored = {k: v for k, v in document.overrides.items() if k in IngestOverrides.__annotations__}
     overrides = IngestOverrides(**{**stored, "doc_id": document.doc_id})
-    upload = ContentFile(data, name=name)
-    return document_ingest(file=upload, overrides=overrides, max_tokens=max_tokens)
+    return ContentFile(data, name=name), overrides
 
 
 def documents_ingest_paths(

@@ -161,3 +161,18 @@ def test_uploads_of_one_batch_go_in_the_order_sent(admin_client: Client) -> None
     assert Document.objects.get(doc_id="same").chunks.get(is_current=True).text == (
         "First text about parking."
     )
+
+
+def test_reingesting_a_large_document_runs_in_the_background(admin_client: Client) -> None:
+    document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
+    doc = Document.objects.get(doc_id="doc-010")
+    response = admin_client.post(
+        CHANGELIST, {"action": "reingest", "_selected_action": [doc.pk]}, follow=True
+    )
+    assert "travel.md: accepted; it is being ingested in the background" in (
+        response.content.decode()
+    )
+    wait_until_finished()
+    assert rows(admin_client.get(CHANGELIST).content.decode()) == [
+        ("travel.md", "ready", "travel.md: unchanged doc-010 (1 chunk, 0 new, 0 superseded)")
+    ]
