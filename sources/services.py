@@ -288,21 +288,19 @@ def _chunked(
 ) -> tuple[tuple[ChunkDraft, ...], tuple[str, ...]]:
     """The text's chunks and each one's index terms. From ``PARALLEL_MIN_CHARS`` characters
     on, the terms are found in ``processes`` worker processes while the text is still being
-    cut (``sources.chunk_terms``); ``progress("chunking", share of the text done)``."""
+    cut (``sources.chunk_terms``); ``progress("chunking", share of the text cut)``."""
     drafts: list[ChunkDraft] = []
-    ends: list[int] = []  # characters of text up to the end of each chunk
 
     def pairs() -> Iterator[tuple[str, str]]:
+        cut = 0  # characters of text in the chunks so far
         for draft in chunks_of(text, max_tokens=max_tokens):
             drafts.append(draft)
-            ends.append((ends[-1] if ends else 0) + len(draft.text))
+            cut += len(draft.text)
+            progress("chunking", min(1.0, cut / len(text)))
             yield draft.section[:300], draft.text
 
-    terms = chunks_terms(
-        pairs(),
-        processes=processes if len(text) >= PARALLEL_MIN_CHARS else 1,
-        on_progress=lambda done: progress("chunking", min(1.0, ends[done - 1] / len(text))),
-    )
+    parallel = processes if len(text) >= PARALLEL_MIN_CHARS else 1
+    terms = chunks_terms(pairs(), processes=parallel)
     return tuple(drafts), tuple(terms)
 
 
