@@ -114,7 +114,9 @@ def test_a_failing_file_says_why_and_leaves_the_others_untouched(admin_client: C
         (
             "travel.md",
             "failed",
-            "travel.md: bad front matter (did not find expected ',' or ']' on line 3)",
+            "travel.md: bad front matter (did not find expected ',' or ']' on line 3). The "
+            "block between the --- lines at the top is YAML: put a value that holds a colon or "
+            'a # in quotes, e.g. title: "Travel: Europe"',
         ),
     ]
     after = Chunk.objects.exclude(document__doc_id="faq")
