@@ -129,11 +129,14 @@ def _claim() -> IngestJob | None:
     interrupted_jobs_fail()
     busy = IngestJob.objects.filter(state=State.RUNNING).values("batch")
     waiting = IngestJob.objects.filter(state=State.QUEUED).exclude(batch__in=busy)
+    batches: set[str] = set()
     for job in waiting.order_by("pk")[:20]:
+        if job.batch in batches:
+            continue  # only the first of a batch: another process may be running the one before
+        batches.add(job.batch)
         now = timezone.now()
-        taken = IngestJob.objects.filter(pk=job.pk, state=State.QUEUED).update(
-            state=State.RUNNING, worker=WORKER, started_at=now, heartbeat_at=now
-        )
+        claim = IngestJob.objects.filter(pk=job.pk, state=State.QUEUED).exclude(batch__in=busy)
+        taken = claim.update(state=State.RUNNING, worker=WORKER, started_at=now, heartbeat_at=now)
         if taken:
             job.refresh_from_db()
             return job
