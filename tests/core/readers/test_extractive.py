@@ -513,7 +513,8 @@ FAQ_ZH = (
          EXPENSES, "Taxis are reimbursed when no reasonable public transport exists. [3]"),
         ("a Chinese word no block has matches the block words beginning with it (丢: 丢失)",
          "电脑丢了应该怎么办？", LOST_ZH,
-         "请在 24 小时内通过门户提交“设备丢失”工单[1]。\nIT 会远程锁定设备并安排备用电脑[1]。"),
+         # a how-to question quotes the instruction, not what IT does next (issue 12)
+         "请在 24 小时内通过门户提交“设备丢失”工单[1]。"),
         ("a number word is a condition with its unit, not the question's rarest word",
          "Do I need a doctor's note if I'm sick for two days?", (ONBOARDING, SICK_NOTE),
          "When an illness lasts more than 3 consecutive days, a doctor's note is required. [1]"),

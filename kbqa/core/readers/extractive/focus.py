@@ -40,6 +40,7 @@ from kbqa.core.readers.extractive.question import (
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
 from kbqa.core.text.normalise import CJK_CHARS
+from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.terms import is_question_word, stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
@@ -230,9 +231,10 @@ def ask_kind(question: str) -> AskKind:
     # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
     # a night. Will I get it all back?") is checked against the source's: a quantity.
     # A bare amount ("一晚 650，能全报吗？") is the asker's own value as much.
+    # A how-to ask states no amount of its own: "How do I set up 2FA?" asks for steps.
     own = question_numbers(question) or _BARE_AMOUNT_RE.search(
         unicodedata.normalize("NFKC", question))
-    return "quantity" if kind == "other" and own else kind
+    return "quantity" if kind == "other" and own and not asks_procedure(ask) else kind
 
 
 # Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12").

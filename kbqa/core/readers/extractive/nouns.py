@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.narrowing import EVERYONE_ZH
 from kbqa.core.readers.extractive.question import groups, tagged
+from kbqa.core.text.procedures import asked_action
 
 # jieba (ICTCLAS) tags of words that name a thing: nouns and names (n, nr, ns, nt, nz...),
 # abbreviations (j: 冬奥会), foreign words (eng: RCEP), set phrases (l, i).
@@ -57,5 +58,7 @@ def unnamed(question: str, anchor: frozenset[str], qterms: frozenset[str],
     # A noun qualifying a group that means anyone (全职员工) names the asker, not the topic.
     words = [w for w, _ in tagged(ask)]
     nouns -= {a for a, b in zip(words, words[1:], strict=False) if b in EVERYONE_ZH}
+    # The word after 如何/怎么 is the asked action, however jieba tags it (如何重置密码).
+    nouns.discard(asked_action(ask))
     named = {group[t] for t in terms if t in everything and (t.isascii() or len(t) > 1)}
     return frozenset(nouns - named)

@@ -39,6 +39,7 @@ from kbqa.core.readers.extractive.question import (
     VERBS,
     asked_absent,
     contradicts,
+    english_verbs,
     function_words,
     groups,
     in_matched_phrase,
@@ -63,6 +64,7 @@ from kbqa.core.readers.extractive.scoring import (
     term_weights,
     verbs_only_answered,
 )
+from kbqa.core.readers.extractive.steps import action_pool, is_procedure
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
     block_synonyms,
@@ -74,6 +76,7 @@ from kbqa.core.readers.extractive.synonyms import (
 from kbqa.core.readers.extractive.text import (
     Candidate,
     candidates,
+    fold,
     folded_terms,
     gap_sentence,
     list_items,
@@ -81,7 +84,8 @@ from kbqa.core.readers.extractive.text import (
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import is_question_word, terms
+from kbqa.core.text.procedures import PROCEDURE_NOUNS, asked_action
+from kbqa.core.text.terms import is_question_word, stem, terms
 from kbqa.core.types import Block, Chunk
 
 _DIGIT_RE = re.compile(r"\d")
@@ -183,7 +187,15 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                     synonym_groups(groups(present), synonyms), names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
                     focus, units)
-    scored = sorted(((scorer(c), c) for c in pool),
+    # A how-to question is answered only by an action for its task (``steps``).
+    answering = pool
+    if is_procedure(question, kind):
+        # An ask naming no object ("What do I need to do?") takes the context's.
+        objects = _objects(question, ask) or _objects(question, set(qterms))
+        answering = action_pool(pool, blocks, scorer.intros, objects)
+        verb = asked_action(ask_clause(question))  # an action, not a kind of the object
+        absent = [t for t in absent if t != verb]
+    scored = sorted(((scorer(c), c) for c in answering),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
     facts = _Facts(qterms, present, absent, asked, len(pool))
     lexical = _decide(question, blocks, scored, scorer, facts)
@@ -204,6 +216,17 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         return lexical
     semantic = _decide(question, blocks, reranked, scorer, facts)
     return lexical if semantic.declined else semantic
+
+
+def _objects(question: str, ask: set[str]) -> frozenset[str]:
+    """The task's objects in a how-to question: the ask clause's terms (``ask``, as
+    matched) that are neither light words nor verbs nor question words ("password" of "How
+    do I reset my password?", "2 fa" of "set up 2FA", ``电脑`` of 离职的时候电脑怎么处理)."""
+    verbs = VERBS | english_verbs(question) | qualifiers(question)
+    light = light_parts(sorted(ask), light_terms(question) | unit_terms(question))
+    kinds = frozenset(fold(stem(w)) for w in PROCEDURE_NOUNS)
+    return frozenset(t for t in ask if t not in light and t not in verbs and t not in kinds
+                     and not is_question_word(t))
 
 
 def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:

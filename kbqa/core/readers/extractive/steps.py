@@ -1,0 +1,70 @@
+"""How-to questions: only a sentence that gives an action for the asked task answers.
+
+A question typed as a procedure (``text.procedures.asks_procedure`` on its ask clause,
+when no other answer type fits: "How do I set up 2FA?", 怎么开启两步验证) is answered from
+``action_pool``: the sentences that tell the asker what to do (``gives_action``: an
+imperative, a modal with a verb), a numbered or bulleted item under a heading naming a task
+(``procedural_heading``), or an intro ending with a colon whose list items are such steps;
+never a sentence of a meeting note or minutes (``minutes_source``), and each one about the
+task: it, its heading, its document title or its passage names an object the question
+asks about (its content terms other than verbs and light words; a passage is about its
+topic: "To turn it on, open …" under "Two-factor authentication", whose passage says
+"2FA"). "Sofia asked for a video about setting up
+2FA" or "Password strength is checked when you reset your password" mention the task and do
+not say how; with no action left, the reader declines and the pipeline's no-support refusal
+names the closest documents.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from kbqa.core.readers.extractive.asks import refined_kind
+from kbqa.core.readers.extractive.focus import AskKind, ask_clause
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.text.procedures import (
+    asks_procedure,
+    gives_action,
+    minutes_source,
+    procedural_heading,
+)
+from kbqa.core.types import Block
+
+
+def is_procedure(question: str, kind: AskKind) -> bool:
+    """Whether ``question`` (its ask kind ``kind`` from ``focus.ask_kind``) asks how to do
+    something and no typed answer (a quantity, a time, a place...) fits it better."""
+    ask = ask_clause(question)
+    return refined_kind(ask, kind) == "other" and asks_procedure(ask)
+
+
+def action_pool(pool: Sequence[Candidate], blocks: Sequence[Block],
+                intros: Mapping[tuple[int, int], Sequence[Candidate]],
+                objects: frozenset[str]) -> list[Candidate]:
+    """The candidates of ``pool`` that give an action for the task (module docstring):
+    ``intros`` the list items after each intro (``text.list_items``), ``objects`` the
+    question's folded object terms (empty: any task)."""
+    by_n = {b.n: b.chunk for b in blocks}
+    passages = {b.n: folded_terms(b.chunk.text) for b in blocks} if objects else {}
+    out: list[Candidate] = []
+    for c in pool:
+        chunk = by_n.get(c.n)
+        if chunk is None or minutes_source(chunk.title, chunk.authority):
+            continue
+        if objects and not objects & (c.terms | c.context | c.lead | passages[c.n]):
+            continue
+        if _step(c, chunk.section, intros):
+            out.append(c)
+    return out
+
+
+def _step(c: Candidate, section: str, intros: Mapping[tuple[int, int], Sequence[Candidate]]
+          ) -> bool:
+    """Whether ``c`` gives an action: itself, as a list item under a task heading, or as an
+    intro whose list items do."""
+    if gives_action(c.text):
+        return True
+    if c.item and procedural_heading(section):
+        return True
+    items = intros.get((c.n, c.position), ())
+    return c.intro and any(gives_action(i.text) for i in items)

@@ -1,0 +1,75 @@
+"""Which questions ask how to do something, and which sentences tell someone what to do."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.text.procedures import asks_procedure, gives_action, procedural_heading
+
+
+@pytest.mark.parametrize(
+    ("ask", "expected"),
+    [
+        ("How do I set up 2FA?", True),
+        ("How can we reset a user's password?", True),
+        ("What are the steps to enable single sign-on?", True),
+        ("What should I do if my laptop is stolen?", True),
+        ("Is there a way to restore an old version?", True),
+        ("如何重置密码？", True),
+        ("怎么连 Wi-Fi？", True),
+        ("电脑丢了应该怎么办？", True),
+        ("报销流程是什么？", True),
+        # facts, reasons and how something is, not how to do it
+        ("How do sharing links work?", False),
+        ("How do I know if my account is locked?", False),
+        ("How long does the trial last?", False),
+        ("Can I keep my laptop when I quit?", False),
+        ("打印机怎么只出黑白的？", False),
+        ("上传一直不开始，怎么回事？", False),
+        ("这个方案怎么样？", False),
+    ],
+)
+def test_asks_procedure(ask: str, expected: bool) -> None:
+    assert asks_procedure(ask) is expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("To turn it on, open Account > Security > Two-factor authentication.", True),
+        ("Passwords are never sent by e-mail; use Forgot password to set a new one.", True),
+        ("If you lose your laptop, contact the IT helpdesk.", True),
+        ("Save the recovery codes somewhere safe.", True),
+        ("You can sign out of all devices under Account > Security.", True),
+        ("Claims must be submitted through the expense tool.", True),
+        # mentions, facts, minutes, reported speech
+        ("Sofia asked for a short video about setting up 2FA.", False),
+        ("Chen said that password resets are the most common ticket.", False),
+        ("The team agreed to look into password reset e-mails.", False),
+        ("Password strength is checked when you reset your password.", False),
+        ("Sign-in questions are down since the new 2FA help pages were published.", False),
+        ("Access to shared folders is controlled by the owner.", False),  # noun, not verb
+        ("Until then, support should not promise either value.", False),
+        ("打开“账号 → 安全 → 两步验证”，按照页面提示操作即可。", True),
+        ("忘记密码时请使用“忘记密码”功能重新设置。", True),
+        ("首先登录管理后台，然后选择用户管理。", True),
+        ("联系 IT 服务台重置密码。", True),
+        ("设备丢失或被盗，必须在 24 小时内报告 IT 服务台。", True),
+        ("王琳提出，应该录一个开启两步验证的视频。", False),
+        ("会议决定：今后每次修改英文页面，都要同步更新中文页面。", False),
+        ("客服同事反馈，最近关于两步验证的咨询增多。", False),
+        ("两步验证在密码之后增加第二道验证，支持两种方式：", False),
+        ("王琳介绍了新版本：新增了扫描文档功能。", False),
+    ],
+)
+def test_gives_action(sentence: str, expected: bool) -> None:
+    assert gives_action(sentence) is expected
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [("How to reset your password", True), ("Setting up your phone", True),
+     ("如何开启两步验证？", True), ("Passwords", False), ("付款方式", False)],
+)
+def test_procedural_heading(heading: str, expected: bool) -> None:
+    assert procedural_heading(heading) is expected
