@@ -15,7 +15,8 @@ words of the ask do. So:
   name (``names``: capitalised words, jieba's name tags): a sentence sharing only a company
   or product name is not about the question.
 - ``ask_kind``: what kind of thing answers the ask clause (``answer_kind``'s kinds, a place,
-  a time, or "other": yes/no and procedures, which any sentence may answer).
+  a time, or "other": yes/no, which any sentence may answer, and procedures, which only an
+  instruction answers: ``steps.py``).
 - ``new_answer``: whether a sentence states what the question asks for with a span the
   question does not already hold (``states`` on the sentence with the question's own
   numbers and names removed).

@@ -36,6 +36,11 @@ words that no block mentions are named in a final gap sentence, only nouns the v
 accepts (``gap_names``, ``nameable``). ``compress`` keeps the block's sentences that share
 any question term, verbatim, one per line. ``rewrite`` is not supported.
 
+A how-to question ("How do I set up 2FA?", 怎么开启两步验证, 电脑丢了应该怎么办: a procedure,
+``text.procedures.asks_procedure``) is answered only from sentences that give an action
+for its task (``steps.action_pool``: an imperative, a modal with a verb, a step under a task
+heading; never reported speech or a meeting note); with none it declines.
+
 With semantic recall on, sentence similarity may choose the answer instead
 (``meaning.py``): a sentence whose meaning stands out from all the others answers when it
 passes the checks of what it says; nothing changes with it off.
