@@ -97,6 +97,23 @@ def asked_action(ask: str) -> str:
     return ""
 
 
+_CLAUSE_OPENING_RE = re.compile(r"(?:^|[.?!;,]\s+)([A-Za-z]+)")
+
+
+def opening_verbs(question: str) -> frozenset[str]:
+    """The English words (lower case) that open a clause of ``question`` as an inflected
+    verb with its subject dropped ("Left my laptop bag on the train", "Lost my badge",
+    "Forgot my password"): WordNet reads them as another verb form ("left" -> "leave"),
+    so they say what happened, not what the task is about."""
+    out = set()
+    for word in _CLAUSE_OPENING_RE.findall(unicodedata.normalize("NFKC", question)):
+        low = word.lower()
+        bases = morphy(low, "verb")
+        if bases and low not in bases:
+            out.add(low)
+    return frozenset(out)
+
+
 # --------------------------------------------------------------------------- sentences
 
 # Verbs of operating a system or an office that open an instruction (the closed class of
@@ -106,7 +123,8 @@ _OPERATION_VERBS = frozenset(
     submit fill call email report set turn enable disable follow upload download install
     visit request return book file add remove create update change reset check make scan
     attach apply connect copy move restore delete share invite register complete read
-    see find write print keep bring take pick leave raise""".split())
+    see find write print keep bring take pick raise drag drop paste export import
+    rename split compress exclude pause cancel protect give put quote tell""".split())
 _EN_AUX = frozenset(
     """is are was were be been has have had do does did can could will would shall should
     may might must 's""".split())
@@ -116,7 +134,8 @@ _EN_OBJECT = frozenset(
     """the a an your you it them this that these those all any each every one some up out
     in on off back down over for with at from into through via under by""".split())
 _EN_LEAD_RE = re.compile(
-    r"^(?:(?:to|if|when|whenever|once|before|after|while|for|in order to|in case)\b[^,;:]*,\s*)?"
+    r"^(?:(?:to|if|when|whenever|once|before|after|while|for|in order to|in case|in|on|from"
+    r"|under|at|with|via|within|during|inside)\b[^,;:]*,\s*)?"
     r"(?:(?:first|then|next|finally|afterwards|now|also|simply|just|please|always),?\s+)*",
     re.IGNORECASE)
 _EN_MODAL_RE = re.compile(
@@ -170,13 +189,16 @@ def _imperative(clause: str) -> bool:
     if not words or not words[0].isalpha():
         return False
     first, after = words[0].lower(), (words[1].lower() if len(words) > 1 else "")
-    if after in _EN_AUX or after in ("-", "'s") or (after.endswith("s") and _is_verb(after[:-1])):
+    if after in _EN_AUX or after in ("-", "'s"):
         return False
     if first in _OPERATION_VERBS:
         return True
-    # A verb that is also a noun opens an instruction only before its object or particle,
-    # and no auxiliary follows before a comma (then it was the subject's noun: "Access for
+    if after.endswith("s") and _is_verb(after[:-1]):  # "Support keeps…": a subject
+        return False
+    # No auxiliary follows before a comma (then it was the subject's noun: "Access for
     # guests is controlled…").
+    # A verb that is also a noun ("Support", "Company", "Second") opens an instruction
+    # only before its object's determiner, a particle or a menu name.
     head = " ".join(words[1:6]).split(",")[0].lower().split()
     return first in morphy(first, "verb") and not _EN_AUX & set(head) and (
         after in _EN_OBJECT or (len(words) > 1 and words[1][:1].isupper()))
@@ -213,16 +235,28 @@ _ZH_STEP_RE = re.compile(r"^(?:第[一二三四五六七八九十\d]+步|\d+[.�
 
 
 def _zh_action(text: str) -> bool:
-    """Chinese: an imperative opening the sentence (after markers and a leading condition
-    clause ending in 时/后/前), ``请`` + verb anywhere, or an unnegated modal + verb."""
+    """Chinese: an imperative opening the sentence (after markers and leading condition
+    clauses ending in 时/后/前: ``_ZH_CONDITION_RE``), or an unnegated modal + verb
+    (``请`` included) in any clause."""
     clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
+    opening = next((i for i, c in enumerate(clauses) if not _ZH_CONDITION_RE.search(c)), -1)
     for i, clause in enumerate(clauses):
         words = [(w, t) for w, t in _tagged(clause) if w.strip()]
-        if i == 0 and _zh_opens_with_verb(words):
+        if i == opening and _zh_opens_with_verb(words):
             return True
         if _zh_modal_verb(words):
             return True
     return False
+
+
+# A leading clause that sets a time or condition ("设备丢失时", "删除完成后"): the action,
+# if any, comes after it.
+_ZH_CONDITION_RE = re.compile(r"(?:时|后|前|时候|的话|之后|以后|之前)\s*$")
+# After a clause-initial verb these make it part of the subject or a statement, not an
+# order (nor does an attributive 的 right after it: 停用的账号, 开放 API 的默认速率): a
+# copula or a prediction
+# (删除操作并不会…, 兼职员工按…折算 has no verb first), a passive or an agent (由, 被).
+_ZH_STATEMENT = frozenset("是 为 会 被 由 将 已 已经 并 不会 自动 一律".split())
 
 
 def _zh_verb(word: str, tag: str) -> bool:
@@ -231,24 +265,49 @@ def _zh_verb(word: str, tag: str) -> bool:
 
 def _zh_opens_with_verb(words: list[tuple[str, str]]) -> bool:
     """Whether ``words`` (one clause, tagged) open with a verb after discourse markers, the
-    verb not followed by the perfective 了/过 (a narrative: 新增了扫描功能)."""
+    verb not followed by the perfective 了/过/着 (a narrative: 新增了扫描功能) nor, in its
+    clause, by ``_ZH_STATEMENT`` (then the verb begins a subject: 删除操作并不会…)."""
     i = 0
     while i < len(words) and words[i][0] in _ZH_MARKERS:
         i += 1
     if i >= len(words) or not _zh_verb(*words[i]):
         return False
-    return not (i + 1 < len(words) and words[i + 1][0] in ("了", "过", "着"))
+    if i + 1 < len(words) and words[i + 1][0] in ("了", "过", "着"):
+        return False
+    if any(w == "的" for w, _ in words[i + 1:i + 3]):  # 停用的账号, 返回列表的接口
+        return False
+    return not any(w in _ZH_STATEMENT for w, _ in words[i + 1:])
 
 
 def _zh_modal_verb(words: list[tuple[str, str]]) -> bool:
-    """Whether a modal in ``words`` (one clause) is followed by a verb in it, with no negation
-    right before it."""
+    """Whether a modal in ``words`` (one clause) is followed by a verb in it, with no
+    negation right before it, not ``所`` (所需要的: a relative clause), the verb with no
+    attributive 的 right after it (可以享受的带薪假期: ``_first_verb``)."""
     for i, (word, _) in enumerate(words):
-        if word not in _ZH_MODALS or (i and words[i - 1][0] in _ZH_NEGATIONS):
+        if word not in _ZH_MODALS or (i and words[i - 1][0] in _ZH_NEGATIONS | {"所"}):
             continue
-        if any(_zh_verb(w, t) for w, t in words[i + 1:]):
-            return True
+        verb = _first_verb(words[i + 1:])
+        if verb is not None:
+            return verb
     return False
+
+
+def _first_verb(words: list[tuple[str, str]]) -> bool | None:
+    """For the words after a modal: whether its verb (the first one outside quotation
+    marks: 在“已登录的会话”中退出) is a predicate, not an attributive one (享受的带薪假期);
+    None without a verb."""
+    quoted = False
+    for j, (w, t) in enumerate(words):
+        if w in _OPEN_QUOTES or w in _CLOSE_QUOTES:
+            quoted = w in _OPEN_QUOTES
+            continue
+        if not quoted and _zh_verb(w, t):
+            return not (j + 1 < len(words) and words[j + 1][0] == "的")
+    return None
+
+
+_OPEN_QUOTES = frozenset("“ 「 『 《 (".split())
+_CLOSE_QUOTES = frozenset("” 」 』 》 )".split())
 
 
 _MINUTES_RE = re.compile(r"\b(?:minutes|meeting notes?)\b|纪要|会议记录|周会|例会", re.IGNORECASE)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.text.procedures import asks_procedure, gives_action, procedural_heading
+from kbqa.core.text.procedures import (
+    asks_procedure,
+    gives_action,
+    opening_verbs,
+    procedural_heading,
+)
 
 
 @pytest.mark.parametrize(
@@ -40,6 +45,8 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("Passwords are never sent by e-mail; use Forgot password to set a new one.", True),
         ("If you lose your laptop, contact the IT helpdesk.", True),
         ("Save the recovery codes somewhere safe.", True),
+        ("In the web app, drag files onto any folder view, or click New → Upload.", True),
+        ("Lost or stolen equipment must be reported to the IT helpdesk within 24 hours.", True),
         ("You can sign out of all devices under Account > Security.", True),
         ("Claims must be submitted through the expense tool.", True),
         # mentions, facts, minutes, reported speech
@@ -50,6 +57,8 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("Sign-in questions are down since the new 2FA help pages were published.", False),
         ("Access to shared folders is controlled by the owner.", False),  # noun, not verb
         ("Until then, support should not promise either value.", False),
+        ("Company equipment stays the property of Nimbus Works.", False),
+        ("You approve it in the portal; leave counts as approved once it shows.", False),
         ("打开“账号 → 安全 → 两步验证”，按照页面提示操作即可。", True),
         ("忘记密码时请使用“忘记密码”功能重新设置。", True),
         ("首先登录管理后台，然后选择用户管理。", True),
@@ -60,6 +69,10 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("客服同事反馈，最近关于两步验证的咨询增多。", False),
         ("两步验证在密码之后增加第二道验证，支持两种方式：", False),
         ("王琳介绍了新版本：新增了扫描文档功能。", False),
+        ("删除操作并不会立刻清除数据。", False),  # a verb opening a subject, not an order
+        ("停用的账号在离职 6 个月后删除。", False),
+        ("删除完成后，公司会向客户发送书面确认。", False),
+        ("本制度说明员工可以享受的带薪假期。", False),
     ],
 )
 def test_gives_action(sentence: str, expected: bool) -> None:
@@ -73,3 +86,8 @@ def test_gives_action(sentence: str, expected: bool) -> None:
 )
 def test_procedural_heading(heading: str, expected: bool) -> None:
     assert procedural_heading(heading) is expected
+
+
+def test_a_verb_opening_a_question_is_what_happened_not_the_task() -> None:
+    assert opening_verbs("Left my laptop bag on the train. What do I need to do?") == {"left"}
+    assert opening_verbs("How do I set up 2FA?") == frozenset()

@@ -84,7 +84,7 @@ from kbqa.core.readers.extractive.text import (
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.procedures import PROCEDURE_NOUNS, asked_action
+from kbqa.core.text.procedures import PROCEDURE_NOUNS, asked_action, opening_verbs
 from kbqa.core.text.terms import is_question_word, stem, terms
 from kbqa.core.types import Block, Chunk
 
@@ -222,7 +222,8 @@ def _objects(question: str, ask: set[str]) -> frozenset[str]:
     """The task's objects in a how-to question: the ask clause's terms (``ask``, as
     matched) that are neither light words nor verbs nor question words ("password" of "How
     do I reset my password?", "2 fa" of "set up 2FA", ``电脑`` of 离职的时候电脑怎么处理)."""
-    verbs = VERBS | english_verbs(question) | qualifiers(question)
+    verbs = VERBS | english_verbs(question) | qualifiers(question) | frozenset(
+        fold(stem(w)) for w in opening_verbs(question))  # "Left my laptop…": no object
     light = light_parts(sorted(ask), light_terms(question) | unit_terms(question))
     kinds = frozenset(fold(stem(w)) for w in PROCEDURE_NOUNS)
     return frozenset(t for t in ask if t not in light and t not in verbs and t not in kinds
