@@ -97,6 +97,29 @@ def asked_action(ask: str) -> str:
     return ""
 
 
+# A role that acts for others: an action whose only subject is one ("Administrators can
+# make 2FA mandatory", 管理员可以要求…) is that role's task, not the asker's.
+_EN_ROLE_MODAL_RE = re.compile(
+    r"\b(admin|administrator|owner|editor|manager|customer)s?\s+(?:can|could|must|should|may"
+    r"|need to|needs to|have to|has to)\b")
+_ZH_ROLE_RE = re.compile(
+    r"(管理员|所有者|编辑者|经理|负责人|客户)(?:可以|可|需要|须|必须|应|应该|要)")
+
+
+def acting_role(sentence: str) -> str:
+    """The role (lower case: "administrator", ``管理员``) whose action ``sentence`` states
+    when a role is its only actor: a modal after a role noun and no order to the reader (an
+    imperative, ``请``); "" otherwise."""
+    text = unicodedata.normalize("NFKC", sentence)
+    if _CJK_RE.search(text):
+        m = _ZH_ROLE_RE.search(text)
+        return m.group(1) if m and "请" not in text else ""
+    if any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c):
+        return ""
+    m = _EN_ROLE_MODAL_RE.search(text.lower())
+    return m.group(1) if m else ""
+
+
 _CLAUSE_OPENING_RE = re.compile(r"(?:^|[.?!;,]\s+)([A-Za-z]+)")
 
 

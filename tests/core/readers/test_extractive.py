@@ -443,8 +443,8 @@ POOL_VERSIONS = make_block(2, "Files in the recycle bin and earlier versions of 
          "商业版：每位用户每月 15 欧元，每位用户 1 TB 存储空间[2]。"),
         ("a section heading matching the question introduces its first sentence",
          "如何开启两步验证？", (TWO_STEP_ZH, SICK_ZH),
-         "打开“账号 → 安全 → 两步验证”，按照页面提示操作即可[1]。\n"
-         "管理员可以要求组织内所有人必须开启两步验证[1]。"),
+         # the administrators' action is theirs, not the asker's (issue 12, procedures)
+         "打开“账号 → 安全 → 两步验证”，按照页面提示操作即可[1]。"),
         ("a who question prefers the sentence naming a person; no -ing or verb gap",
          "Who will fix the conflicting upload limit pages?", (MEETING, RATE),
          "Action: Priya Raman will confirm the limit and correct both pages. [1]\n"

@@ -26,7 +26,8 @@ MEETING = _chunk(1, "Weekly product meeting notes, 7 July 2025", "Support ticket
 HOWTO = _chunk(2, "Accounts and sign-in", "Setting up 2FA", (
     "2FA adds a second step after the password.\n\n"
     "To set up 2FA, open Account > Security > Two-factor authentication and scan the code "
-    "with your authenticator app. Save the recovery codes somewhere safe."))
+    "with your authenticator app. Save the recovery codes somewhere safe. Administrators "
+    "can make 2FA mandatory for everyone in the organisation."))
 FACTS = _chunk(3, "Security overview", "Passwords", (
     "Passwords are stored as salted hashes and are never visible to administrators. "
     "Password strength is checked whenever a password is reset."))
@@ -65,6 +66,8 @@ async def test_the_how_to_page_answers_not_the_meeting_note() -> None:
     assert status == "answered"
     assert said[0].startswith("To set up 2FA, open Account > Security")
     assert not any("Sofia" in s or "2FA help pages" in s for s in said)
+    # the administrators' action is theirs to take, not the asker's
+    assert not any(s.startswith("Administrators") for s in said)
 
 
 async def test_a_meeting_note_alone_is_no_how_to() -> None:
@@ -95,6 +98,12 @@ async def test_chinese_meeting_note_alone_is_declined_naming_the_closest() -> No
     said, status, named = await _ask("如何开启两步验证？", [ZH_MEETING, ZH_FACTS])
     assert (said, status) == ([], "refused_no_support")
     assert "doc-005" in named
+
+
+async def test_an_administrators_how_to_is_answered_with_their_action() -> None:
+    said, status, _ = await _ask("How do administrators make 2FA mandatory?", [MEETING, HOWTO])
+    assert status == "answered"
+    assert said[0] == "Administrators can make 2FA mandatory for everyone in the organisation."
 
 
 async def test_a_fact_question_about_the_same_topic_is_still_answered() -> None:

@@ -192,7 +192,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     if is_procedure(question, kind):
         # An ask naming no object ("What do I need to do?") takes the context's.
         objects = _objects(question, ask) or _objects(question, set(qterms))
-        answering = action_pool(pool, blocks, scorer.intros, objects)
+        answering = action_pool(question, pool, blocks, scorer.intros, objects)
         verb = asked_action(ask_clause(question))  # an action, not a kind of the object
         absent = [t for t in absent if t != verb]
     scored = sorted(((scorer(c), c) for c in answering),

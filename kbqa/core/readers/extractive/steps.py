@@ -23,6 +23,7 @@ from kbqa.core.readers.extractive.asks import refined_kind
 from kbqa.core.readers.extractive.focus import AskKind, ask_clause
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text.procedures import (
+    acting_role,
     asks_procedure,
     gives_action,
     minutes_source,
@@ -38,12 +39,23 @@ def is_procedure(question: str, kind: AskKind) -> bool:
     return refined_kind(ask, kind) == "other" and asks_procedure(ask)
 
 
-def action_pool(pool: Sequence[Candidate], blocks: Sequence[Block],
+def action_pool(question: str, pool: Sequence[Candidate], blocks: Sequence[Block],
                 intros: Mapping[tuple[int, int], Sequence[Candidate]],
                 objects: frozenset[str]) -> list[Candidate]:
     """The candidates of ``pool`` that give an action for the task (module docstring):
     ``intros`` the list items after each intro (``text.list_items``), ``objects`` the
-    question's folded object terms (empty: any task)."""
+    question's folded object terms (empty: any task). When some are the asker's to do, an
+    action of a role the question does not name ("Administrators can make 2FA mandatory"
+    for "How do I set up 2FA?": ``acting_role``) is left out."""
+    actions = _actions(pool, blocks, intros, objects)
+    low = question.lower()
+    own = [c for c in actions if (role := acting_role(c.text)) == "" or role in low]
+    return own or actions
+
+
+def _actions(pool: Sequence[Candidate], blocks: Sequence[Block],
+             intros: Mapping[tuple[int, int], Sequence[Candidate]],
+             objects: frozenset[str]) -> list[Candidate]:
     by_n = {b.n: b.chunk for b in blocks}
     passages = {b.n: folded_terms(b.chunk.text) for b in blocks} if objects else {}
     out: list[Candidate] = []
