@@ -68,7 +68,9 @@ def test_login_form_rejects_a_wrong_password_and_admits_the_demo_user(
 
 @pytest.mark.parametrize(
     "question",
-    ["How do sharing links work?", "电脑丢了应该怎么办？"],  # q-009, q-044 (two sentences)
+    # q-009 and a Chinese how-to whose steps are two sentences and more (q-044 now quotes
+    # only its instruction: issue 12, procedure answers)
+    ["How do sharing links work?", "怎么开启两步验证？"],
 )
 def test_sentences_arrive_one_by_one_with_chips_before_the_answer_is_done(
     page: Any, live_server_demo: LiveServer, question: str
