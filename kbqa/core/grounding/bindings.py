@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.terms import jieba_words, term_set, terms
@@ -215,3 +216,28 @@ def _about(subjects: tuple[frozenset[str], ...],
         if best:
             return [s for s, k in zip(sentences, shared, strict=True) if k == best]
     return list(sentences)
+
+
+def other_group(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
+    """"" unless normalised ``text`` (the clause carrying a value) names the head of a group
+    "M H" of normalised ``asked`` (a question) with another modifier M' that ``asked`` lacks,
+    neither ``text`` nor ``named`` (terms of where the value stands: its section heading)
+    holds M, and one of ``documents`` (normalised texts) sets "M H" and "M' H" side by side;
+    then "M' H", the subject the value is bound to. "How many days of sick leave…?" and an
+    upload's "Full-time employees receive 25 days of paid annual leave", while the leave
+    policy names both "annual leave" and "sick leave": the 25 days are annual leave's (the
+    ``group_issue`` rule, with the question naming the group). Modifiers are compared as
+    terms ("uploaded" holds "upload"); a bound word ("maximum size") is no other subject,
+    and "单个文件" is no other group than "上传文件" where no document contrasts the two."""
+    own = term_set(text) | named
+    asked_terms = term_set(asked)
+    kinds = [{(term_set(m), h) for m, h, _ in _groups(d)} for d in documents]
+    for m, h, _ in sorted(_groups(asked)):
+        if term_set(m) <= own:
+            continue
+        for m2, h2, w2 in sorted(_groups(text)):
+            if h2 != h or term_set(m2) & (asked_terms | BOUND_TERMS):
+                continue
+            if any({(term_set(m), h), (term_set(m2), h)} <= k for k in kinds):
+                return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
+    return ""

@@ -70,16 +70,20 @@ from kbqa.core.grounding.authority import (
     of_year,
     preferred_side,
 )
+from kbqa.core.grounding.bindings import other_group
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
+    CLAUSE_END,
     OTHER_MEASURES,
     Focus,
     clauses,
     question_focus,
     unit_terms,
 )
+from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.grounding.mentions import Mention, mentions_of
 from kbqa.core.text.bounds import BOUND_TERMS
+from kbqa.core.text.normalise import normalise
 from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.text.terms import term_set
 from kbqa.core.types import Block, Conflict, ConflictSide
@@ -153,7 +157,9 @@ def find_conflicts(
     values = _values_by_document(mentions)
     own_clauses = _clauses_by_document(every)
     best: dict[tuple[str, str, str], Conflict] = {}
-    for a, b in combinations(sorted(mentions, key=lambda m: m.block.n), 2):
+    documents = _documents(every)
+    kept = [m for m in mentions if not _of_another_subject(m, question, documents)]
+    for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
         conflict = _pair_conflict(a, b, values, asked, own_clauses)
         if conflict is None:
             continue
@@ -161,6 +167,29 @@ def find_conflicts(
         if key not in best or len(conflict.context) > len(best[key].context):
             best[key] = conflict
     return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
+
+
+def _documents(blocks: Sequence[Block]) -> list[str]:
+    """Each document's normalised title, section headings and block texts, one string."""
+    found: dict[str, list[str]] = {}
+    for b in blocks:
+        c = b.chunk
+        found.setdefault(c.doc_id, [c.title]).extend([c.section, c.text])
+    return [normalise("\n".join(parts)) for parts in found.values()]
+
+
+def _of_another_subject(m: Mention, question: str, documents: Sequence[str]) -> bool:
+    """Whether ``m``'s clause binds its value to another subject than the question's
+    (``bindings.other_group``): "Full-time employees receive 25 days of paid annual leave"
+    holds no value of "How many days of sick leave do employees get?", though both say
+    "days", "employees" and "leave", when a document (``documents``) contrasts the two
+    kinds of leave; such a value is no side of this question's conflict."""
+    text = without_instructions(m.block.chunk.text)
+    clause = next((p for p in CLAUSE_END.split(text) if term_set(p) == m.clause), "")
+    chunk = m.block.chunk
+    return bool(clause) and bool(other_group(normalise(question), normalise(clause),
+                                             term_set(chunk.section or chunk.title),
+                                             documents))
 
 
 def asked_of(
