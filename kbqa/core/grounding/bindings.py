@@ -40,6 +40,7 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.quantities import Quantity, extract_quantities
@@ -228,16 +229,26 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
     policy names both "annual leave" and "sick leave": the 25 days are annual leave's (the
     ``group_issue`` rule, with the question naming the group). Modifiers are compared as
     terms ("uploaded" holds "upload"); a bound word ("maximum size") is no other subject,
-    and "单个文件" is no other group than "上传文件" where no document contrasts the two."""
+    and "单个文件" is no other group than "上传文件" where no document contrasts the two; an
+    English modifier must be a noun, verb or adjective to WordNet ("per file" names no kind
+    of file)."""
     own = term_set(text) | named
     asked_terms = term_set(asked)
     kinds = [{(term_set(m), h) for m, h, _ in _groups(d)} for d in documents]
     for m, h, _ in sorted(_groups(asked)):
-        if term_set(m) <= own:
+        if term_set(m) <= own or not _open_class(m):
             continue
         for m2, h2, w2 in sorted(_groups(text)):
-            if h2 != h or term_set(m2) & (asked_terms | BOUND_TERMS):
+            if h2 != h or term_set(m2) & (asked_terms | BOUND_TERMS) or not _open_class(m2):
                 continue
             if any({(term_set(m), h), (term_set(m2), h)} <= k for k in kinds):
                 return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
     return ""
+
+
+def _open_class(word: str) -> bool:
+    """Whether an English ``word`` is one WordNet lists as a noun, verb or adjective (not
+    "per", "via"); True for other scripts and without the WordNet data."""
+    if not word.isascii() or not thesaurus.available():
+        return True
+    return any(thesaurus.morphy(word, pos) for pos in ("noun", "verb", "adj"))
