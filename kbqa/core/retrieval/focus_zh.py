@@ -205,6 +205,11 @@ def combine_zh(rest: str, topic: str) -> str:
 _PREDICATE_START_ZH = frozenset("是 有 能 要 会 可以 需要 应该 必须".split())
 
 
+def subject_zh(topic: str) -> str:
+    """The topic's subject (``_subject_zh``), else its first noun phrase; "" without one."""
+    return _subject_zh(topic) or first_noun_phrase_zh(topic)
+
+
 def _subject_zh(topic: str) -> str:
     """The topic's subject: its words before the first copula, modal or question word,
     when they hold a noun ("开放 API 的速率限制" of "开放 API 的速率限制是多少？",

@@ -16,6 +16,7 @@ from kbqa.core.generation.calls import FAST_DEADLINES, Deadlines, call_model
 from kbqa.core.generation.prompt import build_rewrite_prompt
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
+from kbqa.core.retrieval.bare_verb import objectless_verb
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
     PREPOSITIONS,
@@ -45,6 +46,7 @@ from kbqa.core.retrieval.focus_zh import (
     group_span_zh,
     is_verb_object_zh,
     parallel_zh,
+    subject_zh,
 )
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Turn
@@ -193,16 +195,35 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     Any other question is returned with a leading connector removed. Assistant turns are
     never used.
     """
-    users = _typed_questions(history)
+    users = [_latin_about(q) for q in _typed_questions(history)]
+    question = _latin_about(question)
     topic = ""
     for earlier in users:
-        if not topic or not is_follow_up(earlier, topic):
+        if not topic or not _leans_back(earlier, topic):
             topic = _rewrite_one(earlier, "")
         else:
             # Only a new focus moves the topic on; "and for admins?" then "what about
             # guests?" asks the first question of guests, not of admins and guests.
             topic = _replace_focus(earlier, topic) or topic
     return _rewrite_one(question, topic)
+
+
+# "那 webhook 呢？": a Chinese "and what about …?" around a Latin name or term
+_LATIN_NE_RE = re.compile(r"^\s*(?:那么|那)?\s*([A-Za-z][A-Za-z0-9 ._+-]*?)\s*呢\s*[？?]?\s*$")
+
+
+def _latin_about(question: str) -> str:
+    """"那 webhook 呢？" read as "what about webhook?": the particles are Chinese, the noun and
+    so the rewrite English (``_replace_focus_en`` replaces the topic's focus with it);
+    other questions unchanged."""
+    found = _LATIN_NE_RE.match(question)
+    return f"what about {found.group(1)}?" if found else question
+
+
+def _leans_back(question: str, previous: str = "") -> bool:
+    """Whether ``question`` leans on the earlier one: a follow-up by form (``is_follow_up``)
+    or a verb without its object ("如何申请？", "can admins restore?": ``bare_verb``)."""
+    return is_follow_up(question, previous) or bool(objectless_verb(strip_connector(question)[0]))
 
 
 def _typed_questions(history: Sequence[Turn]) -> list[str]:
@@ -212,7 +233,7 @@ def _typed_questions(history: Sequence[Turn]) -> list[str]:
     one keeps its standalone form when typed as a follow-up: its own topic fell out of the
     history window."""
     users = [t for t in history if t.role == "user" and t.text.strip()]
-    return [t.text if i == 0 and t.typed and is_follow_up(t.typed) else t.typed or t.text
+    return [t.text if i == 0 and t.typed and _leans_back(t.typed) else t.typed or t.text
             for i, t in enumerate(users)]
 
 
@@ -241,10 +262,14 @@ def _replace_focus(question: str, topic: str) -> str | None:
 def _rewrite_one(question: str, topic: str) -> str:
     """``question`` made standalone against the standalone ``topic`` ("" for none)."""
     rest, _ = strip_connector(question)
-    if not topic or not is_follow_up(question, topic):
+    if not topic or not _leans_back(question, topic):
         return (rest[:1].upper() + rest[1:]) if rest else question.strip()
     if detect_language(rest) != detect_language(topic):
         return _combine_across(rest, topic)
+    verb = "" if is_follow_up(question, topic) else objectless_verb(rest)
+    subject = subject_zh(topic) if verb and detect_language(rest) == "zh" else ""
+    if subject:  # "管理员能恢复吗？" -> "管理员能恢复回收站里的文件吗？"
+        return f"{core(rest).replace(verb, verb + subject, 1)}？"
     if detect_language(question) == "zh":
         return combine_zh(rest, topic)
     return _combine_en(rest, topic)
@@ -289,7 +314,7 @@ async def standalone_query(
     if not history:
         return question.strip()
     previous = next((t.text for t in reversed(history) if t.role == "user"), "")
-    if not provider.supports_rewrite or not is_follow_up(question, previous):
+    if not provider.supports_rewrite or not _leans_back(question, previous):
         return rewrite_deterministic(question, history)
     prompt = build_rewrite_prompt(question=question, history=history)
     try:

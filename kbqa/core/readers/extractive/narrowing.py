@@ -148,6 +148,26 @@ def off_subject(question: str, best: int, blocks: Sequence[Block]) -> bool:
     return not held.get(best, wanted) and any(h == wanted for h in held.values())
 
 
+# The form ``standalone`` gives a follow-up naming a thing its rewrite could not put in the
+# topic's slot: "那 webhook 呢？" after a rate-limit question is "What is the rate limit of
+# the open API, for webhook?".
+_FOR_THING_RE = re.compile(r",\s*for\s+([^,?]+?)\s*\?\s*$", re.IGNORECASE)
+
+
+def unquoted_thing(question: str, chosen: Sequence[str], blocks: Sequence[Block]) -> bool:
+    """Whether ``question`` ends in such a ", for X?" (X no group of people: ``groups_named``
+    reads those) and the ``chosen`` sentences with the section headings of ``blocks`` (the
+    quoted ones) hold not all of X's terms: the sentence answers the earlier question, not
+    of X ("The default rate limit of the open API is 600 requests per minute" says nothing
+    of webhooks, though its page is titled "…rate limits and webhooks")."""
+    found = _FOR_THING_RE.search(question)
+    if not found or is_person_en(found.group(1)):
+        return False
+    wanted = frozenset(terms(found.group(1)))
+    held = frozenset(terms(" ".join([*chosen, *(b.chunk.section for b in blocks)])))
+    return bool(wanted) and not wanted <= held
+
+
 def _block_terms(block: Block) -> frozenset[str]:
     return frozenset(terms(f"{block.chunk.title} {block.chunk.section} {block.chunk.text}"))
 

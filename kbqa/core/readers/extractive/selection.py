@@ -33,6 +33,7 @@ from kbqa.core.readers.extractive.narrowing import (
     consequence_pool,
     off_subject,
     unmentioned_groups,
+    unquoted_thing,
 )
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -124,6 +125,9 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
                      for b in blocks if b.n in quoted)
     if answers_another_group(question, [c.text for c in chosen.chosen], texts):
         return Selection((), (), True)
+    if unquoted_thing(question, [c.text for c in chosen.chosen],
+                      [b for b in blocks if b.n in quoted]):
+        return Selection((), (), True)  # "…, for webhook?" answered of the earlier focus
     return chosen
 
 
