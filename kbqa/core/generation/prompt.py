@@ -264,9 +264,11 @@ question that can be understood without the conversation (for searching a knowle
 
 Keep the user's meaning; fill in what words like "it", "that", "and for admins?" or "那…呢" \
 refer to from earlier USER messages. A message naming another thing ("and sick leave?") \
-asks the earlier question about that thing only, never about both; a complete question of \
-its own is returned unchanged. Do not answer it and do not add facts. Write it in the \
-language of the latest message. Output only the question, on one line."""
+asks the earlier question about that thing only, never about both; a verb without its \
+object ("can admins restore?", "如何申请？") takes the earlier question's topic as its object; \
+a complete question of its own is returned unchanged. Do not answer it and do not add \
+facts. Write it in the language of the latest message. Output only the question, on one \
+line."""
 
 
 def build_rewrite_prompt(*, question: str, history: Sequence[Turn]) -> Prompt:

@@ -15,7 +15,9 @@ from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.bare_verb import objectless_verb
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
+from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.types import Chunk, Sentence, Turn
+from tests.fakes.provider import FakeProvider
 
 
 def _chunk(n: int, title: str, section: str, text: str) -> Chunk:
@@ -96,3 +98,13 @@ async def test_a_new_thing_no_passage_covers_is_refused_not_answered_with_the_ol
     shown, status, _ = await _ask(["What is the rate limit of the open API?", "那 webhook 呢？"])
     assert "600" not in shown
     assert status.startswith("refused")
+
+
+async def test_the_model_is_asked_to_rewrite_a_verb_without_its_object() -> None:
+    provider = FakeProvider(["如何申请居家办公补贴？"], supports_rewrite=True)
+    trace = TraceRecorder(trace_id="t", question="如何申请？")
+    query = await standalone_query(
+        question="如何申请？", history=(Turn("user", "How much is the home office allowance?"),),
+        provider=provider, trace=trace)
+    assert query == "如何申请居家办公补贴？"
+    assert "without its object" in provider.prompts[0].system
