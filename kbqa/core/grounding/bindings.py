@@ -243,6 +243,32 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
                 continue
             if any({(term_set(m), h), (term_set(m2), h)} <= k for k in kinds):
                 return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
+    return _sibling_zh(asked, text, named, documents)
+
+
+def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
+    """The Chinese form of ``other_group``: one word names the kind, its last character the
+    head (病假/年假, 入门版/企业版, the sibling nouns of ``retrieval.focus_zh.parallel_zh``). A
+    two-character noun of ``asked`` (jieba tag n) that ``text`` and ``named`` lack, while
+    ``text`` holds another character before the same head (a sibling ``asked`` lacks), and
+    one of ``documents`` names both: "员工每年有多少天带薪病假？" and "全职员工享有 25 天带薪年假"
+    beside a policy titled 年假与病假制度 (jieba cuts 带薪年假 into 带薪/年/假, so the sibling is
+    read by characters); that sibling, else ""."""
+    import jieba.posseg
+
+    if not has_cjk(asked):
+        return ""
+    words = [p.word for p in jieba.posseg.cut(asked) if p.flag.startswith("n")]
+    for word in (w for w in words if len(w) == 2 and has_cjk(w)):
+        if word in text or word in named:
+            continue
+        for i in range(1, len(text)):
+            sibling = text[i - 1:i + 1]
+            if (text[i] != word[-1] or sibling == word or sibling in asked
+                    or not has_cjk(sibling[0])):
+                continue
+            if any(word in d and sibling in d for d in documents):
+                return sibling
     return ""
 
 

@@ -57,3 +57,29 @@ async def test_a_follow_up_to_the_other_subject_is_not_refused_with_its_conflict
                               StaticRetriever(hits(ANNUAL, SICK, UPLOAD)), history=history)
     assert "sick" in trace.standalone_query
     assert names(events) == ["meta", "sentence", "done"]
+
+
+ANNUAL_ZH = Chunk(
+    chunk_id="leave-zh#c01", doc_id="leave-zh", title="年假与病假制度", section="年假",
+    updated="2025-01-02", authority="policy",
+    text="全职员工每个自然年享有 20 天带薪年假。兼职员工按合同约定的工作时间折算。",
+)
+SICK_ZH = Chunk(
+    chunk_id="leave-zh#c02", doc_id="leave-zh", title="年假与病假制度", section="病假",
+    updated="2025-01-02", authority="policy", text="员工每个自然年享有 10 天全薪病假。",
+)
+UPLOAD_ZH = Chunk(
+    chunk_id="outing-zh#c01", doc_id="outing-zh", title="团建预算", updated="2026-01-05",
+    authority="policy", text="团建预算为每人 400 元。全职员工享有 25 天带薪年假。",
+)
+
+
+async def test_a_sibling_noun_in_chinese_is_another_subject() -> None:
+    events, _ = await run("员工每年有多少天带薪病假？",
+                          FakeProvider(["员工每个自然年享有 10 天全薪病假。[3]"]),
+                          StaticRetriever(hits(ANNUAL_ZH, SICK_ZH, UPLOAD_ZH)))
+    assert "conflict" not in [ev.to_dict().get("reason") for ev in events]
+    events, _ = await run("全职员工有多少天年假？", FakeProvider([]),
+                          StaticRetriever(hits(ANNUAL_ZH, SICK_ZH, UPLOAD_ZH)))
+    assert names(events) == ["meta", "refusal", "done"]
+    assert events[1].to_dict()["reason"] == "conflict"
