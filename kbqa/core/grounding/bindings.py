@@ -249,7 +249,8 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
 def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
     """The Chinese form of ``other_group``: one word names the kind, its last character the
     head (病假/年假, 入门版/企业版, the sibling nouns of ``retrieval.focus_zh.parallel_zh``). A
-    two-character noun of ``asked`` (jieba tag n) that ``text`` and ``named`` lack, while
+    two-character common noun of ``asked`` (jieba tag n; not a name: 中国 is ns, and
+    我国 in a statistic about China is no other country) that ``text`` and ``named`` lack, while
     ``text`` holds another character before the same head (a sibling ``asked`` lacks), and
     one of ``documents`` names both: "员工每年有多少天带薪病假？" and "全职员工享有 25 天带薪年假"
     beside a policy titled 年假与病假制度 (jieba cuts 带薪年假 into 带薪/年/假, so the sibling is
@@ -258,7 +259,7 @@ def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequenc
 
     if not has_cjk(asked):
         return ""
-    words = [p.word for p in jieba.posseg.cut(asked) if p.flag.startswith("n")]
+    words = [p.word for p in jieba.posseg.cut(asked) if p.flag == "n"]
     for word in (w for w in words if len(w) == 2 and has_cjk(w)):
         if word in text or word in named:
             continue
