@@ -19,9 +19,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from kbqa.core.context.assembly import leading_blocks, measure
+from kbqa.core.grounding.conflict_bridge import probe_query
 from kbqa.core.grounding.conflict_focus import ASKED_BOUND_TERMS, unit_terms
-from kbqa.core.grounding.conflicts import asked_of
-from kbqa.core.grounding.mentions import mentions_of
+from kbqa.core.grounding.conflicts import Asked, asked_of
+from kbqa.core.grounding.mentions import Mention, mentions_of
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
 
 
@@ -41,8 +43,7 @@ def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
     leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
     mentions = [m for b in leading for m in mentions_of(b)]
     asked = asked_of(blocks, leading, mentions, question)
-    if not asked.units and not asked.terms & ASKED_BOUND_TERMS and not any(
-            asked.names(m.quantity.unit) for m in mentions):
+    if not _asks_value(asked, mentions):
         return ()
     words: dict[str, None] = {}
     for m in mentions:
@@ -51,6 +52,19 @@ def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
     for unit in sorted(asked.units):
         words.update(dict.fromkeys(sorted(unit_terms(unit))))
     return tuple(t for t in words if t not in asked.terms and not t[0].isdigit())
+
+
+def asks_value(blocks: Sequence[Block], question: str) -> bool:
+    """Whether ``question`` asks for a value (``probe_terms``' first test), even when the
+    leading values' clauses add no word to it."""
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    mentions = [m for b in leading for m in mentions_of(b)]
+    return _asks_value(asked_of(blocks, leading, mentions, question), mentions)
+
+
+def _asks_value(asked: Asked, mentions: Sequence[Mention]) -> bool:
+    return bool(asked.units or asked.terms & ASKED_BOUND_TERMS or any(
+        asked.names(m.quantity.unit) for m in mentions))
 
 
 async def probed_blocks(
@@ -63,23 +77,30 @@ async def probed_blocks(
     after them; () when the question asks for
     no value (no search is made then). Raises what ``retriever.search`` raises."""
     words = probe_terms(blocks, question)
-    if not words:
+    searches = [(f"{question} {' '.join(words)}", k)] if words else []
+    if (words or asks_value(blocks, question)) and (
+            other := probe_query(question, words, detect_language(question))):
+        searches.append((other, k))  # the other language's statement (conflict_bridge)
+    if not searches:
         return ()
-    hits = await retriever.search(f"{question} {' '.join(words)}", k + len(blocks))
     held = {measure(b.chunk.text)[0]: b for b in blocks}
     again: list[Block] = []  # blocks the question ranked low but the search found
     found: list[Block] = []
-    for hit in hits:
-        fp, tokens = measure(hit.chunk.text)
-        if fp in held:
-            if held[fp].n <= len(blocks):
-                again.append(held[fp])
-            continue
-        if len(found) >= k:
-            continue
-        held[fp] = Block(n=len(blocks) + len(found) + 1, chunk=hit.chunk, score=hit.score,
-                         tokens=tokens, text=hit.chunk.text)
-        found.append(held[fp])
+    for query, limit in searches:
+        hits = await retriever.search(query, limit + len(blocks))
+        new = 0
+        for hit in hits:
+            fp, tokens = measure(hit.chunk.text)
+            if fp in held:
+                if held[fp].n <= len(blocks):
+                    again.append(held[fp])
+                continue
+            if new >= limit:
+                continue
+            held[fp] = Block(n=len(blocks) + len(found) + 1, chunk=hit.chunk, score=hit.score,
+                             tokens=tokens, text=hit.chunk.text)
+            found.append(held[fp])
+            new += 1
     return (*dict.fromkeys(again), *found)
 
 

@@ -71,6 +71,7 @@ from kbqa.core.grounding.authority import (
     preferred_side,
 )
 from kbqa.core.grounding.bindings import other_group
+from kbqa.core.grounding.conflict_bridge import Bridge
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
     CLAUSE_END,
@@ -83,7 +84,7 @@ from kbqa.core.grounding.conflict_focus import (
 from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.grounding.mentions import Mention, mentions_of
 from kbqa.core.text.bounds import BOUND_TERMS
-from kbqa.core.text.normalise import normalise
+from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.text.terms import term_set
 from kbqa.core.types import Block, Conflict, ConflictSide
@@ -156,11 +157,19 @@ def find_conflicts(
     asked = asked_of(every, leading, mentions, question)
     values = _values_by_document(mentions)
     own_clauses = _clauses_by_document(every)
+    # pairs of two languages are compared through ``conflict_bridge``
+    bridge = Bridge.of(detect_language(question), every, question)
+    bridged_values = _values_by_document([bridge.mention(m) for m in mentions])
+    bridged_clauses = bridge.clauses(every, own_clauses)
     best: dict[tuple[str, str, str], Conflict] = {}
     documents = _documents(every)
     kept = [m for m in mentions if not _of_another_subject(m, question, documents)]
     for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
-        conflict = _pair_conflict(a, b, values, asked, own_clauses)
+        if bridge.crosses(a, b):
+            conflict = _pair_conflict(bridge.mention(a), bridge.mention(b), bridged_values,
+                                      asked, bridged_clauses)
+        else:
+            conflict = _pair_conflict(a, b, values, asked, own_clauses)
         if conflict is None:
             continue
         key = (conflict.unit, a.block.doc_id, b.block.doc_id)

@@ -110,7 +110,9 @@ _PER_WHAT = (
 _PER_AFTER = [(re.compile(rf"\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每)\s*{words}"
                           rf"(?![a-z])", re.IGNORECASE), name, factor)
               for words, name, factor in _PER_WHAT]
-_PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}\s*$"), name, factor)
+# "每晚不超过 700 元", "每天最多报销 150 元": a bound's words may stand between (``gap``)
+_PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}(?P<gap>[^\d\s。；;，,：:、每]{{0,6}})\s*$"),
+                name, factor)
                for words, name, factor in _PER_WHAT]
 # "每分钟 100 次", "每秒最多 10 次": the rate word comes before the number
 _CJK_RATE_BEFORE = re.compile(r"每\s*(分钟|秒钟?|小时)[^\d。；;，,]{0,6}$")
@@ -231,6 +233,9 @@ def _priced(text: str, number: float, currency: str, begin: int, end: int) -> Qu
         found = next(((m, name, f) for rx, name, f in _PER_BEFORE
                       if name not in per and (m := rx.search(head))), None)
         if found is None:
+            break
+        if found[0].group("gap"):  # the bound's words stay outside the value's text
+            per[found[1]] = found[2]
             break
         per[found[1]], begin = found[2], begin - (len(head) - found[0].start())
     value = number

@@ -127,6 +127,12 @@ def jieba_words(text: str) -> list[str]:
     return list(_segmenter().cut(text))
 
 
+def jieba_frequency() -> dict[str, int]:
+    """jieba's dictionary counts (word -> frequency in its corpus) from the shared tokenizer."""
+    counts: dict[str, int] = _segmenter().FREQ
+    return counts
+
+
 def stem(word: str) -> str:
     """Harman's S-stemmer: strip English plural endings only (never touches numbers)."""
     if len(word) <= 3 or not word.endswith("s"):

