@@ -9,7 +9,7 @@ process, on the first question that needs it.
 - ``english_terms(word)``: the terms (``kbqa.core.text.terms``: folded, stop words out,
   plurals stemmed) of a Chinese word's glosses: ``上传`` -> {upload}, ``回收站`` -> {recycle,
   bin}, ``会话`` -> {conversation, dialog, converse, session, ...}. Glosses lose their
-  bracketed notes, measure words ("CL:…"), "surname …" and "variant of …" lines.
+  bracketed notes and the pieces with Chinese in them, measure words ("CL:…"), "surname …" and "variant of …" lines.
 - ``chinese_words(term)``: the Chinese words one of whose glosses is exactly that English
   term ("to upload" is ``upload``), at most ``MAX_WORDS``, the most frequent first by
   jieba's own dictionary counts (the words a document most likely uses: ``hotel`` ->
@@ -35,6 +35,7 @@ MAX_WORDS = 3  # Chinese words per English term: the most frequent by jieba's co
 MAX_CHARS = 4  # longer headwords are idioms and phrases, not the words documents use
 _NOTE_RE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _SKIP_RE = re.compile(r"^(?:CL:|surname |variant of |old variant|see |abbr\. |used in )")
+_PIECES_RE = re.compile(r"[;,]\s*")  # "Shanghai municipality, central east China, abbr. …"
 _LOCK = threading.Lock()
 
 
@@ -57,8 +58,13 @@ def available() -> bool:
 
 @lru_cache(maxsize=8192)
 def english_terms(word: str) -> frozenset[str]:
-    """The English terms of the glosses of the Chinese ``word``; empty when unknown."""
-    return _tables()[0].get(word, frozenset())
+    """The English terms of the glosses of the Chinese ``word``; for a two-character word
+    the dictionary lacks, its characters' (``餐费``: 餐 "meal", 费 "fee"; ``每晚``: 每
+    "every", 晚 "night"); empty when unknown."""
+    table = _tables()[0]
+    if word in table or len(word) != 2:
+        return table.get(word, frozenset())
+    return frozenset().union(*(table.get(c, frozenset()) for c in word))
 
 
 @lru_cache(maxsize=8192)
@@ -98,7 +104,7 @@ def _english_of(word: str, vocabulary: frozenset[str]) -> set[str]:
 
 def _chinese_of(term: str, vocabulary: frozenset[str]) -> set[str]:
     bases = base_forms(term)
-    found = {w for word in _chinese_of_term(term) for w in term_set(word) if len(w) > 1}
+    found = {w for word in chinese_of_term(term) for w in term_set(word) if len(w) > 1}
     return found | {w for w in vocabulary
                     if len(w) > 1 and not w.isascii() and english_terms(w) & bases}
 
@@ -110,7 +116,7 @@ def base_forms(term: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8192)
-def _chinese_of_term(term: str) -> tuple[str, ...]:
+def chinese_of_term(term: str) -> tuple[str, ...]:
     """Chinese words (two characters or more) for the English ``term`` and its base forms,
     the most frequent first by jieba's counts, at most ``MAX_WORDS``."""
     counts = jieba_frequency()
@@ -135,8 +141,8 @@ def _tables() -> _Tables:
             if line.startswith("#") or " " not in head or len(head.split(" ", 1)[1]) > MAX_CHARS:
                 continue
             word = head.split(" ", 1)[1]
-            for gloss in rest.split("/")[1:-1]:
-                if _SKIP_RE.match(gloss):
+            for gloss in (p for g in rest.split("/")[1:-1] for p in _PIECES_RE.split(g)):
+                if _SKIP_RE.match(gloss.strip()):
                     continue
                 found = terms(_NOTE_RE.sub(" ", gloss))
                 if not found or not all(t.isascii() for t in found):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.readers.extractive.binding import answers
+from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
     expand,
     is_question,
@@ -136,29 +137,47 @@ def _select(question: str, blocks: Sequence[Block]) -> Selection:
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
     synonyms = block_synonyms(question, terms)
     chosen = _select_terms(question, blocks, terms, synonyms)
-    if chosen.declined or not only_expanded(chosen.chosen, _question_terms(
-            question, terms, synonyms), synonyms):
+    if chosen.declined:
+        return _select_crossing(question, blocks, terms, synonyms, chosen)
+    if not only_expanded(chosen.chosen, _question_terms(question, terms, synonyms), synonyms):
         return chosen
     return Selection((), chosen.uncovered, True)  # only a synonym's other sense matched
 
 
+def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
+                     synonyms: Mapping[str, tuple[str, ...]], declined: Selection) -> Selection:
+    """When the reader declines, the question once more with its words that no block has
+    read in the other language's block words (``crossing``: the fact is only in a passage
+    of the other language); ``declined`` unless that answers. Only after a decline, so an
+    answer from the question's own words is never replaced by a translation's."""
+    translations = block_translations(question, terms)
+    if not translations:
+        return declined
+    crossed = _select_terms(question, blocks, terms, synonyms, translations)
+    return declined if crossed.declined else crossed
+
+
 def _question_terms(question: str, terms: Sequence[frozenset[str]],
-                    synonyms: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """The question's terms as the reader matches them: expanded (``expand.expand``), the
+                    synonyms: Mapping[str, tuple[str, ...]],
+                    translations: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+    """The question's terms as the reader matches them: expanded (``expand.expand``; with
+    ``translations``, a word no block has by its other-language block words), the
     blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
     (``synonyms.with_synonyms``). A word no block has stays too: it is still missing
     content for the declines, whatever its synonyms match."""
-    qterms = with_bigrams(question, expand(question_terms(question), terms), terms)
+    qterms = with_bigrams(question, expand(question_terms(question), terms, translations),
+                          terms)
     return with_synonyms(qterms, synonyms)
 
 
 def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
-                  synonyms: Mapping[str, tuple[str, ...]]) -> Selection:
-    qterms = _question_terms(question, terms, synonyms)
+                  synonyms: Mapping[str, tuple[str, ...]],
+                  translations: Mapping[str, tuple[str, ...]] | None = None) -> Selection:
+    qterms = _question_terms(question, terms, synonyms, translations)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
-    ask = set(_question_terms(ask_clause(question), terms, synonyms))
+    ask = set(_question_terms(ask_clause(question), terms, synonyms, translations))
     if leans_on_context(question, ask, df):
         ask = set()
     absent = [t for t in qterms if df[t] == 0 and t in ask]
