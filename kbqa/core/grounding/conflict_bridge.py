@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bilingual import available, bridged_terms
 from kbqa.core.grounding.conflict_focus import clauses
-from kbqa.core.text.terms import term_set, terms
+from kbqa.core.text.terms import is_question_word, term_set, terms
 from kbqa.core.types import Block
 
 
@@ -100,6 +100,7 @@ def probe_query(question: str, words: Sequence[str], language: str) -> str:
     if not available():
         return ""
     other = "zh" if language == "en" else "en"
-    found = bridged_sequence([*dict.fromkeys(terms(question)), *words], other)
+    asked = [t for t in dict.fromkeys(terms(question)) if not is_question_word(t)]
+    found = bridged_sequence([*asked, *words], other)
     kept = [t for t in found if not t[0].isdigit() and (t.isascii() == (other == "en"))]
     return " ".join(kept)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from kbqa.core.retrieval.translations import translation_terms
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import is_question_word, search_terms, terms
 
@@ -94,6 +95,8 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     is replaced by its expansion of highest ``idf`` at that weight."""
     base = search_terms(query)
     expansions = synonym_terms(query, known)
+    for word, found in translation_terms(query, known).items():  # the other language's
+        expansions[word] = list(dict.fromkeys([*expansions.get(word, []), *found]))
     if not expansions:
         return LexicalQuery(base, list(ideal_terms))
     own = set(base)

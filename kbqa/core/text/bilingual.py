@@ -58,13 +58,26 @@ def available() -> bool:
 
 @lru_cache(maxsize=8192)
 def english_terms(word: str) -> frozenset[str]:
-    """The English terms of the glosses of the Chinese ``word``; for a two-character word
-    the dictionary lacks, its characters' (``餐费``: 餐 "meal", 费 "fee"; ``每晚``: 每
-    "every", 晚 "night"); empty when unknown."""
+    """The English terms of the glosses of the Chinese ``word``; empty when unknown."""
+    return frozenset(t for gloss in english_glosses(word) for t in gloss)
+
+
+def english_glosses(word: str) -> tuple[tuple[str, ...], ...]:
+    """The terms of each gloss of the Chinese ``word`` (``产假``: ``("maternity", "leave")``);
+    () when unknown."""
+    return _tables()[0].get(word, ())
+
+
+@lru_cache(maxsize=8192)
+def composed_english_terms(word: str) -> frozenset[str]:
+    """``english_terms``, or for a two-character word the dictionary lacks, its
+    characters' (``餐费``: 餐 "meal", 费 "fee"; ``每晚``: 每 "every", 晚 "night"). Loose
+    (``最大`` gives "eldest", "uncle"): for matching a question word to a passage's word,
+    not for naming what a value measures."""
     table = _tables()[0]
     if word in table or len(word) != 2:
-        return table.get(word, frozenset())
-    return frozenset().union(*(table.get(c, frozenset()) for c in word))
+        return english_terms(word)
+    return frozenset().union(*(english_terms(c) for c in word))
 
 
 @lru_cache(maxsize=8192)
@@ -124,14 +137,14 @@ def chinese_of_term(term: str) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda w: (-counts.get(w, 0), w))[:MAX_WORDS])
 
 
-_Tables = tuple[dict[str, frozenset[str]], dict[tuple[str, ...], tuple[str, ...]]]
+_Tables = tuple[dict[str, tuple[tuple[str, ...], ...]], dict[tuple[str, ...], tuple[str, ...]]]
 
 
 @lru_cache(maxsize=1)
 def _tables() -> _Tables:
     """Chinese word -> its gloss terms, and gloss (one or two terms) -> Chinese words."""
     path = data_file()
-    to_english: dict[str, set[str]] = {}
+    to_english: dict[str, dict[tuple[str, ...], None]] = {}
     to_chinese: dict[tuple[str, ...], dict[str, None]] = {}
     if path is None:
         return {}, {}
@@ -147,8 +160,8 @@ def _tables() -> _Tables:
                 found = terms(_NOTE_RE.sub(" ", gloss))
                 if not found or not all(t.isascii() for t in found):
                     continue
-                to_english.setdefault(word, set()).update(found)
+                to_english.setdefault(word, {})[tuple(found)] = None
                 if len(found) <= 2:
                     to_chinese.setdefault(tuple(found), {})[word] = None
-    return ({w: frozenset(t) for w, t in to_english.items()},
+    return ({w: tuple(t) for w, t in to_english.items()},
             {k: tuple(v) for k, v in to_chinese.items()})

@@ -20,7 +20,12 @@ from collections.abc import Sequence
 
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.bilingual import available, base_forms, chinese_of_term, english_terms
+from kbqa.core.text.bilingual import (
+    available,
+    base_forms,
+    chinese_of_term,
+    composed_english_terms,
+)
 from kbqa.core.text.terms import terms
 
 MAX_TRANSLATIONS = 3  # block words per question word, as many as WordNet synonyms
@@ -56,7 +61,7 @@ def _translations(term: str, folded: str, everything: frozenset[str]) -> set[str
         bases = {fold(b) for b in base_forms(term)} | {folded}  # "kept": keep
         chinese = {w for w in everything if len(w) > 1 and not w.isascii()}
         return ({w for w in chinese_of_term(term) if w in everything}
-                | {w for w in chinese if bases & {fold(e) for e in english_terms(w)}})
+                | {w for w in chinese if bases & {fold(e) for e in composed_english_terms(w)}})
     if not term.isascii() and len(term) > 1:
-        return {fold(e) for e in english_terms(term)} & everything
+        return {fold(e) for e in composed_english_terms(term)} & everything
     return set()

@@ -1,0 +1,61 @@
+"""Query words the knowledge base only has in the other language, for BM25.
+
+A question in English over a knowledge base that states the fact only in Chinese shares
+no word with it ("How long does the recycle bin keep deleted files?" and "被删除的文件……在回收站
+保留 30 天"), so retrieval never brings the passage and the reader never sees it. For each
+content term of the query that no chunk has (the thesaurus's rule: a word the knowledge
+base uses already means what its documents mean by it), ``translation_terms`` gives the
+index terms of its CC-CEDICT words in the other language (``kbqa.core.text.bilingual``:
+an English word's Chinese words, through its WordNet base forms; a Chinese word's glosses
+whose every term the index has: 产假 "maternity leave" is not "leave"). Only when at least
+``MIN_WORDS`` (2) words of the query translate: one bridged word ("活动" -> "activity")
+finds passages about anything; the reader's synonyms ask the same (``MIN_SOURCES``).
+``synonyms.lexical_query`` weighs them as thesaurus expansions (``SYNONYM_WEIGHT``), in the
+score and in relevance's ideal score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kbqa.core.text.bilingual import available, chinese_of_term, english_glosses
+from kbqa.core.text.terms import is_question_word, terms
+
+MAX_TRANSLATIONS = 4  # index terms per unknown word, as many as thesaurus expansions
+MIN_WORDS = 2  # query words that must translate (module doc)
+
+
+def translation_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+    """Per content term of ``query`` that ``known`` rejects, the index terms of its words in
+    the other language that ``known`` accepts (at most ``MAX_TRANSLATIONS``); terms with
+    none left out; {} when fewer than ``MIN_WORDS`` translate or without the dictionary."""
+    if not available():
+        return {}
+    out: dict[str, list[str]] = {}
+    for term in dict.fromkeys(terms(query)):
+        if known(term) or term[0].isdigit() or is_question_word(term):
+            continue
+        if found := _known_words(term, known):
+            out[term] = found[:MAX_TRANSLATIONS]
+    return out if len(out) >= MIN_WORDS else {}
+
+
+def _known_words(term: str, known: Callable[[str], bool]) -> list[str]:
+    """The index terms of ``term``'s words in the other language: each Chinese word whose
+    terms the index all has, or each gloss whose terms it all has."""
+    if term.isascii():
+        pieces = [terms(w) for w in chinese_of_term(term)] if term.isalpha() else []
+    else:
+        pieces = [[_inflected(t, known) for t in g]
+                  for g in english_glosses(term)] if len(term) > 1 else []
+    whole = [p for p in pieces if p and all(known(t) and not is_question_word(t) for t in p)]
+    return list(dict.fromkeys(t for p in whole for t in p))
+
+
+def _inflected(term: str, known: Callable[[str], bool]) -> str:
+    """``term`` (a gloss's base form: "close") or the regular inflection of it the index
+    has ("closed", "closing"); plurals are already one term (``terms.stem``)."""
+    if known(term) or not term.isalpha():
+        return term
+    stem = term[:-1] if term.endswith("e") else term
+    return next((f for f in (term + "d", term + "ed", stem + "ing") if known(f)), term)
