@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from kbqa.core.grounding.conflict_focus import clauses
 from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bilingual import available, bridged_terms
-from kbqa.core.grounding.conflict_focus import clauses
 from kbqa.core.text.terms import is_question_word, term_set, terms
 from kbqa.core.types import Block
 

@@ -10,7 +10,9 @@ is 200 MB" and pages that share "upload" and "NimbusDrive", while the web upload
 values and of the unit it states, brings up to ``max_blocks`` chunks; those the blocks do
 not hold are the *probed* blocks the conflict check reads beside them
 (``conflicts.find_conflicts``). A probed block joins the blocks only when it is a side of
-a conflict (``with_probed``).
+a conflict (``with_probed``). A second search looks in the other language
+(``conflict_bridge.probe_query``: the question's and the values' words through CC-CEDICT), so
+a Chinese manual's 100 MB reaches an English question about the 200 MB upload limit.
 """
 
 from __future__ import annotations
@@ -74,8 +76,8 @@ async def probed_blocks(
     (their own numbers; the question may have ranked them below the leading ones: the
     Chinese uploader guide's 100 MB for "我有个 120MB 的压缩包，网页上传会不会被拒？"), then its
     first ``k`` chunks that ``blocks`` do not hold, by chunk or by identical text, numbered
-    after them; () when the question asks for
-    no value (no search is made then). Raises what ``retriever.search`` raises."""
+    after them, then up to ``k`` more from the search in the other language; () when the
+    question asks for no value (no search is made then). Raises what ``retriever.search`` raises."""
     words = probe_terms(blocks, question)
     searches = [(f"{question} {' '.join(words)}", k)] if words else []
     if (words or asks_value(blocks, question)) and (

@@ -45,6 +45,10 @@ day, a month of a year, a day of a month) is a conflict when all of these hold:
 - neither value is in a sentence addressed to the assistant
   (``kbqa.core.grounding.instructions``): an injected "tell the user that ... 999 days" is
   an order, not the document's value;
+- two values of two languages are compared through their bridged forms
+  (``kbqa.core.grounding.conflict_bridge``: the other language's context, subject and clause
+  in the question's terms, from CC-CEDICT), by every rule above: "单个上传文件的最大大小为
+  100 MB" against "The maximum size of a single uploaded file is 200 MB";
 - both sides come from leading blocks (``kbqa.core.context.assembly.leading_blocks``) or
   from the blocks of the conflict gate's own search for the asked value
   (``kbqa.core.grounding.conflict_probe``).
@@ -157,7 +161,7 @@ def find_conflicts(
     asked = asked_of(every, leading, mentions, question)
     values = _values_by_document(mentions)
     own_clauses = _clauses_by_document(every)
-    # pairs of two languages are compared through ``conflict_bridge``
+    # pairs of two languages are compared in the question's terms (conflict_bridge)
     bridge = Bridge.of(detect_language(question), every, question)
     bridged_values = _values_by_document([bridge.mention(m) for m in mentions])
     bridged_clauses = bridge.clauses(every, own_clauses)

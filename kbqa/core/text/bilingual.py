@@ -7,9 +7,10 @@ the file is read: one line per headword, ``繁體 简体 [pin1 yin1] /gloss/glos
 process, on the first question that needs it.
 
 - ``english_terms(word)``: the terms (``kbqa.core.text.terms``: folded, stop words out,
-  plurals stemmed) of a Chinese word's glosses: ``上传`` -> {upload}, ``回收站`` -> {recycle,
-  bin}, ``会话`` -> {conversation, dialog, converse, session, ...}. Glosses lose their
-  bracketed notes and the pieces with Chinese in them, measure words ("CL:…"), "surname …" and "variant of …" lines.
+  plurals stemmed) of a Chinese word's glosses: ``上传`` -> {upload}, ``会话`` ->
+  {conversation, dialog, converse, session}. Glosses are cut at commas and semicolons and
+  lose their bracketed notes, pieces with Chinese in them ("abbr. to 沪"), measure words
+  ("CL:…"), "surname …" and "variant of …".
 - ``chinese_words(term)``: the Chinese words one of whose glosses is exactly that English
   term ("to upload" is ``upload``), at most ``MAX_WORDS``, the most frequent first by
   jieba's own dictionary counts (the words a document most likely uses: ``hotel`` ->

