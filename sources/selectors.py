@@ -31,6 +31,7 @@ from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.retrieval.synonyms import warm as synonyms_warm
+from kbqa.core.text.bilingual import warm as bilingual_warm
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
@@ -220,11 +221,12 @@ def index_opens() -> int:
 def index_warm() -> IndexStatus:
     """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
     start loading the tokenizer's dictionary in a background thread (jieba, about 0.7 s; a
-    question arriving sooner waits for it), WordNet's index (about 2 s, ``synonyms.warm``)
-    and the sentence encoder when one is configured, so the server listens at once.
-    Returns the status (logged if there is a problem)."""
+    question arriving sooner waits for it), WordNet's index (about 2 s, ``synonyms.warm``),
+    CC-CEDICT (about 1 s, ``bilingual.warm``) and the sentence encoder when one is
+    configured, so the server listens at once. Returns the status (logged if there is a problem)."""
     threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
     threading.Thread(target=synonyms_warm, name="kbqa-warm-wordnet", daemon=True).start()
+    threading.Thread(target=bilingual_warm, name="kbqa-warm-cedict", daemon=True).start()
     threading.Thread(target=_warm_encoder, name="kbqa-warm-encoder", daemon=True).start()
     return index_status()
 

@@ -57,6 +57,12 @@ def available() -> bool:
     return data_file() is not None
 
 
+def warm() -> None:
+    """Read the dictionary now (about a second, once per process) instead of in the first
+    question that crosses languages."""
+    _tables()
+
+
 @lru_cache(maxsize=8192)
 def english_terms(word: str) -> frozenset[str]:
     """The English terms of the glosses of the Chinese ``word``; empty when unknown."""
@@ -141,15 +147,21 @@ def chinese_of_term(term: str) -> tuple[str, ...]:
 _Tables = tuple[dict[str, tuple[tuple[str, ...], ...]], dict[tuple[str, ...], tuple[str, ...]]]
 
 
-@lru_cache(maxsize=1)
 def _tables() -> _Tables:
-    """Chinese word -> its gloss terms, and gloss (one or two terms) -> Chinese words."""
+    """Chinese word -> its glosses' terms, and gloss (one or two terms) -> Chinese words;
+    read once, one thread at a time (the start-up warm-up and a first question)."""
+    with _LOCK:
+        return _load()
+
+
+@lru_cache(maxsize=1)
+def _load() -> _Tables:
     path = data_file()
     to_english: dict[str, dict[tuple[str, ...], None]] = {}
     to_chinese: dict[tuple[str, ...], dict[str, None]] = {}
     if path is None:
         return {}, {}
-    with _LOCK, gzip.open(path, "rt", encoding="utf-8") as handle:
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             head, _, rest = line.partition(" [")
             if line.startswith("#") or " " not in head or len(head.split(" ", 1)[1]) > MAX_CHARS:
