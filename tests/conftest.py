@@ -20,7 +20,16 @@ from django.test import override_settings
 from django.utils import translation
 
 from kbqa.core.providers.registry import register_provider, unregister_provider
+from kbqa.core.text import bilingual
 from tests.fakes.provider import FakeProvider
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _dictionary_read() -> None:
+    """Read CC-CEDICT once for the session, as the server does at start-up
+    (``sources.selectors.index_warm``): a websocket test's first turn would otherwise pay
+    its second under the communicator's timeout."""
+    bilingual.warm()
 
 
 @pytest.fixture

@@ -50,14 +50,19 @@ def bin_kb(tmp_path: Path, db: Any) -> None:
     [
         ("How long does the recycle bin keep deleted files?",
          "Deleted files stay in the recycle bin for 30 days [1].",
-         "Answered from the manual “Recycle bin guide” (updated 2025-02-03). Less "
-         "authoritative sources say otherwise: the FAQ “Storage FAQ” (updated 2026-10-01) says "
-         "60 days; the archived “Recycle bin (2021)” (updated 2021-05-01) says 14 days. Ask "
-         "the document owner if in doubt."),
+         # the Chinese copies disagree alike: both languages' sources are listed
+         "Answered from the manual “Recycle bin guide” (updated 2025-02-03) and the manual "
+         "“回收站说明” (updated 2025-02-03). Less authoritative sources say otherwise: the FAQ "
+         "“Storage FAQ” (updated 2026-10-01) says 60 days; the FAQ “存储常见问题” (updated "
+         "2026-10-01) says 60 天; the archived “Recycle bin (2021)” (updated 2021-05-01) says "
+         "14 days; the archived “回收站（2021）” (updated 2021-05-01) says 14 天. Ask the "
+         "document owner if in doubt."),
         ("回收站保留文件多久？", "删除的文件会在回收站保留 30 天[1]。",
-         "本回答依据手册《回收站说明》（更新于 2025-02-03）。另有常见问题《存储常见问题》（更新于 "
-         "2026-10-01）写的是 60 天；已归档《回收站（2021）》（更新于 2021-05-01）写的是 14 天，"
-         "其权威性较低；如有疑问请联系文档负责人。"),
+         "本回答依据手册《回收站说明》（更新于 2025-02-03）、手册《Recycle bin guide》（更新于 "
+         "2025-02-03）。另有常见问题《存储常见问题》（更新于 2026-10-01）写的是 60 天；常见问题"
+         "《Storage FAQ》（更新于 2026-10-01）写的是 60 days；已归档《回收站（2021）》（更新于 "
+         "2021-05-01）写的是 14 天；已归档《Recycle bin (2021)》（更新于 2021-05-01）写的是 "
+         "14 days，其权威性较低；如有疑问请联系文档负责人。"),
     ],
 )
 async def test_three_disagreeing_sources_show_one_notice(

@@ -66,11 +66,13 @@ async def test_one_websocket_turn_runs_a_pinned_number_of_statements(
             await receive_turn(comm)
     # the session and its user (still logged in?); the conversation, its left-over pending
     # turns, its history, the user's groups; the trace, both messages (one INSERT); the
-    # hits' chunks, read back twice: for the question's search and for the conflict gate's
-    # search for the asked value ("how often": a duration); the trace and the answer
-    # completed. main at c182e2d ran 12 (one INSERT per message), 11 before the conflict
-    # gate's search.
-    assert len(seen) == 12, "\n".join(seen)
+    # hits' chunks, read back three times: for the question's search and for the conflict
+    # gate's two searches for the asked value ("how often": a duration), in the question's
+    # language and in the other (an English-only knowledge base meets the Chinese words by
+    # their translations back); the trace and the answer completed. main at c182e2d ran 12
+    # (one INSERT per message), 11 before the conflict gate's search; 12 before its search
+    # in the other language (branch xlang6).
+    assert len(seen) == 13, "\n".join(seen)
 
 
 
@@ -120,7 +122,8 @@ async def test_one_sse_answer_runs_a_pinned_number_of_statements(
     # user's status, permission and groups (one statement: ``audience_for``, 3 before
     # load6); the new conversation, the trace, both
     # messages; the hits' chunks, for the question's search and for the conflict gate's
-    # search for the asked value; the trace and the answer completed. main at c182e2d ran
-    # 15 (the token looked up and stamped twice, the conversation created on its own and
-    # then titled, one INSERT per message), 10 before the conflict gate's search.
-    assert len(seen) == 9, "\n".join(seen)
+    # two searches for the asked value (in both languages); the trace and the answer
+    # completed. main at c182e2d ran 15 (the token looked up and stamped twice, the
+    # conversation created on its own and then titled, one INSERT per message), 10 before
+    # the conflict gate's search; 9 before its search in the other language (branch xlang6).
+    assert len(seen) == 10, "\n".join(seen)
