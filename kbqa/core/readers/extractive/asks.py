@@ -38,7 +38,8 @@ _ZH_ROLE_RE = re.compile(
     r"总裁|董事长|旗手|代言人|主持人|吉祥物|口号|主题)(?!国)")
 _EN_ROLE_RE = re.compile(
     r"\b(director|directed|ceo|president|winner|won|win|champion|author|wrote|written|"
-    r"starring|star|actor|actress|host|hosted|mascot|slogan|theme)\b", re.IGNORECASE)
+    r"starring|star|actor|actress|host|hosted|mascot|slogan|theme|runner-up|runners-up)\b",
+    re.IGNORECASE)
 _EN_ROLE_GROUPS = (
     ("director", "directed", "directs", "direct"),
     ("won", "win", "wins", "winner", "winners", "champion", "champions", "victory", "beat",
@@ -49,6 +50,9 @@ _EN_ROLE_GROUPS = (
     ("president",),
     ("host", "hosted", "hosts", "hosting"),
     ("mascot",), ("slogan",), ("theme",),
+    # The runner-up is the one beaten in the final ("after defeating Croatia 4-2").
+    ("runner-up", "runners-up", "runner up", "second place", "finalist", "finalists",
+     "defeated", "defeating", "beat", "beating", "lost", "losing"),
 )
 
 

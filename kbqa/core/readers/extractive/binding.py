@@ -56,6 +56,7 @@ from kbqa.core.readers.extractive.focus import (
     shares_more_than_names,
     stated_term,
 )
+from kbqa.core.readers.extractive.frames import another_frame, undated, year_in_force
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -112,12 +113,18 @@ def _states_span(kind: AskKind, part: str, first: bool, question: str) -> bool:
     return new_answer(kind, part if first else f"… {part}", question)
 
 
-def _about_another(kind: AskKind, question: str, part: str, window: str) -> bool:
-    """Whether a clause (``part``, with the clause it leans on: ``window``) speaks of
-    another year, edition or measure than the question's, or only forecasts."""
+def _about_another(kind: AskKind, question: str, part: str, window: str, upto: str) -> bool:
+    """Whether a clause (``part``, with the clause it leans on: ``window``; ``upto``: its
+    sentence up to the clause's end) speaks of another year, edition or measure than the
+    question's, or only forecasts (``frames``: the year in force, another quarter or
+    version, an outcome still to come, a title from other editions)."""
     asked = set(_YEAR_RE.findall(unicodedata.normalize("NFKC", question)))
     years = set(_YEAR_RE.findall(part))
     if asked and years and not years & asked:
+        return True
+    if kind != "time" and year_in_force(question, upto):
+        return True
+    if another_frame(question, window):
         return True
     if other_edition(question, window) or forecast(question, window):
         return True
@@ -135,7 +142,9 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     term = kind == "other" and term_ask(ask_clause(question))
     if (kind == "other" and not term) or not anchor:
         return new_answer(kind, text, question)
-    parts = clauses(text)
+    if other_work(question, text):
+        return False  # "《三体秘密》一书当中，作者解读…" for who wrote 《三体》
+    parts = clauses(undated(text))  # a dateline says when the page was written
     back = 1 if kind in _LEANING_KINDS else 0
     # The asked year says when, not what: a clause sharing only "2022" is not about it
     # (RGB whole files: zh_refine −3 unsupported answers for −1 right, en_fact −1,
@@ -147,7 +156,7 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         ahead = 1 if back and i == 0 and kind != "time" else 0
         window = " ".join(parts[max(0, i - back):i + 1 + ahead])
         if (_states_span(kind, part, i == 0, question)
-                and not _about_another(kind, question, part, window)
+                and not _about_another(kind, question, part, window, " ".join(parts[:i + 1]))
                 and folded_terms(window) & about):
             return True
     return False

@@ -32,7 +32,7 @@ _CN_DIGITS = "零一二三四五六七八九十百两"
 # not "every 3 years", whose number is an amount.
 _EN_NUMBERED_RE = re.compile(
     r"(?<![A-Za-z])([A-Z][A-Za-z'’]+|(?:[Ss]eason|[Ss]eries|[Ee]pisode|[Pp]art|[Cc]hapter|[Vv]olume"
-    r"|[Ee]dition|[Rr]ound|[Pp]hase|[Gg]eneration))\s?(\d{1,3})(?![\d.,:A-Za-z])")
+    r"|[Ee]dition|[Rr]ound|[Pp]hase|[Gg]eneration))[\s-]?(\d{1,3})(?![\d.,:A-Za-z])")
 _ZH_NUMBERED_RE = re.compile(
     rf"(第|[\u3400-\u9fff]{{2}})([\d{_CN_DIGITS}]{{1,4}})(届|任|季|号|期|次|代|部|集|轮)?")
 _ZH_COUNTED_RE = re.compile(rf"(?<![\d{_CN_DIGITS}])([\d{_CN_DIGITS}]{{1,4}})(届|任|季|期|次)")
@@ -120,7 +120,14 @@ def other_work(question: str, clause: str) -> bool:
     stated = _TITLE_RE.findall(unicodedata.normalize("NFKC", clause))
     if not asked or not stated:
         return False
-    return not any(a in s or s in a for a in asked for s in stated)
+    return not any(_same_work(a, s) for a in asked for s in stated)
+
+
+def _same_work(a: str, b: str) -> bool:
+    """Whether titles ``a`` and ``b`` name one work: equal, or one is the other with a
+    subtitle ("复仇者联盟4：终局之战"); 《三体秘密》 is another book than 《三体》."""
+    short, long = sorted((a.strip(), b.strip()), key=len)
+    return long == short or (long.startswith(short) and long[len(short)] in ":：-—·（(")
 
 
 _YEAR_ONLY_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)\s?年?")

@@ -1,0 +1,159 @@
+"""Whether a clause states the asked fact in the question's frame: its year, quarter,
+version and a settled outcome (``another_frame``), with ``binding.bound_answer`` calling it
+on the clause holding the span.
+
+RGB's negative passages (Chen et al. 2023) state a value of the asked type about the
+question's entity but in another frame:
+
+- the year in force is another one: the asked year only as a comparison's baseline ("与2021年
+  相比，2022年各省份粮食总产量…") or only in the page's dateline ("Feb 9, 2018 ... 2017年…
+  1300多万人的城镇新增就业"), so the year a clause speaks of is the last year named before
+  or in it, datelines and baselines ("比上年", "than in 2019", "compared with 2019") aside
+  (``year_in_force``);
+- another quarter ("during the first quarter" for Q2, 一季度 for 第二季度: ``other_quarter``);
+- a software update's release ("5.5.0 (Released September 24, 2021)" for the game's own
+  release): a three-part version number the question does not give (``other_version``);
+- an outcome still to come ("The winner … will be announced", 花落谁家将有分晓, 冠军谁属,
+  "无法立即确定…死亡人数"): nothing is stated yet (``pending``);
+- a title held from other editions ("defending champion", "the former president", 卫冕冠军,
+  "5届世界杯冠军得主", "上赛季中超冠军"): not the asked edition's holder (``past_title``).
+
+Measured 2026-12-01 on RGB whole files (the reader re-run on each case's captured blocks)
+and on the demo and natural sets; figures in README "Evaluation".
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_YEAR = r"(?<![0-9.])((?:19|20)\d\d)(?![0-9]|\.\d)"
+_YEAR_RE = re.compile(_YEAR)
+# A web page's date before its text ("Sep 5, 2016 ... ", "6 days ago ... "): when the page
+# was written, not what it speaks of.
+_DATELINE_RE = re.compile(
+    r"^\s*(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+\d{4}"
+    r"|\d+\s+(?:days?|hours?|weeks?)\s+ago)\s*(?:\.\.\.|…)\s*", re.IGNORECASE)
+# A year named as a comparison's baseline or a period's start ("与2021年相比", "比2020年",
+# "than in 2019", "compared with 2019", "since 2015", "2017年以来").
+_BASELINE_BEFORE_RE = re.compile(
+    r"(?:[比较与同]|相比于|相较于|对比|\bthan(?:\s+in)?|\bcompared\s+(?:with|to)|\bsince|\bvs\.?)"
+    r"\s*$", re.IGNORECASE)
+_BASELINE_AFTER_RE = re.compile(r"^\s*年?\s*(?:同期|相比|相较|以来|比较)")
+# A year inside a full date ("2023年01月19日", "2023-01-19", "November 18, 2020") dates a
+# statement or an event; it is no year a figure is about.
+_DATE_AFTER_RE = re.compile(r"^\s*(?:年\s*\d{1,2}\s*月\s*\d{1,2}|[-/.]\d{1,2}[-/.]\d{1,2})")
+_DATE_BEFORE_RE = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*$",
+    re.IGNORECASE)
+
+
+def undated(text: str) -> str:
+    """``text`` without a leading dateline ("Sep 5, 2016 ... ")."""
+    return _DATELINE_RE.sub("", unicodedata.normalize("NFKC", text), count=1)
+
+
+def _in_brackets(text: str, at: int) -> bool:
+    """Whether position ``at`` of ``text`` lies inside an open bracket."""
+    before = text[:at]
+    return before.rfind("(") > before.rfind(")") or before.rfind("（") > before.rfind("）")
+
+
+def _years_in_force(text: str) -> list[str]:
+    """The years ``text`` names, in order, baselines and period starts aside."""
+    found = []
+    for match in _YEAR_RE.finditer(text):
+        before, after = text[max(0, match.start() - 14):match.start()], text[match.end():]
+        if _in_brackets(text, match.start()):
+            continue  # an aside: "Peter Handke (born 1942)"
+        if not (_BASELINE_BEFORE_RE.search(before) or _BASELINE_AFTER_RE.match(after)
+                or _DATE_BEFORE_RE.search(before) or _DATE_AFTER_RE.match(after)):
+            found.append(match.group(1))
+    return found
+
+
+def year_in_force(question: str, upto: str) -> bool:
+    """Whether the last year named in ``upto`` (a sentence up to the end of the clause
+    holding the span, its dateline dropped by the caller) is another than the question's:
+    the clause then speaks of that year. False when the question or ``upto`` names none."""
+    asked = set(_YEAR_RE.findall(unicodedata.normalize("NFKC", question)))
+    years = _years_in_force(unicodedata.normalize("NFKC", upto))
+    return bool(asked and years and years[-1] not in asked)
+
+
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4,
+                  "一": 1, "二": 2, "三": 3, "四": 4, "1": 1, "2": 2, "3": 3, "4": 4}
+_QUARTER_RE = re.compile(
+    r"\bq([1-4])\b|\b(first|second|third|fourth)[\s-]+quarter\b|第?([一二三四1-4])季度",
+    re.IGNORECASE)
+
+
+def _quarters(text: str) -> set[int]:
+    return {_QUARTER_WORDS[next(g for g in m.groups() if g).lower()]
+            for m in _QUARTER_RE.finditer(unicodedata.normalize("NFKC", text))}
+
+
+def other_quarter(question: str, clause: str) -> bool:
+    """Whether ``clause`` names only other quarters than the one ``question`` asks about."""
+    asked = _quarters(question)
+    said = _quarters(clause)
+    return bool(asked and said and not said & asked)
+
+
+_TRIPLE_RE = re.compile(r"(?<![\d.])\d{1,3}\.\d{1,3}\.\d{1,3}(?![\d.])")
+
+
+def other_version(question: str, clause: str) -> bool:
+    """Whether ``clause`` names a three-part version number ("5.5.0") ``question`` does
+    not: it speaks of that update, not of the asked product's first release."""
+    asked = set(_TRIPLE_RE.findall(unicodedata.normalize("NFKC", question)))
+    return any(v not in asked for v in _TRIPLE_RE.findall(unicodedata.normalize("NFKC", clause)))
+
+
+_PENDING_RE = re.compile(
+    r"\bwill\s+be\s+(?:announced|named|revealed|decided|unveiled|awarded|crowned)\b"
+    r"|\bto\s+be\s+(?:announced|determined|decided|confirmed)\b|\byet\s+to\s+be\b"
+    r"|\bnot\s+(?:yet\s+)?(?:known|confirmed|been\s+announced)\b|\bunknown\b"
+    r"|花落谁家|谁属|将揭晓|即将揭晓|将有分晓|有待|待定|尚未(?:确定|公布|揭晓|知晓)"
+    r"|(?:无法|不能|难以)(?:立即|立刻|马上)?(?:确定|确认|统计|得知)|尚不清楚|不详",
+    re.IGNORECASE)
+
+
+def pending(question: str, clause: str) -> bool:
+    """Whether ``clause`` says the asked outcome is not known yet ("will be announced",
+    花落谁家, 无法确定) and the question does not ask about that."""
+    return bool(_PENDING_RE.search(clause)) and not _PENDING_RE.search(question)
+
+
+# A title held before or many times: "defending champion", "former president", "N-time
+# winner", 卫冕冠军, 前总统, "5届世界杯冠军", 上赛季/上届/去年 … 冠军.
+_PAST_TITLE_RE = re.compile(
+    r"\b(?:defending|former|ex-|reigning|previous|last\s+year'?s|\d+-time|"
+    r"(?:two|three|four|five|six|seven|eight|nine|ten)-time)\s*(?:\w+\s+){0,3}?"
+    r"(?:champions?|winners?|presidents?|ceo|directors?|titleholders?)\b"
+    r"|卫冕|(?:前任|前)(?:总统|总理|主席|议长|首相|市长|冠军|首席执行官|董事长|总裁)"
+    r"|(?:上赛季|上届|上一届|去年|前年|[\d一二两三四五六七八九十]+届)[^，,。；;]{0,8}?冠军",
+    re.IGNORECASE)
+
+
+_TITLE_WORD_RE = re.compile(
+    r"champion|winner|president|ceo|director|titleholder|总统|总理|主席|议长|首相|市长|冠军"
+    r"|首席执行官|董事长|总裁", re.IGNORECASE)
+
+
+def past_title(question: str, clause: str) -> bool:
+    """Whether ``clause`` names a holder of the asked title from other editions
+    (``_PAST_TITLE_RE``; the title's word is the question's: "前首相安倍晋三" is no other
+    edition of a question about Abe's funeral) and the question does not ask about one."""
+    if _PAST_TITLE_RE.search(question):
+        return False
+    low = unicodedata.normalize("NFKC", question).lower()
+    return any(word.lower() in low for m in _PAST_TITLE_RE.finditer(clause)
+               for word in _TITLE_WORD_RE.findall(m.group()))
+
+
+def another_frame(question: str, clause: str) -> bool:
+    """Whether ``clause`` speaks of another quarter or version, an outcome still to come or
+    a title from other editions than ``question`` asks about."""
+    return (other_quarter(question, clause) or other_version(question, clause)
+            or pending(question, clause) or past_title(question, clause))
