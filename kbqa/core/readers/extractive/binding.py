@@ -56,7 +56,14 @@ from kbqa.core.readers.extractive.focus import (
     shares_more_than_names,
     stated_term,
 )
-from kbqa.core.readers.extractive.frames import another_frame, undated, year_in_force
+from kbqa.core.readers.extractive.frames import (
+    another_frame,
+    classes,
+    genre_ask,
+    undated,
+    undated_day,
+    year_in_force,
+)
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -101,6 +108,8 @@ def _states_span(kind: AskKind, part: str, first: bool, question: str) -> bool:
     """Whether clause ``part`` states what ``kind`` asks for: a term for a term ask
     (``asks.states_term``), else ``new_answer`` on it, without its years when a date is
     asked (``event.year_only``)."""
+    if kind == "time" and undated_day(question, part):
+        return False  # "当地时间26日" names no month
     if kind == "time" and year_only(question):
         part = strip_years(part)
     elif kind == "time" and not _STATED_YEAR_RE.search(part):
@@ -183,6 +192,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     else:
         found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
     lead = chosen[0]
+    if genre_ask(ask_clause(question)) and not any(classes(c.text) for c in chosen):
+        return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is
     # Any sentence may answer an untyped ask, but not one about another edition of it.
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False

@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from kbqa.core.readers.extractive.question import tagged
+
 _YEAR = r"(?<![0-9.])((?:19|20)\d\d)(?![0-9]|\.\d)"
 _YEAR_RE = re.compile(_YEAR)
 # A web page's date before its text ("Sep 5, 2016 ... ", "6 days ago ... "): when the page
@@ -37,8 +39,8 @@ _DATELINE_RE = re.compile(
 # A year named as a comparison's baseline or a period's start ("与2021年相比", "比2020年",
 # "than in 2019", "compared with 2019", "since 2015", "2017年以来").
 _BASELINE_BEFORE_RE = re.compile(
-    r"(?:[比较与同]|相比于|相较于|对比|\bthan(?:\s+in)?|\bcompared\s+(?:with|to)|\bsince|\bvs\.?)"
-    r"\s*$", re.IGNORECASE)
+    r"(?:(?<!相)(?<!相对)[比较与同]|相比于|相较于|对比)$"
+    r"|(?:\bthan(?:\s+in)?|\bcompared\s+(?:with|to)|\bsince|\bvs\.?)\s*$", re.IGNORECASE)
 _BASELINE_AFTER_RE = re.compile(r"^\s*年?\s*(?:同期|相比|相较|以来|比较)")
 # A year inside a full date ("2023年01月19日", "2023-01-19", "November 18, 2020") dates a
 # statement or an event; it is no year a figure is about.
@@ -131,7 +133,7 @@ _PAST_TITLE_RE = re.compile(
     r"\b(?:defending|former|ex-|reigning|previous|last\s+year'?s|\d+-time|"
     r"(?:two|three|four|five|six|seven|eight|nine|ten)-time)\s*(?:\w+\s+){0,3}?"
     r"(?:champions?|winners?|presidents?|ceo|directors?|titleholders?)\b"
-    r"|卫冕|(?:前任|前)(?:总统|总理|主席|议长|首相|市长|冠军|首席执行官|董事长|总裁)"
+    r"|卫冕冠军|(?:前任|前)(?:总统|总理|主席|议长|首相|市长|冠军|首席执行官|董事长|总裁)"
     r"|(?:上赛季|上届|上一届|去年|前年|[\d一二两三四五六七八九十]+届)[^，,。；;]{0,8}?冠军",
     re.IGNORECASE)
 
@@ -152,8 +154,46 @@ def past_title(question: str, clause: str) -> bool:
                for word in _TITLE_WORD_RE.findall(m.group()))
 
 
+# A Chinese date names its month ("7月23日"); a day alone ("当地时间26日", "29日起", even
+# after a year) is a day of a month the clause does not name: it does not answer 什么时候
+# or 时间 ("几点"/"几时" asks take a clock time; opening hours "9:00 至 18:00" name no day).
+_ZH_MONTH_RE = re.compile(r"\d{1,2}\s*月|[一二三四五六七八九十]{1,2}月")
+_DAY_RE = re.compile(r"(?<![\d月])\d{1,2}\s*[日号](?!期|本|元)")
+_CLOCK_ASK_RE = re.compile(r"几点|几时|时刻|\bwhat time\b", re.IGNORECASE)
+
+
+def undated_day(question: str, clause: str) -> bool:
+    """Whether a Chinese ``clause`` gives a day of the month without its month
+    (``_ZH_MONTH_RE``) while ``question`` asks a date (not a clock time)."""
+    if not tagged(question) or _CLOCK_ASK_RE.search(question):
+        return False
+    text = unicodedata.normalize("NFKC", clause)
+    return bool(_DAY_RE.search(text)) and not _ZH_MONTH_RE.search(text)
+
+
 def another_frame(question: str, clause: str) -> bool:
     """Whether ``clause`` speaks of another quarter or version, an outcome still to come or
     a title from other editions than ``question`` asks about."""
     return (other_quarter(question, clause) or other_version(question, clause)
             or pending(question, clause) or past_title(question, clause))
+
+
+# "是什么类型的游戏", "的类型是什么", "what genre/type of game": answered by a sentence that
+# classes the thing ("是一款沙盒游戏", "属于…", "类型为…", "is an action role-playing game"),
+# not by one that only uses the word ("这种类型的电视剧很多", "其他类型的DLC").
+_GENRE_ASK_RE = re.compile(
+    r"什么类型|哪种类型|哪一类|类型是什么|类型是啥|什么题材|\bwhat (?:type|kind|genre) of\b"
+    r"|\bgenre\b", re.IGNORECASE)
+_CLASSES_RE = re.compile(
+    r"是一[款部种个类档]|为一[款部种个类档]|属于|类型(?:为|是|上)|题材|风格的|\b(?:is|was) an?\b",
+    re.IGNORECASE)
+
+
+def genre_ask(question: str) -> bool:
+    """Whether ``question`` asks what kind of thing something is (``_GENRE_ASK_RE``)."""
+    return bool(_GENRE_ASK_RE.search(unicodedata.normalize("NFKC", question)))
+
+
+def classes(text: str) -> bool:
+    """Whether ``text`` classes something (``_CLASSES_RE``): an answer to a genre ask."""
+    return bool(_CLASSES_RE.search(unicodedata.normalize("NFKC", text)))
