@@ -12,6 +12,7 @@ from kbqa.core.readers.extractive.frames import (
     other_quarter,
     past_title,
     pending,
+    uncounted,
     undated_day,
     year_in_force,
 )
@@ -122,3 +123,21 @@ def test_a_what_type_ask_is_answered_by_a_class_not_by_the_word() -> None:
     assert _answer(question, "这种类型的电视剧很多，《港湾》的篇幅很长。", language="zh") == ""
     assert "刑侦" in _answer(question, "《港湾》是一部刑侦类型的电视剧，讲述港湾警察的故事。",
                              language="zh")
+
+
+def test_an_attribute_ask_needs_the_attribute_named() -> None:
+    question = "港湾X2的处理器是什么"
+    assert _answer(question, "除了港湾X2，港湾公司还发布了港湾笔记本Pro和港湾平板。",
+                   language="zh") == ""
+    assert "骁龙835" in _answer(question, "港湾X2搭载骁龙835处理器，屏幕比例为18:9。",
+                                language="zh")
+
+
+def test_a_count_ask_needs_a_number_counting_the_thing() -> None:
+    question = "港湾联盟有多少个成员国"
+    assert _answer(question, "港湾联盟的企业在美国所有50个州开展业务，港湾联盟成员国轮流担任主席。",
+                   language="zh") == ""
+    assert "10个成员国" in _answer(question, "港湾联盟共有10个成员国，港湾联盟成立于1967年。",
+                                  language="zh")
+    assert uncounted(question, "在美国所有50个州开展业务")
+    assert not uncounted("北京地铁19号线一期总共有多少个车站", "全长22.4千米，共设10座车站")

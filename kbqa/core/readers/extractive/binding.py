@@ -60,8 +60,10 @@ from kbqa.core.readers.extractive.frames import (
     another_frame,
     classes,
     genre_ask,
+    uncounted,
     undated,
     undated_day,
+    unnamed_attribute,
     year_in_force,
 )
 from kbqa.core.readers.extractive.nouns import unnamed
@@ -133,6 +135,8 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
         return True
     if kind != "time" and year_in_force(question, upto):
         return True
+    if kind == "quantity" and uncounted(question, part):
+        return True
     if another_frame(question, window):
         return True
     if other_edition(question, window) or forecast(question, window):
@@ -194,6 +198,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     lead = chosen[0]
     if genre_ask(ask_clause(question)) and not any(classes(c.text) for c in chosen):
         return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is
+    if kind == "other" and unnamed_attribute(ask_clause(question), [c.text for c in chosen]):
+        return False
     # Any sentence may answer an untyped ask, but not one about another edition of it.
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False

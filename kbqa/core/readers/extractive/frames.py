@@ -197,3 +197,37 @@ def genre_ask(question: str) -> bool:
 def classes(text: str) -> bool:
     """Whether ``text`` classes something (``_CLASSES_RE``): an answer to a genre ask."""
     return bool(_CLASSES_RE.search(unicodedata.normalize("NFKC", text)))
+
+
+# "小米MIX2的处理器是什么", "冰心的原名叫什么": an untyped ask for an attribute of a thing is
+# answered by a sentence naming the attribute ("…搭载骁龙835处理器"); one that names only the
+# thing ("除了小米MIX 2，小米还发布了…") states some other fact about it.
+_ATTRIBUTE_ASK_RE = re.compile(r"的([\u4e00-\u9fff]{2,4})(?:是什么|叫什么|是啥|是哪个|为何)[?？]?$")
+
+
+def unnamed_attribute(question: str, texts: list[str]) -> bool:
+    """Whether ``question`` asks "X的Y是什么" and none of ``texts`` names Y."""
+    match = _ATTRIBUTE_ASK_RE.search(unicodedata.normalize("NFKC", question).strip())
+    if match is None:
+        return False
+    return not any(match.group(1) in t for t in texts)
+
+
+# "有多少个议席", "几块金牌": a count of a named thing is a number counting it ("70个议席",
+# "东盟10国" by the noun's last character), not one counting something else in the same
+# clause ("每名选民投选1 名候选人", "美国所有50个州").
+_MEASURES = r"[个名位家座所支项款条场艘架枚块部届]"
+_COUNT_ASK_RE = re.compile(rf"(?:多少|几)({_MEASURES})([\u4e00-\u9fff]{{1,3}})")
+_NUMBER = r"(?:\d[\d.,]*|[零一二两三四五六七八九十百千万]+)\s*(?:多|余)?\s*(?:万|亿)?"
+
+
+def uncounted(question: str, clause: str) -> bool:
+    """Whether ``question`` asks how many of a thing and ``clause`` counts no such thing
+    (any measure word, up to four characters of modifier: "共设10座车站", "3亿个工作岗位")."""
+    match = _COUNT_ASK_RE.search(unicodedata.normalize("NFKC", question))
+    if match is None:
+        return False
+    noun = tagged(match.group(2))[0][0]  # "球队参" of 多少支球队参赛 -> 球队
+    pattern = (rf"{_NUMBER}\s*{_MEASURES}?[\u4e00-\u9fff]{{0,4}}?"
+               rf"(?:{re.escape(noun)}|{re.escape(noun[-1])})")
+    return not re.search(pattern, unicodedata.normalize("NFKC", clause))
