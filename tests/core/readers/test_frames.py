@@ -12,6 +12,7 @@ from kbqa.core.readers.extractive.frames import (
     other_quarter,
     past_title,
     pending,
+    planned,
     uncounted,
     undated_day,
     year_in_force,
@@ -141,3 +142,25 @@ def test_a_count_ask_needs_a_number_counting_the_thing() -> None:
                                   language="zh")
     assert uncounted(question, "在美国所有50个州开展业务")
     assert not uncounted("北京地铁19号线一期总共有多少个车站", "全长22.4千米，共设10座车站")
+
+
+def test_a_plan_is_no_result_but_an_announced_date_or_place_answers() -> None:
+    question = "2022港湾杯冠军是谁"
+    assert _answer(question, "2022港湾杯半决赛将于11日进行，港湾队前锋李明接受了采访。",
+                   language="zh") == ""
+    assert planned("港湾公司2022年上半年的营收为多少？", "目标是实现营业收入同比增长20%")
+    assert not planned("港湾公司计划投资多少", "计划于明年投资50亿元")
+
+
+def test_a_relation_asked_by_a_verb_is_stated() -> None:
+    question = "谁赢得了2022年港湾省长选举？"
+    assert _answer(question, "2022年港湾省长选举前，省长王安和反对党领袖李明举行辩论。",
+                   language="zh") == ""
+    assert "王安" in _answer(question, "在2022年举行的港湾省长选举中，王安赢得连任。",
+                             language="zh")
+
+
+def test_a_full_date_before_the_fact_is_its_year_but_a_time_stamp_is_not() -> None:
+    assert year_in_force("2023年李明在哪个球队？", "2021年9月11日,李明回归港湾队")
+    assert not year_in_force("2022年港湾省GDP增长率",
+                             "2022年港湾省GDP同比增长2.6%. 2023年01月19日13:46")

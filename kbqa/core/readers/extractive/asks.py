@@ -40,6 +40,12 @@ _EN_ROLE_RE = re.compile(
     r"\b(director|directed|ceo|president|winner|won|win|champion|author|wrote|written|"
     r"starring|star|actor|actress|host|hosted|mascot|slogan|theme|runner-up|runners-up)\b",
     re.IGNORECASE)
+# Chinese relations asked by a verb ("谁赢得了…大选", "是谁创办的"): any word of the group
+# states it; the first three words are the ones a question uses.
+_ZH_RELATION_GROUPS = (
+    ("赢得", "获胜", "胜选", "夺冠", "夺得", "击败", "战胜", "当选", "胜出", "连任"),
+    ("创办", "创立", "创始", "创建", "成立", "建立", "创始人"),
+)
 _EN_ROLE_GROUPS = (
     ("director", "directed", "directs", "direct"),
     ("won", "win", "wins", "winner", "winners", "champion", "champions", "victory", "beat",
@@ -71,7 +77,8 @@ def asked_roles(question: str) -> tuple[tuple[str, ...], ...]:
     the question names none."""
     low = unicodedata.normalize("NFKC", question).lower()
     if tagged(question):
-        return tuple((r,) for r in dict.fromkeys(_ZH_ROLE_RE.findall(low)))
+        roles = tuple((r,) for r in dict.fromkeys(_ZH_ROLE_RE.findall(low)))
+        return roles + tuple(g for g in _ZH_RELATION_GROUPS if any(w in low for w in g[:3]))
     return tuple(dict.fromkeys(_en_group(w) for w in _EN_ROLE_RE.findall(low)))
 
 

@@ -60,6 +60,7 @@ from kbqa.core.readers.extractive.frames import (
     another_frame,
     classes,
     genre_ask,
+    planned,
     uncounted,
     undated,
     undated_day,
@@ -134,6 +135,8 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
     if asked and years and not years & asked:
         return True
     if kind != "time" and year_in_force(question, upto):
+        return True
+    if kind not in ("time", "place") and planned(question, window):
         return True
     if kind == "quantity" and uncounted(question, part):
         return True

@@ -42,9 +42,10 @@ _BASELINE_BEFORE_RE = re.compile(
     r"(?:(?<!相)(?<!相对)[比较与同]|相比于|相较于|对比)$"
     r"|(?:\bthan(?:\s+in)?|\bcompared\s+(?:with|to)|\bsince|\bvs\.?)\s*$", re.IGNORECASE)
 _BASELINE_AFTER_RE = re.compile(r"^\s*年?\s*(?:同期|相比|相较|以来|比较)")
-# A year inside a full date ("2023年01月19日", "2023-01-19", "November 18, 2020") dates a
-# statement or an event; it is no year a figure is about.
-_DATE_AFTER_RE = re.compile(r"^\s*(?:年\s*\d{1,2}\s*月\s*\d{1,2}|[-/.]\d{1,2}[-/.]\d{1,2})")
+# A year in a time stamp ("2023年01月19日13:46", "2023-01-19 10:56") or in an English
+# date ("November 18, 2020") dates the page or a statement; it is no year a figure is about.
+_DATE_AFTER_RE = re.compile(
+    r"^\s*(?:年\s*\d{1,2}\s*月\s*\d{1,2}\s*日?|[-/.]\d{1,2}[-/.]\d{1,2})\s*\d{1,2}:\d\d")
 _DATE_BEFORE_RE = re.compile(
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s*$",
     re.IGNORECASE)
@@ -169,6 +170,19 @@ def undated_day(question: str, clause: str) -> bool:
         return False
     text = unicodedata.normalize("NFKC", clause)
     return bool(_DAY_RE.search(text)) and not _ZH_MONTH_RE.search(text)
+
+
+# A plan, a target or what is to come ("将于11日进行", "目标是…增长20%", "计划于…") states
+# no result; "when" and "where" asks are answered by an announced date or place ("将于2月28日
+# 执飞", "将于2023年9月10日在法国尼斯举行").
+_PLAN_RE = re.compile(r"将于|即将|将在|计划于|计划在|拟于|拟在|目标是|目标为")
+
+
+def planned(question: str, clause: str) -> bool:
+    """Whether ``clause`` states a plan or what is to come and ``question`` does not ask
+    about one (the caller leaves time and place asks alone)."""
+    return bool(_PLAN_RE.search(clause)) and not _PLAN_RE.search(question) and not re.search(
+        r"计划|预计|将", question)
 
 
 def another_frame(question: str, clause: str) -> bool:
