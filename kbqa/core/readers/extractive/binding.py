@@ -17,7 +17,9 @@ Since 2026-12-01 the clause must also share an anchor other than the asked year,
 the asked edition, state a fact rather than a forecast and give a date, not a bare year,
 for "when" and a year for "which year" (``event.py``); untyped asks are typed further,
 terms, asked roles and rates checked (``asks.py``); every noun of the ask another passage
-names is named by the answer's passage (``nouns.py``).
+names is named by the answer's passage (``nouns.py``); the clause speaks in the asked
+frame (year in force, quarter, version, a settled result) and typed asks get what they need
+(a month, a class, the attribute, a count of the asked thing: ``frames.py``).
 
 Measured 2026-11-30 on RGB (whole files, offline reader, against main ``8e7af70``) and on
 the demo and natural sets; the figures are in README "Evaluation".

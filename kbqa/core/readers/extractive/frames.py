@@ -1,6 +1,8 @@
-"""Whether a clause states the asked fact in the question's frame: its year, quarter,
-version and a settled outcome (``another_frame``), with ``binding.bound_answer`` calling it
-on the clause holding the span.
+"""Whether a clause states the asked fact in the question's frame (its year, quarter,
+version, a settled outcome, a result rather than a plan) and whether the quoted sentences
+say what a typed ask needs (a month for a day, a class for "what type", the attribute for
+"X的Y是什么", a count of the asked thing). ``binding`` calls these on the clause holding the
+span (``bound_answer``) or on the quoted sentences (``answers``).
 
 RGB's negative passages (Chen et al. 2023) state a value of the asked type about the
 question's entity but in another frame:
@@ -8,18 +10,33 @@ question's entity but in another frame:
 - the year in force is another one: the asked year only as a comparison's baseline ("与2021年
   相比，2022年各省份粮食总产量…") or only in the page's dateline ("Feb 9, 2018 ... 2017年…
   1300多万人的城镇新增就业"), so the year a clause speaks of is the last year named before
-  or in it, datelines and baselines ("比上年", "than in 2019", "compared with 2019") aside
-  (``year_in_force``);
+  or in it, datelines, baselines ("比上年", "than in 2019"), time stamps and asides aside
+  (``year_in_force``; not for "when" asks, whose date carries its own year);
 - another quarter ("during the first quarter" for Q2, 一季度 for 第二季度: ``other_quarter``);
 - a software update's release ("5.5.0 (Released September 24, 2021)" for the game's own
   release): a three-part version number the question does not give (``other_version``);
 - an outcome still to come ("The winner … will be announced", 花落谁家将有分晓, 冠军谁属,
-  "无法立即确定…死亡人数"): nothing is stated yet (``pending``);
+  "无法立即确定…死亡人数"): nothing is stated yet (``pending``); a plan or a target (将于,
+  计划于, 目标是) for a who/what/how-much ask (``planned``);
 - a title held from other editions ("defending champion", "the former president", 卫冕冠军,
-  "5届世界杯冠军得主", "上赛季中超冠军"): not the asked edition's holder (``past_title``).
+  "5届世界杯冠军得主", "上赛季中超冠军"): not the asked edition's holder (``past_title``);
+- a day without its month ("当地时间26日") for a date (``undated_day``); the word "type"
+  without a class for "what type" (``genre_ask``, ``classes``); a sentence not naming the
+  asked attribute (``unnamed_attribute``); a number counting something else than "多少个N"
+  asks (``uncounted``).
 
-Measured 2026-12-01 on RGB whole files (the reader re-run on each case's captured blocks)
-and on the demo and natural sets; figures in README "Evaluation".
+Measured 2026-12-01 on RGB whole files with a harness re-running the reader on each case's
+captured blocks (right answers / unsupported answers, each step on top of the previous):
+frames, runner-up words and exact work titles en_fact 0 / −5, zh_fact −1 / −2, zh_refine
+0 / −2; undated days and "what type" zh_fact 0 / −2, zh_refine −2 / −7; attributes and
+counts zh_fact 0 / −3, zh_refine 0 / −1; plans, relation verbs and dated facts zh_refine
+0 / −4. Demo and natural sets unchanged at every step. Measured and dropped: the asked year
+stated by the answering sentence itself (zh_refine −2 / −2), the role in the span's clause
+or the next (zh_refine −2 / −1), the question's nouns named by the quoted sentences rather
+than their passage (zh_refine −5 / −8), another edition anywhere in the sentence (en_fact
+−1 / 0, zh_refine −2 / 0), English futures for who-asks (en_fact −2 / −1 with dates;
+without them 0 / 0), English names of the question required in the sentence (en_fact −5 /
+−4), capitalised question words blanked before a name is looked for (en_fact −1 / −1).
 """
 
 from __future__ import annotations
