@@ -164,3 +164,9 @@ def test_a_full_date_before_the_fact_is_its_year_but_a_time_stamp_is_not() -> No
     assert year_in_force("2023年李明在哪个球队？", "2021年9月11日,李明回归港湾队")
     assert not year_in_force("2022年港湾省GDP增长率",
                              "2022年港湾省GDP同比增长2.6%. 2023年01月19日13:46")
+
+
+def test_a_superseded_date_does_not_answer() -> None:
+    question = "What is the release date of Harbour Quest 2077?"
+    assert _answer(question, "Harbour Quest 2077's original release date was April 16, 2020, "
+                             "which was announced during a trailer.") == ""

@@ -202,11 +202,23 @@ def planned(question: str, clause: str) -> bool:
         r"计划|预计|将", question)
 
 
+# "The original release date was April 16, 2020", "Originally, … was planned": a state the
+# text itself says was superseded.
+_SUPERSEDED_RE = re.compile(r"\boriginal(?:ly)?\b|\binitially\b|原定|原计划|原本", re.IGNORECASE)
+
+
+def superseded(question: str, clause: str) -> bool:
+    """Whether ``clause`` gives a superseded value ("original", 原定) the question does
+    not ask about."""
+    return bool(_SUPERSEDED_RE.search(clause)) and not _SUPERSEDED_RE.search(question)
+
+
 def another_frame(question: str, clause: str) -> bool:
-    """Whether ``clause`` speaks of another quarter or version, an outcome still to come or
-    a title from other editions than ``question`` asks about."""
+    """Whether ``clause`` speaks of another quarter or version, an outcome still to come, a
+    title from other editions or a superseded value than ``question`` asks about."""
     return (other_quarter(question, clause) or other_version(question, clause)
-            or pending(question, clause) or past_title(question, clause))
+            or pending(question, clause) or past_title(question, clause)
+            or superseded(question, clause))
 
 
 # "是什么类型的游戏", "的类型是什么", "what genre/type of game": answered by a sentence that
