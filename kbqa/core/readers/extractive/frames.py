@@ -30,7 +30,8 @@ captured blocks (right answers / unsupported answers, each step on top of the pr
 frames, runner-up words and exact work titles en_fact 0 / −5, zh_fact −1 / −2, zh_refine
 0 / −2; undated days and "what type" zh_fact 0 / −2, zh_refine −2 / −7; attributes and
 counts zh_fact 0 / −3, zh_refine 0 / −1; plans, relation verbs and dated facts zh_refine
-0 / −4. Demo and natural sets unchanged at every step. Measured and dropped: the asked year
+0 / −4; superseded values en_fact 0 / −1, zh_fact 0 / −1. Demo and natural sets unchanged
+at every step. Measured and dropped: the asked year
 stated by the answering sentence itself (zh_refine −2 / −2), the role in the span's clause
 or the next (zh_refine −2 / −1), the question's nouns named by the quoted sentences rather
 than their passage (zh_refine −5 / −8), another edition anywhere in the sentence (en_fact
