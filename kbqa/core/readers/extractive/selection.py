@@ -66,6 +66,7 @@ from kbqa.core.readers.extractive.scoring import (
     term_weights,
     verbs_only_answered,
 )
+from kbqa.core.readers.extractive.senses import only_other_senses, same_ask
 from kbqa.core.readers.extractive.steps import action_pool, is_procedure
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
@@ -300,7 +301,14 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, absent, blocks), True)
     if asked and _only_light(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
-    chosen = _pick(scored, scorer)
+    chosen = _pick(scored, scorer, {b.n: b.chunk.doc_id for b in blocks})
+    # A sentence sharing the question's words only in another sense ("client ID" for a
+    # client dinner, ``senses``) answers nothing: as the lead it declines, as an extra it goes.
+    light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
+    other = [c for c in chosen if only_other_senses(question, c, blocks, scorer.covers(c), light)]
+    if chosen[0] in other:
+        return Selection((), gap_names(question, absent, blocks), True)
+    chosen = [c for c in chosen if c not in other]
     if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
         return Selection((), gap_names(question, absent, blocks), True)
     if any(_DIGIT_RE.search(c.text) for c in chosen):
@@ -359,14 +367,16 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
                  if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)
 
 
-def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candidate]:
+def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
+          docs: Mapping[int, str] | None = None) -> list[Candidate]:
     """The best sentence with a key term or stating what is asked for (with its list items
     when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
     after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
     scoring ``KEEP_RATIO`` of the best; each extra has a key term, shares a specific question
     term (not an answer-type word) in its own words, is about the best's subject (same
     block, or a key noun of the question both state) and adds new terms; extras follow in
-    block and reading order."""
+    block and reading order; an extra from another document (``docs``: block number ->
+    document id) answers the lead's ask (``senses.same_ask``)."""
     keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
     # The best may lack a key term when it states what is asked (a number for "多久").
     best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (
@@ -388,7 +398,9 @@ def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer) -> list[Candida
         if untyped < KEEP_RATIO * best_score or cand in chosen or cand in extras:
             continue
         same = cand.n == best.n or bool(subject & cand.terms)
-        if same and specific & cand.terms and _adds(cand, [*chosen, *extras]):
+        same_doc = (docs or {}).get(cand.n) == (docs or {}).get(best.n)
+        if same and specific & cand.terms and _adds(cand, [*chosen, *extras]) and (
+                same_ask(scorer.kind, scorer.question, best, cand, same_doc)):
             extras.append(cand)
     return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
 
