@@ -362,16 +362,20 @@ def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
     return [(nouns[-1][:-1], nouns[-1][-1])] if nouns else []
 
 
-def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str) -> bool:
-    """Whether ``sentence`` names a head of ``pairs`` with another modifier and never the
+def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
+                       own: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` names a head of ``pairs`` with another modifier (not one of the
+    question's own terms, ``own``: "unused leave" is the asked "unused annual leave") and
+    never the
     asked one (``names_a_sibling``'s test for given (modifier, head) pairs)."""
     words, low = _phrase_words(sentence)
     if words is not None:
+        asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
         for modifier, head in pairs:
             if modifier in words:
                 continue
             before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
-            if any(a != modifier and not is_question_word(a) for a in before):
+            if any(a not in asked and not is_question_word(a) for a in before):
                 return True
         return False
     for modifier, head in pairs:

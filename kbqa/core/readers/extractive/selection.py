@@ -36,6 +36,7 @@ from kbqa.core.readers.extractive.narrowing import (
     unmentioned_groups,
     unquoted_thing,
 )
+from kbqa.core.readers.extractive.predicate import predicate_first, undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
@@ -192,7 +193,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     # section about another kind of it ("Annual leave") is no candidate.
     sections = {b.n: b.chunk.section for b in blocks}
     kinds = kinds_stated(question, list(sections.values()))
-    pool = [c for c in pool if not names_another_kind(kinds, sections.get(c.n, ""))]
+    pool = [c for c in pool
+            if not names_another_kind(kinds, sections.get(c.n, ""), frozenset(qterms))]
     pool = consequence_pool(question, pool)  # "what happens if…": a condition's outcome
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
@@ -301,7 +303,13 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, absent, blocks), True)
     if asked and _only_light(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
-    chosen = _pick(scored, scorer, {b.n: b.chunk.doc_id for b in blocks})
+    # A yes/no question is decided by a sentence stating its predicate ("carried over"),
+    # not by one about its subject only ("20 days of annual leave"): ``predicate``.
+    deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+    lead = deciding[0] if deciding[0] is not scored[0] else None
+    chosen = _pick(deciding, scorer, {b.n: b.chunk.doc_id for b in blocks}, lead)
+    if undecided(question, chosen):
+        return Selection((), gap_names(question, absent, blocks), True)
     # A sentence sharing the question's words only in another sense ("client ID" for a
     # client dinner, ``senses``) answers nothing: as the lead it declines, as an extra it goes.
     light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
@@ -368,7 +376,8 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
 
 
 def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
-          docs: Mapping[int, str] | None = None) -> list[Candidate]:
+          docs: Mapping[int, str] | None = None,
+          lead: tuple[float, Candidate] | None = None) -> list[Candidate]:
     """The best sentence with a key term or stating what is asked for (with its list items
     when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
     after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
@@ -376,10 +385,11 @@ def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     term (not an answer-type word) in its own words, is about the best's subject (same
     block, or a key noun of the question both state) and adds new terms; extras follow in
     block and reading order; an extra from another document (``docs``: block number ->
-    document id) answers the lead's ask (``senses.same_ask``)."""
+    document id) answers the lead's ask (``senses.same_ask``); ``lead`` (the sentence that
+    decides a yes/no question, ``predicate``) leads instead of the best."""
     keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
     # The best may lack a key term when it states what is asked (a number for "多久").
-    best_score, best = next(((s, c) for s, c in scored if scorer.keyed(c) or (
+    best_score, best = lead or next(((s, c) for s, c in scored if scorer.keyed(c) or (
         scorer.states(c))), keyed[0])
     chosen = [best, *scorer.intros.get((best.n, best.position), ())]
     # The next sentence continues the best: compared without the heading the best has.

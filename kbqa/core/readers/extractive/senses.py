@@ -22,9 +22,11 @@ office") counts in a sentence only where the sentence uses it in the question's 
 words is never quoted (``only_other_senses``). An extra sentence from another document
 answers the lead's ask or is left out (``same_ask``, the tester's padding extras): it
 states the asked number or time, or, for an untyped ask, it does not hold a word of a
-phrase the lead states whole without the rest of the phrase (``splits_phrase``). Scores are left alone: removing the words
-from every sentence's terms was measured and dropped (demo 93.8 -> 89.6%: it moved the
-rarity weights of all the other sentences), and so was looking the words up in the
+phrase the lead states whole without the rest of the phrase (``splits_phrase``).
+
+Scores are left alone: removing the words from every sentence's terms was measured and
+dropped (demo 93.8 -> 89.6%: it moved the rarity weights of all the other sentences), and
+so was looking the words up in the
 thesaurus as if the blocks lacked them (natural: "client site" met "businesses").
 """
 

@@ -1,0 +1,138 @@
+"""A yes/no question is answered by a sentence that states its predicate (issue 12 item 3).
+
+"Can unused annual leave be carried over?" was answered with "Full-time employees receive
+20 days of paid annual leave per calendar year.": true, about the subject, but it decides
+nothing. What decides a yes/no question is its predicate (carry over, be reimbursed,
+``报销``), said or denied ("can be carried over", "is never reimbursed", ``不予报销``). So:
+
+- ``predicate_terms``: the verbs of a yes/no ask clause (without a trailing condition:
+  "…when I leave?"): in English the words WordNet lists as verbs that are verbs here (only
+  a verb, a word right after a modal or "to", or an inflected -ed/-en form), grammar and generic
+  verbs aside ("get", "take", "have", ``question.VERBS``); in Chinese jieba's ``v``/``vn``
+  words of two or more characters, modal and light verbs aside (能, 可以, 需要, 有, 是),
+  and a verb before 的, which qualifies a noun (``打车的发票``).
+- ``states_predicate``: a sentence states one of them: in English a word whose WordNet
+  verb base is the predicate's or one of its one-word relatives (same synset, derivation:
+  "reimbursement" for "reimbursed", "claim" for "claimed"); in Chinese the word itself.
+- ``predicate_first``: the best ranked sentence that states a predicate goes first, so
+  the sentence that decides the question leads; ``undecided``: no quoted sentence states
+  one, and the reader declines. A question holding its own amount ("一晚 560，是不是超标
+  了？") is decided by the source's amount instead and has no predicate here.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import TypeVar
+
+from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
+from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged, verbs_after
+from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import is_question_word, stem
+
+T = TypeVar("T")
+
+_WORD_RE = re.compile(r"[A-Za-z]+")
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+# A condition after the ask says when, not what is asked: "…when I leave the company?".
+_CONDITION_EN_RE = re.compile(r"\s(?:when|if|while|after|before|once|because)\s.*$", re.I)
+# Chinese verbs that carry the question's mood, not its predicate.
+_MODAL_ZH = frozenset("能够 可以 可否 能否 需要 需不需要 要不要 是否 应该 必须 允许 还能 还会 "
+                      "会不会 可不可以 能不能 有没有 是不是 得到".split())
+_VERB_TAGS_ZH = frozenset(("v", "vn", "vd", "vi"))
+
+
+@lru_cache(maxsize=512)
+def predicate_terms(question: str) -> frozenset[str]:
+    """The predicate's words of ``question``'s ask clause when it asks yes or no (module
+    docstring): English lower-case words ("carried", "reimbursed"), Chinese jieba words
+    (``报销``); empty for any other question or a yes/no one with no such verb ("Is there
+    a budget for chairs?")."""
+    # With the asker's own amount ("一晚 560，是不是超标了？", "still on iOS 15, will it
+    # install?") a sentence stating the source's amount decides: the reader compares.
+    if not is_yes_no(question) or ask_kind(question) != "other":
+        return frozenset()
+    ask = unicodedata.normalize("NFKC", ask_clause(question))
+    if _CJK_RE.search(ask):
+        words = tagged(ask)
+        # A verb before 的 qualifies a noun (打车的发票: the taxi receipt), it asks nothing.
+        return frozenset(w for i, (w, tag) in enumerate(words)
+                         if tag in _VERB_TAGS_ZH and len(w) > 1 and w not in _MODAL_ZH
+                         and not is_question_word(w)
+                         and (i + 1 >= len(words) or words[i + 1][0] != "的"))
+    ask = _CONDITION_EN_RE.sub("", ask)
+    after = verbs_after(ask)
+    return frozenset(w for w in (m.group().lower() for m in _WORD_RE.finditer(ask))
+                     if _verb_here(w, after))
+
+
+def _verb_here(word: str, after: frozenset[str]) -> bool:
+    """Whether English ``word`` of an ask clause is its predicate's verb."""
+    folded = fold(stem(word))
+    if folded in GENERIC_TERMS or folded in VERBS or is_question_word(word):
+        return False
+    if word in ("be", "been", "being", "is", "are", "was", "were") or not thesaurus.morphy(
+            word, "verb"):
+        return False
+    noun = bool(thesaurus.morphy(word, "noun") or thesaurus.morphy(word, "adj"))
+    # an inflected form ending like a participle ("reimbursed", "taken"; not "screen")
+    participle = word.endswith(("ed", "en")) and word not in thesaurus.morphy(word, "verb")
+    return not noun or folded in after or participle
+
+
+@lru_cache(maxsize=4096)
+def _verb_bases(word: str) -> frozenset[str]:
+    """WordNet verb bases of lower-case English ``word`` ("carried" -> {"carry"}), the word
+    itself when WordNet has none."""
+    return frozenset(thesaurus.morphy(word, "verb")) or frozenset((word,))
+
+
+@lru_cache(maxsize=512)
+def _predicate_forms(question: str) -> frozenset[str]:
+    """The verb bases of ``predicate_terms`` and their one-word WordNet relatives."""
+    forms: set[str] = set()
+    for word in predicate_terms(question):
+        if _CJK_RE.search(word):
+            forms.add(word)
+            continue
+        for base in _verb_bases(word):
+            forms.add(base)
+            forms.update(r for r in thesaurus.related(base) if " " not in r)
+    return frozenset(forms)
+
+
+def states_predicate(question: str, text: str) -> bool:
+    """Whether ``text`` states (or denies) a predicate of yes/no ``question``; True when
+    the question has none."""
+    forms = _predicate_forms(question)
+    if not forms:
+        return True
+    if any(_CJK_RE.search(f) and f in text for f in forms):
+        return True
+    words = {m.group().lower() for m in _WORD_RE.finditer(text)}
+    return any(_verb_bases(w) & forms or w in forms for w in words)
+
+
+def predicate_first(question: str, scored: Sequence[tuple[float, T]],
+                    text_of: dict[int, str]) -> list[tuple[float, T]]:
+    """``scored`` (best first) with the best item whose sentence (``text_of`` by position
+    in ``scored``) states a predicate of ``question`` moved to the front, the others in
+    their order; unchanged when the question has no predicate or no sentence states it."""
+    if not _predicate_forms(question):
+        return list(scored)
+    first = next((i for i in range(len(scored)) if states_predicate(question, text_of[i])),
+                 None)
+    if first is None:
+        return list(scored)
+    return [scored[first], *scored[:first], *scored[first + 1:]]
+
+
+def undecided(question: str, chosen: Sequence[Candidate]) -> bool:
+    """Whether ``question`` asks yes or no about a predicate that none of the ``chosen``
+    sentences states: they speak of its subject only."""
+    return bool(_predicate_forms(question)) and not any(
+        states_predicate(question, c.text) for c in chosen)

@@ -1,0 +1,84 @@
+"""A yes/no question is answered by a sentence stating its predicate, not by a quantity
+about its subject (issue 12 item 3; a code-blind tester's kind 3, 2026-12-01)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.readers.extractive.predicate import predicate_terms, states_predicate
+from kbqa.core.readers.extractive.selection import select
+from tests.fakes import make_block
+
+POLICY = "Annual leave and sick leave policy"
+LEAVE = [
+    make_block(1, "Full-time employees receive 20 days of paid annual leave per calendar year. "
+               "Request annual leave in the HR portal.", title=POLICY, section="Annual leave",
+               doc_id="leave", chunk_no=2),
+    make_block(2, "Up to 5 unused days can be carried over into the next year, and they must "
+               "be taken before 31 March.", title=POLICY, section="Carrying over unused leave",
+               doc_id="leave", chunk_no=3),
+]
+ZH_POLICY = "年假与病假制度"
+ZH_LEAVE = [
+    make_block(1, "全职员工每个自然年享有 20 天带薪年假。年假需要在人事系统中申请。",
+               title=ZH_POLICY, section="年假", doc_id="leave", language="zh", chunk_no=2),
+    make_block(2, "当年未休完的年假，最多可以结转 5 天到下一年，"
+               "并且必须在次年 3 月 31 日之前休完。", title=ZH_POLICY, section="年假结转",
+               doc_id="leave", language="zh", chunk_no=3),
+    make_block(3, "员工每个自然年享有 10 天全薪病假。", title=ZH_POLICY, section="病假",
+               doc_id="leave", language="zh", chunk_no=4),
+]
+
+
+def test_the_sentence_stating_the_predicate_answers_not_the_subjects_quantity() -> None:
+    selection = select("Can unused annual leave be carried over?", LEAVE)
+    assert [c.text for c in selection.chosen] == [
+        "Up to 5 unused days can be carried over into the next year, and they must be taken "
+        "before 31 March."]
+
+
+def test_a_yes_no_question_no_sentence_decides_is_declined() -> None:
+    assert select("Can unused annual leave be carried over?", LEAVE[:1]).declined
+    # 病假 has no carry-over rule: "10 天全薪病假" is about the subject, not the question
+    assert select("病假可以结转吗？", ZH_LEAVE).declined
+
+
+def test_the_chinese_carry_over_rule_answers_and_quantity_asks_are_untouched() -> None:
+    selection = select("年假可以结转到明年吗？", ZH_LEAVE)
+    assert [c.n for c in selection.chosen] == [2]
+    assert [c.n for c in select("全职员工每年有多少天年假？", ZH_LEAVE).chosen] == [1]
+    assert [c.n for c in select("How many days of annual leave do full-time employees get?",
+                                LEAVE).chosen] == [1]
+
+
+@pytest.mark.parametrize(
+    ("question", "predicate"),
+    [
+        ("Can unused annual leave be carried over?", {"carried"}),
+        ("Can I get a taxi reimbursed?", {"reimbursed"}),
+        ("Will NimbusDrive keep trying to deliver?", {"deliver"}),
+        ("发票丢了还能报销吗？", {"报销"}),
+        ("打车的发票丢了还能报吗？", set()),  # 打车 qualifies the receipt
+        # no predicate: an existential, a grammar verb, a question that is not yes/no, and
+        # the asker's own amount (the source's amount decides by comparison)
+        ("Is there any budget for a chair for my home setup?", set()),
+        ("Can I take a screen home from the office?", set()),
+        ("How long are deleted files kept?", set()),
+        ("去绵阳出差，住的酒店一晚 560，是不是超标了？", set()),
+    ],
+)
+def test_the_predicate_of_a_yes_no_question(question: str, predicate: set[str]) -> None:
+    assert predicate_terms(question) == predicate
+
+
+@pytest.mark.parametrize(
+    ("sentence", "states"),
+    [
+        ("Taxis are reimbursed when no public transport exists.", True),
+        ("Personal subscriptions are never reimbursed.", True),  # a denial decides too
+        ("File a reimbursement claim in the finance portal.", True),  # WordNet relative
+        ("Public transport is the default.", False),
+    ],
+)
+def test_a_sentence_states_the_predicate_in_any_form(sentence: str, states: bool) -> None:
+    assert states_predicate("Can I get a taxi reimbursed?", sentence) is states
