@@ -28,6 +28,7 @@ from kbqa.core.readers.extractive.focus import (
     own_values,
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
+from kbqa.core.readers.extractive.narrower import general_first
 from kbqa.core.readers.extractive.narrowing import (
     EVERYONE,
     answers_another_group,
@@ -296,7 +297,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
             scorer: Scorer, facts: _Facts) -> Selection:
     """Quote from ``scored`` (best first) or decline: ``outweighed``, ``on_topic`` of the
     first sentence, then ``answers`` for the sentences ``_pick`` chooses."""
-    qterms, present, absent, asked = facts.qterms, facts.present, facts.absent, facts.asked
+    present, absent, asked = facts.present, facts.absent, facts.asked
     if outweighed(asked, scorer, facts.n_pool) and not verbs_only_answered(asked, scored, scorer):
         return Selection((), gap_names(question, list(asked), blocks), True)
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
@@ -307,18 +308,16 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
     deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     lead = deciding[0] if deciding[0] is not scored[0] else None
-    chosen = _pick(deciding, scorer, {b.n: b.chunk.doc_id for b in blocks}, lead)
-    if undecided(question, chosen):
+    docs = {b.n: b.chunk.doc_id for b in blocks}
+    chosen = _checked(question, blocks, _pick(deciding, scorer, docs, lead), scorer, facts)
+    if not chosen:
         return Selection((), gap_names(question, absent, blocks), True)
-    # A sentence sharing the question's words only in another sense ("client ID" for a
-    # client dinner, ``senses``) answers nothing: as the lead it declines, as an extra it goes.
-    light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
-    other = [c for c in chosen if only_other_senses(question, c, blocks, scorer.covers(c), light)]
-    if chosen[0] in other:
-        return Selection((), gap_names(question, absent, blocks), True)
-    chosen = [c for c in chosen if c not in other]
-    if not answers(question, chosen, frozenset(qterms), blocks, frozenset(absent)):
-        return Selection((), gap_names(question, absent, blocks), True)
+    # A lead narrowed by a qualifier the question lacks ("HR files") yields to one stating
+    # the same without it, when that one passes the same checks (``narrower``).
+    general = None if lead else general_first(question, scored, scorer.covers, scorer.states)
+    if general:
+        chosen = _checked(question, blocks, _pick(scored, scorer, docs, general), scorer,
+                          facts) or chosen
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
     # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags
@@ -326,6 +325,23 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
+
+
+def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], scorer: Scorer,
+             facts: _Facts) -> list[Candidate]:
+    """``chosen`` without the extras that share the question's words only in another sense
+    (``senses``), or [] when they do not answer: a yes/no question none of them decides
+    (``predicate.undecided``), a lead sharing words only in another sense ("client ID" for
+    a client dinner), or ``binding.answers`` false."""
+    if undecided(question, chosen):
+        return []
+    light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
+    other = [c for c in chosen if only_other_senses(question, c, blocks, scorer.covers(c), light)]
+    if chosen[0] in other:
+        return []
+    chosen = [c for c in chosen if c not in other]
+    ok = answers(question, chosen, frozenset(facts.qterms), blocks, frozenset(facts.absent))
+    return chosen if ok else []
 
 
 def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Candidate],
