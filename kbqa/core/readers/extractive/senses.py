@@ -10,13 +10,16 @@ office") counts in a sentence only where the sentence uses it in the question's 
   "client") is in the sentence, its heading or title: the phrase is there, or at least
   its topic; or
 - some occurrence of the word stands outside any compound the question does not have. In
-  English a compound is the word in a run of content words (no stop word between) with a
-  word that names a thing and is not the question's ("desktop sync client", "API clients",
-  "client ID"), or followed by "of" and such a word ("the head of your department" is not
-  the "head office"). A word names a thing when WordNet lists it as a noun or does not know
-  it (a name, jargon: "API", "NimbusDrive"); a verb-only word ("Employees receive") makes no
-  compound. In Chinese the word is only part of a longer jieba word it begins
-  (``客户端``, ``文件夹``): jieba's dictionary knows the compound as another word.
+  English the word is in a compound when it qualifies a thing-naming word right after it
+  that is no verb ("client ID", "client secret"; not "An access token stays…"), or, when it
+  qualifies in the question ("client" of "client dinner"), when such a word up to
+  ``REACH`` words before it qualifies it ("desktop sync client", "API clients") or it heads
+  an "of" phrase ("the head of your department" is not the "head office"). A word that
+  heads its question phrase ("token" of "bearer token") with another qualifier before it
+  ("access token") is another kind of the same thing, left to the sibling checks. A word
+  names a thing when it is a name (an acronym, a capitalised word WordNet does not know:
+  "API", "NimbusDrive") or a WordNet noun. In Chinese the word is only the start of longer
+  jieba words (``客户端``, ``文件夹``): jieba's dictionary knows the compound as another word.
 
 ``other_senses`` finds such words for one text; a sentence whose shared words are all such
 words is never quoted (``only_other_senses``). An extra sentence from another document
@@ -26,8 +29,8 @@ phrase the lead states whole without the rest of the phrase (``splits_phrase``).
 
 Scores are left alone: removing the words from every sentence's terms was measured and
 dropped (demo 93.8 -> 89.6%: it moved the rarity weights of all the other sentences), and
-so was looking the words up in the
-thesaurus as if the blocks lacked them (natural: "client site" met "businesses").
+so was looking the words up in the thesaurus as if the blocks lacked them (natural: "client
+site" met "businesses").
 """
 
 from __future__ import annotations
@@ -61,19 +64,17 @@ def partners(question: str) -> dict[str, frozenset[str]]:
     ``question.phrases`` (two characters or more) partners every other one, as 的 joins
     the nouns of one phrase (``招待客户的晚饭``)."""
     if _CJK_RE.search(question):
-        # 的 joins a Chinese noun phrase (招待客户的晚饭): every noun of the question is
-        # the others' partner.
         nouns = [w for p in phrases(question) for w in p if len(w) > 1 and not w.isascii()]
         return {w: frozenset(nouns) - {w} for w in nouns if len(set(nouns)) > 1}
-    else:
-        verbs = verbs_after(question)
-        runs, run = [], []
-        for word, content, named, _ in [*_tokens(question, surface=True), ("", False, False, "")]:
-            if content:
-                run.append(fold(stem(word)) if _noun_en(word, named, verbs) else "")
-            elif run:
-                runs.append(run)
-                run = []
+    verbs = verbs_after(question)
+    runs: list[list[str]] = []
+    run: list[str] = []
+    for word, content, named, _ in [*_tokens(question, surface=True), ("", False, False, "")]:
+        if content:
+            run.append(fold(stem(word)) if _noun_en(word, named, verbs) else "")
+        elif run:
+            runs.append(run)
+            run = []
     out: dict[str, set[str]] = {}
     for nouns in runs:
         for i, word in enumerate(nouns):
@@ -87,11 +88,9 @@ def partners(question: str) -> dict[str, frozenset[str]]:
 def modifiers(question: str) -> frozenset[str]:
     """The words of ``partners`` that qualify a noun after them in the question ("client"
     of "client dinner", "head" of "head office"); the others are their phrase's head."""
-    found = set()
-    for phrase in phrases(question):
-        near = partners(question)
-        found |= {w for i, w in enumerate(phrase[:-1]) if w in near and phrase[i + 1] in near[w]}
-    return frozenset(found)
+    near = partners(question)
+    return frozenset(w for phrase in phrases(question) for i, w in enumerate(phrase[:-1])
+                     if w in near and phrase[i + 1] in near[w])
 
 
 def _noun_en(word: str, named: bool, verbs: frozenset[str]) -> bool:
