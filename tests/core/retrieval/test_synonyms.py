@@ -67,9 +67,11 @@ async def test_a_paraphrase_is_answered_with_the_sentence_that_answers_it() -> N
     # "deliver" meets "delivery" (WordNet: derivationally related): the retry rule leads
     assert said[0] == ("If it fails or times out, NimbusDrive tries the delivery again up to "
                        "5 more times with growing pauses in between.")
+    # Off, retrieval adds no synonym; the yes/no check still reads "deliver" and "delivery"
+    # as one predicate (a derivational variant, like an inflection: ``readers.predicate``).
     synonyms.set_enabled(False)
     said, _ = await _ask(question)
-    assert said[0] == "Your endpoint should answer with a 2xx status within 10 seconds."
+    assert said[0].startswith("If it fails or times out, NimbusDrive tries the delivery again")
 
 
 async def test_another_sense_of_a_word_does_not_flip_a_refusal() -> None:
