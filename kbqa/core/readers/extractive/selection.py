@@ -69,6 +69,7 @@ from kbqa.core.readers.extractive.scoring import (
     verbs_only_answered,
 )
 from kbqa.core.readers.extractive.senses import only_other_senses, same_ask
+from kbqa.core.readers.extractive.standing import settled_pool, with_outcomes
 from kbqa.core.readers.extractive.steps import action_pool, is_procedure
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
@@ -197,6 +198,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     pool = [c for c in pool
             if not names_another_kind(kinds, sections.get(c.n, ""), frozenset(qterms))]
     pool = consequence_pool(question, pool)  # "what happens if…": a condition's outcome
+    pool = settled_pool(question, pool)  # a proposal or open item is no fact (``standing``)
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
                         | own_values(question, qterms)) | EVERYONE
@@ -309,7 +311,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
-    chosen = _checked(question, blocks, _pick(deciding, scorer, docs, lead), scorer, facts)
+    picked = with_outcomes(_pick(deciding, scorer, docs, lead), [c for _, c in scored])
+    chosen = _checked(question, blocks, picked, scorer, facts)
     if not chosen:
         return Selection((), gap_names(question, absent, blocks), True)
     # A lead narrowed by a qualifier the question lacks ("HR files") yields to one stating
