@@ -5,8 +5,9 @@ returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text"
 "citations"}], "notices": [str], "dropped": [{"citations", "reasons"}], "refusal": {...} | null,
 "sources":
 [{"n", "label", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``notices``: the
-authority notices shown with the answer, the list SSE sends in ``meta.notices``; empty with a
-refusal. ``n``: the block number the
+notices shown with the answer: the authority notices SSE sends in ``meta.notices``, and a
+notice per archived document a sentence cites, which SSE sends as ``notice`` events; empty
+with a refusal. ``n``: the block number the
 sentences' ``citations`` use; ``label``: the number a reader sees on the chip, 1, 2, 3… in
 order of first citation, the order of this list; ``url``: the chunk's HTML page, for a
 person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, which a Bearer
@@ -296,11 +297,17 @@ async def with_keepalive(
 
 
 async def _sse(turn: TurnStream, conversation: int) -> AsyncGenerator[str, None]:
-    """The turn's core events as SSE frames. ``Notice`` is not sent: ``meta`` carries the
-    notices on this wire, and its clients place them."""
+    """The turn's core events as SSE frames. A ``Notice`` that only repeats ``meta.notices``
+    is not sent (clients place those); one that adds a notice (a sentence citing an archived
+    document) is, with every notice so far."""
+    known: tuple[str, ...] = ()
     async with aclosing(turn) as items:
         async for item in items:
-            if isinstance(item, Event) and not isinstance(item, Notice):
+            if isinstance(item, Meta):
+                known = item.notices
+            if isinstance(item, Notice) and set(item.notices) <= set(known):
+                continue
+            if isinstance(item, Event):
                 yield sse_frame(item, conversation=conversation)
 
 

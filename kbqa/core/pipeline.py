@@ -7,7 +7,8 @@ Sequence per question (README: How an answer is made):
   with ``no_support``.
 
 Events: ``Meta`` first, then ``Sentence``/``Dropped`` as they are decided (a ``Notice`` right
-before the first ``Sentence`` when the answer has notices), or one
+before the first ``Sentence`` when the answer has notices, and again, with all notices so
+far, before the first sentence citing each archived document), or one
 ``Refusal``; ``Error`` when the provider breaks; ``Done`` always last. Only sentences that
 passed the verifier are ever yielded as ``Sentence``.
 """
@@ -33,6 +34,7 @@ from kbqa.core.grounding.refusals import (
     refuse_low_score,
     refuse_no_support,
 )
+from kbqa.core.grounding.standing_notice import NoticeBoard
 from kbqa.core.providers.base import Provider
 from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.selection import ask_covered
@@ -51,7 +53,6 @@ from kbqa.core.types import (
     Event,
     Language,
     Meta,
-    Notice,
     Refusal,
     Retriever,
     ScoredChunk,
@@ -360,14 +361,16 @@ async def answer(
         yield meta(blocks, compression, notices)
 
         judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
-        pending = tuple(notices)  # shown with the first verified sentence, never a refusal
+        # Notices come with the first verified sentence, never with a refusal; a sentence
+        # citing an archived document adds its own (``grounding.standing_notice``).
+        board = NoticeBoard(notices, blocks, lang)
         drafts = generate(
             request, blocks, query, provider, judge, trace, config.answer_deadlines
         )
         async for ev in drafts:
-            if pending and isinstance(ev, Sentence):
-                yield Notice(notices=pending)
-                pending = ()
+            if isinstance(ev, Sentence) and (notice := board.before(ev)) is not None:
+                trace.notices = list(notice.notices)
+                yield notice
             yield ev
         if weak and (declined(trace) or not judge.emitted):
             # Below the threshold nothing answered: what the low-score refusal says is true.

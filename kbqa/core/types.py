@@ -313,8 +313,10 @@ class Notice(Event):
     """What qualifies the answer that follows (authority notices: which of two disagreeing
     documents is cited and why), in the question's language.
 
-    Yielded at most once, right before the answer's first verified ``Sentence``; never with a
-    refusal, which the notices would contradict. ``Meta.notices`` repeats them for the wire.
+    Yielded right before the answer's first verified ``Sentence``, and again (with every
+    notice so far) before the first sentence citing each archived document
+    (``grounding.standing_notice``); never with a refusal, which the notices would
+    contradict. ``Meta.notices`` repeats the authority notices for the wire.
     """
 
     event: ClassVar[str] = "notice"

@@ -25,7 +25,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from chat.outcomes import AnswerOutcome
 from chat.selectors import reader_numbers
 from chat.turns import TurnRejected, TurnRequest, answer_turn
-from kbqa.core.types import Error, Event, Notice, Refusal, Sentence, event_payload
+from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence, event_payload
 
 
 def render_plain(ev: Event, numbers: dict[int, int] | None = None) -> str | None:
@@ -110,10 +110,13 @@ class Command(BaseCommand):
             raise CommandError(f"No user named {username!r}.") from None
 
     async def _stream(self, request: TurnRequest, outcome: AnswerOutcome, *, as_json: bool) -> None:
+        known: tuple[str, ...] = ()
         async with aclosing(answer_turn(request, outcome)) as items:
             async for ev in items:
-                if not isinstance(ev, Event) or (as_json and isinstance(ev, Notice)):
-                    continue  # TurnOpened; --json keeps the SSE wire (notices are in meta)
+                known = ev.notices if isinstance(ev, Meta) else known
+                if not isinstance(ev, Event) or (as_json and isinstance(ev, Notice)
+                                                 and set(ev.notices) <= set(known)):
+                    continue  # TurnOpened; --json keeps the SSE wire (meta's notices)
                 line = (
                     json.dumps(event_payload(ev), ensure_ascii=False)
                     if as_json

@@ -58,6 +58,7 @@ from kbqa.core.grounding.evidence import evidence_blocks
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.selection import Selection, select
+from kbqa.core.readers.extractive.standing import current_first
 from kbqa.core.readers.extractive.text import cite, folded_terms, gap_sentence, unwrap
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.sentences import split_sentences
@@ -121,7 +122,8 @@ class ExtractiveProvider(Provider):
         if prompt.task == "compress":
             return compress_text(prompt.question, blocks[0]) if blocks else ""
         # Feedback needs no special handling: every sentence is quoted from its block.
-        selection = select(prompt.question, blocks)
+        # An archived document answers only when no current one does (``standing``).
+        selection = current_first(prompt.question, blocks, select, lambda s: s.declined)
         language = detect_language(prompt.question)
         if prompt.task == "answer_json":
             return render_json(selection, language)

@@ -1,0 +1,55 @@
+"""The notice an answer carries when a shown sentence cites an archived document.
+
+The chip's source list says "archived", but a reader looks at the answer: a sentence
+quoted from a superseded document must say so next to it, in the question's language
+(like the authority notices of ``grounding.refusals``). ``NoticeBoard.before`` is asked
+before each verified sentence is shown; it returns the ``Notice`` to show first: the
+authority notices with the first sentence, and again, with an archived-document notice
+added, before the first sentence citing each archived document. Later ``Notice`` events
+repeat the earlier notices, so a front end replaces what it shows with the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kbqa.core.types import Block, Language, Notice, Sentence
+
+
+def archived_notice(lang: Language, block: Block) -> str:
+    """The notice for a sentence quoted from ``block``, a chunk of an archived document."""
+    c = block.chunk
+    if lang == "zh":
+        date = f"（更新于 {c.updated}）" if c.updated else ""
+        return (f"本回答引用了已归档的文档《{c.title}》{date}：它已被现行文档取代，"
+                "所说的内容可能已不再适用，请以现行文档为准。")
+    date = f" (updated {c.updated})" if c.updated else ""
+    return (f"This answer quotes “{c.title}”{date}, an archived document that has been "
+            "superseded: what it says may no longer apply; the current document prevails.")
+
+
+class NoticeBoard:
+    """The notices shown with one answer so far (``notices``), grown sentence by sentence."""
+
+    def __init__(self, notices: Sequence[str], blocks: Sequence[Block], lang: Language) -> None:
+        self.notices: tuple[str, ...] = ()
+        self._pending = tuple(notices)
+        self._archived = {b.n: b for b in blocks if b.chunk.authority == "archived"}
+        self._docs: set[str] = set()
+        self._lang = lang
+
+    def before(self, sentence: Sentence) -> Notice | None:
+        """The ``Notice`` to yield before ``sentence`` (all notices so far), or None when it
+        adds nothing: only authority notices not yet shown and archived documents it cites
+        that no earlier sentence cited count."""
+        added = list(self._pending)
+        self._pending = ()
+        for n in sentence.citations:
+            block = self._archived.get(n)
+            if block is not None and block.chunk.doc_id not in self._docs:
+                self._docs.add(block.chunk.doc_id)
+                added.append(archived_notice(self._lang, block))
+        if not added:
+            return None
+        self.notices = (*self.notices, *added)
+        return Notice(notices=self.notices)
