@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
+from kbqa.core.readers.extractive.answered_words import unanswered
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
@@ -327,7 +328,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
-    return Selection(tuple(chosen), gap_names(question, partial, blocks), False)
+    gaps = unanswered(question, gap_names(question, partial, blocks), [c.text for c in chosen])
+    return Selection(tuple(chosen), gaps, False)
 
 
 def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], scorer: Scorer,

@@ -1,0 +1,58 @@
+"""Which words a shown answer already answers, so its "Not covered" line never names them.
+
+A gap line under an answer must not contradict it. "离职的时候笔记本电脑可以买下来吗？"
+answered with "……可以按剩余账面价值购买" has nothing missing about 买下; "Is parking in
+the office garage free?" answered with "EUR 5 a day" has settled "free". ``unanswered``
+keeps a gap word only when none of these kinds applies:
+
+- the predicate of a yes/no question (``focus.is_yes_no``): a Chinese word inside a token
+  jieba tags as a verb or adjective (``买下`` of ``买下来/v``, ``免费/vn``); an English word
+  WordNet knows as an adjective ("free", "open"): the answer says whether it holds;
+- an adjective that the answer's value settles: a sentence with a number answers "free",
+  "cheap", "long" (English adjectives as above; Chinese ``a``-tagged words);
+- a word the answer says in other words: one of its WordNet relatives
+  (``thesaurus.related``: "buy" -> "purchase") in the answer (inflections never reach a
+  gap line: the reader matches terms stemmed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kbqa.core.readers.extractive.focus import is_yes_no
+from kbqa.core.readers.extractive.question import tagged
+from kbqa.core.text.thesaurus import morphy, related
+
+_PREDICATE_TAGS = re.compile(r"^(?:v[a-z]*|a[a-z]*)$")  # jieba: verbs, adjectives (vn, ad, an)
+_ADJECTIVE_TAGS = re.compile(r"^a[a-z]*$")
+_DIGIT_RE = re.compile(r"\d")
+
+
+def unanswered(question: str, words: Sequence[str], answer: Sequence[str]) -> tuple[str, ...]:
+    """``words`` (a gap line's words, as the question writes them) without those the shown
+    ``answer`` sentences already answer (see the module docstring); all of them when
+    nothing is shown."""
+    if not answer:
+        return tuple(words)
+    text = " ".join(answer)
+    yes_no = is_yes_no(question)
+    valued = bool(_DIGIT_RE.search(text))
+    return tuple(w for w in words if not _answered(question, w, text, yes_no, valued))
+
+
+def _answered(question: str, word: str, text: str, yes_no: bool, valued: bool) -> bool:
+    if not word.isascii():
+        tags = [t for w, t in tagged(question) if word in w]
+        return (yes_no and any(_PREDICATE_TAGS.match(t) for t in tags)) or (
+            valued and any(_ADJECTIVE_TAGS.match(t) for t in tags))
+    low = word.lower()
+    if (yes_no or valued) and low in morphy(low, "adj"):
+        return True
+    return _said_otherwise(low, text.lower())
+
+
+def _said_otherwise(word: str, text: str) -> bool:
+    """Whether ``text`` (lower case) uses one of ``word``'s WordNet relatives (``related``;
+    its inflections never reach a gap line: terms are matched stemmed)."""
+    return any(re.search(rf"\b{re.escape(r)}\b", text) for r in related(word))
