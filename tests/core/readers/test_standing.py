@@ -23,6 +23,8 @@ from tests.fakes import make_block
         ("有同事提议把年度体检预算提高到每人 1500 元。", True),
         ("有人建议把团建预算提高到每人 600 元，但尚未决定。", True),
         ("该提案在会议上被否决。", True),
+        ("Myth: interns get 30 days of paid leave per year.", True),
+        ("误区：实习生每年有 15 天带薪年假。", True),
         # a fact that merely uses such words, and advice in a manual
         ("Anything bigger is rejected before the upload starts.", False),
         ("Taxi rides are reimbursed up to EUR 50 per ride.", False),
@@ -46,6 +48,14 @@ def test_the_policy_answers_not_the_rejected_proposal() -> None:
                         title="Travel policy", section="Taxis", authority="policy")
     assert _texts("What is the taxi limit per ride?", [note, policy]) == [
         "Taxi rides are reimbursed up to EUR 50 per ride."]
+
+
+def test_a_myth_its_document_disowns_is_not_quoted() -> None:
+    faq = make_block(1, "Myth: interns get 30 days of paid leave per year. "
+                     "Fact: interns get 10 days of paid leave per year.",
+                     title="Leave myths", section="Interns", authority="faq")
+    assert _texts("How many days of paid leave do interns get per year?", [faq]) == [
+        "Fact: interns get 10 days of paid leave per year."]
 
 
 def test_an_undecided_suggestion_alone_is_no_answer() -> None:

@@ -57,19 +57,25 @@ _ZH_OPEN = (r"尚未决定|尚未确定|未作决定|还没有决定|还未决�
             r"|尚无定论|暂无结论")
 _ZH_OUTCOME = r"否决|驳回|未获通过|没有通过|未通过"
 
-UNSETTLED_RE = re.compile(f"{_EN_PROPOSAL}|{_EN_OPEN}|{_ZH_PROPOSAL}|{_ZH_OPEN}", re.IGNORECASE)
+# A claim its own document labels as false: "Myth: contractors get 30 days…", "误区：…".
+_DISOWNED = (r"^\W*(?:myths?|misconceptions?|false|untrue|rumou?rs?|wrong)\s*[:：]"
+             r"|^\W*(?:误区|谣言|错误说法|误解|传言)\s*[:：]")
+UNSETTLED_RE = re.compile(f"{_EN_PROPOSAL}|{_EN_OPEN}|{_ZH_PROPOSAL}|{_ZH_OPEN}|{_DISOWNED}",
+                          re.IGNORECASE)
 OUTCOME_RE = re.compile(f"{_EN_OUTCOME}|{_ZH_OUTCOME}", re.IGNORECASE)
 # A question about proposals or decisions themselves ("What was proposed…?", "否决了什么？").
 ASKS_STATUS_RE = re.compile(
-    r"\b(?:propos\w*|suggest\w*|decid\w*|decision\w*|reject\w*|approv\w*|meetings?)\b"
-    r"|提议|提案|建议|决定|否决|通过|会议",
+    r"\b(?:propos\w*|suggest\w*|decid\w*|decision\w*|reject\w*|approv\w*|meetings?"
+    r"|myths?|misconceptions?|rumou?rs?)\b"
+    r"|提议|提案|建议|决定|否决|通过|会议|误区|谣言|传言",
     re.IGNORECASE,
 )
 
 
 def unsettled(text: str) -> bool:
-    """Whether ``text`` reports a proposal, a suggestion, an undecided item or a proposal's
-    outcome (``UNSETTLED_RE``, ``OUTCOME_RE``) rather than stating a fact."""
+    """Whether ``text`` reports a proposal, a suggestion, an undecided item, a claim its
+    document labels as a myth, or a proposal's outcome (``UNSETTLED_RE``, ``OUTCOME_RE``)
+    rather than stating a fact."""
     return bool(UNSETTLED_RE.search(text) or OUTCOME_RE.search(text))
 
 
