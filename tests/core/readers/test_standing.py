@@ -27,6 +27,8 @@ from tests.fakes import make_block
         ("误区：实习生每年有 15 天带薪年假。", True),
         # a fact that merely uses such words, and advice in a manual
         ("Anything bigger is rejected before the upload starts.", False),
+        ("Q3 results seem to suggest that demand is falling.", False),
+        ("Research suggests that short breaks help.", False),
         ("Taxi rides are reimbursed up to EUR 50 per ride.", False),
         ("建议批量任务分散执行，并在收到 429 后重试。", False),
         ("年度体检预算为每人 800 元。", False),

@@ -32,12 +32,15 @@ from kbqa.core.types import Block
 
 S = TypeVar("S")
 
+# A person proposing: a name (case-sensitive, so "results suggest" is none) or someone;
+# not evidence that "suggests" something ("Research suggests…" says it indicates).
+_EVIDENTIAL = r"(?:Research|Evidence|Data|Analysis|Studies|Study|Results|This|That|It|Which)"
 _EN_PROPOSAL = (
-    r"\b(?:was|were|has been|have been|had been|is being|are being|is|are)\s+"
+    r"\b(?:was|were|has been|have been|had been|is being|are being)\s+"
     r"(?:proposed|suggested|floated)\b"
-    r"|\bpropos(?:ed|es|al|als)\s+(?:to|that)\b"
-    r"|\bsuggest(?:s|ed|ion)?\s+(?:that\b|to\b|\w+ing\b)"
-    r"|\b(?:someone|somebody|a colleague|colleagues|one member|members?|[A-Z][a-z]+)\s+"
+    r"|\bpropos(?:ed|al|als)\s+(?:to|that)\b|\bsuggestions?\s+(?:to|that)\b"
+    r"|(?:\b(?:someone|somebody|a colleague|colleagues|one member|members?)"
+    rf"|(?-i:\b(?!{_EVIDENTIAL}\b)[A-Z][a-z]+))\s+"
     r"(?:suggested|suggests|proposed|proposes)\b"
 )
 _EN_OPEN = (
