@@ -44,6 +44,9 @@ _CONDITION_EN_RE = re.compile(r"\s(?:when|if|while|after|before|once|because)\s.
 _MODAL_ZH = frozenset("能够 可以 可否 能否 需要 需不需要 要不要 是否 应该 必须 允许 还能 还会 "
                       "会不会 可不可以 能不能 有没有 是不是 得到".split())
 _VERB_TAGS_ZH = frozenset(("v", "vn", "vd", "vi"))
+# Directional and resultative complements after a Chinese verb (Li & Thompson 1981, ch. 3).
+_COMPLEMENT_ZH_RE = re.compile(
+    r"(?:下来|下去|上来|上去|出来|出去|进来|进去|回来|回去|过来|过去|起来|下|上|出|掉|完|到|走|回|住|好)$")
 
 
 @lru_cache(maxsize=512)
@@ -98,6 +101,11 @@ def _predicate_forms(question: str) -> frozenset[str]:
     for word in predicate_terms(question):
         if _CJK_RE.search(word):
             forms.add(word)
+            # A verb with a directional or resultative complement (买下来, 报销掉, 带回去)
+            # is stated by its verb alone (购买 states 买下来).
+            core = _COMPLEMENT_ZH_RE.sub("", word)
+            if core and core != word:
+                forms.add(core)
             continue
         for base in _verb_bases(word):
             forms.add(base)
