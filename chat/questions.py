@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import Literal
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -97,3 +98,36 @@ def question_text(question: str) -> str:
     lines = ("".join(parser.parts)).split("\n")
     text = "\n".join(" ".join(line.split()) for line in lines).strip()
     return text or question
+
+
+RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
+
+
+class TurnRejected(Exception):
+    """A turn refused before anything was stored; ``str(exc)`` is safe to show.
+
+    ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
+    missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
+    (``chat.limits``; ``retry_after`` says how many seconds to wait).
+    """
+
+    def __init__(
+        self, reason: RejectReason, message: str, *, retry_after: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.retry_after = retry_after
+
+
+def question_checked(raw: str) -> str:
+    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" (nothing, or no
+    letter or digit in any script: "?", "……", an emoji) or "too_long"."""
+    question = question_clean(raw)
+    if not question:
+        raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
+    if not any(ch.isalnum() for ch in question):  # a lone "?" would be read as a follow-up
+        raise TurnRejected("empty", "'question' must contain words, not only punctuation.")
+    too_long = question_too_long(question)
+    if too_long is not None:
+        raise TurnRejected("too_long", too_long)
+    return question

@@ -32,7 +32,6 @@ import time
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, replace
-from typing import Literal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -45,7 +44,7 @@ from chat.pipeline_settings import (
     provider_from_settings,
     provider_shared,
 )
-from chat.questions import question_clean, question_text, question_too_long
+from chat.questions import TurnRejected, question_checked, question_text
 from chat.selectors import conversation_visible
 from chat.services import conversation_history, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
@@ -69,7 +68,6 @@ from sources.selectors import KnowledgeBaseRetriever, audience_for
 
 log = logging.getLogger(__name__)
 
-RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
 FAILED = gettext_noop(
     "The answer could not be produced because of an internal error; please try again."
 )
@@ -77,22 +75,6 @@ FAILED = gettext_noop(
 
 
 # ----------------------------------------------------------------------------- the request
-
-
-class TurnRejected(Exception):
-    """A turn refused before anything was stored; ``str(exc)`` is safe to show.
-
-    ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
-    missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
-    (``chat.limits``; ``retry_after`` says how many seconds to wait).
-    """
-
-    def __init__(
-        self, reason: RejectReason, message: str, *, retry_after: int | None = None
-    ) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -134,20 +116,6 @@ class TurnOpened:
 
     conversation: Conversation | None
     message: Message | None
-
-
-def question_checked(raw: str) -> str:
-    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" (nothing, or no
-    letter or digit in any script: "?", "……", an emoji) or "too_long"."""
-    question = question_clean(raw)
-    if not question:
-        raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
-    if not any(ch.isalnum() for ch in question):  # a lone "?" would be read as a follow-up
-        raise TurnRejected("empty", "'question' must contain words, not only punctuation.")
-    too_long = question_too_long(question)
-    if too_long is not None:
-        raise TurnRejected("too_long", too_long)
-    return question
 
 
 # ----------------------------------------------------------------------------- database

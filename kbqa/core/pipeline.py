@@ -20,7 +20,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, replace
 
-from kbqa.core.context.assembly import assemble, leading_blocks
+from kbqa.core.context.assembly import assemble
 from kbqa.core.context.compression import compress_blocks
 from kbqa.core.errors import KbqaError, ProviderError, ProviderUnavailable
 from kbqa.core.generation.calls import ANSWER_DEADLINES, FAST_DEADLINES, Deadlines
@@ -29,6 +29,8 @@ from kbqa.core.grounding.conflict_probe import probed_blocks, with_probed
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
     authority_notices,
+    closest_documents,
+    document_refs,
     refuse_conflict,
     refuse_declined,
     refuse_low_score,
@@ -46,7 +48,6 @@ from kbqa.core.types import (
     AnswerRequest,
     Block,
     Conflict,
-    DocumentRef,
     Done,
     DoneStatus,
     Error,
@@ -103,23 +104,6 @@ INTERNAL_ERROR: dict[Language, str] = {
 
 def _renumber(blocks: Sequence[Block]) -> tuple[Block, ...]:
     return tuple(replace(b, n=i) for i, b in enumerate(blocks, start=1))
-
-
-def _document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
-    """The documents a no-support refusal names: those of the leading blocks, best first."""
-    seen: dict[str, DocumentRef] = {}
-    for b in leading_blocks(blocks):
-        c = b.chunk
-        seen.setdefault(
-            c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
-        )
-    return tuple(seen.values())
-
-
-def _closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
-    """The documents of the best hits, best first, for a low-score refusal to name."""
-    return tuple(DocumentRef(h.chunk.doc_id, h.chunk.title, h.chunk.updated,
-                             h.chunk.source_url, h.chunk.chunk_id) for h in hits[:3])
 
 
 def _record_hits(trace: TraceRecorder, hits: Sequence[ScoredChunk]) -> None:
@@ -345,7 +329,7 @@ async def answer(
             return
         if closed:
             yield meta()
-            yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits)))
             yield _finish(None, trace, "refused_low_score", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
@@ -374,7 +358,7 @@ async def answer(
             yield ev
         if weak and (declined(trace) or not judge.emitted):
             # Below the threshold nothing answered: what the low-score refusal says is true.
-            yield _refusal(trace, refuse_low_score(lang, _closest_documents(hits)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits)))
             yield _finish(judge, trace, "refused_low_score", t0)
             return
         if declined(trace):
@@ -382,7 +366,7 @@ async def answer(
             yield _finish(judge, trace, "refused_model_declined", t0)
             return
         if not judge.emitted:
-            yield _refusal(trace, refuse_no_support(lang, _document_refs(blocks)))
+            yield _refusal(trace, refuse_no_support(lang, document_refs(blocks)))
             yield _finish(judge, trace, "refused_no_support", t0)
             return
         for gap in judge.release_gaps():  # only after an emitted sentence (and its notices)

@@ -17,8 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kbqa.core.context.assembly import leading_blocks
 from kbqa.core.grounding.authority import authority_rank
-from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Language, Refusal
+from kbqa.core.types import (
+    Block,
+    Conflict,
+    ConflictSide,
+    DocumentRef,
+    Language,
+    Refusal,
+    ScoredChunk,
+)
 
 MAX_DOCUMENTS_NAMED = 5
 
@@ -255,3 +264,20 @@ def _date_zh(side: ConflictSide) -> str:
 
 def _authority_en(authority: str) -> str:
     return _AUTHORITY_EN.get(authority, authority)
+
+
+def document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
+    """The documents a no-support refusal names: those of the leading blocks, best first."""
+    seen: dict[str, DocumentRef] = {}
+    for b in leading_blocks(blocks):
+        c = b.chunk
+        seen.setdefault(
+            c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
+        )
+    return tuple(seen.values())
+
+
+def closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
+    """The documents of the best hits, best first, for a low-score refusal to name."""
+    return tuple(DocumentRef(h.chunk.doc_id, h.chunk.title, h.chunk.updated,
+                             h.chunk.source_url, h.chunk.chunk_id) for h in hits[:3])

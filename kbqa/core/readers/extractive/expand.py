@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kbqa.core.readers.extractive.focus import agent_base
 from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -32,6 +31,20 @@ MAX_PREFIX_MATCHES = 3  # a Chinese word starting more block words than this is 
 # Letters of a folded English word that may be a compound ("headquarter"; "freelanc" may
 # not: "free" is another word). Measured 2026-12-01: natural +1, demo and RGB unchanged.
 MIN_COMPOUND = 9
+
+
+
+_AGENT_RE = re.compile(r"[a-z]{3,}er")  # a folded English agent noun: "timer", "reader"
+
+
+def agent_base(word: str, terms: Sequence[frozenset[str]]) -> str:
+    """``word`` or, for an English agent noun no term set holds ("timer" of
+    "part-timers"), its base word that one does ("time"): a part-timer is a part-time
+    employee."""
+    everything = frozenset().union(*terms) if terms else frozenset()
+    if word in everything or not _AGENT_RE.fullmatch(word):
+        return word
+    return next((b for b in (word[:-1], word[:-2]) if b in everything), word)
 
 
 def spell_numbers(question: str) -> str:

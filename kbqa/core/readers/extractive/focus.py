@@ -340,19 +340,6 @@ def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
             if any(_adjacent(a, b, words, low) for words, low in joined)]
 
 
-_AGENT_RE = re.compile(r"[a-z]{3,}er")  # a folded English agent noun: "timer", "reader"
-
-
-def agent_base(word: str, terms: Sequence[frozenset[str]]) -> str:
-    """``word`` or, for an English agent noun no term set holds ("timer" of
-    "part-timers"), its base word that one does ("time"): a part-timer is a part-time
-    employee."""
-    everything = frozenset().union(*terms) if terms else frozenset()
-    if word in everything or not _AGENT_RE.fullmatch(word):
-        return word
-    return next((b for b in (word[:-1], word[:-2]) if b in everything), word)
-
-
 def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
     """The Chinese ask's focus noun split into (modifier, head character): the last noun
     of two or more characters (``多少天病假`` -> ("病", "假")), as jieba cuts a document's

@@ -38,6 +38,7 @@ from kbqa.core.readers.extractive.narrowing import (
     unmentioned_groups,
     unquoted_thing,
 )
+from kbqa.core.readers.extractive.picking import pick
 from kbqa.core.readers.extractive.predicate import predicate_first, undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -69,7 +70,7 @@ from kbqa.core.readers.extractive.scoring import (
     term_weights,
     verbs_only_answered,
 )
-from kbqa.core.readers.extractive.senses import only_other_senses, same_ask
+from kbqa.core.readers.extractive.senses import only_other_senses
 from kbqa.core.readers.extractive.standing import settled_pool, with_outcomes
 from kbqa.core.readers.extractive.steps import action_pool, is_procedure
 from kbqa.core.readers.extractive.synonyms import (
@@ -96,12 +97,6 @@ from kbqa.core.text.terms import is_question_word, stem, terms
 from kbqa.core.types import Block, Chunk
 
 _DIGIT_RE = re.compile(r"\d")
-
-MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
-KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
-FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
-DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
-
 
 @dataclass(frozen=True)
 class Selection:
@@ -312,7 +307,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
-    picked = with_outcomes(_pick(deciding, scorer, docs, lead), [c for _, c in scored])
+    picked = with_outcomes(pick(deciding, scorer, docs, lead), [c for _, c in scored])
     chosen = _checked(question, blocks, picked, scorer, facts)
     if not chosen:
         return Selection((), gap_names(question, absent, blocks), True)
@@ -320,7 +315,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # the same without it, when that one passes the same checks (``narrower``).
     general = None if lead else general_first(question, scored, scorer.covers, scorer.states)
     if general:
-        chosen = _checked(question, blocks, _pick(scored, scorer, docs, general), scorer,
+        chosen = _checked(question, blocks, pick(scored, scorer, docs, general), scorer,
                           facts) or chosen
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
@@ -394,56 +389,3 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
     language = detect_language(question)
     return tuple(w for w in words
                  if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)
-
-
-def _pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
-          docs: Mapping[int, str] | None = None,
-          lead: tuple[float, Candidate] | None = None) -> list[Candidate]:
-    """The best sentence with a key term or stating what is asked for (with its list items
-    when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
-    after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
-    scoring ``KEEP_RATIO`` of the best; each extra has a key term, shares a specific question
-    term (not an answer-type word) in its own words, is about the best's subject (same
-    block, or a key noun of the question both state) and adds new terms; extras follow in
-    block and reading order; an extra from another document (``docs``: block number ->
-    document id) answers the lead's ask (``senses.same_ask``); ``lead`` (the sentence that
-    decides a yes/no question, ``predicate``) leads instead of the best."""
-    keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
-    # The best may lack a key term when it states what is asked (a number for "多久").
-    best_score, best = lead or next(((s, c) for s, c in scored if scorer.keyed(c) or (
-        scorer.states(c))), keyed[0])
-    chosen = [best, *scorer.intros.get((best.n, best.position), ())]
-    # The next sentence continues the best: compared without the heading the best has.
-    plain = scorer(best, heading=False)
-    follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
-              and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
-    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
-    subject = frozenset(t for t in scorer.own(best) & scorer.key
-                        if t not in scorer.verbs and (t.isascii() or len(t) > 1))
-    extras: list[Candidate] = []
-    for score, cand in [*follow, *keyed]:
-        if len(chosen) + len(extras) >= MAX_SENTENCES:
-            break
-        # An extra supports the lead, so it need not state the asked type itself.
-        untyped = scorer(cand, typed=False) if score < best_score else score
-        if untyped < KEEP_RATIO * best_score or cand in chosen or cand in extras:
-            continue
-        same = cand.n == best.n or bool(subject & cand.terms)
-        same_doc = (docs or {}).get(cand.n) == (docs or {}).get(best.n)
-        if same and specific & cand.terms and _adds(cand, [*chosen, *extras]) and (
-                same_ask(scorer.kind, scorer.question, best, cand, same_doc)):
-            extras.append(cand)
-    return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
-
-
-def _adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
-    """Whether ``cand`` says something new: not a fragment, not a near-duplicate of a chosen
-    sentence, and at least 30% of its terms not in the chosen ones."""
-    seen = frozenset().union(*(c.terms for c in chosen))
-    duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
-    fresh = len(cand.terms - seen) * 10 >= 3 * len(cand.terms)
-    return fresh and not duplicate and not cand.fragment
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 1.0

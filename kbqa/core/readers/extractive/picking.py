@@ -1,0 +1,70 @@
+"""Which sentences an answer quotes once its lead is chosen: the lead, its list items, the
+sentence that continues it, and extras that add to it (``pick``), at most ``MAX_SENTENCES``.
+Thresholds measured on the demo set and RGB (README: How an answer is made)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
+from kbqa.core.readers.extractive.scoring import Scorer
+from kbqa.core.readers.extractive.senses import same_ask
+from kbqa.core.readers.extractive.text import Candidate
+
+MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
+KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
+FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
+DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
+
+
+def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
+          docs: Mapping[int, str] | None = None,
+          lead: tuple[float, Candidate] | None = None) -> list[Candidate]:
+    """The best sentence with a key term or stating what is asked for (with its list items
+    when it is an intro), then up to ``MAX_SENTENCES`` in all: first the sentence right
+    after the best if it scores ``FOLLOW_RATIO`` of the best (it continues it), then others
+    scoring ``KEEP_RATIO`` of the best; each extra has a key term, shares a specific question
+    term (not an answer-type word) in its own words, is about the best's subject (same
+    block, or a key noun of the question both state) and adds new terms; extras follow in
+    block and reading order; an extra from another document (``docs``: block number ->
+    document id) answers the lead's ask (``senses.same_ask``); ``lead`` (the sentence that
+    decides a yes/no question, ``predicate``) leads instead of the best."""
+    keyed = [(s, c) for s, c in scored if scorer.keyed(c)] or scored
+    # The best may lack a key term when it states what is asked (a number for "多久").
+    best_score, best = lead or next(((s, c) for s, c in scored if scorer.keyed(c) or (
+        scorer.states(c))), keyed[0])
+    chosen = [best, *scorer.intros.get((best.n, best.position), ())]
+    # The next sentence continues the best: compared without the heading the best has.
+    plain = scorer(best, heading=False)
+    follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
+              and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
+    subject = frozenset(t for t in scorer.own(best) & scorer.key
+                        if t not in scorer.verbs and (t.isascii() or len(t) > 1))
+    extras: list[Candidate] = []
+    for score, cand in [*follow, *keyed]:
+        if len(chosen) + len(extras) >= MAX_SENTENCES:
+            break
+        # An extra supports the lead, so it need not state the asked type itself.
+        untyped = scorer(cand, typed=False) if score < best_score else score
+        if untyped < KEEP_RATIO * best_score or cand in chosen or cand in extras:
+            continue
+        same = cand.n == best.n or bool(subject & cand.terms)
+        same_doc = (docs or {}).get(cand.n) == (docs or {}).get(best.n)
+        if same and specific & cand.terms and adds(cand, [*chosen, *extras]) and (
+                same_ask(scorer.kind, scorer.question, best, cand, same_doc)):
+            extras.append(cand)
+    return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
+
+
+def adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
+    """Whether ``cand`` says something new: not a fragment, not a near-duplicate of a chosen
+    sentence, and at least 30% of its terms not in the chosen ones."""
+    seen = frozenset().union(*(c.terms for c in chosen))
+    duplicate = any(_jaccard(cand.terms, c.terms) >= DUPLICATE_JACCARD for c in chosen)
+    fresh = len(cand.terms - seen) * 10 >= 3 * len(cand.terms)
+    return fresh and not duplicate and not cand.fragment
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 1.0
