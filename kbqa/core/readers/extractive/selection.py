@@ -154,7 +154,10 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
     if not translations:
         return declined
     crossed = _select_terms(question, blocks, terms, synonyms, translations)
-    return declined if crossed.declined else crossed
+    # A translation is weaker evidence than the asker's own word: an answer through it must
+    # cover the whole question (no "Not covered" word left: "yearly training / conference
+    # budget" met 会议室 through "conference" alone, with "budget" uncovered).
+    return declined if crossed.declined or crossed.uncovered else crossed
 
 
 def _question_terms(question: str, terms: Sequence[frozenset[str]],
