@@ -118,3 +118,20 @@ def _starting_with(stem_: str, everything: frozenset[str]) -> list[str]:
 def is_question(text: str) -> bool:
     """Whether sentence ``text`` is itself a question (ends with ``?`` or ``？``)."""
     return text.rstrip().rstrip("\"'”’)）*").endswith(("?", "？"))
+
+
+# A sentence about the document itself ("This policy explains which expenses…", 本制度说明…)
+# says what the document covers, not any of its rules: it answers nothing asked of them.
+# "This policy applies to…" states a scope, a rule of its own, and stays.
+_DESCRIBES_DOCUMENT_RE = re.compile(
+    r"^\s*(?:this|the present)\s+(?:policy|document|guide|manual|handbook|page|faq|section|"
+    r"chapter|article|procedure)\s+(?:explains|describes|outlines|summari[sz]es|lists|"
+    r"introduces|gives an overview)\b"
+    r"|^\s*本(?:制度|规定|文档|文件|指南|手册|文|政策|章|节|页)(?:说明|介绍|概述|列出|描述)",
+    re.IGNORECASE)
+
+
+def describes_document(text: str) -> bool:
+    """Whether sentence ``text`` describes its own document ("This policy explains which
+    business expenses Nimbus Works pays back, …"): never an answer."""
+    return bool(_DESCRIBES_DOCUMENT_RE.search(text))

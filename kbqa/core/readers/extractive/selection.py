@@ -16,6 +16,7 @@ from kbqa.core.readers.extractive.answered_words import unanswered
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
+    describes_document,
     expand,
     is_question,
     spell_numbers,
@@ -189,7 +190,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     if not qterms or too_specific([t for t in qterms if t in ask], asked):
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
-            if not is_question(c.text) and not addresses_assistant(c.text)]
+            if not is_question(c.text) and not addresses_assistant(c.text)
+            and not describes_document(c.text)]
     # When a block's section is about the asked kind ("Sick leave"), a sentence under a
     # section about another kind of it ("Annual leave") is no candidate.
     sections = {b.n: b.chunk.section for b in blocks}
