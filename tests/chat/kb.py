@@ -7,10 +7,12 @@ registered fake provider (``fake_provider`` in tests/conftest.py) says what the 
 from __future__ import annotations
 
 import json
+from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 
 from sources.ingest_types import IngestOverrides
 from sources.services import document_ingest
@@ -85,3 +87,17 @@ def laptop_kb(tmp_path: Path, db: Any) -> None:
 def claims_json(*claims: tuple[str, list[int]]) -> str:
     """A JSON-mode draft (``{"claims": [{"text", "citations"}]}``) for the fake provider."""
     return json.dumps({"claims": [{"text": t, "citations": c} for t, c in claims]})
+
+
+def evaluate_cases(tmp_path: Path, cases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Per case id, its result row: ``cases`` through ``manage.py evaluate --json`` with the
+    offline extractive provider (relevance gate at 0.05: the small knowledge bases of these
+    tests score low)."""
+    path = tmp_path / "cases.jsonl"
+    path.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n",
+                    encoding="utf-8")
+    out = StringIO()
+    call_command("evaluate", str(path), "--provider", "extractive", "--json", "--no-progress",
+                 "--min-relevance", "0.05", stdout=out, stderr=StringIO())
+    rows = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
+    return {r["id"]: r for r in rows if "id" in r}

@@ -11,17 +11,14 @@ English question (and the reverse) with the source's own sentence, its citation 
 from __future__ import annotations
 
 import asyncio
-import json
-from io import StringIO
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from chat.turns import TurnRequest, answer_turn
 from kbqa.core.types import Event, Refusal, Sentence
-from tests.chat.kb import kb_store
+from tests.chat.kb import evaluate_cases, kb_store
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,16 +63,6 @@ SESSION_EN_ONLY = {"doc_id": "session-en", "title": "Accounts and sign-in",
                        "Passwords need at least 12 characters.\n")}
 
 
-def evaluate(tmp_path: Path, cases: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Per case id, its result row (``manage.py evaluate --json``)."""
-    path = tmp_path / "cases.jsonl"
-    path.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n",
-                    encoding="utf-8")
-    out = StringIO()
-    call_command("evaluate", str(path), "--provider", "extractive", "--json", "--no-progress",
-                 "--min-relevance", "0.05", stdout=out, stderr=StringIO())
-    rows = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
-    return {r["id"]: r for r in rows if "id" in r}
 
 
 def zh(doc: dict[str, str], value: str) -> dict[str, str]:
@@ -102,7 +89,7 @@ def test_values_disagreeing_across_languages_show_the_conflict_card_in_either_la
     zh_question: str, values: tuple[str, str],
 ) -> None:
     documents = [en_doc, zh_doc]
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "en", "question": en_question, "documents": documents, "expect": "conflict"},
         {"id": "zh", "question": zh_question, "documents": documents, "expect": "conflict"},
     ])
@@ -119,7 +106,7 @@ def test_values_disagreeing_across_languages_show_the_conflict_card_in_either_la
 @pytest.mark.parametrize("value", ["200 兆", "0.2 GB", "200 MB"])
 def test_values_that_agree_across_languages_are_no_conflict(tmp_path: Path, value: str) -> None:
     documents = [UPLOAD_EN, zh(UPLOAD_ZH, value)]
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "en", "question": "What is the maximum upload size for a single file?",
          "documents": documents, "expect": "answer"},
         {"id": "zh", "question": "单个文件最大能上传多大？", "documents": documents,
@@ -133,7 +120,7 @@ def test_values_that_agree_across_languages_are_no_conflict(tmp_path: Path, valu
 
 def test_the_other_languages_unrelated_values_are_no_conflict(tmp_path: Path) -> None:
     # The Chinese recycle-bin days and the English session hours share no subject.
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "q", "question": "How many days do deleted files stay in the recycle bin?",
          "documents": [BIN_EN, SESSION_ZH, ABOUT_ZH], "expect": "answer"},
     ])
@@ -152,7 +139,7 @@ def test_the_other_languages_unrelated_values_are_no_conflict(tmp_path: Path) ->
 def test_a_fact_only_in_the_other_language_is_answered_with_the_sources_sentence(
     tmp_path: Path, question: str, document: dict[str, str], stated: str,
 ) -> None:
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "q", "question": question, "documents": [document, ABOUT_EN, ABOUT_ZH],
          "expect": "answer"},
     ])

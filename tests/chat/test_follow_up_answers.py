@@ -6,12 +6,11 @@ the documents do not cover is refused, never answered with the earlier question'
 
 from __future__ import annotations
 
-import json
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+
+from tests.chat.kb import evaluate_cases
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,19 +28,10 @@ LEAVE_EN = {"doc_id": "leave-en", "title": "Leave policy", "text": (
     "## Sick leave\n\nEmployees receive 10 days of fully paid sick leave per year.\n")}
 
 
-def evaluate(tmp_path: Path, cases: list[dict]) -> dict[str, dict]:
-    path = tmp_path / "cases.jsonl"
-    path.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in cases) + "\n",
-                    encoding="utf-8")
-    out = StringIO()
-    call_command("evaluate", str(path), "--provider", "extractive", "--json", "--no-progress",
-                 "--min-relevance", "0.05", stdout=out, stderr=StringIO())
-    rows = [json.loads(line) for line in out.getvalue().splitlines() if line.strip()]
-    return {r["id"]: r for r in rows if "id" in r}
 
 
 def test_an_elided_subject_is_answered_about_the_earlier_topic(tmp_path: Path) -> None:
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "over", "question": "超过了会怎样？", "history": ["开放 API 的速率限制是多少？"],
          "documents": [API_ZH, HOTEL_ZH], "expect": "answer", "answer_contains": [["429"]]},
     ])
@@ -59,7 +49,7 @@ def test_an_elided_subject_is_answered_about_the_earlier_topic(tmp_path: Path) -
 def test_a_follow_up_the_documents_do_not_cover_is_refused(
     tmp_path: Path, question: str, history: list[str], document: dict
 ) -> None:
-    results = evaluate(tmp_path, [
+    results = evaluate_cases(tmp_path, [
         {"id": "miss", "question": question, "history": history, "documents": [document],
          "expect": "refuse"},
     ])
