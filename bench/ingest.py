@@ -241,29 +241,35 @@ class _DescendantsCpu(threading.Thread):
         return sum(t - self.before.get(pid, 0.0) for pid, t in self.seen.items())
 
 
-def run_upload(path: Path, code: Path) -> dict[str, Any]:
-    with tempfile.TemporaryDirectory(prefix="kbqa-bench-upload-") as data:
+def _child(code: Path, script: str, args: list[str], **extra: str) -> dict[str, Any]:
+    """Run ``script --child ARGS`` with ``code`` as the working directory, a throwaway data
+    folder and DEBUG off (Django keeps no query log); its last output line is the figures
+    (JSON)."""
+    with tempfile.TemporaryDirectory(prefix="kbqa-bench-ingest-") as data:
         env = {
             **os.environ,
             "KBQA_DATA_DIR": data,
             "KBQA_SECRET_KEY": "bench-only",
-            "KBQA_ALLOWED_HOSTS": "testserver",
-            "KBQA_MAX_UPLOAD_MB": "100",
-            "KBQA_PARSE_SECONDS": "120",  # the file's parse is measured, not stopped
             "DJANGO_SETTINGS_MODULE": "kbqa.settings",
             "KBQA_LOG_LEVEL": "WARNING",
-            "KBQA_BENCH_CODE": str(code),
+            **extra,
         }
         out = subprocess.run(
-            [sys.executable, __file__, "--child", "upload", str(path)],
-            cwd=code,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
+            [sys.executable, script, "--child", *args],
+            cwd=code, env=env, check=True, capture_output=True, text=True,
         ).stdout
     figures: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return figures
+
+
+def run_upload(path: Path, code: Path) -> dict[str, Any]:
+    return _child(
+        code, __file__, ["upload", str(path)],
+        KBQA_ALLOWED_HOSTS="testserver",
+        KBQA_MAX_UPLOAD_MB="100",
+        KBQA_PARSE_SECONDS="120",  # the file's parse is measured, not stopped
+        KBQA_BENCH_CODE=str(code),
+    )
 
 
 def big_main(megabytes: float, runs: int, against: Path | None) -> None:
@@ -301,27 +307,8 @@ def big_main(megabytes: float, runs: int, against: Path | None) -> None:
 
 
 def run(corpus: Path, processes: int, code: Path = ROOT) -> dict[str, float]:
-    with tempfile.TemporaryDirectory(prefix="kbqa-bench-ingest-") as data:
-        env = {
-            **os.environ,
-            "KBQA_DATA_DIR": data,
-            "KBQA_SECRET_KEY": "bench-only",  # DEBUG off: Django keeps no query log
-            "DJANGO_SETTINGS_MODULE": "kbqa.settings",
-            "KBQA_LOG_LEVEL": "WARNING",
-        }
-        out = subprocess.run(
-            [
-                sys.executable,
-                str(code / "bench" / "ingest.py"),
-                *("--child", "ingest", str(corpus), str(processes)),
-            ],
-            cwd=code,
-            env=env,
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    figures: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    figures = _child(code, str(code / "bench" / "ingest.py"),
+                     ["ingest", str(corpus), str(processes)])
     assert figures["failed"] == 0, f"{figures['failed']} files failed"
     return figures
 
