@@ -90,14 +90,18 @@ def question_text(question: str) -> str:
     ``"<script>alert(1)</script> How…?"`` -> ``"How…?"``. Text that is not markup
     (``"x < 5"``, ``"R&D"``) is kept; a question that is markup only is returned as given.
     """
+    return _visible_text(question) or question
+
+
+def _visible_text(question: str) -> str:
+    """``question`` as a browser shows it (markup removed, spaces collapsed); may be ""."""
     if "<" not in question and "&" not in question:
         return question
     parser = _QuestionText()
     parser.feed(question)
     parser.close()
     lines = ("".join(parser.parts)).split("\n")
-    text = "\n".join(" ".join(line.split()) for line in lines).strip()
-    return text or question
+    return "\n".join(" ".join(line.split()) for line in lines).strip()
 
 
 RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
@@ -120,13 +124,19 @@ class TurnRejected(Exception):
 
 
 def question_checked(raw: str) -> str:
-    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" (nothing, or no
-    letter or digit in any script: "?", "……", an emoji) or "too_long"."""
+    """``raw`` cleaned (``question_clean``). Raises TurnRejected "empty" (nothing, no
+    letter or digit in any script: "?", "……", an emoji, or markup only:
+    ``<script>…</script>``) or "too_long"."""
     question = question_clean(raw)
     if not question:
         raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
     if not any(ch.isalnum() for ch in question):  # a lone "?" would be read as a follow-up
         raise TurnRejected("empty", "'question' must contain words, not only punctuation.")
+    if not any(ch.isalnum() for ch in _visible_text(question)):
+        raise TurnRejected(
+            "empty",
+            _("The question holds only markup (tags such as <script>), no words. Type it as text."),
+        )
     too_long = question_too_long(question)
     if too_long is not None:
         raise TurnRejected("too_long", too_long)

@@ -168,6 +168,11 @@ def test_session_without_csrf_token_is_refused(fake: FakeProvider, user: Any) ->
         ({"question": " ? "}, 400, "'question' must contain words, not only punctuation."),
         ({"question": "？……"}, 400, "'question' must contain words, not only punctuation."),
         (
+            {"question": "<script>alert(1)</script>"},
+            400,
+            "The question holds only markup (tags such as <script>), no words. Type it as text.",
+        ),
+        (
             {"question": "q", "conversation": "7"},
             400,
             "'conversation' must be an integer conversation id.",
