@@ -30,6 +30,7 @@ QUESTION_WORDS = frozenset(
 # elliptical "那管理员呢？", which only names a new subject for the previous question.
 QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
                      "是否", "能否", "可以", "吗")
+BE_FORMS = frozenset("is are was were be been s".split())  # "there's": the regex splits at '
 PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
 # Pronouns that always point outside the question; "this"/"that" are often determiners
 # ("this year") and count only when nothing follows them ("what about that?").
@@ -88,12 +89,27 @@ def strip_connector(text: str) -> tuple[str, bool]:
 
 
 def has_pronoun(text: str) -> bool:
-    """True when ``text`` holds any pronoun of ``PRONOUNS_ZH`` or ``PRONOUNS_EN``."""
+    """True when ``text`` holds any pronoun of ``PRONOUNS_ZH`` or ``PRONOUNS_EN``; the
+    existential "there" of "Is there a gym subsidy?" / "there are" points nowhere and counts
+    only in a question with at most one content word of its own ("Is there a limit?": the
+    limit of what was asked before)."""
     if detect_language(text) == "zh":
         return any(p in text for p in PRONOUNS_ZH)
     acronyms = acronym_starts(text)  # "what about IT?": IT is a department, not "it"
+    words = list(_EN_WORD_RE.finditer(text))
+    few = len(content_words(text)) <= 1
     return any(m.group().lower() in PRONOUNS_EN and m.start() not in acronyms
-               for m in _EN_WORD_RE.finditer(text))
+               and (few or not _existential(words, i))
+               for i, m in enumerate(words))
+
+
+def _existential(words: list[re.Match[str]], i: int) -> bool:
+    """Whether ``words[i]`` is the "there" of "is there…" / "there are…" (English grammar's
+    existential construction: "there" beside a form of "be")."""
+    if words[i].group().lower() != "there":
+        return False
+    near = [words[j].group().lower() for j in (i - 1, i + 1) if 0 <= j < len(words)]
+    return any(w in BE_FORMS for w in near)
 
 
 def anaphor_en(text: str) -> re.Match[str] | None:

@@ -40,6 +40,11 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假 (days)?"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
         ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
+        # existential "there" points nowhere: a question with a topic of its own stands alone
+        ("Is there a gym subsidy?", (Turn("user", "Who approves team outings?"),),
+         "Is there a gym subsidy?"),
+        ("Is there a limit?", (Turn("user", "How many API calls can a client make?"),),
+         "Is there a limit (API calls)?"),
     ],
 )
 def test_rewrite_deterministic(question: str, history: tuple[Turn, ...], expected: str) -> None:
