@@ -53,6 +53,7 @@ from django.utils.translation import gettext_lazy
 from chat.auth import fabricate_allowed, session_user
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
+from chat.questions import question_clean
 from chat.rendering import (
     event_fragment,
     footer_fragment,
@@ -111,7 +112,7 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     try:
         question = question_checked(raw if isinstance(raw, str) else "")
     except TurnRejected as exc:
-        if exc.reason == "empty":
+        if exc.reason == "empty" and not question_clean(raw if isinstance(raw, str) else ""):
             raise InputRejected(_("Type a question before sending.")) from None
         raise InputRejected(str(exc)) from None
     return question, data.get("fabricate") in TRUTHY

@@ -131,11 +131,12 @@ def question_checked(raw: str) -> str:
     if not question:
         raise TurnRejected("empty", "'question' is required and must be a non-empty string.")
     if not any(ch.isalnum() for ch in question):  # a lone "?" would be read as a follow-up
-        raise TurnRejected("empty", "'question' must contain words, not only punctuation.")
+        raise TurnRejected("empty", _(
+            "The question holds no words, only punctuation or symbols. Type it in words."))
     if not any(ch.isalnum() for ch in _visible_text(question)):
         raise TurnRejected(
             "empty",
-            _("The question holds only markup (tags such as <script>), no words. Type it as text."),
+            _("The question holds only markup tags, no words. Type it as text."),
         )
     too_long = question_too_long(question)
     if too_long is not None:

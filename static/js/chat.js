@@ -51,7 +51,7 @@
   var limit = parseInt(box.dataset.maxChars || '0', 10);
   function countShow() {
     if (!counter || !limit) { return; }
-    var n = Array.from(box.value).length;  // characters as the server counts them (code points)
+    var n = Array.from(box.value.trim()).length;  // as the server counts them: code points, trimmed
     var over = n > limit;
     counter.hidden = n < limit * 0.9;
     counter.classList.toggle('is-over', over);

@@ -130,17 +130,17 @@ def test_a_question_over_the_limit_is_kept_whole_and_the_counter_says_by_how_muc
     from playwright.sync_api import expect
 
     open_chat(page, live_server_demo)
-    pasted = "Why? " * 410  # 2050 characters; the limit is 2000
+    pasted = "Why? " * 410  # 2050 characters, 2049 without the trailing space; the limit is 2000
     page.fill("#question", pasted)
     counter = page.locator("#question-count")
     expect(counter).to_be_visible()
     counter_text = counter.inner_text()
     page.press("#question", "Enter")
     alert = page.locator("#composer-alert")
-    expect(alert).to_contain_text("the limit is 2000")
+    expect(alert).to_contain_text("2049 characters long; the limit is 2000")
 
-    assert counter_text == (
-        "2050 characters: 50 over the limit of 2000. Shorten the question before sending it."
+    assert counter_text == (  # the same count as the server's alert: surrounding blanks left out
+        "2049 characters: 49 over the limit of 2000. Shorten the question before sending it."
     )
     assert page.input_value("#question") == pasted  # not cut by a maxlength, and given back
     assert page.locator(".bubble-user").count() == 0
