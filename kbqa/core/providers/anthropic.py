@@ -31,6 +31,13 @@ reads each chunk where httpx's pure-Python h11 and httpcore's pool did: measured
 the model alone went from 1.5-1.7x to 1.2x its pace. The SDK builds, times and raises as
 before; aiohttp's errors reach us as httpx's (``ReadError``, ``ConnectError``, timeouts).
 
+Connections are kept for reuse ``KEEPALIVE_SECONDS`` (60 s) after their last stream, not the
+SDK's 5 s (httpx's ``Limits`` default): every question after a pause longer than 5 s opened
+a new connection (a TLS handshake against the real API); in ``bench/load.py`` half of the
+SDK's CPU per answer was ``connect`` (py-spy, 2026-12-01: 200 answers at once, then 200 more
+after a pause). The SDK's own cap of 1000 connections stays. A connection the API closed
+while idle fails at its next request before any text, which ``with_retries`` retries.
+
 Waits are bounded: connecting 5 s (``CONNECT_TIMEOUT``), each read ``timeout`` seconds, the
 SDK's own retries are off and ``failures.with_retries`` retries before the first text only,
 never waiting longer than ``max_retry_wait`` seconds; fast tasks (rewrite, compression,
@@ -40,6 +47,7 @@ call are the pipeline's (``generation.calls``).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any, ClassVar, cast
@@ -56,7 +64,16 @@ from kbqa.core.providers.failures import (
 )
 
 CONNECT_TIMEOUT = 5.0  # seconds: the SDK's own default, which a float timeout would replace
+# Idle keep-alive, seconds: longer than a reader's pause between two questions, shorter than
+# common server and load-balancer idle time-outs (nginx 75 s, AWS ALB 60 s: a server that
+# closes first costs one retried connect); the turbopuffer SDK (Stainless, as anthropic's)
+# chose 60 s for its aiohttp client too (turbopuffer-python #219).
+KEEPALIVE_SECONDS = 60.0
 MSG_NO_STOP = "the model provider ended the stream before the answer was complete"
+
+LIMITS = dataclasses.replace(
+    anthropic.DEFAULT_CONNECTION_LIMITS, keepalive_expiry=KEEPALIVE_SECONDS
+)
 
 
 class AnthropicProvider(RetryingSdkProvider):
@@ -86,7 +103,7 @@ class AnthropicProvider(RetryingSdkProvider):
             base_url=base_url or None,
             max_retries=0,
             timeout=timeouts,
-            http_client=anthropic.DefaultAioHttpClient(timeout=timeouts),
+            http_client=anthropic.DefaultAioHttpClient(timeout=timeouts, limits=LIMITS),
         )
 
     async def _attempt(self, prompt: Prompt, call: ProviderCall) -> AsyncGenerator[str, None]:

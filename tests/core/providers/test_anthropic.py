@@ -102,6 +102,14 @@ def test_connect_timeout_is_five_seconds_and_the_sdk_does_not_retry_itself() -> 
     assert provider.client.max_retries == 0
 
 
+def test_idle_connections_are_kept_a_minute_for_the_next_question() -> None:
+    """Not the SDK's 5 s: a reader's next question would open (and TLS-handshake) anew."""
+    provider = AnthropicProvider(api_key="k", model="m")
+    transport = provider.client._client._transport  # the SDK's aiohttp transport
+    assert transport.limits.keepalive_expiry == 60.0
+    assert transport.limits.max_connections == 1000  # the SDK's own cap, kept
+
+
 async def test_529_overloaded_is_retried_then_succeeds(
     fake_anthropic: FakeAnthropicServer,
 ) -> None:
