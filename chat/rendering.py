@@ -1,6 +1,8 @@
 """HTML fragments of a chat turn, shared by the chat page and the websocket consumer.
 
-Both render the partials of ``templates/chat/_fragments.html``; a partial's name is the DOM
+Both render the partials of ``templates/chat/_fragments.html``, the streamed ones (a
+sentence, the source list, the progress line) built by ``chat.fragment_html`` for both, which
+the consumer calls without the template engine; a partial's name is the DOM
 id prefix (or role) of what it fills, e.g. ``answer`` fills ``#answer-<key>``. ``key`` names
 one assistant turn: ``t<hex>`` while streaming, ``m<message pk>`` for stored messages. The
 websocket variants carry ``hx-swap-oob`` (``oob`` in the context). Sentences, refusals and
@@ -27,6 +29,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from chat.fragment_html import progress_html, sentence_append_html, sources_html
 from chat.models import Feedback, Message, Trace
 from chat.outcomes import AnswerOutcome
 from chat.selectors import chunk_url, reader_numbers
@@ -251,12 +254,10 @@ def sentence_fragment(
     before = reader_numbers(sentences[:-1])
     view = sentence_view(sentences[-1], blocks, numbers)
     starts = [starts_paragraph(sentences[i - 1] if i else None, s) for i, s in enumerate(sentences)]
-    html = fragment(
-        "sentence-append", key=key, sentence=view, paragraph=sum(starts), new=starts[-1]
-    )
+    html = sentence_append_html(key=key, sentence=view, paragraph=sum(starts), new=starts[-1])
     if len(numbers) > len(before):
         html = mark_safe(
-            html + fragment("sources", key=key, sources=sources_view(blocks, numbers), oob="true")
+            html + sources_html(key=key, sources=sources_view(blocks, numbers), oob="true")
         )
     return html
 
@@ -287,7 +288,7 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
     """
     locale = answer_locale(outcome.language)
     if isinstance(ev, Meta):
-        return fragment("progress", key=key, state="writing", oob="true")
+        return progress_html(key=key, state="writing", oob="true")
     if isinstance(ev, Notice):
         with translation.override(locale):
             return fragment("notices", key=key, notices=ev.notices, oob="true")

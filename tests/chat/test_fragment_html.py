@@ -1,0 +1,98 @@
+"""The streamed fragments built in Python (``chat.fragment_html``) are the HTML the templates
+printed before, byte for byte (the strings below are the template partials' former output),
+escape what documents and the model wrote, and are what the page's partials render."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.utils import translation
+
+from chat import fragment_html
+from chat.rendering import fragment
+
+CHIP = {"n": 2, "block": 1, "chunk_id": "doc-1#c01", "title": 'Travel "policy" & <b>',
+        "updated": "2026-01-02", "url": "/chunks/doc-1%23c01/?claim=a&sig=x"}
+MISSING = {"n": 3, "block": 9, "chunk_id": "", "title": "", "updated": "", "url": ""}
+SENTENCE = {"index": 1, "text": "餐费 <100> 元。", "kind": "claim", "chips": [CHIP, MISSING]}
+SOURCES = [
+    {"n": 1, "block": 2, "title": "报销", "section": "Meals & more", "updated": "2025-03",
+     "authority": "policy", "url": "/chunks/x/"},
+    {"n": 2, "block": 9, "title": "Gone", "section": "", "updated": "", "authority": "other",
+     "url": ""},
+]
+CHIP_HTML = (
+    '<a class="chip" href="/chunks/doc-1%23c01/?claim=a&amp;sig=x" '
+    'hx-get="/chunks/doc-1%23c01/?claim=a&amp;sig=x" hx-target="#citation-body" '
+    'hx-swap="innerHTML" aria-haspopup="dialog" data-n="2" data-block="1" '
+    'data-chunk-id="doc-1#c01" title="Travel &quot;policy&quot; &amp; &lt;b&gt; (2026-01-02)" '
+    'aria-label="{label}Travel &quot;policy&quot; &amp; &lt;b&gt;">[2]</a>'
+)
+SENTENCE_APPEND = (
+    '<div hx-swap-oob="beforeend:#answer-t1"><p class="para" id="para-t1-2">'
+    '<span class="sentence sentence-claim" data-index="1" lang="zh-hans">餐费 &lt;100&gt; 元。 '
+    + CHIP_HTML
+    + ' <span class="chip chip-missing" data-block="9">[3]</span></span> </p></div>'
+)
+SOURCES_HTML = (
+    '\n<ol class="sources" id="sources-t1" lang="{lang}" aria-label="{sources}" '
+    'hx-swap-oob="true">\n  \n  <li class="source" data-n="1" data-block="2">'
+    '<a class="source-link" href="/chunks/x/" hx-get="/chunks/x/" hx-target="#citation-body" '
+    'hx-swap="innerHTML" aria-haspopup="dialog"><span class="source-n">[1]</span> '
+    '<cite class="doc-title">报销</cite></a> · <span class="source-section">Meals &amp; more'
+    '</span> · <span class="doc-updated">{updated} 2025-03</span> · '
+    '<span class="doc-authority">{policy}</span></li>\n  \n  <li class="source" data-n="2" '
+    'data-block="9"><a class="source-link" href=""><span class="source-n">[2]</span> '
+    '<cite class="doc-title">Gone</cite></a></li>\n  \n</ol>\n'
+)
+WORDS = {
+    "en": {"label": "Source 2: ", "lang": "en", "sources": "Sources", "updated": "updated",
+           "policy": "policy", "writing": "Writing the answer…"},
+    "zh-hans": {"label": "来源 2：", "lang": "zh-hans", "sources": "来源", "updated": "更新于",
+                "policy": "制度", "writing": "正在撰写回答…"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_a_streamed_sentence_and_the_source_list_are_the_templates_former_html(
+    language: str,
+) -> None:
+    words: dict[str, Any] = WORDS[language]
+    with translation.override(language):
+        appended = fragment_html.sentence_append_html(
+            key="t1", sentence=SENTENCE, paragraph=2, new=True)
+        sources = fragment_html.sources_html(key="t1", sources=SOURCES, oob="true")
+        progress = fragment_html.progress_html(key="t1", state="writing", oob="true")
+    assert appended == SENTENCE_APPEND.replace("{label}", words["label"])
+    assert sources == SOURCES_HTML.format(**words)
+    assert progress == (
+        '<p class="turn-progress" id="progress-t1" data-state="writing" hx-swap-oob="true">'
+        f'{words["writing"]}</p>'
+    )
+
+
+def test_a_sentence_continuing_its_paragraph_is_appended_to_it() -> None:
+    sentence = {"index": 4, "text": "Taxis: no.", "kind": "gap", "chips": []}
+    html = fragment_html.sentence_append_html(key="t1", sentence=sentence, paragraph=3, new=False)
+    assert html == (
+        '<div hx-swap-oob="beforeend:#para-t1-3"><span class="sentence sentence-gap" '
+        'data-index="4" lang="en">Taxis: no.</span> </div>'
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "context", "built"),
+    [
+        ("chip", {"chip": CHIP}, lambda: fragment_html.chip_html(CHIP)),
+        ("sentence", {"sentence": SENTENCE}, lambda: fragment_html.sentence_html(SENTENCE)),
+        ("sources", {"key": "k", "sources": SOURCES},
+         lambda: fragment_html.sources_html(key="k", sources=SOURCES)),
+        ("progress", {"key": "k", "state": "elsewhere"},
+         lambda: fragment_html.progress_html(key="k", state="elsewhere")),
+    ],
+)
+def test_the_pages_partials_render_the_same_html(name: str, context: dict[str, Any],
+                                                 built: Any) -> None:
+    with translation.override("zh-hans"):
+        assert fragment(name, **context) == built()
