@@ -27,11 +27,12 @@ import html
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from chat.templatetags.chat_tags import AUTHORITY_LABELS, text_lang
+from chat.templatetags.chat_tags import AUTHORITY_LABELS, STATUS_LABELS, text_lang
 
 CITATION_LINK = 'hx-target="#citation-body" hx-swap="innerHTML" aria-haspopup="dialog"'
 
@@ -143,4 +144,86 @@ def progress_html(*, key: str, state: str, oob: str = "") -> SafeString:
     return mark_safe(
         f'<p class="turn-progress" id="progress-{esc(key)}" data-state="{esc(state)}"'
         f"{oob_attr(oob)}>{esc(words)}</p>"
+    )
+
+
+THUMB_UP = (
+    '<svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" '
+    'focusable="false"><path d="M2 10h4v11H2zM8 21V10l5-8c1.6 0 2.6 1.3 2.2 2.9L14.5 9H21c1.1 '
+    '0 2 .9 2 2l-2.4 8.6c-.3.9-1.1 1.4-2 1.4z" fill="currentColor"/></svg>'
+)
+THUMB_DOWN = (
+    '<svg class="icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" '
+    'focusable="false"><path d="M22 14h-4V3h4zM16 3v11l-5 8c-1.6 0-2.6-1.3-2.2-2.9L9.5 15H3c-1.1 '
+    '0-2-.9-2-2l2.4-8.6C3.7 3.5 4.5 3 5.4 3z" fill="currentColor"/></svg>'
+)
+
+
+def footer_html(
+    *, key: str, status: str, trace_id: str = "", feedback: Any = None, copyable: bool = False,
+    oob: str = "",
+) -> SafeString:
+    """The footer ``#footer-<key>`` of a turn, in the active language: its status, and once
+    it ended Copy (when ``copyable``) and the feedback form; the trace id."""
+    actions = ""
+    if status not in ("streaming", "pending"):
+        copy = (
+            f'<button type="button" class="copy-answer button-small" '
+            f'data-copied-label="{esc(_("Copied"))}" data-sources-label="{esc(_("Sources"))}">'
+            f'{esc(_("Copy"))}</button>' if copyable else ""
+        )
+        form = feedback_html(trace_id=trace_id, feedback=feedback) if trace_id else ""
+        actions = f'\n  <span class="turn-actions">\n    {copy}\n    {form}\n  </span>\n  '
+    trace = (
+        f'<span class="trace">{esc(_("Trace"))} <code class="trace-id">{esc(trace_id)}</code>'
+        "</span>" if trace_id else ""
+    )
+    return mark_safe(
+        f'\n<footer class="bubble-footer" lang="{esc(get_language())}" id="footer-{esc(key)}" '
+        f'data-status="{esc(status)}"{oob_attr(oob)}>\n  <span class="turn-status">'
+        f"{esc(STATUS_LABELS.get(status, status))}</span>\n  {actions}\n  {trace}\n</footer>\n"
+    )
+
+
+def feedback_html(*, trace_id: str, feedback: Any = None, saved: bool = False) -> SafeString:
+    """The asker's feedback form on the answer ``trace_id``: thumbs up and down (the one
+    chosen pressed) and, once rated (``feedback``, a ``chat.models.Feedback``), the comment;
+    ``saved`` thanks the asker."""
+    rating = feedback.rating if feedback else ""
+    url, trace = esc(reverse("chat_feedback", args=[trace_id])), esc(trace_id)
+    helpful, not_helpful = esc(_("Helpful")), esc(_("Not helpful"))
+    comment = f"\n  {feedback_comment_html(trace_id, feedback, saved)}\n  " if feedback else ""
+    return mark_safe(
+        f'\n<form class="feedback" id="feedback-{trace}" method="post" action="{url}" '
+        f'hx-post="{url}" hx-target="this" hx-swap="outerHTML" data-rating="{esc(rating)}">\n'
+        f'  <span class="feedback-choices" role="group" '
+        f'aria-label="{esc(_("Was this answer helpful?"))}">\n'
+        f'    <button type="submit" name="rating" value="up" class="feedback-up icon-button" '
+        f'aria-pressed="{str(rating == "up").lower()}" title="{helpful}" '
+        f'aria-label="{helpful}">{THUMB_UP}</button>\n'
+        f'    <button type="submit" name="rating" value="down" class="feedback-down icon-button" '
+        f'aria-pressed="{str(rating == "down").lower()}" title="{not_helpful}" '
+        f'aria-label="{not_helpful}">{THUMB_DOWN}</button>\n  </span>\n  {comment}\n</form>\n'
+    )
+
+
+def feedback_comment_html(trace_id: str, feedback: Any, saved: bool) -> str:
+    """The comment part of a rated answer's feedback form (open after a thumbs down without
+    a comment)."""
+    trace, text = esc(trace_id), feedback.comment
+    opened = " open" if feedback.rating == "down" and not text else ""
+    summary = _("Edit your comment") if text else _("Add a comment")
+    thanks = (
+        f'<span class="feedback-thanks" role="status">'
+        f'{esc(_("Thank you: the reviewers will see this."))}</span>' if saved else ""
+    )
+    return (
+        f'<details class="feedback-comment"{opened}>\n    <summary>{esc(summary)}</summary>\n'
+        f'    <label for="feedback-text-{trace}" class="visually-hidden">'
+        f'{esc(_("Comment for the reviewers (optional)"))}</label>\n'
+        f'    <textarea id="feedback-text-{trace}" name="comment" rows="2" maxlength="2000" '
+        f'placeholder="{esc(_("What was wrong or missing? (optional)"))}">{esc(text)}</textarea>\n'
+        f'    <button type="submit" name="rating" value="{esc(feedback.rating)}" '
+        f'class="button-small feedback-send">{esc(_("Send comment"))}</button>\n  </details>\n'
+        f"  {thanks}"
     )

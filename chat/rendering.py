@@ -1,13 +1,14 @@
 """HTML fragments of a chat turn, shared by the chat page and the websocket consumer.
 
-Both render the partials of ``templates/chat/_fragments.html``, the streamed ones (a
-sentence, the source list, the progress line) built by ``chat.fragment_html`` for both, which
-the consumer calls without the template engine; a partial's name is the DOM
-id prefix (or role) of what it fills, e.g. ``answer`` fills ``#answer-<key>``. ``key`` names
+Both render the partials of ``templates/chat/_fragments.html``; a partial's name is the DOM
+id prefix (or role) of what it fills, e.g. ``answer`` fills ``#answer-<key>``. The streamed
+ones (a sentence with its chips, the source list, the progress line, the footer) are built
+by ``chat.fragment_html``, which those partials call too and the consumer calls directly,
+without the template engine's cost per sentence. ``key`` names
 one assistant turn: ``t<hex>`` while streaming, ``m<message pk>`` for stored messages. The
 websocket variants carry ``hx-swap-oob`` (``oob`` in the context). Sentences, refusals and
-document titles are autoescaped by the templates; nothing here marks text safe except HTML
-that Django templates rendered.
+document titles are autoescaped (by the templates or ``chat.fragment_html``); nothing here
+marks text safe except HTML those rendered.
 
 Dropped sentences never reach this module as text: only their count does.
 
@@ -29,7 +30,7 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from chat.fragment_html import progress_html, sentence_append_html, sources_html
+from chat.fragment_html import footer_html, progress_html, sentence_append_html, sources_html
 from chat.models import Feedback, Message, Trace
 from chat.outcomes import AnswerOutcome
 from chat.selectors import chunk_url, reader_numbers
@@ -315,7 +316,7 @@ def footer_fragment(*, key: str, status: str, outcome: AnswerOutcome) -> SafeStr
     """The oob footer of a turn that ended with ``status``, in the question's language; Copy
     only when the bubble shows something (sentences or a refusal card)."""
     with translation.override(answer_locale(outcome.language)):
-        return fragment(
-            "footer", key=key, status=status, trace_id=outcome.trace_id, oob="true",
+        return footer_html(
+            key=key, status=status, trace_id=outcome.trace_id, oob="true",
             copyable=bool(outcome.sentences or outcome.refusal),
         )

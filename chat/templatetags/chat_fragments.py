@@ -39,3 +39,15 @@ def sources_html(key: str, sources: Iterable[Mapping[str, Any]], oob: str = "") 
 @register.simple_tag
 def progress_html(key: str, state: str, oob: str = "") -> SafeString:
     return fragment_html.progress_html(key=key, state=state, oob=oob)
+
+
+@register.simple_tag
+def footer_html(key: str, status: str, trace_id: str = "", feedback: Any = None,
+                copyable: bool = False, oob: str = "") -> SafeString:
+    return fragment_html.footer_html(key=key, status=status, trace_id=trace_id,
+                                     feedback=feedback, copyable=copyable, oob=oob)
+
+
+@register.simple_tag
+def feedback_html(trace_id: str, feedback: Any = None, saved: bool = False) -> SafeString:
+    return fragment_html.feedback_html(trace_id=trace_id, feedback=feedback, saved=saved)

@@ -4,6 +4,7 @@ escape what documents and the model wrote, and are what the page's partials rend
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -81,6 +82,39 @@ def test_a_sentence_continuing_its_paragraph_is_appended_to_it() -> None:
     )
 
 
+FOOTER = (
+    '\n<footer class="bubble-footer" lang="en" id="footer-t1" data-status="answered" '
+    'hx-swap-oob="true">\n  <span class="turn-status">Answered</span>\n  \n  '
+    '<span class="turn-actions">\n    <button type="button" class="copy-answer button-small" '
+    'data-copied-label="Copied" data-sources-label="Sources">Copy</button>\n    \n'
+    '<form class="feedback" id="feedback-0123abcd" method="post" action="/feedback/0123abcd/" '
+    'hx-post="/feedback/0123abcd/" hx-target="this" hx-swap="outerHTML" data-rating="">\n'
+    '  <span class="feedback-choices" role="group" aria-label="Was this answer helpful?">\n'
+    '    <button type="submit" name="rating" value="up" class="feedback-up icon-button" '
+    'aria-pressed="false" title="Helpful" aria-label="Helpful">' + fragment_html.THUMB_UP
+    + '</button>\n    <button type="submit" name="rating" value="down" '
+    'class="feedback-down icon-button" aria-pressed="false" title="Not helpful" '
+    'aria-label="Not helpful">' + fragment_html.THUMB_DOWN + '</button>\n  </span>\n  \n'
+    '</form>\n\n  </span>\n  \n  <span class="trace">Trace <code class="trace-id">0123abcd'
+    '</code></span>\n</footer>\n'
+)
+
+
+def test_an_ended_answers_footer_is_the_templates_former_html() -> None:
+    with translation.override("en"):
+        footer = fragment_html.footer_html(key="t1", status="answered", trace_id="0123abcd",
+                                           copyable=True, oob="true")
+        streaming = fragment_html.footer_html(key="t1", status="streaming")
+    assert footer == FOOTER
+    assert streaming == (
+        '\n<footer class="bubble-footer" lang="en" id="footer-t1" data-status="streaming">\n'
+        '  <span class="turn-status">Answering…</span>\n  \n  \n</footer>\n'
+    )
+
+
+RATED = SimpleNamespace(rating="down", comment="<b>late</b> & wrong")
+
+
 @pytest.mark.parametrize(
     ("name", "context", "built"),
     [
@@ -90,6 +124,11 @@ def test_a_sentence_continuing_its_paragraph_is_appended_to_it() -> None:
          lambda: fragment_html.sources_html(key="k", sources=SOURCES)),
         ("progress", {"key": "k", "state": "elsewhere"},
          lambda: fragment_html.progress_html(key="k", state="elsewhere")),
+        ("footer", {"key": "k", "status": "stopped", "trace_id": "t9", "feedback": RATED},
+         lambda: fragment_html.footer_html(key="k", status="stopped", trace_id="t9",
+                                           feedback=RATED)),
+        ("feedback", {"trace_id": "t9", "feedback": RATED, "saved": True},
+         lambda: fragment_html.feedback_html(trace_id="t9", feedback=RATED, saved=True)),
     ],
 )
 def test_the_pages_partials_render_the_same_html(name: str, context: dict[str, Any],
