@@ -23,12 +23,13 @@ so the word no longer counts as content the knowledge base lacks. Measured in RE
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
 from kbqa.core.retrieval.translations import translation_terms
-from kbqa.core.text import thesaurus
+from kbqa.core.text import bilingual, thesaurus
+from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, search_terms, terms
 
 SYNONYM_WEIGHT = 0.5  # of a user's own term; Voorhees 1994 (see the module docstring)
@@ -67,16 +68,37 @@ class LexicalQuery:
 def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
     """Per English content term of ``query`` that ``known`` rejects, the index terms of its
     WordNet words of one term that ``known`` accepts and that are no function words (at
-    most ``MAX_EXPANSIONS``). Terms with none are left out; {} when off."""
-    if not enabled():
+    most ``MAX_EXPANSIONS``); per Chinese word the index lacks, its CC-CEDICT
+    near-synonyms the index has (``chinese_terms``). Terms with none are left out; {}
+    when off."""
+    if not _STATE["enabled"]:
         return {}
-    out: dict[str, list[str]] = {}
+    out = chinese_terms(query, known)
+    if not thesaurus.available():
+        return out
     for term in dict.fromkeys(terms(query)):
         if known(term) or not term.isalpha() or not term.isascii() or is_question_word(term):
             continue
         if found := thesaurus.one_word_relatives(term, partial(_index_term, known),
                                                  MAX_EXPANSIONS):
             out[term] = found
+    return out
+
+
+def chinese_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+    """Per Chinese word of ``query`` the index lacks (``synonyms_zh.lookup_words``: a
+    jieba word, or two one-character words read as one: ``弄丢``), its near-synonyms that
+    are index terms and no function words (``synonyms_zh.chinese_synonyms``: ``遗失``), at
+    most ``MAX_EXPANSIONS``. {} without CC-CEDICT."""
+    if not bilingual.available():
+        return {}
+    out: dict[str, list[str]] = {}
+    for word in lookup_words(query):
+        if known(word):
+            continue
+        found = [s for s in chinese_synonyms(word) if known(s) and not is_question_word(s)]
+        if found:
+            out[word] = found[:MAX_EXPANSIONS]
     return out
 
 
@@ -102,5 +124,19 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     own = set(base)
     weights = {t: SYNONYM_WEIGHT for found in expansions.values() for t in found
                if t not in own}
-    ideal = [max(expansions[t], key=idf) if t in expansions else t for t in ideal_terms]
+    ideal = [max(expansions[t], key=idf) if t in expansions else t
+             for t in _merged_pieces(ideal_terms, expansions)]
     return LexicalQuery(base + list(weights), list(dict.fromkeys(ideal)), weights)
+
+
+def _merged_pieces(ideal_terms: Sequence[str], expansions: Mapping[str, list[str]]
+                   ) -> list[str]:
+    """``ideal_terms`` with the one-character pieces of an expanded word jieba split
+    (``弄``, ``丢`` of ``弄丢``) counted once, as that word."""
+    out = list(ideal_terms)
+    for word in expansions:
+        pieces = [t for t in out if len(word) > 1 and len(t) == 1 and t in word]
+        if word in out or not pieces:
+            continue
+        out = [word if t == pieces[0] else t for t in out if t not in pieces[1:]]
+    return out

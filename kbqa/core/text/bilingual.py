@@ -90,6 +90,12 @@ def chinese_words(phrase: str) -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda w: (-counts.get(w, 0), w))[:MAX_WORDS])
 
 
+def gloss_words(gloss: tuple[str, ...]) -> tuple[str, ...]:
+    """Every Chinese headword one of whose glosses is exactly ``gloss``'s terms (one or
+    two: ``("lose",)`` gives 丢失, 遗失, 弄丢...), in the dictionary's order; () when none."""
+    return _tables()[1].get(gloss, ())
+
+
 def bridged_terms(found: frozenset[str] | tuple[str, ...], language: str,
                   vocabulary: frozenset[str] = frozenset()) -> frozenset[str]:
     """``found`` (terms of either language) as terms of ``language`` ("en" or "zh"): numbers

@@ -29,6 +29,7 @@ from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.text import Candidate, fold
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
 from kbqa.core.text import thesaurus
+from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, terms
 
 MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' first
@@ -62,12 +63,26 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
 
         if found := thesaurus.one_word_relatives(t, in_blocks, MAX_SYNONYMS):
             out[fold(t)] = tuple(found)
+    return out | _chinese_synonyms(question, everything)
+
+
+def _chinese_synonyms(question: str, everything: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Per Chinese word of ``question`` no block has (``synonyms_zh.lookup_words``), its
+    CC-CEDICT near-synonyms some block has as a term (at most ``MAX_SYNONYMS``)."""
+    out: dict[str, tuple[str, ...]] = {}
+    for word in lookup_words(question):
+        if word in everything:
+            continue
+        found = [s for s in chinese_synonyms(word) if s in everything and not is_question_word(s)]
+        if found:
+            out[word] = tuple(found[:MAX_SYNONYMS])
     return out
 
 
 def with_synonyms(qterms: Sequence[str], synonyms: Mapping[str, tuple[str, ...]]) -> list[str]:
-    """``qterms`` followed by the synonyms of its terms that it lacks (order kept)."""
-    extra = [s for t in qterms for s in synonyms.get(t, ()) if s not in qterms]
+    """``qterms`` followed by the synonyms of its terms that it lacks (order kept), and of
+    the question's words that its terms hold only as pieces (``弄丢``: ``弄``, ``丢``)."""
+    extra = [s for t in [*qterms, *synonyms] for s in synonyms.get(t, ()) if s not in qterms]
     return list(dict.fromkeys([*qterms, *extra]))
 
 

@@ -1,0 +1,33 @@
+"""Chinese near-synonyms through CC-CEDICT's English glosses: the asker's word meets the
+document's word, and a gloss shared by many words names no synonym."""
+
+from __future__ import annotations
+
+from kbqa.core.retrieval.synonyms import chinese_terms
+from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
+
+
+def test_words_glossed_alike_are_synonyms() -> None:
+    assert "遗失" in chinese_synonyms("弄丢")  # both "to lose"
+    assert "删除" in chinese_synonyms("删掉")  # both "to delete"
+
+
+def test_a_single_character_has_no_synonyms() -> None:
+    assert chinese_synonyms("丢") == ()
+
+
+def test_a_gloss_many_words_share_names_no_synonym() -> None:
+    # 到底 "finally; in the end": "end" glosses dozens of words (完毕, 结束...)
+    assert "完毕" not in chinese_synonyms("到底")
+
+
+def test_a_word_jieba_splits_into_characters_is_looked_up_whole() -> None:
+    assert "弄丢" in lookup_words("上个月打车的发票弄丢了，还能报吗？")
+    assert "删掉" in lookup_words("他的账号多久以后会被删掉？")
+
+
+def test_retrieval_expands_only_words_the_index_lacks() -> None:
+    index = {"发票", "遗失", "丢失", "报销"}
+    found = chinese_terms("发票弄丢了，还能报吗？", index.__contains__)
+    assert set(found["弄丢"]) <= index and "遗失" in found["弄丢"]
+    assert "发票" not in found
