@@ -27,8 +27,9 @@ from typing import Protocol, TypeVar
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
+from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import stem, terms
+from kbqa.core.text.terms import jieba_words, stem, terms
 from kbqa.core.types import Block
 
 
@@ -107,7 +108,7 @@ def subject_words(question: str) -> frozenset[str]:
         return frozenset()
     if detect_language(question) == "zh":
         phrase = first_noun_phrase_zh(question)
-        person = bool(phrase) and phrase[-1] in PERSON_HEADS_ZH
+        person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase))
     else:
         phrase = _asked_run_en(question)
         person = bool(phrase) and is_person_en(phrase)
@@ -166,6 +167,15 @@ def unquoted_thing(question: str, chosen: Sequence[str], blocks: Sequence[Block]
     wanted = frozenset(terms(found.group(1)))
     held = frozenset(terms(" ".join([*chosen, *(b.chunk.section for b in blocks)])))
     return bool(wanted) and not wanted <= held
+
+
+def _person_zh(phrase: str) -> bool:
+    """Whether the last word of the Chinese ``phrase`` names people by its first CC-CEDICT
+    gloss (``同事`` "colleague", ``经理`` "manager"), where its last character does not
+    (``PERSON_HEADS_ZH``)."""
+    words = jieba_words(phrase)
+    glosses = bilingual.english_glosses(words[-1]) if words else ()
+    return bool(glosses) and is_person_en(" ".join(glosses[0]))
 
 
 def _block_terms(block: Block) -> frozenset[str]:
