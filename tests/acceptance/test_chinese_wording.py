@@ -5,6 +5,9 @@
   even when jieba splits the asker's word into single characters (``弄/丢/了``).
 - A question opening with the people it concerns (``同事离职了，…``) asks about the thing of
   its ask clause, not about those people: the answer's passage need not name them.
+- A word jieba's dictionary lacks is its HMM's guess from the characters around it
+  (``全报`` of 能全报吗, ``网盘``): no noun the documents must name, so the question is not
+  refused for it.
 - A question about something the documents do not cover is still refused.
 """
 
@@ -27,6 +30,16 @@ def test_a_lost_invoice_asked_in_spoken_words_gets_the_lost_invoice_rule() -> No
 def test_a_deleted_account_asked_after_who_left_gets_the_deletion_delay() -> None:
     text = shown(converse("left", ["同事离职了，他的公司账号多久以后会被彻底删掉？"]))
     assert "6 个月后删除" in text
+
+
+def test_a_guessed_word_does_not_keep_a_hotel_claim_from_its_limit() -> None:
+    text = shown(converse("hotel", ["下个月去北京出差，看中的酒店一晚 680，能全报吗？"]))
+    assert "每晚不超过 700 元" in text
+
+
+def test_a_guessed_word_does_not_keep_a_leaver_s_files_from_their_owner() -> None:
+    text = shown(converse("files", ["我的同事下个月离职，他网盘里的文件以后归谁管？"]))
+    assert "转交给直属经理" in text
 
 
 def test_a_synonym_does_not_answer_what_the_documents_never_say() -> None:

@@ -24,7 +24,14 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import fold, question_numbers
-from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem, terms
+from kbqa.core.text.terms import (
+    acronym_starts,
+    is_question_word,
+    is_stop_en,
+    jieba_frequency,
+    stem,
+    terms,
+)
 from kbqa.core.text.thesaurus import only_modifier
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
@@ -273,10 +280,13 @@ def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool
 
 def nameable(term: str, question: str) -> bool:
     """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
-    characters that jieba tags as nouns; Latin words of 4+ letters (or an acronym such as
-    "CEO") that are not verbs, not -ing/-ed/-ly forms in the question, and not words
-    WordNet knows only as adjectives or adverbs ("late", "every": ``only_modifier``)."""
+    characters in jieba's dictionary that it tags as nouns (one it lacks is its HMM's guess:
+    ``全报`` of 能全报吗); Latin words of 4+ letters (or an acronym such as "CEO") that
+    are not verbs, not -ing/-ed/-ly forms in the question, and not words WordNet knows
+    only as adjectives or adverbs ("late", "every": ``only_modifier``)."""
     if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
+        return False
+    if not term.isascii() and not jieba_frequency().get(term):
         return False
     if not term.isascii():
         tags = {w: t for w, t in tagged(question)}
