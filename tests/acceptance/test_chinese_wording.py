@@ -8,6 +8,8 @@
 - A word jieba's dictionary lacks is its HMM's guess from the characters around it
   (``全报`` of 能全报吗, ``网盘``): no noun the documents must name, so the question is not
   refused for it.
+- An amount written against the Chinese words around it (``一晚680，``) is the asker's own
+  value, as one set apart by spaces is: the question asks for the limit to check it against.
 - A question about something the documents do not cover is still refused.
 """
 
@@ -40,6 +42,11 @@ def test_a_guessed_word_does_not_keep_a_hotel_claim_from_its_limit() -> None:
 def test_a_guessed_word_does_not_keep_a_leaver_s_files_from_their_owner() -> None:
     text = shown(converse("files", ["我的同事下个月离职，他网盘里的文件以后归谁管？"]))
     assert "转交给直属经理" in text
+
+
+def test_an_amount_without_spaces_is_checked_against_the_limit() -> None:
+    text = shown(converse("hotel-nospace", ["下个月去北京出差，看中的酒店一晚680，能全报吗？"]))
+    assert "每晚不超过 700 元" in text
 
 
 def test_a_synonym_does_not_answer_what_the_documents_never_say() -> None:

@@ -99,3 +99,17 @@ async def test_a_bound_date_is_still_answered() -> None:
                        title="Passage 1")
     draft = await _answer("When does the harbour festival open?", (block,))
     assert draft == "The harbour festival opens on 12 March 2024 at the old docks. [1]"
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("下个月去上海出差，酒店一晚650，能全报吗？", "quantity"),  # the asker's own amount
+        ("这张报销单6000多，能报吗？", "quantity"),
+        ("第24届冬奥会是在冬天举办的吗？", "other"),  # an ordinal, no amount
+        ("这台笔记本是22年领的，还能用吗？", "other"),  # a year
+    ],
+)
+def test_an_amount_written_against_chinese_words_is_the_asker_s_value(question: str,
+                                                                     kind: str) -> None:
+    assert ask_kind(question) == kind

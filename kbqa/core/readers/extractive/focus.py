@@ -238,8 +238,11 @@ def ask_kind(question: str) -> AskKind:
     return "quantity" if kind == "other" and own and not asks_procedure(ask) else kind
 
 
-# Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12").
-_BARE_AMOUNT_RE = re.compile(r"(?<![\w.,-])(?!(?:19|20)\d\d(?!\d))\d{2,}(?:[.,]\d+)?(?![\w.-]|,\d)")
+# Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12"). Chinese
+# writes an amount against its words (一晚650，6000多): a CJK character may precede it and
+# 块, 元 or 多 follow it, but no other word character (22年, 第24届 are dates and ordinals).
+_BARE_AMOUNT_RE = re.compile(r"(?<![A-Za-z\d_.,-])(?!(?:19|20)\d\d(?!\d))\d{2,}(?:[.,]\d+)?"
+                             r"(?![.-]|,\d)(?=$|[\s块元多]|[^\w])")
 _PROPER_RE = re.compile(r"\b[A-Z][a-zà-ÿ]+\b")
 
 
