@@ -35,7 +35,7 @@ from django.utils.translation import gettext_noop
 
 from chat.models import Conversation, Message, Trace
 from kbqa.core.records import TraceRecorder
-from kbqa.db import write_retried
+from kbqa.db import rows_insert, rows_update, write_retried
 
 # This server process, as stored on the pending traces it runs.
 WORKER = {"host": socket.gethostname(), "pid": os.getpid(), "token": uuid.uuid4().hex}
@@ -85,23 +85,23 @@ def turn_begin(
     def write() -> TurnRecord:
         with transaction.atomic():
             stored = conversation_titled(conversation, question, new=new)
-            Trace.objects.create(
-                id=trace_id,
-                user=owner,
-                conversation=stored,
-                question=question,
-                status=Trace.Status.PENDING,
-                provider=provider,
-                model=model,
-                data={"trace_id": trace_id, "status": "pending", "worker": WORKER},
-            )
+            now = timezone.now()
+            rows_insert(Trace, [{
+                "id": trace_id, "created_at": now, "user_id": owner.pk if owner else None,
+                "conversation_id": stored.pk, "question": question,
+                "status": Trace.Status.PENDING.value, "provider": provider, "model": model,
+                "data": {"trace_id": trace_id, "status": "pending", "worker": WORKER},
+            }])
             # one INSERT of both messages, in order (their primary keys come back with them)
-            asked, answer = Message.objects.bulk_create([
-                Message(conversation=stored, role=Message.Role.USER, text=question),
-                Message(conversation=stored, role=Message.Role.ASSISTANT,
-                        status="pending", trace_id=trace_id),
-            ])
-        return TurnRecord(asked, trace_id, answer.pk, stored)
+            said = {"conversation_id": stored.pk, "created_at": now}
+            asked_id, answer_id = rows_insert(Message, [
+                {**said, "role": Message.Role.USER.value, "text": question},
+                {**said, "role": Message.Role.ASSISTANT.value, "status": "pending",
+                 "trace_id": trace_id},
+            ], returning="id")
+        asked = _stored(Message(id=asked_id, conversation=stored, role=Message.Role.USER,
+                                text=question, created_at=now))
+        return TurnRecord(asked, trace_id, answer_id, stored)
 
     IN_FLIGHT.add(trace_id)  # before the row exists: a concurrent read never sees it orphaned
     try:
@@ -116,13 +116,22 @@ def conversation_titled(conversation: Conversation, question: str, *, new: bool)
     characters; inside the caller's transaction. A new one is created afresh on each call, so
     a retried transaction never reuses the primary key of a rolled-back row."""
     if new:
-        return Conversation.objects.create(
-            owner=conversation.owner, title=question[:80], via_api=conversation.via_api
-        )
+        now = timezone.now()
+        values = {"owner_id": conversation.owner_id, "title": question[:80],
+                  "via_api": conversation.via_api, "created_at": now}
+        (pk,) = rows_insert(Conversation, [values], returning="id")
+        return _stored(Conversation(id=pk, **values))
     if not conversation.title:
         conversation.title = question[:80]
-        Conversation.objects.filter(pk=conversation.pk, title="").update(title=conversation.title)
+        rows_update(Conversation, {"title": conversation.title},
+                    where={"id": conversation.pk, "title": ""})
     return conversation
+
+
+def _stored(instance: Any) -> Any:
+    """``instance`` marked as read from the default database (what ``Model.from_db`` does)."""
+    instance._state.adding, instance._state.db = False, connection.alias
+    return instance
 
 
 def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, Any]) -> None:
@@ -134,8 +143,8 @@ def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, An
 
     def write() -> None:
         with transaction.atomic():
-            Trace.objects.filter(id=record.trace_id).update(**fields)
-            Message.objects.filter(pk=record.answer_message_id).update(**shown)
+            rows_update(Trace, fields, where={"id": record.trace_id})
+            rows_update(Message, shown, where={"id": record.answer_message_id})
 
     try:
         write_retried(write)
