@@ -50,7 +50,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from chat.auth import fabricate_allowed, session_user
+from chat.auth import fabricate_allowed, session_logs_in
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
 from chat.questions import question_clean
@@ -192,10 +192,10 @@ class ChatConsumer(AsyncWebsocketConsumer):
             # Sent before the browser saw our close: nothing to answer, nothing to report.
             logger.debug("frame ignored on a refused chat socket")
             return
-        if not await self.session_current():
-            self.admitted = False
-            await self.alert(str(SESSION_ENDED))
-            await self.close(code=CLOSE_UNAUTHENTICATED)
+        # a question's session is checked in its turn's first database trip (``session_key``)
+        asks = not stop_requested(text_data) and sync_parse(text_data) is None
+        if not asks and not await self.session_current():
+            await self.session_end()
             return
         # The answer task copies this context, so it renders in the same language.
         with translation.override(self.language):
@@ -262,6 +262,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             fabricate=fabricate,
             limited=True,
             stop=stop,
+            session_key=self.session_key(),
         )
         question_id = None
         try:
@@ -272,6 +273,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
                         question_id = item.message.pk
                     await self.send_html(self.render_item(item, key, outcome))
         except TurnRejected as exc:
+            if exc.reason == "session_ended":
+                await self.session_end()
+                return
             await self.alert(str(DELETED) if exc.reason == "not_found" else str(exc))
         except asyncio.CancelledError:
             if not stop.is_set():
@@ -388,12 +392,19 @@ class ChatConsumer(AsyncWebsocketConsumer):
         )
         return (question, answer) if question is not None and answer is not None else None
 
+    def session_key(self) -> str:
+        return getattr(self.scope.get("session"), "session_key", None) or ""
+
     @db_async
     def session_current(self) -> bool:
         """Whether the socket's session still logs in its user (not logged out since)."""
-        session = self.scope.get("session")
-        user = session_user(getattr(session, "session_key", None) or "")
-        return user is not None and user.pk == self.user.pk
+        return session_logs_in(self.session_key(), self.user)
+
+    async def session_end(self) -> None:
+        """The session no longer logs the user in: say so and close with 4401."""
+        self.admitted = False
+        await self.alert(str(SESSION_ENDED))
+        await self.close(code=CLOSE_UNAUTHENTICATED)
 
     @db_async
     def conversation_load(self, conversation_id: int) -> Conversation | None:

@@ -104,7 +104,9 @@ def _visible_text(question: str) -> str:
     return "\n".join(" ".join(line.split()) for line in lines).strip()
 
 
-RejectReason = Literal["empty", "too_long", "not_found", "provider_unavailable", "limited"]
+RejectReason = Literal[
+    "empty", "too_long", "not_found", "provider_unavailable", "limited", "session_ended"
+]
 
 
 class TurnRejected(Exception):
@@ -112,7 +114,8 @@ class TurnRejected(Exception):
 
     ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
     missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
-    (``chat.limits``; ``retry_after`` says how many seconds to wait).
+    (``chat.limits``; ``retry_after`` says how many seconds to wait), "session_ended" (the
+    websocket's session no longer logs its user in).
     """
 
     def __init__(

@@ -37,6 +37,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 
 from chat import limits
+from chat.auth import session_logs_in
 from chat.models import Conversation, Message, new_ulid
 from chat.outcomes import AnswerOutcome
 from chat.pipeline_settings import (
@@ -71,6 +72,7 @@ log = logging.getLogger(__name__)
 FAILED = gettext_noop(
     "The answer could not be produced because of an internal error; please try again."
 )
+SESSION_ENDED = gettext_noop("Your session has ended. Log in again to keep asking.")
 
 
 
@@ -89,7 +91,9 @@ class TurnRequest:
     builds one it owns and closes. ``store_trace`` False leaves the trace unstored.
     ``limited`` applies ``chat.limits`` to ``user`` (and ``token_id``, the API token used).
     ``stop``, set by the front end before it cancels the turn, makes the turn "stopped"
-    (by the reader) rather than "cancelled".
+    (by the reader) rather than "cancelled". ``session_key`` (the websocket's) is checked
+    still to log in ``user`` in the turn's first trip to the database
+    (``chat.auth.session_logs_in``): a session ended since is TurnRejected "session_ended".
     """
 
     question: str
@@ -107,6 +111,7 @@ class TurnRequest:
     token_id: int | None = None
     history: tuple[Turn, ...] = ()  # earlier turns when there is no conversation (evaluate)
     stop: asyncio.Event | None = None  # set before cancelling: the reader pressed Stop
+    session_key: str | None = None  # None: no session to check (the API, the terminal)
 
 
 @dataclass(frozen=True)
@@ -193,14 +198,19 @@ def turn_open_db(
 ) -> _Stored:
     """Everything a turn reads and writes before the model is asked, in one trip to the
     database threads (each trip costs the event loop and the thread a hand-over: under
-    ``bench/load.py`` a turn made seven): the conversation checked and loaded (``_load``),
-    the limits passed (``_admit``), then the question stored (``_question_store``).
+    ``bench/load.py`` a turn made seven): the websocket's session checked (still logged
+    in?), the conversation checked and loaded (``_load``), the limits passed (``_admit``),
+    then the question stored (``_question_store``).
 
     ``provider`` is the turn's provider, or the TurnRejected "provider_unavailable" that
     building it raised, raised here after the other checks (a missing conversation is "not
     found" whatever the provider). Raises TurnRejected, or ``DatabaseError`` when the
     question cannot be stored; either way nothing is held (the slot is given back).
     """
+    if request.session_key is not None and not (
+        request.user is not None and session_logs_in(request.session_key, request.user)
+    ):
+        raise TurnRejected("session_ended", SESSION_ENDED)
     stored = _load(request)
     _admit(request, stored)
     try:
