@@ -171,13 +171,15 @@ def trace_fields(trace: TraceRecorder) -> dict[str, Any]:
     }
 
 
-def turns_interrupted_close(*, conversation: Conversation) -> int:
+def turns_interrupted_close(*, conversation: Conversation, pending: bool | None = None) -> int:
     """Mark the conversation's left-over pending turns "interrupted" (trace and assistant
     message; the trace's data says when and why). Returns how many were marked.
 
-    One short SQL statement when nothing is pending (the usual case: read on every question).
+    ``pending``: whether the caller found a pending trace in the conversation just now
+    (``chat.selectors.conversation_visible_pending``), None to look here: one short SQL
+    statement when nothing is pending (the usual case: read on every question).
     """
-    if not _any_pending(conversation.pk):
+    if not (pending if pending is not None else _any_pending(conversation.pk)):
         return 0
     pending = Trace.objects.filter(conversation=conversation, status=Trace.Status.PENDING)
     now = timezone.now()

@@ -46,7 +46,7 @@ from chat.pipeline_settings import (
     provider_shared,
 )
 from chat.questions import TurnRejected, question_checked, question_text
-from chat.selectors import conversation_visible
+from chat.selectors import conversation_visible_pending
 from chat.services import conversation_history, trace_record
 from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
 from kbqa.core.errors import KbqaError, gettext_noop
@@ -145,14 +145,16 @@ def _load(request: TurnRequest) -> _Stored:
     if request.conversation_id is None:
         return _Stored(history=request.history, user=request.user,
                        audience=audience_for(request.user))
-    conversation = conversation_visible(conversation_id=request.conversation_id, user=request.user)
+    conversation, pending = conversation_visible_pending(
+        conversation_id=request.conversation_id, user=request.user
+    )
     if conversation is None:
         raise TurnRejected(
             "not_found",
             f"Conversation {request.conversation_id} does not exist (it may have been "
             "deleted); leave out the conversation to start a new one.",
         )
-    turns_interrupted_close(conversation=conversation)
+    turns_interrupted_close(conversation=conversation, pending=pending)
     history = conversation_history(conversation=conversation)
     # the operator continuing someone's conversation reads what everyone may, not the owner
     audience = audience_for(request.user)
