@@ -66,13 +66,13 @@ async def test_one_websocket_turn_runs_a_pinned_number_of_statements(
             await receive_turn(comm)
     # the session with its user's password and status (still logged in? one statement, two
     # before load7db); the conversation with whether it has a pending turn (one, two before
-    # load7db), its history, the user's groups; the trace, both messages (one INSERT); the hits' chunks, read back three
-    # times: for the question's search and for the conflict gate's two searches for the
-    # asked value ("how often": a duration), in the question's language and in the other (an
-    # English-only knowledge base meets the Chinese words by their translations back); the
-    # trace and the answer completed. main at c182e2d ran 12 (one INSERT per message), 11
-    # before the conflict gate's search; 12 before its search in the other language (branch
-    # xlang6), 13 after it.
+    # load7db), its history, the user's groups; the trace, both messages (one INSERT); the
+    # hits' chunks, read back three times: for the question's search and for the conflict
+    # gate's two searches for the asked value ("how often": a duration), in the question's
+    # language and in the other (an English-only knowledge base meets the Chinese words by
+    # their translations back); the trace and the answer completed. main at c182e2d ran 12
+    # (one INSERT per message), 11 before the conflict gate's search; 12 before its search
+    # in the other language (branch xlang6), 13 after it.
     assert len(seen) == 11, "\n".join(seen)
 
 
