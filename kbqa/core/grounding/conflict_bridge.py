@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 
 from kbqa.core.grounding.conflict_focus import clauses
 from kbqa.core.grounding.mentions import Mention
-from kbqa.core.text.bilingual import available, bridged_terms
+from kbqa.core.text.bilingual import Vocabulary, available, bridged_terms
 from kbqa.core.text.terms import is_question_word, term_set, terms
 from kbqa.core.types import Block
 
@@ -38,12 +38,13 @@ def language_of(block: Block) -> str:
 
 
 def bridged_sequence(found: Iterable[str], language: str,
-                     vocabulary: frozenset[str] = frozenset()) -> tuple[str, ...]:
+                     vocabulary: frozenset[str] | Vocabulary = frozenset()) -> tuple[str, ...]:
     """``found`` (terms, in order) as terms of ``language``, each term's words in its
     place, duplicates dropped (``bilingual.bridged_terms``)."""
+    at_hand = vocabulary if isinstance(vocabulary, Vocabulary) else Vocabulary(vocabulary)
     out: dict[str, None] = {}
     for t in found:
-        out.update(dict.fromkeys(sorted(bridged_terms(frozenset({t}), language, vocabulary))))
+        out.update(dict.fromkeys(sorted(bridged_terms(frozenset({t}), language, at_hand))))
     return tuple(out)
 
 
@@ -55,6 +56,10 @@ class Bridge:
     language: str
     vocabulary: frozenset[str] = frozenset()  # the question's and its language's blocks' terms
     _mentions: dict[int, Mention] = field(default_factory=dict)
+    _at_hand: Vocabulary = field(init=False)  # ``vocabulary`` indexed once per bridge
+
+    def __post_init__(self) -> None:
+        self._at_hand = Vocabulary(self.vocabulary)
 
     @classmethod
     def of(cls, language: str, blocks: Sequence[Block], question: str) -> Bridge:
@@ -78,9 +83,9 @@ class Bridge:
         key = id(m)
         if key not in self._mentions:
             self._mentions[key] = replace(
-                m, context=bridged_sequence(m.context, self.language, self.vocabulary),
-                subject=bridged_sequence(m.subject, self.language, self.vocabulary),
-                clause=bridged_terms(m.clause, self.language, self.vocabulary))
+                m, context=bridged_sequence(m.context, self.language, self._at_hand),
+                subject=bridged_sequence(m.subject, self.language, self._at_hand),
+                clause=bridged_terms(m.clause, self.language, self._at_hand))
         return self._mentions[key]
 
     def clauses(self, blocks: Sequence[Block],
@@ -88,7 +93,7 @@ class Bridge:
         """``own`` (clauses, sections and titles per document) with the documents of the
         other language's entries bridged."""
         other = {b.chunk.doc_id for b in blocks if language_of(b) != self.language}
-        return {doc: [bridged_terms(c, self.language, self.vocabulary) for c in found]
+        return {doc: [bridged_terms(c, self.language, self._at_hand) for c in found]
                 if doc in other else found
                 for doc, found in own.items()}
 
