@@ -78,15 +78,13 @@ from kbqa.core.grounding.bindings import other_group
 from kbqa.core.grounding.conflict_bridge import Bridge
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
-    CLAUSE_END,
     OTHER_MEASURES,
     Focus,
     clauses,
     question_focus,
     unit_terms,
 )
-from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.grounding.mentions import Mention, mentions_of
+from kbqa.core.grounding.mentions import Mention, clause_of, mentions_of
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.quantities import extract_quantities
@@ -197,8 +195,7 @@ def _of_another_subject(m: Mention, question: str, documents: Sequence[str]) -> 
     holds no value of "How many days of sick leave do employees get?", though both say
     "days", "employees" and "leave", when a document (``documents``) contrasts the two
     kinds of leave; such a value is no side of this question's conflict."""
-    text = without_instructions(m.block.chunk.text)
-    clause = next((p for p in CLAUSE_END.split(text) if term_set(p) == m.clause), "")
+    clause = clause_of(m)
     chunk = m.block.chunk
     return bool(clause) and bool(other_group(normalise(question), normalise(clause),
                                              term_set(chunk.section or chunk.title),
