@@ -80,11 +80,11 @@ from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
     OTHER_MEASURES,
     Focus,
-    clauses,
     question_focus,
     unit_terms,
 )
-from kbqa.core.grounding.mentions import Mention, clause_of, mentions_of
+from kbqa.core.grounding.mentions import Mention, mentions_of
+from kbqa.core.grounding.passage_terms import chunk_clauses, clause_of, document_text, heading_terms
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.quantities import extract_quantities
@@ -165,7 +165,8 @@ def find_conflicts(
     bridged_clauses = bridge.clauses(every, own_clauses)
     best: dict[tuple[str, str, str], Conflict] = {}
     documents = _documents(every)
-    kept = [m for m in mentions if not _of_another_subject(m, question, documents)]
+    asked_text = normalise(question)
+    kept = [m for m in mentions if not _of_another_subject(m, asked_text, documents)]
     for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
         if bridge.crosses(a, b):
             conflict = _pair_conflict(bridge.mention(a), bridge.mention(b), bridged_values,
@@ -186,19 +187,18 @@ def _documents(blocks: Sequence[Block]) -> list[str]:
     for b in blocks:
         c = b.chunk
         found.setdefault(c.doc_id, [c.title]).extend([c.section, c.text])
-    return [normalise("\n".join(parts)) for parts in found.values()]
+    return [document_text(tuple(parts)) for parts in found.values()]
 
 
-def _of_another_subject(m: Mention, question: str, documents: Sequence[str]) -> bool:
+def _of_another_subject(m: Mention, asked: str, documents: Sequence[str]) -> bool:
     """Whether ``m``'s clause binds its value to another subject than the question's
     (``bindings.other_group``): "Full-time employees receive 25 days of paid annual leave"
     holds no value of "How many days of sick leave do employees get?", though both say
     "days", "employees" and "leave", when a document (``documents``) contrasts the two
-    kinds of leave; such a value is no side of this question's conflict."""
+    kinds of leave; such a value is no side of this question's conflict. ``asked`` is the
+    question, normalised."""
     clause = clause_of(m)
-    chunk = m.block.chunk
-    return bool(clause) and bool(other_group(normalise(question), normalise(clause),
-                                             term_set(chunk.section or chunk.title),
+    return bool(clause) and bool(other_group(asked, clause, heading_terms(m.block.chunk),
                                              documents))
 
 
@@ -233,8 +233,7 @@ def _clauses_by_document(blocks: Sequence[Block]) -> dict[str, list[frozenset[st
     found: dict[str, list[frozenset[str]]] = {}
     for b in blocks:
         c = b.chunk
-        found.setdefault(c.doc_id, []).extend(
-            [*clauses(c.text), term_set(c.section), term_set(c.title)])
+        found.setdefault(c.doc_id, []).extend(chunk_clauses(c))
     return found
 
 
@@ -313,7 +312,7 @@ def _other_subjects(
             continue
         need = min(MIN_SHARED_TERMS, len(own))
         chunk = two.block.chunk
-        where = two.clause | term_set(chunk.section or chunk.title)
+        where = two.clause | heading_terms(chunk)
         if len(own & where) >= need:
             continue
         if any(len(own & c) >= need for c in own_clauses.get(chunk.doc_id, ())):

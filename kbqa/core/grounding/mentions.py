@@ -7,7 +7,6 @@ and its probe reads them for the asked value (``grounding.conflict_probe``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -66,22 +65,6 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
         out.append((quantity, tuple(context), bound, subject, clause))
         clause_start = quantity.end
     return tuple(out)
-
-
-def clause_of(m: Mention) -> str:
-    """The first clause of ``m``'s block text (without the sentences addressed to the
-    assistant, cut at ``CLAUSE_END``) whose terms are ``m.clause``; "" when none is."""
-    return _clause_texts(m.block.chunk.text).get(m.clause, "")
-
-
-@lru_cache(maxsize=1024)
-def _clause_texts(raw: str) -> Mapping[frozenset[str], str]:
-    """Each clause's terms -> the first clause of ``raw`` (a chunk's text) with those terms.
-    Kept per passage: the conflict gate looks up every value's clause of every answer."""
-    found: dict[frozenset[str], str] = {}
-    for piece in CLAUSE_END.split(without_instructions(raw)):
-        found.setdefault(term_set(piece), piece)
-    return found
 
 
 def _start(q: Quantity) -> int:
