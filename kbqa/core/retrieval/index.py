@@ -32,6 +32,7 @@ IMPACT_MIN = 1_000  # postings: shorter lists are cheap to score, not worth cach
 BLOCK = 1024  # scores per block for the top-k cut-off (see _segment_best; a max over
 # 1,024-wide rows took 0.02 ms per 100,000 scores, over 64-wide rows 0.9 ms: 2026-11-30)
 VIEWS = 64  # audiences whose masks a snapshot keeps
+KNOWN_TERMS = 65_536  # terms whose presence a snapshot remembers (``knows``)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class IndexSnapshot:
         self.terms_version = terms_version
         self._lock = threading.Lock()
         self._views: dict[Audience, _View] = {}
+        self._known: dict[str, bool] = {}
         self._all = self._view_of(self.live)
         self.total = self._all.total
         self.avgdl = self._all.avgdl
@@ -132,8 +134,17 @@ class IndexSnapshot:
         return sum(len(pos) for _, pos, _ in self._postings(term, self.view(audience)))
 
     def knows(self, term: str) -> bool:
-        """Whether some live chunk (whoever may read it) has ``term``."""
-        return self.doc_freq(term) > 0
+        """Whether some live chunk (whoever may read it) has ``term``. Remembered per
+        snapshot (at most ``KNOWN_TERMS`` terms, then all forgotten at once): the snapshot
+        never changes, and expanding one query asks after the same terms many times (each
+        gloss of each word the index lacks, in up to four inflections)."""
+        known = self._known.get(term)
+        if known is None:
+            known = self.doc_freq(term) > 0
+            if len(self._known) >= KNOWN_TERMS:
+                self._known.clear()
+            self._known[term] = known
+        return known
 
     def idf(self, term: str, audience: Audience | None = None) -> float:
         """Lucene IDF of ``term`` over the counted chunks (n = 0 for an unseen term)."""
