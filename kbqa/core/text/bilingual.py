@@ -109,6 +109,16 @@ class Vocabulary:
         self.terms = terms
         self._by_base: dict[str, set[str]] | None = None
         self._by_gloss: dict[str, set[str]] | None = None
+        self._bridged: dict[tuple[str, str], frozenset[str]] = {}
+
+    def bridged(self, term: str, language: str) -> frozenset[str]:
+        """``term`` as terms of ``language`` (``bridged_terms`` of one term), remembered:
+        the clauses of one document repeat their words."""
+        key = (term, language)
+        found = self._bridged.get(key)
+        if found is None:
+            found = self._bridged[key] = _bridged_term(term, language, self)
+        return found
 
     def english_named(self, glossed: frozenset[str]) -> set[str]:
         """The English terms of the vocabulary one of whose base forms is in ``glossed``."""
@@ -145,13 +155,16 @@ def bridged_terms(found: frozenset[str] | tuple[str, ...], language: str,
     at_hand = vocabulary if isinstance(vocabulary, Vocabulary) else Vocabulary(vocabulary)
     out: set[str] = set()
     for t in found:
-        if t[0].isdigit() or t.isascii() == (language == "en"):
-            out.add(t)
-        elif language == "en":
-            out.update(_english_of(t, at_hand) if len(t) > 1 else ())
-        else:
-            out.update(_chinese_of(t, at_hand))
+        out.update(at_hand.bridged(t, language))
     return frozenset(out)
+
+
+def _bridged_term(t: str, language: str, at_hand: Vocabulary) -> frozenset[str]:
+    if t[0].isdigit() or t.isascii() == (language == "en"):
+        return frozenset((t,))
+    if language == "en":
+        return frozenset(_english_of(t, at_hand)) if len(t) > 1 else frozenset()
+    return frozenset(_chinese_of(t, at_hand))
 
 
 def _english_of(word: str, vocabulary: Vocabulary) -> set[str]:
