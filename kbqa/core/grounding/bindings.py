@@ -236,12 +236,12 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
     asked_terms = term_set(asked)
     kinds = [_kinds(d) for d in documents]
     for m, h, _ in sorted(_groups(asked)):
-        if term_set(m) <= own or not _open_class(m):
+        if _word_terms(m) <= own or not _open_class(m):
             continue
         for m2, h2, w2 in sorted(_groups(text)):
-            if h2 != h or term_set(m2) & (asked_terms | BOUND_TERMS) or not _open_class(m2):
+            if h2 != h or _word_terms(m2) & (asked_terms | BOUND_TERMS) or not _open_class(m2):
                 continue
-            if any({(term_set(m), h), (term_set(m2), h)} <= k for k in kinds):
+            if any({(_word_terms(m), h), (_word_terms(m2), h)} <= k for k in kinds):
                 return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
     return _sibling_zh(asked, text, named, documents)
 
@@ -252,7 +252,13 @@ def _kinds(document: str) -> frozenset[tuple[frozenset[str], str]]:
     Cached by the document's text: it depends on nothing else, and every value of an
     answer's blocks is weighed against the same documents (about 4 ms of each answer's CPU
     under bench/load.py when read per value, 2026-12-01)."""
-    return frozenset((term_set(m), h) for m, h, _ in _groups(document))
+    return frozenset((_word_terms(m), h) for m, h, _ in _groups(document))
+
+
+@lru_cache(maxsize=8192)
+def _word_terms(word: str) -> frozenset[str]:
+    """``term_set`` of one modifier word, kept: the same words are weighed for every value."""
+    return term_set(word)
 
 
 def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
@@ -282,6 +288,7 @@ def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequenc
     return ""
 
 
+@lru_cache(maxsize=8192)
 def _open_class(word: str) -> bool:
     """Whether an English ``word`` is one WordNet lists as a noun, verb or adjective (not
     "per", "via"); True for other scripts and without the WordNet data."""
