@@ -13,18 +13,29 @@ Run: ``.venv/bin/python bench/pipeline.py``. Prints medians (milliseconds) of:
 and the ratios that matter: each stage's share of the answer-path total, and the per-sentence
 delay against the gap between tokens of a streaming model (20 ms at 50 tokens/s), which is
 the delay a reader could notice.
+
+``--against DIR`` (another checkout, e.g. ``/work/main``) measures both checkouts' code, each
+in a child process of its own, alternately for ``--rounds`` rounds (3), and prints each
+figure's median per checkout side by side with their ratio (this / DIR): on a shared
+machine, alternating keeps both sides under the same load.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import json
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+# ``--code DIR`` (a child of ``--against``): import kbqa from that checkout instead of this one
+CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else ROOT
+sys.path.insert(0, str(CODE))
 
 from kbqa.core.context.assembly import assemble  # noqa: E402
 from kbqa.core.grounding.citations import Verifier, parse_claim  # noqa: E402
@@ -175,24 +186,72 @@ def median_ms(fn: Callable[[], object], runs: int = RUNS) -> float:
     return statistics.median(times)
 
 
-def main() -> None:
+def measure() -> dict[str, float]:
+    """Every figure of the run (milliseconds, medians), by name, in print order."""
     answer_path()  # warm up: jieba's dictionary and tiktoken's ranks load once
-    total = median_ms(answer_path)
-    print(f"answer path (assemble + verify 10 + conflicts): median {total:.3f} ms")
+    figures = {"answer path (assemble + verify 10 + conflicts)": median_ms(answer_path)}
     for name, fn in stages().items():
-        ms = median_ms(fn)
-        print(f"  {name:36s} median {ms:8.3f} ms  ({ms / total:5.1%} of the answer path)")
+        figures[f"  {name}"] = median_ms(fn)
     latencies = [x for _ in range(RUNS // 10) for x in sentence_latencies()]
-    per_sentence = statistics.median(latencies)
-    print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms (n={len(latencies)})")
-    print(f"  ratio to one token gap ({TOKEN_GAP_MS:.0f} ms): {per_sentence / TOKEN_GAP_MS:.3f}")
+    figures["last delta -> verdict, per sentence"] = statistics.median(latencies)
     through = [x for _ in range(RUNS // 10) for x in pipeline_sentence_latencies()]
-    piped = statistics.median(through)
+    figures["last delta -> sentence event, real pipeline"] = statistics.median(through)
+    return figures
+
+
+def report(figures: dict[str, float]) -> None:
+    total = figures["answer path (assemble + verify 10 + conflicts)"]
+    per_sentence = figures["last delta -> verdict, per sentence"]
+    piped = figures["last delta -> sentence event, real pipeline"]
+    print(f"answer path (assemble + verify 10 + conflicts): median {total:.3f} ms")
+    for name, ms in figures.items():
+        if name.startswith("  "):
+            share = ms / total
+            print(f"  {name.strip():36s} median {ms:8.3f} ms  ({share:5.1%} of the answer path)")
+    print(f"last delta -> verdict, per sentence: median {per_sentence:.3f} ms")
+    print(f"  ratio to one token gap ({TOKEN_GAP_MS:.0f} ms): {per_sentence / TOKEN_GAP_MS:.3f}")
     print(
         f"last delta -> sentence event, real pipeline: median {piped:.3f} ms "
-        f"(n={len(through)}; ratio to one token gap {piped / TOKEN_GAP_MS:.3f}, "
+        f"(ratio to one token gap {piped / TOKEN_GAP_MS:.3f}, "
         f"to the bare verifier path {piped / per_sentence:.1f}x)"
     )
+
+
+def _child(code: Path) -> dict[str, float]:
+    """``measure()`` of checkout ``code``, in a child process."""
+    out = subprocess.run([sys.executable, __file__, "--code", str(code), "--json"],
+                         check=True, capture_output=True, text=True).stdout
+    figures: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return figures
+
+
+def compare(other: Path, rounds: int) -> None:
+    """Both checkouts alternately, ``rounds`` times; medians side by side with the ratio."""
+    runs: dict[Path, list[dict[str, float]]] = {ROOT: [], other: []}
+    for _ in range(rounds):
+        for code in runs:
+            runs[code].append(_child(code))
+    print(f"{'median ms over ' + str(rounds) + ' rounds':52s} {'this':>9s} {'against':>9s} ratio")
+    for name in runs[ROOT][0]:
+        mine = statistics.median(r[name] for r in runs[ROOT])
+        theirs = statistics.median(r[name] for r in runs[other])
+        print(f"{name:52s} {mine:9.3f} {theirs:9.3f} {mine / theirs:5.2f}")
+    print(f"(this: {ROOT}; against: {other})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", type=Path, help="another checkout to measure as well")
+    parser.add_argument("--rounds", type=int, default=3, help="alternate runs per checkout")
+    parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.against:
+        compare(args.against.resolve(), args.rounds)
+    elif args.json:
+        print(json.dumps(measure()))
+    else:
+        report(measure())
 
 
 if __name__ == "__main__":
