@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.text.bilingual import (
+    Vocabulary,
     bridged_terms,
     chinese_words,
     composed_english_terms,
@@ -44,3 +45,16 @@ def test_bridged_terms_meet_the_other_documents_word_through_base_forms() -> Non
     # 关闭 glosses "to close"; the English document says "closed"
     assert "closed" in bridged_terms(frozenset({"关闭"}), "en", frozenset({"closed", "web"}))
     assert "中" not in bridged_terms(frozenset({"within"}), "zh")  # one character: too vague
+
+
+def test_a_vocabulary_indexed_once_bridges_as_the_plain_set_does() -> None:
+    english = frozenset({"closed", "web", "upload", "files", "deleted", "day"})
+    chinese = frozenset({"关闭", "上传", "文件", "删除", "回收站", "天"})
+    at_hand = {"en": Vocabulary(english), "zh": Vocabulary(chinese)}
+    for found, language, plain in [
+        (frozenset({"关闭", "上传", "文件", "30"}), "en", english),
+        (frozenset({"deleted", "file", "upload", "30", "回收站"}), "zh", chinese),
+    ]:
+        for _ in range(2):  # the second time from the vocabulary's memory
+            assert bridged_terms(found, language, at_hand[language]) == bridged_terms(
+                found, language, plain)
