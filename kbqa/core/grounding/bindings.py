@@ -232,7 +232,7 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
     and "单个文件" is no other group than "上传文件" where no document contrasts the two; an
     English modifier must be a noun, verb or adjective to WordNet ("per file" names no kind
     of file)."""
-    own = term_set(text) | named
+    own = _word_terms(text) | named
     asked_terms = term_set(asked)
     kinds = [_kinds(d) for d in documents]
     for m, h, _ in sorted(_groups(asked)):
@@ -257,7 +257,8 @@ def _kinds(document: str) -> frozenset[tuple[frozenset[str], str]]:
 
 @lru_cache(maxsize=8192)
 def _word_terms(word: str) -> frozenset[str]:
-    """``term_set`` of one modifier word, kept: the same words are weighed for every value."""
+    """``term_set`` of a modifier word or of a passage's clause (never a question's), kept:
+    the same words and clauses are weighed for every value of every answer."""
     return term_set(word)
 
 

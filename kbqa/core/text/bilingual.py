@@ -128,7 +128,10 @@ class Vocabulary:
                 if v.isascii():
                     for b in base_forms(v):
                         self._by_base.setdefault(b, set()).add(v)
-        return set().union(*(self._by_base.get(g, ()) for g in glossed))
+        by_base = self._by_base
+        if by_base.keys().isdisjoint(glossed):  # most words: none of the vocabulary's
+            return set()
+        return set().union(*(by_base[g] for g in glossed if g in by_base))
 
     def chinese_named(self, bases: frozenset[str]) -> set[str]:
         """The Chinese words (two characters or more) of the vocabulary one of whose
@@ -139,7 +142,10 @@ class Vocabulary:
                 if len(w) > 1 and not w.isascii():
                     for e in english_terms(w):
                         self._by_gloss.setdefault(e, set()).add(w)
-        return set().union(*(self._by_gloss.get(b, ()) for b in bases))
+        by_gloss = self._by_gloss
+        if by_gloss.keys().isdisjoint(bases):
+            return set()
+        return set().union(*(by_gloss[b] for b in bases if b in by_gloss))
 
 
 def bridged_terms(found: frozenset[str] | tuple[str, ...], language: str,
