@@ -240,8 +240,10 @@ def _restriction_issue(clause: str, sources: Sequence[tuple[int, SourceText]]) -
     clauses stating it have no restriction and their sentences lack the word it restricts
     to (``predicates.restriction_scope``); else which restriction."""
     scope = restriction_scope(clause)
+    if scope is None:  # most clauses: no source clause need be matched
+        return ""
     matched = _matched(polar_form(clause), sources)
-    if scope is None or not matched or any(c.restriction for _, c in matched):
+    if not matched or any(c.restriction for _, c in matched):
         return ""
     held = {n: src.sentences for n, src in sources}
     if any(scope[1] in held[n][c.sentence][1] for n, c in matched):
