@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
+from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
 from kbqa.core.readers.extractive.answered_words import unanswered
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
@@ -137,16 +138,19 @@ def _select(question: str, blocks: Sequence[Block]) -> Selection:
     question = spell_numbers(question)
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
     synonyms = block_synonyms(question, terms)
-    chosen = _select_terms(question, blocks, terms, synonyms)
+    bridges = acronym_bridges(question, [b.chunk for b in blocks])
+    chosen = _select_terms(question, blocks, terms, synonyms, bridges=bridges)
     if chosen.declined:
-        return _select_crossing(question, blocks, terms, synonyms, chosen)
-    if not only_expanded(chosen.chosen, _question_terms(question, terms, synonyms), synonyms):
+        return _select_crossing(question, blocks, terms, synonyms, chosen, bridges)
+    if not only_expanded(chosen.chosen, _question_terms(question, terms, synonyms,
+                                                        bridges=bridges), synonyms):
         return chosen
     return Selection((), chosen.uncovered, True)  # only a synonym's other sense matched
 
 
 def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
-                     synonyms: Mapping[str, tuple[str, ...]], declined: Selection) -> Selection:
+                     synonyms: Mapping[str, tuple[str, ...]], declined: Selection,
+                     bridges: Mapping[str, tuple[str, ...]]) -> Selection:
     """When the reader declines, the question once more with its words that no block has
     read in the other language's block words (``crossing``: the fact is only in a passage
     of the other language); ``declined`` unless that answers. Only after a decline, so an
@@ -154,7 +158,7 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
     translations = block_translations(question, terms)
     if not translations:
         return declined
-    crossed = _select_terms(question, blocks, terms, synonyms, translations)
+    crossed = _select_terms(question, blocks, terms, synonyms, translations, bridges)
     # A translation is weaker evidence than the asker's own word: an answer through it must
     # cover the whole question (no "Not covered" word left: "yearly training / conference
     # budget" met 会议室 through "conference" alone, with "budget" uncovered).
@@ -163,25 +167,29 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
 
 def _question_terms(question: str, terms: Sequence[frozenset[str]],
                     synonyms: Mapping[str, tuple[str, ...]],
-                    translations: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+                    translations: Mapping[str, tuple[str, ...]] | None = None,
+                    bridges: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
     """The question's terms as the reader matches them: expanded (``expand.expand``; with
     ``translations``, a word no block has by its other-language block words), the
     blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
     (``synonyms.with_synonyms``). A word no block has stays too: it is still missing
-    content for the declines, whatever its synonyms match."""
+    content for the declines, whatever its synonyms match; an acronym the blocks define
+    (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
+    replaced by it when no block writes it."""
     qterms = with_bigrams(question, expand(question_terms(question), terms, translations),
                           terms)
-    return with_synonyms(qterms, synonyms)
+    return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
 
 
 def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
                   synonyms: Mapping[str, tuple[str, ...]],
-                  translations: Mapping[str, tuple[str, ...]] | None = None) -> Selection:
-    qterms = _question_terms(question, terms, synonyms, translations)
+                  translations: Mapping[str, tuple[str, ...]] | None = None,
+                  bridges: Mapping[str, tuple[str, ...]] | None = None) -> Selection:
+    qterms = _question_terms(question, terms, synonyms, translations, bridges)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
-    ask = set(_question_terms(ask_clause(question), terms, synonyms, translations))
+    ask = set(_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
     if leans_on_context(question, ask, df):
         ask = set()
     absent = [t for t in qterms if df[t] == 0 and t in ask]
@@ -204,7 +212,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
                         | own_values(question, qterms)) | EVERYONE
     topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
-    weights = term_weights(present, pool, df, len(blocks))
+    weights = capped(term_weights(present, pool, df, len(blocks)), bridges or {})
     added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
     focus = {t: f * SYNONYM_WEIGHT if t in added else f
              for t, f in salience(present, light).items()}
@@ -214,7 +222,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         units = frozenset()
     scorer = Scorer(weights, kind, list_items(pool),
                     key_terms(focus_weights(weights, focus, topics)),
-                    synonym_groups(groups(present), synonyms), names_before(question),
+                    synonym_groups(groups(present), {**synonyms, **(bridges or {})}),
+                    names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
                     focus, units)
     # A how-to question is answered only by an action for its task (``steps``).
@@ -280,7 +289,8 @@ def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:
     policy about employees), as ``select`` expands it (``能报`` -> ``报销``)."""
     terms = [folded_terms(f"{c.text}\n{c.section}\n{c.title}") for c in chunks]
     ask = ask_clause(spell_numbers(question))
-    qterms = _question_terms(ask, terms, block_synonyms(ask, terms))
+    qterms = _question_terms(ask, terms, block_synonyms(ask, terms),
+                             bridges=acronym_bridges(ask, chunks))
     df = block_frequency(qterms, terms)
     return all(share < 1.0 for share in asked_absent(ask, qterms, df, len(chunks)).values())
 

@@ -1,0 +1,18 @@
+"""English questions in people's own words, end to end on the demo knowledge base (issue 12,
+the natural-phrasing target): each kind of miss fixed is asserted as the user sees it, the
+answer's sentences or the refusal (``test_follow_ups.converse`` runs the turn service)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.acceptance.test_follow_ups import converse, shown
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
+
+
+def test_an_acronym_meets_the_phrase_the_documents_define_it_as() -> None:
+    # The sign-in page writes "two-factor authentication (2FA)"; the steps say the phrase.
+    text = shown(converse("acronym-2fa", ["How do I set up 2FA?"]))
+    assert "two-factor authentication" in text.lower()
+    assert "Administrators can make 2FA mandatory" not in text
