@@ -16,3 +16,17 @@ def test_an_acronym_meets_the_phrase_the_documents_define_it_as() -> None:
     text = shown(converse("acronym-2fa", ["How do I set up 2FA?"]))
     assert "two-factor authentication" in text.lower()
     assert "Administrators can make 2FA mandatory" not in text
+
+
+@pytest.mark.parametrize(("question", "expected", "never"), [
+    # "home" (of "been home") is a light word only the context uses; the heading "Working
+    # from home" once made it outrank the ask clause's own noun.
+    ("I've been home ill since Monday. Do I need something from a doctor?", "doctor's note",
+     "monitor"),
+])
+def test_words_only_the_context_uses_do_not_choose_the_answer(
+    question: str, expected: str, never: str
+) -> None:
+    text = shown(converse(f"context-{expected[:8]}", [question]))
+    assert expected in text
+    assert never not in text

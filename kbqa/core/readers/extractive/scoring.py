@@ -109,6 +109,10 @@ class Scorer:
     # The asker's units ("items" of "about 2,000 items"), set when some candidate states a
     # number in one of them: then only such a sentence states the asked quantity (units.py).
     units: frozenset[str] = frozenset()
+    # Light words only the context before the ask clause uses ("been home with the flu",
+    # "keeps getting 429s"): a heading using them ("Working from home", "Getting an access
+    # token") is about them, the question is not, so they stay light there too.
+    unasked: frozenset[str] = frozenset()
 
     def states(self, c: Candidate) -> bool:
         """Whether ``c`` states what the question asks for, with a span of its own (a
@@ -145,7 +149,7 @@ class Scorer:
     def __call__(self, c: Candidate, heading: bool = True, typed: bool = True) -> float:
         asked = frozenset(self.weights)
         # A label ("**上传一直没有开始**：…") heads its sentence as a section heading does.
-        topics = c.context | c.lead
+        topics = (c.context | c.lead) - self.unasked
         base = (self.total(self.own(c, heading), True, topics)
                 + CONTEXT_WEIGHT * self.total(asked & c.context, True, topics)
                 + LEAD_WEIGHT * self.total(asked & c.lead, True, topics))

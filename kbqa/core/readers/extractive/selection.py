@@ -211,6 +211,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     present = [t for t in qterms if df[t] > 0]
     light = light_parts(qterms, light_terms(question) | unit_terms(question)
                         | own_values(question, qterms)) | EVERYONE
+    unasked = frozenset(t for t in present if ask and t not in ask)  # context words only
     topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
     weights = capped(term_weights(present, pool, df, len(blocks)), bridges or {})
     added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
@@ -225,7 +226,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                     synonym_groups(groups(present), {**synonyms, **(bridges or {})}),
                     names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
-                    focus, units)
+                    focus, units, unasked)
     # A how-to question is answered only by an action for its task (``steps``).
     answering = pool
     if is_procedure(question, kind):
