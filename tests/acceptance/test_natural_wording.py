@@ -30,3 +30,11 @@ def test_words_only_the_context_uses_do_not_choose_the_answer(
     text = shown(converse(f"context-{expected[:8]}", [question]))
     assert expected in text
     assert never not in text
+
+
+def test_a_yes_no_predicate_is_not_stated_by_the_same_word_used_as_a_noun() -> None:
+    # "…need no expense claim" names the noun "expense"; it does not say whether a
+    # subscription may be expensed, and must not lead the answer.
+    events = converse("predicate-noun",
+                      ["I bought a Spotify subscription for myself. Can I expense it?"])
+    assert "Book travel through the company travel portal" not in shown(events)

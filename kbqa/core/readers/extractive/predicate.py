@@ -122,7 +122,26 @@ def states_predicate(question: str, text: str) -> bool:
     if any(_CJK_RE.search(f) and f in text for f in forms):
         return True
     words = {m.group().lower() for m in _WORD_RE.finditer(text)}
-    return any(_verb_bases(w) & forms or w in forms for w in words)
+    bases = _predicate_bases(question)
+    after = verbs_after(text)
+    return any((_verb_bases(w) & forms or w in forms)
+               and not (w in bases and _noun_too(w) and fold(stem(w)) not in after)
+               for w in words)
+
+
+@lru_cache(maxsize=512)
+def _predicate_bases(question: str) -> frozenset[str]:
+    """The English verb bases of ``predicate_terms`` themselves (not their relatives)."""
+    return frozenset(b for w in predicate_terms(question) if not _CJK_RE.search(w)
+                     for b in _verb_bases(w))
+
+
+def _noun_too(word: str) -> bool:
+    """Whether English ``word``, written as the predicate's bare base, is a noun as well
+    ("expense", "claim"): then a sentence states the predicate with it only as a verb
+    (after a modal or "to"). "…need no expense claim" names the noun, it does not say
+    whether "Can I expense it?": that sentence led the answer."""
+    return bool(thesaurus.morphy(word, "noun"))
 
 
 def predicate_first(question: str, scored: Sequence[tuple[float, T]],
