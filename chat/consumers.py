@@ -38,22 +38,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import uuid
 from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from chat.auth import fabricate_allowed, session_logs_in
+from chat.frames import InputRejected, question_parse, stop_requested
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
-from chat.questions import question_clean
 from chat.rendering import (
     event_fragment,
     footer_fragment,
@@ -64,7 +62,7 @@ from chat.rendering import (
 from chat.selectors import conversation_visible
 from chat.socket_scope import scope_language, socket_tab
 from chat.turn_sync import sync_parse, turns_settle
-from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn, question_checked
+from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Done, Event
 from kbqa.db import db_async
 
@@ -72,7 +70,6 @@ logger = logging.getLogger(__name__)
 
 CLOSE_UNAUTHENTICATED = 4401
 CLOSE_FORBIDDEN = 4403
-TRUTHY = {True, "1", "true", "on", "yes"}
 # Lazy: rendered inside ``translation.override`` of the socket's language.
 SESSION_ENDED = gettext_lazy("Your session has ended. Log in again to keep asking.")
 NOT_AVAILABLE = gettext_lazy("This conversation is not available.")
@@ -85,48 +82,6 @@ DELETED = gettext_lazy(
 # Keyed by the page (``tab``) that asked, with the Stop event, so the same page's reopened
 # socket can still stop it.
 DETACHED: dict[str, tuple[asyncio.Task[None], asyncio.Event | None]] = {}
-
-
-class InputRejected(Exception):
-    """A message the consumer will not answer; ``str(exc)`` is shown to the user."""
-
-
-def frame_limit() -> int:
-    """Largest frame read, in characters: the question limit plus room for htmx headers."""
-    return settings.KBQA_MAX_QUESTION_CHARS * 4 + 4096
-
-
-def question_parse(text_data: str | None) -> tuple[str, bool]:
-    """``(question, fabricate requested)`` from one frame. Raises InputRejected."""
-    if text_data is None:
-        raise InputRejected(_("Send the question as text."))
-    if len(text_data) > frame_limit():
-        raise InputRejected(_("This message is too large to read."))
-    try:
-        data: Any = json.loads(text_data)
-    except (ValueError, RecursionError):
-        raise InputRejected(
-            _("The message could not be read. Reload the page and try again.")
-        ) from None
-    raw = data.get("question") if isinstance(data, dict) else None
-    try:
-        question = question_checked(raw if isinstance(raw, str) else "")
-    except TurnRejected as exc:
-        if exc.reason == "empty" and not question_clean(raw if isinstance(raw, str) else ""):
-            raise InputRejected(_("Type a question before sending.")) from None
-        raise InputRejected(str(exc)) from None
-    return question, data.get("fabricate") in TRUTHY
-
-
-def stop_requested(text_data: str | None) -> bool:
-    """Whether the frame is the Stop button's ``{"type": "stop"}`` (or Esc's)."""
-    if not text_data or len(text_data) > 200 or '"stop"' not in text_data:
-        return False
-    try:
-        data: Any = json.loads(text_data)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "stop"
 
 
 def conversation_group(conversation_id: int) -> str:

@@ -53,17 +53,7 @@ from kbqa.core.errors import KbqaError, gettext_noop
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
-from kbqa.core.types import (
-    EVERYONE,
-    Audience,
-    Done,
-    Error,
-    Event,
-    Meta,
-    Mode,
-    Retriever,
-    Turn,
-)
+from kbqa.core.types import EVERYONE, Audience, Done, Error, Event, Meta, Mode, Retriever, Turn
 from kbqa.db import db_async
 from sources.selectors import KnowledgeBaseRetriever, audience_for
 
@@ -73,7 +63,6 @@ FAILED = gettext_noop(
     "The answer could not be produced because of an internal error; please try again."
 )
 SESSION_ENDED = gettext_noop("Your session has ended. Log in again to keep asking.")
-
 
 
 # ----------------------------------------------------------------------------- the request

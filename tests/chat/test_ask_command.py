@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
-from chat.consumers import InputRejected, question_parse
+from chat.frames import InputRejected, question_parse
 from chat.models import Conversation, Message, Trace
 from kbqa.core.errors import ProviderError
 from tests.chat.kb import (

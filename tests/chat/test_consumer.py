@@ -17,7 +17,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
-from chat.consumers import frame_limit
+from chat.frames import frame_limit
 from chat.models import Conversation, Message, Trace
 from sources.claim_links import claim_signature
 from tests.chat.kb import (

@@ -1,0 +1,58 @@
+"""What the chat socket's frames say: a question (with the staff's fabricate switch) or a
+Stop. Parsing is apart from the consumer so the terminal (``ask``) and tests read a frame the
+same way, and every refusal is one sentence the user can act on (in the socket's language).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from chat.questions import TurnRejected, question_checked, question_clean
+
+TRUTHY = {True, "1", "true", "on", "yes"}
+
+
+class InputRejected(Exception):
+    """A message the consumer will not answer; ``str(exc)`` is shown to the user."""
+
+
+def frame_limit() -> int:
+    """Largest frame read, in characters: the question limit plus room for htmx headers."""
+    return settings.KBQA_MAX_QUESTION_CHARS * 4 + 4096
+
+
+def question_parse(text_data: str | None) -> tuple[str, bool]:
+    """``(question, fabricate requested)`` from one frame. Raises InputRejected."""
+    if text_data is None:
+        raise InputRejected(_("Send the question as text."))
+    if len(text_data) > frame_limit():
+        raise InputRejected(_("This message is too large to read."))
+    try:
+        data: Any = json.loads(text_data)
+    except (ValueError, RecursionError):
+        raise InputRejected(
+            _("The message could not be read. Reload the page and try again.")
+        ) from None
+    raw = data.get("question") if isinstance(data, dict) else None
+    try:
+        question = question_checked(raw if isinstance(raw, str) else "")
+    except TurnRejected as exc:
+        if exc.reason == "empty" and not question_clean(raw if isinstance(raw, str) else ""):
+            raise InputRejected(_("Type a question before sending.")) from None
+        raise InputRejected(str(exc)) from None
+    return question, data.get("fabricate") in TRUTHY
+
+
+def stop_requested(text_data: str | None) -> bool:
+    """Whether the frame is the Stop button's ``{"type": "stop"}`` (or Esc's)."""
+    if not text_data or len(text_data) > 200 or '"stop"' not in text_data:
+        return False
+    try:
+        data: Any = json.loads(text_data)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("type") == "stop"
