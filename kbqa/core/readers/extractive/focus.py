@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
+from kbqa.core.readers.extractive.own_names import blank_own_names
 from kbqa.core.readers.extractive.question import (
     ROLE_RE,
     AnswerKind,
@@ -274,7 +275,9 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
-    if tagged(question):
+    if kind == "place":
+        blanked = blank_own_names(question, blanked)
+    elif tagged(question):
         for word, tag in tagged(question):
             if tag == "nr" and word in blanked:
                 blanked = blanked.replace(word, "…")
