@@ -275,7 +275,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
-    if kind == "place":
+    if kind in ("place", "name"):  # "2004 Summer Olympics", 南非 for 2010南非世界杯的冠军
         blanked = blank_own_names(question, blanked)
     elif tagged(question):
         for word, tag in tagged(question):

@@ -1,11 +1,12 @@
-"""The question's own names, blanked from a sentence before it is read for a place.
+"""The question's own names, blanked from a sentence before it is read for a place or name.
 
-A place ask ("Which city hosted the harbour games in 2016?", 2016年海港运动会在哪举办？) is
-not answered by a sentence whose only proper name is the question's own, written another
-way ("the 2016 Harbour Games") or tagged by jieba as a place although it is a common noun
-(城市). Measured 2026-12-01 on RGB whole files (offline reader, re-run on each case's
-retrieved blocks): en_fact 2 fewer answers to negatives-only cases, zh_fact 3 fewer, no
-right answer lost; demo, natural and natural3 unchanged.
+A place ask ("Which city hosted the harbour games in 2016?", 2016年海港运动会在哪举办？) or a
+name ask (2010南非世界杯的冠军) is not answered by a sentence whose only proper name is the
+question's own, written another way ("the 2016 Harbour Games", "南非…赢得了冠军") or tagged
+by jieba as a place although it is a common noun (城市). Measured 2026-12-01 on RGB whole
+files (offline reader, re-run on each case's retrieved blocks): place asks en_fact 2 fewer
+answers to negatives-only cases, zh_fact 3 fewer; name asks zh_fact 2 fewer; no right
+answer lost; demo, natural and natural3 unchanged.
 """
 
 from __future__ import annotations
