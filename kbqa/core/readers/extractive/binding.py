@@ -76,6 +76,13 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     unit_terms,
 )
+from kbqa.core.readers.extractive.roles import (
+    another_role,
+    another_title,
+    antecedent,
+    beyond_role,
+)
+from kbqa.core.readers.extractive.scope import other_scope
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.types import Block
 
@@ -142,12 +149,18 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
         return True
     if kind == "quantity" and uncounted(question, part):
         return True
+    if kind in ("quantity", "number", "money") and other_scope(question, upto):
+        return True  # "年均1300万人", "全省…136.8万人" for the country's figure of a year
     if another_frame(question, window):
         return True
     if other_edition(question, window) or forecast(question, window):
         return True
     if other_work(question, window):
         return True
+    if kind in ("person", "name") and another_role(question, part):
+        return True  # "video director Bruce Gowers" for the film's director
+    if another_title(question, part):
+        return True  # the "Hawaii State Teacher of the Year" for the National one
     return kind in ("quantity", "money") and wrong_unit(question, part)
 
 
@@ -168,6 +181,7 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     # (RGB whole files: zh_refine −3 unsupported answers for −1 right, en_fact −1,
     # zh_fact −2).
     about = anchor - frozenset(t for t in anchor if _YEAR_RE.fullmatch(t))
+    about = beyond_role(question, about)  # "video director" shares only the role
     for i, part in enumerate(parts):
         # A span opening the sentence ("合同终止后 45 天内，该组织的全部文件…会被永久删除")
         # is an adverbial whose subject is the clause after it.
@@ -175,7 +189,7 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         window = " ".join(parts[max(0, i - back):i + 1 + ahead])
         if (_states_span(kind, part, i == 0, question)
                 and not _about_another(kind, question, part, window, " ".join(parts[:i + 1]))
-                and folded_terms(window) & about):
+                and folded_terms(antecedent(parts, i, window)) & about):
             return True
     return False
 
