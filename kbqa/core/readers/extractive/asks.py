@@ -45,6 +45,8 @@ _EN_ROLE_RE = re.compile(
 _ZH_RELATION_GROUPS = (
     ("赢得", "获胜", "胜选", "夺冠", "夺得", "击败", "战胜", "当选", "胜出", "连任"),
     ("创办", "创立", "创始", "创建", "成立", "建立", "创始人"),
+    # 谁演的: who plays a part; the cast is stated by one of these, not by a list of films.
+    ("谁演", "饰演", "扮演", "主演", "出演", "饰", "演员", "主角", "领衔"),
 )
 _EN_ROLE_GROUPS = (
     ("director", "directed", "directs", "direct"),

@@ -272,6 +272,8 @@ def uncounted(question: str, clause: str) -> bool:
     if match is None:
         return False
     noun = tagged(match.group(2))[0][0]  # "球队参" of 多少支球队参赛 -> 球队
-    pattern = (rf"{_NUMBER}\s*{_MEASURES}?[\u4e00-\u9fff]{{0,4}}?"
-               rf"(?:{re.escape(noun)}|{re.escape(noun[-1])})")
+    # The noun's last character stands for it only right after the number ("东盟10国"):
+    # after a modifier it ends another word ("6200多家美国企业").
+    pattern = (rf"{_NUMBER}\s*{_MEASURES}?"
+               rf"(?:[\u4e00-\u9fff]{{0,4}}?{re.escape(noun)}|{re.escape(noun[-1])})")
     return not re.search(pattern, unicodedata.normalize("NFKC", clause))
