@@ -1,4 +1,5 @@
-"""Which words a shown answer already answers, so its "Not covered" line never names them.
+"""Which words a "Not covered" line may name: the question's nouns no block has
+(``gap_names``), and never one a shown answer already answers (``unanswered``).
 
 A gap line under an answer must not contradict it. "离职的时候笔记本电脑可以买下来吗？"
 answered with "……可以按剩余账面价值购买" has nothing missing about 买下; "Is parking in
@@ -20,9 +21,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.readers.extractive.focus import is_yes_no
-from kbqa.core.readers.extractive.question import tagged
+from kbqa.core.readers.extractive.question import function_words, nameable, tagged
+from kbqa.core.readers.extractive.text import gap_sentence, surfaces
+from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import is_question_word, terms
 from kbqa.core.text.thesaurus import morphy, related
+from kbqa.core.types import Block
 
 _PREDICATE_TAGS = re.compile(r"^(?:v[a-z]*|a[a-z]*)$")  # jieba: verbs, adjectives (vn, ad, an)
 _ADJECTIVE_TAGS = re.compile(r"^a[a-z]*$")
@@ -56,3 +62,20 @@ def _said_otherwise(word: str, text: str) -> bool:
     """Whether ``text`` (lower case) uses one of ``word``'s WordNet relatives (``related``;
     its inflections never reach a gap line: terms are matched stemmed)."""
     return any(re.search(rf"\b{re.escape(r)}\b", text) for r in related(word))
+
+
+def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
+    """The question's own words for ``absent`` terms (in no block) that a gap sentence may
+    name: nouns only, never digits, verbs or function words (``nameable``,
+    ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
+    question: a question word that no block's original text mentions)."""
+    skip = function_words(question)
+    asks = [w for w in terms(question) if not w.isascii() and is_question_word(w)]
+    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip
+                                and not any(t in w for w in asks)])
+    if not words:
+        return ()
+    verifier = Verifier(blocks, question=question)
+    language = detect_language(question)
+    return tuple(w for w in words
+                 if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)

@@ -7,6 +7,10 @@ by jieba as a place although it is a common noun (城市). Measured 2026-12-01 o
 files (offline reader, re-run on each case's retrieved blocks): place asks en_fact 2 fewer
 answers to negatives-only cases, zh_fact 3 fewer; name asks zh_fact 2 fewer; no right
 answer lost; demo, natural and natural3 unchanged.
+
+And the other way round: a sentence that names another place or name for a thing the
+question names ("the Rotterdam office" for "the Chengdu office's hours") is about another
+thing (``names_before``, ``contradicts``).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 from kbqa.core.readers.extractive.question import question_terms, tagged
 from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import is_question_word, stem
 
 # jieba's name tags (as ``focus.names`` reads them, but "eng": a Latin word is handled as
 # English below).
@@ -40,3 +44,36 @@ def blank_own_names(question: str, text: str) -> str:
     return _CAPITALISED_RUN_RE.sub(
         lambda m: "…" if any(fold(stem(w.lower())) in own for w in m.group().split())
         else m.group(), text)
+
+
+def names_before(text: str) -> dict[str, frozenset[str]]:
+    """For each word that follows a proper name in ``text``, the names before it:
+    "Chengdu office" -> ``{"offic": {"chengdu"}}``; ``成都办公室`` -> ``{"办公室": {"成都"}}``."""
+    out: dict[str, set[str]] = {}
+    words = tagged(text)
+    if words:
+        pairs = [(a, b) for (a, ta), (b, _) in zip(words, words[1:], strict=False)
+                 if ta in NAME_TAGS]
+    else:
+        found = re.findall(r"(?<=\S\s)([A-Z][a-z]+) ([a-z]+)", text)
+        # "Which plans" after a sentence end names no plan: a stop word is no name.
+        pairs = [(a.lower(), fold(stem(b))) for a, b in found if not is_question_word(a.lower())]
+        # A table cell "Plan: Enterprise" names its plan as "Enterprise plan" would.
+        cells = re.findall(r"(?:^|; )([A-Z][a-z]+): ([A-Z][a-z]+)(?=;|$)", text)
+        pairs += [(b.lower(), fold(stem(a.lower()))) for a, b in cells]
+    for name, head in pairs:
+        out.setdefault(head, set()).add(name)
+    return {h: frozenset(n) for h, n in out.items()}
+
+
+def contradicts(question_names: dict[str, frozenset[str]], sentence: str) -> bool:
+    """Whether ``sentence`` names another place or name for a thing the question names
+    (``question_names`` from ``names_before``) and never the question's own."""
+    if not question_names:
+        return False
+    low = sentence.lower()
+    for head, names in names_before(sentence).items():
+        asked = question_names.get(head)
+        if asked and not names & asked and not any(a in low for a in asked):
+            return True
+    return False

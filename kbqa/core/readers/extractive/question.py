@@ -96,7 +96,6 @@ _NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, fore
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
 # conjunctions, particles, interjections. Numerals and quantifiers stay (天 in 多少天).
 _SCORELESS_TAGS = re.compile(r"^(?:f|p|c|u[a-z]*|y|e|o)$")
-_NAME_TAGS = re.compile(r"^(?:ns|nr|nt|nz)$")
 # jieba tags of words that qualify what is asked about rather than name it: verbs ("vn",
 # a noun made from a verb, names a thing).
 _QUALIFIER_TAGS = re.compile(r"^v[dgiq]?$")
@@ -300,39 +299,6 @@ def nameable(term: str, question: str) -> bool:
     if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) for w in surface):
         return False
     return len(term) >= 4
-
-
-def names_before(text: str) -> dict[str, frozenset[str]]:
-    """For each word that follows a proper name in ``text``, the names before it:
-    "Chengdu office" -> ``{"offic": {"chengdu"}}``; ``成都办公室`` -> ``{"办公室": {"成都"}}``."""
-    out: dict[str, set[str]] = {}
-    words = tagged(text)
-    if words:
-        pairs = [(a, b) for (a, ta), (b, _) in zip(words, words[1:], strict=False)
-                 if _NAME_TAGS.match(ta)]
-    else:
-        found = re.findall(r"(?<=\S\s)([A-Z][a-z]+) ([a-z]+)", text)
-        # "Which plans" after a sentence end names no plan: a stop word is no name.
-        pairs = [(a.lower(), fold(stem(b))) for a, b in found if not is_question_word(a.lower())]
-        # A table cell "Plan: Enterprise" names its plan as "Enterprise plan" would.
-        cells = re.findall(r"(?:^|; )([A-Z][a-z]+): ([A-Z][a-z]+)(?=;|$)", text)
-        pairs += [(b.lower(), fold(stem(a.lower()))) for a, b in cells]
-    for name, head in pairs:
-        out.setdefault(head, set()).add(name)
-    return {h: frozenset(n) for h, n in out.items()}
-
-
-def contradicts(question_names: dict[str, frozenset[str]], sentence: str) -> bool:
-    """Whether ``sentence`` names another place or name for a thing the question names
-    (``question_names`` from ``names_before``) and never the question's own."""
-    if not question_names:
-        return False
-    low = sentence.lower()
-    for head, names in names_before(sentence).items():
-        asked = question_names.get(head)
-        if asked and not names & asked and not any(a in low for a in asked):
-            return True
-    return False
 
 
 def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kbqa.core.readers.extractive.focus import AskKind, is_yes_no, new_answer
-from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common, contradicts
+from kbqa.core.readers.extractive.own_names import contradicts
+from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.readers.extractive.units import in_unit
 from kbqa.core.types import Block

@@ -10,10 +10,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
-from kbqa.core.readers.extractive.answered_words import unanswered
+from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
@@ -40,21 +39,19 @@ from kbqa.core.readers.extractive.narrowing import (
     unmentioned_groups,
     unquoted_thing,
 )
+from kbqa.core.readers.extractive.own_names import contradicts, names_before
 from kbqa.core.readers.extractive.picking import pick
 from kbqa.core.readers.extractive.predicate import predicate_first, undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     VERBS,
     asked_absent,
-    contradicts,
     english_verbs,
     function_words,
     groups,
     in_matched_phrase,
     light_parts,
     light_terms,
-    nameable,
-    names_before,
     qualifiers,
     question_terms,
     too_specific,
@@ -88,14 +85,11 @@ from kbqa.core.readers.extractive.text import (
     candidates,
     fold,
     folded_terms,
-    gap_sentence,
     list_items,
-    surfaces,
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
-from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.procedures import PROCEDURE_NOUNS, asked_action, opening_verbs
-from kbqa.core.text.terms import is_question_word, stem, terms
+from kbqa.core.text.terms import is_question_word, stem
 from kbqa.core.types import Block, Chunk
 
 _DIGIT_RE = re.compile(r"\d")
@@ -388,20 +382,3 @@ def _only_light(best: Candidate, scorer: Scorer) -> bool:
     saves them anything"): while the question's own words are absent (the caller checks),
     such a sentence is about something else."""
     return all(scorer.salience.get(t, 1.0) < 1.0 for t in scorer.covers(best))
-
-
-def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
-    """The question's own words for ``absent`` terms (in no block) that a gap sentence may
-    name: nouns only, never digits, verbs or function words (``nameable``,
-    ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
-    question: a question word that no block's original text mentions)."""
-    skip = function_words(question)
-    asks = [w for w in terms(question) if not w.isascii() and is_question_word(w)]
-    words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip
-                                and not any(t in w for w in asks)])
-    if not words:
-        return ()
-    verifier = Verifier(blocks, question=question)
-    language = detect_language(question)
-    return tuple(w for w in words
-                 if verifier.verify(parse_claim(gap_sentence(language, [w]))).ok)
