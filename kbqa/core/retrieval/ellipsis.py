@@ -138,6 +138,26 @@ def has_anaphora_en(text: str) -> bool:
     return anaphor_en(text) is not None
 
 
+# Determiners that introduce a thing into the discourse: possessives and indefinites
+# ("my password", "a colleague"); "the"/"this" point back to one already named (English
+# grammar's definite/indefinite contrast: Quirk et al. 1985, §5.26-5.40).
+INTRODUCING_EN = frozenset("my your our his her a an some another".split())
+
+
+def introduces_referent_en(text: str) -> bool:
+    """True when ``text`` names a new thing of its own: a content word right after a
+    possessive or indefinite determiner ("What if I lose my laptop?", "what if a colleague
+    leaves?"). "What if we exceed the limit?" (definite) and "what happens if we go over?"
+    (no object) name none: they lean on the earlier question."""
+    words = list(_EN_WORD_RE.finditer(text))
+    acronyms = acronym_starts(text)
+    return any(
+        m.group().lower() in INTRODUCING_EN and i + 1 < len(words)
+        and not is_stop_en(words[i + 1].group(), words[i + 1].start() in acronyms)
+        for i, m in enumerate(words)
+    )
+
+
 def is_fragment_en(text: str) -> bool:
     """"for the Chengdu folks going to Shanghai?": a prepositional phrase, no question of
     its own; it only narrows the earlier question, however long it is."""
@@ -198,7 +218,9 @@ def is_follow_up(question: str, previous: str = "") -> bool:
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
-        return True  # "what happens if we go over?": a condition on the earlier subject
+        # "what happens if we go over?": a condition on the earlier subject, unless the
+        # condition brings a thing of its own ("what if I forget my password?")
+        return not introduces_referent_en(rest)
     first = (_EN_WORD_RE.findall(rest) or [""])[0].lower()
     if connector and first in QUESTION_WORDS and not has_pronoun(rest):
         return False  # "And what is the upload limit?" is a question of its own

@@ -166,12 +166,23 @@ def group_span_zh(topic: str) -> tuple[int, int] | None:
 _NAME_TAGS = ("ns", "nr", "nt")
 
 
+# jieba tags of the words that may lead a name without changing what it names: a verb of
+# motion or a preposition ("去绵阳", "在成都", "到北京"; ICTCLAS v, p).
+_NAME_LEAD_TAGS = ("v", "p")
+
+
 def _parallel_name_zh(noun: str, topic: str) -> str | None:
+    """A place, person or organisation name replacing the topic's name of the same kind;
+    a verb of motion or preposition before it ("那去绵阳呢？") goes with the topic's own
+    wording, never twice ("出差去去绵阳")."""
     import jieba.posseg
 
-    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun)]
+    tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun) if w.word.strip()]
+    while len(tagged) > 1 and tagged[0][1].startswith(_NAME_LEAD_TAGS):
+        tagged = tagged[1:]
     if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
         return None
+    noun = tagged[0][0]
     for word, flag in jieba.posseg.cut(topic):
         if flag == tagged[0][1] and word != noun:
             return f"{core(topic.replace(word, noun, 1))}？"
@@ -225,15 +236,19 @@ def _subject_zh(topic: str) -> str:
     return subject.strip() if noun else ""
 
 
-def first_noun_phrase_zh(topic: str) -> str:
+def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:
     """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``,
-    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one."""
+    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one. With ``things_only`` a run
+    of place names alone (jieba's ns: 成都 of "在成都出差住酒店…") says where, not what is
+    asked about, and the next run is taken (酒店)."""
     import jieba.posseg
 
-    run = ""
+    run, places = "", True
     for pair in jieba.posseg.cut(topic):
         if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip():
-            run += pair.word
-        elif run:
+            run, places = run + pair.word, places and pair.flag == "ns"
+        elif run and not (things_only and places):
             break
-    return run
+        else:
+            run, places = "", True
+    return "" if things_only and places else run

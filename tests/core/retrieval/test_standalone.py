@@ -36,6 +36,9 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("那年假呢？", (Turn("user", "员工每年有多少天病假？"),), "员工每年有多少天年假？"),
         ("那成都呢？", (Turn("user", "去上海出差住酒店每晚最多能报多少钱？"),),
          "去成都出差住酒店每晚最多能报多少钱？"),
+        # a verb of motion before the new place is the topic's own, never said twice
+        ("那去绵阳呢？", (Turn("user", "出差去上海，酒店一晚最多能报多少？"),),
+         "出差去绵阳，酒店一晚最多能报多少？"),
         # in another language the new noun keeps the frame, never the old focus
         ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假 (days)?"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
@@ -136,6 +139,13 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("How do I reset my password?", RATE_EN, "How do I reset my password?"),
         ("Is it possible to restore a deleted folder?", RATE_EN,
          "Is it possible to restore a deleted folder?"),
+        # a condition naming a thing of its own (possessive, indefinite) is a new question;
+        # one on a thing already named ("the limit") or on nothing leans back
+        ("What if I forget my password?", (Turn("user", "How often are laptops replaced?"),),
+         "What if I forget my password?"),
+        ("what if a colleague leaves?", RATE_EN, "What if a colleague leaves?"),
+        ("What if we exceed the limit?", RATE_EN,
+         "What if we exceed the limit (rate limit of the open API)?"),
     ],
 )
 def test_elided_follow_ups_take_the_earlier_topic(
@@ -159,6 +169,9 @@ def test_elided_follow_ups_take_the_earlier_topic(
         # a complete second question starts a new topic for the third
         (["开放 API 的速率限制是多少？", "回收站里的文件能保留多久？"], "那历史版本呢？",
          "历史版本里的文件能保留多久？"),
+        # a condition with its own thing ("my laptop") asks neither turn's focus
+        (["How often are laptops replaced?", "and monitors?"], "What if I lose my laptop?",
+         "What if I lose my laptop?"),
     ],
 )
 def test_chains_of_three_turns(earlier: list[str], question: str, expected: str) -> None:
@@ -261,7 +274,9 @@ def test_assistant_answers_never_enter_the_query() -> None:
      ("团建的预算是多少？", False), ("管理员呢？", True), ("超过了会怎样？", True),
      ("丢失的工牌要多久内报告？", False), ("怎么请假？", False), ("那怎么申请？", True),
      ("迟到了怎么办？", True), ("一年有几天年假？", False), ("过期了怎么办？", True),
-     ("what if we exceed it?", True),
+     ("what if we exceed it?", True), ("what happens if we go over?", True),
+     ("What if we exceed the limit?", True), ("What if I forget my password?", False),
+     ("What if I lose my laptop?", False),
      ("Is it true that contractors get a laptop?", False), ("what about that?", True)],
 )
 def test_is_follow_up(question: str, expected: bool) -> None:
