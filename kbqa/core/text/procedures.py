@@ -20,7 +20,8 @@ reader's internals.
   closed list ``_OPERATION_VERBS``) not followed by an auxiliary (then it was a noun
   subject: "Leave requests must be…", "Support should…"); or a modal with the addressee
   or a generic subject and a verb, not negated ("you can sign out under …", "employees
-  must report …", "Claims must be submitted through …"). Chinese (jieba's part-of-speech
+  must report …", "Claims must be submitted through …"), or a passive with its means
+  ("claimed through the normal expense process"). Chinese (jieba's part-of-speech
   tags): an operation verb or a verb opening the sentence after discourse markers (首先,
   然后, 请, 先, 第一步…), ``请`` + verb anywhere, or a modal (可以, 需要, 须, 必须, 应, 要…)
   followed by a verb in its clause, not negated (不得, 无需 …). Perfective 了/过 after the
@@ -171,6 +172,9 @@ _EN_MODAL_RE = re.compile(
 # stolen equipment must be reported to the IT helpdesk within 24 hours").
 _EN_OBLIGATION_RE = re.compile(
     r"\b(?:must|should|needs? to|has to|have to|is to|are to) be (?:\w+ )?\w+(?:ed|en)\b")
+# A passive naming its means states the way something is done ("…, claimed through the
+# normal expense process with a receipt", "requests are submitted via the portal").
+_EN_MEANS_RE = re.compile(r"\b\w+(?:ed|en) (?:through|via|in|using) (?:the|a|an|your) ")
 _EN_REPORTED_RE = re.compile(
     r"(?<!\bare )(?<!\bis )(?<!\bbe )(?<!\bbeen )(?<!\bget )"
     r"\b(?:asked|said|says|reported|raised|suggested|suggests|mentioned|noted|proposed"
@@ -192,7 +196,7 @@ def gives_action(sentence: str) -> bool:
         return _zh_action(text)
     if any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c):
         return True
-    if _EN_OBLIGATION_RE.search(text.lower()):
+    if _EN_OBLIGATION_RE.search(text.lower()) or _EN_MEANS_RE.search(text.lower()):
         return True
     m = _EN_MODAL_RE.search(text.lower())
     return m is not None and (m.group(1).startswith("be ") or _is_verb(m.group(1)))

@@ -57,6 +57,15 @@ def test_a_best_block_naming_none_of_the_asked_thing_is_off_subject() -> None:
     assert not off_subject(question, 1, [laptops])
 
 
+def test_a_place_name_says_where_not_what_is_asked_about() -> None:
+    hotels = make_block(1, "住宿：北京、上海每晚不超过 700 元，其他城市每晚不超过 500 元。",
+                        section="住宿", language="zh")
+    office = make_block(2, "成都办公室的 IT 服务台在三楼。", language="zh")
+    question = "在成都出差住酒店每晚能报销多少？"  # the standalone form of "那成都呢？"
+    assert "成都" not in subject_words(question)
+    assert not off_subject(question, 1, [hotels, office])
+
+
 @pytest.mark.parametrize(
     "question",
     [

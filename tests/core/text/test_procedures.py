@@ -49,6 +49,9 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("Lost or stolen equipment must be reported to the IT helpdesk within 24 hours.", True),
         ("You can sign out of all devices under Account > Security.", True),
         ("Claims must be submitted through the expense tool.", True),
+        # a passive with its means says how it is done
+        ("The company pays a one-time allowance of EUR 300, claimed through the normal "
+         "expense process with a receipt.", True),
         # mentions, facts, minutes, reported speech
         ("Sofia asked for a short video about setting up 2FA.", False),
         ("Chen said that password resets are the most common ticket.", False),

@@ -107,7 +107,7 @@ def subject_words(question: str) -> frozenset[str]:
     if _CONSEQUENCE_RE.search(question):
         return frozenset()
     if detect_language(question) == "zh":
-        phrase = first_noun_phrase_zh(question)
+        phrase = first_noun_phrase_zh(question, things_only=True)
         person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase))
     else:
         phrase = _asked_run_en(question)

@@ -61,4 +61,12 @@ def unnamed(question: str, anchor: frozenset[str], qterms: frozenset[str],
     # The word after 如何/怎么 is the asked action, however jieba tags it (如何重置密码).
     nouns.discard(asked_action(ask))
     named = {group[t] for t in terms if t in everything and (t.isascii() or len(t) > 1)}
+    if any(s & _OTHERS_ZH and s & _PLACES_ZH for s in seen):
+        named |= {t for t in nouns if tags.get(t) == "ns"}  # 其他城市 names 成都 too
     return frozenset(nouns - named)
+
+
+# A sentence stating the rule for every other place ("其他城市每晚不超过 500 元") names any
+# place the question asks about (成都, jieba's ns) that the listed ones leave out.
+_OTHERS_ZH = frozenset("其他 其余 其它".split())
+_PLACES_ZH = frozenset("城市 地区 国家 省份 地方 地点".split())
