@@ -57,3 +57,18 @@ def test_a_how_to_without_its_object_is_answered_from_the_topic() -> None:
     events = converse("apply-answered", ["How much is the home office allowance?",
                                          "how do I apply?"])
     assert "claimed through the normal expense process" in shown(events)
+
+
+def test_another_thing_after_a_determined_one_is_asked_in_its_place() -> None:
+    # before: "How much can I spend on a hotel, for meals?" was refused
+    events = converse("meals", ["How much can I spend on a hotel?", "what about meals?",
+                                "and with customers?"])
+    assert "EUR 80 per person" in shown(events)
+    assert "per night" not in shown(events)
+
+
+def test_a_chain_with_a_connector_and_a_pronoun_keeps_the_topic() -> None:
+    events = converse("trial-end", ["How long is the NimbusDrive free trial?",
+                                    "Do they need a credit card for it?",
+                                    "and if nobody picks a plan when it runs out?"])
+    assert "read-only" in shown(events)

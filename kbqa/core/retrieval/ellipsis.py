@@ -214,7 +214,9 @@ def is_follow_up(question: str, previous: str = "") -> bool:
     if not zh and (connector and is_fragment_en(rest)):
         return True
     if len(_EN_WORD_RE.findall(rest)) and has_anaphora_en(rest) and not zh:
-        return len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
+        # a connector and a pronoun both point back, however many words follow ("and if
+        # nobody picks a plan when it runs out?")
+        return connector or len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:

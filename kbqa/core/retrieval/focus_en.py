@@ -103,6 +103,9 @@ def parallel_en(body: str, topic: str) -> str | None:
     if of:  # "sick days" for "days of annual leave": the modifier's slot, not half of it
         return _into_of_phrase(body, topic, of)
     asked = _asked_thing(topic, every)
+    determined = None if same or runs or asked else _determined_thing(topic, every)
+    if determined:  # "How much can I spend on a hotel?": the thing it names
+        return _into_determined(body, topic, determined)
     if not same and asked:  # "What laptop will I get…?": the thing asked about
         runs = [asked]
     if not (same or runs):
@@ -201,6 +204,28 @@ def _asked_thing(topic: str, runs: list[tuple[int, int]]) -> tuple[int, int] | N
     if not first or first.group(1).lower() not in _ASKING_DETERMINERS:
         return None
     return next(((a, b) for a, b in runs if a == first.end()), None)
+
+
+def _determined_thing(topic: str, runs: list[tuple[int, int]]) -> tuple[int, int, int] | None:
+    """(determiner start, run start, run end) of the first content run right after a
+    determiner ("a hotel" of "How much can I spend on a hotel?"): with no phrase of two
+    words, the thing the question names; None without."""
+    for a, b in runs:
+        found = re.search(r"\b(?:the|a|an|my|our|your)\s+$", topic[:a], re.IGNORECASE)
+        if found:
+            return found.start(), a, b
+    return None
+
+
+def _into_determined(body: str, topic: str, spans: tuple[int, int, int]) -> str:
+    """The topic with its determined thing replaced by ``body``'s noun: with the noun's own
+    determiner ("and a train ticket?"), none for a plural ("what about meals?": "spend on
+    meals"), else the topic's ("and PIN?": "reset my PIN")."""
+    det, start, end = spans
+    noun = _DETERMINER_RE.sub("", body)
+    if noun != body or _singular(head(noun)) != head(noun):
+        return _agreeing(topic[:det], body if noun != body else noun, topic[end:])
+    return _agreeing(topic[:start], noun, topic[end:])
 
 
 def replace_name_en(noun: str, topic: str) -> str | None:

@@ -146,6 +146,17 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("what if a colleague leaves?", RATE_EN, "What if a colleague leaves?"),
         ("What if we exceed the limit?", RATE_EN,
          "What if we exceed the limit (rate limit of the open API)?"),
+        # a connector and a pronoun point back however long the rest is
+        ("and if nobody picks a plan when it runs out?",
+         (Turn("user", "How long is the NimbusDrive free trial?"),),
+         "If nobody picks a plan when the NimbusDrive free trial runs out?"),
+        # with no phrase of two words the thing after a determiner is the focus
+        ("what about meals?", (Turn("user", "How much can I spend on a hotel?"),),
+         "How much can I spend on meals?"),
+        ("and a train ticket?", (Turn("user", "Can I expense a taxi?"),),
+         "Can I expense a train ticket?"),
+        ("and my PIN?", (Turn("user", "How do I reset my password?"),),
+         "How do I reset my PIN?"),
     ],
 )
 def test_elided_follow_ups_take_the_earlier_topic(
