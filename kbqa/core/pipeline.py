@@ -38,8 +38,7 @@ from kbqa.core.grounding.refusals import (
 )
 from kbqa.core.grounding.standing_notice import NoticeBoard
 from kbqa.core.providers.base import Provider
-from kbqa.core.readers.extractive.focus import ask_kind
-from kbqa.core.readers.extractive.selection import ask_covered
+from kbqa.core.readers import typed_answer_possible
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
@@ -135,14 +134,13 @@ def passes_low_score_gate(hits: Sequence[ScoredChunk], config: PipelineConfig) -
 def passes_typed_gate(query: str, hits: Sequence[ScoredChunk], config: PipelineConfig) -> bool:
     """Whether a question below ``min_relevance`` may still be answered: some hit reaches
     ``reader_relevance`` and the question asks for a typed value (a quantity, an amount, a
-    date, a name: ``focus.ask_kind``), which an answer must state with a span of its own,
-    bound to the question's words; a yes/no or open question ("《超越》讲述的是什么内容")
-    is answered by any on-topic sentence, so it is not let through on weak words; nor is
-    one whose ask names a thing the best hits never mention (``selection.ask_covered``:
-    "实习生" in a sick-leave policy for employees)."""
+    date, a name), which an answer must state with a span of its own, bound to the
+    question's words; a yes/no or open question ("《超越》讲述的是什么内容") is answered by
+    any on-topic sentence, so it is not let through on weak words; nor is one whose ask
+    names a thing the best hits never mention ("实习生" in a sick-leave policy for
+    employees). The reader decides both (``readers.typed_answer_possible``)."""
     return (any(h.relevance >= config.reader_relevance for h in hits)
-            and ask_kind(query) != "other"
-            and ask_covered(query, [h.chunk for h in hits[:config.max_blocks]]))
+            and typed_answer_possible(query, [h.chunk for h in hits[:config.max_blocks]]))
 
 
 def _apply_authority(

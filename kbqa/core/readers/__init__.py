@@ -1,0 +1,26 @@
+"""Readers: what turns blocks into a draft without a model (the offline extractive reader).
+
+The pipeline asks a reader one question of its own before generation, through this
+package's public surface only (``typed_answer_possible``), so the reader's question
+analysis can change without the pipeline reaching into its modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kbqa.core.readers.extractive.focus import ask_kind
+from kbqa.core.readers.extractive.selection import ask_covered
+from kbqa.core.types import Chunk
+
+
+def typed_answer_possible(question: str, chunks: Sequence[Chunk]) -> bool:
+    """Whether ``question`` asks for a typed value (a quantity, an amount, a date, a name:
+    ``focus.ask_kind``), which an answer must state with a span of its own, and every noun
+    its ask clause names is mentioned by ``chunks`` (texts, headings, titles:
+    ``selection.ask_covered``; "实习生" is not covered by a sick-leave policy for
+    employees). A yes/no or open question is ``False``: any on-topic sentence would do."""
+    return ask_kind(question) != "other" and ask_covered(question, chunks)
+
+
+__all__ = ["typed_answer_possible"]
