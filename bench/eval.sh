@@ -52,6 +52,10 @@ $PY manage.py evaluate sources/demo/natural_holdout2.jsonl --provider "$PROVIDER
 # after that.
 $PY manage.py evaluate sources/demo/natural3.jsonl --provider "$PROVIDER" --out "$OUT/natural3"
 
+# 3f. A fourth code-blind set (60 cases, 2026-12-02, written from the documents alone by a
+# writer who read no code and no other set): held out, scored only to report.
+$PY manage.py evaluate sources/demo/natural4.jsonl --provider "$PROVIDER" --out "$OUT/natural4"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
