@@ -3,6 +3,9 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# `make run` needs only the server's packages (and psycopg, so a DATABASE_URL works);
+# the suite's tools (playwright, mypy, reportlab, the load bench's clients) come with `make test`.
+RUN_STAMP := $(VENV)/.installed-run
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -11,15 +14,20 @@ PORT ?= 8000
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[postgres]"
+	touch $(RUN_STAMP)
+
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev,postgres]"
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 install: $(STAMP)
 
 # KBQA_DEMO: DEBUG off (the app's own error pages), a demo login, static files served.
-run: install
+run: $(RUN_STAMP)
 	KBQA_DEMO=1 $(BIN)/python manage.py migrate --noinput
 	KBQA_DEMO=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
 	KBQA_DEMO=1 $(BIN)/daphne -b $(HOST) -p $(PORT) kbqa.asgi:application
