@@ -33,6 +33,7 @@ from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.retrieval.synonyms import warm as synonyms_warm
 from kbqa.core.text.bilingual import warm as bilingual_warm
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms, terms
+from kbqa.core.text.tokens import encoding
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
 from sources.vectors import current_encoder
@@ -220,15 +221,24 @@ def index_opens() -> int:
 
 def index_warm() -> IndexStatus:
     """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
-    start loading the tokenizer's dictionary in a background thread (jieba, about 0.7 s; a
-    question arriving sooner waits for it), WordNet's index (about 2 s, ``synonyms.warm``),
+    start loading the tokenizer's dictionary in a background thread (``text_tools_warm``:
+    jieba, about 0.7 s, and tiktoken; a question arriving sooner waits for it), WordNet's index (about 2 s, ``synonyms.warm``),
     CC-CEDICT (about 1 s, ``bilingual.warm``) and the sentence encoder when one is
     configured, so the server listens at once. Returns the status (logged if there is a problem)."""
-    threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
+    threading.Thread(target=text_tools_warm, name="kbqa-warm", daemon=True).start()
     threading.Thread(target=synonyms_warm, name="kbqa-warm-wordnet", daemon=True).start()
     threading.Thread(target=bilingual_warm, name="kbqa-warm-cedict", daemon=True).start()
     threading.Thread(target=_warm_encoder, name="kbqa-warm-encoder", daemon=True).start()
     return index_status()
+
+
+def text_tools_warm() -> None:
+    """Load what finding a text's terms and counting its tokens need, once per process:
+    jieba's dictionary (about 0.7 s; about 5 s the first time on a machine, when jieba
+    writes its cache) and tiktoken's cl100k_base (about 0.3 s). Returns at once when both
+    are loaded; a call made while the start-up thread loads them waits for it."""
+    terms("预热 warm")
+    encoding()
 
 
 def _warm_encoder() -> None:

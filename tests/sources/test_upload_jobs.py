@@ -178,3 +178,28 @@ def test_reingesting_a_large_document_runs_in_the_background(admin_client: Clien
     assert rows(admin_client.get(CHANGELIST).content.decode()) == [
         ("travel.md", "ready", "travel.md: unchanged doc-010 (1 chunk, 0 new, 0 superseded)")
     ]
+
+
+def test_small_files_are_ingested_at_once_even_when_the_text_tools_load_slowly(
+    admin_client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A freshly started server loads jieba and tiktoken on its first ingest (seconds the
+    first time on a machine): several small files uploaded together are still all
+    ingested while the page answers, not all but the first sent to the background."""
+    import sources.admin_upload
+
+    settings.KBQA_UPLOAD_INLINE_KB = 256
+    monkeypatch.setattr(sources.admin_upload, "text_tools_warm", lambda: time.sleep(2.5))
+    files = [
+        SimpleUploadedFile(
+            f"policy-{n}.md",
+            f"---\ndoc_id: doc-2{n}\ntitle: Policy {n}\n---\n# Rule\n\nRule {n} applies.\n".encode(),
+        )
+        for n in range(5)
+    ]
+    html = admin_client.post(UPLOAD_URL, {"files": files}, follow=True).content.decode()
+    assert "in the background" not in html
+    assert sorted(Document.objects.values_list("doc_id", flat=True)) == [
+        f"doc-2{n}" for n in range(5)
+    ]
+    assert not IngestJob.objects.exists()
