@@ -22,6 +22,8 @@
 // - The question box has no maxlength (it would cut a paste silently): a counter appears near
 //   the limit and says by how much a question is over it. Enter on an empty or blank box
 //   says why nothing was sent.
+// - While an answer streams, Enter sends nothing: the question stays in the box and the alert
+//   says to send it when the answer has finished (or Esc to stop that answer).
 // - After thumbs down the comment box has the focus; after another feedback button, that
 //   button (htmx replaces the form, which would leave the focus on <body>).
 (function () {
@@ -43,7 +45,9 @@
   box.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }
     e.preventDefault();
-    if (box.value.trim()) { form.requestSubmit(); } else { showAlert(form.dataset.emptyMessage || ''); }
+    if (!box.value.trim()) { showAlert(form.dataset.emptyMessage || ''); return; }
+    if (streamingNow()) { showAlert(form.dataset.busyMessage || ''); return; }
+    form.requestSubmit();
   });
 
   // ---- length: the server refuses a question over the limit with the same message
@@ -133,6 +137,12 @@
 
   document.body.addEventListener('htmx:wsConfigSend', function (e) {
     var name = stateName();
+    if (name === 'open' && streamingNow() && e.target === form) {
+      e.preventDefault();  // one answer at a time: keep the question in the box
+      if (e.detail && e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
+      showAlert(form.dataset.busyMessage || '');
+      return;
+    }
     if (name === 'open') { return; }
     e.preventDefault();
     if (e.detail && e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
@@ -197,6 +207,8 @@
     var current = document.querySelector('.conversation-link[aria-current="page"]');
     if (current) { titleFollow(current.textContent.trim()); }
     streamingShow(streamingNow());
+    var shown = alertBox();  // the answer has finished: the kept question may be sent now
+    if (!streamingNow() && shown && shown.textContent === form.dataset.busyMessage) { showAlert(''); }
   });
 
   // ---- keep the newest bubble's end in view, above the sticky composer. Every part of a turn

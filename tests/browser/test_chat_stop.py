@@ -206,3 +206,34 @@ def test_paragraphs_follow_the_models_sources(
     assert paragraphs.count() == 2
     assert paragraphs.nth(0).locator(".sentence").count() == 2
     assert [c for c in turn.locator(".answer .chip").all_inner_texts()] == ["[1]", "[1]", "[2]"]
+
+
+def test_a_question_typed_while_an_answer_streams_stays_in_the_box(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    """Enter while an answer streams sends nothing and loses nothing: the typed question
+    stays in the box with a note saying when it can be sent, and goes once the answer ends."""
+    from playwright.sync_api import expect
+
+    page = slow_page
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, slow_server)
+    before = len(fake_model.requests)
+    first = send(page, RECYCLE)
+    asked_model(fake_model, before)
+    page.fill("#question", "And earlier versions?")
+    page.press("#question", "Enter")
+    expect(page.locator("#composer-alert")).to_contain_text("Your question is kept")
+    kept = page.input_value("#question")
+    asked = page.locator(".bubble-user").count()
+    page.keyboard.press("Escape")
+    expect(first.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
+    expect(page.locator("#composer-alert")).to_have_text("")
+    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    page.press("#question", "Enter")
+    expect(page.locator(".bubble-user")).to_have_count(asked + 1)
+
+    assert kept == "And earlier versions?"
+    assert asked == 1
+    assert page.locator(".bubble-user").last.inner_text().strip() == "And earlier versions?"
+    page.keyboard.press("Escape")
