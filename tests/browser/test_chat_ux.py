@@ -207,3 +207,21 @@ def test_copy_includes_the_notices_shown_with_the_answer(
 
     assert copied.startswith("The API policy (2025) takes precedence over the FAQ.\n\n")
     assert "600" in copied
+
+
+def test_chinese_answers_render_with_the_shipped_font_where_none_is_installed(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    """This machine has no CJK font: without the shipped Noto Sans SC, Chinese shows as boxes."""
+    open_chat(page, live_server_demo)
+    turn = ask(page, "全职员工每年有多少天年假？")
+    shown = turn.locator(".answer").inner_text()
+    page.evaluate("document.fonts.ready")
+    loaded = page.evaluate(
+        "[...document.fonts].filter(f => f.family.includes('kbqa Noto Sans SC')"
+        " && f.status === 'loaded').length"
+    )
+
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in shown)
+    assert loaded >= 1
+    assert page.evaluate("document.fonts.check('16px \"kbqa Noto Sans SC\"', '年假')")
