@@ -84,6 +84,17 @@ def send(page: Any, question: str) -> Any:
     return page.locator(".bubble-assistant").nth(before)
 
 
+def stalled_turn(page: Any, server: LiveServer, fake: FakeAnthropicServer, question: str) -> Any:
+    """Open a new chat and ask ``question`` of a model that stalls after its first delta;
+    returns the answer bubble once the model has been asked (the answer is still streaming)."""
+    fake.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
+    open_chat(page, server)
+    before = len(fake.requests)
+    turn = send(page, question)
+    asked_model(fake, before)
+    return turn
+
+
 def test_progress_then_esc_stops_before_any_sentence(
     slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
 ) -> None:
@@ -116,11 +127,7 @@ def test_stop_keeps_the_sentences_shown_and_the_trace_says_stopped(
     from playwright.sync_api import expect
 
     page = slow_page
-    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
-    open_chat(page, slow_server)
-    before = len(fake_model.requests)
-    first = send(page, RECYCLE)
-    asked_model(fake_model, before)
+    first = stalled_turn(page, slow_server, fake_model, RECYCLE)
     page.click("#stop-button")
     expect(first.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
     n = block_of(fake_model, BIN_SENTENCE)
@@ -151,11 +158,7 @@ def test_reloading_mid_answer_shows_the_answer_when_it_is_finished(
     from playwright.sync_api import expect
 
     page = slow_page
-    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
-    open_chat(page, slow_server)
-    before = len(fake_model.requests)
-    send(page, RECYCLE)
-    asked_model(fake_model, before)
+    stalled_turn(page, slow_server, fake_model, RECYCLE)
     page.click("#stop-button")  # this first turn only tells the passage's block number
     n = block_of(fake_model, BIN_SENTENCE)
     fake_model.script(StreamReply(deltas=(f"{BIN_SENTENCE} ", f"[{n}]."), delay=2.0))
@@ -182,11 +185,7 @@ def test_paragraphs_follow_the_models_sources(
     from playwright.sync_api import expect
 
     page = slow_page
-    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
-    open_chat(page, slow_server)
-    before = len(fake_model.requests)
-    send(page, BOTH)
-    asked_model(fake_model, before)
+    stalled_turn(page, slow_server, fake_model, BOTH)
     page.click("#stop-button")
     bin_n = block_of(fake_model, BIN_SENTENCE)
     versions_n = block_of(fake_model, VERSIONS_SENTENCE)
@@ -216,11 +215,7 @@ def test_a_question_typed_while_an_answer_streams_stays_in_the_box(
     from playwright.sync_api import expect
 
     page = slow_page
-    fake_model.script(StreamReply(deltas=("Deleted ",), fault="stall", after=0))
-    open_chat(page, slow_server)
-    before = len(fake_model.requests)
-    first = send(page, RECYCLE)
-    asked_model(fake_model, before)
+    first = stalled_turn(page, slow_server, fake_model, RECYCLE)
     page.fill("#question", "And earlier versions?")
     page.press("#question", "Enter")
     expect(page.locator("#composer-alert")).to_contain_text("Your question is kept")
