@@ -5,9 +5,10 @@ Small files are ingested while the page answers and told as messages; a file ove
 ``INLINE_SECONDS`` of ingesting, is queued (``sources.jobs``) so the request never waits
 for a long ingest. The process's one-time loading of the text tools (jieba, tiktoken) is
 done before that clock starts: it is not the files' cost, and counting it sent every file
-after the first of a small upload to the background on a freshly started server. The document list then shows each queued file's state (queued, ingesting with its
-stage and percent, ready, failed and why), refreshed by htmx every second while one is
-running, and reloads itself when the last one ends so the new documents are listed.
+after the first of a small upload to the background on a freshly started server. The
+document list then shows each queued file's state (queued, ingesting with its stage and
+percent, ready, failed and why), refreshed by htmx every second while one is running, and
+reloads itself when the last one ends so the new documents are listed.
 """
 
 from __future__ import annotations

@@ -193,7 +193,7 @@ def test_small_files_are_ingested_at_once_even_when_the_text_tools_load_slowly(
     files = [
         SimpleUploadedFile(
             f"policy-{n}.md",
-            f"---\ndoc_id: doc-2{n}\ntitle: Policy {n}\n---\n# Rule\n\nRule {n} applies.\n".encode(),
+            f"---\ndoc_id: doc-2{n}\ntitle: Policy {n}\n---\n# Rule\n\nRule {n} holds.\n".encode(),
         )
         for n in range(5)
     ]
