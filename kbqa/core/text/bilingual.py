@@ -179,9 +179,15 @@ def _english_of(word: str, vocabulary: Vocabulary) -> set[str]:
 
 
 def _chinese_of(term: str, vocabulary: Vocabulary) -> set[str]:
-    bases = base_forms(term)
-    found = {w for word in chinese_of_term(term) for w in term_set(word) if len(w) > 1}
-    return found | vocabulary.chinese_named(bases)
+    return set(_chinese_terms_of(term)) | vocabulary.chinese_named(base_forms(term))
+
+
+@lru_cache(maxsize=8192)
+def _chinese_terms_of(term: str) -> frozenset[str]:
+    """The terms (two characters or more) of the English ``term``'s Chinese words: the
+    dictionary's part of ``_chinese_of``, the same for every answer (the conflict gate
+    bridges the same passages' words answer after answer)."""
+    return frozenset(w for word in chinese_of_term(term) for w in term_set(word) if len(w) > 1)
 
 
 @lru_cache(maxsize=8192)
