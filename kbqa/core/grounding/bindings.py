@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
@@ -273,23 +273,26 @@ def _part_kinds(part: str, cjk: bool) -> frozenset[tuple[frozenset[str], str]]:
 class AskedGroups:
     """What ``other_group`` reads of a question, read once per question (``asked_groups``):
     its normalised ``text``, its ``terms``, its ``groups`` in order and, for a Chinese
-    question, its two-character common nouns (``nouns``, jieba tag n)."""
+    question, its two-character common nouns (``nouns``, jieba tag n: tagged on first use,
+    as most answers never need them)."""
 
     text: str
     terms: frozenset[str]
     groups: tuple[tuple[str, str, str], ...]
-    nouns: tuple[str, ...]
+
+    @cached_property
+    def nouns(self) -> tuple[str, ...]:
+        if not has_cjk(self.text):
+            return ()
+        import jieba.posseg
+
+        return tuple(w for w in (p.word for p in jieba.posseg.cut(self.text) if p.flag == "n")
+                     if len(w) == 2 and has_cjk(w))
 
 
 def asked_groups(asked: str) -> AskedGroups:
     """The ``AskedGroups`` of normalised question ``asked``."""
-    nouns: tuple[str, ...] = ()
-    if has_cjk(asked):
-        import jieba.posseg
-
-        nouns = tuple(w for w in (p.word for p in jieba.posseg.cut(asked) if p.flag == "n")
-                      if len(w) == 2 and has_cjk(w))
-    return AskedGroups(asked, term_set(asked), tuple(sorted(_groups(asked))), nouns)
+    return AskedGroups(asked, term_set(asked), tuple(sorted(_groups(asked))))
 
 
 def other_group(asked: AskedGroups, text: str, named: frozenset[str],
