@@ -18,15 +18,21 @@ database threads) is measured around each turn; the fake model's CPU is its own 
 
 Printed: median and p90 CPU ms per turn, the median wall ms of each stage the trace records
 (``retrieval_ms``, ``conflicts_ms``, ``first_sentence_ms``, ``total_ms``), and the turns'
-outcomes. The first turns of a process pay imports and loading (jieba, tiktoken): a few
-questions outside the measured set warm it; per-passage work each process does once is paid
-by the first question that retrieves the passage, as on a server.
+outcomes. The first turns of a process pay imports and loading (jieba, tiktoken, WordNet,
+CC-CEDICT), and each passage's and each word's first reading: ``--warm N`` questions of
+the other demo sets (``natural_holdout``, ``natural_holdout2``, ``natural3``; 190, all of
+them, by default; none is asked again) are answered first, unmeasured, as by a server that
+has answered for a while; ``--warm 0`` warms with three of the measured questions only
+(a server's first answers: each passage's work is then paid by the first question that
+retrieves it).
 
 ``--against DIR`` (another checkout) runs both checkouts' code, each in child processes of
 its own with its own data dir, alternately for ``--rounds`` rounds, and prints the medians
 side by side with their ratio (this / DIR). ``--profile`` runs this checkout once under
 cProfile (the event loop and every database thread) and prints the top functions by
-cumulative and by own time.
+cumulative and by own time (the whole profile is left in ``var/turn_cpu.prof``);
+``--spy FILE`` samples the same run with py-spy instead (collapsed stacks, every thread),
+which weighs small functions as they cost, not as cProfile's per-call overhead makes them.
 """
 
 from __future__ import annotations
@@ -47,15 +53,16 @@ CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else
 sys.path.insert(0, str(CODE))
 
 SETS = ("questions.jsonl", "natural.jsonl")
-WARM = ("How long does the recycle bin keep deleted files?", "回收站里的文件保留多久？",
-        "What is the maximum upload size?")
+# Other questions asked first, unmeasured: a server that has answered for a while has read
+# most passages and most question words already; none of these is asked again.
+WARM_SETS = ("natural_holdout.jsonl", "natural_holdout2.jsonl", "natural3.jsonl")
 STAGES = ("retrieval_ms", "conflicts_ms", "first_sentence_ms", "total_ms")
 
 
-def questions(limit: int) -> list[str]:
-    """The ``question`` field of every case of SETS, in file order (first ``limit``)."""
+def questions(limit: int, sets: tuple[str, ...] = SETS) -> list[str]:
+    """The ``question`` field of every case of ``sets``, in file order (first ``limit``)."""
     out: list[str] = []
-    for name in SETS:
+    for name in sets:
         lines = (ROOT / "sources/demo" / name).read_text(encoding="utf-8").splitlines()
         out += [json.loads(line)["question"] for line in lines if line.strip()]
     return out[:limit] if limit else out
@@ -141,7 +148,7 @@ def prepare(code: Path, data_dir: Path, url: str) -> None:
                        stdout=subprocess.DEVNULL)
 
 
-def measure(asked: list[str], profile: bool) -> dict[str, Any]:
+def measure(asked: list[str], warm: list[str], profile: bool) -> dict[str, Any]:
     """In a child: each question answered once through ``answer_turn``; CPU ms per turn."""
     import asyncio
     import time
@@ -158,7 +165,7 @@ def measure(asked: list[str], profile: bool) -> dict[str, Any]:
 
     profiles = _profiled_db_threads() if profile else []
     users = [User.objects.create(username=f"turn-cpu-{os.getpid()}-{i}")
-             for i in range(len(WARM) + len(asked))]
+             for i in range(len(warm) + len(asked))]
     talks = [Conversation.objects.create(owner=u).pk for u in users]
 
     shown = {"sentences shown": 0, "sentences dropped": 0}
@@ -177,18 +184,20 @@ def measure(asked: list[str], profile: bool) -> dict[str, Any]:
         return ms, outcome.trace_id
 
     async def run() -> tuple[list[float], list[str]]:
-        for i, question in enumerate(WARM):
+        for i, question in enumerate(warm):
             await turn(question, i)
         shown.update(dict.fromkeys(shown, 0))
         if profile:
+            profiles[0].measuring = True
             profiles[0].enable()
         cpu, ids = [], []
-        for i, question in enumerate(asked, len(WARM)):
+        for i, question in enumerate(asked, len(warm)):
             ms, trace_id = await turn(question, i)
             cpu.append(ms)
             ids.append(trace_id)
         if profile:
             profiles[0].disable()
+            profiles[0].measuring = False
         return cpu, ids
 
     cpu, ids = asyncio.run(run())
@@ -218,6 +227,8 @@ def _profiled_db_threads() -> list[Any]:
     mine = threading.local()
 
     def profiled(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if not profiles[0].measuring:  # the warm-up's calls: not profiled
+            return fn(*args, **kwargs)
         if not hasattr(mine, "profile"):
             mine.profile = cProfile.Profile()
             profiles.append(mine.profile)
@@ -227,6 +238,7 @@ def _profiled_db_threads() -> list[Any]:
         def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Any:
             return super().submit(profiled, fn, *args, **kwargs)
 
+    profiles[0].measuring = False  # type: ignore[attr-defined]
     kbqa.db._pool = Executor(max_workers=max(1, settings.KBQA_DB_THREADS),
                              thread_name_prefix="kbqa-db")
     return profiles
@@ -263,7 +275,12 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
 def child(code: Path, data_dir: Path, url: str, args: argparse.Namespace,
           profile: bool = False) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--code", str(code), "--json",
-           "--questions", str(args.questions)] + (["--profile"] if profile else [])
+           "--questions", str(args.questions), "--warm", str(args.warm)]
+    cmd += ["--profile"] if args.profile else []
+    if args.spy:
+        spy = Path(sys.executable).with_name("py-spy")
+        cmd = [str(spy), "record", "--format", "raw", "--rate", "250", "--output",
+               str(Path(args.spy).resolve()), "--", *cmd]
     env = env_for(data_dir, url)
     out = subprocess.run(cmd, cwd=code, env=env, check=True, capture_output=not profile,
                          text=True).stdout
@@ -278,8 +295,12 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout to measure as well")
     parser.add_argument("--rounds", type=int, default=3, help="child runs per checkout")
     parser.add_argument("--questions", type=int, default=0, help="the first N questions only")
-    parser.add_argument("--rate", type=float, default=500.0, help="fake model tokens/s")
+    parser.add_argument("--warm", type=int, default=190,
+                        help="unmeasured questions of the other sets first (0: 3 of the set)")
+    parser.add_argument("--rate", type=float, default=1000.0, help="fake model tokens/s")
     parser.add_argument("--profile", action="store_true", help="cProfile this checkout once")
+    parser.add_argument("--spy", default="", help="py-spy this checkout once: collapsed stacks"
+                        " into this file (sampling: no cProfile overhead on small calls)")
     parser.add_argument("--code", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--fake-model", action="store_true", help=argparse.SUPPRESS)
@@ -288,9 +309,9 @@ def main() -> None:
         serve_quoting_model(args.rate)
         return
     if args.json:
-        result = measure(questions(args.questions), args.profile)
-        if not args.profile:
-            print(json.dumps(result))
+        warm = questions(args.warm, WARM_SETS) if args.warm else questions(3)
+        result = measure(questions(args.questions), warm, args.profile)
+        print(json.dumps(result))
         return
     codes = [ROOT] + ([args.against.resolve()] if args.against else [])
     (ROOT / "var").mkdir(exist_ok=True)
@@ -303,7 +324,7 @@ def main() -> None:
             for code, data_dir in dirs.items():
                 data_dir.mkdir()
                 prepare(code, data_dir, url)
-            if args.profile:
+            if args.profile or args.spy:
                 child(ROOT, dirs[ROOT], url, args, profile=True)
                 return
             compare(codes, dirs, url, args)
