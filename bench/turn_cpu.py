@@ -26,6 +26,9 @@ has answered for a while; ``--warm 0`` warms with three of the measured question
 (a server's first answers: each passage's work is then paid by the first question that
 retrieves it).
 
+``--same N`` asks ``bench/load.py``'s one question N times instead: the work that bench
+measures per answer (with the caches its repeated question fills), to profile it in process.
+
 ``--against DIR`` (another checkout) runs both checkouts' code, each in child processes of
 its own with its own data dir, alternately for ``--rounds`` rounds, and prints the medians
 side by side with their ratio (this / DIR). ``--profile`` runs this checkout once under
@@ -51,6 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # ``--code DIR`` (a child): import kbqa from that checkout instead of this one
 CODE = Path(sys.argv[sys.argv.index("--code") + 1]) if "--code" in sys.argv else ROOT
 sys.path.insert(0, str(CODE))
+
+from bench.fake_model import QUESTION  # noqa: E402
 
 SETS = ("questions.jsonl", "natural.jsonl")
 # Other questions asked first, unmeasured: a server that has answered for a while has read
@@ -275,7 +280,8 @@ def summary(result: dict[str, Any]) -> dict[str, float]:
 def child(code: Path, data_dir: Path, url: str, args: argparse.Namespace,
           profile: bool = False) -> dict[str, Any]:
     cmd = [sys.executable, __file__, "--code", str(code), "--json",
-           "--questions", str(args.questions), "--warm", str(args.warm)]
+           "--questions", str(args.questions), "--warm", str(args.warm),
+           "--same", str(args.same)]
     cmd += ["--profile"] if args.profile else []
     if args.spy:
         spy = Path(sys.executable).with_name("py-spy")
@@ -295,6 +301,9 @@ def main() -> None:
     parser.add_argument("--against", type=Path, help="another checkout to measure as well")
     parser.add_argument("--rounds", type=int, default=3, help="child runs per checkout")
     parser.add_argument("--questions", type=int, default=0, help="the first N questions only")
+    parser.add_argument("--same", type=int, default=0,
+                        help="ask bench/load.py's one question N times instead (what that"
+                        " bench measures, question-keyed caches included)")
     parser.add_argument("--warm", type=int, default=190,
                         help="unmeasured questions of the other sets first (0: 3 of the set)")
     parser.add_argument("--rate", type=float, default=1000.0, help="fake model tokens/s")
@@ -310,7 +319,8 @@ def main() -> None:
         return
     if args.json:
         warm = questions(args.warm, WARM_SETS) if args.warm else questions(3)
-        result = measure(questions(args.questions), warm, args.profile)
+        asked = [QUESTION] * args.same if args.same else questions(args.questions)
+        result = measure(asked, warm, args.profile)
         print(json.dumps(result))
         return
     codes = [ROOT] + ([args.against.resolve()] if args.against else [])
