@@ -254,9 +254,16 @@ def grouped_document(parts: Sequence[str]) -> GroupedDocument:
             continue
         kinds |= _part_kinds(part, cjk)
         if last:
-            kinds |= {(_word_terms(m), h) for m, h, _ in _word_groups((last, words[0]))}
+            kinds |= _pair_kinds(last, words[0])
         last = words[-1]
     return GroupedDocument(text, frozenset(kinds))
+
+
+@lru_cache(maxsize=8192)
+def _pair_kinds(m: str, w: str) -> frozenset[tuple[frozenset[str], str]]:
+    """The kinds of the group two adjacent words make, if they make one (the last word of
+    a part and the first of the next)."""
+    return frozenset((_word_terms(a), h) for a, h, _ in _word_groups((m, w)))
 
 
 @lru_cache(maxsize=4096)
