@@ -270,7 +270,7 @@ def chunks_search(
     if snapshot is None:
         return []
     expanded = lexical_query(query, snapshot.knows, snapshot.idf,
-                             relevance_terms(query, snapshot.knows))
+                             relevance_terms(query, snapshot.knows), snapshot.expansions)
     lexical = snapshot.search(
         expanded.terms,
         k,

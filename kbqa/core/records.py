@@ -7,7 +7,7 @@ and derives usage per model from them.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Literal
 
 CallPurpose = Literal["answer", "rewrite", "compress", "expand"]
@@ -129,9 +129,28 @@ class TraceRecorder:
         return [c.prompt for c in self.calls if c.purpose == "answer"]
 
     def to_dict(self) -> dict[str, Any]:
-        """The one JSON-ready form of the trace (``Trace.data``), derived fields included."""
-        data = asdict(self)
-        data["usage"] = {model: asdict(u) for model, u in self.usage.items()}
+        """The one JSON-ready form of the trace (``Trace.data``), derived fields included:
+        what ``dataclasses.asdict`` gives, built by ``plain``."""
+        data: dict[str, Any] = plain(self)
+        data["usage"] = {model: plain(u) for model, u in self.usage.items()}
         data["prompts"] = self.prompts
         data["drafts"] = self.drafts
         return data
+
+
+def plain(value: Any) -> Any:
+    """``value`` as ``dataclasses.asdict`` would give it (dataclasses as dicts of their
+    fields, lists, tuples and dicts rebuilt), without ``asdict``'s ``copy.deepcopy`` of
+    every leaf: strings, numbers, booleans and None are immutable, so they are shared.
+    A turn's trace holds its prompt, hits and blocks; deep-copying each leaf cost about
+    1 ms of CPU per answer (``bench/turn_cpu.py --profile``, 2026-12-02)."""
+    if isinstance(value, dict):
+        return type(value)((plain(k), plain(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, tuple):
+        return type(value)(*[plain(v) for v in value]) if hasattr(value, "_fields") else (
+            tuple(plain(v) for v in value))
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    return value

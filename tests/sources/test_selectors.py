@@ -137,3 +137,14 @@ def test_current_chunks_of_reads_what_chunk_as_core_reads_and_only_current_chunk
     assert set(current_chunks_of(ids)) == {
         c for c in expected if not c.startswith(("doc-010#", "a#"))
     }
+
+
+def test_a_word_is_expanded_with_what_the_index_knows_now(write_file: WriteFile) -> None:
+    # "clients" is in no chunk: it is searched through its thesaurus words the index has.
+    # Each snapshot remembers a word's expansions; a document ingested since must count.
+    document_ingest(path=write_file("a.md", "# Parking\n\nParking is free on weekends."))
+    assert chunks_search(query="clients", k=5) == []  # no chunk says "customer" yet
+    document_ingest(path=write_file("b.md", "# Meals\n\nMeals with customers cost EUR 80."))
+    assert [h.chunk.chunk_id for h in chunks_search(query="clients", k=5)] == ["b#c01"]
+    document_ingest(path=write_file("b.md", "# Meals\n\nMeals with partners cost EUR 80."))
+    assert chunks_search(query="clients", k=5) == []

@@ -38,7 +38,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
@@ -113,10 +114,12 @@ def binding_issue(quantity: Quantity, named: frozenset[str],
     return f"“{', '.join(sorted(mine))}”" if mine else "the general case"
 
 
-def _words(text: str) -> list[str]:
+def _words(text: str, cjk: bool | None = None) -> list[str]:
     """Words of normalised ``text`` in order: Latin words (hyphenated ones whole) and jieba
-    words, stop words included (they break a modifier from its head: "each claim")."""
-    raw = jieba_words(text) if has_cjk(text) else _WORD_RE.findall(text)
+    words, stop words included (they break a modifier from its head: "each claim").
+    ``cjk`` (default: whether ``text`` holds an ideograph) says whether jieba cuts it."""
+    cjk = has_cjk(text) if cjk is None else cjk
+    raw = jieba_words(text) if cjk else _WORD_RE.findall(text)
     out: list[str] = []
     for w in raw:
         out.extend(_WORD_RE.findall(w) if w.isascii() else [w.strip()])
@@ -129,7 +132,11 @@ def _groups(text: str) -> frozenset[tuple[str, str, str]]:
     normalised ``text``: ("全职", "员工", "员工"), ("full-time", "employe", "employees"); a
     head is compared as its term, so a plural is the same head. Cached: a block's
     sentences are read per claim."""
-    words = _words(text)
+    return _word_groups(_words(text))
+
+
+def _word_groups(words: Sequence[str]) -> frozenset[tuple[str, str, str]]:
+    """``_groups`` of a text cut into ``words``."""
     return frozenset((m, h, w) for m, w in zip(words, words[1:], strict=False)
                      if terms(m) and not any(c.isdigit() for c in m + w)
                      for h in terms(w)[-1:])
@@ -219,11 +226,88 @@ def _about(subjects: tuple[frozenset[str], ...],
     return list(sentences)
 
 
-def other_group(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
+@dataclass(frozen=True)
+class GroupedDocument:
+    """One document as ``other_group`` weighs it: ``text``, its normalised title, headings
+    and block texts joined by a space, and ``kinds``, the (modifier terms, head term) of
+    each group of ``text`` (``_groups``)."""
+
+    text: str
+    kinds: frozenset[tuple[frozenset[str], str]]
+
+
+def grouped_document(parts: Sequence[str]) -> GroupedDocument:
+    """The ``GroupedDocument`` of ``parts`` (normalised, none empty: a title, headings and
+    block texts). Each part's groups are found once per process (cached by the part's
+    text and whether jieba cuts it: the same passages come back answer after answer, in
+    other combinations); those across two parts are added, so ``kinds`` is what
+    ``_groups`` finds in the joined text: jieba and the word pattern never join words
+    across a space. Reading each combination of an answer's blocks as a new text cost
+    about 17 ms of CPU per answer (``bench/turn_cpu.py``, profiled, 2026-12-02)."""
+    text = " ".join(parts)
+    cjk = has_cjk(text)
+    kinds: set[tuple[frozenset[str], str]] = set()
+    last = ""
+    for part in parts:
+        words = _part_words(part, cjk)
+        if not words:
+            continue
+        kinds |= _part_kinds(part, cjk)
+        if last:
+            kinds |= _pair_kinds(last, words[0])
+        last = words[-1]
+    return GroupedDocument(text, frozenset(kinds))
+
+
+@lru_cache(maxsize=8192)
+def _pair_kinds(m: str, w: str) -> frozenset[tuple[frozenset[str], str]]:
+    """The kinds of the group two adjacent words make, if they make one (the last word of
+    a part and the first of the next)."""
+    return frozenset((_word_terms(a), h) for a, h, _ in _word_groups((m, w)))
+
+
+@lru_cache(maxsize=4096)
+def _part_words(part: str, cjk: bool) -> tuple[str, ...]:
+    return tuple(_words(part, cjk))
+
+
+@lru_cache(maxsize=4096)
+def _part_kinds(part: str, cjk: bool) -> frozenset[tuple[frozenset[str], str]]:
+    return frozenset((_word_terms(m), h) for m, h, _ in _word_groups(_part_words(part, cjk)))
+
+
+@dataclass(frozen=True)
+class AskedGroups:
+    """What ``other_group`` reads of a question, read once per question (``asked_groups``):
+    its normalised ``text``, its ``terms``, its ``groups`` in order and, for a Chinese
+    question, its two-character common nouns (``nouns``, jieba tag n: tagged on first use,
+    as most answers never need them)."""
+
+    text: str
+    terms: frozenset[str]
+    groups: tuple[tuple[str, str, str], ...]
+
+    @cached_property
+    def nouns(self) -> tuple[str, ...]:
+        if not has_cjk(self.text):
+            return ()
+        import jieba.posseg
+
+        return tuple(w for w in (p.word for p in jieba.posseg.cut(self.text) if p.flag == "n")
+                     if len(w) == 2 and has_cjk(w))
+
+
+def asked_groups(asked: str) -> AskedGroups:
+    """The ``AskedGroups`` of normalised question ``asked``."""
+    return AskedGroups(asked, term_set(asked), tuple(sorted(_groups(asked))))
+
+
+def other_group(asked: AskedGroups, text: str, named: frozenset[str],
+                documents: Sequence[GroupedDocument]) -> str:
     """"" unless normalised ``text`` (the clause carrying a value) names the head of a group
-    "M H" of normalised ``asked`` (a question) with another modifier M' that ``asked`` lacks,
+    "M H" of the question ``asked`` with another modifier M' that the question lacks,
     neither ``text`` nor ``named`` (terms of where the value stands: its section heading)
-    holds M, and one of ``documents`` (normalised texts) sets "M H" and "M' H" side by side;
+    holds M, and one of ``documents`` sets "M H" and "M' H" side by side;
     then "M' H", the subject the value is bound to. "How many days of sick leave…?" and an
     upload's "Full-time employees receive 25 days of paid annual leave", while the leave
     policy names both "annual leave" and "sick leave": the 25 days are annual leave's (the
@@ -233,26 +317,16 @@ def other_group(asked: str, text: str, named: frozenset[str], documents: Sequenc
     English modifier must be a noun, verb or adjective to WordNet ("per file" names no kind
     of file)."""
     own = _word_terms(text) | named
-    asked_terms = term_set(asked)
-    kinds = [_kinds(d) for d in documents]
-    for m, h, _ in sorted(_groups(asked)):
+    for m, h, _ in asked.groups:
         if _word_terms(m) <= own or not _open_class(m):
             continue
         for m2, h2, w2 in sorted(_groups(text)):
-            if h2 != h or _word_terms(m2) & (asked_terms | BOUND_TERMS) or not _open_class(m2):
+            if (h2 != h or _word_terms(m2) & (asked.terms | BOUND_TERMS)
+                    or not _open_class(m2)):
                 continue
-            if any({(_word_terms(m), h), (_word_terms(m2), h)} <= k for k in kinds):
+            if any({(_word_terms(m), h), (_word_terms(m2), h)} <= d.kinds for d in documents):
                 return f"{m2} {w2}" if m2.isascii() else f"{m2}{w2}"
-    return _sibling_zh(asked, text, named, documents)
-
-
-@lru_cache(maxsize=256)
-def _kinds(document: str) -> frozenset[tuple[frozenset[str], str]]:
-    """(modifier terms, head term) of each group of normalised ``document`` (``_groups``).
-    Cached by the document's text: it depends on nothing else, and every value of an
-    answer's blocks is weighed against the same documents (about 4 ms of each answer's CPU
-    under bench/load.py when read per value, 2026-12-01)."""
-    return frozenset((_word_terms(m), h) for m, h, _ in _groups(document))
+    return _sibling_zh(asked, text, named, [d.text for d in documents])
 
 
 @lru_cache(maxsize=8192)
@@ -262,7 +336,8 @@ def _word_terms(word: str) -> frozenset[str]:
     return term_set(word)
 
 
-def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequence[str]) -> str:
+def _sibling_zh(asked: AskedGroups, text: str, named: frozenset[str],
+                documents: Sequence[str]) -> str:
     """The Chinese form of ``other_group``: one word names the kind, its last character the
     head (病假/年假, 入门版/企业版, the sibling nouns of ``retrieval.focus_zh.parallel_zh``). A
     two-character common noun of ``asked`` (jieba tag n; not a name: 中国 is ns, and
@@ -271,17 +346,12 @@ def _sibling_zh(asked: str, text: str, named: frozenset[str], documents: Sequenc
     one of ``documents`` names both: "员工每年有多少天带薪病假？" and "全职员工享有 25 天带薪年假"
     beside a policy titled 年假与病假制度 (jieba cuts 带薪年假 into 带薪/年/假, so the sibling is
     read by characters); that sibling, else ""."""
-    import jieba.posseg
-
-    if not has_cjk(asked):
-        return ""
-    words = [p.word for p in jieba.posseg.cut(asked) if p.flag == "n"]
-    for word in (w for w in words if len(w) == 2 and has_cjk(w)):
+    for word in asked.nouns:
         if word in text or word in named:
             continue
         for i in range(1, len(text)):
             sibling = text[i - 1:i + 1]
-            if (text[i] != word[-1] or sibling == word or sibling in asked
+            if (text[i] != word[-1] or sibling == word or sibling in asked.text
                     or not has_cjk(sibling[0])):
                 continue
             if any(word in d and sibling in d for d in documents):

@@ -104,7 +104,8 @@ class Focus:
 
     def of(self, clause_terms: Iterable[str]) -> float:
         """The focus of a clause: the summed weight of the question terms it holds."""
-        return sum(self.weights.get(t, 0.0) for t in set(clause_terms))
+        weights = self.weights  # summed in the clause's order, its other terms skipped
+        return sum((weights[t] for t in set(clause_terms) if t in weights), 0.0)
 
     def holds(self, clause_terms: Iterable[str], best: float | None = None) -> bool:
         """Whether a clause reaches ``FOCUS_SHARE`` of ``best`` (default: ``self.best``).

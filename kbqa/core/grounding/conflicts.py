@@ -74,7 +74,13 @@ from kbqa.core.grounding.authority import (
     of_year,
     preferred_side,
 )
-from kbqa.core.grounding.bindings import other_group
+from kbqa.core.grounding.bindings import (
+    AskedGroups,
+    GroupedDocument,
+    asked_groups,
+    grouped_document,
+    other_group,
+)
 from kbqa.core.grounding.conflict_bridge import Bridge
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
@@ -84,7 +90,12 @@ from kbqa.core.grounding.conflict_focus import (
     unit_terms,
 )
 from kbqa.core.grounding.mentions import Mention, mentions_of
-from kbqa.core.grounding.passage_terms import chunk_clauses, clause_of, document_text, heading_terms
+from kbqa.core.grounding.passage_terms import (
+    chunk_clauses,
+    clause_of,
+    document_parts,
+    heading_terms,
+)
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
 from kbqa.core.text.quantities import extract_quantities
@@ -165,7 +176,7 @@ def find_conflicts(
     bridged_clauses = bridge.clauses(every, own_clauses)
     best: dict[tuple[str, str, str], Conflict] = {}
     documents = _documents(every)
-    asked_text = normalise(question)
+    asked_text = asked_groups(normalise(question))
     kept = [m for m in mentions if not _of_another_subject(m, asked_text, documents)]
     for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
         if bridge.crosses(a, b):
@@ -181,22 +192,23 @@ def find_conflicts(
     return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
 
 
-def _documents(blocks: Sequence[Block]) -> list[str]:
-    """Each document's normalised title, section headings and block texts, one string."""
+def _documents(blocks: Sequence[Block]) -> list[GroupedDocument]:
+    """Each document's normalised title, section headings and block texts, as one."""
     found: dict[str, list[str]] = {}
     for b in blocks:
         c = b.chunk
         found.setdefault(c.doc_id, [c.title]).extend([c.section, c.text])
-    return [document_text(tuple(parts)) for parts in found.values()]
+    return [grouped_document(document_parts(tuple(parts))) for parts in found.values()]
 
 
-def _of_another_subject(m: Mention, asked: str, documents: Sequence[str]) -> bool:
+def _of_another_subject(m: Mention, asked: AskedGroups,
+                        documents: Sequence[GroupedDocument]) -> bool:
     """Whether ``m``'s clause binds its value to another subject than the question's
     (``bindings.other_group``): "Full-time employees receive 25 days of paid annual leave"
     holds no value of "How many days of sick leave do employees get?", though both say
     "days", "employees" and "leave", when a document (``documents``) contrasts the two
-    kinds of leave; such a value is no side of this question's conflict. ``asked`` is the
-    question, normalised."""
+    kinds of leave; such a value is no side of this question's conflict. ``asked`` is what
+    ``other_group`` reads of the question."""
     clause = clause_of(m)
     return bool(clause) and bool(other_group(asked, clause, heading_terms(m.block.chunk),
                                              documents))

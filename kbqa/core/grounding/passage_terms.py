@@ -59,8 +59,16 @@ def chunk_clauses(chunk: Chunk) -> tuple[frozenset[str], ...]:
     return (*clauses(chunk.text), _terms_of(chunk.section), _terms_of(chunk.title))
 
 
-@lru_cache(maxsize=PASSAGES)
-def document_text(parts: tuple[str, ...]) -> str:
+def document_parts(parts: tuple[str, ...]) -> tuple[str, ...]:
     """One document's title, section headings and block texts (``parts``, in the order
-    the blocks give them) as one normalised text."""
-    return normalise("\n".join(parts))
+    the blocks give them), each normalised, the empty ones left out: joined by a space,
+    the normalised text of the parts joined by newlines (``normalise`` folds, lower-cases
+    and collapses whitespace one character at a time, never across a newline). Each part
+    is normalised once per process: the combinations change from answer to answer, the
+    passages do not."""
+    return tuple(p for p in map(_normalised, parts) if p)
+
+
+@lru_cache(maxsize=4 * PASSAGES)
+def _normalised(part: str) -> str:
+    return normalise(part)

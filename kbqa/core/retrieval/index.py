@@ -80,6 +80,8 @@ class IndexSnapshot:
         self._lock = threading.Lock()
         self._views: dict[Audience, _View] = {}
         self._known: dict[str, bool] = {}
+        #: each query term's expansions for this snapshot (``synonyms.lexical_query``'s memo)
+        self.expansions: dict[tuple[str, str], tuple[str, ...]] = {}
         self._all = self._view_of(self.live)
         self.total = self._all.total
         self.avgdl = self._all.avgdl

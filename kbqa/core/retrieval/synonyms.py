@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
-from kbqa.core.retrieval.translations import translation_terms
+from kbqa.core.retrieval.translations import Memo, memoised, translation_terms
 from kbqa.core.text import bilingual, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, search_terms, terms
@@ -65,27 +65,30 @@ class LexicalQuery:
     weights: dict[str, float] = field(default_factory=dict)
 
 
-def synonym_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+def synonym_terms(query: str, known: Callable[[str], bool],
+                  memo: Memo | None = None) -> dict[str, list[str]]:
     """Per English content term of ``query`` that ``known`` rejects, the index terms of its
     WordNet words of one term that ``known`` accepts and that are no function words (at
     most ``MAX_EXPANSIONS``); per Chinese word the index lacks, its CC-CEDICT
     near-synonyms the index has (``chinese_terms``). Terms with none are left out; {}
-    when off."""
+    when off. ``memo`` (``lexical_query``) keeps each term's expansions."""
     if not _STATE["enabled"]:
         return {}
-    out = chinese_terms(query, known)
+    out = chinese_terms(query, known, memo)
     if not thesaurus.available():
         return out
     for term in dict.fromkeys(terms(query)):
         if known(term) or not term.isalpha() or not term.isascii() or is_question_word(term):
             continue
-        if found := thesaurus.one_word_relatives(term, partial(_index_term, known),
-                                                 MAX_EXPANSIONS):
+        if found := memoised(memo, ("en", term), partial(
+                thesaurus.one_word_relatives, term, partial(_index_term, known),
+                MAX_EXPANSIONS)):
             out[term] = found
     return out
 
 
-def chinese_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+def chinese_terms(query: str, known: Callable[[str], bool],
+                  memo: Memo | None = None) -> dict[str, list[str]]:
     """Per Chinese word of ``query`` the index lacks (``synonyms_zh.lookup_words``: a
     jieba word, or two one-character words read as one: ``弄丢``), its near-synonyms that
     are index terms and no function words (``synonyms_zh.chinese_synonyms``: ``遗失``), at
@@ -96,10 +99,15 @@ def chinese_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[st
     for word in lookup_words(query):
         if known(word):
             continue
-        found = [s for s in chinese_synonyms(word) if known(s) and not is_question_word(s)]
+        found = memoised(memo, ("zh", word), partial(_known_synonyms, word, known))
         if found:
-            out[word] = found[:MAX_EXPANSIONS]
+            out[word] = found
     return out
+
+
+def _known_synonyms(word: str, known: Callable[[str], bool]) -> list[str]:
+    found = [s for s in chinese_synonyms(word) if known(s) and not is_question_word(s)]
+    return found[:MAX_EXPANSIONS]
 
 
 def _index_term(known: Callable[[str], bool], word: str) -> str | None:
@@ -111,13 +119,19 @@ def _index_term(known: Callable[[str], bool], word: str) -> str | None:
 
 
 def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str], float],
-                  ideal_terms: Sequence[str]) -> LexicalQuery:
+                  ideal_terms: Sequence[str], memo: Memo | None = None) -> LexicalQuery:
     """``query``'s search terms plus the thesaurus expansions of its unknown words at
     ``SYNONYM_WEIGHT``; in ``ideal_terms`` (``terms.relevance_terms``) each expanded word
-    is replaced by its expansion of highest ``idf`` at that weight."""
+    is replaced by its expansion of highest ``idf`` at that weight.
+
+    ``memo`` keeps each term's expansions (thesaurus, near-synonyms, translations) for
+    the index ``known`` reads: give one per index snapshot (``IndexSnapshot.expansions``),
+    never across two, since what the index knows decides them. Expanding a query's words
+    anew cost about 1 ms of CPU per search (``bench/turn_cpu.py``, 2026-12-02), for terms
+    that come back in question after question."""
     base = search_terms(query)
-    expansions = synonym_terms(query, known)
-    for word, found in translation_terms(query, known).items():  # the other language's
+    expansions = synonym_terms(query, known, memo)
+    for word, found in translation_terms(query, known, memo).items():  # the other language's
         expansions[word] = list(dict.fromkeys([*expansions.get(word, []), *found]))
     if not expansions:
         return LexicalQuery(base, list(ideal_terms))

@@ -16,26 +16,46 @@ score and in relevance's ideal score.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from kbqa.core.text.bilingual import available, chinese_of_term, english_glosses
 from kbqa.core.text.terms import is_question_word, terms
 
 MAX_TRANSLATIONS = 4  # index terms per unknown word, as many as thesaurus expansions
 MIN_WORDS = 2  # query words that must translate (module doc)
+#: Expansions found per query term, for one index snapshot (``synonyms.lexical_query``).
+Memo = dict[tuple[str, str], tuple[str, ...]]
+MEMO_TERMS = 65_536  # terms a memo holds before it forgets them all at once
 
 
-def translation_terms(query: str, known: Callable[[str], bool]) -> dict[str, list[str]]:
+def memoised(memo: Memo | None, key: tuple[str, str],
+             find: Callable[[], Sequence[str]]) -> list[str]:
+    """``find()``, remembered in ``memo`` under ``key`` (always found anew without one)."""
+    if memo is None:
+        return list(find())
+    found = memo.get(key)
+    if found is None:
+        if len(memo) >= MEMO_TERMS:
+            memo.clear()
+        found = memo[key] = tuple(find())
+    return list(found)
+
+
+def translation_terms(query: str, known: Callable[[str], bool],
+                      memo: Memo | None = None) -> dict[str, list[str]]:
     """Per content term of ``query`` that ``known`` rejects, the index terms of its words in
     the other language that ``known`` accepts (at most ``MAX_TRANSLATIONS``); terms with
-    none left out; {} when fewer than ``MIN_WORDS`` translate or without the dictionary."""
+    none left out; {} when fewer than ``MIN_WORDS`` translate or without the dictionary.
+    ``memo`` keeps each term's words for the index ``known`` reads
+    (``synonyms.lexical_query``)."""
     if not available():
         return {}
     out: dict[str, list[str]] = {}
     for term in dict.fromkeys(terms(query)):
         if known(term) or term[0].isdigit() or is_question_word(term):
             continue
-        if found := _known_words(term, known):
+        if found := memoised(memo, ("translation", term), partial(_known_words, term, known)):
             out[term] = found[:MAX_TRANSLATIONS]
     return out if len(out) >= MIN_WORDS else {}
 

@@ -58,3 +58,28 @@ def test_a_vocabulary_indexed_once_bridges_as_the_plain_set_does() -> None:
         for _ in range(2):  # the second time from the vocabulary's memory
             assert bridged_terms(found, language, at_hand[language]) == bridged_terms(
                 found, language, plain)
+
+
+@pytest.mark.parametrize(("language", "other"), [
+    ("en", "doc-043-recycle-bin-versions-zh.md"), ("zh", "doc-042-recycle-bin-versions.md"),
+    ("en", "doc-061-baoxiao-policy-zh.md"), ("zh", "doc-060-expense-reimbursement-policy.md"),
+])
+def test_a_clause_bridges_as_its_terms_one_by_one(language: str, other: str) -> None:
+    # the dictionary's part of a clause is found once per process; the vocabulary's part
+    # per answer: together what bridging each term alone gives (a conflict shown or not)
+    from pathlib import Path
+
+    from kbqa.core.grounding.conflict_focus import clauses
+    from kbqa.core.text.bilingual import _bridged_term
+    from kbqa.core.text.terms import term_set
+
+    docs = Path(__file__).resolve().parents[3] / "sources/demo/docs"
+    mine = "doc-042-recycle-bin-versions.md" if language == "en" else (
+        "doc-043-recycle-bin-versions-zh.md")
+    vocabulary = frozenset().union(*clauses((docs / mine).read_text(encoding="utf-8")),
+                                   term_set("How long are deleted files kept? 文件保留多久"))
+    for clause in clauses((docs / other).read_text(encoding="utf-8")):
+        at_hand = Vocabulary(vocabulary)
+        one_by_one = frozenset().union(*(_bridged_term(t, language, Vocabulary(vocabulary))
+                                         for t in clause))
+        assert bridged_terms(clause, language, at_hand) == one_by_one
