@@ -69,6 +69,15 @@ def _replace_focus_en(body: str, topic: str) -> str | None:
             or (parallel_en(body[about.end():], topic) if about else None))
 
 
+# "what if …", "if …": a condition and nothing else ("what happens if…" asks a relation)
+_NAMED_CONDITION_RE = re.compile(r"^(?:what\s+)?if\s+(.+)$", re.IGNORECASE)
+
+
+def _is_name_en(word: str) -> bool:
+    """A name: a word with a capital, not all capitals and not "I" (``focus_en``'s test)."""
+    return len(word) > 1 and word[0].isupper() and not word.isupper()
+
+
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
     parallel = _replace_focus_en(body, topic)
@@ -78,6 +87,11 @@ def _combine_en(rest: str, topic: str) -> str:
     replaced = _replace_pronoun_en(body, topic)
     if replaced:
         return replaced
+    named = _NAMED_CONDITION_RE.match(body)
+    if named and any(_is_name_en(w) for w in _EN_WORD_RE.findall(named.group(1))):
+        # "what if I'm in Zurich?": the earlier question asked under a condition naming a
+        # place or product, as "and in Zurich?" asks it; no relation of its own to ask
+        return f"{core(topic)}, if {named.group(1)}?"
     if first in QUESTION_WORDS or first == "if":
         # "what happens if we go over?": the condition is on the topic's noun phrase
         focus = _focus_phrase_en(topic)

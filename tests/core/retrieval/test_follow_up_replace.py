@@ -95,6 +95,38 @@ def test_a_group_replaces_the_frames_group_or_the_askers_pronoun(
     assert rewrite(*earlier, follow_up) == expected
 
 
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "What if I'm in Zurich (hotel limit per night)?" (the frame's verb lost)
+        ("What's the hotel limit per night when travelling for work?", "what if I'm in Zurich?",
+         "What's the hotel limit per night when travelling for work, if I'm in Zurich?"),
+        ("How much can I spend on a hotel per night?", "and if the trip is to London?",
+         "How much can I spend on a hotel per night, if the trip is to London?"),
+    ],
+)
+def test_a_condition_naming_a_name_asks_the_earlier_question_under_it(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # a condition without a name asks what follows from it, as before
+        ("What's the rate limit of the open API?", "what if we exceed it?",
+         "What if we exceed the rate limit of the open API?"),
+        ("What is the rate limit of the open API?", "What if we exceed the limit?",
+         "What if we exceed the limit (rate limit of the open API)?"),
+    ],
+)
+def test_a_condition_without_a_name_keeps_its_own_question(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
 def test_a_condition_on_the_asker_still_narrows() -> None:
     # "I" of "if I forget" is no subject of the question: the group narrows it
     assert rewrite("What if I forget my password?", "and admins?") == (
