@@ -164,7 +164,8 @@ def case_history(case: EvalCase) -> tuple[Turn, ...]:
 def _result(case: EvalCase, **fields: Any) -> CaseResult:
     return CaseResult(
         case_id=case.id, question=case.question, lang=case.lang, expect=case.expect,
-        answer_contains=case.answer_contains, expected_reason=case.refusal_reason, **fields,
+        answer_contains=case.answer_contains, expected_reason=case.refusal_reason,
+        follow_up=bool(case.history), **fields,
     )
 
 

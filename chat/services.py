@@ -80,6 +80,11 @@ class _Said(NamedTuple):
     standalone: str
 
 
+# Refusals for want of evidence: the documents do not cover the turn's focus (a conflict
+# refusal found it covered twice over).
+UNCOVERED_STATUSES = frozenset(("refused_low_score", "refused_no_support"))
+
+
 def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple[Turn, ...]:
     """The last ``limit`` messages as Turns (oldest first): intent only, never evidence.
 
@@ -95,7 +100,9 @@ def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple
         if m.role == Message.Role.USER:
             answer = rows[i + 1] if i + 1 < len(rows) else None
             standalone = answer.standalone if answer else ""
-            turns.append(Turn(role="user", text=standalone or m.text, typed=m.text))
+            uncovered = bool(answer) and answer.status in UNCOVERED_STATUSES
+            turns.append(Turn(role="user", text=standalone or m.text, typed=m.text,
+                              uncovered=uncovered))
         elif m.text:
             turns.append(Turn(role="assistant", text=m.text))
     return tuple(t for t in turns if t.text)

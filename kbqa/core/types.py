@@ -231,12 +231,15 @@ class Turn:
 
     ``text`` of a user turn may be the standalone query built for it; ``typed`` is then what
     the user typed ("那管理员呢？"), from which the offline rewrite re-folds the conversation
-    ("" when ``text`` is what they typed).
+    ("" when ``text`` is what they typed). ``uncovered`` marks a user turn whose answer was
+    refused for want of evidence (low score, no support): the documents do not cover its
+    focus, so a later follow-up does not inherit it.
     """
 
     role: Literal["user", "assistant"]
     text: str
     typed: str = ""
+    uncovered: bool = False
 
 
 @dataclass(frozen=True)

@@ -223,3 +223,24 @@ def test_history_gives_earlier_follow_ups_in_their_standalone_form(django_user_m
         ("user", "How long does the recycle bin keep items for admins?"),
         ("assistant", "30 days."),
     ]
+
+
+def test_history_marks_a_turn_the_documents_did_not_cover(django_user_model) -> None:
+    owner = django_user_model.objects.create_user("uncovered", password="x")
+    conversation = Conversation.objects.create(owner=owner)
+    for question, answer, status in [
+        ("How often are laptops replaced?", "Every 4 years.", "answered"),
+        ("and monitors?", "", "refused_no_support"),
+        ("and in 2021?", "", "refused_low_score"),
+        ("What's the upload limit?", "", "refused_conflict"),
+    ]:
+        Message.objects.create(conversation=conversation, role="user", text=question)
+        Message.objects.create(conversation=conversation, role="assistant", text=answer,
+                               status=status)
+    history = conversation_history(conversation=conversation, limit=8)
+    assert [(t.text, t.uncovered) for t in history if t.role == "user"] == [
+        ("How often are laptops replaced?", False),
+        ("and monitors?", True),
+        ("and in 2021?", True),
+        ("What's the upload limit?", False),  # a conflict: covered, twice over
+    ]

@@ -59,6 +59,7 @@ class CaseResult:
     expected_reason: str | None = None
     trace_id: str = ""
     blocks: tuple[dict[str, Any], ...] = field(default=())
+    follow_up: bool = False  # the case had a history: a follow-up in a conversation
 
     @property
     def text(self) -> str:
@@ -87,6 +88,7 @@ class CaseResult:
             "citations_valid": self.citations_valid,
             "citation_issues": list(self.citation_issues), "error": self.error or None,
             "trace_id": self.trace_id or None, "blocks": list(self.blocks),
+            "follow_up": self.follow_up,
         }
 
 
@@ -176,10 +178,14 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
 
 
 def summarise_by_language(results: Sequence[CaseResult]) -> dict[str, Summary]:
-    """``{"all": ..., "en": ..., "zh": ...}`` (a language only when it has cases)."""
+    """``{"all": ..., "en": ..., "zh": ..., "follow-up": ...}`` (a language only when it has
+    cases; "follow-up", the cases asked after a history, only when there are some)."""
     out = {"all": summarise(results)}
     for lang in ("en", "zh"):
         subset = [r for r in results if r.lang == lang]
         if subset:
             out[lang] = summarise(subset)
+    follow_ups = [r for r in results if r.follow_up]
+    if follow_ups:
+        out["follow-up"] = summarise(follow_ups)
     return out

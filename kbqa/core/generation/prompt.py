@@ -266,9 +266,14 @@ Keep the user's meaning; fill in what words like "it", "that", "and for admins?"
 refer to from earlier USER messages. A message naming another thing ("and sick leave?") \
 asks the earlier question about that thing only, never about both; a verb without its \
 object ("can admins restore?", "如何申请？") takes the earlier question's topic as its object; \
-a complete question of its own is returned unchanged. Do not answer it and do not add \
-facts. Write it in the language of the latest message. Output only the question, on one \
+a complete question of its own is returned unchanged. A follow-up marked "not covered" was \
+not answered: the next message builds on the question before it. Do not answer it and do \
+not add facts. Write it in the language of the latest message. Output only the question, on one \
 line."""
+
+
+# What the rewrite prompt shows after a user turn the documents did not cover.
+UNCOVERED_NOTE = "(not covered: the documents say nothing of this)"
 
 
 def build_rewrite_prompt(*, question: str, history: Sequence[Turn]) -> Prompt:
@@ -279,6 +284,8 @@ def build_rewrite_prompt(*, question: str, history: Sequence[Turn]) -> Prompt:
         if turn.role == "assistant":
             text = _MARKER_RE.sub("", text)[:400]
         lines.append(f"{turn.role}: {escape_text(text)}")
+        if turn.role == "user" and turn.uncovered:  # its refusal left no assistant turn
+            lines.append(f"assistant: {UNCOVERED_NOTE}")
     content = (
         "<conversation>\n" + "\n".join(lines) + "\n</conversation>\n\n"
         f"<latest_message>\n{escape_text(question.strip())}\n</latest_message>"

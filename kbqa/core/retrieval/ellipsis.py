@@ -158,6 +158,11 @@ def introduces_referent_en(text: str) -> bool:
     )
 
 
+# Words inside an English noun phrase between its content words ("days of annual leave",
+# "rate limit on the open API", "hotel limit per night").
+NP_GLUE_EN = frozenset("of on for per in the a an".split())
+
+
 def is_fragment_en(text: str) -> bool:
     """"for the Chengdu folks going to Shanghai?": a prepositional phrase, no question of
     its own; it only narrows the earlier question, however long it is."""
@@ -217,6 +222,8 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         # a connector and a pronoun both point back, however many words follow ("and if
         # nobody picks a plan when it runs out?")
         return connector or len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
+    if zh and noun_phrase_ne_zh(rest):
+        return True  # "那外包人员呢？", "那命名过的版本呢？": "what about …?", however long
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
@@ -233,6 +240,19 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return connector or has_pronoun(rest) or core(rest).endswith("呢")
     short = len(_EN_WORD_RE.findall(rest)) <= 3 and len(rest) <= 24
     return connector or has_pronoun(rest) or short
+
+
+def noun_phrase_ne_zh(text: str) -> bool:
+    """Whether ``text`` is a Chinese noun phrase and 呢, no question word: "外包人员呢？",
+    "命名过的版本呢？" (jieba tags its last word a noun), the "what about …?" of Chinese
+    whatever the phrase's length; "要是整个办公室都断网了呢？" (a clause) is not."""
+    import jieba.posseg
+
+    body = core(text)
+    if not body.endswith("呢") or any(q in body for q in QUESTION_WORDS_ZH):
+        return False
+    pairs = [p for p in jieba.posseg.cut(body[:-1]) if p.word.strip()]
+    return bool(pairs) and pairs[-1].flag.startswith(NOUN_TAG_PREFIXES)
 
 
 # Where a Chinese question's predicate begins: copula, existential, modal verbs.

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from kbqa.core.retrieval.ellipsis import GENERIC, PREPOSITIONS, QUESTION_WORDS, core
+from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import acronym_starts, is_stop_en
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
@@ -180,17 +181,21 @@ def _of_phrase(topic: str, runs: list[tuple[int, int]], last: str) -> tuple[int,
 
 
 def _into_of_phrase(body: str, topic: str, of: tuple[int, int]) -> str:
-    """"sick days" into "days of annual leave": the compound's modifier takes the place of
-    the modifiers of the phrase after "of" ("days of sick leave"), the form in which the
-    documents name each kind ("10 days of fully paid sick leave"); a one-word phrase after
-    "of" ("days of vacation") is replaced by the whole compound."""
+    """"sick days" in place of "days of paid vacation": a compound whose head is the unit
+    of an "X of Y" phrase is a complete noun phrase of its own and replaces the whole
+    phrase ("How many sick days…?"); spliced into Y ("days of sick vacation") it kept the
+    old focus's head and asked of both. Only when the compound's modifier and Y's head make
+    a name WordNet lists ("sick leave" after "days of annual leave") does the modifier take
+    the place of Y's modifiers, the form in which the documents name each kind ("10 days of
+    fully paid sick leave")."""
     a, d = of
     words = _DETERMINER_RE.sub("", body).split()
     after = topic[a:d].split(" of ", 1)[1].split()
-    if len(words) < 2 or len(after) < 2:
-        return f"{core(topic[:a] + ' '.join(words) + topic[d:])}?"
-    phrase = f"{words[-1]} of {' '.join(words[:-1])} {after[-1]}"
-    return f"{core(topic[:a] + phrase + topic[d:])}?"
+    named = "_".join([*words[:-1], after[-1]]).lower()
+    if len(words) > 1 and len(after) > 1 and thesaurus.morphy(named, "noun"):
+        phrase = f"{words[-1]} of {' '.join(words[:-1])} {after[-1]}"
+        return f"{core(topic[:a] + phrase + topic[d:])}?"
+    return f"{core(topic[:a] + ' '.join(words) + topic[d:])}?"
 
 
 _ASKING_DETERMINERS = frozenset(("what", "which"))
@@ -316,11 +321,43 @@ def _replace_compound(noun: str, topic: str) -> str | None:
 
 def _replace_group(noun: str, topic: str, runs: list[tuple[int, int]]) -> str | None:
     """The topic's group of people, with the words before it in its run ("full-time
-    employees"; "contractors" of the run "contractors use"), replaced by ``noun``."""
+    employees"; "contractors" of the run "contractors use"), replaced by ``noun``; without
+    one, the asker's own pronoun (``_replace_asker``: "do we get" -> "do contractors get"),
+    never the group added beside it ("…do we get, for contractors?")."""
     if not is_person_en(noun):
         return None
     for a, b in runs:
         for word in _RUN_WORD_RE.finditer(topic, a, b):
             if is_person_en(word.group()):
                 return f"{core(topic[:a] + noun + topic[word.end():])}?"
+    return _replace_asker(noun, topic)
+
+
+# The asker's personal pronouns (English's closed class of first and second person forms):
+# as subject after an auxiliary or at the start ("do we get", "Can I borrow"), as object
+# after a preposition ("for us"). "they"/"he"/"she" point at someone named before.
+_ASKER_SUBJECTS_EN = frozenset("i we you".split())
+_ASKER_OBJECTS_EN = frozenset("me us you".split())
+# "am I" / "was I" agree with a plural group as "are" / "were".
+_PLURAL_BE_EN = {"am": "are", "was": "were"}
+_BEFORE_SUBJECT_EN = QUESTION_WORDS | frozenset(("am", "was", "were", "have", "has"))
+
+
+def _replace_asker(noun: str, topic: str) -> str | None:
+    """The topic with the asker's pronoun (module note above ``_ASKER_SUBJECTS_EN``)
+    replaced by the group ``noun``: the group asks the same question of itself. None when
+    the topic has no such pronoun."""
+    words = list(_EN_WORD_RE.finditer(topic))
+    for i, m in enumerate(words):
+        word, before = m.group().lower(), words[i - 1].group().lower() if i else ""
+        subject = word in _ASKER_SUBJECTS_EN and (not before or before in _BEFORE_SUBJECT_EN)
+        if not (subject or (word in _ASKER_OBJECTS_EN and before in PREPOSITIONS)):
+            continue
+        start = m.start()
+        if subject and before in _PLURAL_BE_EN:
+            be = words[i - 1]
+            plural = _PLURAL_BE_EN[before]
+            plural = plural.capitalize() if be.group()[0].isupper() else plural
+            topic, start = topic[:be.start()] + plural + topic[be.end():], start + 1
+        return f"{core(topic[:start] + noun + topic[start + len(m.group()):])}?"
     return None

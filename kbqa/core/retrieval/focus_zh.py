@@ -68,17 +68,23 @@ def parallel_zh(noun: str, topic: str) -> str | None:
     group = _replace_group_zh(noun, topic)
     if group:
         return group
-    found: list[tuple[int, int, int, int]] = []  # (|length difference|, length, -end, start)
+    # a span starting inside one of jieba's words ("记本电脑" of 笔记本电脑) comes last
+    bounds = _word_starts(topic)
+    found: list[tuple[bool, int, int, int, int]] = []  # (inside, |diff|, length, -end, start)
     for end in range(len(topic), 1, -1):
         if topic[end - 1] != noun[-1]:
             continue
         for size in range(2, len(noun) + MAX_SPAN_GROWTH + 1):
             span = topic[max(end - size, 0):end]
+            # a span across 的 takes the modifier's tail with it ("件的历史版本")
             if (len(span) == size and span != noun and has_cjk(span) and span.isalnum()
-                    and span[0] not in NON_INITIAL_ZH):
-                found.append((abs(size - len(noun)), size, -end, end - size))
+                    and span[0] not in NON_INITIAL_ZH and "的" not in span):
+                found.append((end - size not in bounds, abs(size - len(noun)), size, -end,
+                              end - size))
     if found:
-        _, size, _, start = min(found)
+        *_, size, _, start = min(found)
+        counted = _counted_start(topic, start)  # 多少天带薪年假: 带薪 goes with 年假
+        start, size = counted, size + start - counted
         acronym = _ACRONYM_BEFORE_RE.search(topic[:start])  # "IT 部门": IT modifies 部门
         if acronym:
             start, size = acronym.start(), size + start - acronym.start()
@@ -87,6 +93,39 @@ def parallel_zh(noun: str, topic: str) -> str | None:
             start, size = action, size + start - action
         return f"{core(topic[:start] + noun + topic[start + size:])}？"
     return _parallel_name_zh(noun, topic) or _replace_year_zh(noun, topic)
+
+
+def _word_starts(text: str) -> frozenset[int]:
+    """Offsets where jieba's words of ``text`` start."""
+    import jieba
+
+    starts, at = set(), 0
+    for word in jieba.cut(text):
+        starts.add(at)
+        at += len(word)
+    return frozenset(starts)
+
+
+MAX_COUNTED_MODIFIERS = 2  # words between a measure word and the counted noun's span
+
+
+def _counted_start(topic: str, start: int) -> int:
+    """Where the noun phrase counted by a measure word begins, when the span at ``start``
+    is its head: "带薪年假" of "多少天带薪年假" (天 counts it, 带薪 modifies it): the new
+    sibling replaces the whole counted phrase, never keeping the old one's modifier
+    ("带薪病假"). ``start`` itself when no numeral or measure word (jieba's m, q) comes
+    within ``MAX_COUNTED_MODIFIERS`` words before it."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(topic[:start])]
+    at = start
+    for word, flag in reversed(pairs[-MAX_COUNTED_MODIFIERS - 1:]):
+        if flag in ("m", "q"):
+            return at
+        if not has_cjk(word) or word == "的" or word in _PREDICATE_START_ZH:
+            break
+        at -= len(word)
+    return start
 
 
 # jieba tags of the words that modify an action before it: verbs done first (出差), a
@@ -140,10 +179,31 @@ def _replace_group_zh(noun: str, topic: str) -> str | None:
     people (``PERSON_HEADS_ZH``) replaces the topic's group with its modifiers (全职), the
     same question asked of the new group, never of both; None when the topic names none."""
     noun = re.sub("^对于?", "", noun)  # 那对于实习生呢: "as for interns"
-    group = group_span_zh(topic) if noun[-1:] in tuple(PERSON_HEADS_ZH) else None
+    if noun[-1:] not in tuple(PERSON_HEADS_ZH):
+        return None
+    group = group_span_zh(topic) or _asker_span_zh(topic)
     if group is None or topic[group[0]:group[1]] == noun:
         return None
     return f"{core(topic[:group[0]] + noun + topic[group[1]:])}？"
+
+
+# The asker's personal pronouns (a closed class: first and second person, 大家 "everyone");
+# 他/她/它 point at someone or something named before.
+ASKER_PRONOUNS_ZH = frozenset("我 我们 咱们 你 你们 您 大家".split())
+
+
+def _asker_span_zh(topic: str) -> tuple[int, int] | None:
+    """(start, end) of the asker's pronoun in the topic (jieba's r: "我们" of
+    "我们一年有多少天年假？"), the group a follow-up's group replaces ("那实习生呢？" ->
+    "实习生一年有多少天年假？"); None without one."""
+    import jieba.posseg
+
+    start = 0
+    for pair in jieba.posseg.cut(topic):
+        if pair.flag.startswith("r") and pair.word in ASKER_PRONOUNS_ZH:
+            return start, start + len(pair.word)
+        start += len(pair.word)
+    return None
 
 
 def group_span_zh(topic: str) -> tuple[int, int] | None:
@@ -178,7 +238,9 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
     import jieba.posseg
 
     tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun) if w.word.strip()]
-    while len(tagged) > 1 and tagged[0][1].startswith(_NAME_LEAD_TAGS):
+    # only a one-character verb leads ("去"): 审计/v 日志/ns is one noun, whatever its tags
+    while len(tagged) > 1 and tagged[0][1].startswith(_NAME_LEAD_TAGS) and (
+            len(tagged[0][0]) == 1 or tagged[0][1] == "p"):
         tagged = tagged[1:]
     if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
         return None
@@ -202,8 +264,9 @@ def combine_zh(rest: str, topic: str) -> str:
     if body.endswith("呢") and is_verb_object_zh(noun):
         return f"{core(topic)}，{body}？"  # "走审批呢？": the same topic, done this way
     if body.endswith("呢"):
-        if focus and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
-            return f"{core(topic.replace(focus, noun, 1))}？"
+        thing = thing_focus_zh(topic)
+        if thing and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
+            return f"{core(topic.replace(thing, noun, 1))}？"
         return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
     subject = _subject_zh(topic)
     if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
@@ -234,6 +297,37 @@ def _subject_zh(topic: str) -> str:
         subject += pair.word
         noun = noun or pair.flag.startswith(NOUN_TAG_PREFIXES)
     return subject.strip() if noun else ""
+
+
+# jieba tags of words inside a subject noun phrase: nouns, names, English, abbreviations,
+# verbal nouns, locatives (回收站里), modifiers (加密, 全职), 的, and a blank between scripts.
+_SUBJECT_NP_TAGS = ("n", "vn", "eng", "j", "f", "a", "b", "uj", "x")
+
+
+def thing_focus_zh(topic: str) -> str:
+    """The noun phrase another thing replaces ("那备份呢？"): the topic's subject when it is a
+    noun phrase naming a thing, with its modifiers and relative clauses ("回收站里删除的文件",
+    "NimbusDrive 的审计日志": the whole phrase goes, never its modifier alone, which asked
+    "备份 的审计日志"); else its first run of nouns (``first_noun_phrase_zh``)."""
+    import jieba.posseg
+
+    pairs = [(p.word, p.flag) for p in jieba.posseg.cut(core(topic))]
+    words: list[tuple[str, str]] = []
+    for i, (word, flag) in enumerate(pairs):
+        after = pairs[i + 1] if i + 1 < len(pairs) else ("", "")
+        # 删除的文件: a relative clause; 的审计/v 日志: after 的, a verb before a noun
+        # modifies it (the head phrase), where elsewhere it may take it as object (住酒店)
+        clause = flag.startswith("v") and (after[0] == "的" or (
+            bool(words) and words[-1][0] == "的" and after[1].startswith(NOUN_TAG_PREFIXES)))
+        if (flag == "x" and word.strip()) or not (flag.startswith(_SUBJECT_NP_TAGS) or clause):
+            break
+        words.append((word, flag))
+    while words and not words[-1][1].startswith(NOUN_TAG_PREFIXES):
+        words.pop()
+    phrase = "".join(w for w, _ in words).strip()
+    if len(phrase) < 2 or phrase[-1] in PERSON_HEADS_ZH:
+        return first_noun_phrase_zh(topic)
+    return phrase
 
 
 def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:

@@ -19,6 +19,7 @@ from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.bare_verb import objectless_verb
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
+    NP_GLUE_EN,
     PREPOSITIONS,
     PRONOUNS_ZH,
     QUESTION_WORDS,
@@ -42,11 +43,11 @@ from kbqa.core.retrieval.focus_zh import (
     PERSON_HEADS_ZH,
     TRAILING_PARTICLE_ZH_RE,
     combine_zh,
-    first_noun_phrase_zh,
     group_span_zh,
     is_verb_object_zh,
     parallel_zh,
     subject_zh,
+    thing_focus_zh,
 )
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Turn
@@ -68,6 +69,15 @@ def _replace_focus_en(body: str, topic: str) -> str | None:
             or (parallel_en(body[about.end():], topic) if about else None))
 
 
+# "what if …", "if …": a condition and nothing else ("what happens if…" asks a relation)
+_NAMED_CONDITION_RE = re.compile(r"^(?:what\s+)?if\s+(.+)$", re.IGNORECASE)
+
+
+def _is_name_en(word: str) -> bool:
+    """A name: a word with a capital, not all capitals and not "I" (``focus_en``'s test)."""
+    return len(word) > 1 and word[0].isupper() and not word.isupper()
+
+
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
     parallel = _replace_focus_en(body, topic)
@@ -77,6 +87,11 @@ def _combine_en(rest: str, topic: str) -> str:
     replaced = _replace_pronoun_en(body, topic)
     if replaced:
         return replaced
+    named = _NAMED_CONDITION_RE.match(body)
+    if named and any(_is_name_en(w) for w in _EN_WORD_RE.findall(named.group(1))):
+        # "what if I'm in Zurich?": the earlier question asked under a condition naming a
+        # place or product, as "and in Zurich?" asks it; no relation of its own to ask
+        return f"{core(topic)}, if {named.group(1)}?"
     if first in QUESTION_WORDS or first == "if":
         # "what happens if we go over?": the condition is on the topic's noun phrase
         focus = _focus_phrase_en(topic)
@@ -87,9 +102,6 @@ def _combine_en(rest: str, topic: str) -> str:
     return f"{core(topic)}, for {body}?"
 
 
-# Words inside an English noun phrase between its content words ("days of annual leave",
-# "rate limit on the open API", "hotel limit per night").
-NP_GLUE_EN = frozenset("of on for per in the a an".split())
 
 
 def _focus_phrase_en(topic: str) -> str:
@@ -195,15 +207,17 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     Any other question is returned with a leading connector removed. Assistant turns are
     never used.
     """
-    users = [_latin_about(q) for q in _typed_questions(history)]
     question = _latin_about(question)
     topic = ""
-    for earlier in users:
+    for typed, uncovered in _typed_questions(history):
+        earlier = _latin_about(typed)
         if not topic or not _leans_back(earlier, topic):
             topic = _rewrite_one(earlier, "")
-        else:
+        elif not uncovered:
             # Only a new focus moves the topic on; "and for admins?" then "what about
-            # guests?" asks the first question of guests, not of admins and guests.
+            # guests?" asks the first question of guests, not of admins and guests. A
+            # follow-up the documents did not cover leaves it too: after "and monitors?"
+            # was refused, "and in 2022?" asks of the laptops the user last had answered.
             topic = _replace_focus(earlier, topic) or topic
     return _rewrite_one(question, topic)
 
@@ -226,15 +240,15 @@ def _leans_back(question: str, previous: str = "") -> bool:
     return is_follow_up(question, previous) or bool(objectless_verb(strip_connector(question)[0]))
 
 
-def _typed_questions(history: Sequence[Turn]) -> list[str]:
+def _typed_questions(history: Sequence[Turn]) -> list[tuple[str, bool]]:
     """The earlier user questions as typed, not in the standalone form a chat stores (``Turn.
     typed``): a cross-language rewrite ("管理员 (recycle bin deleted files)?") would read as
     a full question and keep its focus and both languages for every later turn. The first
     one keeps its standalone form when typed as a follow-up: its own topic fell out of the
-    history window."""
+    history window. Each comes with ``Turn.uncovered``."""
     users = [t for t in history if t.role == "user" and t.text.strip()]
-    return [t.text if i == 0 and t.typed and _leans_back(t.typed) else t.typed or t.text
-            for i, t in enumerate(users)]
+    return [(t.text if i == 0 and t.typed and _leans_back(t.typed) else t.typed or t.text,
+             t.uncovered) for i, t in enumerate(users)]
 
 
 def _replace_focus(question: str, topic: str) -> str | None:
@@ -253,7 +267,7 @@ def _replace_focus(question: str, topic: str) -> str | None:
         return parallel
     if is_verb_object_zh(noun):
         return None  # "走审批呢？" keeps the topic's focus: it names no other thing
-    focus = first_noun_phrase_zh(topic)
+    focus = thing_focus_zh(topic)
     if focus and noun[-1] not in PERSON_HEADS_ZH:
         return f"{core(topic.replace(focus, noun, 1))}？"
     return None

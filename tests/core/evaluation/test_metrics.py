@@ -101,6 +101,16 @@ def test_breakdown_by_language():
     assert by_lang["zh"].answer_accuracy == Rate(1, 2)
 
 
+def test_follow_ups_are_broken_out_when_there_are_some():
+    follow_up = CaseResult(case_id="f1", question="and sick days?", lang="en",
+                           expect="refuse", status="answered", follow_up=True,
+                           sentences=(said("Employees get 20 days."),))
+    by_kind = summarise_by_language([*RESULTS, follow_up])
+    assert list(by_kind) == ["all", "en", "zh", "follow-up"]
+    assert by_kind["follow-up"].cases == 1
+    assert by_kind["follow-up"].unsupported_answer_rate == Rate(1, 1)
+
+
 @pytest.mark.parametrize(
     ("values", "p", "expected"),
     [([5.0], 95, 5.0), ([1.0, 2.0, 3.0, 4.0], 50, 2.5), ([1.0, 2.0, 3.0, 4.0, 5.0], 95, 4.8)],

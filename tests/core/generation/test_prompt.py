@@ -176,3 +176,15 @@ def test_rewrite_prompt_carries_the_conversation_and_latest_message() -> None:
         "<latest_message>\n那管理员呢？\n</latest_message>"
     )
     assert prompt.max_tokens == 200
+
+
+def test_rewrite_prompt_marks_a_turn_the_documents_did_not_cover() -> None:
+    history = (Turn("user", "How often are laptops replaced?"),
+               Turn("assistant", "Every 4 years [1]."),
+               Turn("user", "and monitors?", uncovered=True))
+    prompt = build_rewrite_prompt(question="and in 2022?", history=history)
+    assert prompt.messages[0]["content"].startswith(
+        "<conversation>\nuser: How often are laptops replaced?\nassistant: Every 4 years.\n"
+        "user: and monitors?\nassistant: (not covered: the documents say nothing of this)\n"
+        "</conversation>")
+    assert "not covered" in prompt.system

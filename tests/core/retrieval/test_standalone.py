@@ -129,7 +129,7 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("那病假呢？", LEAVE_ZH, "全职员工每年有多少天病假？"),
         ("那病假呢？", LEAVE_EN, "病假 (days)?"),
         ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
-         "历史版本里的文件能保留多久？"),
+         "历史版本能保留多久？"),
         ("And for the Chengdu folks going to Shanghai?",
          (Turn("user", "What's the hotel limit per night on business trips?"),),
          "What's the hotel limit per night on business trips for the Chengdu folks going to "
@@ -179,7 +179,7 @@ def test_elided_follow_ups_take_the_earlier_topic(
          "开放 API 的速率限制要等多久？"),
         # a complete second question starts a new topic for the third
         (["开放 API 的速率限制是多少？", "回收站里的文件能保留多久？"], "那历史版本呢？",
-         "历史版本里的文件能保留多久？"),
+         "历史版本能保留多久？"),
         # a condition with its own thing ("my laptop") asks neither turn's focus
         (["How often are laptops replaced?", "and monitors?"], "What if I lose my laptop?",
          "What if I lose my laptop?"),

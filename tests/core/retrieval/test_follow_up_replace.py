@@ -1,0 +1,242 @@
+"""A follow-up replaces the focus of the earlier question and keeps its frame, never asking
+about both (issue 12 item 4, by kind: a tester's and the lead's reports).
+
+- a new focus that is a complete noun phrase replaces the earlier noun phrase whole, its
+  modifiers and head, rather than being spliced into it ("sick days" for "days of paid
+  vacation", 备份 for "NimbusDrive 的审计日志");
+- a group of people replaces the frame's group, or the asker's own pronoun ("we", 我们),
+  never added beside it;
+- in a chain, a follow-up the documents did not cover leaves the topic where it was;
+- a new focus no document covers is refused, not answered with the earlier answer.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.records import TraceRecorder
+from kbqa.core.retrieval.bm25 import InMemoryRetriever
+from kbqa.core.retrieval.ellipsis import is_follow_up
+from kbqa.core.retrieval.standalone import rewrite_deterministic
+from kbqa.core.types import Chunk, Sentence, Turn
+
+
+def rewrite(*questions: str) -> str:
+    return rewrite_deterministic(questions[-1], tuple(Turn("user", q) for q in questions[:-1]))
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "How many days of sick vacation do full-time employees get?"
+        ("How many days of paid vacation do full-time employees get?", "and sick days?",
+         "How many sick days do full-time employees get?"),
+        # before: "How many days of sick off do full-timers get a year?"
+        ("How many days of paid time off do full-timers get a year?", "and sick days?",
+         "How many sick days do full-timers get a year?"),
+        ("How many days of annual leave do full-timers get?", "and bereavement days?",
+         "How many bereavement days do full-timers get?"),
+        # a compound WordNet names ("sick leave") keeps the documents' "X of Y" form
+        ("How many weeks of parental leave do employees get?", "and sick weeks?",
+         "How many weeks of sick leave do employees get?"),
+        # before: "全职员工每年有多少天带薪病假？" (the old focus's modifier kept)
+        ("全职员工每年有多少天带薪年假？", "那病假呢？", "全职员工每年有多少天病假？"),
+        # before: "备份 的审计日志保留多久？" (only the modifier replaced)
+        ("NimbusDrive 的审计日志保留多久？", "那备份呢？", "备份保留多久？"),
+        # before: "客户数据的日志备份保留多久？"
+        ("客户数据的加密备份保留多久？", "那审计日志呢？", "审计日志保留多久？"),
+        # before: "备份里删除的文件能保留多久？"
+        ("回收站里删除的文件能保留多久？", "那备份呢？", "备份能保留多久？"),
+        # before: "笔台式电脑多久更换一次？" (a span starting inside 笔记本电脑)
+        ("笔记本电脑多久更换一次？", "那台式电脑呢？", "台式电脑多久更换一次？"),
+        # before: not read as a follow-up at all ("命名过的版本呢？")
+        ("文件的历史版本能保存多久？", "那命名过的版本呢？", "文件的命名过的版本能保存多久？"),
+    ],
+)
+def test_a_complete_noun_phrase_replaces_the_earlier_one_whole(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("earlier", "follow_up", "expected"),
+    [
+        # before: "…do we get a year for contractors?" (both groups asked)
+        (["How many fully paid sick days do we get a year?"], "and for contractors?",
+         "How many fully paid sick days do contractors get a year?"),
+        (["How many fully paid sick days do I get per year?"], "and contractors?",
+         "How many fully paid sick days do contractors get per year?"),
+        (["Can we borrow a monitor to take home?"], "what about interns?",
+         "Can interns borrow a monitor to take home?"),
+        (["Am I allowed to borrow a monitor?"], "and interns?",
+         "Are interns allowed to borrow a monitor?"),
+        (["Is there free parking for us at the office?"], "what about visitors?",
+         "Is there free parking for visitors at the office?"),
+        (["How many days of annual leave do we get?"], "and part-timers?",
+         "How many days of annual leave do part-timers get?"),
+        (["How many days of sick leave do full-time employees get?", "and annual leave?"],
+         "and contractors?", "How many days of annual leave do contractors get?"),
+        # before: "对于兼职员工，我们一年有多少天年假？"
+        (["我们一年有多少天年假？"], "那兼职员工呢？", "兼职员工一年有多少天年假？"),
+        (["我能借显示器回家吗？"], "那实习生呢？", "实习生能借显示器回家吗？"),
+        (["我们在办公室连哪个 Wi-Fi？"], "那访客呢？", "访客在办公室连哪个 Wi-Fi？"),
+        # before: "外包人员呢？" (not read as a follow-up: three words of its own)
+        (["全职员工每年有多少天病假？"], "那外包人员呢？", "外包人员每年有多少天病假？"),
+        (["全职员工每年有多少天年假？", "那病假呢？"], "那外包人员呢？",
+         "外包人员每年有多少天病假？"),
+    ],
+)
+def test_a_group_replaces_the_frames_group_or_the_askers_pronoun(
+    earlier: list[str], follow_up: str, expected: str
+) -> None:
+    assert rewrite(*earlier, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "What if I'm in Zurich (hotel limit per night)?" (the frame's verb lost)
+        ("What's the hotel limit per night when travelling for work?", "what if I'm in Zurich?",
+         "What's the hotel limit per night when travelling for work, if I'm in Zurich?"),
+        ("How much can I spend on a hotel per night?", "and if the trip is to London?",
+         "How much can I spend on a hotel per night, if the trip is to London?"),
+    ],
+)
+def test_a_condition_naming_a_name_asks_the_earlier_question_under_it(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # a condition without a name asks what follows from it, as before
+        ("What's the rate limit of the open API?", "what if we exceed it?",
+         "What if we exceed the rate limit of the open API?"),
+        ("What is the rate limit of the open API?", "What if we exceed the limit?",
+         "What if we exceed the limit (rate limit of the open API)?"),
+    ],
+)
+def test_a_condition_without_a_name_keeps_its_own_question(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite(topic, follow_up) == expected
+
+
+def test_a_condition_on_the_asker_still_narrows() -> None:
+    # "I" of "if I forget" is no subject of the question: the group narrows it
+    assert rewrite("What if I forget my password?", "and admins?") == (
+        "What if I forget my password, for admins?")
+
+
+@pytest.mark.parametrize(
+    ("turns", "follow_up", "expected"),
+    [
+        # before: "How often are monitors replaced in 2022?" (refused again)
+        ([("How often are laptops replaced?", False), ("and monitors?", True)], "and in 2022?",
+         "How often are laptops replaced in 2022?"),
+        ([("笔记本电脑多久更换一次？", False), ("那办公椅呢？", True)], "那2022年的呢？",
+         "2022年，笔记本电脑多久更换一次？"),
+        ([("How many days of annual leave do full-time employees get?", False),
+          ("and bereavement days?", True)], "and for part-timers?",
+         "How many days of annual leave do part-time employees get?"),
+        ([("全职员工每年有多少天年假？", False), ("那丧假呢？", True)], "那实习生呢？",
+         "实习生每年有多少天年假？"),
+        # a covered follow-up moves the topic on, as before
+        ([("How often are laptops replaced?", False), ("and monitors?", False)],
+         "and in 2022?", "How often are monitors replaced in 2022?"),
+        # an uncovered full question is still the frame: the user asked it in full
+        ([("How often are laptops replaced?", False),
+          ("How often are monitors replaced?", True)], "and in 2022?",
+         "How often are monitors replaced in 2022?"),
+    ],
+)
+def test_a_chain_keeps_the_last_covered_focus(
+    turns: list[tuple[str, bool]], follow_up: str, expected: str
+) -> None:
+    history = tuple(Turn("user", q, uncovered=uncovered) for q, uncovered in turns)
+    assert rewrite_deterministic(follow_up, history) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "previous", "leans"),
+    [
+        ("那外包人员呢？", "全职员工每年有多少天病假？", True),
+        ("那命名过的版本呢？", "文件的历史版本能保存多久？", True),
+        # a clause before 呢, or a question of its own, is no noun phrase
+        ("那要是整个办公室都断网了呢？", "工单一般多久有人回复？", False),
+        ("And what is the upload limit?", "How long do deleted files stay in the bin?", False),
+    ],
+)
+def test_a_noun_phrase_after_a_connector_leans_back_whatever_its_length(
+    question: str, previous: str, leans: bool
+) -> None:
+    assert is_follow_up(question, previous) is leans
+
+
+# ------------------------------------------------------------------- through the pipeline
+
+
+def _chunk(n: int, title: str, section: str, text: str) -> Chunk:
+    return Chunk(chunk_id=f"doc-{n:03d}#c01", doc_id=f"doc-{n:03d}", title=title,
+                 section=section, updated="2025-01-02", text=text)
+
+
+KB = [
+    _chunk(1, "Leave policy", "Annual leave", (
+        "Full-time employees receive 20 days of paid annual leave per calendar year. "
+        "Part-time employees receive a share in proportion to their contracted hours.")),
+    _chunk(2, "Leave policy", "Sick leave", (
+        "If you are ill, tell your manager before your working day starts. Employees receive "
+        "10 days of fully paid sick leave per calendar year.")),
+    _chunk(3, "数据保留制度", "审计日志",
+           "NimbusDrive 审计日志的存储期限为 365 天，客户管理员可以随时导出。"),
+    _chunk(4, "数据保留制度", "备份",
+           "系统会定期为客户数据制作加密备份。每份备份在创建 35 天后自动过期，随即销毁。"),
+    _chunk(5, "Equipment policy", "Laptops", "Company laptops are replaced every 4 years."),
+]
+CONFIG = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
+
+
+async def _ask(questions: list[str]) -> tuple[str, str, str]:
+    """The shown text, status and standalone query of the last of ``questions``."""
+    history = tuple(Turn("user", q) for q in questions[:-1])
+    trace = TraceRecorder(trace_id="01TEST", question=questions[-1])
+    events = [ev async for ev in answer(
+        AnswerRequest(question=questions[-1], history=history),
+        retriever=InMemoryRetriever(KB), provider=ExtractiveProvider(), config=CONFIG,
+        trace=trace)]
+    shown = " ".join(ev.text for ev in events if isinstance(ev, Sentence))
+    return shown, trace.status, trace.standalone_query
+
+
+@pytest.mark.parametrize(
+    ("questions", "old_answer"),
+    [
+        # before: "聊天记录 的审计日志保留多久？" quoted the audit log's 365 days
+        (["NimbusDrive 的审计日志保留多久？", "那聊天记录呢？"], "365"),
+        (["How many days of annual leave do full-timers get?", "and bereavement days?"], "20"),
+    ],
+)
+async def test_a_new_focus_no_passage_covers_is_refused(
+    questions: list[str], old_answer: str
+) -> None:
+    shown, status, _ = await _ask(questions)
+    assert old_answer not in shown
+    assert status.startswith("refused")
+
+
+@pytest.mark.parametrize(
+    ("questions", "new_answer"),
+    [
+        (["NimbusDrive 的审计日志保留多久？", "那备份呢？"], "35"),
+        (["客户数据的加密备份保留多久？", "那审计日志呢？"], "365"),
+    ],
+)
+async def test_a_new_focus_is_answered_of_itself(questions: list[str], new_answer: str) -> None:
+    shown, status, _ = await _ask(questions)
+    assert new_answer in shown, (status, shown)
