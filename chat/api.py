@@ -326,3 +326,15 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
     response["Kbqa-Conversation"] = str(conversation)
     return response
+
+
+API_ENDPOINTS = "POST /api/answer, POST /api/answer/stream, GET /api/chunks/<chunk_id>"
+
+
+def api_not_found(request: HttpRequest) -> JsonResponse:
+    """The JSON 404 for a path under ``/api/`` that names no endpoint (a trailing slash, a
+    missing chunk id): an API client never gets an HTML page. Shape: ``{"error": str}``
+    naming the endpoints."""
+    return error_response(
+        404, f"No API endpoint at {request.path}; the endpoints are {API_ENDPOINTS}."
+    )

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views import defaults
+
+from chat.api import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,3 +20,13 @@ urlpatterns = [
     path("", include("sources.urls")),
     path("", include("chat.urls")),
 ]
+
+
+def page_not_found(request: HttpRequest, exception: Any) -> HttpResponse:
+    """404s: JSON under ``/api/`` (``chat.api.api_not_found``), the app's own page elsewhere."""
+    if request.path.startswith("/api/"):
+        return api_not_found(request)
+    return defaults.page_not_found(request, exception)
+
+
+handler404 = page_not_found

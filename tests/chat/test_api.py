@@ -491,3 +491,25 @@ def test_the_json_answer_carries_the_authority_notices_sse_sends_in_meta(
     assert body["answer"] == shown
     assert len(body["notices"]) == 1 and "Equipment policy (2022)" in body["notices"][0]
     assert body["notices"] == meta["notices"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/answer/", "/api/answer/stream/", "/api/chunks/", "/api/nothing"]
+)
+def test_a_path_under_api_that_names_no_endpoint_is_a_json_404(token: str, path: str) -> None:
+    """An API client mistyping a path (a trailing slash, no chunk id) gets JSON naming the
+    endpoints, never the HTML page a browser gets."""
+    response = Client().post(path, "{}", content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {token}")
+    body = response.json()
+
+    assert response.status_code == 404
+    assert response["Content-Type"] == "application/json"
+    assert path in body["error"] and "POST /api/answer/stream" in body["error"]
+
+
+def test_a_missing_page_outside_the_api_is_still_the_apps_html_404(user: Any) -> None:
+    response = Client().get("/no-such-page/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("text/html")
