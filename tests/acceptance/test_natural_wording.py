@@ -38,3 +38,22 @@ def test_a_yes_no_predicate_is_not_stated_by_the_same_word_used_as_a_noun() -> N
     events = converse("predicate-noun",
                       ["I bought a Spotify subscription for myself. Can I expense it?"])
     assert "Book travel through the company travel portal" not in shown(events)
+
+
+
+@pytest.mark.parametrize(
+    ("user", "question", "never"),
+    [
+        ("clock-en", "Can I claim my Uber home after a late dinner at 11pm?",
+         ("home office allowance", "EUR 300")),
+        ("clock-zh", "加班到晚上11点打网约车回家能报销吗？", ("300", "办公")),
+    ],
+)
+def test_a_yes_no_question_stating_only_a_time_of_day_is_not_answered_with_any_amount(
+    user: str, question: str, never: tuple[str, ...]
+) -> None:
+    """A clock time in a yes/no question is when it happened, not an amount to check: weak
+    words must not let any sentence that states some amount answer it."""
+    text = shown(converse(user, [question]))
+
+    assert not [word for word in never if word in text]
