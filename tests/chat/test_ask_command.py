@@ -237,3 +237,19 @@ def test_sources_are_numbered_as_the_browser_numbers_them(fake: FakeProvider) ->
     lines = ask(LEAVE_AND_TRAVEL, "--json").splitlines()
     events = [json.loads(line) for line in lines]
     assert [e["data"]["citations"] for e in events if e["event"] == "sentence"] == [[2], [1]]
+
+
+def test_a_user_starts_a_conversation_and_is_told_how_to_continue_it(
+    fake: FakeProvider, django_user_model: Any
+) -> None:
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    fake.add(ANSWER)
+    out = ask(QUESTION, "--user", "alice")
+    conversation = Conversation.objects.get(owner=alice)
+    fake.supports_rewrite = True  # type: ignore[misc]
+    fake.add("How many days of annual leave do part-time employees get?", ANSWER)
+    ask("And for part-timers?", "--conversation", str(conversation.pk), "--user", "alice")
+
+    told = f"Conversation: {conversation.pk} (continue it with --conversation {conversation.pk}"
+    assert told in out
+    assert conversation.messages.count() == 4

@@ -7,7 +7,9 @@ trace id. Sources are numbered as the browser numbers them, 1, 2, 3… in order 
 citation (``reader_numbers``). ``--json``: one ``{"event", "data"}`` object per line, ``done``
 last, with the block numbers of the trace and the API. Exit status 1 when the answer ends in
 an error. A question over ``KBQA_MAX_QUESTION_CHARS`` is refused with
-the browser's message before anything runs.
+the browser's message before anything runs. With ``--user`` and no ``--conversation`` the
+question starts a stored conversation owned by that user, and the summary says how to
+continue it (``Conversation: N``); without ``--user`` the turn is stored in none.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.outcomes import AnswerOutcome
 from chat.selectors import reader_numbers
-from chat.turns import TurnRejected, TurnRequest, answer_turn
+from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence, event_payload
 
 
@@ -82,10 +84,12 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        user = self._user(opts["user"])
         request = TurnRequest(
             question=opts["question"],
-            user=self._user(opts["user"]),
+            user=user,
             conversation_id=opts["conversation"],
+            start_conversation=user is not None and opts["conversation"] is None,
             fabricate=True if opts["fabricate"] else None,
             # One turn per run: the turn builds its own provider and closes it.
             provider_name=opts["provider"] or settings.KBQA_PROVIDER,
@@ -98,6 +102,11 @@ class Command(BaseCommand):
             raise CommandError(message) from None
         if not opts["json"]:
             self._summary(outcome)
+            if self.conversation_id is not None:
+                self.stdout.write(
+                    f"Conversation: {self.conversation_id} (continue it with --conversation "
+                    f"{self.conversation_id} --user {opts['user']})"
+                )
         if outcome.status == "error":
             raise CommandError(outcome.error or "The answer ended in an error.", returncode=1)
 
@@ -111,8 +120,11 @@ class Command(BaseCommand):
 
     async def _stream(self, request: TurnRequest, outcome: AnswerOutcome, *, as_json: bool) -> None:
         known: tuple[str, ...] = ()
+        self.conversation_id: int | None = None
         async with aclosing(answer_turn(request, outcome)) as items:
             async for ev in items:
+                if isinstance(ev, TurnOpened) and ev.conversation is not None:
+                    self.conversation_id = ev.conversation.pk
                 known = ev.notices if isinstance(ev, Meta) else known
                 if not isinstance(ev, Event) or (as_json and isinstance(ev, Notice)
                                                  and set(ev.notices) <= set(known)):
