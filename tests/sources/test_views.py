@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -72,10 +74,18 @@ def test_htmx_request_gets_only_the_partial(client_in: Client, chunk: Chunk) -> 
 
 
 def test_superseded_chunk_is_readable_and_marked(client_in: Client, chunk: Chunk) -> None:
-    Chunk.objects.filter(pk=chunk.pk).update(is_current=False)
+    """The old text is not shown under the newer version's title and date as if it were
+    theirs (a reviewer read a 2025 passage as the 2026 guide's): it says whose earlier
+    version it is and when it was in the knowledge base."""
+    from django.utils import timezone
+
+    Chunk.objects.filter(pk=chunk.pk).update(is_current=False, superseded_at=timezone.now())
     html = client_in.get("/chunks/doc-010%23c02/").content.decode()
+    title = re.search(r'<h2 class="chunk-title">(.*?)</h2>', html, re.S).group(1)
     assert "Superseded: this passage was replaced" in html
     assert "Up to 200 USD." in html
+    assert title.startswith("An earlier version of the document now titled")
+    assert "In the knowledge base from " in html and 'class="chunk-updated"' not in html
 
 
 @pytest.mark.parametrize("htmx", [False, True])
