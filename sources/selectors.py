@@ -221,12 +221,13 @@ def index_opens() -> int:
 
 def index_warm() -> IndexStatus:
     """Open the index before the first question (``kbqa.asgi`` calls it at start-up) and
-    start loading in background threads the tokenizers (``text_tools_warm``: jieba, about
-    0.7 s, and tiktoken; a question arriving sooner waits for them), WordNet's index (about
+    start loading in background threads jieba's dictionary (about 0.7 s; a question
+    arriving sooner waits for it; tiktoken loads with the first question or upload, so an
+    idle worker does not hold it), WordNet's index (about
     2 s, ``synonyms.warm``), CC-CEDICT (about 1 s, ``bilingual.warm``) and the sentence
     encoder when one is configured, so the server listens at once. Returns the status
     (logged if there is a problem)."""
-    threading.Thread(target=text_tools_warm, name="kbqa-warm", daemon=True).start()
+    threading.Thread(target=terms, args=("预热 warm",), name="kbqa-warm", daemon=True).start()
     threading.Thread(target=synonyms_warm, name="kbqa-warm-wordnet", daemon=True).start()
     threading.Thread(target=bilingual_warm, name="kbqa-warm-cedict", daemon=True).start()
     threading.Thread(target=_warm_encoder, name="kbqa-warm-encoder", daemon=True).start()
