@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.bare_verb import objectless_verb
-from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.retrieval.standalone import standalone_query
-from kbqa.core.types import Chunk, Sentence, Turn
+from kbqa.core.types import Chunk, Turn
+from tests.core.retrieval.offline_ask import ask_offline
 from tests.fakes.provider import FakeProvider
 
 
@@ -45,19 +43,9 @@ KB = [
         "Register a webhook in the admin console; NimbusDrive then sends a POST to your "
         "endpoint whenever a subscribed event happens.")),
 ]
-CONFIG = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
-
-
 async def _ask(questions: list[str]) -> tuple[str, str, str]:
     """The shown text, status and standalone query of the last of ``questions``."""
-    history = tuple(Turn("user", q) for q in questions[:-1])
-    trace = TraceRecorder(trace_id="01TEST", question=questions[-1])
-    events = [ev async for ev in answer(
-        AnswerRequest(question=questions[-1], history=history),
-        retriever=InMemoryRetriever(KB), provider=ExtractiveProvider(), config=CONFIG,
-        trace=trace)]
-    shown = " ".join(ev.text for ev in events if isinstance(ev, Sentence))
-    return shown, trace.status, trace.standalone_query
+    return await ask_offline(KB, questions)
 
 
 @pytest.mark.parametrize(

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
-from kbqa.core.records import TraceRecorder
-from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.retrieval.ellipsis import is_follow_up
 from kbqa.core.retrieval.standalone import rewrite_deterministic
-from kbqa.core.types import Chunk, Sentence, Turn
+from kbqa.core.types import Chunk, Turn
+from tests.core.retrieval.offline_ask import ask_offline
 
 
 def rewrite(*questions: str) -> str:
@@ -199,19 +196,9 @@ KB = [
            "系统会定期为客户数据制作加密备份。每份备份在创建 35 天后自动过期，随即销毁。"),
     _chunk(5, "Equipment policy", "Laptops", "Company laptops are replaced every 4 years."),
 ]
-CONFIG = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
-
-
 async def _ask(questions: list[str]) -> tuple[str, str, str]:
     """The shown text, status and standalone query of the last of ``questions``."""
-    history = tuple(Turn("user", q) for q in questions[:-1])
-    trace = TraceRecorder(trace_id="01TEST", question=questions[-1])
-    events = [ev async for ev in answer(
-        AnswerRequest(question=questions[-1], history=history),
-        retriever=InMemoryRetriever(KB), provider=ExtractiveProvider(), config=CONFIG,
-        trace=trace)]
-    shown = " ".join(ev.text for ev in events if isinstance(ev, Sentence))
-    return shown, trace.status, trace.standalone_query
+    return await ask_offline(KB, questions)
 
 
 @pytest.mark.parametrize(
