@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from kbqa.core.context.assembly import leading_blocks, measure
+from kbqa.core.grounding.conflict_asked import Asked, asked_of
 from kbqa.core.grounding.conflict_bridge import probe_query
 from kbqa.core.grounding.conflict_focus import ASKED_BOUND_TERMS, unit_terms
-from kbqa.core.grounding.conflicts import Asked, asked_of
 from kbqa.core.grounding.mentions import Mention, mentions_of
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Block, Conflict, ConflictSide, Retriever

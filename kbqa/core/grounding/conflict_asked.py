@@ -1,0 +1,90 @@
+"""What a question asks of the values in its blocks (``kbqa.core.grounding.conflicts``):
+its terms, the years it names, its focus over the blocks and, per unit, the best focus of a
+clause carrying a value in that unit. ``conflicts`` and ``conflict_probe`` read it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kbqa.core.grounding.authority import YEAR_RE
+from kbqa.core.grounding.conflict_focus import (
+    ASKED_BOUND_TERMS,
+    OTHER_MEASURES,
+    Focus,
+    question_focus,
+    unit_terms,
+)
+from kbqa.core.grounding.mentions import Mention
+from kbqa.core.text.quantities import extract_quantities
+from kbqa.core.text.terms import term_set
+from kbqa.core.types import Block
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the question asks: its terms, the years it names, its focus over the blocks and,
+    per unit, the best focus of a leading clause carrying a value in that unit."""
+
+    terms: frozenset[str]
+    years: frozenset[str]
+    focus: Focus
+    best_by_unit: dict[str, float]
+    units: frozenset[str] = frozenset()  # units of the quantities the question states
+    # the question's terms without its dated years: "2018年超级碗冠军是谁" names no 年 (years)
+    unit_words: frozenset[str] = frozenset()
+
+    def about(self, m: Mention) -> bool:
+        """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
+        that names the unit ("how many MB", "多少钱") is held to the best value in that unit."""
+        unit = m.quantity.unit
+        return self.focus.holds(m.clause, self.best_by_unit[unit] if self.names(unit) else None)
+
+    def names(self, unit: str) -> bool:
+        """Whether the question names ``unit`` ("how many MB", "能多大", "多少钱") or states a
+        quantity in it ("Will a 150 MB recording go through?" weighs it against the
+        documents' values in MB)."""
+        naming = unit_terms(unit)
+        words = self.unit_words
+        return unit in self.units or bool(words & naming) or any(
+            w in t for t in words if not t.isascii() for w in naming if not w.isascii())
+
+    def pair_about(self, a: Mention, b: Mention) -> bool:
+        """Whether two values are of what the question asks: one holds its focus, and the
+        other holds it too or is of the asked type: in the unit the question names ("how
+        long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
+        rejected" holds no term of "What is the upload limit?", but it is a limit)."""
+        if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
+            return False  # it asks another measure ("file name length") than these values'
+        on_a, on_b = self.about(a), self.about(b)
+        return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
+
+    def of_type(self, m: Mention) -> bool:
+        """Whether ``m`` is in the unit the question names or a bound it asks for."""
+        return self.names(m.quantity.unit) or (
+            m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
+
+
+def asked_of(
+    blocks: Sequence[Block], leading: Sequence[Block], mentions: Sequence[Mention], question: str
+) -> Asked:
+    """What ``question`` asks, weighed over ``blocks`` (its focus), the best ``leading``
+    clause and, per unit, the best clause of ``mentions``."""
+    focus = question_focus(blocks, leading, question)
+    best_by_unit: dict[str, float] = {}
+    for m in mentions:
+        unit = m.quantity.unit
+        best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
+    return Asked(term_set(question), frozenset(YEAR_RE.findall(question)), focus,
+                 best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
+                 term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
+
+
+_DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
+# "when" is a stop word, so no term says a question asks for a date: this does
+_WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)
+
+
+def _asked_when(question: str) -> frozenset[str]:
+    return frozenset({"when"}) if _WHEN_RE.search(question) else frozenset()
