@@ -36,7 +36,7 @@ from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E4
 from kbqa.lifespan import lifespan_app  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
 from kbqa.reasons import reason_phrases_complete  # noqa: E402
-from sources.selectors import index_warm  # noqa: E402
+from sources.warm import index_warm  # noqa: E402
 
 index_warm()  # open the retrieval index and load jieba now, not in the first question
 

@@ -27,9 +27,9 @@ from sources.forms import ScreenedUpload, UploadForm
 from sources.ingest_types import IngestOverrides, IngestResult, ingest_message
 from sources.jobs import ingest_jobs_queue, ingest_jobs_recent, ingest_jobs_resume
 from sources.models import IngestJob
-from sources.selectors import text_tools_warm
 from sources.services import document_ingest, reingest_source
 from sources.uploads import ingest_failure_reason
+from sources.warm import text_tools_warm
 
 INLINE_SECONDS = 2.0  # the upload page ingests files itself for at most about this long
 JOBS_PARTIAL = "admin/sources/document/ingest_jobs.html"

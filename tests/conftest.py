@@ -27,7 +27,7 @@ from tests.fakes.provider import FakeProvider
 @pytest.fixture(scope="session", autouse=True)
 def _dictionary_read() -> None:
     """Read CC-CEDICT once for the session, as the server does at start-up
-    (``sources.selectors.index_warm``): a websocket test's first turn would otherwise pay
+    (``sources.warm.index_warm``): a websocket test's first turn would otherwise pay
     its second under the communicator's timeout."""
     bilingual.warm()
 
