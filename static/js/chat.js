@@ -45,9 +45,7 @@
   box.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }
     e.preventDefault();
-    if (!box.value.trim()) { showAlert(form.dataset.emptyMessage || ''); return; }
-    if (streamingNow()) { showAlert(form.dataset.busyMessage || ''); return; }
-    form.requestSubmit();
+    if (box.value.trim()) { form.requestSubmit(); } else { showAlert(form.dataset.emptyMessage || ''); }
   });
 
   // ---- length: the server refuses a question over the limit with the same message
