@@ -204,7 +204,13 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
     builds each request from) to a subclass; calling it again is harmless.
     """
     from daphne import http_protocol
+    from twisted.web import http
 
+    # Twisted's reason phrase for 413 is RFC 7231's "Request Entity Too Large"; the refusal
+    # written above says RFC 9110's "Content Too Large", and the application's own 413s
+    # (the API's too-long question, a refusal from Content-Length) go out with Twisted's:
+    # one status, one phrase.
+    http.RESPONSES[413] = b"Content Too Large"
     base = getattr(http_protocol.WebRequest, "kbqa_base", http_protocol.WebRequest)
 
     class BoundedWebRequest(base):  # type: ignore[misc,valid-type]

@@ -139,6 +139,35 @@ def test_questions_over_the_minute_limit_get_429_with_retry_after(
     assert body["error"].startswith("You have asked 2 questions in a minute, the most allowed.")
 
 
+def status_line(port: int, request: bytes) -> bytes:
+    """The first line of the server's answer to raw ``request`` (no body sent)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(request)
+        response = b""
+        while b"\r\n" not in response:
+            data = sock.recv(65536)
+            if not data:
+                break
+            response += data
+    return response.split(b"\r\n", 1)[0]
+
+
+def test_every_413_gives_one_reason_phrase(server: Daphne, api_key: str) -> None:
+    """A body refused from its Content-Length and the API's too-long question say the same
+    (RFC 9110's "Content Too Large"), not Twisted's older "Request Entity Too Large"."""
+    refused = status_line(server.port, b"POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Length: %d\r\n\r\n" % (200 * MB))
+    question = json.dumps({"question": "x" * 3000}).encode()
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    connection.request("POST", "/api/answer", body=question, headers={
+        "Authorization": f"Bearer {api_key}", "Content-Type": "application/json"})
+    response = connection.getresponse()
+    too_long = (response.status, response.reason)
+    connection.close()
+    assert refused == b"HTTP/1.1 413 Content Too Large"
+    assert too_long == (413, "Content Too Large")
+
+
 # ----------------------------------------------------------------- the ASGI layer alone
 
 
