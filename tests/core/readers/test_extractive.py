@@ -14,7 +14,7 @@ from kbqa.core.generation.prompt import (
 )
 from kbqa.core.grounding.citations import Verifier, parse_claim, parse_json_draft
 from kbqa.core.providers.base import ProviderCall
-from kbqa.core.readers.extractive.expand import is_question, spell_numbers
+from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.text import fold, is_fragment, table_sentences, unwrap
 from kbqa.core.text.sentences import split_sentences
@@ -508,6 +508,11 @@ FAQ_ZH = (
              1, "发票丢失的，可以凭支付记录和情况说明报销。", section="发票", title="报销制度",
              language="zh"),),
          "发票丢失的，可以凭支付记录和情况说明报销[1]。"),
+        ("the places an answer names answer 哪几个城市: no gap line names 城市",
+         "客户问我们的数据中心在哪几个城市？", (make_block(
+             1, "客户数据存放在法兰克福和新加坡两个区域的数据中心。", section="数据中心",
+             title="安全与合规", language="zh"),),
+         "客户数据存放在法兰克福和新加坡两个区域的数据中心[1]。"),
         ("context before the question does not make the blocks miss it",
          "I'm flying to Singapore next week for a customer visit. Are taxis reimbursed?",
          EXPENSES, "Taxis are reimbursed when no reasonable public transport exists. [3]"),
@@ -545,3 +550,18 @@ def test_is_question(text: str, expected: bool) -> None:
 )
 def test_spell_numbers(question: str, expected: str) -> None:
     assert spell_numbers(question) == expected
+
+
+@pytest.mark.parametrize(
+    ("term", "block_words", "expanded"),
+    [
+        ("能报", {"报销", "发票"}, ["报销"]),  # 能 is a modal: 报 begins one block word
+        ("丢", {"丢失", "发票"}, ["丢失"]),
+        # 地 is a particle elsewhere, but 方 alone begins three unrelated words: no guess
+        ("地方", {"方式", "方便", "方案", "区域"}, ["地方"]),
+    ],
+)
+def test_a_chinese_word_no_block_has_meets_only_an_unambiguous_block_word(
+    term: str, block_words: set[str], expanded: list[str]
+) -> None:
+    assert expand([term], [frozenset(block_words)]) == expanded

@@ -63,6 +63,8 @@ def test_salient_terms_are_identifiers_of_the_ask(question: str, salient: set[st
         ("IT 服务台几点下班？", "time"),
         ("Can I keep my laptop when I quit?", "other"),  # a condition, not the ask
         ("Which country won the most medals?", "place"),
+        ("客户问我们的数据中心在哪几个城市？", "place"),  # 哪几个 is "which", not "how many"
+        ("公司有哪几个办公室？", "other"),
         ("How long does the free trial last?", "quantity"),
         ("Who approves expenses above EUR 5,000?", "person"),
     ],

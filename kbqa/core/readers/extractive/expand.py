@@ -71,7 +71,9 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             continue
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
         if not found and _CJK_RE.search(t):
-            found = _starting_with(t, everything) or _starting_with(_core_chars(t), everything)
+            core = _core_chars(t)
+            found = _starting_with(t, everything) or _starting_with(
+                core, everything, 1 if len(core) == 1 else MAX_PREFIX_MATCHES)
         if not found and (base := agent_base(t, block_terms)) != t:
             found = [base]  # "part-timers" are "part-time" employees
         if not found and t.isascii() and len(t) >= MIN_COMPOUND:
@@ -108,11 +110,14 @@ def _core_chars(term: str) -> str:
     return "".join(ch for ch in term if not is_question_word(ch))
 
 
-def _starting_with(stem_: str, everything: frozenset[str]) -> list[str]:
+def _starting_with(stem_: str, everything: frozenset[str],
+                   most: int = MAX_PREFIX_MATCHES) -> list[str]:
+    """The block words beginning with ``stem_`` (itself if a block has it), or [] when more
+    than ``most`` do."""
     if not stem_ or stem_ in everything:
         return [stem_] if stem_ else []
     found = sorted(w for w in everything if w != stem_ and w.startswith(stem_))
-    return found if len(found) <= MAX_PREFIX_MATCHES else []
+    return found if len(found) <= most else []
 
 
 def is_question(text: str) -> bool:

@@ -162,7 +162,7 @@ def _other_of_shape(term: str, low: str) -> bool:
 AskKind = AnswerKind | Literal["place", "time", "name"]
 # A named place answers these; "where" alone is often answered by "the garage next door".
 _PLACE_RE = re.compile(
-    r"\b(?:which|what) (?:city|country|cities|countries)\b|哪个城市|哪个国家|哪些城市|哪些国家")
+    r"\b(?:which|what) (?:city|country|cities|countries)\b|哪(?:个|些|几个)(?:城市|国家)")
 _TIME_RE = re.compile(
     r"^(?:and |so )?when\b|\bwhat time\b|\bwhich (?:year|day|month|date)\b"
     r"|什么时候|何时|几点|哪天|哪一天|哪年|哪一年")

@@ -50,19 +50,23 @@ VERBS = frozenset(fold(w) for w in (
     "last take use work go come mean run apply happen exist stay become allow do make give "
     "put set find decide fix change say think help handle solve resolve choose agree start "
     "stop add remove send ask show see look turn open close follow".split()))
+# Words naming the kind of place asked for ("which cities", 哪几个城市): a place the answer
+# names answers them ("法兰克福和新加坡" for 城市), so no "not covered" line names them.
+PLACE_TYPE_TERMS = frozenset(fold(stem(t)) for t in (
+    "city cities country countries location place 城市 国家 地点 地方 位置 地区").split())
 # Words naming the kind of answer rather than what is asked about: a quoted number answers
 # them, and their absence from the blocks is no reason to decline.
 ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
     "limit maximum minimum max min size deadline amount number value price cost period duration "
     "often frequently frequency version versions "
     "上限 最多 最长 大小 期限 截止 时限 金额 数量 钱 价格 费用 标准 版本 人数 次数 "
-    "时间 日期").split())
+    "时间 日期").split()) | PLACE_TYPE_TERMS
 # "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
 # documents: without it "How long does the recycle bin keep items?" quoted how to restore).
 # "The most I can claim", "the least we pay" ask an amount someone may reach ("the most
 # popular plan" does not).
 _QUANTITY_RE = re.compile(
-    r"\bhow (?:long|many|much|big|large|often|soon)\b|多久|多少|多长|多大|几[天个次年月周小]"
+    r"\bhow (?:long|many|much|big|large|often|soon)\b|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]"
     r"|人数|次数|\bthe (?:most|least)\s+(?:i|we|you|they|one|someone)\s+(?:can|could|may|"
     r"will|would|should|am|are|get)\b")
 # Weaker signs of a quantity, read after "who" and "which version": "the upload limit".

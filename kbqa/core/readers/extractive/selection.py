@@ -27,6 +27,7 @@ from kbqa.core.readers.extractive.focus import (
     ask_kind,
     kinds_stated,
     names_another_kind,
+    new_answer,
     own_values,
 )
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
@@ -44,6 +45,7 @@ from kbqa.core.readers.extractive.picking import pick
 from kbqa.core.readers.extractive.predicate import predicate_first, undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
+    PLACE_TYPE_TERMS,
     VERBS,
     asked_absent,
     english_verbs,
@@ -329,6 +331,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
                           facts) or chosen
     if any(_DIGIT_RE.search(c.text) for c in chosen):
         absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
+    if scorer.kind == "place" and any(new_answer("place", c.text, question) for c in chosen):
+        absent = [t for t in absent if t not in PLACE_TYPE_TERMS]  # a place answers 城市
     # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags
     # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
     partial = [t for t in absent
