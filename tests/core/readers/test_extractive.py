@@ -565,3 +565,17 @@ def test_a_chinese_word_no_block_has_meets_only_an_unambiguous_block_word(
     term: str, block_words: set[str], expanded: list[str]
 ) -> None:
     assert expand([term], [frozenset(block_words)]) == expanded
+
+
+async def test_a_clause_quoted_up_to_its_semicolon_ends_as_a_sentence_on_screen() -> None:
+    from tests.core.retrieval.offline_ask import ask_offline
+
+    onboarding = make_block(
+        1, "请在入职后 14 天内完成线上安全意识培训；通过考试后才会开通客户数据权限。",
+        section="入职头两周", title="新员工入职指南", language="zh").chunk
+    other = make_block(2, "年假按自然年计算，全职员工每年 20 天。", section="年假",
+                       title="休假制度", language="zh").chunk
+    shown, status, _ = await ask_offline([onboarding, other], ["安全意识培训要在几天内完成？"])
+    assert status == "answered"
+    assert shown.startswith("请在入职后 14 天内完成线上安全意识培训。")
+    assert "；" not in shown

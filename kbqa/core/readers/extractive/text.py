@@ -306,7 +306,11 @@ def gap_sentence(language: Language, missing: Sequence[str]) -> str:
 
 
 def cite(sentence: str, n: int) -> str:
-    """``sentence`` with its block marker: ``... days. [2]``; Chinese ``...30天[2]。``."""
+    """``sentence`` with its block marker: ``... days. [2]``; Chinese ``...30天[2]。``. A
+    clause quoted up to its semicolon (``…培训；``, the splitter's cut) ends as a sentence
+    on screen: ``…培训[2]。``."""
+    if sentence[-1:] == "；":
+        sentence = f"{sentence[:-1]}。"
     if sentence[-1:] in _CJK_END:
         return f"{sentence[:-1]}[{n}]{sentence[-1]}"
     return f"{sentence} [{n}]"
