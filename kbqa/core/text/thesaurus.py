@@ -189,6 +189,22 @@ def only_modifier(word: str) -> bool:
     return bool(morphy(low, "adj") or morphy(low, "adv"))
 
 
+def mostly_modifier(word: str) -> bool:
+    """Whether WordNet lists more adjective and adverb senses than noun senses for the
+    English ``word`` (any inflection): "good" (23 against 4), "proper"; "screen" or "chip"
+    are nouns first. False for a word it lacks, or without ``wn``."""
+    wn = _wordnet()
+    if wn is None:
+        return False
+    low = word.lower()
+
+    def senses(pos: str) -> int:
+        return sum(len(wn.index[pos][base]) for base in morphy(low, pos))
+
+    modifier = senses("adj") + senses("adv")
+    return modifier > 0 and modifier > senses("noun")
+
+
 @lru_cache(maxsize=8192)
 def related(word: str, broader: bool = False) -> tuple[str, ...]:
     """Words and phrases (lower case) that may say ``word`` (an English word, any

@@ -579,3 +579,20 @@ async def test_a_clause_quoted_up_to_its_semicolon_ends_as_a_sentence_on_screen(
     assert status == "answered"
     assert shown.startswith("请在入职后 14 天内完成线上安全意识培训。")
     assert "；" not in shown
+
+
+@pytest.mark.parametrize(
+    ("term", "question", "named"),
+    [
+        ("good", "The slip only shows the total. Is that good enough?", False),
+        ("year", "Could a public link stay valid for 5 years?", False),  # the asker's unit
+        ("mobil", "Can I claim my mobile phone as an expense?", True),  # a kind of phone
+        ("phone", "Can I claim my mobile phone as an expense?", True),
+    ],
+)
+def test_a_gap_line_names_only_what_the_question_is_about(
+    term: str, question: str, named: bool
+) -> None:
+    from kbqa.core.readers.extractive.question import nameable
+
+    assert nameable(term, question) is named

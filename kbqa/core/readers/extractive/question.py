@@ -32,7 +32,7 @@ from kbqa.core.text.terms import (
     stem,
     terms,
 )
-from kbqa.core.text.thesaurus import only_modifier
+from kbqa.core.text.thesaurus import morphy, mostly_modifier, only_modifier
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
@@ -286,8 +286,12 @@ def nameable(term: str, question: str) -> bool:
     characters in jieba's dictionary that it tags as nouns (one it lacks is its HMM's guess:
     ``全报`` of 能全报吗); Latin words of 4+ letters (or an acronym such as "CEO") that
     are not verbs, not -ing/-ed/-ly forms in the question, and not words WordNet knows
-    only as adjectives or adverbs ("late", "every": ``only_modifier``)."""
+    only as adjectives or adverbs ("late", "every": ``only_modifier``) or mostly so ("good"
+    of "good enough": ``mostly_modifier``); never the unit of the asker's own number
+    ("years" of "valid for 5 years": a measure, not what the question is about)."""
     if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
+        return False
+    if term in {t.split(" ", 1)[1] for t in question_numbers(question).values()}:
         return False
     if not term.isascii() and not jieba_frequency().get(term):
         return False
@@ -302,7 +306,17 @@ def nameable(term: str, question: str) -> bool:
     surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
     if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) for w in surface):
         return False
+    if surface and all(mostly_modifier(w) and not _before_noun(w, question) for w in surface):
+        return False
     return len(term) >= 4
+
+
+def _before_noun(word: str, question: str) -> bool:
+    """Whether English ``word`` comes right before a noun in ``question`` ("mobile phone",
+    "sick leave": it names a kind of thing there), not before "enough" or at an end."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(a == word and morphy(b, "noun") and not mostly_modifier(b)
+               for a, b in zip(words, words[1:], strict=False))
 
 
 def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:
