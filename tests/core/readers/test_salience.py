@@ -62,6 +62,9 @@ async def test_the_focus_decides_not_incidental_words(
 def test_light_terms_are_stop_list_time_and_scene_words() -> None:
     assert {"monday", "again"} <= light_terms("Since Monday it fails again. Why?")
     assert "doctor" not in light_terms("Do I need a note from a doctor?")
+    # "a bunch of times" says how often, not what is asked about; "password" is the focus
+    typed = light_terms("Mistyped my password a bunch of times. How long till I can try again?")
+    assert "time" in typed and "password" not in typed
     assert "谁" in light_terms("除了我老板还要谁批？")
     assert unit_terms("How many days of sick leave do I get?") == {"day"}
     assert unit_terms("我们一年有多少天病假？") == {"天"}

@@ -167,12 +167,15 @@ def light_terms(question: str) -> frozenset[str]:
 
 
 _COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-# English time words: when the asker is ("since Monday", "in June", "every morning"), not
-# what is asked about; Chinese ones carry jieba's ``t`` tag.
+# English time words: when the asker is ("since Monday", "in June", "every morning"), and
+# "time" itself ("a bunch of times", "this time"), not what is asked about; Chinese ones
+# carry jieba's ``t`` tag. Units of time were measured and left out (2026-12-02, demo sets:
+# "calls per minute", "three days a week" are what those questions ask about).
 _TIME_WORDS = frozenset(stem(w) for w in (
     "monday tuesday wednesday thursday friday saturday sunday weekend weekday today tomorrow "
     "yesterday tonight morning afternoon evening night january february march april may june "
-    "july august september october november december").split())
+    "july august september october november december "
+    "time").split())
 # The unit after "how many" or 多少/几 ("how many days", 多少天): any stated quantity
 # answers it, so it says nothing about which sentence is about the question.
 _UNIT_RE = re.compile(
