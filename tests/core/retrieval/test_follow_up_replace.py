@@ -207,6 +207,8 @@ async def _ask(questions: list[str]) -> tuple[str, str, str]:
         # before: "聊天记录 的审计日志保留多久？" quoted the audit log's 365 days
         (["NimbusDrive 的审计日志保留多久？", "那聊天记录呢？"], "365"),
         (["How many days of annual leave do full-timers get?", "and bereavement days?"], "20"),
+        # before: the employees' 10 days, as if they were the contractors' rule
+        (["How many fully paid sick days do we get a year?", "and for contractors?"], "10"),
     ],
 )
 async def test_a_new_focus_no_passage_covers_is_refused(

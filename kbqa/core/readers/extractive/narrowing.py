@@ -85,6 +85,30 @@ _FOR_GROUP_RE = re.compile(r"\bfor\s+(?:the\s+|all\s+|our\s+)?(?:[A-Za-z-]+\s+)?
 _FOR_GROUP_ZH_RE = re.compile(r"对于?([\u4e00-\u9fff]{2,8}?)(?:来说|而言)?[，,]")
 
 
+def recipients(question: str) -> list[str]:
+    """The groups of people ``question`` asks what they receive ("How many sick days do
+    contractors get?", "Do interns qualify for…?", the form a follow-up takes when a group
+    replaces the asker: "and for contractors?"), lower-cased and singular; never a group
+    meaning everyone (``EVERYONE_EN``) nor the asker ("do we get")."""
+    return list(dict.fromkeys(
+        _singular(m.group(1).lower()) for m in _RECIPIENT_RE.finditer(question)
+        if m.group(1).lower() not in EVERYONE_EN | NOT_PEOPLE_EN and is_person_en(m.group(1))))
+
+
+def group_mentioned(group: str, texts: str) -> bool:
+    """Whether lower-cased ``texts`` mention ``group`` (a ``recipients`` group): as written,
+    or a hyphenated agent noun by its base ("part-timer": "part-time employees")."""
+    if group in texts:
+        return True
+    return "-" in group and group.endswith("er") and (group[:-1] in texts or group[:-2] in texts)
+
+
+_RECIPIENT_RE = re.compile(
+    r"\b(?:do|does|did|can|could|will|would|should)\s+(?:the\s+|our\s+|all\s+)?"
+    r"(?:[A-Za-z-]+\s+)?([A-Za-z-]+)\s+(?:get|receive|have|earn|accrue|qualify|be\s+entitled)\b",
+    re.IGNORECASE)
+
+
 def unmentioned_groups(question: str, chosen_blocks: Sequence[int],
                        blocks: Sequence[Block]) -> list[str]:
     """The groups of ``groups_named`` that none of the blocks numbered ``chosen_blocks``

@@ -36,7 +36,9 @@ from kbqa.core.readers.extractive.narrowing import (
     EVERYONE,
     answers_another_group,
     consequence_pool,
+    group_mentioned,
     off_subject,
+    recipients,
     unmentioned_groups,
     unquoted_thing,
 )
@@ -117,6 +119,13 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
     if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
         return Selection((), (), True)
+    # A group asked what it receives that no block names: the blocks' rule is someone
+    # else's ("Employees receive 10 days…" for contractors), so the answer is a refusal.
+    texts_all = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
+                         for b in blocks)
+    unnamed = [g for g in recipients(question) if not group_mentioned(g, texts_all)]
+    if unnamed:
+        return Selection((), tuple(unnamed), True)
     if off_subject(question, chosen.chosen[0].n, blocks):  # about the earlier focus
         return Selection((), (), True)
     quoted = {c.n for c in chosen.chosen}
