@@ -224,6 +224,9 @@ async def test_a_new_focus_no_passage_covers_is_refused(
     [
         (["NimbusDrive 的审计日志保留多久？", "那备份呢？"], "35"),
         (["客户数据的加密备份保留多久？", "那审计日志呢？"], "365"),
+        # before: "Full-time employees receive 20 days…", the full-timers' rule
+        (["How many days of annual leave do full-timers get?", "and part-timers?"],
+         "in proportion"),
     ],
 )
 async def test_a_new_focus_is_answered_of_itself(questions: list[str], new_answer: str) -> None:

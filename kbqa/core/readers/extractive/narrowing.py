@@ -242,6 +242,26 @@ def answers_another_group(question: str, chosen: Sequence[str], texts: str) -> b
     return any(g not in missing for text in chosen for g in specific_groups(text))
 
 
+def sentences_by_group(question: str, sentences: Sequence[str],
+                       texts: str) -> tuple[frozenset[str], frozenset[str]]:
+    """``(others, asked)``: the ``sentences`` that speak of other groups of people only, and
+    those that speak of an asked one, when the question asks what specific groups receive
+    or narrows to them (``recipients``, ``groups_named``: never a group in a modifier, the
+    "admin" of "admin console") and the blocks (``texts``, lower-cased) mention them. For
+    "How many days of annual leave do part-timers get?": "Full-time employees receive 20
+    days…" and "Part-time employees receive a share…". Both empty otherwise."""
+    asked = [g for g in (*recipients(question), *groups_named(question)) if _mentioned(g, texts)]
+    if not asked:
+        return frozenset(), frozenset()
+    others, of_asked = set(), set()
+    for sentence in sentences:
+        named = specific_groups(sentence)
+        if named:
+            hit = any(_mentioned(g, " ".join(named)) for g in asked)
+            (of_asked if hit else others).add(sentence)
+    return frozenset(others), frozenset(of_asked)
+
+
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z-]*")
 # A group acting in the question, as ``groups_named`` reads it: after an opening modal or
 # auxiliary ("Can a guest restore…?"), or before a Chinese modal (管理员可以…).

@@ -39,6 +39,7 @@ from kbqa.core.readers.extractive.narrowing import (
     group_mentioned,
     off_subject,
     recipients,
+    sentences_by_group,
     unmentioned_groups,
     unquoted_thing,
 )
@@ -114,6 +115,11 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     chosen = _select(question, blocks)
     if chosen.declined:
         return chosen
+    everything = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
+                          for b in blocks)
+    chosen = _with_asked_group(question, blocks, chosen, everything)
+    if chosen.declined:
+        return chosen
     # a group no block names gets its "Not covered" line; one named only by other blocks
     # cannot (the line would be false), so the question is declined
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
@@ -121,9 +127,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
         return Selection((), (), True)
     # A group asked what it receives that no block names: the blocks' rule is someone
     # else's ("Employees receive 10 days…" for contractors), so the answer is a refusal.
-    texts_all = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
-                         for b in blocks)
-    unnamed = [g for g in recipients(question) if not group_mentioned(g, texts_all)]
+    unnamed = [g for g in recipients(question) if not group_mentioned(g, everything)]
     if unnamed:
         return Selection((), tuple(unnamed), True)
     if off_subject(question, chosen.chosen[0].n, blocks):  # about the earlier focus
@@ -139,14 +143,33 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     return chosen
 
 
-def _select(question: str, blocks: Sequence[Block]) -> Selection:
+def _with_asked_group(question: str, blocks: Sequence[Block], chosen: Selection,
+                      everything: str) -> Selection:
+    """``chosen``, when one of its sentences speaks of the group the question asks of;
+    when all speak of other groups ("Full-time employees receive 20 days…" for
+    part-timers) while a block names the asked one: the lead with its block's sentence
+    about the asked group ("Part-time employees receive a share…"), or, with none, the
+    selection made without the other groups' sentences."""
+    pool = candidates(blocks)
+    others, of_asked = sentences_by_group(question, [c.text for c in pool], everything)
+    if not others or not all(c.text in others for c in chosen.chosen):
+        return chosen
+    lead = chosen.chosen[0]
+    beside = [c for c in pool if c.n == lead.n and c.text in of_asked]
+    if beside:
+        return Selection((lead, beside[0]), chosen.uncovered, False)
+    return _select(question, blocks, exclude=others)
+
+
+def _select(question: str, blocks: Sequence[Block],
+            exclude: frozenset[str] = frozenset()) -> Selection:
     question = spell_numbers(question)
     terms = block_terms(blocks)  # folded once: expanding and counting both need them
     synonyms = block_synonyms(question, terms)
     bridges = acronym_bridges(question, [b.chunk for b in blocks])
-    chosen = _select_terms(question, blocks, terms, synonyms, bridges=bridges)
+    chosen = _select_terms(question, blocks, terms, synonyms, bridges=bridges, exclude=exclude)
     if chosen.declined:
-        return _select_crossing(question, blocks, terms, synonyms, chosen, bridges)
+        return _select_crossing(question, blocks, terms, synonyms, chosen, bridges, exclude)
     if not only_expanded(chosen.chosen, _question_terms(question, terms, synonyms,
                                                         bridges=bridges), synonyms):
         return chosen
@@ -155,7 +178,8 @@ def _select(question: str, blocks: Sequence[Block]) -> Selection:
 
 def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
                      synonyms: Mapping[str, tuple[str, ...]], declined: Selection,
-                     bridges: Mapping[str, tuple[str, ...]]) -> Selection:
+                     bridges: Mapping[str, tuple[str, ...]],
+                     exclude: frozenset[str] = frozenset()) -> Selection:
     """When the reader declines, the question once more with its words that no block has
     read in the other language's block words (``crossing``: the fact is only in a passage
     of the other language); ``declined`` unless that answers. Only after a decline, so an
@@ -163,7 +187,7 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
     translations = block_translations(question, terms)
     if not translations:
         return declined
-    crossed = _select_terms(question, blocks, terms, synonyms, translations, bridges)
+    crossed = _select_terms(question, blocks, terms, synonyms, translations, bridges, exclude)
     # A translation is weaker evidence than the asker's own word: an answer through it must
     # cover the whole question (no "Not covered" word left: "yearly training / conference
     # budget" met 会议室 through "conference" alone, with "budget" uncovered).
@@ -189,7 +213,8 @@ def _question_terms(question: str, terms: Sequence[frozenset[str]],
 def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
                   synonyms: Mapping[str, tuple[str, ...]],
                   translations: Mapping[str, tuple[str, ...]] | None = None,
-                  bridges: Mapping[str, tuple[str, ...]] | None = None) -> Selection:
+                  bridges: Mapping[str, tuple[str, ...]] | None = None,
+                  exclude: frozenset[str] = frozenset()) -> Selection:
     qterms = _question_terms(question, terms, synonyms, translations, bridges)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
@@ -204,7 +229,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)
-            and not describes_document(c.text)]
+            and not describes_document(c.text) and c.text not in exclude]
     # When a block's section is about the asked kind ("Sick leave"), a sentence under a
     # section about another kind of it ("Annual leave") is no candidate.
     sections = {b.n: b.chunk.section for b in blocks}
