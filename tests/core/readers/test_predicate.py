@@ -59,6 +59,9 @@ def test_the_chinese_carry_over_rule_answers_and_quantity_asks_are_untouched() -
         ("Will NimbusDrive keep trying to deliver?", {"deliver"}),
         ("发票丢了还能报销吗？", {"报销"}),
         ("打车的发票丢了还能报吗？", set()),  # 打车 qualifies the receipt
+        # 申请 governs the asked change: "还可以申请耳机" decides nothing about 调高
+        ("企业版客户可以申请调高吗？", {"调高"}),
+        ("可以申请报销吗？", {"报销"}),
         # no predicate: an existential, a grammar verb, a question that is not yes/no, and
         # the asker's own amount (the source's amount decides by comparison)
         ("Is there any budget for a chair for my home setup?", set()),

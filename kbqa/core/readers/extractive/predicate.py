@@ -44,6 +44,9 @@ _CONDITION_EN_RE = re.compile(r"\s(?:when|if|while|after|before|once|because)\s.
 _MODAL_ZH = frozenset("能够 可以 可否 能否 需要 需不需要 要不要 是否 应该 必须 允许 还能 还会 "
                       "会不会 可不可以 能不能 有没有 是不是 得到".split())
 _VERB_TAGS_ZH = frozenset(("v", "vn", "vd", "vi"))
+# Control verbs, which take another verb as their object (Li & Thompson 1981, ch. 17:
+# 申请调高 "apply to raise"): the other verb is what the question asks about.
+_CONTROL_ZH = frozenset("申请 要求 请求 开始 继续 尝试 打算 准备 希望 想要 帮忙 帮助 负责".split())
 # Directional and resultative complements after a Chinese verb (Li & Thompson 1981, ch. 3).
 _COMPLEMENT_ZH_RE = re.compile(
     r"(?:下来|下去|上来|上去|出来|出去|进来|进去|回来|回去|过来|过去|起来|下|上|出|掉|完|到|走|回|住|好)$")
@@ -62,11 +65,19 @@ def predicate_terms(question: str) -> frozenset[str]:
     ask = unicodedata.normalize("NFKC", ask_clause(question))
     if _CJK_RE.search(ask):
         words = tagged(ask)
-        # A verb before 的 qualifies a noun (打车的发票: the taxi receipt), it asks nothing.
-        return frozenset(w for i, (w, tag) in enumerate(words)
-                         if tag in _VERB_TAGS_ZH and len(w) > 1 and w not in _MODAL_ZH
-                         and not is_question_word(w)
-                         and (i + 1 >= len(words) or words[i + 1][0] != "的"))
+
+        def verb(i: int) -> bool:
+            w, tag = words[i]
+            return (tag in _VERB_TAGS_ZH and len(w) > 1 and w not in _MODAL_ZH
+                    and not is_question_word(w))
+
+        # A verb before 的 qualifies a noun (打车的发票: the taxi receipt), it asks nothing;
+        # a control verb before another verb governs it (申请调高: the asked change is 调高,
+        # and "还可以申请耳机" decides nothing about it); 停车免费 keeps both.
+        return frozenset(w for i, (w, _tag) in enumerate(words)
+                         if verb(i) and (i + 1 >= len(words) or (
+                             words[i + 1][0] != "的"
+                             and not (w in _CONTROL_ZH and verb(i + 1)))))
     ask = _CONDITION_EN_RE.sub("", ask)
     after = verbs_after(ask)
     return frozenset(w for w in (m.group().lower() for m in _WORD_RE.finditer(ask))
