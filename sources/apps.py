@@ -10,9 +10,13 @@ class SourcesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from pathlib import Path
+
         from django.conf import settings
 
         from kbqa.core.retrieval import synonyms
+        from kbqa.core.text import bilingual
         from sources import checks  # noqa: F401  (registers the index check)
 
         synonyms.set_enabled(settings.KBQA_SYNONYMS)
+        bilingual.set_cache_dir(Path(settings.DATA_DIR) / "cache")

