@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from sources.models import Document
@@ -101,9 +101,14 @@ def test_the_same_file_again_updates_its_document_and_names_a_changed_title(
     ]
 
 
-def ingest(*args: str) -> tuple[str, str]:
+def ingest(*args: str, fails: bool = False) -> tuple[str, str]:
+    """The command's output; ``fails``: it exits 1 (no file could be ingested)."""
     out, err = io.StringIO(), io.StringIO()
-    call_command("ingest", *args, stdout=out, stderr=err)
+    if fails:
+        with pytest.raises(CommandError, match="none was ingested"):
+            call_command("ingest", *args, stdout=out, stderr=err)
+    else:
+        call_command("ingest", *args, stdout=out, stderr=err)
     return out.getvalue(), err.getvalue()
 
 
@@ -112,7 +117,7 @@ def test_the_ingest_command_refuses_the_same_and_replaces_with_replace(
 ) -> None:
     path = tmp_path / "override.md"
     path.write_bytes(OVERRIDE)
-    out, err = ingest(str(path))
+    out, err = ingest(str(path), fails=True)
     assert f"FAILED {REFUSAL}" in err
     assert "documents: 0 added, 0 updated, 0 unchanged, 1 failed" in out
     assert current_texts("doc-063") != ["I think we get 30 days of annual leave."]

@@ -24,8 +24,9 @@ class Command(BaseCommand):
     help = (
         "Ingest documents (Markdown, text, HTML, PDF, DOCX) from files or folders. "
         "Prints one line per file (a failed file or missing path by name, with the reason) and "
-        "a summary; a file that fails changes nothing stored. Exit code 0 even when files "
-        "failed, unless --strict."
+        "a summary; a file that fails changes nothing stored. Exit code 1 when no file could "
+        "be ingested (every file failed, or no path exists); 0 when some files failed but "
+        "others went in, unless --strict."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -74,8 +75,9 @@ class Command(BaseCommand):
             )
         self.stdout.write(summary.line())
         self._rebuild_if_stale(options["processes"])
-        if options["strict"] and summary.failures:
-            raise CommandError(f"{len(summary.failures)} file(s) failed")
+        if summary.failures and (options["strict"] or not summary.results):
+            raise CommandError(f"{len(summary.failures)} file(s) failed"
+                               + ("" if summary.results else ", none was ingested"))
 
     def _rebuild_if_stale(self, processes: int) -> None:
         """Rebuild here, in the ingesting process, when the index is missing or was built
