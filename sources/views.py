@@ -110,9 +110,12 @@ AUTH_REQUIRED = "Authentication required: log in or send 'Authorization: Bearer 
 
 @require_GET
 def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
-    """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``retired_at``
-    (ISO datetime when its document was removed from the knowledge base, else null) and
-    ``url`` (the chunk page, absolute like the answer API's source URLs).
+    """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``superseded``
+    (replaced by a newer version of its document: ``title`` is then the document's title
+    now, ``updated`` null, ``stored_from``/``superseded_at`` the dates it was in the
+    knowledge base, ISO dates), ``retired_at`` (ISO datetime when its document was removed
+    from the knowledge base, else null) and ``url`` (the chunk page, absolute like the
+    answer API's source URLs).
 
     401 JSON when not logged in; 410 JSON for a purged chunk the caller could read; 404 JSON
     for an unknown id or a chunk the caller (the session user, or the API token's user) may
@@ -132,7 +135,16 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     if chunk is None:
         return JsonResponse({"error": f"No source passage with id {chunk_id!r}."}, status=404)
     fields = {k: v for k, v in chunk_as_core(chunk).__dict__.items() if k != "access"}
+    superseded = _superseded(chunk)
+    if superseded:
+        # The document's title and date are its newer version's; this text's own date is
+        # not stored (the page says the same): when it was in the knowledge base instead.
+        fields["updated"] = None
     data = fields | {
+        "superseded": superseded,
+        "stored_from": timezone.localtime(chunk.created_at).date().isoformat(),
+        "superseded_at": (timezone.localtime(chunk.superseded_at).date().isoformat()
+                          if superseded and chunk.superseded_at else None),
         "is_current": chunk.is_current,
         "retired_at": retired.isoformat() if (retired := chunk.document.retired_at) else None,
         "url": request.build_absolute_uri(reverse("sources:chunk-detail", args=[chunk.chunk_id])),

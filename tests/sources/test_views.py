@@ -88,6 +88,22 @@ def test_superseded_chunk_is_readable_and_marked(client_in: Client, chunk: Chunk
     assert "In the knowledge base from " in html and 'class="chunk-updated"' not in html
 
 
+def test_the_json_of_a_superseded_chunk_gives_no_newer_version_s_date(
+    client_in: Client, chunk: Chunk
+) -> None:
+    from django.utils import timezone
+
+    current = client_in.get("/api/chunks/doc-010%23c02").json()
+    assert (current["updated"], current["superseded"], current["superseded_at"]) == (
+        "2025-06-30", False, None)
+    Chunk.objects.filter(pk=chunk.pk).update(is_current=False, superseded_at=timezone.now())
+    old = client_in.get("/api/chunks/doc-010%23c02").json()
+    today = timezone.localdate().isoformat()
+    assert old["text"] == "Up to 200 USD. <script>alert(1)</script>"
+    assert (old["updated"], old["superseded"]) == (None, True)
+    assert (old["stored_from"], old["superseded_at"]) == (today, today)
+
+
 @pytest.mark.parametrize("htmx", [False, True])
 def test_unknown_id_is_a_404_with_a_clear_message(client_in: Client, htmx: bool) -> None:
     headers = {"HX-Request": "true"} if htmx else {}
@@ -122,6 +138,9 @@ def test_api_returns_json(client_in: Client, chunk: Chunk) -> None:
         "source_url": "https://intranet.example.com/travel",
         "authority": "policy",
         "language": "en",
+        "superseded": False,
+        "stored_from": chunk.created_at.date().isoformat(),
+        "superseded_at": None,
         "is_current": True,
         "retired_at": None,
         "url": "http://testserver/chunks/doc-010%23c02/",  # absolute, as in answer sources
