@@ -596,3 +596,15 @@ def test_a_gap_line_names_only_what_the_question_is_about(
     from kbqa.core.readers.extractive.question import nameable
 
     assert nameable(term, question) is named
+
+
+async def test_the_kind_asked_about_outranks_the_group_asking() -> None:
+    """ "sick" names what is asked; "full-time" only who asks (a tester got the full-timers'
+    annual leave for their sick days)."""
+    title = "Annual leave and sick leave policy"
+    annual = make_block(1, "Full-time employees receive 20 days of paid annual leave per "
+                           "calendar year.", section="Annual leave", title=title)
+    sick = make_block(2, "Employees receive 10 days of fully paid sick leave per calendar "
+                         "year.", section="Sick leave", title=title)
+    answer = await _answer("How many sick days do full-time employees get?", (annual, sick))
+    assert answer == "Employees receive 10 days of fully paid sick leave per calendar year. [2]"

@@ -35,6 +35,7 @@ from kbqa.core.readers.extractive.question import (
     ROLE_RE,
     AnswerKind,
     answer_kind,
+    light_terms,
     question_terms,
     states,
     tagged,
@@ -309,6 +310,27 @@ _FREQUENCY_RE = re.compile(
 
 
 _LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def asked_kind_modifier(question: str) -> str | None:
+    """The modifier of the English ask's first (modifier, noun) pair, the kind of thing
+    asked about ("sick" of "How many sick days do full-time employees get?"; the group
+    comes after it), folded; None for Chinese (its words carry the kind: 病假) or with no
+    pair, or when the modifier is a question or light word."""
+    ask = ask_clause(question)
+    opening = _KIND_ASK_RE.match(ask)
+    if tagged(ask) or not opening:
+        return None
+    pairs = _heads_after(opening.group(0), None)
+    if not pairs or is_question_word(pairs[0][0]) or pairs[0][0] in light_terms(question):
+        return None
+    return pairs[0][0]
+
+
+# "How many sick days", "How much paid leave", "Which premium plan": the words right after
+# the interrogative name the kind asked about; later ones are its owner or a condition.
+_KIND_ASK_RE = re.compile(r"\s*(?:how (?:many|much|long)|which|what)\s+(?:[A-Za-z-]+\s+){1,3}",
+                          re.IGNORECASE)
 
 
 def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str, str]]:

@@ -25,6 +25,7 @@ from kbqa.core.readers.extractive.expand import (
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
+    asked_kind_modifier,
     kinds_stated,
     names_another_kind,
     new_answer,
@@ -120,6 +121,9 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     chosen = _with_asked_group(question, blocks, chosen, everything)
     if chosen.declined:
         return chosen
+    chosen = _of_asked_kind(question, blocks, chosen)
+    if chosen.declined:
+        return chosen
     # a group no block names gets its "Not covered" line; one named only by other blocks
     # cannot (the line would be false), so the question is declined
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
@@ -141,6 +145,29 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
                       [b for b in blocks if b.n in quoted]):
         return Selection((), (), True)  # "…, for webhook?" answered of the earlier focus
     return chosen
+
+
+def _of_asked_kind(question: str, blocks: Sequence[Block], chosen: Selection) -> Selection:
+    """``chosen``, unless its lead lacks the kind the question asks of ("sick" of "How many
+    sick days do full-time employees get?", answered "Full-time employees receive 20 days
+    of paid annual leave") while another candidate states it with the asked type
+    ("Employees receive 10 days of fully paid sick leave"): then the selection made from
+    the candidates that state it."""
+    modifier = asked_kind_modifier(question)
+    kind = ask_kind(question)
+    if modifier is None or kind == "other":
+        return chosen
+    # its own words, label or section heading: a title naming two kinds names neither
+    sections = {b.n: folded_terms(b.chunk.section) for b in blocks}
+
+    def states(c: Candidate) -> bool:
+        return modifier in c.terms | c.lead | sections.get(c.n, frozenset())
+
+    pool = candidates(blocks)
+    if states(chosen.chosen[0]) or not any(
+            states(c) and new_answer(kind, c.text, question) for c in pool):
+        return chosen
+    return _select(question, blocks, exclude=frozenset(c.text for c in pool if not states(c)))
 
 
 def _with_asked_group(question: str, blocks: Sequence[Block], chosen: Selection,
