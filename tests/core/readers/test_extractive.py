@@ -588,6 +588,7 @@ async def test_a_clause_quoted_up_to_its_semicolon_ends_as_a_sentence_on_screen(
         ("year", "Could a public link stay valid for 5 years?", False),  # the asker's unit
         ("mobil", "Can I claim my mobile phone as an expense?", True),  # a kind of phone
         ("phone", "Can I claim my mobile phone as an expense?", True),
+        ("myself", "Can I buy software myself and expense it?", False),  # a stop word
     ],
 )
 def test_a_gap_line_names_only_what_the_question_is_about(
@@ -608,3 +609,15 @@ async def test_the_kind_asked_about_outranks_the_group_asking() -> None:
                          "year.", section="Sick leave", title=title)
     answer = await _answer("How many sick days do full-time employees get?", (annual, sick))
     assert answer == "Employees receive 10 days of fully paid sick leave per calendar year. [2]"
+
+
+async def test_an_answer_s_gap_line_never_names_an_action_after_its_subject() -> None:
+    lockout = make_block(1, "After 10 wrong passwords in a row, the account is locked for 15 "
+                            "minutes, and the owner of the account receives an e-mail about "
+                            "the lockout.", section="Passwords", title="Accounts and sign-in")
+    sessions = make_block(2, "A web session is closed after 12 hours without activity; each "
+                             "time you sign in again it starts anew.", section="Sessions",
+                          title="Accounts and sign-in")
+    answer = await _answer("What happens if I enter the wrong password too many times?",
+                           (lockout, sessions))
+    assert answer.startswith("After 10 wrong passwords") and "Not covered" not in answer

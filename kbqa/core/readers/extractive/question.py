@@ -307,11 +307,26 @@ def nameable(term: str, question: str) -> bool:
     if term in acronyms(question):
         return True
     surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
-    if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) for w in surface):
+    # nor a reflexive pronoun ("myself": stopwords-iso's list is too broad to use here,
+    # it holds "bill" and "system")
+    if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) or _REFLEXIVE_RE.fullmatch(w)
+           for w in surface):
         return False
     if surface and all(mostly_modifier(w) and not _before_noun(w, question) for w in surface):
         return False
     return len(term) >= 4
+
+
+def after_subject(word: str, question: str) -> bool:
+    """Whether English ``word`` follows a subject pronoun in ``question`` and WordNet knows
+    it as a verb ("enter" of "if I enter the wrong password"): an action, not a thing."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(a in _SUBJECTS and b == word and morphy(b, "verb")
+               for a, b in zip(words, words[1:], strict=False))
+
+
+_SUBJECTS = frozenset("i we you they he she".split())
+_REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)")
 
 
 def _before_noun(word: str, question: str) -> bool:

@@ -51,6 +51,7 @@ from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     PLACE_TYPE_TERMS,
     VERBS,
+    after_subject,
     asked_absent,
     english_verbs,
     function_words,
@@ -398,7 +399,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
-    gaps = unanswered(question, gap_names(question, partial, blocks), [c.text for c in chosen])
+    # Beside an answer, an action after its subject ("if I enter the wrong password") is
+    # no missing thing; a decline still names it ("…when I quit?").
+    named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
+    gaps = unanswered(question, tuple(named), [c.text for c in chosen])
     return Selection(tuple(chosen), gaps, False)
 
 
