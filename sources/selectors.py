@@ -27,8 +27,9 @@ from django.db import connection
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
-from kbqa.core.retrieval.index import IndexSnapshot
+from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
+from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
 from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms
 from kbqa.db import db_async
@@ -42,6 +43,7 @@ _warned: dict[str, int] = {}  # folder -> generation last warned about
 
 
 DOCUMENT_ADMIN_PERMISSION = "sources.view_document"
+SEARCHES_KEPT = 1024  # per index snapshot (``_lexical_hits``): k hits, about 2 KB each
 
 
 def audience_for(user: Any) -> types.Audience:
@@ -235,15 +237,7 @@ def chunks_search(
     snapshot = index_snapshot()
     if snapshot is None:
         return []
-    expanded = lexical_query(query, snapshot.knows, snapshot.idf,
-                             relevance_terms(query, snapshot.knows), snapshot.expansions)
-    lexical = snapshot.search(
-        expanded.terms,
-        k,
-        audience=audience,
-        ideal_terms=expanded.ideal_terms,
-        weights=expanded.weights,
-    )
+    lexical = _lexical_hits(snapshot, query, k, audience)
     dense = _dense_hits(snapshot, query, k, audience)
     hits = fuse(lexical, dense, k, dense_weight=DENSE_WEIGHT)
     if not hits:
@@ -261,6 +255,31 @@ def chunks_search(
         for h in hits
         if h.chunk_id in found and audience.may_read(found[h.chunk_id].access)
     ]
+
+
+def _lexical_hits(
+    snapshot: IndexSnapshot, query: str, k: int, audience: types.Audience
+) -> tuple[Hit, ...]:
+    """BM25's top ``k`` for ``query`` with its expansions (``lexical_query``) among what
+    ``audience`` may read, kept on ``snapshot`` (``SEARCHES_KEPT`` at most): they follow from
+    the snapshot's files, the query, the audience and the thesaurus switch alone, and a
+    change to the knowledge base (in any process) is read as a new snapshot, which starts
+    afresh. The pipeline searches three times per question (the question, the conflict
+    gate's probe in each language) and users ask the same questions: expanding and scoring
+    again cost about 60% of a search's CPU (``bench/turn_cpu.py --same``, 2026-12-02).
+    The chunks themselves are still read afresh (``current_chunks_of``)."""
+    key = (query, k, audience, synonyms_enabled())
+    found = snapshot.searches.get(key)
+    if found is None:
+        expanded = lexical_query(query, snapshot.knows, snapshot.idf,
+                                 relevance_terms(query, snapshot.knows), snapshot.expansions)
+        found = tuple(snapshot.search(expanded.terms, k, audience=audience,
+                                      ideal_terms=expanded.ideal_terms, weights=expanded.weights))
+        with _lock:
+            if len(snapshot.searches) >= SEARCHES_KEPT:
+                snapshot.searches.clear()
+            snapshot.searches[key] = found
+    return found
 
 
 def current_chunks_of(chunk_ids: Sequence[str]) -> dict[str, types.Chunk]:
