@@ -43,7 +43,7 @@ _warned: dict[str, int] = {}  # folder -> generation last warned about
 
 
 DOCUMENT_ADMIN_PERMISSION = "sources.view_document"
-SEARCHES_KEPT = 1024  # per index snapshot (``_lexical_hits``): k hits, about 2 KB each
+SEARCHES_KEPT = 1024  # per index snapshot (``_lexical_hits``): k hits, a few KB each
 
 
 def audience_for(user: Any) -> types.Audience:
@@ -266,8 +266,10 @@ def _lexical_hits(
     change to the knowledge base (in any process) is read as a new snapshot, which starts
     afresh. The pipeline searches three times per question (the question, the conflict
     gate's probe in each language) and users ask the same questions: expanding and scoring
-    again cost about 60% of a search's CPU (``bench/turn_cpu.py --same``, 2026-12-02).
-    The chunks themselves are still read afresh (``current_chunks_of``)."""
+    again was about 60% of a search's CPU (cProfile of ``bench/load.py``'s question's three
+    searches, in process); under that bench a search's CPU on the database threads went
+    from 1.28 to 0.73 ms (2026-12-02). The chunks are still read afresh
+    (``current_chunks_of``)."""
     key = (query, k, audience, synonyms_enabled())
     found = snapshot.searches.get(key)
     if found is None:
