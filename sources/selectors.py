@@ -27,8 +27,9 @@ from django.db import connection
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
-from kbqa.core.retrieval.index import IndexSnapshot
+from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
+from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
 from kbqa.core.retrieval.synonyms import lexical_query
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms
 from kbqa.db import db_async
@@ -42,6 +43,7 @@ _warned: dict[str, int] = {}  # folder -> generation last warned about
 
 
 DOCUMENT_ADMIN_PERMISSION = "sources.view_document"
+SEARCHES_KEPT = 1024  # per index snapshot (``_lexical_hits``): k hits, a few KB each
 
 
 def audience_for(user: Any) -> types.Audience:
@@ -235,15 +237,7 @@ def chunks_search(
     snapshot = index_snapshot()
     if snapshot is None:
         return []
-    expanded = lexical_query(query, snapshot.knows, snapshot.idf,
-                             relevance_terms(query, snapshot.knows), snapshot.expansions)
-    lexical = snapshot.search(
-        expanded.terms,
-        k,
-        audience=audience,
-        ideal_terms=expanded.ideal_terms,
-        weights=expanded.weights,
-    )
+    lexical = _lexical_hits(snapshot, query, k, audience)
     dense = _dense_hits(snapshot, query, k, audience)
     hits = fuse(lexical, dense, k, dense_weight=DENSE_WEIGHT)
     if not hits:
@@ -263,6 +257,33 @@ def chunks_search(
     ]
 
 
+def _lexical_hits(
+    snapshot: IndexSnapshot, query: str, k: int, audience: types.Audience
+) -> tuple[Hit, ...]:
+    """BM25's top ``k`` for ``query`` with its expansions (``lexical_query``) among what
+    ``audience`` may read, kept on ``snapshot`` (``SEARCHES_KEPT`` at most): they follow from
+    the snapshot's files, the query, the audience and the thesaurus switch alone, and a
+    change to the knowledge base (in any process) is read as a new snapshot, which starts
+    afresh. The pipeline searches three times per question (the question, the conflict
+    gate's probe in each language) and users ask the same questions: expanding and scoring
+    again was about 60% of a search's CPU (cProfile of ``bench/load.py``'s question's three
+    searches, in process); under that bench a search's CPU on the database threads went
+    from 1.28 to 0.73 ms (2026-12-02). The chunks are still read afresh
+    (``current_chunks_of``)."""
+    key = (query, k, audience, synonyms_enabled())
+    found = snapshot.searches.get(key)
+    if found is None:
+        expanded = lexical_query(query, snapshot.knows, snapshot.idf,
+                                 relevance_terms(query, snapshot.knows), snapshot.expansions)
+        found = tuple(snapshot.search(expanded.terms, k, audience=audience,
+                                      ideal_terms=expanded.ideal_terms, weights=expanded.weights))
+        with _lock:
+            if len(snapshot.searches) >= SEARCHES_KEPT:
+                snapshot.searches.clear()
+            snapshot.searches[key] = found
+    return found
+
+
 def current_chunks_of(chunk_ids: Sequence[str]) -> dict[str, types.Chunk]:
     """The chunks of ``chunk_ids`` that are current in a document not retired, as core
     ``Chunk`` values by chunk_id (``chunk_as_core``'s fields): read now, so a chunk retired,
@@ -273,6 +294,10 @@ def current_chunks_of(chunk_ids: Sequence[str]) -> dict[str, types.Chunk]:
     prefetched) the same read cost 0.8 ms of CPU per search, twice per question, mostly
     building the queries and the model instances (in process on the demo knowledge base,
     2026-12-01). The SQL is the same on SQLite and PostgreSQL; names come from the models.
+    The rows are found by chunk_id alone (its unique index) and "current, not retired" is
+    checked on them here: with those tests in the WHERE clause SQLite's planner chose the
+    ``(is_current, document)`` index and read every current chunk's row on each search
+    (``EXPLAIN QUERY PLAN``, 2026-12-02), pages that every write elsewhere makes it read again.
     """
     if not chunk_ids:
         return {}
@@ -281,13 +306,13 @@ def current_chunks_of(chunk_ids: Sequence[str]) -> dict[str, types.Chunk]:
     marks = ", ".join(["%s"] * len(chunk_ids))
     sql = (
         "SELECT c.chunk_id, c.text, c.section, d.id, d.doc_id, d.title, d.updated,"  # noqa: S608
-        " d.source_url, d.authority, d.language, d.restricted"
+        " d.source_url, d.authority, d.language, d.restricted, c.is_current, d.retired_at"
         f" FROM {chunks} c JOIN {documents} d ON d.id = c.document_id"
-        f" WHERE c.chunk_id IN ({marks}) AND c.is_current = %s AND d.retired_at IS NULL"
+        f" WHERE c.chunk_id IN ({marks})"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*chunk_ids, True])
-        rows = cursor.fetchall()
+        cursor.execute(sql, list(chunk_ids))
+        rows = [r[:11] for r in cursor.fetchall() if r[11] and r[12] is None]
         restricted = sorted({r[3] for r in rows if r[10]})
         groups: dict[int, list[str]] = {pk: [] for pk in restricted}
         if restricted:

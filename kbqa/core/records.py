@@ -138,12 +138,18 @@ class TraceRecorder:
         return data
 
 
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+
+
 def plain(value: Any) -> Any:
     """``value`` as ``dataclasses.asdict`` would give it (dataclasses as dicts of their
     fields, lists, tuples and dicts rebuilt), without ``asdict``'s ``copy.deepcopy`` of
     every leaf: strings, numbers, booleans and None are immutable, so they are shared.
     A turn's trace holds its prompt, hits and blocks; deep-copying each leaf cost about
-    1 ms of CPU per answer (``bench/turn_cpu.py --profile``, 2026-12-02)."""
+    1 ms of CPU per answer (``bench/turn_cpu.py --profile``, 2026-12-02). Those leaves are
+    most of a trace's values, so their exact types are recognised first."""
+    if type(value) in _LEAVES:
+        return value
     if isinstance(value, dict):
         return type(value)((plain(k), plain(v)) for k, v in value.items())
     if isinstance(value, list):

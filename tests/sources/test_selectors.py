@@ -148,3 +148,17 @@ def test_a_word_is_expanded_with_what_the_index_knows_now(write_file: WriteFile)
     assert [h.chunk.chunk_id for h in chunks_search(query="clients", k=5)] == ["b#c01"]
     document_ingest(path=write_file("b.md", "# Meals\n\nMeals with partners cost EUR 80."))
     assert chunks_search(query="clients", k=5) == []
+
+
+def test_a_search_asked_again_finds_what_was_ingested_since(write_file: WriteFile) -> None:
+    # A snapshot keeps the searches made on it: the same question after an upload must
+    # still find the new document, and stop finding one superseded since.
+    def found() -> list[str]:
+        return sorted(h.chunk.chunk_id for h in chunks_search(query="weekend parking", k=5))
+
+    document_ingest(path=write_file("a.md", "# Parking\n\nParking is free on weekends."))
+    assert found() == found() == ["a#c01"]
+    document_ingest(path=write_file("b.md", "# Garage\n\nWeekend parking in the garage."))
+    assert found() == ["a#c01", "b#c01"]
+    document_ingest(path=write_file("b.md", "# Garage\n\nBikes stay in the garage."))
+    assert found() == ["a#c01"]

@@ -82,6 +82,8 @@ class IndexSnapshot:
         self._known: dict[str, bool] = {}
         #: each query term's expansions for this snapshot (``synonyms.lexical_query``'s memo)
         self.expansions: dict[tuple[str, str], tuple[str, ...]] = {}
+        #: searches already made on this snapshot (``sources.selectors.chunks_search``'s memo)
+        self.searches: dict[tuple[Any, ...], tuple[Hit, ...]] = {}
         self._all = self._view_of(self.live)
         self.total = self._all.total
         self.avgdl = self._all.avgdl
