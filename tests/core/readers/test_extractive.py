@@ -621,3 +621,15 @@ async def test_an_answer_s_gap_line_never_names_an_action_after_its_subject() ->
     answer = await _answer("What happens if I enter the wrong password too many times?",
                            (lockout, sessions))
     assert answer.startswith("After 10 wrong passwords") and "Not covered" not in answer
+
+
+async def test_a_consequence_question_is_not_answered_of_another_thing() -> None:
+    """ "What if I lose my laptop?" was answered with the lost-receipt rule, which shares only
+    "lose": the condition's object (laptop) is what the question is about."""
+    receipts = make_block(1, "If you lose a receipt, fill in the missing-receipt declaration "
+                             "in the portal.", section="Receipts", title="Expense policy")
+    laptops = make_block(2, "Company laptops are replaced every 4 years. Lost or stolen "
+                            "equipment must be reported to the IT helpdesk within 24 hours.",
+                         section="Laptops", title="Equipment policy")
+    answer = await _answer("What if I lose my laptop?", (receipts, laptops))
+    assert "receipt" not in answer

@@ -129,7 +129,9 @@ def subject_words(question: str) -> frozenset[str]:
     is a group of people (``groups_named``' business), the question asks for a
     consequence (its first words are the asking verb: "what happens if…") or has none."""
     if _CONSEQUENCE_RE.search(question):
-        return frozenset()
+        # "What if I lose my laptop?": the condition's object is the thing it is about
+        phrase = _condition_object_en(question) if detect_language(question) == "en" else ""
+        return frozenset() if not phrase or is_person_en(phrase) else frozenset(terms(phrase))
     if detect_language(question) == "zh":
         phrase = first_noun_phrase_zh(question, things_only=True)
         person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase))
@@ -151,6 +153,26 @@ _ASKED_AT_RE = re.compile(
     r"^\s*(?:(?:what|which)\s+|(?:how\s+\w+|what|which)\s+(?:are|is|do|does|"
     r"did|was|were|have|has|will|can|should)\s+)(?:(?:the|a|an|my|our|your)\s+)?",
     re.IGNORECASE)
+
+
+def _condition_object_en(question: str) -> str:
+    """The first content run of an English "what (happens) if…" condition that is not its
+    verb (a single word right after the subject pronoun): "laptop" of "What if I lose my
+    laptop?", "rate limit" of "What happens if we go over the rate limit?"; ""."""
+    at = re.search(r"\bif\b", question, re.IGNORECASE)
+    if not at:
+        return ""
+    for start, end in content_runs(question):
+        if start < at.end():
+            continue
+        before = question[:start].split()
+        if " " not in question[start:end] and before and before[-1].lower() in _SUBJECTS_EN:
+            continue  # "lose" of "if I lose": the condition's verb
+        return without_participle(question[start:end])
+    return ""
+
+
+_SUBJECTS_EN = frozenset("i we you they he she it".split())
 
 
 def _asked_run_en(question: str) -> str:
