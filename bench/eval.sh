@@ -56,6 +56,10 @@ $PY manage.py evaluate sources/demo/natural3.jsonl --provider "$PROVIDER" --out 
 # writer who read no code and no other set): held out, scored only to report.
 $PY manage.py evaluate sources/demo/natural4.jsonl --provider "$PROVIDER" --out "$OUT/natural4"
 
+# 3g. A fifth code-blind set (50 cases, 2026-12-02 evening, written from the documents alone by
+# a sixth writer who read no code): held out, scored only to report.
+$PY manage.py evaluate sources/demo/natural5.jsonl --provider "$PROVIDER" --out "$OUT/natural5"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
