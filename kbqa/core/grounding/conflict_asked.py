@@ -34,6 +34,8 @@ class Asked:
     units: frozenset[str] = frozenset()  # units of the quantities the question states
     # the question's terms without its dated years: "2018年超级碗冠军是谁" names no 年 (years)
     unit_words: frozenset[str] = frozenset()
+    # what a measure is of ("page" of "the page size limit of the API"): ``measured_things``
+    measured: frozenset[str] = frozenset()
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -57,6 +59,8 @@ class Asked:
         rejected" holds no term of "What is the upload limit?", but it is a limit)."""
         if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
             return False  # it asks another measure ("file name length") than these values'
+        if self.measured and not any(self.measured & _named_by(m) for m in (a, b)):
+            return False  # "page size" is not what two upload sizes are of
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 
@@ -78,7 +82,31 @@ def asked_of(
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
     return Asked(term_set(question), frozenset(YEAR_RE.findall(question)), focus,
                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
-                 term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question))
+                 term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
+                 measured_things(question))
+
+
+# An English noun right before a measure word: what the measure is of ("page size", "batch
+# limit", "per-file size cap"); "a size cap", "the maximum size" name nothing.
+_MEASURED_RE = re.compile(r"\b([a-z]+)[\s-]+(?:size|limit|cap|quota)s?\b")
+
+
+def measured_things(question: str) -> frozenset[str]:
+    """The terms of what the question's measure is of ("page" of "What's the page size limit
+    of the API?"): two values whose clauses, sections and titles never name it are of
+    something else (upload sizes). Empty when the question names none, or in Chinese."""
+    found = set()
+    for word in _MEASURED_RE.findall(question.lower()):
+        found |= term_set(word) - _MEASURE_WORDS
+    return frozenset(found)
+
+
+_MEASURE_WORDS = term_set("size limit cap quota maximum max minimum min")
+
+
+def _named_by(m: Mention) -> frozenset[str]:
+    chunk = m.block.chunk
+    return m.clause | term_set(f"{chunk.section} {chunk.title}")
 
 
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")

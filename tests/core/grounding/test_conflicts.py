@@ -109,6 +109,12 @@ def test_upload_size_conflict_with_all_side_details() -> None:
          "characters long.", "Files up to 100 MB can be uploaded.",
          "What is the maximum file name length?", False),
         ("单个文件最大 200 MB。", "单个文件最大 100MB。", "文件名最大长度是多少？", False),
+        # what the measure is of: a page size is not what two upload sizes are of (a tester
+        # got the upload-size conflict card for the API's page size)
+        ("The maximum size of a single uploaded file is 200 MB.",
+         "Files up to 100 MB can be uploaded.", "What's the page size limit of the API?", False),
+        ("The maximum size of a single uploaded file is 200 MB.",
+         "Files up to 100 MB can be uploaded.", "What's the per-file size cap?", True),
         # same document twice is never a conflict
         ("The maximum upload size is 200 MB.", "The maximum upload size is 100 MB.", UPLOAD_Q,
          None),
