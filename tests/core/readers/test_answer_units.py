@@ -40,6 +40,10 @@ def test_only_a_number_with_a_time_unit_is_a_duration(text: str, expected: bool)
 def test_how_long_and_duoj_ask_for_a_duration() -> None:
     assert asks_duration("How long until I can try again?")
     assert asks_duration("他的公司账号多久以后会被删掉？")
+    # a length, not a time (a tester got the 15-minute lockout for the password length)
+    assert not asks_duration("How long must passwords be?")
+    assert not asks_duration("How long can a file name be?")
+    assert asks_duration("How long is the free trial?")
     assert not asks_duration("How many calls are we allowed?")
 
 

@@ -38,8 +38,16 @@ _NUMBER_TERM_RE = re.compile(r"^(\d[\d.,]*) (.+)$")
 
 
 def asks_duration(ask: str) -> bool:
-    """Whether ask clause ``ask`` asks for a duration ("how long", "how soon", 多久)."""
-    return bool(_DURATION_ASK_RE.search(unicodedata.normalize("NFKC", ask)))
+    """Whether ask clause ``ask`` asks for a duration ("how long", "how soon", 多久); "How
+    long must passwords be?" asks a length ("at least 12 characters"), not a time."""
+    text = unicodedata.normalize("NFKC", ask)
+    return bool(_DURATION_ASK_RE.search(text)) and not _LENGTH_ASK_RE.search(text)
+
+
+# "How long must/can/should <it> be?": a length, as "How long can a file name be?".
+_LENGTH_ASK_RE = re.compile(
+    r"\bhow long\s+(?:must|can|could|should|may|will|does|do|has|have)\s+(?:\w+\s+){1,4}"
+    r"be\s*[?.!]*\s*$", re.IGNORECASE)
 
 
 def states_duration(text: str) -> bool:
