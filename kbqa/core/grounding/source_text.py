@@ -18,7 +18,7 @@ from kbqa.core.grounding.instructions import without_instructions
 from kbqa.core.grounding.predicates import polar_form
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
 from kbqa.core.text.quantities import Quantity, extract_quantities
-from kbqa.core.text.sentences import split_sentences
+from kbqa.core.text.sentences import join_quote_lines, split_sentences
 from kbqa.core.text.terms import jieba_words, term_set, terms
 
 #: Negation words, matched as whole words (English) or jieba words (Chinese).
@@ -116,7 +116,8 @@ def source_text(chunk_text: str, metadata: str = "") -> SourceText:
     Never raises."""
     sentences = []
     clauses = []
-    unwrapped = _with_headers(_SOFT_BREAK_RE.sub(" ", without_instructions(chunk_text)))
+    unwrapped = _with_headers(_SOFT_BREAK_RE.sub(
+        " ", join_quote_lines(without_instructions(chunk_text))))
     raws = [*split_sentences(unwrapped), *([metadata.replace("\n", " ")] if metadata else [])]
     for i, raw in enumerate(raws):
         sentence = normalise(raw)

@@ -29,6 +29,7 @@ the text is cut into deltas.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from kbqa.core.text.normalise import has_cjk
@@ -85,6 +86,38 @@ class _Undecided:
 
 
 _UNDECIDED = _Undecided()
+
+
+_QUOTE_MARK_RE = re.compile(r"^[ \t]*(?:>[ \t]?)+")
+
+
+def join_quote_lines(text: str) -> str:
+    """``text`` with each Markdown quote as one line without its ``>`` markers: "> This page
+    is archived. … and is kept" / "> only as a historical reference." read as one paragraph
+    (a sentence split at the wrapped line was quoted cut off, and its second half then read
+    as a claim the source did not make), a paragraph of its own. Other lines are unchanged."""
+    out: list[str] = []
+    quoting = False
+    for line in text.split("\n"):
+        mark = _QUOTE_MARK_RE.match(line)
+        if mark is None:
+            quoting = False
+            out.append(line)
+            continue
+        body = line[mark.end():].strip()
+        if quoting and body and out and out[-1]:
+            out[-1] += ("" if _joins_tight(out[-1][-1], body[0]) else " ") + body
+        else:
+            if not quoting and out and out[-1].strip():
+                out.append("")  # a quote is a paragraph of its own
+            out.append(body)
+        quoting = bool(body)
+    return "\n".join(out)
+
+
+def _joins_tight(left: str, right: str) -> bool:
+    """CJK characters and full-width punctuation join without a space."""
+    return all(unicodedata.east_asian_width(c) in ("W", "F") for c in (left, right))
 
 
 def split_sentences(text: str) -> list[str]:

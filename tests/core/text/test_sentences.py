@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.text.sentences import SentenceBuffer, split_sentences
+from kbqa.core.text.sentences import SentenceBuffer, join_quote_lines, split_sentences
 
 CASES = [
     # English basics and abbreviations
@@ -113,3 +113,31 @@ def test_flush_returns_the_rest_including_a_half_marker() -> None:
     assert buf.pending == " Two ["
     assert buf.flush() == ["Two ["]
     assert buf.pending == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "joined"),
+    [
+        ("> This page is archived. It is kept\n> only as a historical reference.",
+         "This page is archived. It is kept only as a historical reference."),
+        ("Intro line.\n> 本页已归档，\n> 仅供参考。\n\nNext.",
+         "Intro line.\n\n本页已归档，仅供参考。\n\nNext."),
+        ("No quote here.\nSecond line.", "No quote here.\nSecond line."),
+    ],
+)
+def test_a_markdown_quote_reads_as_one_paragraph(text: str, joined: str) -> None:
+    assert join_quote_lines(text) == joined
+
+
+def test_a_wrapped_quote_is_one_verified_sentence() -> None:
+    """The archived policy's note was quoted cut off at its line end ("…and is kept"), and
+    the whole sentence was withheld as adding a restriction its source did not state."""
+    from kbqa.core.grounding.citations import Verifier, parse_claim
+    from tests.fakes import make_block
+
+    text = ("> This page is archived. It has been superseded by the current policy and is "
+            "kept\n> only as a historical reference.")
+    verifier = Verifier([make_block(1, text)], question="Does the archived policy apply?")
+    claim = "It has been superseded by the current policy and is kept only as a historical " \
+            "reference. [1]"
+    assert verifier.verify(parse_claim(claim)).ok

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
-from kbqa.core.text.sentences import MARKER_RE, split_sentences
+from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
 from kbqa.core.text.terms import acronym_starts, is_stop_en, stem, terms, without_parts
 from kbqa.core.types import Block, Language
 
@@ -96,9 +96,11 @@ def unwrap(text: str) -> str:
 
     Chunk text keeps the document's line breaks, and ``split_sentences`` ends a sentence at
     every line break; a line that starts a bullet, heading, table row or quote starts anew.
+    A quote is one line without its ``>`` markers (``sentences.join_quote_lines``), as the
+    verifier reads it.
     """
     lines: list[str] = []
-    for raw in text.splitlines():
+    for raw in join_quote_lines(text).splitlines():
         line = raw.strip()
         if not line:
             lines.append("")
