@@ -86,6 +86,19 @@
     if (target) { target.focus(); }
   });
 
+  // ---- the comment box sends on Enter, as the composer does (Shift+Enter: a new line); a
+  // tester typed a comment, pressed Enter, and it sat in the box looking sent, never saved
+  document.addEventListener('keydown', function (e) {
+    var box = e.target;
+    if (!box || box.tagName !== 'TEXTAREA' || box.name !== 'comment') { return; }
+    if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }
+    var form = box.closest('form.feedback');
+    var send = form && form.querySelector('.feedback-send');
+    if (!send) { return; }
+    e.preventDefault();
+    send.click();  // a click, not requestSubmit: htmx sends the pressed button's rating
+  });
+
   var deleteForm = document.getElementById('delete-form');
   if (deleteForm) {
     deleteForm.addEventListener('submit', function (e) {

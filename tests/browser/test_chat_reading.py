@@ -172,6 +172,29 @@ def test_thumbs_down_with_a_comment_reaches_the_reviewer(
     expect(page.locator("#feedback-comment")).to_have_text("It should mention admins.")
 
 
+def test_a_comment_is_sent_with_enter_and_a_new_line_takes_shift_enter(
+    sized: Any, live_server_demo: LiveServer
+) -> None:
+    """As in the composer (a tester pressed Enter, and the comment sat unsent)."""
+    from playwright.sync_api import expect
+
+    page = sized
+    open_chat(page, live_server_demo)
+    question = f"{RECYCLE} (enter {page.viewport_size['width']})"
+    turn = ask(page, question)
+    turn.locator(".feedback-down").click()
+    box = turn.locator(".feedback-comment textarea")
+    box.fill("Two lines:")
+    box.press("Shift+Enter")
+    box.type("the second one.")
+    assert box.input_value() == "Two lines:\nthe second one."  # Shift+Enter sent nothing
+    with page.expect_response(lambda r: r.request.method == "POST" and "feedback" in r.url):
+        box.press("Enter")
+    page.goto(f"{live_server_demo.url}/traces/?feedback=down")
+    page.locator(".trace-row", has_text=question).locator("a").click()
+    expect(page.locator("#feedback-comment")).to_have_text("Two lines:\nthe second one.")
+
+
 def test_rename_then_delete_a_conversation(sized: Any, live_server_demo: LiveServer) -> None:
     from playwright.sync_api import expect
 
