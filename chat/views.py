@@ -151,8 +151,10 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     context = {
         "conversation": conversation,
         "conversations": own.filter(via_api=False)[:CONVERSATION_LIST_SIZE],
+        "conversations_total": own.filter(via_api=False).count(),
         # started by POST /api/answer: listed apart, under the browser's own
         "api_conversations": own.filter(via_api=True)[:CONVERSATION_LIST_SIZE],
+        "api_conversations_total": own.filter(via_api=True).count(),
         "items": messages_view(conversation),
         "provider_label": label,
         "provider_ok": provider_ok,

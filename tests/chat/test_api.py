@@ -442,6 +442,17 @@ def test_conversations_the_api_started_are_listed_apart_in_the_chat_sidebar(
     assert '<h1 id="chat-title" class="chat-title">New conversation</h1>' in page
 
 
+def test_a_capped_conversation_list_says_how_many_there_are(user: Any) -> None:
+    """The sidebar lists the 50 most recent; its count said "(50)" for a tester's 100."""
+    Conversation.objects.bulk_create(
+        Conversation(owner=user, title=f"API {i}", via_api=True) for i in range(53))
+    browser = Client()
+    browser.force_login(user)
+    page = browser.get("/").content.decode()
+    assert "Started through the API (50 most recent of 53)" in page
+    assert page.split('id="api-conversation-list"')[1].count('class="conversation-link"') == 50
+
+
 def test_sse_names_the_conversation_in_meta_done_and_a_header(
     fake: FakeProvider, token: str
 ) -> None:
