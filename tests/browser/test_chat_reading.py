@@ -147,42 +147,50 @@ def test_copy_puts_the_answer_and_its_sources_on_the_clipboard(
     assert turn.locator(".copy-answer").inner_text() == "Copied"
 
 
+def _thumbs_down(page: Any, live: LiveServer, label: str) -> tuple[Any, str]:
+    """An answer in a new chat, rated "not helpful": (its bubble, the question asked)."""
+    from playwright.sync_api import expect
+
+    open_chat(page, live)
+    question = f"{RECYCLE} ({label}{page.viewport_size['width']})"
+    turn = ask(page, question)
+    turn.locator(".feedback-down").click()
+    expect(turn.locator(".feedback-down")).to_have_attribute("aria-pressed", "true")
+    return turn, question
+
+
+def _reviewer_sees_comment(page: Any, live: LiveServer, question: str, comment: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(f"{live.url}/traces/?feedback=down")
+    row = page.locator(".trace-row", has_text=question)
+    expect(row).to_have_count(1)
+    row.locator("a").click()
+    expect(page.locator("#feedback-comment")).to_have_text(comment)
+
+
 def test_thumbs_down_with_a_comment_reaches_the_reviewer(
     sized: Any, live_server_demo: LiveServer
 ) -> None:
     from playwright.sync_api import expect
 
     page = sized
-    open_chat(page, live_server_demo)
-    question = f"{RECYCLE} ({page.viewport_size['width']})"
-    turn = ask(page, question)
-    turn.locator(".feedback-down").click()
-    expect(turn.locator(".feedback-down")).to_have_attribute("aria-pressed", "true")
+    turn, question = _thumbs_down(page, live_server_demo, "")
     turn.locator(".feedback-comment textarea").fill("It should mention admins.")
     turn.locator(".feedback-send").click()
     expect(turn.locator(".feedback-thanks")).to_be_visible()
     page.reload()
     pressed = page.locator(".bubble-assistant").last.locator(".feedback-down")
     expect(pressed).to_have_attribute("aria-pressed", "true")
-
-    page.goto(f"{live_server_demo.url}/traces/?feedback=down")
-    row = page.locator(".trace-row", has_text=question)
-    expect(row).to_have_count(1)
-    row.locator("a").click()
-    expect(page.locator("#feedback-comment")).to_have_text("It should mention admins.")
+    _reviewer_sees_comment(page, live_server_demo, question, "It should mention admins.")
 
 
 def test_a_comment_is_sent_with_enter_and_a_new_line_takes_shift_enter(
     sized: Any, live_server_demo: LiveServer
 ) -> None:
     """As in the composer (a tester pressed Enter, and the comment sat unsent)."""
-    from playwright.sync_api import expect
-
     page = sized
-    open_chat(page, live_server_demo)
-    question = f"{RECYCLE} (enter {page.viewport_size['width']})"
-    turn = ask(page, question)
-    turn.locator(".feedback-down").click()
+    turn, question = _thumbs_down(page, live_server_demo, "enter ")
     box = turn.locator(".feedback-comment textarea")
     box.fill("Two lines:")
     box.press("Shift+Enter")
@@ -190,9 +198,7 @@ def test_a_comment_is_sent_with_enter_and_a_new_line_takes_shift_enter(
     assert box.input_value() == "Two lines:\nthe second one."  # Shift+Enter sent nothing
     with page.expect_response(lambda r: r.request.method == "POST" and "feedback" in r.url):
         box.press("Enter")
-    page.goto(f"{live_server_demo.url}/traces/?feedback=down")
-    page.locator(".trace-row", has_text=question).locator("a").click()
-    expect(page.locator("#feedback-comment")).to_have_text("Two lines:\nthe second one.")
+    _reviewer_sees_comment(page, live_server_demo, question, "Two lines:\nthe second one.")
 
 
 def test_rename_then_delete_a_conversation(sized: Any, live_server_demo: LiveServer) -> None:
