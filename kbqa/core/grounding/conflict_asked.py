@@ -95,7 +95,7 @@ def measured_things(question: str) -> frozenset[str]:
     """The terms of what the question's measure is of ("page" of "What's the page size limit
     of the API?"): two values whose clauses, sections and titles never name it are of
     something else (upload sizes). Empty when the question names none, or in Chinese."""
-    found = set()
+    found: set[str] = set()
     for word in _MEASURED_RE.findall(question.lower()):
         found |= term_set(word) - _MEASURE_WORDS
     return frozenset(found)

@@ -275,7 +275,8 @@ def sentences_by_group(question: str, sentences: Sequence[str],
     asked = [g for g in (*recipients(question), *groups_named(question)) if _mentioned(g, texts)]
     if not asked:
         return frozenset(), frozenset()
-    others, of_asked = set(), set()
+    others: set[str] = set()
+    of_asked: set[str] = set()
     for sentence in sentences:
         named = specific_groups(sentence)
         if named:
