@@ -594,7 +594,7 @@ async def test_a_clause_quoted_up_to_its_semicolon_ends_as_a_sentence_on_screen(
 def test_a_gap_line_names_only_what_the_question_is_about(
     term: str, question: str, named: bool
 ) -> None:
-    from kbqa.core.readers.extractive.question import nameable
+    from kbqa.core.readers.extractive.absent import nameable
 
     assert nameable(term, question) is named
 

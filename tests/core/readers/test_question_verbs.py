@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.readers.extractive.question import nameable, verbs_after
+from kbqa.core.readers.extractive.absent import nameable
+from kbqa.core.readers.extractive.question import verbs_after
 
 
 @pytest.mark.parametrize(

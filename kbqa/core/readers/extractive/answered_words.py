@@ -22,8 +22,9 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
+from kbqa.core.readers.extractive.absent import nameable
 from kbqa.core.readers.extractive.focus import is_yes_no
-from kbqa.core.readers.extractive.question import function_words, nameable, tagged
+from kbqa.core.readers.extractive.question import function_words, tagged
 from kbqa.core.readers.extractive.text import gap_sentence, surfaces
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_question_word, terms

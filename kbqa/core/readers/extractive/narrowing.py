@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from kbqa.core.readers.extractive.absent import SUBJECT_PRONOUNS
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
@@ -95,14 +96,6 @@ def recipients(question: str) -> list[str]:
         if m.group(1).lower() not in EVERYONE_EN | NOT_PEOPLE_EN and is_person_en(m.group(1))))
 
 
-def group_mentioned(group: str, texts: str) -> bool:
-    """Whether lower-cased ``texts`` mention ``group`` (a ``recipients`` group): as written,
-    or a hyphenated agent noun by its base ("part-timer": "part-time employees")."""
-    if group in texts:
-        return True
-    return "-" in group and group.endswith("er") and (group[:-1] in texts or group[:-2] in texts)
-
-
 _RECIPIENT_RE = re.compile(
     r"\b(?:do|does|did|can|could|will|would|should)\s+(?:the\s+|our\s+|all\s+)?"
     r"(?:[A-Za-z-]+\s+)?([A-Za-z-]+)\s+(?:get|receive|have|earn|accrue|qualify|be\s+entitled)\b",
@@ -166,13 +159,15 @@ def _condition_object_en(question: str) -> str:
         if start < at.end():
             continue
         before = question[:start].split()
-        if " " not in question[start:end] and before and before[-1].lower() in _SUBJECTS_EN:
+        subject = bool(before) and before[-1].lower() in _CONDITION_SUBJECTS
+        if " " not in question[start:end] and subject:
             continue  # "lose" of "if I lose": the condition's verb
         return without_participle(question[start:end])
     return ""
 
 
-_SUBJECTS_EN = frozenset("i we you they he she it".split())
+
+_CONDITION_SUBJECTS = SUBJECT_PRONOUNS | {"it"}  # "if it breaks"
 
 
 def _asked_run_en(question: str) -> str:
@@ -257,7 +252,7 @@ def answers_another_group(question: str, chosen: Sequence[str], texts: str) -> b
     mention, or sentences naming no specific group ("Employees receive…", the rule for
     everyone), leave the answer standing."""
     acting = _ACTING_RE.match(question)  # "Can a guest restore…?": the guest acts
-    missing = [g for g in specific_groups(question) if not _mentioned(g, texts)
+    missing = [g for g in specific_groups(question) if not group_mentioned(g, texts)
                and not (acting and g.split()[-1] == (acting.group(1) or acting.group(2)).lower())]
     if not missing:
         return False
@@ -272,7 +267,8 @@ def sentences_by_group(question: str, sentences: Sequence[str],
     "admin" of "admin console") and the blocks (``texts``, lower-cased) mention them. For
     "How many days of annual leave do part-timers get?": "Full-time employees receive 20
     days…" and "Part-time employees receive a share…". Both empty otherwise."""
-    asked = [g for g in (*recipients(question), *groups_named(question)) if _mentioned(g, texts)]
+    asked = [g for g in (*recipients(question), *groups_named(question))
+             if group_mentioned(g, texts)]
     if not asked:
         return frozenset(), frozenset()
     others: set[str] = set()
@@ -280,7 +276,7 @@ def sentences_by_group(question: str, sentences: Sequence[str],
     for sentence in sentences:
         named = specific_groups(sentence)
         if named:
-            hit = any(_mentioned(g, " ".join(named)) for g in asked)
+            hit = any(group_mentioned(g, " ".join(named)) for g in asked)
             (of_asked if hit else others).add(sentence)
     return frozenset(others), frozenset(of_asked)
 
@@ -326,7 +322,7 @@ def specific_groups(text: str) -> list[str]:
     return found
 
 
-def _mentioned(group: str, texts: str) -> bool:
+def group_mentioned(group: str, texts: str) -> bool:
     """Whether ``texts`` mention ``group``: its first word, singular ("contractor"), or the
     base of a hyphenated agent noun ("full-time" of "full-timers")."""
     first = _singular(group.split()[0])

@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kbqa.core.grounding.instructions import addresses_assistant
+from kbqa.core.readers.extractive.absent import after_subject, asked_absent, too_specific
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.binding import answers
@@ -51,8 +52,6 @@ from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     PLACE_TYPE_TERMS,
     VERBS,
-    after_subject,
-    asked_absent,
     english_verbs,
     function_words,
     groups,
@@ -61,7 +60,6 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     qualifiers,
     question_terms,
-    too_specific,
     unit_terms,
 )
 from kbqa.core.readers.extractive.scoring import (

@@ -1,0 +1,123 @@
+"""The question's words that no block has (``select``'s declines and its gap line).
+
+- ``asked_absent``: the specific words no block mentions, each with its share of an absent
+  word's weight (a noun counts fully, a verb ``VERB_SHARE``); ``too_specific``: enough of
+  them that the blocks only share the question's topic.
+- ``nameable``: which absent words a gap sentence may name: nouns only (jieba's tags for
+  Chinese; for English no -ing/-ed forms, no common verbs such as "decide" or "fix", no
+  modifiers, reflexive pronouns or the unit of the asker's own number); ``after_subject``:
+  an English verb right after its subject ("if I enter…"), named only when declining.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kbqa.core.readers.extractive.question import (
+    ANSWER_TYPE_TERMS,
+    NOUN_TAGS,
+    VERBS,
+    acronyms,
+    common,
+    english_verbs,
+    function_words,
+    modifies,
+    qualifiers,
+    significant,
+    tagged,
+    verbs_after,
+)
+from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
+from kbqa.core.text.thesaurus import morphy, mostly_modifier, only_modifier
+
+VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
+#: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
+SUBJECT_PRONOUNS = frozenset("i we you they he she".split())
+
+
+def nameable(term: str, question: str) -> bool:
+    """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
+    characters in jieba's dictionary that it tags as nouns (one it lacks is its HMM's guess:
+    ``全报`` of 能全报吗); Latin words of 4+ letters (or an acronym such as "CEO") that
+    are not verbs, not -ing/-ed/-ly forms in the question, and not words WordNet knows
+    only as adjectives or adverbs ("late", "every": ``only_modifier``) or mostly so ("good"
+    of "good enough": ``mostly_modifier``); never the unit of the asker's own number
+    ("years" of "valid for 5 years": a measure, not what the question is about)."""
+    if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
+        return False
+    if term in {t.split(" ", 1)[1] for t in question_numbers(question).values()}:
+        return False
+    if not term.isascii() and not jieba_frequency().get(term):
+        return False
+    if not term.isascii():
+        tags = {w: t for w, t in tagged(question)}
+        # A term the tagger cut into pieces (``换个`` of 换/个) is a noun only if they all are.
+        pieces = [t for w, t in tagged(question) if w in term] if term not in tags else []
+        return len(term) >= 2 and bool(NOUN_TAGS.match(tags.get(term, "n"))) and all(
+            NOUN_TAGS.match(t) for t in pieces)
+    if term in acronyms(question):
+        return True
+    surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
+    # nor a reflexive pronoun ("myself": stopwords-iso's list is too broad to use here,
+    # it holds "bill" and "system")
+    if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) or _REFLEXIVE_RE.fullmatch(w)
+           for w in surface):
+        return False
+    if surface and all(mostly_modifier(w) and not _before_noun(w, question) for w in surface):
+        return False
+    return len(term) >= 4
+
+
+def after_subject(word: str, question: str) -> bool:
+    """Whether English ``word`` follows a subject pronoun in ``question`` and WordNet knows
+    it as a verb ("enter" of "if I enter the wrong password"): an action, not a thing."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(a in SUBJECT_PRONOUNS and b == word and morphy(b, "verb")
+               for a, b in zip(words, words[1:], strict=False))
+
+
+_REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)")
+
+
+def _before_noun(word: str, question: str) -> bool:
+    """Whether English ``word`` comes right before a noun in ``question`` ("mobile phone",
+    "sick leave": it names a kind of thing there), not before "enough" or at an end."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(a == word and morphy(b, "noun") and not mostly_modifier(b)
+               for a, b in zip(words, words[1:], strict=False))
+
+
+def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:
+    """Whether the question asks about things no block mentions, so the blocks only share
+    its general topic ("my mobile phone bill" against an expense policy): at least 2 of its
+    ``absent`` specific nouns (``asked_absent``), or more than a third of its specific terms.
+    "How long does the trial last?" with only "last" absent still gets an answer."""
+    specific = [t for t in qterms if significant(t) and t not in ANSWER_TYPE_TERMS]
+    nouns = [t for t, share in absent.items() if share == 1.0]
+    return len(nouns) >= 2 or (bool(nouns) and 3 * len(nouns) > len(specific))
+
+
+def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
+                 n_blocks: int) -> dict[str, float]:
+    """The question's specific words that no block mentions, each with its share of an
+    absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
+    ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never question or function words
+    (Chinese ``terms.is_question_word``: ``还会``, ``人能``), answer-type words ("deadline",
+    answered by a number), light verbs ("last"), function words, Latin words under 4
+    letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
+    later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
+    when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
+    skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
+    # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
+    skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
+    verbs = qualifiers(question)
+    caps = acronyms(question)
+    heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
+    absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
+              and t not in skip and " " not in t  # "40 day": may be stated otherwise
+              and not modifies(t, question, heads)]
+    absent = [t for t in absent if not any(t != o and t in o for o in absent)]
+    verbs = verbs | english_verbs(question)
+    return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
