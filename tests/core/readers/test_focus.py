@@ -9,10 +9,10 @@ from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
     names,
-    names_a_sibling,
     new_answer,
     salient_terms,
 )
+from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.text import candidates

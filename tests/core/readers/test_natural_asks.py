@@ -9,7 +9,11 @@ from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.answered_words import gap_names
 from kbqa.core.readers.extractive.expand import agent_base, expand
-from kbqa.core.readers.extractive.focus import ask_kind, names_a_sibling, own_values
+from kbqa.core.readers.extractive.focus import (
+    ask_kind,
+    own_values,
+)
+from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, unit_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.types import Block

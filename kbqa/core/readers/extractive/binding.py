@@ -52,7 +52,6 @@ from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
     covers_salient,
-    names_a_sibling,
     new_answer,
     salient_terms,
     shares_more_than_names,
@@ -69,6 +68,7 @@ from kbqa.core.readers.extractive.frames import (
     unnamed_attribute,
     year_in_force,
 )
+from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,

@@ -35,14 +35,12 @@ from kbqa.core.readers.extractive.question import (
     ROLE_RE,
     AnswerKind,
     answer_kind,
-    light_terms,
     question_terms,
     states,
     tagged,
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
-from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.terms import is_question_word, stem
 
@@ -62,8 +60,6 @@ _IDENTIFIER_RE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
     r"|\b[A-Z]{2,6}s?\b")  # an acronym
-_CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
-_ANY_CJK_RE = re.compile(f"[\u3400-\u9fff{CJK_CHARS}]")  # ``tagged``'s test and CJK runs
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
@@ -307,111 +303,3 @@ _FREQUENCY_RE = re.compile(
     r"|\b(?:once|twice|times|daily|weekly|monthly|yearly|annually|hourly)\b"
     r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
     re.IGNORECASE)
-
-
-_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
-
-
-def asked_kind_modifier(question: str) -> str | None:
-    """The modifier of the English ask's first (modifier, noun) pair, the kind of thing
-    asked about ("sick" of "How many sick days do full-time employees get?"; the group
-    comes after it), folded; None for Chinese (its words carry the kind: 病假) or with no
-    pair, or when the modifier is a question or light word."""
-    ask = ask_clause(question)
-    opening = _KIND_ASK_RE.match(ask)
-    if tagged(ask) or not opening:
-        return None
-    pairs = _heads_after(opening.group(0), None)
-    if not pairs or is_question_word(pairs[0][0]) or pairs[0][0] in light_terms(question):
-        return None
-    return pairs[0][0]
-
-
-# "How many sick days", "How much paid leave", "Which premium plan": the words right after
-# the interrogative name the kind asked about; later ones are its owner or a condition.
-_KIND_ASK_RE = re.compile(r"\s*(?:how (?:many|much|long)|which|what)\s+(?:[A-Za-z-]+\s+){1,3}",
-                          re.IGNORECASE)
-
-
-def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str, str]]:
-    """(absent modifier, the word it modifies) pairs of the ask clause: "paternity leave"
-    -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
-    None); Chinese by jieba's words."""
-    ask = ask_clause(question)
-    verbs: set[str] = set()
-    if tagged(ask):  # jieba's spaces and punctuation (tag x) are no words
-        words = [w for w, tag in tagged(ask) if tag != "x" and w.strip()]
-        # A verb before a noun is what is done to it (走审批), not its kind.
-        verbs = {w for w, tag in tagged(ask) if tag in ("v", "vd", "vg", "vi", "vq")}
-    else:
-        words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
-    return [(a, b) for a, b in zip(words, words[1:], strict=False)
-            if (absent is None or (a in absent and b not in absent)) and a not in verbs
-            and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
-
-
-def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> bool:
-    """Whether ``sentence`` speaks of another kind of the thing asked about: the ask's
-    absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
-    a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
-    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
-    return names_another_kind(_heads_after(question, absent), sentence)
-
-
-def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
-    """The ask's (modifier, head) pairs ("sick leave", ``病假`` is one word so Chinese pairs
-    are jieba's words) that one of ``texts`` states as written: the blocks speak of the
-    asked kind, so a sentence about another kind of it is not the answer."""
-    joined = [_phrase_words(t) for t in texts]
-    pairs = _heads_after(question, None) + _zh_focus_pair(question)
-    return [(a, b) for a, b in pairs
-            if any(_adjacent(a, b, words, low) for words, low in joined)]
-
-
-def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
-    """The Chinese ask's focus noun split into (modifier, head character): the last noun
-    of two or more characters (``多少天病假`` -> ("病", "假")), as jieba cuts a document's
-    ``年假`` into two words while the question's ``病假`` stays one."""
-    nouns = [w for w, tag in tagged(ask_clause(question))
-             if tag.startswith("n") and len(w) >= 2 and _CJK_RUN_RE.fullmatch(w)]
-    return [(nouns[-1][:-1], nouns[-1][-1])] if nouns else []
-
-
-def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
-                       own: frozenset[str] = frozenset()) -> bool:
-    """Whether ``sentence`` names a head of ``pairs`` with another modifier (not one of the
-    question's own terms, ``own``: "unused leave" is the asked "unused annual leave") and
-    never the
-    asked one (``names_a_sibling``'s test for given (modifier, head) pairs)."""
-    words, low = _phrase_words(sentence)
-    if words is not None:
-        asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
-        for modifier, head in pairs:
-            if modifier in words:
-                continue
-            before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
-            if any(a not in asked and not is_question_word(a) for a in before):
-                return True
-        return False
-    for modifier, head in pairs:
-        if modifier in low:
-            continue
-        for m in re.finditer(re.escape(head), low):
-            other = low[max(0, m.start() - len(modifier)):m.start()]
-            if _CJK_RUN_RE.fullmatch(other or "-") and not set(other) & set(modifier):
-                return True
-    return False
-
-
-def _phrase_words(text: str) -> tuple[list[str] | None, str]:
-    """(folded Latin words, or None for Chinese text, the NFKC lower-case text)."""
-    low = unicodedata.normalize("NFKC", text).lower()
-    if not _ANY_CJK_RE.search(low):  # what ``tagged`` would tag, without tagging it
-        return [fold(stem(w)) for w in _LATIN_RE.findall(low)], low
-    return None, low
-
-
-def _adjacent(a: str, b: str, words: list[str] | None, low: str) -> bool:
-    if words is None:
-        return a + b in low
-    return any(x == a and y == b for x, y in zip(words, words[1:], strict=False))

@@ -26,12 +26,10 @@ from kbqa.core.readers.extractive.expand import (
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
-    asked_kind_modifier,
-    kinds_stated,
-    names_another_kind,
     new_answer,
     own_values,
 )
+from kbqa.core.readers.extractive.kinds import asked_kind_modifier, kinds_stated, names_another_kind
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrower import general_first
 from kbqa.core.readers.extractive.narrowing import (

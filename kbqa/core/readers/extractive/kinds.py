@@ -1,0 +1,130 @@
+"""Kinds of the thing asked about: "sick" of "sick days", "paternity" of "paternity leave".
+
+A question's (modifier, head) pairs say which kind of a thing it asks of; a sentence naming
+the same head with another modifier ("annual leave" for "paternity leave", "rate limit" for
+"mileage rate") speaks of a sibling (``names_a_sibling``, ``names_another_kind``); a block
+section stating the asked kind (``kinds_stated``) makes the other kinds' sentences no
+candidates; ``asked_kind_modifier`` is the kind right after "how many"/"which"/"what",
+which the lead must state when another candidate does (``selection``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.question import light_terms, tagged
+from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text.normalise import CJK_CHARS
+from kbqa.core.text.terms import is_question_word, stem
+
+_CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
+_ANY_CJK_RE = re.compile(f"[\u3400-\u9fff{CJK_CHARS}]")  # ``tagged``'s test
+_LATIN_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def asked_kind_modifier(question: str) -> str | None:
+    """The modifier of the English ask's first (modifier, noun) pair, the kind of thing
+    asked about ("sick" of "How many sick days do full-time employees get?"; the group
+    comes after it), folded; None for Chinese (its words carry the kind: 病假) or with no
+    pair, or when the modifier is a question or light word."""
+    ask = ask_clause(question)
+    opening = _KIND_ASK_RE.match(ask)
+    if tagged(ask) or not opening:
+        return None
+    pairs = _heads_after(opening.group(0), None)
+    if not pairs or is_question_word(pairs[0][0]) or pairs[0][0] in light_terms(question):
+        return None
+    return pairs[0][0]
+
+
+# "How many sick days", "How much paid leave", "Which premium plan": the words right after
+# the interrogative name the kind asked about; later ones are its owner or a condition.
+_KIND_ASK_RE = re.compile(r"\s*(?:how (?:many|much|long)|which|what)\s+(?:[A-Za-z-]+\s+){1,3}",
+                          re.IGNORECASE)
+
+
+def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str, str]]:
+    """(absent modifier, the word it modifies) pairs of the ask clause: "paternity leave"
+    -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
+    None); Chinese by jieba's words."""
+    ask = ask_clause(question)
+    verbs: set[str] = set()
+    if tagged(ask):  # jieba's spaces and punctuation (tag x) are no words
+        words = [w for w, tag in tagged(ask) if tag != "x" and w.strip()]
+        # A verb before a noun is what is done to it (走审批), not its kind.
+        verbs = {w for w, tag in tagged(ask) if tag in ("v", "vd", "vg", "vi", "vq")}
+    else:
+        words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
+    return [(a, b) for a, b in zip(words, words[1:], strict=False)
+            if (absent is None or (a in absent and b not in absent)) and a not in verbs
+            and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
+
+
+def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> bool:
+    """Whether ``sentence`` speaks of another kind of the thing asked about: the ask's
+    absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
+    a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
+    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
+    return names_another_kind(_heads_after(question, absent), sentence)
+
+
+def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
+    """The ask's (modifier, head) pairs ("sick leave", ``病假`` is one word so Chinese pairs
+    are jieba's words) that one of ``texts`` states as written: the blocks speak of the
+    asked kind, so a sentence about another kind of it is not the answer."""
+    joined = [_phrase_words(t) for t in texts]
+    pairs = _heads_after(question, None) + _zh_focus_pair(question)
+    return [(a, b) for a, b in pairs
+            if any(_adjacent(a, b, words, low) for words, low in joined)]
+
+
+def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
+    """The Chinese ask's focus noun split into (modifier, head character): the last noun
+    of two or more characters (``多少天病假`` -> ("病", "假")), as jieba cuts a document's
+    ``年假`` into two words while the question's ``病假`` stays one."""
+    nouns = [w for w, tag in tagged(ask_clause(question))
+             if tag.startswith("n") and len(w) >= 2 and _CJK_RUN_RE.fullmatch(w)]
+    return [(nouns[-1][:-1], nouns[-1][-1])] if nouns else []
+
+
+def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
+                       own: frozenset[str] = frozenset()) -> bool:
+    """Whether ``sentence`` names a head of ``pairs`` with another modifier (not one of the
+    question's own terms, ``own``: "unused leave" is the asked "unused annual leave") and
+    never the
+    asked one (``names_a_sibling``'s test for given (modifier, head) pairs)."""
+    words, low = _phrase_words(sentence)
+    if words is not None:
+        asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
+        for modifier, head in pairs:
+            if modifier in words:
+                continue
+            before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
+            if any(a not in asked and not is_question_word(a) for a in before):
+                return True
+        return False
+    for modifier, head in pairs:
+        if modifier in low:
+            continue
+        for m in re.finditer(re.escape(head), low):
+            other = low[max(0, m.start() - len(modifier)):m.start()]
+            if _CJK_RUN_RE.fullmatch(other or "-") and not set(other) & set(modifier):
+                return True
+    return False
+
+
+def _phrase_words(text: str) -> tuple[list[str] | None, str]:
+    """(folded Latin words, or None for Chinese text, the NFKC lower-case text)."""
+    low = unicodedata.normalize("NFKC", text).lower()
+    if not _ANY_CJK_RE.search(low):  # what ``tagged`` would tag, without tagging it
+        return [fold(stem(w)) for w in _LATIN_RE.findall(low)], low
+    return None, low
+
+
+def _adjacent(a: str, b: str, words: list[str] | None, low: str) -> bool:
+    if words is None:
+        return a + b in low
+    return any(x == a and y == b for x, y in zip(words, words[1:], strict=False))
