@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
@@ -22,6 +23,7 @@ from kbqa.core.readers.extractive.question import (
     common,
     english_verbs,
     function_words,
+    light_terms,
     modifies,
     qualifiers,
     significant,
@@ -121,3 +123,17 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
     verbs = verbs | english_verbs(question)
     return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
+
+
+def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:
+    """Whether the ask clause names nothing the blocks have but light words ("Am I out of
+    luck?", "What happens to them come January?", ``怎么回事？``) while the context before it
+    does: the ask refers back to the context, so its absent words ("luck", ``回事``) are no
+    sign that the blocks miss the question; the context's words rank the sentences and
+    the checks of what a sentence says still apply."""
+    if ask_clause(question) == question.strip():
+        return False
+    light = light_terms(question) | VERBS | function_words(question)
+    content = [t for t in ask if t not in light and not is_question_word(t)]
+    return not any(df.get(t, 0) for t in content) and any(
+        df[t] for t in df if t not in ask and t not in light)

@@ -259,18 +259,20 @@ def answers_another_group(question: str, chosen: Sequence[str], texts: str) -> b
     return any(g not in missing for text in chosen for g in specific_groups(text))
 
 
-def sentences_by_group(question: str, sentences: Sequence[str],
-                       texts: str) -> tuple[frozenset[str], frozenset[str]]:
-    """``(others, asked)``: the ``sentences`` that speak of other groups of people only, and
-    those that speak of an asked one, when the question asks what specific groups receive
-    or narrows to them (``recipients``, ``groups_named``: never a group in a modifier, the
-    "admin" of "admin console") and the blocks (``texts``, lower-cased) mention them. For
-    "How many days of annual leave do part-timers get?": "Full-time employees receive 20
-    days…" and "Part-time employees receive a share…". Both empty otherwise."""
-    asked = [g for g in (*recipients(question), *groups_named(question))
-             if group_mentioned(g, texts)]
-    if not asked:
-        return frozenset(), frozenset()
+def asked_groups(question: str, texts: str) -> list[str]:
+    """The groups the question asks what they receive or narrows to (``recipients``,
+    ``groups_named``: never a group in a modifier, the "admin" of "admin console") that
+    the blocks (``texts``, lower-cased) mention."""
+    return [g for g in (*recipients(question), *groups_named(question))
+            if group_mentioned(g, texts)]
+
+
+def sentences_by_group(asked: Sequence[str],
+                       sentences: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """``(others, of_asked)``: the ``sentences`` that speak of other groups of people only,
+    and those that speak of one of the ``asked`` groups (``asked_groups``). For "How many
+    days of annual leave do part-timers get?": "Full-time employees receive 20 days…" and
+    "Part-time employees receive a share…"."""
     others: set[str] = set()
     of_asked: set[str] = set()
     for sentence in sentences:

@@ -57,9 +57,9 @@ from kbqa.core.errors import ProviderError
 from kbqa.core.grounding.evidence import evidence_blocks
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.question import question_terms
-from kbqa.core.readers.extractive.selection import Selection, select
+from kbqa.core.readers.extractive.selection import select
 from kbqa.core.readers.extractive.standing import current_first
-from kbqa.core.readers.extractive.text import cite, folded_terms, gap_sentence, unwrap
+from kbqa.core.readers.extractive.text import Selection, cite, folded_terms, gap_sentence, unwrap
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.sentences import split_sentences
 from kbqa.core.text.tokens import count_tokens

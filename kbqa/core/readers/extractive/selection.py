@@ -11,7 +11,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from kbqa.core.grounding.instructions import addresses_assistant
-from kbqa.core.readers.extractive.absent import after_subject, asked_absent, too_specific
+from kbqa.core.readers.extractive.absent import (
+    after_subject,
+    asked_absent,
+    leans_on_context,
+    too_specific,
+)
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.binding import answers
@@ -29,7 +34,7 @@ from kbqa.core.readers.extractive.focus import (
     new_answer,
     own_values,
 )
-from kbqa.core.readers.extractive.kinds import asked_kind_modifier, kinds_stated, names_another_kind
+from kbqa.core.readers.extractive.kinds import kinds_stated, names_another_kind
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrower import general_first
 from kbqa.core.readers.extractive.narrowing import (
@@ -39,7 +44,6 @@ from kbqa.core.readers.extractive.narrowing import (
     group_mentioned,
     off_subject,
     recipients,
-    sentences_by_group,
     unmentioned_groups,
     unquoted_thing,
 )
@@ -50,7 +54,6 @@ from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     PLACE_TYPE_TERMS,
     VERBS,
-    english_verbs,
     function_words,
     groups,
     in_matched_phrase,
@@ -72,9 +75,10 @@ from kbqa.core.readers.extractive.scoring import (
     term_weights,
     verbs_only_answered,
 )
+from kbqa.core.readers.extractive.second_look import of_asked_kind, with_asked_group
 from kbqa.core.readers.extractive.senses import only_other_senses
 from kbqa.core.readers.extractive.standing import settled_pool, with_outcomes
-from kbqa.core.readers.extractive.steps import action_pool, is_procedure
+from kbqa.core.readers.extractive.steps import action_pool, is_procedure, task_objects
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
     block_synonyms,
@@ -85,26 +89,16 @@ from kbqa.core.readers.extractive.synonyms import (
 )
 from kbqa.core.readers.extractive.text import (
     Candidate,
+    Selection,
     candidates,
-    fold,
     folded_terms,
     list_items,
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
-from kbqa.core.text.procedures import PROCEDURE_NOUNS, asked_action, opening_verbs
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block, Chunk
 
 _DIGIT_RE = re.compile(r"\d")
-
-@dataclass(frozen=True)
-class Selection:
-    """What to answer: chosen sentences (empty when declining) and uncovered question words."""
-
-    chosen: tuple[Candidate, ...]
-    uncovered: tuple[str, ...]
-    declined: bool
-
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
@@ -115,10 +109,14 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
         return chosen
     everything = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
                           for b in blocks)
-    chosen = _with_asked_group(question, blocks, chosen, everything)
+
+    def reselect(exclude: frozenset[str]) -> Selection:
+        return _select(question, blocks, exclude=exclude)
+
+    chosen = with_asked_group(question, blocks, chosen, everything, reselect)
     if chosen.declined:
         return chosen
-    chosen = _of_asked_kind(question, blocks, chosen)
+    chosen = of_asked_kind(question, blocks, chosen, reselect)
     if chosen.declined:
         return chosen
     # a group no block names gets its "Not covered" line; one named only by other blocks
@@ -142,47 +140,6 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
                       [b for b in blocks if b.n in quoted]):
         return Selection((), (), True)  # "…, for webhook?" answered of the earlier focus
     return chosen
-
-
-def _of_asked_kind(question: str, blocks: Sequence[Block], chosen: Selection) -> Selection:
-    """``chosen``, unless its lead lacks the kind the question asks of ("sick" of "How many
-    sick days do full-time employees get?", answered "Full-time employees receive 20 days
-    of paid annual leave") while another candidate states it with the asked type
-    ("Employees receive 10 days of fully paid sick leave"): then the selection made from
-    the candidates that state it."""
-    modifier = asked_kind_modifier(question)
-    kind = ask_kind(question)
-    if modifier is None or kind == "other":
-        return chosen
-    # its own words, label or section heading: a title naming two kinds names neither
-    sections = {b.n: folded_terms(b.chunk.section) for b in blocks}
-
-    def states(c: Candidate) -> bool:
-        return modifier in c.terms | c.lead | sections.get(c.n, frozenset())
-
-    pool = candidates(blocks)
-    if states(chosen.chosen[0]) or not any(
-            states(c) and new_answer(kind, c.text, question) for c in pool):
-        return chosen
-    return _select(question, blocks, exclude=frozenset(c.text for c in pool if not states(c)))
-
-
-def _with_asked_group(question: str, blocks: Sequence[Block], chosen: Selection,
-                      everything: str) -> Selection:
-    """``chosen``, when one of its sentences speaks of the group the question asks of;
-    when all speak of other groups ("Full-time employees receive 20 days…" for
-    part-timers) while a block names the asked one: the lead with its block's sentence
-    about the asked group ("Part-time employees receive a share…"), or, with none, the
-    selection made without the other groups' sentences."""
-    pool = candidates(blocks)
-    others, of_asked = sentences_by_group(question, [c.text for c in pool], everything)
-    if not others or not all(c.text in others for c in chosen.chosen):
-        return chosen
-    lead = chosen.chosen[0]
-    beside = [c for c in pool if c.n == lead.n and c.text in of_asked]
-    if beside:
-        return Selection((lead, beside[0]), chosen.uncovered, False)
-    return _select(question, blocks, exclude=others)
 
 
 def _select(question: str, blocks: Sequence[Block],
@@ -285,7 +242,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     answering = pool
     if is_procedure(question, kind):
         # An ask naming no object ("What do I need to do?") takes the context's.
-        objects = _objects(question, ask) or _objects(question, set(qterms))
+        objects = task_objects(question, ask) or task_objects(question, set(qterms))
         answering = action_pool(question, pool, blocks, scorer.intros, objects)
         verb = asked_action(ask_clause(question))  # an action, not a kind of the object
         absent = [t for t in absent if t != verb]
@@ -310,32 +267,6 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         return lexical
     semantic = _decide(question, blocks, reranked, scorer, facts)
     return lexical if semantic.declined else semantic
-
-
-def _objects(question: str, ask: set[str]) -> frozenset[str]:
-    """The task's objects in a how-to question: the ask clause's terms (``ask``, as
-    matched) that are neither light words nor verbs nor question words ("password" of "How
-    do I reset my password?", "2 fa" of "set up 2FA", ``电脑`` of 离职的时候电脑怎么处理)."""
-    verbs = VERBS | english_verbs(question) | qualifiers(question) | frozenset(
-        fold(stem(w)) for w in opening_verbs(question))  # "Left my laptop…": no object
-    light = light_parts(sorted(ask), light_terms(question) | unit_terms(question))
-    kinds = frozenset(fold(stem(w)) for w in PROCEDURE_NOUNS)
-    return frozenset(t for t in ask if t not in light and t not in verbs and t not in kinds
-                     and not is_question_word(t))
-
-
-def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:
-    """Whether the ask clause names nothing the blocks have but light words ("Am I out of
-    luck?", "What happens to them come January?", ``怎么回事？``) while the context before it
-    does: the ask refers back to the context, so its absent words ("luck", ``回事``) are no
-    sign that the blocks miss the question; the context's words rank the sentences and
-    the checks of what a sentence says still apply."""
-    if ask_clause(question) == question.strip():
-        return False
-    light = light_terms(question) | VERBS | function_words(question)
-    content = [t for t in ask if t not in light and not is_question_word(t)]
-    return not any(df.get(t, 0) for t in content) and any(
-        df[t] for t in df if t not in ask and t not in light)
 
 
 def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:

@@ -21,14 +21,25 @@ from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.asks import refined_kind
 from kbqa.core.readers.extractive.focus import AskKind, ask_clause
-from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.question import (
+    VERBS,
+    english_verbs,
+    light_parts,
+    light_terms,
+    qualifiers,
+    unit_terms,
+)
+from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
 from kbqa.core.text.procedures import (
+    PROCEDURE_NOUNS,
     acting_role,
     asks_procedure,
     gives_action,
     minutes_source,
+    opening_verbs,
     procedural_heading,
 )
+from kbqa.core.text.terms import is_question_word, stem
 from kbqa.core.types import Block
 
 
@@ -80,3 +91,15 @@ def _step(c: Candidate, section: str, intros: Mapping[tuple[int, int], Sequence[
         return True
     items = intros.get((c.n, c.position), ())
     return c.intro and any(gives_action(i.text) for i in items)
+
+
+def task_objects(question: str, ask: set[str]) -> frozenset[str]:
+    """The task's objects in a how-to question: the ask clause's terms (``ask``, as
+    matched) that are neither light words nor verbs nor question words ("password" of "How
+    do I reset my password?", "2 fa" of "set up 2FA", ``电脑`` of 离职的时候电脑怎么处理)."""
+    verbs = VERBS | english_verbs(question) | qualifiers(question) | frozenset(
+        fold(stem(w)) for w in opening_verbs(question))  # "Left my laptop…": no object
+    light = light_parts(sorted(ask), light_terms(question) | unit_terms(question))
+    kinds = frozenset(fold(stem(w)) for w in PROCEDURE_NOUNS)
+    return frozenset(t for t in ask if t not in light and t not in verbs and t not in kinds
+                     and not is_question_word(t))

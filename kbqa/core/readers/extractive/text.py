@@ -186,6 +186,15 @@ class Candidate:
     heading: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class Selection:
+    """What to answer: chosen sentences (empty when declining) and uncovered question words."""
+
+    chosen: tuple[Candidate, ...]
+    uncovered: tuple[str, ...]
+    declined: bool
+
+
 def _pieces(text: str) -> list[tuple[str, bool]]:
     """``(sentence, is list item)`` in reading order; table rows come as table sentences."""
     out: list[tuple[str, bool]] = []
