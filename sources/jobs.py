@@ -19,6 +19,7 @@ writes its stage and percent as it goes; the document list polls them (``ingest_
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import socket
@@ -35,6 +36,7 @@ from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
+from kbqa.db import lock_lost, write_retried
 from sources.ingest_types import IngestOverrides, IngestResult, IngestStage, ingest_message
 from sources.models import IngestJob
 from sources.services import document_ingest
@@ -126,7 +128,7 @@ def _claim() -> IngestJob | None:
     """The oldest queued job whose upload has none running, now marked running by this
     process; None when there is none. Interrupted jobs are marked failed first."""
     close_old_connections()
-    interrupted_jobs_fail()
+    write_retried(interrupted_jobs_fail)
     busy = IngestJob.objects.filter(state=State.RUNNING).values("batch")
     waiting = IngestJob.objects.filter(state=State.QUEUED).exclude(batch__in=busy)
     batches: set[str] = set()
@@ -136,7 +138,9 @@ def _claim() -> IngestJob | None:
         batches.add(job.batch)
         now = timezone.now()
         claim = IngestJob.objects.filter(pk=job.pk, state=State.QUEUED).exclude(batch__in=busy)
-        taken = claim.update(state=State.RUNNING, worker=WORKER, started_at=now, heartbeat_at=now)
+        taken = write_retried(functools.partial(
+            claim.update, state=State.RUNNING, worker=WORKER, started_at=now, heartbeat_at=now
+        ))
         if taken:
             job.refresh_from_db()
             return job
@@ -192,18 +196,21 @@ def _batch_written(job: IngestJob) -> dict[str, str]:
 
 def _finish(job: IngestJob, state: str, lines: list[list[str]], *, doc_id: str = "") -> None:
     """Record the outcome and drop the staged upload (an ingested file's original is kept
-    with its document)."""
+    with its document). A write that loses a lock race is tried again (``write_retried``):
+    the document is stored by now, and a job left running would later read as interrupted."""
     if job.upload:
         job.upload.delete(save=False)
-    IngestJob.objects.filter(pk=job.pk).update(
+    write_retried(lambda: IngestJob.objects.filter(pk=job.pk).update(
         state=state, messages=lines, doc_id=doc_id, percent=100 if state == State.READY else
         job.percent, finished_at=timezone.now(), upload="",
-    )
+    ))
 
 
 class _ProgressWriter:
     """``document_ingest``'s ``on_progress``: the job's stage and percent, written when the
-    stage changes and otherwise at most every ``PROGRESS_SECONDS``."""
+    stage changes and otherwise at most every ``PROGRESS_SECONDS``. A write that loses a lock
+    race (another process writing, SQLite) is skipped, not retried: the next one catches up,
+    and the ingest it reports on must not wait or fail for it."""
 
     def __init__(self, pk: int) -> None:
         self.pk, self.stage, self.written = pk, "", 0.0
@@ -218,9 +225,15 @@ class _ProgressWriter:
         following = stages.index(stage) + 1
         end = STAGE_PERCENT[stages[following]] if following < len(stages) else 99
         percent = start + int((end - start) * max(0.0, min(fraction, 1.0)))
-        IngestJob.objects.filter(pk=self.pk).update(
-            stage=stage, percent=percent, heartbeat_at=timezone.now()
-        )
+        try:
+            IngestJob.objects.filter(pk=self.pk).update(
+                stage=stage, percent=percent, heartbeat_at=timezone.now()
+            )
+        except Exception as exc:
+            if not lock_lost(exc):
+                raise
+            logger.info("ingest progress not written (%s); the next write catches up", exc)
+            self.stage = ""  # written at the next report
 
 
 def interrupted_jobs_fail() -> int:

@@ -203,3 +203,33 @@ def test_small_files_are_ingested_at_once_even_when_the_text_tools_load_slowly(
         f"doc-2{n}" for n in range(5)
     ]
     assert not IngestJob.objects.exists()
+
+
+def test_a_lock_lost_while_claiming_or_reporting_progress_costs_no_upload(
+    admin_client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process holding SQLite's write lock past the busy timeout: the runner's
+    claim, its progress writes and its outcome each meet "database is locked" once. The
+    file is still ingested and its row says so (no job left queued or running)."""
+    from django.db import OperationalError
+    from django.db.models import QuerySet
+
+    update = QuerySet.update
+    failed: set[str] = set()
+
+    def locked_once(self: QuerySet[Any], **kwargs: Any) -> int:
+        kind = next((k for k in ("worker", "stage", "finished_at") if k in kwargs), "")
+        if self.model is IngestJob and kind and kind not in failed:
+            failed.add(kind)
+            raise OperationalError("database is locked")
+        return update(self, **kwargs)
+
+    monkeypatch.setattr(QuerySet, "update", locked_once)
+    monkeypatch.setattr("kbqa.db.RETRY_DELAYS", (0.01, 0.01))
+    response = admin_client.post(UPLOAD_URL, {"files": [SimpleUploadedFile("travel.md", TRAVEL)]})
+    assert response.status_code == 302
+    wait_until_finished()
+    assert failed == {"worker", "stage", "finished_at"}
+    html = admin_client.get(CHANGELIST).content.decode()
+    assert [(name, state) for name, state, _ in rows(html)] == [("travel.md", "ready")]
+    assert Document.objects.get(doc_id="doc-010").chunks.count() == 1
