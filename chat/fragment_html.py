@@ -169,7 +169,7 @@ def footer_html(
     if status not in ("streaming", "pending"):
         copy = (
             f'<button type="button" class="copy-answer button-small" '
-            f'data-copied-label="{esc(_("Copied"))}" data-sources-label="{esc(_("Sources"))}">'
+            f'data-copied-label="{esc(_("Copied"))}" data-sources-label="{esc(_("Sources:"))}">'
             f'{esc(_("Copy"))}</button>' if copyable else ""
         )
         form = feedback_html(trace_id=trace_id, feedback=feedback) if trace_id else ""

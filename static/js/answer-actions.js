@@ -8,8 +8,9 @@
   'use strict';
 
   // The answer as plain text: the notices (which document takes precedence...), paragraphs
-  // (sentences with their [n] chips), a refusal card's text, then "Sources:" with one line
-  // per numbered source, as the bubble shows them.
+  // (sentences with their [n] chips), a refusal card's text, then the sources heading
+  // ("Sources:", 来源：, translated with its colon) with one line per numbered source, as the
+  // bubble shows them.
   function answerText(bubble, sourcesLabel) {
     var parts = [];
     bubble.querySelectorAll('.notices .notice').forEach(function (p) {
@@ -22,7 +23,7 @@
     if (refusal) { parts.push(refusal.innerText.trim()); }
     var sources = bubble.querySelectorAll('.sources .source');
     if (sources.length) {
-      var lines = [sourcesLabel + ':'];
+      var lines = [sourcesLabel];
       sources.forEach(function (li) { lines.push(li.textContent.replace(/\s+/g, ' ').trim()); });
       parts.push(lines.join('\n'));
     }
@@ -51,7 +52,7 @@
     if (!button) { return; }
     var bubble = button.closest('.bubble-assistant');
     var label = button.textContent;
-    clipboardWrite(answerText(bubble, button.dataset.sourcesLabel || 'Sources')).then(function () {
+    clipboardWrite(answerText(bubble, button.dataset.sourcesLabel || 'Sources:')).then(function () {
       button.textContent = button.dataset.copiedLabel || label;
       setTimeout(function () { button.textContent = label; }, 2000);
     });

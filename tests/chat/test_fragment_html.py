@@ -86,7 +86,7 @@ FOOTER = (
     '\n<footer class="bubble-footer" lang="en" id="footer-t1" data-status="answered" '
     'hx-swap-oob="true">\n  <span class="turn-status">Answered</span>\n  \n  '
     '<span class="turn-actions">\n    <button type="button" class="copy-answer button-small" '
-    'data-copied-label="Copied" data-sources-label="Sources">Copy</button>\n    \n'
+    'data-copied-label="Copied" data-sources-label="Sources:">Copy</button>\n    \n'
     '<form class="feedback" id="feedback-0123abcd" method="post" action="/feedback/0123abcd/" '
     'hx-post="/feedback/0123abcd/" hx-target="this" hx-swap="outerHTML" data-rating="">\n'
     '  <span class="feedback-choices" role="group" aria-label="Was this answer helpful?">\n'
@@ -135,3 +135,14 @@ def test_the_pages_partials_render_the_same_html(name: str, context: dict[str, A
                                                  built: Any) -> None:
     with translation.override("zh-hans"):
         assert fragment(name, **context) == built()
+
+
+def test_a_chinese_answers_copied_sources_heading_is_chinese_with_its_own_colon() -> None:
+    """Copy writes the sources heading as the button carries it: 来源： in Chinese (a
+    full-width colon), "Sources:" in English; the script adds nothing to it."""
+    with translation.override("zh-hans"):
+        zh = fragment_html.footer_html(key="t1", status="answered", trace_id="t9", copyable=True)
+    with translation.override("en"):
+        en = fragment_html.footer_html(key="t1", status="answered", trace_id="t9", copyable=True)
+    assert 'data-sources-label="来源："' in zh
+    assert 'data-sources-label="Sources:"' in en
