@@ -11,7 +11,7 @@ A sentence ends at:
 Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig. Co.`` never end a
 sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, dotted initials (``B.V.``, ``U.S.``) and an
 ellipsis (``...``, ``…``) end one only when the next word starts with a capital letter (or
-the text ends); a full stop followed by a lower-case Latin letter never ends one (English
+the text ends), or for a Latin ``... `` between two Chinese characters (a snippet's cut); a full stop followed by a lower-case Latin letter never ends one (English
 sentences start with a capital); ``1.`` at the start of a line is a list number.
 
 What follows the final punctuation stays with the sentence: closing quotes and brackets
@@ -251,11 +251,21 @@ def _tail(text: str, j: int, *, final: bool) -> tuple[int, str | None] | _Undeci
         return end, text[p]
 
 
+def _snippet_break(text: str, i: int, run: str, next_char: str | None) -> bool:
+    """Whether a Latin ellipsis between Chinese words ends a sentence: "拍的是... 还是《曾经》
+    的导演". Chinese writes its own ellipsis (……); a Latin ``...`` and a space between two
+    Chinese characters is where a search engine cut a snippet (RGB's passages are such
+    snippets), and what follows it is another text."""
+    end = i + len(run)
+    return ("…" not in run and next_char is not None and has_cjk(next_char) and i > 0
+            and has_cjk(text[i - 1]) and end < len(text) and text[end] in _HSPACE)
+
+
 def _full_stop_ends(text: str, i: int, run: str, next_char: str | None) -> bool:
     """Whether a run of ``.``/``…`` at ``i`` ends the sentence, given the next character."""
     capital_next = next_char is None or next_char == "\n" or next_char.isupper()
     if len(run) > 1 or "…" in run:  # ellipsis: mid-sentence unless a new sentence starts
-        return capital_next
+        return capital_next or _snippet_break(text, i, run, next_char)
     word_start = i
     while word_start > 0 and not text[word_start - 1].isspace():
         word_start -= 1
