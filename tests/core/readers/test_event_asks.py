@@ -163,3 +163,29 @@ def test_a_season_question_is_declined_with_another_seasons_date() -> None:
     chosen = select("When will season 10 of the harbour show premiere?", (block,)).chosen
     assert chosen and answers("When will season 10 of the harbour show premiere?", chosen,
                               frozenset(question_terms(question)), (block,))
+
+
+def test_a_capital_is_named_by_the_city_not_by_a_phrase_that_begins_with_capital() -> None:
+    """A snippet that only uses 首都 to qualify a document (首都出生证明) names no capital,
+    however many other countries it names; one stating the city answers, before or after."""
+    question = "葡萄牙的首都在哪"
+    spam = make_block(1, "0 results for 哪里能仿制摩尔多瓦结婚证书(加薇AB123)葡萄牙葡萄牙首都出生"
+                         "证明怎么做假的(加薇AB123)买假的利比亚护照电子版(加薇AB123)xyz.",
+                      title="Passage 1")
+    assert select(question, (spam,)).declined
+    for text in ("里斯本是葡萄牙的首都，也是该国最大的城市。", "葡萄牙首都里斯本位于特茹河河口。"):
+        stated = make_block(1, text, title="Passage 1")
+        assert not select(question, (stated,)).declined, text
+
+
+def test_a_company_with_its_legal_form_is_not_who_founded_it() -> None:
+    """"Harbour Gadgets Inc." is two capitalised words, but a company's name, not a person's:
+    it does not answer who founded the company; the founder's name does."""
+    question = "海港电子是谁创立的？"
+    company = make_block(1, "2021财年海港电子营收达到300亿美元，... 4月1日创立，并命名为美国海港"
+                            "电子公司（Harbour Gadgets Inc.），2007年1月9日更名为...",
+                         title="Passage 1")
+    assert select(question, (company,)).declined
+    founder = make_block(1, "海港电子于1990年由 Mara Lindqvist 创立，总部设在港口城。",
+                         title="Passage 1")
+    assert not select(question, (founder,)).declined

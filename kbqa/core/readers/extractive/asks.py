@@ -112,6 +112,31 @@ _HOST_PLACE_RE = re.compile(
     r"|(?:国家|举办国|主办国|举办城市|主办城市)$|首都在哪(?:里|儿)?$")
 
 
+# A capital asked (巴西的首都在哪, 首都是哪里) is not answered by a sentence whose every 首都
+# begins an action or a document's name (澳大利亚首都出生证明怎么做假的: a spam snippet that
+# names other countries, RGB zh_fact), only where 首都 stands for the city (首都巴西利亚,
+# 首都是堪培拉, 河内，越南的首都, 阿布贾是尼日利亚首都与第八大人口城市).
+_CAPITAL_ASK_RE = re.compile(r"首都(?:在哪|是哪|是什么|叫什么|是啥)")
+_VERB_TAG_RE = re.compile(r"^v[nd]?$")
+
+
+def capital_unnamed(ask: str, text: str) -> bool:
+    """True when ``ask`` asks for a country's capital and every 首都 in ``text`` is followed
+    by a word jieba tags as a verb (``v``, ``vn``, ``vd``): 首都 there qualifies what
+    follows, it names no capital. False for every other ask and for a text without 首都
+    (other checks decide it)."""
+    if not _CAPITAL_ASK_RE.search(ask) or "首都" not in text:
+        return False
+    import jieba.posseg
+
+    for m in re.finditer("首都", text):
+        after = next((w for w in jieba.posseg.cut(text[m.end():m.end() + 12])
+                      if w.word.strip()), None)
+        if after is None or not _VERB_TAG_RE.match(after.flag):
+            return False
+    return True
+
+
 def refined_kind(ask: str, kind: AskKind) -> AskKind:
     """``kind`` (``focus.ask_kind``) made specific for an untyped ("other") ask: a
     quantity for a measure noun at its end, a place for where an event is held."""

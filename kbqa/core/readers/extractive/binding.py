@@ -34,6 +34,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.asks import (
     asked_roles,
+    capital_unnamed,
     refined_kind,
     states_roles,
     states_term,
@@ -224,6 +225,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     # The asked role or relation (冠军, "director", "won") is stated by the quoted sentences.
     if not states_roles(asked_roles(ask_clause(question)), " ".join(c.text for c in chosen)):
+        return False
+    if all(capital_unnamed(ask_clause(question), c.text) for c in chosen):
         return False
     if names_a_sibling(question, absent, lead.text):
         return False

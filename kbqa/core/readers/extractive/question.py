@@ -86,6 +86,10 @@ _VERSION_RE = re.compile(r"\bversions?\b|版本")
 _VERSION_TOKEN_RE = re.compile(r"\b[A-Za-z][A-Za-z]*\s?\d+(?:\.\d+)*\b|\bv\d+(?:\.\d+)+")
 # Two capitalised words after the sentence's first word: "Priya Raman", "Tomás Herrera".
 _NAME_RE = re.compile(r"(?<=\S\s)[^\W\d_a-z][^\W\d_A-Z]+ [^\W\d_a-z][^\W\d_A-Z]+")
+# A company's legal form after capitalised words: "Apple Computer Inc." names a company, not
+# a person (RGB zh_fact: 苹果是谁创立的 answered by 命名为美国苹果电脑公司（Apple Computer Inc.）).
+_LEGAL_FORM_RE = re.compile(
+    r"\s*(?:Inc|Corp|Corporation|Ltd|Limited|LLC|LLP|PLC|plc|GmbH|AG|SA|Co|Company|Group)\b")
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
 # A role answers "who" as a name does ("the finance director", 部门负责人, “编辑者”, the
 # reception 前台): the heads of role nouns, English and Chinese.
@@ -232,9 +236,16 @@ def states(kind: AnswerKind, text: str) -> bool:
     if kind == "version":
         return bool(_VERSION_TOKEN_RE.search(text))
     if kind == "person":
-        return (bool(_NAME_RE.search(text) or ROLE_RE.search(text))
-                or any(t == "nr" for _, t in tagged(text)))
+        return (any(_person_name(m) for m in _NAME_RE.finditer(text))
+                or bool(ROLE_RE.search(text)) or any(t == "nr" for _, t in tagged(text)))
     return False
+
+
+def _person_name(match: re.Match[str]) -> bool:
+    """Whether two capitalised words (``_NAME_RE``) are a person's name: not a company's,
+    whose legal form follows them ("Apple Computer Inc.") or is their second word."""
+    text, words = match.string, match.group().split()
+    return not (_LEGAL_FORM_RE.fullmatch(words[-1]) or _LEGAL_FORM_RE.match(text, match.end()))
 
 
 def acronyms(question: str) -> frozenset[str]:
