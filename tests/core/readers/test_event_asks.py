@@ -189,3 +189,30 @@ def test_a_company_with_its_legal_form_is_not_who_founded_it() -> None:
     founder = make_block(1, "海港电子于1990年由 Mara Lindqvist 创立，总部设在港口城。",
                          title="Passage 1")
     assert not select(question, (founder,)).declined
+
+
+@pytest.mark.parametrize(
+    ("question", "unplaced", "placed"),
+    [
+        # a place inside a title or a quoted name is the name's
+        ("2031年世界港口大会在哪举办",
+         "本届世界港口大会期间，海鸥将同步举办“第十届中国港口互联网高峰论坛”等分论坛，同时发布"
+         "《2031中国港口投资价值报告》《2031中国港口潜力研究报告》等多份研究报告。",
+         "2031年世界港口大会7月6日将在青岛举办，本届大会的主题是“智联港口”。"),
+        # a place that owns a role says whose, not where
+        ("2031北方港口峰会在哪里举行",
+         "2031年北方港口峰会又被称为“三港峰会”，在峰会召开之际，美国总统与加拿大总理在参加峰会之前举行"
+         "了双边会谈。",
+         "在墨西哥首都墨西哥城举行的2031年北方港口峰会11日落幕。"),
+    ],
+)
+def test_a_venue_is_a_place_stated_as_where(question: str, unplaced: str, placed: str) -> None:
+    assert select(question, (make_block(1, unplaced, title="Passage 1"),)).declined
+    assert not select(question, (make_block(1, placed, title="Passage 1"),)).declined
+
+
+def test_a_capital_named_after_its_word_is_a_place_jieba_calls_a_person() -> None:
+    """首都阿布贾: jieba tags 阿布贾 ``nr``; after 首都 it is the capital all the same, so a
+    sentence whose only other place owns a role (中国外交部长) still answers."""
+    text = "中国外交部长杨洁篪抵达尼日利亚首都阿布贾，开始对尼日利亚进行为期一天的访问。"
+    assert not select("尼日利亚的首都在哪", (make_block(1, text, title="Passage 1"),)).declined

@@ -36,7 +36,7 @@ CASES = [
     ("It failed… Retry later.", ["It failed…", "Retry later."]),
     # a search snippet's cut: a Latin "... " between Chinese words ends one; 他说……我们 and
     # 价格是...多少 (no space) do not
-    ("因为这部电影拍的是... 还是《曾经》的导演。", ["因为这部电影拍的是...", "还是《曾经》的导演。"]),
+    ("这部电影拍的是... 还是《曾经》的导演。", ["这部电影拍的是...", "还是《曾经》的导演。"]),
     ("他说……我们走吧。价格是...多少", ["他说……我们走吧。", "价格是...多少"]),
     # closing quotes and brackets stay with their sentence
     ('He said "Stop." Then left.', ['He said "Stop."', "Then left."]),

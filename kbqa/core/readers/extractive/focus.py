@@ -252,6 +252,40 @@ def _states_proper_name(text: str, tags: tuple[str, ...]) -> bool:
     return any(not is_question_word(w.lower()) for w in _PROPER_RE.findall(text))
 
 
+# A place that owns a role or a newsroom (美国总统, 前苏联最后一任领导人, 德国之声, 俄总统新闻
+# 秘书) says whose, not where: "在峰会召开之际…美国总统与加拿大总理…举行了双边" names no venue.
+_OWNER_OF_RE = re.compile(
+    r"(?:最后一任|唯一一任|首任|现任|前任|新任|时任|第[一二三四五六七八九十\d]+任)?"
+    r"(?:总统|总理|首相|主席|国王|女王|王储|外长|外交部长|部长|大使|领导人|元首|政府|官员|之声"
+    r"|通讯社|新闻社|媒体|记者)")
+
+
+def _capital_named(text: str, question: str) -> bool:
+    """Whether ``text`` names a capital the question does not hold right after 首都: a
+    place whatever jieba tags it (首都阿布贾: ``nr``; 首都河内: ``s``)."""
+    words = tagged(text)
+    own = {w for w, _ in tagged(question)}
+    return any(words[i - 1][0] == "首都" and tag in ("ns", "nr", "nz", "s") and word not in own
+               for i, (word, tag) in enumerate(words) if i)
+
+
+def _states_place(text: str) -> bool:
+    """A place name in ``text`` (``_states_proper_name`` with jieba's ``ns``) other than one
+    that owns a role or a newsroom (``_OWNER_OF_RE`` right after it)."""
+    words = tagged(text)
+    if not words:
+        return _states_proper_name(text, ("ns",))
+    at = 0
+    folded = fold(text.lower())
+    for word, tag in words:
+        at = folded.find(word, at)
+        end = at + len(word) if at >= 0 else 0
+        if tag == "ns" and not (at >= 0 and _OWNER_OF_RE.match(folded, end)):
+            return True
+        at = max(end, 0)
+    return False
+
+
 # A dateline ("Sep 5, 2016 ...", "6 days ago ...") says when a text was published, not
 # what it reports: its date answers nothing (RGB's snippets start with one; measured on
 # RGB whole files: zh_refine 4 and en_fact 1 fewer unsupported answers, 1 more right each).
@@ -260,6 +294,11 @@ _DATELINE_RE = re.compile(
     r"\s+\d{4}|\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{4}"
     r"|\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}日?|\d+\s+(?:days?|hours?|weeks?)\s+ago)"
     r"\s*(?:\.\.\.|…|—|-|·)\s*", re.IGNORECASE)
+
+
+# A work's title or a quoted name (《2023中国AI商业落地投资价值报告》, “中国产业互联网高峰论坛”):
+# the place words inside it are the name's, not where the asked thing is.
+_TITLED_RE = re.compile(r"《[^》]{0,60}》|“[^”]{0,60}”")
 
 
 def new_answer(kind: AskKind, text: str, question: str) -> bool:
@@ -280,8 +319,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
                 blanked = blanked.replace(word, "…")
     for role in ROLE_RE.findall(question.lower()):  # "Who is the director": not an answer
         blanked = re.sub(re.escape(role), "…", blanked, flags=re.IGNORECASE)
-    if kind == "place":
-        return _states_proper_name(blanked, ("ns",))
+    if kind == "place":  # a place inside a title or a quoted name says where nothing is
+        return _states_place(_TITLED_RE.sub("…", blanked)) or _capital_named(text, question)
     if kind == "name":
         return _states_proper_name(blanked, ("nr", "ns", "nt", "nz"))
     if kind == "time":
