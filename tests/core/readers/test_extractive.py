@@ -633,3 +633,17 @@ async def test_a_consequence_question_is_not_answered_of_another_thing() -> None
                          section="Laptops", title="Equipment policy")
     answer = await _answer("What if I lose my laptop?", (receipts, laptops))
     assert "receipt" not in answer
+
+
+def test_a_wall_of_words_without_punctuation_is_never_quoted() -> None:
+    """A file of run-on words (no full stop in a whole chunk) holds the question's words,
+    but quoting it would show a wall of text: the reader quotes the real sentence or none."""
+    from kbqa.core.readers.extractive.selection import select
+
+    filler = " ".join(["guest wifi password office"] + ["lorem ipsum dolor sit amet"] * 50)
+    wall = make_block(1, filler, title="notes.txt")
+    assert select("What is the guest wifi password?", (wall,)).chosen == ()
+    policy = make_block(2, "The guest wifi password is printed at the reception desk.",
+                        title="Office guide")
+    chosen = select("What is the guest wifi password?", (wall, policy)).chosen
+    assert [c.n for c in chosen] == [2]

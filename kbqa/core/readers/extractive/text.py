@@ -44,6 +44,11 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 # A sentence worth quoting on its own has at least this many words (a CJK character counts
 # half a word): "No." or "Restore." answer nothing by themselves.
 MIN_WORDS = 4
+# A "sentence" longer than this (in words, a CJK character counting half, as ``is_fragment``
+# counts) is no sentence but text without punctuation (a chunk of a file of run-on words):
+# quoting it shows a wall of text. Above the longest sentence of RGB's 35,250 passage
+# sentences (163.5) and five times the demo documents' longest (35), measured 2026-12-04.
+MAX_WORDS = 170
 MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
 
 
@@ -125,14 +130,19 @@ def clean(sentence: str) -> str:
     return _EMPHASIS_RE.sub("", text).strip()
 
 
+def sentence_words(text: str) -> float:
+    """Latin words and numbers plus half the CJK characters of ``text``."""
+    cjk = sum(_wide(ch) and ch.isalnum() for ch in text)
+    return len(_LATIN_WORD_RE.findall(text)) + cjk / 2
+
+
 def is_fragment(text: str) -> bool:
     """Whether ``text`` is a piece of a sentence rather than one: it starts with punctuation
     (``" < > | are not allowed``), or has fewer than ``MIN_WORDS`` words."""
     head = text.lstrip(_OPENERS)
     if not head or not head[0].isalnum():
         return True
-    cjk = sum(_wide(ch) and ch.isalnum() for ch in text)
-    return len(_LATIN_WORD_RE.findall(text)) + cjk / 2 < MIN_WORDS
+    return sentence_words(text) < MIN_WORDS
 
 
 def table_sentences(lines: Sequence[str]) -> list[str]:
@@ -215,7 +225,12 @@ def quotable_sentences(text: str) -> list[str]:
     """The texts of the ``Candidate`` sentences of a chunk whose original text is ``text``,
     in reading order: what the reader may compare with a question, so what ingestion
     encodes (README: Semantic recall)."""
-    return [t for t in (clean(raw) for raw, _ in _pieces(text)) if t and folded_terms(t)]
+    return [t for t in (clean(raw) for raw, _ in _pieces(text)) if _quotable(t)]
+
+
+def _quotable(text: str) -> bool:
+    """A cleaned sentence with a term that is not a wall of words (``MAX_WORDS``)."""
+    return bool(text) and sentence_words(text) <= MAX_WORDS and bool(folded_terms(text))
 
 
 def candidates(blocks: Sequence[Block]) -> list[Candidate]:
@@ -231,8 +246,8 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
             heading = None
         for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
-            found = folded_terms(text)
-            if text and found:
+            if _quotable(text):
+                found = folded_terms(text)
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
                                      item, intro, is_fragment(text), lead_terms(text),
