@@ -8,6 +8,7 @@ from kbqa.core.readers.extractive.binding import anchors, bound_answer, clauses
 from kbqa.core.readers.extractive.focus import ask_kind, new_answer
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.selection import select
 from kbqa.core.types import Block
 from tests.fakes import make_block
 
@@ -113,3 +114,21 @@ async def test_a_bound_date_is_still_answered() -> None:
 def test_an_amount_written_against_chinese_words_is_the_asker_s_value(question: str,
                                                                      kind: str) -> None:
     assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    ("question", "other", "asked"),
+    [
+        ("What is the rate per km?",
+         "The default rate limit of the open API is 600 requests per minute for each client.",
+         "For your own car the rate is EUR 0.30 per km."),
+        ("自驾去客户那里每公里补贴多少？", "开放 API 每分钟最多处理 600 次请求。",
+         "自驾出差每公里补贴 1.2 元，按导航里程计算。"),
+    ],
+)
+def test_a_rate_per_one_unit_is_not_answered_by_a_rate_per_another(
+    question: str, other: str, asked: str
+) -> None:
+    assert select(question, (make_block(1, other, title="Passage 1"),)).chosen == ()
+    chosen = select(question, (make_block(1, asked, title="Passage 1"),)).chosen
+    assert [c.text for c in chosen] == [asked]

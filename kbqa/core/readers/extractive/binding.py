@@ -85,6 +85,7 @@ from kbqa.core.readers.extractive.roles import (
 )
 from kbqa.core.readers.extractive.scope import other_scope
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.types import Block
 
 # Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, and a
@@ -228,6 +229,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     if all(capital_unnamed(ask_clause(question), c.text) for c in chosen):
         return False
+    if other_rate(question, " ".join(c.text for c in chosen)):
+        return False  # "600 requests per minute" for a mileage rate per km
     if names_a_sibling(question, absent, lead.text):
         return False
     seen = lead.terms | lead.context | lead.heading

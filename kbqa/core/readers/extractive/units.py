@@ -73,3 +73,37 @@ def in_unit(terms: Iterable[str], units: frozenset[str], question: str) -> bool:
         if m and m.group(2) in units and m.group(1) not in own:
             return True
     return False
+
+
+# A rate asked per a unit ("a per-km rate", "the rate per km", "per night", 每公里, 每晚): a
+# sentence giving rates only per another unit ("600 requests per minute" for a per-km
+# mileage rate) states another measure. Spellings of one unit count as one.
+_PER_RE = re.compile(
+    r"\bper[\s-]+([a-z]+)\b|\b([a-z]+)[\s-]+rate\b|每\s*(?:[个位名台张])?([\u4e00-\u9fff])",
+    re.IGNORECASE)
+_SAME_UNIT = {
+    "km": "km", "kilometre": "km", "kilometer": "km", "kilometres": "km", "kilometers": "km",
+    "公": "km", "mile": "mile", "miles": "mile", "night": "night", "nights": "night",
+    "晚": "night", "day": "day", "days": "day", "天": "day", "日": "day", "week": "week",
+    "周": "week", "month": "month", "months": "month", "月": "month", "year": "year",
+    "年": "year", "hour": "hour", "hours": "hour", "小": "hour", "minute": "minute",
+    "分": "minute", "second": "second", "秒": "second", "user": "person", "users": "person",
+    "用": "person", "person": "person", "head": "person", "人": "person", "seat": "person",
+}
+
+
+def _rate_units(text: str) -> set[str]:
+    low = unicodedata.normalize("NFKC", text).lower()
+    return {_SAME_UNIT[w] for m in _PER_RE.finditer(low) for w in m.groups()
+            if w and w in _SAME_UNIT}
+
+
+def other_rate(question: str, text: str) -> bool:
+    """True when ``question`` asks for a rate per a unit (``_PER_RE``: "per km", "per-km
+    rate", 每公里) and ``text`` gives rates only per other units, never naming the asked
+    one ("600 requests per minute" for a mileage rate per km)."""
+    asked = _rate_units(question)
+    if not asked:
+        return False
+    stated = _rate_units(text)
+    return bool(stated) and not stated & asked
