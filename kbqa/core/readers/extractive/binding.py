@@ -225,11 +225,12 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False
     # The asked role or relation (冠军, "director", "won") is stated by the quoted sentences.
-    if not states_roles(asked_roles(ask_clause(question)), " ".join(c.text for c in chosen)):
+    said = " ".join(c.text for c in chosen)
+    if not states_roles(asked_roles(ask_clause(question)), said):
         return False
     if all(capital_unnamed(ask_clause(question), c.text) for c in chosen):
         return False
-    if other_rate(question, " ".join(c.text for c in chosen)):
+    if other_rate(question, said):
         return False  # "600 requests per minute" for a mileage rate per km
     if names_a_sibling(question, absent, lead.text):
         return False

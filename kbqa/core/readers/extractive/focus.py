@@ -271,19 +271,12 @@ def _capital_named(text: str, question: str) -> bool:
 
 def _states_place(text: str) -> bool:
     """A place name in ``text`` (``_states_proper_name`` with jieba's ``ns``) other than one
-    that owns a role or a newsroom (``_OWNER_OF_RE`` right after it)."""
+    that owns a role or a newsroom (``_OWNER_OF_RE`` on the words right after it)."""
     words = tagged(text)
     if not words:
         return _states_proper_name(text, ("ns",))
-    at = 0
-    folded = fold(text.lower())
-    for word, tag in words:
-        at = folded.find(word, at)
-        end = at + len(word) if at >= 0 else 0
-        if tag == "ns" and not (at >= 0 and _OWNER_OF_RE.match(folded, end)):
-            return True
-        at = max(end, 0)
-    return False
+    return any(tag == "ns" and not _OWNER_OF_RE.match("".join(w for w, _ in words[i + 1:i + 6]))
+               for i, (_, tag) in enumerate(words))
 
 
 # A dateline ("Sep 5, 2016 ...", "6 days ago ...") says when a text was published, not

@@ -225,12 +225,14 @@ def quotable_sentences(text: str) -> list[str]:
     """The texts of the ``Candidate`` sentences of a chunk whose original text is ``text``,
     in reading order: what the reader may compare with a question, so what ingestion
     encodes (README: Semantic recall)."""
-    return [t for t in (clean(raw) for raw, _ in _pieces(text)) if _quotable(t)]
+    return [t for t in (clean(raw) for raw, _ in _pieces(text))
+            if t and _quotable(t, folded_terms(t))]
 
 
-def _quotable(text: str) -> bool:
-    """A cleaned sentence with a term that is not a wall of words (``MAX_WORDS``)."""
-    return bool(text) and sentence_words(text) <= MAX_WORDS and bool(folded_terms(text))
+def _quotable(text: str, terms: frozenset[str]) -> bool:
+    """A cleaned sentence with a term (``terms``, its ``folded_terms``) that is not a wall
+    of words (``MAX_WORDS``)."""
+    return bool(terms) and sentence_words(text) <= MAX_WORDS
 
 
 def candidates(blocks: Sequence[Block]) -> list[Candidate]:
@@ -246,8 +248,8 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
             heading = None
         for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
-            if _quotable(text):
-                found = folded_terms(text)
+            found = folded_terms(text)
+            if text and _quotable(text, found):
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
                                      item, intro, is_fragment(text), lead_terms(text),
