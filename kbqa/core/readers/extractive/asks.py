@@ -127,12 +127,10 @@ def capital_unnamed(ask: str, text: str) -> bool:
     (other checks decide it)."""
     if not _CAPITAL_ASK_RE.search(ask) or "首都" not in text:
         return False
-    import jieba.posseg
-
     for m in re.finditer("首都", text):
-        after = next((w for w in jieba.posseg.cut(text[m.end():m.end() + 12])
-                      if w.word.strip()), None)
-        if after is None or not _VERB_TAG_RE.match(after.flag):
+        after = next((tag for word, tag in tagged(text[m.end():m.end() + 12])
+                      if word.strip()), None)
+        if after is None or not _VERB_TAG_RE.match(after):
             return False
     return True
 
