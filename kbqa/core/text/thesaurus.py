@@ -205,6 +205,22 @@ def mostly_modifier(word: str) -> bool:
     return modifier > 0 and modifier > senses("noun")
 
 
+def mostly_noun(word: str) -> bool:
+    """Whether WordNet lists more noun senses for the English ``word`` (any inflection)
+    than verb, adjective and adverb senses together: "dog" (7 against 1), "cab", "gym";
+    not "pay" (1 against 11) or "new". False for a word it lacks, or without ``wn``."""
+    wn = _wordnet()
+    if wn is None:
+        return False
+    low = word.lower()
+
+    def senses(pos: str) -> int:
+        return sum(len(wn.index[pos][base]) for base in morphy(low, pos))
+
+    nouns = senses("noun")
+    return nouns > 0 and nouns > senses("verb") + senses("adj") + senses("adv")
+
+
 @lru_cache(maxsize=8192)
 def related(word: str, broader: bool = False) -> tuple[str, ...]:
     """Words and phrases (lower case) that may say ``word`` (an English word, any

@@ -152,3 +152,35 @@ def test_a_gap_line_names_a_place_with_its_capital() -> None:
     assert gap_names("What is the hotel limit per night in Chengdu?", ["chengdu"], (block,)) == (
         "Chengdu",
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [("Can I bring my dog to the office?", "dog"), ("Can I bring my cat to work?", "cat"),
+     ("Is there a gym at the office?", "gym")],
+)
+async def test_a_short_thing_no_source_mentions_is_not_answered_by_a_shared_verb(
+    question: str, thing: str,
+) -> None:
+    # "dog", "cat", "gym" are things asked about (3-letter nouns, WordNet), so the plan
+    # table's "bring-your-own-key" or the office's address is no answer to them.
+    blocks = (
+        make_block(1, "Enterprise adds bring-your-own-key encryption, a named customer "
+                      "success manager and a choice of data region.", title="Plans"),
+        make_block(2, "The company was founded in 2016 in Rotterdam, where the head office "
+                      "still is. Your daily commute between home and the office is never "
+                      "reimbursed.", title="About us"),
+        make_block(3, "Each office desk has two monitors, a docking station, a keyboard "
+                      "and a mouse.", title="Equipment policy"),
+    )
+    answer = await _answer(question, blocks)
+    assert "[" not in answer  # no sentence quoted: the pipeline refuses (no support)
+    assert f"“{thing}”" in answer
+
+
+async def test_a_short_word_of_the_question_that_blocks_have_still_answers() -> None:
+    blocks = (make_block(1, "Taxis are reimbursed for journeys between 22:00 and 06:00. "
+                            "A cab booked through the travel desk is paid directly.",
+                         title="Expense policy"),)
+    assert "22:00" in await _answer("Can I expense a taxi home at 23:00?", blocks)
+

@@ -42,7 +42,8 @@ SUBJECT_PRONOUNS = frozenset("i we you they he she".split())
 def nameable(term: str, question: str) -> bool:
     """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
     characters in jieba's dictionary that it tags as nouns (one it lacks is its HMM's guess:
-    ``全报`` of 能全报吗); Latin words of 4+ letters (or an acronym such as "CEO") that
+    ``全报`` of 能全报吗); Latin words of 4+ letters or 3-letter nouns (``significant``;
+    or an acronym such as "CEO") that
     are not verbs, not -ing/-ed/-ly forms in the question, and not words WordNet knows
     only as adjectives or adverbs ("late", "every": ``only_modifier``) or mostly so ("good"
     of "good enough": ``mostly_modifier``); never the unit of the asker's own number
@@ -62,14 +63,15 @@ def nameable(term: str, question: str) -> bool:
     if term in acronyms(question):
         return True
     surface = [w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term]
-    # nor a reflexive pronoun ("myself": stopwords-iso's list is too broad to use here,
+    # nor a verb before its object ("log me out"), nor a reflexive pronoun ("myself":
+    # stopwords-iso's list is too broad to use here,
     # it holds "bill" and "system")
     if any(w.endswith(("ing", "ed", "ly")) or only_modifier(w) or _REFLEXIVE_RE.fullmatch(w)
-           for w in surface):
+           or _before_object(w, question) for w in surface):
         return False
     if surface and all(mostly_modifier(w) and not _before_noun(w, question) for w in surface):
         return False
-    return len(term) >= 4
+    return significant(term)  # 4+ letters, or a 3-letter noun ("dog")
 
 
 def after_subject(word: str, question: str) -> bool:
@@ -77,6 +79,17 @@ def after_subject(word: str, question: str) -> bool:
     it as a verb ("enter" of "if I enter the wrong password"): an action, not a thing."""
     words = re.findall(r"[a-z]+", question.lower())
     return any(a in SUBJECT_PRONOUNS and b == word and morphy(b, "verb")
+               for a, b in zip(words, words[1:], strict=False))
+
+
+_OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
+
+
+def _before_object(word: str, question: str) -> bool:
+    """Whether English ``word`` comes right before an object pronoun in ``question`` ("log"
+    of "log me out", "kick" of "kicks us off"): a verb there, not a thing."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(a == word and b in _OBJECT_PRONOUNS
                for a, b in zip(words, words[1:], strict=False))
 
 

@@ -31,6 +31,7 @@ from kbqa.core.text.terms import (
     stem,
     terms,
 )
+from kbqa.core.text.thesaurus import mostly_noun
 
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
 
@@ -324,5 +325,10 @@ def common(df: int, n_blocks: int) -> bool:
 
 
 def significant(term: str) -> bool:
-    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters."""
-    return not term.isascii() or not term.isalpha() or len(term) >= 4
+    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters,
+    and a 3-letter word that is a noun first in WordNet and no stop word ("dog", "cab",
+    "gym": "Can I bring my dog to the office?" is not answered by "bring-your-own-key
+    encryption"; "get", "pay", "new" stay out)."""
+    if not term.isascii() or not term.isalpha() or len(term) >= 4:
+        return True
+    return len(term) == 3 and not is_question_word(term) and mostly_noun(term)

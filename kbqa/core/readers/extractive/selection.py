@@ -62,6 +62,7 @@ from kbqa.core.readers.extractive.question import (
     qualifiers,
     question_terms,
     unit_terms,
+    verbs_after,
 )
 from kbqa.core.readers.extractive.scoring import (
     Scorer,
@@ -301,7 +302,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, list(asked), blocks), True)
     if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
         return Selection((), gap_names(question, absent, blocks), True)
-    if asked and _only_light(scored[0][1], scorer):
+    # With a thing asked about absent ("cat" of "Can I bring my cat to work?"), the asker's
+    # verb alone ("bring", of "bring-your-own-key encryption") says nothing of it either.
+    verbs = verbs_after(question) if any(s >= 1.0 for s in asked.values()) else frozenset()
+    if asked and _only_light(scored[0][1], scorer, verbs):
         return Selection((), gap_names(question, absent, blocks), True)
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
@@ -372,9 +376,10 @@ def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Can
     return Selection(tuple(chosen), (), False)
 
 
-def _only_light(best: Candidate, scorer: Scorer) -> bool:
+def _only_light(best: Candidate, scorer: Scorer, verbs: frozenset[str] = frozenset()) -> bool:
     """Whether ``best`` shares only light words with the question (``scorer.salience``
     below 1: "customer", "whole", "year" of "whether paying for the whole year up front
-    saves them anything"): while the question's own words are absent (the caller checks),
-    such a sentence is about something else."""
-    return all(scorer.salience.get(t, 1.0) < 1.0 for t in scorer.covers(best))
+    saves them anything") or ``verbs`` (the question's verbs, when the caller counts them
+    light): while the question's own words are absent (the caller checks), such a sentence
+    is about something else."""
+    return all(scorer.salience.get(t, 1.0) < 1.0 or t in verbs for t in scorer.covers(best))
