@@ -559,6 +559,10 @@ def test_spell_numbers(question: str, expected: str) -> None:
         ("丢", {"丢失", "发票"}, ["丢失"]),
         # 地 is a particle elsewhere, but 方 alone begins three unrelated words: no guess
         ("地方", {"方式", "方便", "方案", "区域"}, ["地方"]),
+        # a one-character verb heads the documents' two-character one: 要交 is 提交 too
+        ("要交", {"交给", "提交", "报销"}, ["交给", "提交"]),
+        # ...only when it is the one such word (出: 退出 and 支出, neither is taken)
+        ("只出", {"出差", "退出", "支出"}, ["出差"]),
     ],
 )
 def test_a_chinese_word_no_block_has_meets_only_an_unambiguous_block_word(

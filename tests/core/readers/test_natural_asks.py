@@ -184,3 +184,13 @@ async def test_a_short_word_of_the_question_that_blocks_have_still_answers() -> 
                          title="Expense policy"),)
     assert "22:00" in await _answer("Can I expense a taxi home at 23:00?", blocks)
 
+
+async def test_when_a_form_is_due_is_not_answered_by_how_long_it_is_kept() -> None:
+    blocks = (
+        make_block(1, "所有报销申请都要在财务系统中提交。报销单须在费用发生之日起 60 天内提交；"
+                      "逾期提交的报销单，需经财务总监书面批准后才能报销。", title="费用报销制度"),
+        make_block(2, "员工离职后，名下的文件转交给直属经理。财务凭证（包括报销单和发票）保存 10 年。",
+                   title="数据保留与删除制度"),
+    )
+    answer = await _answer("报销单最晚什么时候要交？", blocks)
+    assert "60 天内提交" in answer and "10 年" not in answer

@@ -61,8 +61,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
     its knowledge-base associations (``associations``, from ``associate.associations``),
     then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting with it, or
     with what is left of it without function characters (``能报`` -> ``报`` -> ``报销``,
-    ``丢`` -> ``丢失``); a term with none stays as it is (it may be a gap). Order kept, no
-    duplicates."""
+    ``丢`` -> ``丢失``; one character left: ``_one_character``, ``要交`` -> ``提交``); a
+    term with none stays as it is (it may be a gap). Order kept, no duplicates."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
     out: list[str] = []
     for t in qterms:
@@ -72,8 +72,9 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
         if not found and _CJK_RE.search(t):
             core = _core_chars(t)
-            found = _starting_with(t, everything) or _starting_with(
-                core, everything, 1 if len(core) == 1 else MAX_PREFIX_MATCHES)
+            found = _starting_with(t, everything) or (
+                _one_character(core, everything) if len(core) == 1
+                else _starting_with(core, everything))
         if not found and (base := agent_base(t, block_terms)) != t:
             found = [base]  # "part-timers" are "part-time" employees
         if not found and t.isascii() and len(t) >= MIN_COMPOUND:
@@ -118,6 +119,19 @@ def _starting_with(stem_: str, everything: frozenset[str],
         return [stem_] if stem_ else []
     found = sorted(w for w in everything if w != stem_ and w.startswith(stem_))
     return found if len(found) <= most else []
+
+
+def _one_character(char: str, everything: frozenset[str]) -> list[str]:
+    """The block word a one-character word begins (``报`` -> ``报销``, ``交`` -> ``交给``)
+    and the two-character block word it ends (``交`` -> ``提交``, ``换`` -> ``更换``), each
+    only when it is the one such word: a Chinese verb of one character is often the head of
+    the documents' two-character one, after a prefix as often as before a suffix."""
+    if char in everything:
+        return [char]
+    ending = [w for w in everything if len(w) == 2 and w[1] == char and w[0] != char
+              and not is_question_word(w)]
+    starting = _starting_with(char, everything, 1)
+    return starting + ending if starting and len(ending) == 1 else starting
 
 
 def is_question(text: str) -> bool:
