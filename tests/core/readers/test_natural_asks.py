@@ -8,6 +8,7 @@ import pytest
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.answered_words import gap_names
+from kbqa.core.readers.extractive.event import other_edition
 from kbqa.core.readers.extractive.expand import agent_base, expand
 from kbqa.core.readers.extractive.focus import (
     ask_kind,
@@ -189,8 +190,27 @@ async def test_when_a_form_is_due_is_not_answered_by_how_long_it_is_kept() -> No
     blocks = (
         make_block(1, "所有报销申请都要在财务系统中提交。报销单须在费用发生之日起 60 天内提交；"
                       "逾期提交的报销单，需经财务总监书面批准后才能报销。", title="费用报销制度"),
-        make_block(2, "员工离职后，名下的文件转交给直属经理。财务凭证（包括报销单和发票）保存 10 年。",
-                   title="数据保留与删除制度"),
+        make_block(2, "员工离职后，名下的文件转交给直属经理。"
+                      "财务凭证（包括报销单和发票）保存 10 年。", title="数据保留与删除制度"),
     )
     answer = await _answer("报销单最晚什么时候要交？", blocks)
     assert "60 天内提交" in answer and "10 年" not in answer
+
+
+@pytest.mark.parametrize(
+    "question", ["我手机是 Android 10 的，能装 NimbusDrive 的 app 吗", "Android 10 的手机能装吗？"])
+async def test_a_minimum_version_answers_whether_the_askers_version_is_enough(
+    question: str,
+) -> None:
+    # "Android 11" as a minimum is a range the asker's Android 10 falls outside, not
+    # another edition of Android (as "Season 10" is for "season 3").
+    blocks = (make_block(1, "NimbusDrive 提供 iOS 与 Android 应用。iOS 应用最低支持 iOS 16，"
+                            "iPad 同样可以使用。Android 应用最低支持 Android 11。",
+                         title="NimbusDrive 手机应用"),)
+    assert "Android 11" in await _answer(question, blocks)
+
+
+def test_another_numbered_edition_is_still_another_edition() -> None:
+    assert other_edition("When did season 3 premiere?", "Season 10 premiered in May")
+    assert other_edition("我手机是 Android 10 的，能装吗", "Android 11 is required")
+    assert not other_edition("我手机是 Android 10 的，能装吗", "Android 11 or later is required")

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import names
 from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text.bounds import bound_of
 from kbqa.core.text.terms import stem
 
 # An entity with its number: "season 3", "Splatoon 2", "速度与激情10", "MIX2", "神舟十六号",
@@ -90,7 +91,7 @@ def other_edition(question: str, clause: str) -> bool:
     number the question does not give it (《毒液2》 for 《毒液》, "Diablo 3" for "Diablo"):
     it is about another edition."""
     asked = numbered(question)
-    stated = numbered(clause)
+    stated = numbered(clause) - _bounded(clause)
     if _sequel(question, asked, stated):
         return True
     if not asked:
@@ -100,6 +101,25 @@ def other_edition(question: str, clause: str) -> bool:
         if said and not said & {n for w, n in asked if w == head}:
             return True
     return False
+
+
+# After a version, words that make it a range: "macOS 13 or later", "Android 11 及以上".
+_RANGE_AFTER_RE = re.compile(
+    r"^\s*(?:or|and)\s+(?:later|newer|higher|above|up|earlier|older|lower|below)\b"
+    r"|^\s*\+|^\s*(?:及|或)?(?:以上|以下|以后|更高|更新)", re.IGNORECASE)
+
+
+def _bounded(clause: str) -> frozenset[tuple[str, int]]:
+    """The numbered names of ``clause`` stated as a bound ("最低支持 Android 11", "macOS 13 or
+    later", "at least version 3"; ``bounds.bound_of``): a range that answers about any
+    number in it, not another edition ("Android 10" asked: 11 is the minimum)."""
+    norm = unicodedata.normalize("NFKC", clause)
+    found = set()
+    for m in _EN_NUMBERED_RE.finditer(norm):
+        after = norm[m.end():]
+        if bound_of(norm[:m.start()], after) or _RANGE_AFTER_RE.search(after):
+            found.add((m.group(1).lower(), int(m.group(2))))
+    return frozenset(found)
 
 
 def _sequel(question: str, asked: frozenset[tuple[str, int]],
