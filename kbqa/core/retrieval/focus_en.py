@@ -37,11 +37,12 @@ _COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-[a-z]+(?:er|or)$")
 def content_runs(text: str) -> list[tuple[int, int]]:
     """(start, end) of each run of content words in ``text`` (no stop, question or frame
     word or punctuation between them): "How many days of annual leave do full-timers get?"
-    -> days, annual leave, full-timers."""
+    -> days, annual leave, full-timers. The run right after "who" is its verb, no content:
+    "Who signs off on my expense claims?" -> expense claims."""
     skip = GENERIC | QUESTION_WORDS
     acronyms = acronym_starts(text)  # "IT" of "and what about IT?" is a content word
     runs: list[tuple[int, int]] = []
-    joined, previous = False, ""
+    joined, previous, predicate = False, "", False
     for m in _RUN_WORD_RE.finditer(text):
         word = re.sub(r"'s$", "", m.group())  # "What's" is "what"
         acronym = m.start() in acronyms and word == m.group()
@@ -49,7 +50,9 @@ def content_runs(text: str) -> list[tuple[int, int]]:
         # pronoun of "Does it apply to contractors?" stood for "the often".
         after_how, previous = previous == "how", word.lower()
         if is_stop_en(word, acronym) or (not acronym and word.lower() in skip) or after_how:
-            joined = False
+            joined, predicate = False, previous == "who"
+            continue
+        if predicate:  # the run after "who" is its verb ("Who signs off on my claims?")
             continue
         if joined and not text[runs[-1][1]:m.start()].strip():
             runs[-1] = (runs[-1][0], m.end())

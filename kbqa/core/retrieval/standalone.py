@@ -133,7 +133,10 @@ def _replace_pronoun_en(body: str, topic: str) -> str | None:
         return f"{core(topic)}?"
     owner = found.group().lower() in ("its", "their")
     phrase = f"the {focus}'s" if owner else f"the {focus}"
-    text = body[:found.start()] + phrase + body[found.end():]
+    after = body[found.end():]
+    if not owner and re.match(r"['’]s\b", after):  # "if it's a big one": "it is"
+        after = " is" + after[2:]
+    text = body[:found.start()] + phrase + after
     return f"{text[:1].upper()}{text[1:]}?"
 
 

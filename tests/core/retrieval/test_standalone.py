@@ -120,6 +120,10 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
          "Can the closed accounts be restored?"),
         ("Is it free?", (Turn("user", "How big is the storage quota?"),),
          "Is the storage quota free?"),
+        # the verb after "who" is no thing ("signs off"); "it's" reads "it is"
+        ("and if it's a big one, like 1,500 euros?",
+         (Turn("user", "Who signs off on my expense claims?"),),
+         "If the expense claims is a big one, like 1,500 euros?"),
         # across languages the topic's words stay in their own language (both are indexed)
         ("超过了会怎样？", RATE_EN, "超过了会怎样 (rate limit open API)?"),
         ("那管理员呢？", EN, "管理员 (recycle bin items)?"),
