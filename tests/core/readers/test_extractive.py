@@ -563,6 +563,9 @@ def test_spell_numbers(question: str, expected: str) -> None:
         ("要交", {"交给", "提交", "报销"}, ["交给", "提交"]),
         # ...only when it is the one such word (出: 退出 and 支出, neither is taken)
         ("只出", {"出差", "退出", "支出"}, ["出差"]),
+        # "one night" of a rate question is the documents' "each night"
+        ("一晚", {"每晚", "住宿"}, ["每晚"]),
+        ("一个月", {"每月", "话费"}, ["每月"]),
     ],
 )
 def test_a_chinese_word_no_block_has_meets_only_an_unambiguous_block_word(

@@ -214,3 +214,11 @@ def test_another_numbered_edition_is_still_another_edition() -> None:
     assert other_edition("When did season 3 premiere?", "Season 10 premiered in May")
     assert other_edition("我手机是 Android 10 的，能装吗", "Android 11 is required")
     assert not other_edition("我手机是 Android 10 的，能装吗", "Android 11 or later is required")
+
+
+async def test_a_rate_asked_per_one_night_meets_the_rule_per_each_night() -> None:
+    blocks = (make_block(1, "住宿：北京、上海、广州、深圳每晚不超过 700 元，"
+                            "其他城市每晚不超过 500 元。报销单须在费用发生之日起 60 天内提交。"
+                            "能够通过公司差旅平台预订的机票和酒店，请尽量在平台上预订。",
+                         title="费用报销制度"),)
+    assert "其他城市每晚不超过 500 元" in await _answer("出差的酒店一晚最多能报多少？", blocks)

@@ -70,6 +70,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             out.append(t)
             continue
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
+        if not found:
+            found = [w for w in _per_forms(t) if w in everything][:1]
         if not found and _CJK_RE.search(t):
             core = _core_chars(t)
             found = _starting_with(t, everything) or (
@@ -119,6 +121,17 @@ def _starting_with(stem_: str, everything: frozenset[str],
         return [stem_] if stem_ else []
     found = sorted(w for w in everything if w != stem_ and w.startswith(stem_))
     return found if len(found) <= most else []
+
+
+def _per_forms(term: str) -> list[str]:
+    """A Chinese "one <measure>" of a rate question as the documents' "each <measure>":
+    ``一晚`` -> ``每晚``, ``一天`` -> ``每天``, ``一个月`` -> ``每个月``, ``每月``
+    ("酒店一晚最多能报多少" asks the rate per night that "住宿每晚不超过 500 元" states); []
+    for any other term."""
+    if len(term) < 2 or term[0] != "一" or not all(_CJK_RE.match(ch) for ch in term[1:]):
+        return []
+    rest = term[1:]
+    return [f"每{rest}"] + ([f"每{rest[1:]}"] if rest[0] == "个" and len(rest) > 1 else [])
 
 
 def _one_character(char: str, everything: frozenset[str]) -> list[str]:
