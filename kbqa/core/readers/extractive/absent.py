@@ -32,7 +32,12 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
-from kbqa.core.text.thesaurus import morphy, mostly_modifier, only_modifier
+from kbqa.core.text.thesaurus import (
+    modifier_phrases,
+    morphy,
+    mostly_modifier,
+    only_modifier,
+)
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 #: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
@@ -71,7 +76,19 @@ def nameable(term: str, question: str) -> bool:
         return False
     if surface and all(mostly_modifier(w) and not _before_noun(w, question) for w in surface):
         return False
+    # a stop-list word WordNet does not know ("whats", "dont", "youre": a contraction typed
+    # without its apostrophe) is grammar, never a thing; "bill" and "system" are nouns
+    if surface and all(is_question_word(w) and not _in_wordnet(w) for w in surface):
+        return False
+    # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
+    if surface and all(any(w in p.split() for p in modifier_phrases(question)) for w in surface):
+        return False
     return significant(term)  # 4+ letters, or a 3-letter noun ("dog")
+
+
+def _in_wordnet(word: str) -> bool:
+    """Whether WordNet lists the English ``word`` (any inflection) in any part of speech."""
+    return any(morphy(word, pos) for pos in ("noun", "verb", "adj", "adv"))
 
 
 def after_subject(word: str, question: str) -> bool:
