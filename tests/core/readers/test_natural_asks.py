@@ -17,6 +17,8 @@ from kbqa.core.readers.extractive.focus import (
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, unit_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text.terms import stem
 from kbqa.core.types import Block
 from tests.fakes import make_block
 
@@ -222,3 +224,33 @@ async def test_a_rate_asked_per_one_night_meets_the_rule_per_each_night() -> Non
                             "能够通过公司差旅平台预订的机票和酒店，请尽量在平台上预订。",
                          title="费用报销制度"),)
     assert "其他城市每晚不超过 500 元" in await _answer("出差的酒店一晚最多能报多少？", blocks)
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [("whats the most I can claim for a taxi?", "whats"),
+     ("Do I need to book the hotel in advance?", "advance"),
+     ("Can I pay the deposit in person?", "person")],
+)
+def test_a_gap_line_never_names_grammar_or_a_word_of_a_set_phrase(
+    question: str, word: str,
+) -> None:
+    # "whats" is a stop word WordNet does not know (an apostrophe left out); "in advance"
+    # and "in person" are phrases WordNet lists as adverbs
+    blocks = (make_block(1, "Taxis are reimbursed for journeys between 22:00 and 06:00.",
+                         title="Expense policy"),)
+    assert word not in gap_names(question, [fold(stem(word))], blocks)
+
+
+async def test_an_amount_per_nothing_is_no_answer_to_a_rate_per_head() -> None:
+    blocks = (make_block(1, "Claims above EUR 1,000 also need approval from the head of your "
+                            "department.", title="Expense policy"),)
+    answer = await _answer("We took a client out for dinner, what's the most I can claim "
+                           "per head?", blocks)
+    assert "1,000" not in answer
+
+
+async def test_a_rate_per_year_is_answered_by_a_yearly_rule_without_per() -> None:
+    blocks = (make_block(1, "Employees receive 10 days of fully paid sick leave each calendar "
+                            "year.", title="Leave policy"),)
+    assert "10 days" in await _answer("How many sick days do employees get per year?", blocks)

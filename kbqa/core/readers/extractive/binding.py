@@ -230,7 +230,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     if all(capital_unnamed(ask_clause(question), c.text) for c in chosen):
         return False
-    if other_rate(question, said):
+    if other_rate(question, said, kind):
         return False  # "600 requests per minute" for a mileage rate per km
     if names_a_sibling(question, absent, lead.text):
         return False

@@ -79,7 +79,8 @@ def in_unit(terms: Iterable[str], units: frozenset[str], question: str) -> bool:
 # sentence giving rates only per another unit ("600 requests per minute" for a per-km
 # mileage rate) states another measure. Spellings of one unit count as one.
 _PER_RE = re.compile(
-    r"\bper[\s-]+([a-z]+)\b|\b([a-z]+)[\s-]+rate\b|每\s*(?:[个位名台张])?([\u4e00-\u9fff])",
+    r"\bper[\s-]+([a-z]+)\b|\b([a-z]+)[\s-]+rate\b|每\s*(?:[个位名台张])?([\u4e00-\u9fff])"
+    r"|\b(?:a|an)\s+(night|day|week|month|year|hour|person|head|user|seat|km|mile)\b|(人)均",
     re.IGNORECASE)
 _SAME_UNIT = {
     "km": "km", "kilometre": "km", "kilometer": "km", "kilometres": "km", "kilometers": "km",
@@ -98,12 +99,27 @@ def _rate_units(text: str) -> set[str]:
             if w and w in _SAME_UNIT}
 
 
-def other_rate(question: str, text: str) -> bool:
+_AMOUNT_RE = re.compile(r"\d")
+# Any per-construction, also of a unit ``_SAME_UNIT`` does not know ("per calendar year",
+# 每个自然年); and the calendar periods, which a yearly rule often states without "per"
+# ("Employees receive 10 days of sick leave" answers how many days per year).
+_ANY_PER_RE = re.compile(r"\bper\b|每|/|\b(?:a|an)\s+(?:night|day|week|month|year|hour)\b|人均",
+                         re.IGNORECASE)
+_PERIODS = frozenset({"day", "week", "month", "year", "hour", "minute", "second"})
+
+
+def other_rate(question: str, text: str, kind: str = "") -> bool:
     """True when ``question`` asks for a rate per a unit (``_PER_RE``: "per km", "per-km
-    rate", 每公里) and ``text`` gives rates only per other units, never naming the asked
-    one ("600 requests per minute" for a mileage rate per km)."""
+    rate", 每公里, "a night", 人均) and ``text`` gives rates only per other units, never
+    naming the asked one ("600 requests per minute" for a mileage rate per km), or, for a
+    quantity asked per a unit other than a calendar period, numbers per nothing at all
+    ("Claims above EUR 1,000 also need approval" for the most to claim per head; ``kind``:
+    the ask's kind, ``focus.ask_kind``)."""
     asked = _rate_units(question)
     if not asked:
         return False
     stated = _rate_units(text)
-    return bool(stated) and not stated & asked
+    if not stated:  # an amount per nothing ("Claims above EUR 1,000…" for a meal per head)
+        return (kind in ("quantity", "money") and bool(asked - _PERIODS)
+                and bool(_AMOUNT_RE.search(text)) and not _ANY_PER_RE.search(text))
+    return not stated & asked
