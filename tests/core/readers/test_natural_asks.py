@@ -254,3 +254,25 @@ async def test_a_rate_per_year_is_answered_by_a_yearly_rule_without_per() -> Non
     blocks = (make_block(1, "Employees receive 10 days of fully paid sick leave each calendar "
                             "year.", title="Leave policy"),)
     assert "10 days" in await _answer("How many sick days do employees get per year?", blocks)
+
+
+async def test_an_irregular_verb_form_meets_its_base() -> None:
+    blocks = (make_block(1, "File every expense claim in the finance portal, with a photo or "
+                            "PDF of the receipt attached. Submit each claim within 60 days of "
+                            "the date the cost was incurred.\n\nReceipts must be itemised: a "
+                            "card slip that shows only the total is not enough. If you lose a "
+                            "receipt, fill in the missing-receipt declaration in the portal; "
+                            "this is accepted at most twice per calendar year.",
+                         title="Expense and reimbursement policy",
+                         section="Filing an expense claim"),)
+    answer = await _answer("I lost my receipt, what do I do?", blocks)
+    assert "missing-receipt declaration" in answer
+
+
+async def test_what_follows_from_the_askers_own_act_is_the_sentence_about_that_act() -> None:
+    blocks = (make_block(1, "After 10 wrong passwords in a row, the account is locked for 15 "
+                            "minutes. Passwords are never sent to you by e-mail; use Forgot "
+                            "password on the sign-in page to set a new one.",
+                         title="Accounts and sign-in"),)
+    answer = await _answer("What if I forget my password?", blocks)
+    assert "Forgot password" in answer and "locked" not in answer

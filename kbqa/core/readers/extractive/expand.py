@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
+from kbqa.core.text.thesaurus import irregular_bases
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -56,13 +57,16 @@ def spell_numbers(question: str) -> str:
 
 
 def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
-           associations: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+           associations: Mapping[str, tuple[str, ...]] | None = None,
+           acts: frozenset[str] = frozenset()) -> list[str]:
     """``qterms`` with each term no block has replaced by block terms that say the same:
     its knowledge-base associations (``associations``, from ``associate.associations``),
     then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting with it, or
     with what is left of it without function characters (``能报`` -> ``报`` -> ``报销``,
-    ``丢`` -> ``丢失``; one character left: ``_one_character``, ``要交`` -> ``提交``); a
-    term with none stays as it is (it may be a gap). Order kept, no duplicates."""
+    ``丢`` -> ``丢失``; one character left: ``_one_character``, ``要交`` -> ``提交``); for one
+    of ``acts`` (the asker's own acts, ``question.own_acts``) another form of the verb
+    (``_same_verb``); a term with none stays as it is (it may be a gap). Order kept, no
+    duplicates."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
     out: list[str] = []
     for t in qterms:
@@ -77,6 +81,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             found = _starting_with(t, everything) or (
                 _one_character(core, everything) if len(core) == 1
                 else _starting_with(core, everything))
+        if not found and t in acts:
+            found = _same_verb(t, everything)  # "I forget" -> "forgot", "I lost" -> "lose"
         if not found and (base := agent_base(t, block_terms)) != t:
             found = [base]  # "part-timers" are "part-time" employees
         if not found and t.isascii() and len(t) >= MIN_COMPOUND:
@@ -121,6 +127,19 @@ def _starting_with(stem_: str, everything: frozenset[str],
         return [stem_] if stem_ else []
     found = sorted(w for w in everything if w != stem_ and w.startswith(stem_))
     return found if len(found) <= most else []
+
+
+def _same_verb(term: str, everything: frozenset[str]) -> list[str]:
+    """The block words that are an irregular form of the English verb ``term`` or its base
+    (WordNet's verb exception list, ``thesaurus.irregular_bases``: "forget" and "forgot",
+    "lose" and "lost", "pay" and "paid"), at most two. Regular forms are left as they are
+    ("paying" is not "paid": measured, it answered the asker's framing words)."""
+    if not term.isalpha():
+        return []
+    bases = {term, *irregular_bases(term)}
+    found = sorted(w for w in everything if w != term and w.isalpha() and w.isascii()
+                   and (w in bases or bases & set(irregular_bases(w))))
+    return found if len(found) <= 2 else []
 
 
 def _per_forms(term: str) -> list[str]:

@@ -30,7 +30,8 @@ from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_par
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import jieba_words, stem, terms
+from kbqa.core.text.terms import is_question_word, jieba_words, stem, terms
+from kbqa.core.text.thesaurus import morphy
 from kbqa.core.types import Block
 
 
@@ -234,13 +235,24 @@ _CONDITION_RE = re.compile(
     r"otherwise|unless|until)\b|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
 
 
+# The asker's own act in a condition: "if I forget", "if we lose".
+_OWN_ACT_RE = re.compile(r"\bif\s+(?:i|we|you|they|he|she)\s+([a-z]+)", re.IGNORECASE)
+
+
 def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
     """``pool`` narrowed to the sentences stating a condition or outcome
-    (``_CONDITION_RE``) when ``question`` asks what follows from a condition and some do;
-    else ``pool`` unchanged. Each item has the sentence as ``text``."""
+    (``_CONDITION_RE``) or the asker's own act in the condition (WordNet's verb base forms:
+    "forgot" for "What if I forget my password?") when ``question`` asks what follows from a
+    condition and some do; else ``pool`` unchanged. Each item has the sentence as
+    ``text``."""
     if not _CONSEQUENCE_RE.search(question):
         return list(pool)
-    stating = [c for c in pool if _CONDITION_RE.search(c.text)]
+    # "What if I forget my password?": a sentence about the asker's own act (forgot) is
+    # what follows from it too ("use Forgot password to set a new one")
+    acts = frozenset().union(*(morphy(w.lower(), "verb") for w in _OWN_ACT_RE.findall(question)
+                               if not is_question_word(w.lower())))  # not "go", "get"
+    stating = [c for c in pool if _CONDITION_RE.search(c.text) or (acts and any(
+        acts & set(morphy(w, "verb")) for w in re.findall(r"[a-z]+", c.text.lower())))]
     return stating or list(pool)
 
 

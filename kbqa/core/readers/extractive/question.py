@@ -319,6 +319,17 @@ def english_verbs(question: str) -> frozenset[str]:
     return verbs_after(question) | frozenset(stop)
 
 
+_OWN_ACT_RE = re.compile(r"\b(?:i|we|you|they|he|she)\s+([a-z]+)")
+
+
+def own_acts(question: str) -> frozenset[str]:
+    """The folded English words right after a subject pronoun in ``question``: the asker's
+    own acts ("lost" of "I lost the receipt", "forget" of "What if I forget…"), not the
+    relation a question asks about ("won" of "Who won…?")."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    return frozenset(fold(stem(w)) for w in _OWN_ACT_RE.findall(low))
+
+
 def common(df: int, n_blocks: int) -> bool:
     """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
     return df >= 3 and df * 2 > n_blocks

@@ -59,6 +59,7 @@ from kbqa.core.readers.extractive.question import (
     in_matched_phrase,
     light_parts,
     light_terms,
+    own_acts,
     qualifiers,
     question_terms,
     unit_terms,
@@ -187,7 +188,8 @@ def _question_terms(question: str, terms: Sequence[frozenset[str]],
     content for the declines, whatever its synonyms match; an acronym the blocks define
     (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
     replaced by it when no block writes it."""
-    qterms = with_bigrams(question, expand(question_terms(question), terms, translations),
+    qterms = with_bigrams(question, expand(question_terms(question), terms, translations,
+                                           own_acts(question)),
                           terms)
     return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
 
