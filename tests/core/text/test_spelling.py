@@ -1,0 +1,43 @@
+"""Spelling correction of question words that are no words (``kbqa.core.text.spelling``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.text.spelling import corrected
+
+INDEX = {"expense": 40, "annual": 12, "recycle": 5, "password": 9, "variation": 2,
+         "location": 7, "cap": 3, "spot": 4, "expanse": 1}
+
+
+def _correct(query: str) -> tuple[str, dict[str, str]]:
+    return corrected(query, INDEX.__contains__,
+                     lambda letter: sorted(w for w in INDEX if w.startswith(letter)),
+                     lambda w: INDEX.get(w, 0))
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("how long do i have to submit an expence claim?",
+     "how long do i have to submit an expense claim?"),  # substitution; the common one wins
+    ("anual leave carry over limit?", "annual leave carry over limit?"),  # a letter left out
+    ("how long does the recyle bin keep files", "how long does the recycle bin keep files"),
+    ("whats the pasword rule", "whats the password rule"),
+])
+def test_a_word_that_is_no_word_is_read_as_the_index_word_it_misspells(
+    query: str, expected: str
+) -> None:
+    assert _correct(query)[0] == expected
+
+
+@pytest.mark.parametrize("query", [
+    "How many vacation days do I get?",  # a real word the index lacks ("variation", "location")
+    "Can I take a cab?",  # 3 letters: too short to correct
+    "Can I expense my Spotify subscription?",  # a name: nothing within reach
+    "Is the VPNN down?",  # capitals: an acronym, never corrected
+])
+def test_real_words_names_and_acronyms_are_left_as_typed(query: str) -> None:
+    assert _correct(query) == (query, {})
+
+
+def test_the_corrections_are_reported_as_typed() -> None:
+    assert _correct("Expence limits?")[1] == {"Expence": "expense"}
