@@ -276,3 +276,27 @@ async def test_what_follows_from_the_askers_own_act_is_the_sentence_about_that_a
                          title="Accounts and sign-in"),)
     answer = await _answer("What if I forget my password?", blocks)
     assert "Forgot password" in answer and "locked" not in answer
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # 长时间 is jieba's piece of the question word 多长时间, no content the blocks lack
+    ("历史版本保存多长时间", "保存 180 天"),
+    # "the company" keeping them is the employer acting, not the thing asked about
+    ("How long does the company keep old versions of a file?", "180 days"),
+    # "stuff" names nothing, as "thing" does not
+    ("how long does the recycle bin keep stuff", "30 days"),
+])
+async def test_words_that_only_frame_the_question_leave_it_answered(
+    question: str, expected: str
+) -> None:
+    blocks = (
+        make_block(1, "Earlier versions of a file are kept for 180 days on all plans. "
+                      "所有方案中，文件的历史版本都保存 180 天。", title="Version history",
+                   section="Version history"),
+        make_block(2, "Nimbus Works is a company founded in 2016 in Rotterdam.",
+                   title="About us"),
+        make_block(3, "Deleted files and folders remain in the recycle bin for 30 days.",
+                   title="Recycle bin", section="The recycle bin"),
+    )
+    answer = await _answer(question, blocks)
+    assert expected in answer and "Not covered" not in answer and "资料未涵盖" not in answer

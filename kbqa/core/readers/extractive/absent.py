@@ -20,6 +20,7 @@ from kbqa.core.readers.extractive.question import (
     NOUN_TAGS,
     VERBS,
     acronyms,
+    asking_words,
     common,
     english_verbs,
     function_words,
@@ -140,6 +141,9 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
     # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
     skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
+    # and a piece of a question word (``长时间`` of ``多长时间``)
+    asks = asking_words(question)
+    skip |= frozenset(t for t in qterms if any(t != w and t in w for w in asks))
     verbs = qualifiers(question)
     caps = acronyms(question)
     heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))

@@ -24,10 +24,9 @@ from collections.abc import Sequence
 from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.readers.extractive.absent import nameable
 from kbqa.core.readers.extractive.focus import is_yes_no
-from kbqa.core.readers.extractive.question import function_words, tagged
+from kbqa.core.readers.extractive.question import asking_words, function_words, tagged
 from kbqa.core.readers.extractive.text import gap_sentence, surfaces
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import is_question_word, terms
 from kbqa.core.text.thesaurus import morphy, related
 from kbqa.core.types import Block
 
@@ -71,7 +70,7 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
     ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
     question: a question word that no block's original text mentions)."""
     skip = function_words(question)
-    asks = [w for w in terms(question) if not w.isascii() and is_question_word(w)]
+    asks = asking_words(question)
     words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip
                                 and not any(t in w for w in asks)])
     if not words:

@@ -120,8 +120,9 @@ def subject_words(question: str) -> frozenset[str]:
     """The folded terms of the thing ``question`` asks about: in English its first run of
     content words without a closing participle ("monitors" of "How often are monitors
     replaced?"), in Chinese its first run of nouns (jieba tags: 笔记本电脑); empty when that
-    is a group of people (``groups_named``' business), the question asks for a
-    consequence (its first words are the asking verb: "what happens if…") or has none."""
+    is a group of people (``groups_named``' business) or the employer acting ("How long does
+    the company keep old versions?"), the question asks for a consequence (its first words
+    are the asking verb: "what happens if…") or has none."""
     if _CONSEQUENCE_RE.search(question):
         # "What if I lose my laptop?": the condition's object is the thing it is about
         phrase = _condition_object_en(question) if detect_language(question) == "en" else ""
@@ -131,8 +132,13 @@ def subject_words(question: str) -> frozenset[str]:
         person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase))
     else:
         phrase = _asked_run_en(question)
-        person = bool(phrase) and is_person_en(phrase)
+        # "does the company keep…": the employer acting, as a pronoun would ("do you keep")
+        person = bool(phrase) and (is_person_en(phrase) or phrase.lower() in _EMPLOYER_EN)
     return frozenset() if person else frozenset(terms(phrase))
+
+
+# The asker's employer named as the actor of a question, as "we" or "you" would be.
+_EMPLOYER_EN = frozenset({"company", "organisation", "organization", "employer", "firm"})
 
 
 # Where an English question names the thing it asks about: after "what"/"which", or after

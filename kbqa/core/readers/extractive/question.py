@@ -37,7 +37,7 @@ AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"
 
 GENERIC_TERMS = frozenset(
     """long many much get got need want know tell way happen still ever really thing keep
-    something anything someone anyone make let like able allowed possible please
+    something anything someone anyone stuff make let like able allowed possible please
     after before during within until since per via
     多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉""".split()
 )
@@ -137,6 +137,13 @@ def function_words(question: str) -> frozenset[str]:
     """The Chinese words of ``question`` that can never name a thing (``_FUNCTION_TAGS``:
     ``每年``, ``几天``, ``天内``, ``里``), so a gap sentence never names them."""
     return frozenset(w for w, tag in tagged(question) if _FUNCTION_TAGS.match(tag))
+
+
+def asking_words(question: str) -> list[str]:
+    """The Chinese terms of ``question`` that only ask (question words, ``GENERIC_TERMS``:
+    ``多长时间``, ``多少``): no piece of one (``长时间``) is content the blocks may lack."""
+    return [w for w in terms(question)
+            if not w.isascii() and (is_question_word(w) or w in GENERIC_TERMS)]
 
 
 def question_terms(question: str) -> list[str]:
