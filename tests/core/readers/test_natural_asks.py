@@ -300,3 +300,22 @@ async def test_words_that_only_frame_the_question_leave_it_answered(
     )
     answer = await _answer(question, blocks)
     assert expected in answer and "Not covered" not in answer and "资料未涵盖" not in answer
+
+
+@pytest.mark.parametrize("question", [
+    "I got sick during my vacation in Spain, do I lose those vacation days?",
+    "Haven't used 8 of my vacation days this year and it's December. Will I lose them?",
+])
+async def test_a_sentence_sharing_only_the_askers_verb_does_not_decide_a_yes_no_question(
+    question: str,
+) -> None:
+    # "lose" of "If you lose a receipt" is the asker's verb, not their vacation days
+    blocks = (
+        make_block(1, "Receipts must be itemised. If you lose a receipt, fill in the "
+                      "missing-receipt declaration in the portal; this is accepted at most "
+                      "twice per calendar year.", title="Expense policy"),
+        make_block(2, "Employees receive 10 days of fully paid sick leave per calendar year. "
+                      "Up to 5 unused days of annual leave can be carried over.",
+                   title="Leave policy"),
+    )
+    assert "receipt" not in await _answer(question, blocks)

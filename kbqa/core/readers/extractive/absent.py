@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
@@ -167,3 +167,18 @@ def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:
     content = [t for t in ask if t not in light and not is_question_word(t)]
     return not any(df.get(t, 0) for t in content) and any(
         df[t] for t in df if t not in ask and t not in light)
+
+
+_POINTS_BACK_RE = re.compile(r"\b(?:them|they|it|those|these)\b", re.IGNORECASE)
+
+
+def points_back(question: str, ask: set[str]) -> bool:
+    """Whether the yes/no ask clause is only the asker's verbs and a pronoun for a thing of
+    the context before it ("…8 of my vacation days… Will I lose them?"): what it asks about is
+    the context's, so the context's absent words are the ask's."""
+    clause = ask_clause(question)
+    if clause == question.strip() or not _POINTS_BACK_RE.search(clause) or not is_yes_no(
+            question):  # "how quickly do I need to report it?" asks of the act itself
+        return False
+    light = light_terms(question) | VERBS | function_words(question)
+    return all(t in verbs_after(clause) for t in ask if t not in light)

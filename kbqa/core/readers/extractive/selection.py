@@ -15,6 +15,7 @@ from kbqa.core.readers.extractive.absent import (
     after_subject,
     asked_absent,
     leans_on_context,
+    points_back,
     too_specific,
 )
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
@@ -206,6 +207,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     ask = set(_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
     if leans_on_context(question, ask, df):
         ask = set()
+    elif points_back(question, ask):
+        ask = set(qterms)
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
@@ -312,6 +315,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
     deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+    # ...and about its subject: one sharing only the asker's verbs and light words ("If you
+    # lose a receipt…" for "do I lose those vacation days?") speaks of something else
+    if deciding[0] is not scored[0] and _only_light(deciding[0][1], scorer, verbs_after(question)):
+        deciding = scored
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
     picked = with_outcomes(pick(deciding, scorer, docs, lead), [c for _, c in scored])
