@@ -319,3 +319,14 @@ async def test_a_sentence_sharing_only_the_askers_verb_does_not_decide_a_yes_no_
                    title="Leave policy"),
     )
     assert "receipt" not in await _answer(question, blocks)
+
+
+async def test_a_latin_name_in_a_chinese_ask_must_be_stated_by_the_answer() -> None:
+    # "Linux" names the system asked about; the TLS sentence only shares 客户端 and 支持
+    blocks = (make_block(1, "客户端与服务器之间的所有连接都使用 TLS 1.2 或更高版本加密，"
+                            "不支持未加密的 HTTP 连接。", title="安全与合规"),
+              make_block(2, "员工请连接“Nimbus-Staff”网络。访客请连接“Nimbus-Guest”网络，"
+                            "接入码由前台提供。请不要把公司笔记本电脑连接到访客网络。",
+                         title="IT 服务台常见问题"))
+    assert "TLS" not in await _answer("桌面客户端支持 Linux 吗？", blocks)
+    assert "Nimbus-Guest" in await _answer("笔记本可以连 Nimbus-Guest 吗？", blocks)

@@ -61,6 +61,8 @@ _IDENTIFIER_RE = re.compile(
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
     r"|\b[A-Z]{2,6}s?\b")  # an acronym
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
+_CJK_ASK_RE = re.compile(r"[\u3400-\u9fff]")
+_LATIN_NAME_RE = re.compile(r"(?<![A-Za-z\d-])[A-Z][a-z]{2,}(?:-[A-Za-z\d]+)*(?![A-Za-z\d-])")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
 
@@ -91,10 +93,14 @@ def ask_clause(question: str) -> str:
 @lru_cache(maxsize=512)
 def salient_terms(question: str) -> frozenset[str]:
     """Identifiers of the ask clause, lower-cased, which a quoted sentence must state:
-    years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"). A plain amount ("3
+    years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"), and in a Chinese
+    ask a capitalised Latin word ("Linux" of 桌面客户端支持 Linux 吗). A plain amount ("3
     years", "220 a night") is the asker's own value to check, not an identifier."""
-    return frozenset(w.lower() for w in _IDENTIFIER_RE.findall(ask_clause(question))
-                     if w.lower() not in _NOT_IDENTIFIERS)
+    ask = ask_clause(question)
+    found = {w.lower() for w in _IDENTIFIER_RE.findall(ask) if w.lower() not in _NOT_IDENTIFIERS}
+    if _CJK_ASK_RE.search(ask):  # a Latin name in a Chinese ask names a product or system
+        found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
+    return frozenset(found)
 
 
 def own_values(question: str, qterms: Sequence[str]) -> frozenset[str]:
