@@ -72,6 +72,13 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+def same_kind_en(word: str, relative: str) -> bool:
+    """Whether a thesaurus ``relative`` of English ``word`` may stand for it: a word naming
+    people only by another naming people ("contractor" is not "contract", though WordNet
+    relates them by derivation; "freelancer" may be "self-employed person")."""
+    return not is_person_en(word) or is_person_en(relative)
+
+
 def is_person_en(phrase: str) -> bool:
     """True when ``phrase`` names people by its last word: "full-time employees",
     "interns", "part-timers", "the Chengdu folks" (see ``PERSON_NOUNS_EN``)."""

@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 
+from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.translations import Memo, memoised, translation_terms
 from kbqa.core.text import bilingual, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
@@ -81,7 +82,7 @@ def synonym_terms(query: str, known: Callable[[str], bool],
         if known(term) or not term.isalpha() or not term.isascii() or is_question_word(term):
             continue
         if found := memoised(memo, ("en", term), partial(
-                thesaurus.one_word_relatives, term, partial(_index_term, known),
+                thesaurus.one_word_relatives, term, partial(_index_term, known, term),
                 MAX_EXPANSIONS)):
             out[term] = found
     return out
@@ -110,10 +111,12 @@ def _known_synonyms(word: str, known: Callable[[str], bool]) -> list[str]:
     return found[:MAX_EXPANSIONS]
 
 
-def _index_term(known: Callable[[str], bool], word: str) -> str | None:
-    """``word``'s index term when it is one word the index knows and no function word."""
+def _index_term(known: Callable[[str], bool], asked: str, word: str) -> str | None:
+    """``word``'s index term when it is one word the index knows, no function word, and of
+    the kind of the ``asked`` word it stands for (``focus_en.same_kind_en``)."""
     word_terms = terms(word)
-    if len(word_terms) == 1 and known(word_terms[0]) and not is_question_word(word_terms[0]):
+    if (len(word_terms) == 1 and known(word_terms[0]) and not is_question_word(word_terms[0])
+            and same_kind_en(asked, word)):
         return word_terms[0]
     return None
 

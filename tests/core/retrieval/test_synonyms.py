@@ -114,3 +114,10 @@ def test_a_sentence_met_only_through_one_synonym_is_no_answer() -> None:
 def test_a_choice_without_synonyms_is_left_to_the_other_checks() -> None:
     block = make_block(1, "The president of the board is paid EUR 200,000 per year.")
     assert not only_expanded(candidates((block,)), ["salary"], {})
+
+
+def test_a_word_for_people_is_expanded_only_to_words_for_people() -> None:
+    # WordNet relates "contractor" to "contract" by derivation: an employment contract is
+    # no contractor, so the search does not look for it
+    known = {"contract", "declare", "employee"}.__contains__
+    assert synonyms.synonym_terms("Can contractors claim a taxi?", known) == {}

@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
 from kbqa.core.text import thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
@@ -54,10 +55,10 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
     for t in own:
         if fold(t) in everything:
             continue  # the blocks use the word itself: its other senses are noise
-        def in_blocks(word: str) -> str | None:
+        def in_blocks(word: str, asked: str = t) -> str | None:
             word_terms = question_terms(word)  # folded; generic words ("get") dropped
             if len(terms(word)) == 1 and len(word_terms) == 1 and word_terms[0] in everything \
-                    and word_terms[0] not in folded_own:
+                    and word_terms[0] not in folded_own and same_kind_en(asked, word):
                 return word_terms[0]
             return None
 
