@@ -330,3 +330,12 @@ async def test_a_latin_name_in_a_chinese_ask_must_be_stated_by_the_answer() -> N
                          title="IT 服务台常见问题"))
     assert "TLS" not in await _answer("桌面客户端支持 Linux 吗？", blocks)
     assert "Nimbus-Guest" in await _answer("笔记本可以连 Nimbus-Guest 吗？", blocks)
+
+
+def test_a_word_for_people_is_not_read_as_a_word_it_begins_with() -> None:
+    # "contractors" is no "contract" (of "employment contract"); "part-timers" are still
+    # part-time employees and "headquartered" still meets the "head office"
+    block_terms = [frozenset({"contract", "employment", "part", "time", "head", "offic"})]
+    assert expand(["contractor"], block_terms) == ["contractor"]
+    assert expand(["part", "timer"], block_terms) == ["part", "time"]
+    assert expand(["headquart"], block_terms) == ["head"]

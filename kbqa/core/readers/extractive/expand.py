@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
 from kbqa.core.text.thesaurus import irregular_bases
 
@@ -41,9 +42,11 @@ _AGENT_RE = re.compile(r"[a-z]{3,}er")  # a folded English agent noun: "timer", 
 def agent_base(word: str, terms: Sequence[frozenset[str]]) -> str:
     """``word`` or, for an English agent noun no term set holds ("timer" of
     "part-timers"), its base word that one does ("time"): a part-timer is a part-time
-    employee."""
+    employee. A word naming people by itself ("contractor", ``focus_en.is_person_en``) is
+    left as it is."""
     everything = frozenset().union(*terms) if terms else frozenset()
-    if word in everything or not _AGENT_RE.fullmatch(word):
+    # a whole word for people keeps its meaning: a contractor is no "contract"
+    if word in everything or not _AGENT_RE.fullmatch(word) or is_person_en(word):
         return word
     return next((b for b in (word[:-1], word[:-2]) if b in everything), word)
 
@@ -85,8 +88,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             found = _same_verb(t, everything)  # "I forget" -> "forgot", "I lost" -> "lose"
         if not found and (base := agent_base(t, block_terms)) != t:
             found = [base]  # "part-timers" are "part-time" employees
-        if not found and t.isascii() and len(t) >= MIN_COMPOUND:
-            found = _head_word(t, everything)
+        if not found and t.isascii() and len(t) >= MIN_COMPOUND and not is_person_en(t):
+            found = _head_word(t, everything)  # "headquartered" -> "head"; not "contractor"
         out.extend(found or [t])
     return list(dict.fromkeys(out))
 
