@@ -5,7 +5,9 @@ content the knowledge base lacks ("Not covered: … “expence”"). A query wor
 only when all of these hold, so a real word the documents do not use ("vacation", "cab")
 is never turned into another one ("variation", "cap"):
 
-- it is English, at least ``MIN_LENGTH`` letters, not an acronym, no stop word;
+- it is English, at least ``MIN_LENGTH`` letters, not an acronym, no stop word, and
+  without a capital unless it opens a sentence (a capital inside one marks a name:
+  "Uber" is no misspelled "user");
 - the index lacks it, and WordNet (``thesaurus``) does not know it in any part of speech
   (a name or product the index lacks, "Spotify", also has no correction within reach);
 - an index word with the same first letter lies within ``max_edits`` edits: the optimal
@@ -34,6 +36,7 @@ from kbqa.core.text.thesaurus import known_word
 
 MIN_LENGTH = 4
 _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
+_SENTENCE_START_RE = re.compile(r"(?:^|[.!?。！？]\s*)\W*$")
 
 
 def max_edits(word: str) -> int:
@@ -66,7 +69,9 @@ def corrected(query: str, known: Callable[[str], bool],
     def fix(match: re.Match[str]) -> str:
         typed = match.group()
         low = typed.lower()
-        if (len(low) < MIN_LENGTH or (typed.isupper() and len(typed) > 1)
+        # a capital inside a sentence marks a name ("Uber" is no misspelled "user")
+        named = typed != low and not _SENTENCE_START_RE.search(query[:match.start()])
+        if (len(low) < MIN_LENGTH or named or (typed.isupper() and len(typed) > 1)
                 or is_question_word(low) or known(stem(low)) or known_word(low)):
             return typed
         found = correction(stem(low), candidates(low[0]), frequency)

@@ -566,6 +566,7 @@ def test_spell_numbers(question: str, expected: str) -> None:
         # "one night" of a rate question is the documents' "each night"
         ("一晚", {"每晚", "住宿"}, ["每晚"]),
         ("一个月", {"每月", "话费"}, ["每月"]),
+        ("一个", {"每个", "客户端"}, ["一个"]),  # "one", never "each" (每个 API 客户端)
     ],
 )
 def test_a_chinese_word_no_block_has_meets_only_an_unambiguous_block_word(

@@ -7,7 +7,7 @@ import pytest
 from kbqa.core.text.spelling import corrected
 
 INDEX = {"expense": 40, "annual": 12, "recycle": 5, "password": 9, "variation": 2,
-         "location": 7, "cap": 3, "spot": 4, "expanse": 1}
+         "location": 7, "cap": 3, "spot": 4, "expanse": 1, "user": 6}
 
 
 def _correct(query: str) -> tuple[str, dict[str, str]]:
@@ -34,6 +34,7 @@ def test_a_word_that_is_no_word_is_read_as_the_index_word_it_misspells(
     "Can I take a cab?",  # 3 letters: too short to correct
     "Can I expense my Spotify subscription?",  # a name: nothing within reach
     "Is the VPNN down?",  # capitals: an acronym, never corrected
+    "Is my Uber home covered?",  # a capital inside a sentence: a name, not "user"
 ])
 def test_real_words_names_and_acronyms_are_left_as_typed(query: str) -> None:
     assert _correct(query) == (query, {})

@@ -145,15 +145,19 @@ def _same_verb(term: str, everything: frozenset[str]) -> list[str]:
     return found if len(found) <= 2 else []
 
 
+# The measures a Chinese rate is stated per (每晚, 每天, 每人, 每月, 每公里…).
+_PER_UNITS = frozenset("晚 天 日 夜 人 位 月 年 周 星期 小时 次 公里 张 台".split())
+
+
 def _per_forms(term: str) -> list[str]:
     """A Chinese "one <measure>" of a rate question as the documents' "each <measure>":
     ``一晚`` -> ``每晚``, ``一天`` -> ``每天``, ``一个月`` -> ``每个月``, ``每月``
-    ("酒店一晚最多能报多少" asks the rate per night that "住宿每晚不超过 500 元" states); []
-    for any other term."""
-    if len(term) < 2 or term[0] != "一" or not all(_CJK_RE.match(ch) for ch in term[1:]):
-        return []
+    ("酒店一晚最多能报多少" asks the rate per night that "住宿每晚不超过 500 元" states), for
+    the measures of ``_PER_UNITS``; [] for any other term."""
     rest = term[1:]
-    return [f"每{rest}"] + ([f"每{rest[1:]}"] if rest[0] == "个" and len(rest) > 1 else [])
+    if term[:1] != "一" or rest.removeprefix("个") not in _PER_UNITS:
+        return []  # 一个 alone is "one", never "each" (每个 API 客户端)
+    return [f"每{rest}"] + ([f"每{rest[1:]}"] if rest[0] == "个" else [])
 
 
 def _one_character(char: str, everything: frozenset[str]) -> list[str]:
