@@ -194,16 +194,18 @@ def mostly_modifier(word: str) -> bool:
     """Whether WordNet lists more adjective and adverb senses than noun senses for the
     English ``word`` (any inflection): "good" (23 against 4), "proper"; "screen" or "chip"
     are nouns first. False for a word it lacks, or without ``wn``."""
+    counts = _sense_counts(word)
+    modifier = counts["adj"] + counts["adv"]
+    return modifier > 0 and modifier > counts["noun"]
+
+
+def _sense_counts(word: str) -> dict[str, int]:
+    """WordNet's number of senses of English ``word`` (any inflection) per part of speech;
+    all 0 without ``wn``."""
     wn = _wordnet()
-    if wn is None:
-        return False
     low = word.lower()
-
-    def senses(pos: str) -> int:
-        return sum(len(wn.index[pos][base]) for base in morphy(low, pos))
-
-    modifier = senses("adj") + senses("adv")
-    return modifier > 0 and modifier > senses("noun")
+    return {pos: (sum(len(wn.index[pos][base]) for base in morphy(low, pos)) if wn else 0)
+            for pos in ("noun", "verb", "adj", "adv")}
 
 
 def known_word(word: str) -> bool:
@@ -241,16 +243,8 @@ def mostly_noun(word: str) -> bool:
     """Whether WordNet lists more noun senses for the English ``word`` (any inflection)
     than verb, adjective and adverb senses together: "dog" (7 against 1), "cab", "gym";
     not "pay" (1 against 11) or "new". False for a word it lacks, or without ``wn``."""
-    wn = _wordnet()
-    if wn is None:
-        return False
-    low = word.lower()
-
-    def senses(pos: str) -> int:
-        return sum(len(wn.index[pos][base]) for base in morphy(low, pos))
-
-    nouns = senses("noun")
-    return nouns > 0 and nouns > senses("verb") + senses("adj") + senses("adv")
+    counts = _sense_counts(word)
+    return counts["noun"] > 0 and counts["noun"] > counts["verb"] + counts["adj"] + counts["adv"]
 
 
 @lru_cache(maxsize=8192)
