@@ -85,7 +85,7 @@ def nameable(term: str, question: str) -> bool:
     # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
     if surface and all(any(w in p.split() for p in modifier_phrases(question)) for w in surface):
         return False
-    return significant(term)  # 4+ letters, or a 3-letter noun ("dog")
+    return significant(term) and not short_head(term, question)  # 4+ letters, or "dog"
 
 
 def after_subject(word: str, question: str) -> bool:
@@ -97,6 +97,18 @@ def after_subject(word: str, question: str) -> bool:
 
 
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
+
+
+def short_head(term: str, question: str) -> bool:
+    """Whether 3-letter ``term`` ends a compound in ``question`` ("bin" of "recycle bin",
+    "app" of "web app": the word before it is a content word): the compound is the thing,
+    which its first word or a translation of the whole already stands for, not the
+    3-letter word alone ("my dog", "a gym" are things by themselves)."""
+    if len(term) != 3 or not term.isascii():
+        return False
+    words = re.findall(r"[a-z]+", question.lower())
+    return any(b == term and not is_question_word(a) and len(a) > 2
+               for a, b in zip(words, words[1:], strict=False))
 
 
 def _before_object(word: str, question: str) -> bool:
@@ -148,6 +160,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     caps = acronyms(question)
     heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
     absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
+              and not short_head(t, question)
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
               and not modifies(t, question, heads)]
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
