@@ -39,10 +39,12 @@ from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
 from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.retrieval.standalone import rewrite_deterministic
+from kbqa.core.retriever import Retriever
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Audience, Block, Chunk, Claim, Retriever, Turn
+from kbqa.core.types import Audience, Block, Chunk, Claim, Turn
 from sources.chunking import chunk_text
-from sources.selectors import KnowledgeBaseRetriever, chunk_as_core, chunk_get
+from sources.retriever import KnowledgeBaseRetriever
+from sources.selectors import chunk_as_core, chunk_get
 
 # ----------------------------------------------------------------------------- loading
 

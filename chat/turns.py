@@ -53,9 +53,11 @@ from kbqa.core.errors import KbqaError, gettext_noop
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
-from kbqa.core.types import EVERYONE, Audience, Done, Error, Event, Meta, Mode, Retriever, Turn
+from kbqa.core.retriever import Retriever
+from kbqa.core.types import EVERYONE, Audience, Done, Error, Event, Meta, Mode, Turn
 from kbqa.db import db_async
-from sources.selectors import KnowledgeBaseRetriever, audience_for
+from sources.retriever import KnowledgeBaseRetriever
+from sources.selectors import audience_for
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,7 @@ from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
 from kbqa.core.retrieval.synonyms import lexical_query
-from kbqa.core.text import spelling
 from kbqa.core.text.terms import TERMS_VERSION, relevance_terms
-from kbqa.db import db_async
 from sources.models import Chunk, Document, PurgedChunk
 from sources.vectors import current_encoder
 
@@ -362,38 +360,6 @@ def _dense_hits(
         logger.exception("encoding the question failed; searching with BM25 alone")
         return []
     return dense_search(snapshot, vector, k, audience=audience)
-
-
-class KnowledgeBaseRetriever:
-    """The core ``Retriever`` protocol over the stored knowledge base, for one audience
-    (``audience_for(user)``; default: documents visible to everyone)."""
-
-    def __init__(
-        self, audience: types.Audience = types.EVERYONE, *, group_names: Sequence[str] = ()
-    ) -> None:
-        self.audience = audience
-        self.group_names = tuple(group_names)  # ask as a member of these groups instead
-
-    async def search(self, query: str, k: int) -> list[types.ScoredChunk]:
-        """``chunks_search`` on the database threads (``kbqa.db``)."""
-        return await db_async(self._search)(query, k)
-
-    def _search(self, query: str, k: int) -> list[types.ScoredChunk]:
-        audience = audience_of_groups(self.group_names) if self.group_names else self.audience
-        return chunks_search(query=query, k=k, audience=audience)
-
-    async def spell(self, query: str) -> tuple[str, dict[str, str]]:
-        """``query`` with its misspelled English words corrected against the index
-        (``kbqa.core.text.spelling``), and the corrections; unchanged without an index."""
-        return await db_async(_spell)(query)
-
-
-def _spell(query: str) -> tuple[str, dict[str, str]]:
-    snapshot = index_snapshot()
-    if snapshot is None:
-        return query, {}
-    return spelling.corrected(query, snapshot.knows, snapshot.words_starting,
-                              snapshot.doc_freq)
 
 
 def audience_of_groups(names: Sequence[str]) -> types.Audience:

@@ -42,6 +42,7 @@ from kbqa.core.readers import typed_answer_possible
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
+from kbqa.core.retriever import Retriever, Speller
 from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.core.types import (
     AnswerRequest,
@@ -54,10 +55,8 @@ from kbqa.core.types import (
     Language,
     Meta,
     Refusal,
-    Retriever,
     ScoredChunk,
     Sentence,
-    Speller,
     blocks_info,
 )
 

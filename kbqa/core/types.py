@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal
 
 Language = Literal["en", "zh"]
 Authority = Literal["policy", "manual", "faq", "meeting-note", "archived", "other"]
@@ -258,24 +258,6 @@ class AnswerRequest:
     pasted: str = ""
     fabricate: bool = False
     mode: Mode = "stream"
-
-
-class Retriever(Protocol):
-    """Anything that can rank chunks for a query (``sources`` implements it over BM25)."""
-
-    async def search(self, query: str, k: int) -> list[ScoredChunk]:
-        """Return at most ``k`` hits, best first, ties broken by chunk_id ascending."""
-        ...
-
-
-@runtime_checkable
-class Speller(Protocol):
-    """A retriever that can correct a query's misspelled words against its index
-    (``sources`` implements it; ``kbqa.core.text.spelling``)."""
-
-    async def spell(self, query: str) -> tuple[str, dict[str, str]]:
-        """``query`` corrected, and the corrections (word as typed -> index term)."""
-        ...
 
 
 # ----------------------------------------------------------------------------- events

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from kbqa.core import types
+from kbqa.core.retriever import Retriever
 from sources.lifecycle import document_purge, document_restore, document_retire
 from sources.models import Document
+from sources.retriever import KnowledgeBaseRetriever
 from sources.selectors import (
-    KnowledgeBaseRetriever,
     chunk_as_core,
     chunk_get,
     chunks_search,
@@ -95,7 +96,7 @@ async def test_knowledge_base_retriever_implements_the_core_protocol(kb_dir: Pat
     from asgiref.sync import sync_to_async
 
     await sync_to_async(documents_ingest_paths)(paths=[kb_dir])
-    retriever: types.Retriever = KnowledgeBaseRetriever()
+    retriever: Retriever = KnowledgeBaseRetriever()
     hits = await retriever.search("How often must I rotate my password?", 2)
     assert [h.chunk.chunk_id for h in hits][:1] == ["doc-020#c01"]
 

@@ -25,8 +25,9 @@ from kbqa.core.grounding.conflict_asked import Asked, asked_of
 from kbqa.core.grounding.conflict_bridge import probe_query
 from kbqa.core.grounding.conflict_focus import ASKED_BOUND_TERMS, unit_terms
 from kbqa.core.grounding.mentions import Mention, mentions_of
+from kbqa.core.retriever import Retriever
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Block, Conflict, ConflictSide, Retriever
+from kbqa.core.types import Block, Conflict, ConflictSide
 
 
 def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
