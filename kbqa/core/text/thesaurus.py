@@ -208,6 +208,13 @@ def _sense_counts(word: str) -> dict[str, int]:
             for pos in ("noun", "verb", "adj", "adv")}
 
 
+@lru_cache(maxsize=4096)
+def verb_bases(word: str) -> frozenset[str]:
+    """WordNet verb bases of lower-case English ``word`` ("carried" -> {"carry"}), the word
+    itself when WordNet has none."""
+    return frozenset(morphy(word, "verb")) or frozenset((word,))
+
+
 def known_word(word: str) -> bool:
     """Whether WordNet lists the English ``word`` (any inflection) in any part of speech.
     False without ``wn``."""

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
+    SUBJECT_PRONOUNS,
     VERBS,
     acronyms,
     asking_words,
@@ -42,8 +44,6 @@ from kbqa.core.text.thesaurus import (
 )
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
-#: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
-SUBJECT_PRONOUNS = frozenset("i we you they he she".split())
 
 
 def nameable(term: str, question: str) -> bool:
@@ -83,17 +83,29 @@ def nameable(term: str, question: str) -> bool:
     if surface and all(is_question_word(w) and not known_word(w) for w in surface):
         return False
     # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
-    if surface and all(any(w in p.split() for p in modifier_phrases(question)) for w in surface):
+    if surface and all(w in _phrase_words(question) for w in surface):
         return False
     return significant(term) and not short_head(term, question)  # 4+ letters, or "dog"
+
+
+@lru_cache(maxsize=512)
+def _word_pairs(question: str) -> tuple[tuple[str, str], ...]:
+    """Each English word of ``question`` (lower case) with the word after it."""
+    words = re.findall(r"[a-z]+", question.lower())
+    return tuple(zip(words, words[1:], strict=False))
+
+
+@lru_cache(maxsize=512)
+def _phrase_words(question: str) -> frozenset[str]:
+    """The words of ``question``'s phrases WordNet lists as modifiers ("in advance")."""
+    return frozenset(w for p in modifier_phrases(question) for w in p.split())
 
 
 def after_subject(word: str, question: str) -> bool:
     """Whether English ``word`` follows a subject pronoun in ``question`` and WordNet knows
     it as a verb ("enter" of "if I enter the wrong password"): an action, not a thing."""
-    words = re.findall(r"[a-z]+", question.lower())
     return any(a in SUBJECT_PRONOUNS and b == word and morphy(b, "verb")
-               for a, b in zip(words, words[1:], strict=False))
+               for a, b in _word_pairs(question))
 
 
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
@@ -106,17 +118,14 @@ def short_head(term: str, question: str) -> bool:
     3-letter word alone ("my dog", "a gym" are things by themselves)."""
     if len(term) != 3 or not term.isascii():
         return False
-    words = re.findall(r"[a-z]+", question.lower())
     return any(b == term and not is_question_word(a) and len(a) > 2
-               for a, b in zip(words, words[1:], strict=False))
+               for a, b in _word_pairs(question))
 
 
 def _before_object(word: str, question: str) -> bool:
     """Whether English ``word`` comes right before an object pronoun in ``question`` ("log"
     of "log me out", "kick" of "kicks us off"): a verb there, not a thing."""
-    words = re.findall(r"[a-z]+", question.lower())
-    return any(a == word and b in _OBJECT_PRONOUNS
-               for a, b in zip(words, words[1:], strict=False))
+    return any(a == word and b in _OBJECT_PRONOUNS for a, b in _word_pairs(question))
 
 
 _REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)")
@@ -125,9 +134,8 @@ _REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)")
 def _before_noun(word: str, question: str) -> bool:
     """Whether English ``word`` comes right before a noun in ``question`` ("mobile phone",
     "sick leave": it names a kind of thing there), not before "enough" or at an end."""
-    words = re.findall(r"[a-z]+", question.lower())
     return any(a == word and morphy(b, "noun") and not mostly_modifier(b)
-               for a, b in zip(words, words[1:], strict=False))
+               for a, b in _word_pairs(question))
 
 
 def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:

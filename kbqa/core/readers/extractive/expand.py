@@ -165,11 +165,11 @@ def _one_character(char: str, everything: frozenset[str]) -> list[str]:
     and the two-character block word it ends (``交`` -> ``提交``, ``换`` -> ``更换``), each
     only when it is the one such word: a Chinese verb of one character is often the head of
     the documents' two-character one, after a prefix as often as before a suffix."""
-    if char in everything:
-        return [char]
+    starting = _starting_with(char, everything, 1)
+    if starting == [char]:  # a block has the character itself
+        return starting
     ending = [w for w in everything if len(w) == 2 and w[1] == char and w[0] != char
               and not is_question_word(w)]
-    starting = _starting_with(char, everything, 1)
     return starting + ending if starting and len(ending) == 1 else starting
 
 

@@ -41,6 +41,7 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
+from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.terms import is_question_word, stem
 
@@ -61,7 +62,6 @@ _IDENTIFIER_RE = re.compile(
     r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
     r"|\b[A-Z]{2,6}s?\b")  # an acronym
 _NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
-_CJK_ASK_RE = re.compile(r"[\u3400-\u9fff]")
 _LATIN_NAME_RE = re.compile(r"(?<![A-Za-z\d-])[A-Z][a-z]{2,}(?:-[A-Za-z\d]+)*(?![A-Za-z\d-])")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
@@ -98,7 +98,7 @@ def salient_terms(question: str) -> frozenset[str]:
     years", "220 a night") is the asker's own value to check, not an identifier."""
     ask = ask_clause(question)
     found = {w.lower() for w in _IDENTIFIER_RE.findall(ask) if w.lower() not in _NOT_IDENTIFIERS}
-    if _CJK_ASK_RE.search(ask):  # a Latin name in a Chinese ask names a product or system
+    if has_cjk(ask):  # a Latin name in a Chinese ask names a product or system
         found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
     return frozenset(found)
 

@@ -24,14 +24,14 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from kbqa.core.readers.extractive.absent import SUBJECT_PRONOUNS
+from kbqa.core.readers.extractive.question import SUBJECT_PRONOUNS
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_question_word, jieba_words, stem, terms
-from kbqa.core.text.thesaurus import morphy
+from kbqa.core.text.thesaurus import morphy, verb_bases
 from kbqa.core.types import Block
 
 
@@ -242,7 +242,8 @@ _CONDITION_RE = re.compile(
 
 
 # The asker's own act in a condition: "if I forget", "if we lose".
-_OWN_ACT_RE = re.compile(r"\bif\s+(?:i|we|you|they|he|she)\s+([a-z]+)", re.IGNORECASE)
+_OWN_ACT_RE = re.compile(rf"\bif\s+(?:{'|'.join(sorted(SUBJECT_PRONOUNS))})\s+([a-z]+)",
+                         re.IGNORECASE)
 
 
 def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
@@ -258,7 +259,7 @@ def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
     acts = frozenset().union(*(morphy(w.lower(), "verb") for w in _OWN_ACT_RE.findall(question)
                                if not is_question_word(w.lower())))  # not "go", "get"
     stating = [c for c in pool if _CONDITION_RE.search(c.text) or (acts and any(
-        acts & set(morphy(w, "verb")) for w in re.findall(r"[a-z]+", c.text.lower())))]
+        acts & verb_bases(w) for w in re.findall(r"[a-z]+", c.text.lower())))]
     return stating or list(pool)
 
 

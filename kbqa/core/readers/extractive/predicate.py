@@ -98,13 +98,6 @@ def _verb_here(word: str, after: frozenset[str]) -> bool:
     return not noun or folded in after or participle
 
 
-@lru_cache(maxsize=4096)
-def _verb_bases(word: str) -> frozenset[str]:
-    """WordNet verb bases of lower-case English ``word`` ("carried" -> {"carry"}), the word
-    itself when WordNet has none."""
-    return frozenset(thesaurus.morphy(word, "verb")) or frozenset((word,))
-
-
 @lru_cache(maxsize=512)
 def _predicate_forms(question: str) -> frozenset[str]:
     """The verb bases of ``predicate_terms`` and their one-word WordNet relatives."""
@@ -118,7 +111,7 @@ def _predicate_forms(question: str) -> frozenset[str]:
             if core and core != word:
                 forms.add(core)
             continue
-        for base in _verb_bases(word):
+        for base in thesaurus.verb_bases(word):
             forms.add(base)
             forms.update(r for r in thesaurus.related(base) if " " not in r)
     return frozenset(forms)
@@ -135,7 +128,7 @@ def states_predicate(question: str, text: str) -> bool:
     words = {m.group().lower() for m in _WORD_RE.finditer(text)}
     bases = _predicate_bases(question)
     after = verbs_after(text)
-    return any((_verb_bases(w) & forms or w in forms)
+    return any((thesaurus.verb_bases(w) & forms or w in forms)
                and not (w in bases and _noun_too(w) and fold(stem(w)) not in after)
                for w in words)
 
@@ -144,7 +137,7 @@ def states_predicate(question: str, text: str) -> bool:
 def _predicate_bases(question: str) -> frozenset[str]:
     """The English verb bases of ``predicate_terms`` themselves (not their relatives)."""
     return frozenset(b for w in predicate_terms(question) if not _CJK_RE.search(w)
-                     for b in _verb_bases(w))
+                     for b in thesaurus.verb_bases(w))
 
 
 def _noun_too(word: str) -> bool:

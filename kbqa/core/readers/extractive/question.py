@@ -326,7 +326,9 @@ def english_verbs(question: str) -> frozenset[str]:
     return verbs_after(question) | frozenset(stop)
 
 
-_OWN_ACT_RE = re.compile(r"\b(?:i|we|you|they|he|she)\s+([a-z]+)")
+#: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
+SUBJECT_PRONOUNS = frozenset("i we you they he she".split())
+_OWN_ACT_RE = re.compile(rf"\b(?:{'|'.join(sorted(SUBJECT_PRONOUNS))})\s+([a-z]+)")
 
 
 def own_acts(question: str) -> frozenset[str]:

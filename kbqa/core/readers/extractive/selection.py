@@ -309,7 +309,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, absent, blocks), True)
     # With a thing asked about absent ("cat" of "Can I bring my cat to work?"), the asker's
     # verb alone ("bring", of "bring-your-own-key encryption") says nothing of it either.
-    verbs = verbs_after(question) if any(s >= 1.0 for s in asked.values()) else frozenset()
+    acts = verbs_after(question)
+    verbs = acts if any(s >= 1.0 for s in asked.values()) else frozenset()
     if asked and _only_light(scored[0][1], scorer, verbs):
         return Selection((), gap_names(question, absent, blocks), True)
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
@@ -317,7 +318,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     # ...and about its subject: one sharing only the asker's verbs and light words ("If you
     # lose a receipt…" for "do I lose those vacation days?") speaks of something else
-    if deciding[0] is not scored[0] and _only_light(deciding[0][1], scorer, verbs_after(question)):
+    if deciding[0] is not scored[0] and _only_light(deciding[0][1], scorer, acts):
         deciding = scored
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
