@@ -43,6 +43,7 @@ from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.retriever import Retriever, Speller
+from kbqa.core.text import spelling
 from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.core.types import (
     AnswerRequest,
@@ -207,8 +208,8 @@ async def _standalone(
 async def _spelled(retriever: Retriever, query: str, trace: TraceRecorder) -> str:
     """``query`` with its misspelled words corrected against the index when the retriever
     can (``Speller``, ``kbqa.core.text.spelling``); the corrections are recorded."""
-    if not isinstance(retriever, Speller):
-        return query
+    if not isinstance(retriever, Speller) or not spelling.may_correct(query):
+        return query  # nothing to correct: no hop to the database threads
     fixed, fixes = await retriever.spell(query)
     trace.spelling = fixes
     return fixed

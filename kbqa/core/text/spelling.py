@@ -39,6 +39,15 @@ _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
 _SENTENCE_START_RE = re.compile(r"(?:^|[.!?。！？]\s*)\W*$")
 
 
+_LONG_WORD_RE = re.compile(rf"[A-Za-z]{{{MIN_LENGTH},}}")
+
+
+def may_correct(query: str) -> bool:
+    """Whether ``query`` has a word ``corrected`` could change (English, ``MIN_LENGTH``+
+    letters): a cheap test that spares the index look-up for, say, a Chinese question."""
+    return _LONG_WORD_RE.search(query) is not None
+
+
 def max_edits(word: str) -> int:
     """Edits allowed for ``word``: 1 up to 5 letters, 2 from 6 (Elasticsearch's AUTO)."""
     return 1 if len(word) <= 5 else 2
@@ -71,11 +80,12 @@ def corrected(query: str, known: Callable[[str], bool],
         low = typed.lower()
         # a capital inside a sentence marks a name ("Uber" is no misspelled "user")
         named = typed != low and not _SENTENCE_START_RE.search(query[:match.start()])
+        term = stem(low)
         if (len(low) < MIN_LENGTH or named or (typed.isupper() and len(typed) > 1)
-                or is_question_word(low) or known(stem(low)) or known_word(low)):
+                or is_question_word(low) or known(term) or known_word(low)):
             return typed
-        found = correction(stem(low), candidates(low[0]), frequency)
-        if found is None or found == stem(low):
+        found = correction(term, candidates(low[0]), frequency)
+        if found is None or found == term:
             return typed
         fixes[typed] = found
         return found
