@@ -227,28 +227,43 @@ _NAME_TAGS = ("ns", "nr", "nt")
 
 
 # jieba tags of the words that may lead a name without changing what it names: a verb of
-# motion or a preposition ("去绵阳", "在成都", "到北京"; ICTCLAS v, p).
-_NAME_LEAD_TAGS = ("v", "p")
+# motion or a preposition ("去绵阳", "在成都", "到北京"; ICTCLAS v, p), and a conjunction
+# that makes the follow-up a condition ("要是去绵阳", "如果在深圳"; ICTCLAS c).
+_NAME_LEAD_TAGS = ("v", "p", "c")
 
 
 def _parallel_name_zh(noun: str, topic: str) -> str | None:
     """A place, person or organisation name replacing the topic's name of the same kind;
     a verb of motion or preposition before it ("那去绵阳呢？") goes with the topic's own
-    wording, never twice ("出差去去绵阳")."""
+    wording, never twice ("出差去去绵阳"), and picks the name it leads in the topic when the
+    topic has several ("我在成都办公室，下周去上海出差…" then "那要是去绵阳呢？": the trip goes
+    to 绵阳; the asker stays in 成都). A leading condition (要是, 如果) is dropped."""
     import jieba.posseg
 
     tagged = [(w.word, w.flag) for w in jieba.posseg.cut(noun) if w.word.strip()]
+    leads: list[str] = []
     # only a one-character verb leads ("去"): 审计/v 日志/ns is one noun, whatever its tags
     while len(tagged) > 1 and tagged[0][1].startswith(_NAME_LEAD_TAGS) and (
-            len(tagged[0][0]) == 1 or tagged[0][1] == "p"):
+            len(tagged[0][0]) == 1 or tagged[0][1] in ("p", "c")):
+        leads.append(tagged[0][0])
         tagged = tagged[1:]
     if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
         return None
     noun = tagged[0][0]
-    for word, flag in jieba.posseg.cut(topic):
-        if flag == tagged[0][1] and word != noun:
-            return f"{core(topic.replace(word, noun, 1))}？"
-    return None
+    names = [(i, word) for i, (word, flag) in enumerate(_tagged(topic))
+             if flag == tagged[0][1] and word != noun]
+    if not names:
+        return None
+    words = [word for word, _ in _tagged(topic)]
+    led = [word for i, word in names if i and leads and words[i - 1] == leads[-1]]
+    return f"{core(topic.replace((led or [names[0][1]])[0], noun, 1))}？"
+
+
+def _tagged(text: str) -> list[tuple[str, str]]:
+    """jieba's (word, tag) pairs of ``text``."""
+    import jieba.posseg
+
+    return [(w.word, w.flag) for w in jieba.posseg.cut(text)]
 
 
 def combine_zh(rest: str, topic: str) -> str:

@@ -232,3 +232,26 @@ async def test_a_new_focus_no_passage_covers_is_refused(
 async def test_a_new_focus_is_answered_of_itself(questions: list[str], new_answer: str) -> None:
     shown, status, _ = await _ask(questions)
     assert new_answer in shown, (status, shown)
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "我在要是去绵阳，下周去上海出差…" (the whole follow-up put over the first place)
+        ("我在成都办公室，下周去上海出差，酒店一晚最多能报多少？", "那要是去绵阳呢？",
+         "我在成都办公室，下周去绵阳出差，酒店一晚最多能报多少？"),
+        # before: "下周要去要是去深圳出差…"
+        ("下周要去重庆出差，酒店一晚能报多少？", "那要是去深圳呢？",
+         "下周要去深圳出差，酒店一晚能报多少？"),
+        ("下周要去重庆出差，酒店一晚能报多少？", "如果在深圳呢？",
+         "下周要去深圳出差，酒店一晚能报多少？"),
+        # with no verb to follow, the first name of the kind is replaced
+        ("成都这边请客户吃饭，每人最多报多少？", "那上海呢？", "上海这边请客户吃饭，每人最多报多少？"),
+    ],
+)
+def test_a_conditional_place_replaces_the_place_its_verb_leads(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    """"那要是去X呢？" asks the trip of X: the condition word goes, and of several places the
+    one after the same verb (去) is replaced, not the asker's own office."""
+    assert rewrite(topic, follow_up) == expected
