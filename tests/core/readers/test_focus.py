@@ -212,3 +212,30 @@ def test_how_often_is_answered_by_a_frequency_not_any_number(
     question: str, text: str, stated: bool
 ) -> None:
     assert new_answer("quantity", text, question) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "ask"),
+    [
+        # the yes/no hangs on the time asked first
+        ("前台几点关门？我晚上七点还能去取快递吗？", "前台几点关门?"),
+        ("What time does the canteen close? Can I still eat there at 8?",
+         "What time does the canteen close?"),
+        # a last ask that is no yes/no one stays the ask (it may ask something else)
+        ("试用期多久？转正要走什么流程？", "转正要走什么流程?"),
+        # two yes/no asks: the last one
+        ("Is the gym free? Can I bring a guest?", "Can I bring a guest?"),
+    ],
+)
+def test_a_yes_no_ask_after_a_typed_one_is_answered_by_the_typed_one(
+    question: str, ask: str
+) -> None:
+    assert ask_clause(question) == ask
+
+
+async def test_two_questions_in_one_message_get_the_typed_answer_first() -> None:
+    # before: the portal sentence, which shares the desk's name and states no time
+    desk = make_block(1, "前台的工作时间为工作日 8:30 至 19:00。快递请通过前台门户登记。",
+                      title="前台服务", language="zh")
+    assert await _answer("前台工作时间是几点到几点？我晚上七点半还能去取快递吗？", (desk,)) == (
+        "前台的工作时间为工作日 8:30 至 19:00[1]。")

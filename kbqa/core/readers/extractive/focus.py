@@ -72,11 +72,25 @@ def ask_clause(question: str) -> str:
     """The clause of ``question`` that asks: the last one ending with a question mark (else
     the last), with the clauses before it in the same sentence while it has fewer than
     ``MIN_ASK_TERMS`` content terms. Earlier sentences are context ("A prospect wants
-    their staff to log in with Okta. Which plans would let them?")."""
+    their staff to log in with Okta. Which plans would let them?"). When that last ask
+    is a yes/no one wanting no typed value and an earlier question of the message wants
+    one ("IT 服务台几点下班？我六点半还能去吗？": the yes/no hangs on the time asked first),
+    the earlier question is the ask: its answer decides the later one."""
     text = unicodedata.normalize("NFKC", question).strip()
     parts = [p for p in _CLAUSE_END_RE.split(text) if p.strip()]
     asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
-    end = asking[-1] + 1 if asking else len(parts)
+    last = _ask_ending(parts, asking[-1] + 1 if asking else len(parts)) or text
+    if len(asking) < 2 or not _YES_NO_RE.search(last.strip()) or ask_kind(last) != "other":
+        return last
+    for i in reversed(asking[:-1]):
+        earlier = _ask_ending(parts, i + 1)
+        if earlier and ask_kind(earlier) != "other":
+            return earlier
+    return last
+
+
+def _ask_ending(parts: Sequence[str], end: int) -> str:
+    """The ask ending with ``parts[end - 1]`` (``ask_clause``'s joining of short clauses)."""
     ask = ""
     for i in range(end - 1, -1, -1):
         if ask and parts[i].rstrip().endswith(_SENTENCE_ENDS):
@@ -87,7 +101,7 @@ def ask_clause(question: str) -> str:
                 i and _ASKS_RE.match(parts[i - 1]) and not parts[i - 1].rstrip().endswith(
                     _SENTENCE_ENDS)):
             break
-    return ask or text
+    return ask
 
 
 @lru_cache(maxsize=512)
