@@ -239,3 +239,28 @@ async def test_two_questions_in_one_message_get_the_typed_answer_first() -> None
                       title="前台服务", language="zh")
     assert await _answer("前台工作时间是几点到几点？我晚上七点半还能去取快递吗？", (desk,)) == (
         "前台的工作时间为工作日 8:30 至 19:00[1]。")
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # the asker's amount with a thousands separator at the end of a sentence
+        ("My claim for a training course is about €1,400. Is my manager's OK enough?",
+         "quantity"),
+        ("我有张 6000 块的发票，组长签字就行吗？", "quantity"),
+        ("The 12-month plan. Is it cheaper?", "other"),
+    ],
+)
+def test_the_askers_own_amount_makes_a_quantity_ask(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+async def test_the_askers_amount_of_money_is_decided_only_by_an_amount_of_money() -> None:
+    # before: the retention sentence was quoted, sharing 发票 and stating "10 年"
+    kept = make_block(1, "财务凭证（包括发票）保存 10 年。", title="档案保存", language="zh")
+    assert await _answer("我有张 6000 块的发票，组长签字就行吗？", (kept,)) == (
+        "资料未涵盖：找到的资料无法回答这个问题。")
+    rule = make_block(2, "单笔金额超过 5000 元的发票，还需部门负责人签字。", title="审批",
+                      language="zh")
+    assert await _answer("我有张 6000 块的发票，组长签字就行吗？", (kept, rule)) == (
+        "单笔金额超过 5000 元的发票，还需部门负责人签字[2]。")

@@ -259,8 +259,9 @@ def ask_kind(question: str) -> AskKind:
 # Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12"). Chinese
 # writes an amount against its words (一晚650，6000多): a CJK character may precede it and
 # 块, 元 or 多 follow it, but no other word character (22年, 第24届 are dates and ordinals).
-_BARE_AMOUNT_RE = re.compile(r"(?<![A-Za-z\d_.,-])(?!(?:19|20)\d\d(?!\d))\d{2,}(?:[.,]\d+)?"
-                             r"(?![.-]|,\d)(?=$|[\s块元多]|[^\w])")
+_BARE_AMOUNT_RE = re.compile(r"(?<![A-Za-z\d_.,-])(?!(?:19|20)\d\d(?!\d))"
+                             r"(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:[.,]\d+)?"
+                             r"(?!-|[.,]\d)(?=$|[\s块元多]|[^\w])")
 _PROPER_RE = re.compile(r"\b[A-Z][a-zà-ÿ]+\b")
 
 
@@ -338,11 +339,28 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         return _states_proper_name(blanked, ("nr", "ns", "nt", "nz"))
     if kind == "time":
         return bool(_TIME_SPAN_RE.search(blanked))
+    if kind == "quantity" and owns_money(question) and answer_kind(
+            ask_clause(question)) == "other":
+        # "I have a 6,000 yuan claim, is my manager's OK enough?" is decided by the source's
+        # amount of money: a sentence stating "kept for 10 years" compares nothing with it
+        return states("money", blanked)
     if kind == "quantity" and _FREQUENCY_ASK_RE.search(question.lower()):
         return states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))
     if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
         return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
     return states(kind, blanked)
+
+
+# An amount of money the asker states: a currency's sign, code or name, and the spoken
+# Chinese 块 (钱) for 元 ("6000 块", "€1,400", "290 euros", "500 bucks").
+_OWN_MONEY_RE = re.compile(
+    r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥])\s?\d|\d\s?(?:(?:EUR|USD|CNY|RMB|GBP|euros?|"
+    r"dollars?|bucks|quid)\b|[€$£¥]|元|块|欧元|美元|英镑)", re.IGNORECASE)
+
+
+def owns_money(question: str) -> bool:
+    """Whether ``question`` states an amount of money of its own (``_OWN_MONEY_RE``)."""
+    return bool(_OWN_MONEY_RE.search(unicodedata.normalize("NFKC", question)))
 
 
 # "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
