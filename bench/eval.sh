@@ -60,6 +60,15 @@ $PY manage.py evaluate sources/demo/natural4.jsonl --provider "$PROVIDER" --out 
 # a sixth writer who read no code): held out, scored only to report.
 $PY manage.py evaluate sources/demo/natural5.jsonl --provider "$PROVIDER" --out "$OUT/natural5"
 
+# 3h. A sixth code-blind set (62 cases, 2026-12-05, written from the documents alone by a
+# seventh writer who read no code): scored at the start of that session, then used to find
+# kinds to fix (a tuning set since).
+$PY manage.py evaluate sources/demo/natural6.jsonl --provider "$PROVIDER" --out "$OUT/natural6"
+
+# 3i. A seventh code-blind set (50 cases, 2026-12-05, an eighth writer, documents only, no
+# code, no other set): held out, scored only to report.
+$PY manage.py evaluate sources/demo/natural7.jsonl --provider "$PROVIDER" --out "$OUT/natural7"
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
