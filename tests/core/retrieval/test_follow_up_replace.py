@@ -246,7 +246,8 @@ async def test_a_new_focus_is_answered_of_itself(questions: list[str], new_answe
         ("下周要去重庆出差，酒店一晚能报多少？", "如果在深圳呢？",
          "下周要去深圳出差，酒店一晚能报多少？"),
         # with no verb to follow, the first name of the kind is replaced
-        ("成都这边请客户吃饭，每人最多报多少？", "那上海呢？", "上海这边请客户吃饭，每人最多报多少？"),
+        ("成都这边请客户吃饭，每人最多报多少？", "那上海呢？",
+         "上海这边请客户吃饭，每人最多报多少？"),
     ],
 )
 def test_a_conditional_place_replaces_the_place_its_verb_leads(
