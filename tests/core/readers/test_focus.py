@@ -264,3 +264,17 @@ async def test_the_askers_amount_of_money_is_decided_only_by_an_amount_of_money(
                       language="zh")
     assert await _answer("我有张 6000 块的发票，组长签字就行吗？", (kept, rule)) == (
         "单笔金额超过 5000 元的发票，还需部门负责人签字[2]。")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("The API uses the OAuth 2.0 client credentials flow.", False),
+        ("Connections need TLS 1.2 or later.", False),
+        ("Mileage is paid at EUR 0.30 per km.", True),
+        ("Access tokens are valid for 1 hour.", True),
+    ],
+)
+def test_a_standards_dotted_version_is_no_quantity(sentence: str, expected: bool) -> None:
+    # before: "OAuth 2.0" answered "How many API clients can we register?"
+    assert new_answer("quantity", sentence, "How many clients can we register?") is expected

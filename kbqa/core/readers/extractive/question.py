@@ -81,6 +81,10 @@ _CURRENCY_RE = re.compile(
 # Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
 # right before it.
 _QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.A-Za-z-])(?!(?:19|20)\d\d(?![\d.]))\d")
+# A name with a dotted version ("OAuth 2.0", "TLS 1.2") names a standard, not an amount of
+# anything; a currency code before a decimal ("EUR 0.30") is an amount.
+_DOTTED_VERSION_RE = re.compile(
+    r"\b(?!(?:EUR|USD|CNY|RMB|GBP|CHF|JPY)\b)[A-Za-z]+\s?\d+(?:\.\d+)+\b")
 _PERSON_RE = re.compile(r"\bwho(?:m|se)?\b|谁")
 _VERSION_RE = re.compile(r"\bversions?\b|版本")
 # "iOS 16", "Windows 11", "SAML 2.0", "v2.1": a name with its version number.
@@ -238,7 +242,7 @@ def states(kind: AnswerKind, text: str) -> bool:
     if kind == "money":
         return bool(_CURRENCY_RE.search(text))
     if kind == "quantity":
-        return bool(_QUANTITY_NUMBER_RE.search(text))
+        return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text)))
     if kind == "number":
         return any(ch.isdigit() for ch in text)
     if kind == "version":
