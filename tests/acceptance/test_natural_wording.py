@@ -69,3 +69,19 @@ def test_a_misspelled_word_is_read_as_the_documents_word(
     text = shown(converse(user, [question]))
     assert expected in text
     assert "Not covered" not in text
+
+
+@pytest.mark.parametrize(("user", "question", "expected"), [
+    ("wrapped-limit", "our billing sync keeps getting throttled by the API at night. what's "
+     "the actual limit?", "600 requests per minute"),
+    ("wrapped-429", "my integration script keeps failing with 429s every evening, what is the "
+     "real API limit?", "600 requests per minute"),
+    ("wrapped-swap", "My MacBook is pretty slow these days. How often does the company swap "
+     "laptops?", "every 4 years"),
+])
+def test_a_short_typed_question_wrapped_in_context_is_answered(
+    user: str, question: str, expected: str
+) -> None:
+    """Before: declined, the sentence stating the value covered too few of the words of the
+    context around the question (``scoring.on_topic``)."""
+    assert expected in shown(converse(user, [question]))
