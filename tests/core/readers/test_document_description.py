@@ -15,6 +15,12 @@ from tests.fakes import make_block
         ("This policy explains which business expenses the company pays back.", True),
         ("This guide describes how to book a meeting room.", True),
         ("本制度说明公司报销哪些业务费用。", True),
+        # the other ways documents introduce themselves
+        ("This page covers the two limits every integration meets.", True),
+        ("This policy sets out how much paid time off staff receive.", True),
+        ("本制度规定分公司员工的差旅费用如何报销，包括标准和流程。", True),
+        ("本文汇总了客户在购买前常问的问题。", True),
+        ("本制度规定员工每年享有 15 天年假。", False),  # a rule the document lays down
         ("This policy applies to all employees of the Dutch company.", False),  # a scope rule
         ("Business expenses are paid back within 10 working days.", False),
     ],
