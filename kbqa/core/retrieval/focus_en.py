@@ -119,6 +119,9 @@ def parallel_en(body: str, topic: str) -> str | None:
         return _into_determined(body, topic, determined)
     if not same and asked:  # "What laptop will I get…?": the thing asked about
         runs = [asked]
+    things = _noun_words(topic, every) if single and not same else []
+    if things and not asked:  # "and monitors?" after "How often do laptops get swapped
+        runs = things[:1]  # out?": the noun, not the verb phrase "swapped out"
     if not (same or runs):
         return None
     start, end = (same or runs)[0]
@@ -127,6 +130,13 @@ def parallel_en(body: str, topic: str) -> str | None:
         end = start + len(without_participle(topic[start:end]))
         return _agreeing(topic[:start], noun, topic[end:])
     return f"{core(topic[:start] + noun + topic[end:])}?"
+
+
+def _noun_words(topic: str, every: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The one-word content runs of ``topic`` that WordNet reads as nouns first
+    (``thesaurus.mostly_noun``: "laptops", not "swapped"), in order."""
+    return [(a, b) for a, b in every
+            if " " not in topic[a:b] and topic[a:b].islower() and thesaurus.mostly_noun(topic[a:b])]
 
 
 def _through_head(topic: str, run: tuple[int, int], last: str) -> tuple[int, int] | None:
@@ -243,10 +253,13 @@ def _into_determined(body: str, topic: str, spans: tuple[int, int, int]) -> str:
     return _agreeing(topic[:start], noun, topic[end:])
 
 
-def replace_name_en(noun: str, topic: str) -> str | None:
+def replace_name_en(noun: str, topic: str, preposition: str = "") -> str | None:
     """"London" after "…per night in Paris?", "Android" after "Which iOS version…?": a bare
     name (one word with a capital, not all capitals) replaces the topic's name, first one
     after a preposition, else any name but the first word: the same question asked of it.
+    With ``preposition`` ("on Enterprise" after "How much is the Business plan per seat?")
+    only a name after that preposition or after none (a modifier: "the Business plan") is
+    replaced, never one in another role ("for Rotterdam staff" is not "in London").
     None when ``noun`` is no name or the topic names nothing; an acronym (API, IT) is no
     sibling of a name."""
     noun = noun.strip()
@@ -254,6 +267,11 @@ def replace_name_en(noun: str, topic: str) -> str | None:
         return None
     names = [m for m in re.finditer(r"(?<=\s)[A-Za-z]+", topic) if _is_name(m.group())]
     after = [m for m in names if re.search(r"\b(?:in|at|for|to|from|on)\s+$", topic[:m.start()])]
+    if preposition:
+        led = re.compile(rf"\b(?!{re.escape(preposition)}\b)(?:{'|'.join(PREPOSITIONS)})\s+$",
+                         re.IGNORECASE)
+        names = [m for m in names if not led.search(topic[:m.start()])]
+        after = [m for m in after if m in names]
     for m in after + names:
         if m.group() != noun:
             return f"{core(topic[:m.start()] + noun + topic[m.end():])}?"

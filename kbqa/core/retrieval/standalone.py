@@ -63,7 +63,13 @@ def _replace_focus_en(body: str, topic: str) -> str | None:
     bare = body.split()[0].lower() not in PREPOSITIONS if body.split() else False
     # "what about interns?", "and part-timers?", "and 2022?": a bare group or year is
     # the fragment "for interns", "in 2022"
-    return ((replace_kind_en(body, topic) if bare else replace_qualifier_en(body, topic))
+    words = body.split()
+    # "and on Enterprise?": a name after a preposition replaces the topic's name as a bare
+    # one does, when it stands in the same role (``replace_name_en``'s ``preposition``)
+    led_name = (replace_name_en(words[1], topic, words[0].lower())
+                if not bare and len(words) == 2 else None)
+    return (led_name
+            or (replace_kind_en(body, topic) if bare else replace_qualifier_en(body, topic))
             or (replace_name_en(body, topic) if bare else None)
             or parallel_en(body, topic)
             or (parallel_en(body[about.end():], topic) if about else None))
@@ -221,7 +227,10 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # guests?" asks the first question of guests, not of admins and guests. A
             # follow-up the documents did not cover leaves it too: after "and monitors?"
             # was refused, "and in 2022?" asks of the laptops the user last had answered.
-            topic = _replace_focus(earlier, topic) or topic
+            # A whole question of its own pointing back ("and how much storage does each
+            # user get with that?") is the new topic, its pronoun resolved.
+            topic = (_replace_focus(earlier, topic)
+                     or (_rewrite_one(earlier, topic) if _asks_with_anaphor(earlier) else topic))
     return _rewrite_one(question, topic)
 
 
@@ -241,6 +250,16 @@ def _leans_back(question: str, previous: str = "") -> bool:
     """Whether ``question`` leans on the earlier one: a follow-up by form (``is_follow_up``)
     or a verb without its object ("如何申请？", "can admins restore?": ``bare_verb``)."""
     return is_follow_up(question, previous) or bool(objectless_verb(strip_connector(question)[0]))
+
+
+def _asks_with_anaphor(question: str) -> bool:
+    """Whether English ``question`` is a whole question of its own (a question word or
+    auxiliary first, after any connector) with a pronoun for the earlier topic ("And how
+    much storage does each user get with that?")."""
+    rest, _ = strip_connector(question)
+    words = _EN_WORD_RE.findall(rest)
+    return (detect_language(rest) == "en" and len(words) > 3
+            and words[0].lower() in QUESTION_WORDS and anaphor_en(rest) is not None)
 
 
 def _typed_questions(history: Sequence[Turn]) -> list[tuple[str, bool]]:

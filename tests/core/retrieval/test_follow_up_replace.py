@@ -256,3 +256,30 @@ def test_a_conditional_place_replaces_the_place_its_verb_leads(
     """"那要是去X呢？" asks the trip of X: the condition word goes, and of several places the
     one after the same verb (去) is replaced, not the asker's own office."""
     assert rewrite(topic, follow_up) == expected
+
+
+@pytest.mark.parametrize(
+    ("questions", "expected"),
+    [
+        # before: "How much is the Business plan per seat on Enterprise?" (both plans)
+        (("How much is the Team plan per seat?", "and on Premium?"),
+         "How much is the Premium plan per seat?"),
+        # before: "…on the Premium?" (the head noun went with the old name)
+        (("How much storage does each user get on the Team plan?", "and on Premium?"),
+         "How much storage does each user get on the Premium plan?"),
+        # a name in another role is not replaced: the office stays, the city is added
+        (("What is the hotel limit per night for Utrecht staff?", "and in Vienna?"),
+         "What is the hotel limit per night for Utrecht staff in Vienna?"),
+        # before: "How often do phones get tablets?" (the verb phrase was the focus)
+        (("How often do phones get swapped out?", "and tablets?"),
+         "How often do tablets get swapped out?"),
+        # a whole question pointing back is the next topic; before: the price was asked
+        (("How much is the Team plan per seat?",
+          "And how much storage does each user get with that?", "and on Premium?"),
+         "How much storage does each user get with the Premium plan per seat?"),
+    ],
+)
+def test_a_named_or_plural_focus_replaces_the_topics_own(
+    questions: tuple[str, ...], expected: str
+) -> None:
+    assert rewrite(*questions) == expected
