@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kbqa.core.readers.extractive.coverage import ask_covered
 from kbqa.core.readers.extractive.focus import ask_kind
-from kbqa.core.readers.extractive.selection import ask_covered
 from kbqa.core.types import Chunk
 
 
@@ -19,7 +19,7 @@ def typed_answer_possible(question: str, chunks: Sequence[Chunk]) -> bool:
     """Whether ``question`` asks for a typed value (a quantity, an amount, a date, a name:
     ``focus.ask_kind``), which an answer must state with a span of its own, and every noun
     its ask clause names is mentioned by ``chunks`` (texts, headings, titles:
-    ``selection.ask_covered``; "实习生" is not covered by a sick-leave policy for
+    ``coverage.ask_covered``; "实习生" is not covered by a sick-leave policy for
     employees). A yes/no or open question is ``False``: any on-topic sentence would do;
     so is a yes/no question whose only value of its own is a time of day ("Can I claim my
     Uber home at 11pm?", "落地 23:30 打车能报吗？"): a clock time is when it happened, not an

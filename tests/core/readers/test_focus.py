@@ -278,3 +278,12 @@ async def test_the_askers_amount_of_money_is_decided_only_by_an_amount_of_money(
 def test_a_standards_dotted_version_is_no_quantity(sentence: str, expected: bool) -> None:
     # before: "OAuth 2.0" answered "How many API clients can we register?"
     assert new_answer("quantity", sentence, "How many clients can we register?") is expected
+
+
+async def test_a_later_yes_no_ask_still_names_what_no_source_has() -> None:
+    # the typed ask is answered; the bicycle of the yes/no ask after it is said to be
+    # uncovered instead of passing in silence
+    desk = make_block(1, "前台的工作时间为工作日 8:30 至 19:00。快递请通过前台门户登记。",
+                      title="前台服务", language="zh")
+    assert await _answer("前台工作时间是几点到几点？我晚上能把自行车寄存在那里吗？", (desk,)) == (
+        "前台的工作时间为工作日 8:30 至 19:00[1]。\n\n资料未涵盖：找到的资料中没有出现“自行车”。")

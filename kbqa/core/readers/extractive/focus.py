@@ -89,6 +89,18 @@ def ask_clause(question: str) -> str:
     return last
 
 
+def later_asks(question: str) -> str:
+    """The yes/no asks of ``question`` after the one ``ask_clause`` chose, when it chose an
+    earlier typed question ("我六点半还能去吗?" of "IT 服务台几点下班？我六点半还能去吗？");
+    "" when the ask is the last one. They do not decide the answer, but what they name that
+    no source has is still said to be uncovered."""
+    ask = ask_clause(question)
+    text = unicodedata.normalize("NFKC", question).strip()
+    at = text.find(ask)
+    parts = _CLAUSE_END_RE.split(text[at + len(ask):]) if at >= 0 else []
+    return " ".join(p for p in parts if p.rstrip().endswith("?") and _YES_NO_RE.search(p.strip()))
+
+
 def _ask_ending(parts: Sequence[str], end: int) -> str:
     """The ask ending with ``parts[end - 1]`` (``ask_clause``'s joining of short clauses)."""
     ask = ""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.readers.extractive.absent import (
@@ -32,6 +32,7 @@ from kbqa.core.readers.extractive.expand import (
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
+    later_asks,
     new_answer,
     own_values,
 )
@@ -94,12 +95,11 @@ from kbqa.core.readers.extractive.text import (
     Candidate,
     Selection,
     candidates,
-    folded_terms,
     list_items,
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.procedures import asked_action
-from kbqa.core.types import Block, Chunk
+from kbqa.core.types import Block
 
 _DIGIT_RE = re.compile(r"\d")
 
@@ -154,7 +154,7 @@ def _select(question: str, blocks: Sequence[Block],
     chosen = _select_terms(question, blocks, terms, synonyms, bridges=bridges, exclude=exclude)
     if chosen.declined:
         return _select_crossing(question, blocks, terms, synonyms, chosen, bridges, exclude)
-    if not only_expanded(chosen.chosen, _question_terms(question, terms, synonyms,
+    if not only_expanded(chosen.chosen, expanded_question_terms(question, terms, synonyms,
                                                         bridges=bridges), synonyms):
         return chosen
     return Selection((), chosen.uncovered, True)  # only a synonym's other sense matched
@@ -178,10 +178,10 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
     return declined if crossed.declined or crossed.uncovered else crossed
 
 
-def _question_terms(question: str, terms: Sequence[frozenset[str]],
-                    synonyms: Mapping[str, tuple[str, ...]],
-                    translations: Mapping[str, tuple[str, ...]] | None = None,
-                    bridges: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+def expanded_question_terms(question: str, terms: Sequence[frozenset[str]],
+                            synonyms: Mapping[str, tuple[str, ...]],
+                            translations: Mapping[str, tuple[str, ...]] | None = None,
+                            bridges: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
     """The question's terms as the reader matches them: expanded (``expand.expand``; with
     ``translations``, a word no block has by its other-language block words), the
     blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
@@ -200,11 +200,11 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                   translations: Mapping[str, tuple[str, ...]] | None = None,
                   bridges: Mapping[str, tuple[str, ...]] | None = None,
                   exclude: frozenset[str] = frozenset()) -> Selection:
-    qterms = _question_terms(question, terms, synonyms, translations, bridges)
+    qterms = expanded_question_terms(question, terms, synonyms, translations, bridges)
     df = block_frequency(qterms, terms)
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
-    ask = set(_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
+    ask = set(expanded_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
     if leans_on_context(question, ask, df):
         ask = set()
     elif points_back(question, ask):
@@ -254,7 +254,10 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         absent = [t for t in absent if t != verb]
     scored = sorted(((scorer(c), c) for c in answering),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
-    facts = _Facts(qterms, present, absent, asked, len(pool))
+    later = set(expanded_question_terms(later_asks(question), terms, synonyms, translations,
+                                        bridges))
+    facts = _Facts(qterms, present, absent, asked, len(pool),
+                   [t for t in qterms if df[t] == 0 and t in later and t not in absent])
     lexical = _decide(question, blocks, scored, scorer, facts)
     # A sentence whose meaning stands out from all the others (semantic recall on) answers
     # when it passes the answer checks, even where the question's own words are absent;
@@ -275,18 +278,6 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     return lexical if semantic.declined else semantic
 
 
-def ask_covered(question: str, chunks: Sequence[Chunk]) -> bool:
-    """Whether ``chunks`` (texts, headings, titles) mention every noun the ask clause names
-    (``asked_absent`` share 1: "实习生" of "实习生每年有多少天病假？" is not covered by a
-    policy about employees), as ``select`` expands it (``能报`` -> ``报销``)."""
-    terms = [folded_terms(f"{c.text}\n{c.section}\n{c.title}") for c in chunks]
-    ask = ask_clause(spell_numbers(question))
-    qterms = _question_terms(ask, terms, block_synonyms(ask, terms),
-                             bridges=acronym_bridges(ask, chunks))
-    df = block_frequency(qterms, terms)
-    return all(share < 1.0 for share in asked_absent(ask, qterms, df, len(chunks)).values())
-
-
 @dataclass(frozen=True)
 class _Facts:
     """What ``select`` worked out about the question, for ``_decide``."""
@@ -296,6 +287,9 @@ class _Facts:
     absent: list[str]
     asked: dict[str, float]
     n_pool: int
+    # absent words of a later yes/no ask the answer does not decide (``focus.later_asks``):
+    # named as uncovered beside an answer, never a reason to decline
+    later_absent: list[str] = field(default_factory=list)
 
 
 def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
@@ -340,6 +334,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # find the phrase; English words carry no tags, so "guest" in "guest restore" stays).
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
+    partial += facts.later_absent
     # Beside an answer, an action after its subject ("if I enter the wrong password") is
     # no missing thing; a decline still names it ("…when I quit?").
     named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
