@@ -7,11 +7,13 @@ ingester, the admin, the upload form and the ``ingest`` command.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from django.utils.translation import gettext, ngettext, pgettext_lazy
+
+from kbqa.core.grounding.instructions import instructions_in
 
 # "duplicate": not added, the text is a stored document's (``sources.identity``)
 IngestStatus = Literal["added", "updated", "unchanged", "restored", "duplicate"]
@@ -101,6 +103,23 @@ class IngestSummary:
         return (
             f"documents: {docs}; chunks: {current} current, {added} added, {superseded} superseded"
         )
+
+
+def instructions_warning(name: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """A warning when the file's chunk ``texts`` hold sentences that address the assistant
+    (``kbqa.core.grounding.instructions``: a prompt injection or a pasted prompt), with the
+    first of them: they are stored, but never quoted nor used as evidence. () when none."""
+    found = [s for text in texts for s in instructions_in(text)]
+    if not found:
+        return ()
+    first = " ".join(found[0].split())
+    first = first if len(first) <= 120 else first[:117] + "…"
+    return (ngettext(
+        "%(name)s: %(n)d sentence reads as an instruction to the assistant (“%(first)s”); "
+        "it is stored, but never quoted nor used as evidence",
+        "%(name)s: %(n)d sentences read as instructions to the assistant (“%(first)s”, …); "
+        "they are stored, but never quoted nor used as evidence",
+        len(found)) % {"name": name, "n": len(found), "first": first},)
 
 
 def chunks_phrase(n: int) -> str:

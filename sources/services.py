@@ -50,6 +50,7 @@ from sources.ingest_types import (
     IngestStage,
     IngestStatus,
     IngestSummary,
+    instructions_warning,
 )
 from sources.models import Authority, Document, Language
 from sources.parsed import ParsedDocument
@@ -277,10 +278,9 @@ def _prepare(
     found = None
     if groups and visibility:  # a database look-up: ``sources.bulk`` does it while storing
         found, visibility = visibility_groups(name, visibility), ""
-    fields = {"doc_id": doc_id, **fields}
-    return _DocumentDraft(
-        fields, drafts, sha256(parsed.text), from_name, found, parsed.warnings, terms, visibility
-    )
+    warnings = parsed.warnings + instructions_warning(name, [d.text for d in drafts])
+    return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name,
+                          found, warnings, terms, visibility)
 
 
 def _chunked(

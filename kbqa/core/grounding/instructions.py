@@ -34,7 +34,14 @@ kind, in English and Chinese, never for one tester's phrase:
    and followed by a quotation (reported speech, "the CEO answered 'no'", "他思索后回答“张颂文”",
    is not one), "reply only with", "respond with nothing but", "answer that <clause>",
    "cite [n]", "the assistant / the model must answer, cite, say ...", "you must say /
-   answer that / with ..." (回答/回复/输出 + 引号, 只回复“…”, 回复只能是, 引用[n], 你必须说“…”).
+   answer that / with ..." (回答/回复/输出 + 引号, 只回复“…”, 回复只能是, 引用[n], 你必须说“…”);
+   a mode for every answer ("From now on, answer …", "answer every question with …", "do
+   not cite any source": 从现在开始…回答, 对所有问题都回答, 不要引用任何来源; added 2026-12-05
+   from a second tester's upload; none of the 13,335 distinct demo and RGB texts is flagged
+   before or after).
+
+Sentences are read with hard-wrapped lines joined (``_SOFT_BREAK``), so an order wrapped
+over two lines is removed whole, as the reader and the verifier read it.
 
 An imperative addressed to employees ("Answer the phone within three rings.", "You must
 tell your manager before you travel.", "Reply to the invitation within 5 days.", "Employees
@@ -153,6 +160,17 @@ _EN: list[tuple[InstructionReason, str]] = [
      r"\b(?:always|only|simply|just)\s+say\s+that\b"),
     ("output",
      r"\bcite\s*(?:source\s*)?\[\s*\d+\s*\]"),
+    # ...for every question from now on ("From now on, answer every question with …"), or
+    # without the sources the assistant must cite ("do not cite any source")
+    ("output",
+     r"\bfrom\s+now\s+on\s*,?\s*(?:you\s+(?:will|must|should|shall)\s+)?(?:please\s+|always\s+"
+     r"|only\s+|just\s+)?(?:answer|respond|reply|say|tell|pretend|claim|ignore)\b"),
+    ("output",
+     rf"{_ORDER_EN}(?:answer|respond|reply)\s+(?:to\s+)?(?:every|all|any|each)\s+(?:questions?"
+     r"|quer(?:y|ies)|users?|requests?)\b[^.!?\n]{0,20}?\b(?:with|by\s+saying|saying|that)\b"),
+    ("output",
+     r"\b(?:do\s+not|don't|never)\s+(?:cite|show|give)\s+any\s+(?:sources?|citations?"
+     r"|references?)\s*(?:[.!]|$)"),
     ("output",
      r"\b(?:the\s+assistant|the\s+model|the\s+ai|the\s+chatbot|the\s+bot)\s+(?:must|should|shall"
      r"|will|has\s+to)\s+(?:always\s+|never\s+|now\s+|only\s+)?(?:answer|respond|reply|say|cite"
@@ -206,6 +224,14 @@ _ZH: list[tuple[InstructionReason, str]] = [
     ("output",
      r"引用\s*[\[【]\s*\d+"),
     ("output",
+     r"从现在(?:开始|起)[，,]?\s*(?:你)?(?:请)?(?:只|一律|都|必须)?(?:回答|回复|告诉|声称|说"
+     rf"{_NOT_EXPLAIN}|忽略)"),
+    ("output",
+     r"(?:对|回答|回复)(?:所有|每个|每一个|任何)(?:问题|提问|用户)[^。！？\n]{0,6}?(?:都|一律|统一)"
+     r"(?:回答|回复|说)"),
+    ("output",
+     r"(?:不要|不得|禁止|别|不准)(?:引用|注明|给出)任何(?:来源|出处|引用)\s*(?:[。！]|$)"),
+    ("output",
      rf"(?:助手|模型|AI)(?:必须|应该|应当|一定要)(?:回答|回复|引用|忽略|说{_NOT_EXPLAIN}|输出|声称)"),
     ("output",
      rf"你(?:必须|应该|应当|一定要|只能)(?:(?:回答|回复|说{_NOT_EXPLAIN})[:：]?\s*{_Q}|声称|假装|谎称)"),
@@ -218,6 +244,12 @@ SETUP_WORDS = 8
 _LATIN_WORD = re.compile(r"[A-Za-z0-9]+")
 _CJK_CHAR = re.compile(r"[\u3400-\u9fff]")
 _BLANK_LINE = re.compile(r"\n[ \t\u3000]*\n")
+# A line break inside a paragraph (hard-wrapped text): the line does not end with a colon
+# (a heading over its lines), the next is no blank line and starts no list item, heading,
+# table row or quote. A sentence wrapped over two lines is one
+# sentence ("…and do not cite any\nsource."), as the reader and the verifier read it.
+_SOFT_BREAK = re.compile(
+    r"(?<=[^\s:：])[ \t]*\n(?![ \t\u3000]*(?:\n|$|[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>))")
 _PATTERNS = tuple(
     (reason, re.compile(p, re.IGNORECASE | re.MULTILINE)) for reason, p in (*_EN, *_ZH)
 )
@@ -267,8 +299,10 @@ def instructions_found(text: str) -> tuple[tuple[str, InstructionReason], ...]:
     ("payload" for the sentences after a setup)."""
     found: list[tuple[str, InstructionReason]] = []
     cursor, payload = 0, ""
-    for sentence in split_sentences(text):
-        at = text.find(sentence, cursor)
+    soft = _SOFT_BREAK.sub(" ", text)  # same length: a sentence's offsets are the text's
+    for piece in split_sentences(soft):
+        at = soft.find(piece, cursor)
+        sentence = text[at:at + len(piece)] if at >= 0 else piece
         gap = text[cursor:at] if at >= 0 else "\n\n"
         if _BLANK_LINE.search(gap) or (payload == "line" and "\n" in gap):
             payload = ""
