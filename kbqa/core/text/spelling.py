@@ -32,7 +32,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from kbqa.core.text.terms import is_question_word, stem
-from kbqa.core.text.thesaurus import known_word
+from kbqa.core.text.thesaurus import known_word, words_starting
 
 MIN_LENGTH = 4
 _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
@@ -51,6 +51,19 @@ def may_correct(query: str) -> bool:
 def max_edits(word: str) -> int:
     """Edits allowed for ``word``: 1 up to 5 letters, 2 from 6 (Elasticsearch's AUTO)."""
     return 1 if len(word) <= 5 else 2
+
+
+def misspelt(word: str) -> bool:
+    """Whether the lower-case English ``word`` is no word WordNet knows but lies one edit
+    (OSA: a transposition is one) from one with the same first letter ("lenght" of
+    "length", "recyle" of "recycle"): a typo, which names nothing the documents lack. Two
+    edits reach too far ("webhook" is two from "webfoot"): a word of its own stays one.
+    False for a word of fewer than ``MIN_LENGTH`` letters."""
+    if len(word) < MIN_LENGTH or not word.isalpha() or not word.islower() or known_word(word):
+        return False
+    near = process.extractOne(word, words_starting(word[0]), scorer=OSA.distance,
+                              score_cutoff=1)
+    return near is not None
 
 
 def correction(word: str, candidates: Sequence[str],

@@ -221,6 +221,17 @@ def known_word(word: str) -> bool:
     return any(morphy(word.lower(), pos) for pos in ("noun", "verb", "adj", "adv"))
 
 
+@lru_cache(maxsize=32)
+def words_starting(letter: str) -> tuple[str, ...]:
+    """WordNet's one-word lemmas (any part of speech) that start with ``letter``, sorted;
+    () without ``wn``. For telling a misspelling from an unknown word."""
+    wordnet = _wordnet()
+    if wordnet is None:
+        return ()
+    return tuple(sorted({w for index in wordnet.index.values() for w in index
+                         if w[:1] == letter and w.isalpha()}))
+
+
 def irregular_bases(word: str) -> tuple[str, ...]:
     """The base forms WordNet's verb exception list gives an irregular English form ("lost"
     -> lose, "forgot" -> forget, "paid" -> pay); () for any other word, or without ``wn``."""

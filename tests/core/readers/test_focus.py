@@ -287,3 +287,12 @@ async def test_a_later_yes_no_ask_still_names_what_no_source_has() -> None:
                       title="前台服务", language="zh")
     assert await _answer("前台工作时间是几点到几点？我晚上能把自行车寄存在那里吗？", (desk,)) == (
         "前台的工作时间为工作日 8:30 至 19:00[1]。\n\n资料未涵盖：找到的资料中没有出现“自行车”。")
+
+
+async def test_a_typo_the_index_cannot_correct_is_never_named_as_missing() -> None:
+    # before: "Not covered: none of the sources found uses the word “lenght”." alone
+    trial = make_block(1, "A free trial runs for 30 days and needs no credit card.",
+                       title="Free trial")
+    rule = make_block(2, "Passwords must be at least 12 characters long.", title="Passwords")
+    assert await _answer("how many characters must a password have, minimum lenght?",
+                         (trial, rule)) == "Passwords must be at least 12 characters long. [2]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.text.spelling import corrected
+from kbqa.core.text.spelling import corrected, misspelt
 
 INDEX = {"expense": 40, "annual": 12, "recycle": 5, "password": 9, "variation": 2,
          "location": 7, "cap": 3, "spot": 4, "expanse": 1, "user": 6}
@@ -42,3 +42,19 @@ def test_real_words_names_and_acronyms_are_left_as_typed(query: str) -> None:
 
 def test_the_corrections_are_reported_as_typed() -> None:
     assert _correct("Expence limits?")[1] == {"Expence": "expense"}
+
+
+@pytest.mark.parametrize(
+    ("word", "typo"),
+    [
+        ("lenght", True),  # a transposition of "length"
+        ("recyle", True),
+        ("passwrod", True),
+        ("webhook", False),  # two edits from "webfoot": a word of its own
+        ("vacation", False),  # a word WordNet knows
+        ("Okta", False),  # a capital marks a name
+        ("sso", False),  # too short to tell
+    ],
+)
+def test_a_typo_is_told_from_a_word_of_its_own(word: str, typo: bool) -> None:
+    assert misspelt(word) is typo

@@ -34,6 +34,7 @@ from kbqa.core.readers.extractive.question import (
     verbs_after,
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.text.spelling import misspelt
 from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
     known_word,
@@ -81,6 +82,10 @@ def nameable(term: str, question: str) -> bool:
     # a stop-list word WordNet does not know ("whats", "dont", "youre": a contraction typed
     # without its apostrophe) is grammar, never a thing; "bill" and "system" are nouns
     if surface and all(is_question_word(w) and not known_word(w) for w in surface):
+        return False
+    # nor a typo ("lenght", "theres"): the asker's slip, not a thing the documents lack
+    typed = re.findall(r"[A-Za-z]+", question)  # a capital marks a name ("Okta"), kept
+    if surface and all(misspelt(w) and w in typed for w in surface):
         return False
     # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
     if surface and all(w in _phrase_words(question) for w in surface):
