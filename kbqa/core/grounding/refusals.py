@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbqa.core.context.assembly import leading_blocks
+from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
 from kbqa.core.types import (
     Block,
@@ -278,6 +278,19 @@ def document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
 
 
 def closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
-    """The documents of the best hits, best first, for a low-score refusal to name."""
-    return tuple(DocumentRef(h.chunk.doc_id, h.chunk.title, h.chunk.updated,
-                             h.chunk.source_url, h.chunk.chunk_id) for h in hits[:3])
+    """The documents of the best hits, best first, for a low-score refusal to name: at most
+    ``MAX_CLOSEST``, each once, and only hits scoring at least ``LEADING_SCORE_SHARE`` of
+    the best, as the no-support refusal's leading blocks (a tester was pointed from a
+    vacation question to "Open API: rate limits", far behind the leave policy)."""
+    top = max((h.score for h in hits), default=0.0)
+    seen: dict[str, DocumentRef] = {}
+    for h in sorted(hits, key=lambda h: -h.score):
+        if h.score < LEADING_SCORE_SHARE * top or len(seen) == MAX_CLOSEST:
+            break
+        c = h.chunk
+        seen.setdefault(c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url,
+                                              c.chunk_id))
+    return tuple(seen.values())
+
+
+MAX_CLOSEST = 3  # documents a low-score refusal names

@@ -5,12 +5,13 @@ import pytest
 from kbqa.core.grounding.refusals import (
     authority_notice,
     authority_notices,
+    closest_documents,
     partial_notice,
     refuse_conflict,
     refuse_low_score,
     refuse_no_support,
 )
-from kbqa.core.types import Conflict, ConflictSide, DocumentRef, Language
+from kbqa.core.types import Chunk, Conflict, ConflictSide, DocumentRef, Language, ScoredChunk
 
 FAQ = ConflictSide(1, "faq#c01", "faq", "Upload FAQ", "2025-03-01", "faq", "200 MB")
 POLICY = ConflictSide(2, "pol#c01", "pol", "Upload policy", "2024-01-10", "policy", "100 MB")
@@ -177,3 +178,14 @@ def test_a_weaker_source_that_agrees_with_the_answer_is_not_listed_against_it() 
         "Answered from the policy “P”. “M”, a less authoritative source, says 60 days. Ask the "
         "document owner if in doubt."
     ]
+
+
+def _hit(doc_id: str, score: float, part: int = 1) -> ScoredChunk:
+    return ScoredChunk(Chunk(f"{doc_id}#c0{part}", doc_id, doc_id.title(), "text"), score)
+
+
+def test_low_score_names_only_documents_near_the_best_each_once() -> None:
+    # before: the top three hits, a document twice and one far behind ("Open API" for a
+    # vacation question)
+    hits = [_hit("leave", 4.0), _hit("leave", 3.8, 2), _hit("equipment", 2.2), _hit("api", 1.1)]
+    assert [d.doc_id for d in closest_documents(hits)] == ["leave", "equipment"]
