@@ -123,14 +123,20 @@ def find_conflicts(
     bridge = Bridge.of(detect_language(question), every, question)
     bridged_values = _values_by_document([bridge.mention(m) for m in mentions])
     bridged_clauses = bridge.clauses(every, own_clauses)
+    # whether two values of two languages name other things is read in English: a Chinese
+    # word bridges to a few English glosses, an English word to every Chinese word glossed
+    # with it, whose many alternatives look like words of another subject
+    english = bridge if bridge.language == "en" else Bridge.of("en", every, question)
+    english_clauses = english.clauses(every, own_clauses)
     best: dict[tuple[str, str, str], Conflict] = {}
     documents = _documents(every)
     asked_text = asked_groups(normalise(question))
     kept = [m for m in mentions if not _of_another_subject(m, asked_text, documents)]
     for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
         if bridge.crosses(a, b):
-            conflict = _pair_conflict(bridge.mention(a), bridge.mention(b), bridged_values,
-                                      asked, bridged_clauses)
+            conflict = _pair_conflict(
+                bridge.mention(a), bridge.mention(b), bridged_values, asked, bridged_clauses,
+                subjects=(english.mention(a), english.mention(b), english_clauses))
         else:
             conflict = _pair_conflict(a, b, values, asked, own_clauses)
         if conflict is None:
@@ -189,7 +195,10 @@ def _pair_conflict(
     values: _Values,
     asked: Asked,
     own_clauses: dict[str, list[frozenset[str]]],
+    subjects: tuple[Mention, Mention, dict[str, list[frozenset[str]]]] | None = None,
 ) -> Conflict | None:
+    """A conflict between ``a`` and ``b``, or None; ``subjects`` are the two mentions and
+    the clauses ``_other_subjects`` reads instead (a pair of two languages, in English)."""
     qa, qb = a.quantity, b.quantity
     if a.block.doc_id == b.block.doc_id or qa.unit != qb.unit or qa.same_value(qb):
         return None
@@ -206,7 +215,8 @@ def _pair_conflict(
         return None  # two events' dates share their words ("Spider-Man released ..."): only
         # one statement given two dates is a disagreement
     elif len(shared) >= MIN_SHARED_TERMS:
-        if not _about_question(shared, a, b, asked) or _other_subjects(a, b, own_clauses):
+        if not _about_question(shared, a, b, asked) or _other_subjects(
+                *(subjects or (a, b, own_clauses))):
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
