@@ -49,6 +49,7 @@ from kbqa.core.retrieval.focus_zh import (
     subject_zh,
     thing_focus_zh,
 )
+from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Turn
 
@@ -116,6 +117,11 @@ def _focus_phrase_en(topic: str) -> str:
     runs = content_runs(topic)
     if not runs:
         return ""
+    # the first run naming a thing ("unused days" of "can I carry over unused days?", not
+    # the verb "carry"): two words or more, or one WordNet reads rather as a noun; else the
+    # first run
+    things = [r for r in runs if _names_thing(without_participle(topic[r[0]:r[1]]))]
+    runs = runs[runs.index(things[0]):] if things else runs
     start, end = runs[0]
     phrase = without_participle(topic[start:end])
     for a, b in runs[1:]:
@@ -125,6 +131,11 @@ def _focus_phrase_en(topic: str) -> str:
         # "deleted files kept in the recycle bin": the participle inside goes too
         phrase, end = f"{phrase}{topic[end:a]}{topic[a:b]}", b
     return without_participle(phrase)
+
+
+def _names_thing(run: str) -> bool:
+    words = _EN_WORD_RE.findall(run)
+    return len(words) > 1 or (bool(words) and thesaurus.rather_noun(words[0]))
 
 
 def _replace_pronoun_en(body: str, topic: str) -> str | None:

