@@ -55,6 +55,11 @@ class AnswerOutcome:
     def text(self) -> str:
         return " ".join(s["text"] for s in self.sentences)
 
+    def shown(self) -> dict[str, Any]:
+        """The assistant message's columns for what was shown so far: ``text``,
+        ``citations``, ``sentences``."""
+        return {"text": self.text, "citations": self.citations(), "sentences": self.sentences}
+
     def citations(self) -> list[dict[str, Any]]:
         """The blocks actually cited by shown sentences, as ``{n, chunk_id, title, ...}``."""
         cited = {n for s in self.sentences for n in s["citations"]}

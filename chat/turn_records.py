@@ -29,13 +29,14 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_noop
 
 from chat.models import Conversation, Message, Trace
+from chat.outcomes import AnswerOutcome
 from kbqa.core.records import TraceRecorder
-from kbqa.db import rows_insert, rows_update, write_retried
+from kbqa.db import db_async, lock_lost, rows_insert, rows_update, write_retried
 
 # This server process, as stored on the pending traces it runs.
 WORKER = {"host": socket.gethostname(), "pid": os.getpid(), "token": uuid.uuid4().hex}
@@ -150,6 +151,22 @@ def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, An
         write_retried(write)
     finally:
         IN_FLIGHT.discard(record.trace_id)
+
+
+def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome) -> None:
+    """Write the sentences shown so far (``AnswerOutcome.shown``) to the turn's assistant
+    message while it is still pending, so a server killed before ``turn_finish`` leaves
+    them under the interrupted note. One statement; a write that loses a lock race is
+    skipped (the next checkpoint or ``turn_finish`` writes it all)."""
+    where = {"id": record.answer_message_id, "status": "pending"}
+    try:
+        rows_update(Message, outcome.shown(), where=where)
+    except DatabaseError as exc:
+        if not lock_lost(exc):
+            raise
+
+
+turn_checkpoint_db = db_async(turn_checkpoint)
 
 
 def trace_fields(trace: TraceRecorder) -> dict[str, Any]:

@@ -2,26 +2,24 @@
 
 ``answer_turn`` is an async generator. It checks the question (``question_checked``), checks
 that the asker may see the conversation (``chat.selectors.conversation_visible``: one you
-cannot see is "not found", like a missing one), loads its history, builds the provider, stores the
-question, runs ``kbqa.core.pipeline.answer`` and yields ``TurnOpened`` then the core's typed
-events (``Meta``, ``Notice``, ``Sentence``, ``Dropped``, ``Refusal``, ``Error``, ``Done``).
-Whatever happens (answered, refused, provider error, client disconnect or cancel) the trace
-and the assistant message are stored (before ``Done`` is yielded, so "done" means stored)
-and a provider it built is closed. A failure outside
-the pipeline (which catches its own) becomes ``Error`` + ``Done(status="error")``: the one
-error outcome every front end renders.
+cannot see is "not found", like a missing one), loads its history, builds the provider,
+stores the question, runs ``kbqa.core.pipeline.answer`` and yields ``TurnOpened`` then the
+core's typed events (``Meta``, ``Notice``, ``Sentence``, ``Dropped``, ``Refusal``, ``Error``,
+``Done``). Whatever happens (answered, refused, provider error, client disconnect or cancel)
+the trace and the assistant message are stored (before ``Done`` is yielded, so "done" means
+stored) and a provider it built is closed. A failure outside the pipeline (which catches its
+own) becomes ``Error`` + ``Done(status="error")``: the one error outcome every front end
+renders.
 
 The websocket consumer, ``POST /api/answer`` (and ``/stream``), ``manage.py ask`` and
-``manage.py evaluate`` only render this stream. ``TurnRejected`` is raised before anything is
-stored or yielded. A ``limited`` request (the websocket and the API set it; the operator's
-``ask`` and ``evaluate`` do not) passes ``chat.limits`` first: questions per minute per user
-and per API token, one answer in flight per conversation; over a limit it is rejected
-("limited", with the seconds to wait) before any model call. Database work is in two
-``*_db`` helpers below, each one trip to the database threads (``kbqa.db``): everything
+``evaluate`` only render this stream. ``TurnRejected`` is raised before anything is stored
+or yielded. A ``limited`` request (websocket, API) passes ``chat.limits`` first (questions
+per minute per user and API token, one answer in flight per conversation) before any model
+call. Database work is in ``*_db`` helpers, one trip each to the database threads: all
 before the model is asked (``turn_open_db``), then the turn stored and its slot given back
-(``turn_close_db``); retrieval makes its own trips. In a conversation a turn writes twice, in
-short transactions (``chat.turn_records``: its start as "pending", then its end), never
-while the model streams.
+(``turn_close_db``). A turn writes its start ("pending") and end in short transactions
+(``chat.turn_records``); while a long answer streams, the shown sentences every
+``KBQA_CHECKPOINT_SECONDS`` (one statement), so a killed server leaves them.
 """
 
 from __future__ import annotations
@@ -48,13 +46,19 @@ from chat.pipeline_settings import (
 from chat.questions import TurnRejected, question_checked, question_text
 from chat.selectors import conversation_visible_pending
 from chat.services import conversation_history, trace_record
-from chat.turn_records import TurnRecord, turn_begin, turn_finish, turns_interrupted_close
+from chat.turn_records import (
+    TurnRecord,
+    turn_begin,
+    turn_checkpoint_db,
+    turn_finish,
+    turns_interrupted_close,
+)
 from kbqa.core.errors import KbqaError, gettext_noop
 from kbqa.core.pipeline import AnswerRequest, PipelineConfig, answer
 from kbqa.core.providers.base import Provider
 from kbqa.core.records import TraceRecorder
 from kbqa.core.retriever import Retriever
-from kbqa.core.types import EVERYONE, Audience, Done, Error, Event, Meta, Mode, Turn
+from kbqa.core.types import EVERYONE, Audience, Done, Error, Event, Meta, Mode, Sentence, Turn
 from kbqa.db import db_async
 from sources.retriever import KnowledgeBaseRetriever
 from sources.selectors import audience_for
@@ -232,13 +236,8 @@ def turn_close_db(
     trace.shown_error = outcome.error
     try:
         if stored.record is not None:
-            shown = {
-                "text": outcome.text,
-                "citations": outcome.citations(),
-                "sentences": outcome.sentences,
-                "refusal": outcome.refusal,
-                "status": outcome.status if outcome.status != "pending" else trace.status,
-            }
+            shown = {**outcome.shown(), "refusal": outcome.refusal,
+                     "status": outcome.status if outcome.status != "pending" else trace.status}
             turn_finish(record=stored.record, trace=trace, shown=shown)
         elif store_trace:
             trace_record(trace=trace, user=stored.user, conversation=stored.conversation)
@@ -325,6 +324,7 @@ async def answer_turn(
     provider = built
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started, saved = time.perf_counter(), False
+    checkpoint = started  # when the shown sentences were last written (turn_checkpoint)
 
     async def store() -> None:
         # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
@@ -350,6 +350,10 @@ async def answer_turn(
                     outcome.add(ev)
                     if isinstance(ev, Done):
                         await store()
+                    elif isinstance(ev, Sentence) and stored.record is not None and (
+                            time.perf_counter() - checkpoint >= settings.KBQA_CHECKPOINT_SECONDS):
+                        checkpoint = time.perf_counter()
+                        await turn_checkpoint_db(stored.record, outcome)
                     yield ev
         except Exception:
             log.exception("answer failed outside the pipeline")

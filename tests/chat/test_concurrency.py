@@ -73,9 +73,11 @@ def test_identical_uploads_at_once_both_resolve(production_db: Path) -> None:
 def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
     production_db: Path,
 ) -> None:
+    # every shown sentence is written at once here (the default waits 2 s between writes)
+    env = {**scenario_env(production_db), "KBQA_CHECKPOINT_SECONDS": "0"}
     server = subprocess.Popen(
         [sys.executable, "-m", "tests.chat.turn_scenarios", "stall"],
-        cwd=ROOT, env=scenario_env(production_db), stdout=subprocess.PIPE, text=True,
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True,
     )
     try:
         assert server.stdout is not None and server.stdout.readline().strip() == "streaming"
@@ -85,8 +87,11 @@ def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
     shown = scenario(production_db, "read")
     assert shown == {
         "page_status": 1,  # the bubble's footer says the answer was interrupted
-        # said once; no claim of sentences above (none were stored before the kill)
-        "page_error": "The server stopped before this answer was finished. You can ask again.",
+        # the verified sentence shown before the kill is still there, under the note
+        # (before: only the note; the sentence was written at the turn's end, never reached)
+        "page_error": "The server stopped before this answer was finished. Only the sentences "
+                      "above were verified. You can ask again.",
+        "page_sentence": True,
         "trace_model": True,  # stored when the turn began
         "trace": "interrupted",
         "note": turn_records.INTERRUPTED_NOTE,

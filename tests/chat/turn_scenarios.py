@@ -177,6 +177,7 @@ def stall() -> None:
 def read() -> dict[str, Any]:
     from django.contrib.auth import get_user_model
     from django.test import Client
+    from django.utils.html import escape
 
     from chat.models import Message, Trace
 
@@ -191,6 +192,8 @@ def read() -> dict[str, Any]:
     return {
         "page_status": page.count('data-status="interrupted"'),
         "page_error": " ".join(re.sub(r"<[^>]+>|^[^>]*>", " ", error).split()),
+        "page_sentence": bool(answer.sentences) and all(
+            escape(s["text"]) in page for s in answer.sentences),
         "trace_model": bool(trace.provider and trace.model),
         "trace": trace.status,
         "note": trace.data.get("interrupted", {}).get("note", ""),
