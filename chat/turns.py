@@ -18,8 +18,8 @@ per minute per user and API token, one answer in flight per conversation) before
 call. Database work is in ``*_db`` helpers, one trip each to the database threads: all
 before the model is asked (``turn_open_db``), then the turn stored and its slot given back
 (``turn_close_db``). A turn writes its start ("pending") and end in short transactions
-(``chat.turn_records``); while a long answer streams, the shown sentences every
-``KBQA_CHECKPOINT_SECONDS`` (one statement), so a killed server leaves them.
+(``chat.turn_records``); once sentences have been shown for ``KBQA_CHECKPOINT_SECONDS``,
+they are written every that many seconds (one statement), so a killed server leaves them.
 """
 
 from __future__ import annotations
@@ -65,9 +65,8 @@ from sources.selectors import audience_for
 
 log = logging.getLogger(__name__)
 
-FAILED = gettext_noop(
-    "The answer could not be produced because of an internal error; please try again."
-)
+FAILED = gettext_noop("The answer could not be produced because of an internal error; "
+                      "please try again.")
 SESSION_ENDED = gettext_noop("Your session has ended. Log in again to keep asking.")
 
 
@@ -324,7 +323,7 @@ async def answer_turn(
     provider = built
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started, saved = time.perf_counter(), False
-    checkpoint = started  # when the shown sentences were last written (turn_checkpoint)
+    checkpoint = 0.0  # the first sentence's time, then the last write's (turn_checkpoint)
 
     async def store() -> None:
         # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
@@ -350,10 +349,11 @@ async def answer_turn(
                     outcome.add(ev)
                     if isinstance(ev, Done):
                         await store()
-                    elif isinstance(ev, Sentence) and stored.record is not None and (
-                            time.perf_counter() - checkpoint >= settings.KBQA_CHECKPOINT_SECONDS):
-                        checkpoint = time.perf_counter()
-                        await turn_checkpoint_db(stored.record, outcome)
+                    elif isinstance(ev, Sentence) and stored.record is not None:
+                        checkpoint = checkpoint or time.perf_counter()
+                        if time.perf_counter() - checkpoint >= settings.KBQA_CHECKPOINT_SECONDS:
+                            checkpoint = time.perf_counter()
+                            await turn_checkpoint_db(stored.record, outcome)
                     yield ev
         except Exception:
             log.exception("answer failed outside the pipeline")

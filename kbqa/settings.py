@@ -166,9 +166,10 @@ TEMPLATES = [
 DATABASES = {"default": dj_database_url.config(default=f"sqlite:///{DATA_DIR / 'kbqa.sqlite3'}")}
 # Threads that run the ORM for async code (kbqa.db.db_async); each holds one connection.
 KBQA_DB_THREADS = env_int("KBQA_DB_THREADS", 16)
-# Seconds between writes of the sentences a turn has shown so far (chat.turn_records
-# ``turn_checkpoint``): a server killed mid-answer keeps them. An answer shorter than this
-# is written once, at its end, as before (the load bench's 1.3 s answers: no extra write).
+# Seconds between writes of the sentences a turn has shown so far, from its first sentence
+# (chat.turn_records ``turn_checkpoint``): a server killed mid-answer keeps them. An answer
+# streamed in less is written once, at its end, as before (the load bench's answers stream
+# in 1.3 s: no extra write, however late they start under load).
 KBQA_CHECKPOINT_SECONDS = env_float("KBQA_CHECKPOINT_SECONDS", 2.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool (Django 5.1+) instead of persistent connections, which Django advises
