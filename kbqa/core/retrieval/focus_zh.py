@@ -250,12 +250,12 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
     if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
         return None
     noun = tagged[0][0]
-    names = [(i, word) for i, (word, flag) in enumerate(_tagged(topic))
+    pairs = _tagged(topic)
+    names = [(i, word) for i, (word, flag) in enumerate(pairs)
              if flag == tagged[0][1] and word != noun]
     if not names:
         return None
-    words = [word for word, _ in _tagged(topic)]
-    led = [word for i, word in names if i and leads and words[i - 1] == leads[-1]]
+    led = [word for i, word in names if i and leads and pairs[i - 1][0] == leads[-1]]
     return f"{core(topic.replace((led or [names[0][1]])[0], noun, 1))}？"
 
 
