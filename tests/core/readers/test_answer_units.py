@@ -45,6 +45,10 @@ def test_how_long_and_duoj_ask_for_a_duration() -> None:
     assert not asks_duration("How long can a file name be?")
     assert asks_duration("How long is the free trial?")
     assert not asks_duration("How many calls are we allowed?")
+    # a second tester's wording: "supposed to be" is a length too; "supposed to last" a time
+    assert not asks_duration("how long is the pass phrase supposed to be")
+    assert not asks_duration("How long are user names required to be?")
+    assert asks_duration("How long is the free trial supposed to last?")
 
 
 def test_the_askers_units_come_from_their_own_values() -> None:

@@ -44,9 +44,11 @@ def asks_duration(ask: str) -> bool:
     return bool(_DURATION_ASK_RE.search(text)) and not _LENGTH_ASK_RE.search(text)
 
 
-# "How long must/can/should <it> be?": a length, as "How long can a file name be?".
+# "How long must/can/should <it> be?": a length, as "How long can a file name be?"; also
+# "how long is <it> supposed / meant / required to be?" (a tester's wording).
 _LENGTH_ASK_RE = re.compile(
-    r"\bhow long\s+(?:must|can|could|should|may|will|does|do|has|have)\s+(?:\w+\s+){1,4}"
+    r"\bhow long\s+(?:(?:must|can|could|should|may|will|does|do|has|have)\s+(?:\w+\s+){1,4}"
+    r"|(?:is|are)\s+(?:\w+\s+){1,4}(?:supposed|meant|required|expected|allowed)\s+to\s+)"
     r"be\s*[?.!]*\s*$", re.IGNORECASE)
 
 
