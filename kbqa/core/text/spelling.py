@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
@@ -53,6 +54,7 @@ def max_edits(word: str) -> int:
     return 1 if len(word) <= 5 else 2
 
 
+@lru_cache(maxsize=4096)
 def misspelt(word: str) -> bool:
     """Whether the lower-case English ``word`` is no word WordNet knows but lies one edit
     (OSA: a transposition is one) from one with the same first letter ("lenght" of

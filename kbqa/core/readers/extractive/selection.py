@@ -254,8 +254,9 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         absent = [t for t in absent if t != verb]
     scored = sorted(((scorer(c), c) for c in answering),
                     key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
-    later = set(expanded_question_terms(later_asks(question), terms, synonyms, translations,
-                                        bridges))
+    later_ask = later_asks(question)  # usually "": nothing to expand
+    later = set(expanded_question_terms(later_ask, terms, synonyms, translations, bridges)
+                if later_ask else ())
     facts = _Facts(qterms, present, absent, asked, len(pool),
                    [t for t in qterms if df[t] == 0 and t in later and t not in absent])
     lexical = _decide(question, blocks, scored, scorer, facts)
