@@ -85,3 +85,24 @@ def test_a_short_typed_question_wrapped_in_context_is_answered(
     """Before: declined, the sentence stating the value covered too few of the words of the
     context around the question (``scoring.on_topic``)."""
     assert expected in shown(converse(user, [question]))
+
+
+@pytest.mark.parametrize(("user", "question", "expected"), [
+    ("threshold-en", "The hotel and flights for the Berlin summit add up to €2,300 on one "
+     "claim. Is it enough that my line manager signs?", "head of your department"),
+    ("threshold-zh", "团建的费用报销一共 7200 元，直属经理批完就够了吗？", "部门负责人"),
+    ("threshold-weeks", "下个月想连着休三周年假，需要提前多久申请？", "提前两周"),
+    # Below the threshold the rule above it is not the asker's: the line manager approves.
+    ("threshold-below", "My claim for the team lunch is 800 euros. Who approves it?",
+     "line manager"),
+])
+def test_the_rule_above_a_threshold_the_askers_amount_exceeds_answers(
+    user: str, question: str, expected: str
+) -> None:
+    """Before: the line manager's approval of every claim, a hotel rate or a meal allowance
+    was quoted, or the question declined; the asker's own amount is what the rule for
+    "claims above EUR 1,000" / 单笔金额超过 5000 元 is about (``thresholds``)."""
+    text = shown(converse(user, [question]))
+    assert expected in text.split("\n")[0]
+    if user == "threshold-below":
+        assert "head of your department" not in text

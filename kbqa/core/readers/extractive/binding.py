@@ -85,6 +85,7 @@ from kbqa.core.readers.extractive.roles import (
 )
 from kbqa.core.readers.extractive.scope import other_scope
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.types import Block
 
@@ -216,6 +217,9 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         found = any(new_answer(kind, c.text, question) for c in chosen)
     else:
         found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
+    # The rule above a threshold the asker's own amount exceeds is bound to the question
+    # by that amount ("单笔金额超过 5000 元的…" for "我有张 6000 块的报销单").
+    found = found or any(meets_threshold(asker_amounts(question), c.text) for c in chosen)
     lead = chosen[0]
     if genre_ask(ask_clause(question)) and not any(classes(c.text) for c in chosen):
         return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is

@@ -190,7 +190,8 @@ def off_subject(question: str, best: int, blocks: Sequence[Block]) -> bool:
     them all: the sentence answers of something else, as the earlier question's focus. A
     block holding some of them ("systems" of "operating systems", "free trial" of "free
     trial last", where the run takes the verb) is about the thing."""
-    wanted = subject_words(question)
+    # A single Chinese character (``单`` of jieba's ``报销/单``) is a morpheme, no subject.
+    wanted = frozenset(w for w in subject_words(question) if w.isascii() or len(w) > 1)
     if not wanted:
         return False
     held = {b.n: wanted & _block_terms(b) for b in blocks}

@@ -19,6 +19,7 @@ from kbqa.core.readers.extractive.focus import AskKind, is_yes_no, new_answer
 from kbqa.core.readers.extractive.own_names import contradicts
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS, common, tagged
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.thresholds import meets_threshold
 from kbqa.core.readers.extractive.units import in_unit
 from kbqa.core.types import Block
 
@@ -114,10 +115,16 @@ class Scorer:
     # "keeps getting 429s"): a heading using them ("Working from home", "Getting an access
     # token") is about them, the question is not, so they stay light there too.
     unasked: frozenset[str] = frozenset()
+    # The asker's own amounts (``thresholds.asker_amounts``): a rule for amounts above a
+    # threshold they exceed is the rule for the asker's case.
+    amounts: tuple[tuple[float, str], ...] = ()
 
     def states(self, c: Candidate) -> bool:
         """Whether ``c`` states what the question asks for, with a span of its own (a
-        number in the asker's ``units`` when they are set)."""
+        number in the asker's ``units`` when they are set), or the rule for amounts above a
+        threshold the asker's own amount exceeds (``thresholds.meets_threshold``)."""
+        if meets_threshold(self.amounts, c.text):
+            return True
         return (self.kind != "other" and new_answer(self.kind, c.text, self.question)
                 and (not self.units or in_unit(c.terms, self.units, self.question)))
 
@@ -239,6 +246,11 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     n_groups = len({scorer.group.get(t, t) for t in scorer.weights})
     n_covered = len({scorer.group.get(t, t) for t in covered})
     if scorer.states(best) and 3 * n_covered >= n_groups and _asked_things(covered, scorer):
+        return True
+    # The rule for the asker's own amount ("Claims above EUR 1,000…" for "my claim is
+    # €1,400") is about the asker's case when it shares a word of substance with it.
+    if meets_threshold(scorer.amounts, best.text) and any(
+            scorer.salience.get(t, 1.0) >= 1.0 for t in covered):
         return True
     return 2 * n_covered >= n_groups or bool(rarest & covered)
 

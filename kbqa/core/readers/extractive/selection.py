@@ -97,6 +97,7 @@ from kbqa.core.readers.extractive.text import (
     candidates,
     list_items,
 )
+from kbqa.core.readers.extractive.thresholds import asker_amounts, threshold_first
 from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
@@ -243,7 +244,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                     synonym_groups(groups(present), {**synonyms, **(bridges or {})}),
                     names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
-                    focus, units, unasked)
+                    focus, units, unasked, asker_amounts(question))
     # A how-to question is answered only by an action for its task (``steps``).
     answering = pool
     if is_procedure(question, kind):
@@ -310,7 +311,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, absent, blocks), True)
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
-    deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+    # ...and the rule for the asker's own amount, when one states it (``thresholds``).
+    deciding = threshold_first(scored, scorer.amounts)
+    if deciding[0] is scored[0]:
+        deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     # ...and about its subject: one sharing only the asker's verbs and light words ("If you
     # lose a receipt…" for "do I lose those vacation days?") speaks of something else
     if deciding[0] is not scored[0] and _only_light(deciding[0][1], scorer, acts):

@@ -1,0 +1,83 @@
+"""The asker's own amount against a sentence's threshold: "My claim is €1,400. Is my
+manager's OK enough?" and "Claims above EUR 1,000 also need approval from the head of your
+department"; ``6800 块的报销单…还要谁批？`` and ``单笔金额超过 5000 元的，还需部门负责人审批``.
+
+A rule that applies above an amount (``above``, ``over``, ``more than``, ``exceeding``,
+``超过``, ``超出``, ``高于``, ``…以上``) is the rule for an asker whose amount is above it;
+the sentence naming the asker's case is the answer, however few of the question's other
+words it shares (the asker says "my boss", the policy "line manager"). Amounts are compared
+only in the same unit (``kbqa.core.text.quantities``: currencies never converted), or
+against a bare amount of the asker's (``八千多``, ``6000 块``: Chinese speech leaves the
+currency out or says 块) when the threshold is money.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kbqa.core.readers.extractive.text import Candidate
+from kbqa.core.text.quantities import chinese_number, extract_quantities
+
+_MONEY_UNITS = frozenset({"EUR", "USD", "CNY", "GBP", "JPY"})
+# Words that make the amount after them (before them: 以上) a lower bound of the rule.
+_ABOVE_BEFORE_RE = re.compile(
+    r"(?:\babove|\bover|\bmore than|\bexceed(?:s|ing)?|\bin excess of|超过|超出|高于|大于)\s*$",
+    re.IGNORECASE)
+_ABOVE_AFTER_RE = re.compile(r"^\s*(?:以上|or more\b)", re.IGNORECASE)
+# The asker's bare amount: digits or Chinese numerals, maybe with 块/元/多 after them.
+_BARE_RE = re.compile(
+    r"(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+(?:\.\d+)?(?=\s*万))"
+    r"(?=\s*(?:块|元|多|万|$|\W))|([一二两三四五六七八九十百千]{2,})(?=多|块|元)")
+_SCALE_RE = re.compile(r"\s*万")
+
+
+@lru_cache(maxsize=1024)
+def asker_amounts(question: str) -> tuple[tuple[float, str], ...]:
+    """The amounts ``question`` states, as (value, unit): a quantity with its unit, or a
+    bare amount (unit "") the asker leaves without one (``八千多``, ``6000 块``)."""
+    text = unicodedata.normalize("NFKC", question)
+    found = [(q.value, q.unit) for q in extract_quantities(text)]
+    for match in _BARE_RE.finditer(text):
+        digits, chinese = match.groups()
+        value = float(digits.replace(",", "")) if digits else chinese_number(chinese or "")
+        if value is None:
+            continue
+        if _SCALE_RE.match(text, match.end()):
+            value *= 10_000
+        if not any(abs(v - value) < 1e-9 for v, _ in found):
+            found.append((value, ""))
+    return tuple(found)
+
+
+def meets_threshold(amounts: tuple[tuple[float, str], ...], sentence: str) -> bool:
+    """Whether ``sentence`` states a rule for amounts above a threshold that one of the
+    asker's ``amounts`` (``asker_amounts``) exceeds, in the same unit (a bare amount
+    against money)."""
+    if not amounts:
+        return False
+    text = unicodedata.normalize("NFKC", sentence)
+    for q in extract_quantities(text):
+        above = (_ABOVE_BEFORE_RE.search(text[max(0, q.start - 16):q.start])
+                 or _ABOVE_AFTER_RE.match(text[q.end:]))
+        if not above:
+            continue
+        for value, unit in amounts:
+            same = unit == q.unit or (not unit and q.unit in _MONEY_UNITS)
+            if same and value > q.value:
+                return True
+    return False
+
+
+def threshold_first(scored: Sequence[tuple[float, Candidate]],
+                    amounts: tuple[tuple[float, str], ...]) -> list[tuple[float, Candidate]]:
+    """``scored`` (best first) with the best sentence stating the rule for the asker's
+    amount (``meets_threshold``) moved first: that rule decides the asker's case ("还要谁批？"
+    after "一共6800块": the rule above 5000 元, not the line manager's approval every claim
+    needs). Unchanged when none does."""
+    for i, (score, c) in enumerate(scored):
+        if score > 0 and meets_threshold(amounts, c.text):
+            return [scored[i], *scored[:i], *scored[i + 1:]]
+    return list(scored)

@@ -1,0 +1,39 @@
+"""The asker's own amount against a sentence's threshold (``readers.extractive.thresholds``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+
+ABOVE_EUR = "Claims above EUR 1,000 also need approval from the head of your department."
+ABOVE_CNY = "单笔金额超过 5000 元的，还需部门负责人审批。"
+
+
+@pytest.mark.parametrize(("question", "amounts"), [
+    ("My claim is €1,400. Is my manager's OK enough?", ((1400.0, "EUR"),)),
+    ("这次出差报销一共6800块，还要谁批吗？", ((6800.0, ""),)),
+    ("这次报销一共八千多，还要谁批吗？", ((8000.0, ""),)),
+    ("报销了 1.2万，要谁批？", ((12000.0, ""),)),
+    ("2025年的报销单要谁批？", ()),  # a year is no amount
+    ("How many days do I get?", ()),
+])
+def test_the_askers_amounts_are_read_with_or_without_a_currency(
+    question: str, amounts: tuple[tuple[float, str], ...]
+) -> None:
+    assert asker_amounts(question) == amounts
+
+
+@pytest.mark.parametrize(("question", "sentence", "met"), [
+    ("My claim is €1,400. Is that enough?", ABOVE_EUR, True),
+    ("My claim is €800. Who approves it?", ABOVE_EUR, False),  # below the threshold
+    ("My claim is $1,400. Who approves it?", ABOVE_EUR, False),  # another currency
+    ("我有张 6000 块的报销单，经理批了就行吗？", ABOVE_CNY, True),  # 块: money, unit left out
+    ("我有张 6000 块的报销单，经理批了就行吗？", "报销单由直属经理审批。", False),  # no threshold
+    ("想连休三周年假，要提前多久申请？", "连续休假超过一周的，请至少提前两周提交申请。", True),
+    ("Hotel is EUR 150 a night, ok?", "Hotels: up to EUR 170 per night.", False),  # a cap
+])
+def test_a_rule_above_a_threshold_is_met_only_by_a_larger_amount_in_its_unit(
+    question: str, sentence: str, met: bool
+) -> None:
+    assert meets_threshold(asker_amounts(question), sentence) is met
