@@ -32,6 +32,9 @@ def test_the_askers_amounts_are_read_with_or_without_a_currency(
     ("我有张 6000 块的报销单，经理批了就行吗？", "报销单由直属经理审批。", False),  # no threshold
     ("想连休三周年假，要提前多久申请？", "连续休假超过一周的，请至少提前两周提交申请。", True),
     ("Hotel is EUR 150 a night, ok?", "Hotels: up to EUR 170 per night.", False),  # a cap
+    ("一晚 560，是不是超标了？", "其他城市每晚不超过 500 元。", False),  # 不超过: a cap too
+    ("My claim is €1,400.", "Claims of not more than EUR 1,000 need one approval.", False),
+    ("报销了 1.2万，要谁批？", "金额在 1 万元以上的，还需财务总监审批。", True),  # 以上 after it
 ])
 def test_a_rule_above_a_threshold_is_met_only_by_a_larger_amount_in_its_unit(
     question: str, sentence: str, met: bool

@@ -26,6 +26,8 @@ _MONEY_UNITS = frozenset({"EUR", "USD", "CNY", "GBP", "JPY"})
 _ABOVE_BEFORE_RE = re.compile(
     r"(?:\babove|\bover|\bmore than|\bexceed(?:s|ing)?|\bin excess of|超过|超出|高于|大于)\s*$",
     re.IGNORECASE)
+# ...unless negated: "not more than", "no more than", 不超过, 未超过 cap the amount instead.
+_NEGATED_RE = re.compile(r"(?:\bno|\bnot|\bnever|不|未|没有?)\s*$", re.IGNORECASE)
 _ABOVE_AFTER_RE = re.compile(r"^\s*(?:以上|or more\b)", re.IGNORECASE)
 # The asker's bare amount: digits or Chinese numerals, maybe with 块/元/多 after them.
 _BARE_RE = re.compile(
@@ -60,9 +62,11 @@ def meets_threshold(amounts: tuple[tuple[float, str], ...], sentence: str) -> bo
         return False
     text = unicodedata.normalize("NFKC", sentence)
     for q in extract_quantities(text):
-        above = (_ABOVE_BEFORE_RE.search(text[max(0, q.start - 16):q.start])
-                 or _ABOVE_AFTER_RE.match(text[q.end:]))
-        if not above:
+        before = text[max(0, q.start - 24):q.start]
+        bound = _ABOVE_BEFORE_RE.search(before)
+        if bound and _NEGATED_RE.search(before[:bound.start()]):
+            continue  # 每晚不超过 500 元: a cap, not a threshold
+        if not (bound or _ABOVE_AFTER_RE.match(text[q.end:])):
             continue
         for value, unit in amounts:
             same = unit == q.unit or (not unit and q.unit in _MONEY_UNITS)
