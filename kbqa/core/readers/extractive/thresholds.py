@@ -60,19 +60,26 @@ def meets_threshold(amounts: tuple[tuple[float, str], ...], sentence: str) -> bo
     against money)."""
     if not amounts:
         return False
+    return any((unit == bound_unit or (not unit and bound_unit in _MONEY_UNITS))
+               and value > bound
+               for bound, bound_unit in _lower_bounds(sentence) for value, unit in amounts)
+
+
+@lru_cache(maxsize=4096)
+def _lower_bounds(sentence: str) -> tuple[tuple[float, str], ...]:
+    """The (value, unit) lower bounds ``sentence`` states ("above EUR 1,000", 超过 5000 元,
+    1 万元以上), negated ones (不超过, "not more than": caps) left out; kept per sentence,
+    as the scorer asks of each candidate several times."""
     text = unicodedata.normalize("NFKC", sentence)
+    bounds: list[tuple[float, str]] = []
     for q in extract_quantities(text):
         before = text[max(0, q.start - 24):q.start]
         bound = _ABOVE_BEFORE_RE.search(before)
         if bound and _NEGATED_RE.search(before[:bound.start()]):
             continue  # 每晚不超过 500 元: a cap, not a threshold
-        if not (bound or _ABOVE_AFTER_RE.match(text[q.end:])):
-            continue
-        for value, unit in amounts:
-            same = unit == q.unit or (not unit and q.unit in _MONEY_UNITS)
-            if same and value > q.value:
-                return True
-    return False
+        if bound or _ABOVE_AFTER_RE.match(text[q.end:]):
+            bounds.append((q.value, q.unit))
+    return tuple(bounds)
 
 
 def threshold_first(scored: Sequence[tuple[float, Candidate]],
