@@ -30,6 +30,14 @@ QUESTION_WORDS = frozenset(
 # elliptical "那管理员呢？", which only names a new subject for the previous question.
 QUESTION_WORDS_ZH = ("多长", "多久", "多少", "多大", "什么", "怎么", "怎样", "如何", "几", "哪",
                      "是否", "能否", "可以", "吗")
+# Words that open a turn in conversation without adding to it (discourse markers: Schiffrin,
+# "Discourse Markers", 1987): "ok and when does the money land?", "嗯，那病假呢？".
+DISCOURSE_MARKERS = ("ok", "okay", "alright", "all right", "oh", "hmm",
+                     "嗯", "哦", "噢", "好的", "好吧")
+_MARKERS_RE = "|".join(re.escape(m) for m in sorted(DISCOURSE_MARKERS, key=len, reverse=True))
+_DISCOURSE_RE = re.compile(
+    rf"^(?:(?:{_MARKERS_RE})(?:[\s,，.。!！…~]+|(?=[\u4e00-\u9fff])))+", re.IGNORECASE
+)
 BE_FORMS = frozenset("is are was were be been s".split())  # "there's": the regex splits at '
 PRONOUNS_EN = frozenset("it its they them their this that these those there".split())
 # Pronouns that always point outside the question; "this"/"that" are often determiners
@@ -76,8 +84,10 @@ def core(text: str) -> str:
 
 
 def strip_connector(text: str) -> tuple[str, bool]:
-    """``text`` without a leading connector ("and", "那"...), and whether there was one."""
-    stripped = text.strip()
+    """``text`` without a leading connector ("and", "那"...), and whether there was one.
+    A discourse marker before it ("ok and when…", "嗯，那…", ``DISCOURSE_MARKERS``) goes
+    too; alone it is no connector: "OK, how long is the trial?" stands on its own."""
+    stripped = _DISCOURSE_RE.sub("", text.strip(), count=1) or text.strip()
     lower = stripped.lower()
     for c in CONNECTORS_EN:
         if lower.startswith(c + " ") or lower.startswith(c + ","):

@@ -1,6 +1,7 @@
 """Follow-ups whose words were misread by kind: a verb-object phrase is no sibling noun
 (走审批 is going through the topic's 审批, not another 审批), and an acronym in capitals is
-no English stop word ("and what about IT?" asks about the IT department, not about "it").
+no English stop word ("and what about IT?" asks about the IT department, not about "it"),
+and a discourse marker ("ok", 嗯) hides no connector behind it.
 """
 
 from __future__ import annotations
@@ -115,3 +116,28 @@ def test_an_acronym_the_block_never_says_is_withheld() -> None:
     block = make_block(1, "The service desk replaces laptops every 4 years.")
     verdict = Verifier([block]).verify(parse_claim("IT replaces laptops every 4 years [1]."))
     assert (verdict.ok, verdict.unsupported) == (False, ("IT",))
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        ("How many days of annual leave do full-time employees get?",
+         "ok and what about sick leave?",
+         "How many days of sick leave do full-time employees get?"),
+        ("How many days of annual leave do full-time employees get?",
+         "Alright, and for part-timers?",
+         "How many days of annual leave do part-time employees get?"),
+        ("全职员工每年有多少天年假？", "嗯，那病假呢？", "全职员工每年有多少天病假？"),
+        ("全职员工每年有多少天年假？", "好的，那病假呢？", "全职员工每年有多少天病假？"),
+        ("全职员工每年有多少天年假？", "ok 那病假呢？", "全职员工每年有多少天病假？"),
+        # a marker alone is no connector: a question of its own stays one
+        ("How long is the free trial?", "OK, how do I cancel a subscription?",
+         "How do I cancel a subscription?"),
+    ],
+)
+def test_a_discourse_marker_before_the_follow_up_is_left_out(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    # before: "全职员工每嗯，那病假？" and "Ok and what about sick leave?" (the marker hid
+    # the connector, so the follow-up was pasted into the topic or read as a new question)
+    assert rewrite(topic, follow_up) == expected
