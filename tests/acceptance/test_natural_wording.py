@@ -106,3 +106,25 @@ def test_the_rule_above_a_threshold_the_askers_amount_exceeds_answers(
     assert expected in text.split("\n")[0]
     if user == "threshold-below":
         assert "head of your department" not in text
+
+
+@pytest.mark.parametrize(("user", "question"), [
+    ("quality-comfortable", "Is there a budget for a comfortable chair in my home office?"),
+    ("quality-ergonomic", "Does the company pay anything towards an ergonomic chair at home?"),
+])
+def test_an_adjective_describes_the_thing_asked_about_and_names_no_other_kind(
+    user: str, question: str
+) -> None:
+    # "a comfortable chair" may be the policy's "desk chair": an adjective says how the
+    # chair is, a noun before it ("desk") which kind it is. Both were refused, as if the
+    # policy spoke of another kind of chair.
+    text = shown(converse(user, [question]))
+    assert "home office allowance of EUR 300" in text
+
+
+def test_another_kind_named_by_an_adjective_is_still_another_kind() -> None:
+    # "part-time" against "Full-time employees receive 20 days": adjectives both, so the
+    # full-time figure is not the part-timers' answer on its own.
+    text = shown(converse("quality-part-time",
+                          ["How many days of annual leave do part-time employees get?"]))
+    assert "Part-time employees receive a share in proportion" in text

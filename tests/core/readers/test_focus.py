@@ -144,6 +144,12 @@ async def test_a_sentence_without_the_asked_year_is_no_answer() -> None:
         # 走审批 is an action (verb, verb), not a kind of approval that 额外审批 would rival
         ("在家办公的键盘坏了，换个新的要走审批吗？", {"走"},
          "键盘、鼠标等易耗配件损坏后，可以直接提交 IT 工单更换，无需额外审批。", False),
+        # an adjective says how the thing is; a noun before the head names a kind of it
+        ("Can I get a comfortable chair for home?", {"comfortabl"},
+         "The company pays EUR 300 for a desk chair.", False),
+        # two adjectives: another kind ("full-time" is no "part-time")
+        ("How many days do part-time employees get?", {"part-time"},
+         "Full-time employees receive 20 days of paid annual leave.", True),
     ],
 )
 def test_a_sentence_about_a_sibling_of_the_asked_thing(

@@ -19,6 +19,7 @@ from kbqa.core.readers.extractive.question import light_terms, tagged
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.thesaurus import morphy, only_modifier
 
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 _ANY_CJK_RE = re.compile(f"[\u3400-\u9fff{CJK_CHARS}]")  # ``tagged``'s test
@@ -68,7 +69,23 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> boo
     absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
     a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
     A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
-    return names_another_kind(_heads_after(question, absent), sentence)
+    return names_another_kind(_heads_after(question, absent), sentence,
+                              qualities=qualities(question))
+
+
+def qualities(question: str) -> frozenset[str]:
+    """The English ask's modifiers that WordNet knows only as adjectives or adverbs
+    ("proper", "part-time", ``thesaurus.only_modifier``), folded as ``_heads_after`` folds
+    them; empty for Chinese."""
+    ask = ask_clause(question)
+    if tagged(ask):
+        return frozenset()
+    return frozenset(fold(stem(w.lower())) for w in _LATIN_RE.findall(ask) if only_modifier(w))
+
+
+def _noun(word: str) -> bool:
+    """Whether WordNet knows the English ``word`` as a noun ("desk"; not "full-time")."""
+    return not only_modifier(word) and bool(morphy(word.lower(), "noun"))
 
 
 def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
@@ -91,19 +108,26 @@ def _zh_focus_pair(question: str) -> list[tuple[str, str]]:
 
 
 def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
-                       own: frozenset[str] = frozenset()) -> bool:
+                       own: frozenset[str] = frozenset(),
+                       qualities: frozenset[str] = frozenset()) -> bool:
     """Whether ``sentence`` names a head of ``pairs`` with another modifier (not one of the
     question's own terms, ``own``: "unused leave" is the asked "unused annual leave") and
-    never the
-    asked one (``names_a_sibling``'s test for given (modifier, head) pairs)."""
+    never the asked one (``names_a_sibling``'s test for given (modifier, head) pairs).
+
+    A modifier in ``qualities`` (``qualities``: an adjective, "a proper chair") describes the
+    thing, while a noun before the head ("desk chair") names a kind of it: a proper chair
+    may be a desk chair, so only another adjective ("full-time" for "part-time") is another
+    kind of it."""
     words, low = _phrase_words(sentence)
     if words is not None:
         asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
+        spelled = _LATIN_RE.findall(low)  # the words as written, one per folded word
         for modifier, head in pairs:
             if modifier in words:
                 continue
-            before = [a for a, b in zip(words, words[1:], strict=False) if b == head]
-            if any(a not in asked and not is_question_word(a) for a in before):
+            before = [i for i, b in enumerate(words[1:]) if b == head]
+            if any(words[i] not in asked and not is_question_word(words[i])
+                   and not (modifier in qualities and _noun(spelled[i])) for i in before):
                 return True
         return False
     for modifier, head in pairs:
