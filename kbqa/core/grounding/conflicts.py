@@ -126,17 +126,17 @@ def find_conflicts(
     # whether two values of two languages name other things is read in English: a Chinese
     # word bridges to a few English glosses, an English word to every Chinese word glossed
     # with it, whose many alternatives look like words of another subject
-    english: list[tuple[Bridge, dict[str, list[frozenset[str]]]]] = []  # built when needed
+    english: tuple[Bridge, dict[str, list[frozenset[str]]]] | None = None  # when needed
     best: dict[tuple[str, str, str], Conflict] = {}
     documents = _documents(every)
     asked_text = asked_groups(normalise(question))
     kept = [m for m in mentions if not _of_another_subject(m, asked_text, documents)]
     for a, b in combinations(sorted(kept, key=lambda m: m.block.n), 2):
         if bridge.crosses(a, b):
-            if not english:
+            if english is None:
                 into = bridge if bridge.language == "en" else Bridge.of("en", every, question)
-                english.append((into, into.clauses(every, own_clauses)))
-            en, en_clauses = english[0]
+                english = (into, into.clauses(every, own_clauses))
+            en, en_clauses = english
             conflict = _pair_conflict(
                 bridge.mention(a), bridge.mention(b), bridged_values, asked, bridged_clauses,
                 subjects=(en.mention(a), en.mention(b), en_clauses))

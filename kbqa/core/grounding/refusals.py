@@ -277,6 +277,9 @@ def document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
     return tuple(seen.values())
 
 
+MAX_CLOSEST = 3  # documents a low-score refusal names
+
+
 def closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
     """The documents of the best hits, best first, for a low-score refusal to name: at most
     ``MAX_CLOSEST``, each once, and only hits scoring at least ``LEADING_SCORE_SHARE`` of
@@ -292,5 +295,3 @@ def closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
                                               c.chunk_id))
     return tuple(seen.values())
 
-
-MAX_CLOSEST = 3  # documents a low-score refusal names

@@ -18,6 +18,7 @@ from kbqa.core.retrieval.ellipsis import (
     topic_words,
 )
 from kbqa.core.text.normalise import has_cjk
+from kbqa.core.text.terms import pos_tags
 
 TRAILING_PARTICLE_ZH_RE = re.compile(r"(呢|吗|啊|呀)$")
 # Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier
@@ -250,20 +251,13 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
     if len(tagged) != 1 or tagged[0][1] not in _NAME_TAGS:
         return None
     noun = tagged[0][0]
-    pairs = _tagged(topic)
+    pairs = pos_tags(topic)
     names = [(i, word) for i, (word, flag) in enumerate(pairs)
              if flag == tagged[0][1] and word != noun]
     if not names:
         return None
     led = [word for i, word in names if i and leads and pairs[i - 1][0] == leads[-1]]
     return f"{core(topic.replace((led or [names[0][1]])[0], noun, 1))}？"
-
-
-def _tagged(text: str) -> list[tuple[str, str]]:
-    """jieba's (word, tag) pairs of ``text``."""
-    import jieba.posseg
-
-    return [(w.word, w.flag) for w in jieba.posseg.cut(text)]
 
 
 def combine_zh(rest: str, topic: str) -> str:

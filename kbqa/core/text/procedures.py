@@ -46,6 +46,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kbqa.core.text.terms import pos_tags
 from kbqa.core.text.thesaurus import morphy
 
 # --------------------------------------------------------------------------- questions
@@ -79,7 +80,7 @@ def asks_procedure(ask: str) -> bool:
     text = unicodedata.normalize("NFKC", ask).lower().replace("’", "'")
     if _EN_ASK_RE.search(text) or _ZH_ASK_RE.search(text):
         return True
-    words = _tagged(text)
+    words = pos_tags(text)
     for (word, _), (after, tag) in zip(words, words[1:], strict=False):
         if word in _ZH_HOW and after.strip() and after not in _ZH_NOT_HOW and not (
                 tag.startswith("d") or tag == "x"):
@@ -91,7 +92,7 @@ def asked_action(ask: str) -> str:
     """The Chinese word right after 怎么/如何/怎样/咋 in ``ask``: the action asked about
     (``重置`` of 如何重置密码, which jieba may tag as a noun), never a modifier of the
     object; "" when there is none."""
-    words = _tagged(unicodedata.normalize("NFKC", ask).lower())
+    words = pos_tags(unicodedata.normalize("NFKC", ask).lower())
     for (word, _), (after, tag) in zip(words, words[1:], strict=False):
         if word in _ZH_HOW and after.strip() and tag != "x" and after not in _ZH_NOT_HOW:
             return after
@@ -238,7 +239,7 @@ def reported(sentence: str) -> bool:
     text = unicodedata.normalize("NFKC", sentence)
     if not _CJK_RE.search(text):
         return bool(_EN_REPORTED_RE.search(text))
-    words = _tagged(text)
+    words = pos_tags(text)
     return any(word in _ZH_SAYING and (tag_before[:1] in ("n", "r") or tag_before == "nr")
                for (_, tag_before), (word, _) in zip(words, words[1:], strict=False))
 
@@ -268,7 +269,7 @@ def _zh_action(text: str) -> bool:
     clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
     opening = next((i for i, c in enumerate(clauses) if not _ZH_CONDITION_RE.search(c)), -1)
     for i, clause in enumerate(clauses):
-        words = [(w, t) for w, t in _tagged(clause) if w.strip()]
+        words = [(w, t) for w, t in pos_tags(clause) if w.strip()]
         if i == opening and _zh_opens_with_verb(words):
             return True
         if _zh_modal_verb(words):
@@ -356,14 +357,3 @@ def procedural_heading(heading: str) -> bool:
     """Whether section ``heading`` names a task ("How to reset your password", "Setting
     up 2FA", 如何开启两步验证？, 操作步骤): its list items are steps."""
     return bool(_HEADING_RE.search(unicodedata.normalize("NFKC", heading).strip()))
-
-
-@lru_cache(maxsize=2048)
-def _tagged(text: str) -> tuple[tuple[str, str], ...]:
-    """``(word, jieba tag)`` pairs of ``text``'s CJK text; () without CJK. Loads jieba's
-    part-of-speech model on first use (about 1 s)."""
-    if not _CJK_RE.search(text):
-        return ()
-    import jieba.posseg
-
-    return tuple((p.word, p.flag) for p in jieba.posseg.cut(text))

@@ -88,6 +88,8 @@ _CURRENCY_AFTER: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"(?:cny|rmb|yuan){_END}|元|块钱|人民币", "CNY"),
     )
 )
+# The units of money the extractor gives (ISO 4217 codes)
+CURRENCIES = frozenset(unit for _, unit in _CURRENCY_AFTER)
 # (pattern right before the number, unit): "$30", "USD 30", "€30", "EUR 30", "¥30", "RMB 30"
 _BEFORE = (
     (re.compile(r"(?:(?:\bus\s?)?\$|\busd)\s*$", re.IGNORECASE), "USD"),

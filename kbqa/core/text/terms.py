@@ -122,6 +122,21 @@ def _segmenter() -> Any:
     return _jieba
 
 
+_CJK_CHAR_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+@lru_cache(maxsize=2048)
+def pos_tags(text: str) -> tuple[tuple[str, str], ...]:
+    """jieba's ``(word, part-of-speech tag)`` pairs of ``text`` (ICTCLAS tags), as written;
+    () without CJK. Loads jieba's part-of-speech model on first use (about 1 s)."""
+    if not _CJK_CHAR_RE.search(text):
+        return ()
+    _segmenter()
+    import jieba.posseg
+
+    return tuple((p.word, p.flag) for p in jieba.posseg.cut(text))
+
+
 def jieba_words(text: str) -> list[str]:
     """jieba's words of ``text`` (accurate mode), from the one shared tokenizer."""
     return list(_segmenter().cut(text))

@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.text import Candidate
-from kbqa.core.text.quantities import chinese_number, extract_quantities
+from kbqa.core.text.quantities import CURRENCIES, chinese_number, extract_quantities
 
-_MONEY_UNITS = frozenset({"EUR", "USD", "CNY", "GBP", "JPY"})
 # Words that make the amount after them (before them: 以上) a lower bound of the rule.
 _ABOVE_BEFORE_RE = re.compile(
     r"(?:\babove|\bover|\bmore than|\bexceed(?:s|ing)?|\bin excess of|超过|超出|高于|大于)\s*$",
@@ -60,7 +59,7 @@ def meets_threshold(amounts: tuple[tuple[float, str], ...], sentence: str) -> bo
     against money)."""
     if not amounts:
         return False
-    return any((unit == bound_unit or (not unit and bound_unit in _MONEY_UNITS))
+    return any((unit == bound_unit or (not unit and bound_unit in CURRENCIES))
                and value > bound
                for bound, bound_unit in _lower_bounds(sentence) for value, unit in amounts)
 
