@@ -128,3 +128,29 @@ def test_another_kind_named_by_an_adjective_is_still_another_kind() -> None:
     text = shown(converse("quality-part-time",
                           ["How many days of annual leave do part-time employees get?"]))
     assert "Part-time employees receive a share in proportion" in text
+
+
+@pytest.mark.parametrize(("user", "question"), [
+    ("name-office", "What is the password for the Berlin office?"),
+    ("name-wifi", "Whats the wifi password for the Berlin office?"),
+])
+def test_a_name_no_document_mentions_is_refused_not_answered_about_something_else(
+    user: str, question: str
+) -> None:
+    # No document mentions Berlin; the sign-in page's password rules share "password" and
+    # the offices page shares "office", and answered as if the name were a detail.
+    events = converse(user, [question])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+
+
+def test_a_name_beside_one_the_documents_have_still_gets_the_half_they_answer() -> None:
+    text = shown(converse("name-half", [
+        "Comparing hotels for a trip: what's the nightly ceiling in Paris vs Hamburg?"]))
+    assert "EUR 240" in text
+
+
+def test_a_word_the_answer_meets_through_its_synonym_is_not_named_as_missing() -> None:
+    # "trips" is in no document; its WordNet synonym "travel" heads the hotel rates.
+    text = shown(converse("synonym-gap", ["What is the hotel limit per night on business trips?"]))
+    assert "EUR 170" in text
+    assert "trips" not in text

@@ -15,7 +15,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no
+from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
@@ -143,14 +143,36 @@ def _before_noun(word: str, question: str) -> bool:
                for a, b in _word_pairs(question))
 
 
-def too_specific(qterms: Sequence[str], absent: dict[str, float]) -> bool:
+def too_specific(qterms: Sequence[str], absent: dict[str, float],
+                 named: frozenset[str] = frozenset()) -> bool:
     """Whether the question asks about things no block mentions, so the blocks only share
     its general topic ("my mobile phone bill" against an expense policy): at least 2 of its
-    ``absent`` specific nouns (``asked_absent``), or more than a third of its specific terms.
-    "How long does the trial last?" with only "last" absent still gets an answer."""
+    ``absent`` specific nouns (``asked_absent``), or more than a third of its specific terms,
+    or one name qualifying a thing the blocks have (``named``: ``named_things``, "the
+    Berlin office"): no other word stands in for it. "How long does the trial last?" with
+    only "last" absent still gets an answer."""
     specific = [t for t in qterms if significant(t) and t not in ANSWER_TYPE_TERMS]
     nouns = [t for t, share in absent.items() if share == 1.0]
-    return len(nouns) >= 2 or (bool(nouns) and 3 * len(nouns) > len(specific))
+    return (len(nouns) >= 2 or (bool(nouns) and 3 * len(nouns) > len(specific))
+            or any(t in named for t in nouns))
+
+
+def named_things(question: str, qterms: Sequence[str], df: dict[str, int],
+                 n_blocks: int) -> frozenset[str]:
+    """The question's names (``focus.names``) that no block mentions and that qualify a
+    noun phrase whose later word the blocks have ("Berlin" of "the Berlin office"); none
+    when a block has another of its names ("Paris vs Hamburg" is half answered by the
+    Paris rate). A name alone ("在绵阳住一晚") may fall under the blocks' "其他城市"."""
+    named = names(question) & set(qterms)
+    if any(df[t] for t in named):
+        return frozenset()
+    heads = _heads(qterms, df, n_blocks)
+    return frozenset(t for t in named if modifies(t, question, heads))
+
+
+def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozenset[str]:
+    """The question's terms the blocks have, not common to most of them."""
+    return frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
 
 
 def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
@@ -171,11 +193,14 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     skip |= frozenset(t for t in qterms if any(t != w and t in w for w in asks))
     verbs = qualifiers(question)
     caps = acronyms(question)
-    heads = frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
+    heads = _heads(qterms, df, n_blocks)
+    # A name qualifies its noun phrase too, but only it says which one: "Berlin" of "the
+    # Berlin office" is what the blocks' "Rotterdam office" does not answer.
+    named = names(question)
     absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
               and not short_head(t, question)
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
-              and not modifies(t, question, heads)]
+              and (t in named or not modifies(t, question, heads))]
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
     verbs = verbs | english_verbs(question)
     return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}

@@ -15,6 +15,7 @@ from kbqa.core.readers.extractive.absent import (
     after_subject,
     asked_absent,
     leans_on_context,
+    named_things,
     points_back,
     too_specific,
 )
@@ -95,6 +96,7 @@ from kbqa.core.readers.extractive.text import (
     Candidate,
     Selection,
     candidates,
+    fold,
     list_items,
 )
 from kbqa.core.readers.extractive.thresholds import asker_amounts, threshold_first
@@ -213,7 +215,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
-    if not qterms or too_specific([t for t in qterms if t in ask], asked):
+    named = named_things(question, [t for t in qterms if t in ask], df, len(blocks))
+    if not qterms or too_specific([t for t in qterms if t in ask], asked, named):
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
             if not is_question(c.text) and not addresses_assistant(c.text)
@@ -259,7 +262,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     later = set(expanded_question_terms(later_ask, terms, synonyms, translations, bridges)
                 if later_ask else ())
     facts = _Facts(qterms, present, absent, asked, len(pool),
-                   [t for t in qterms if df[t] == 0 and t in later and t not in absent])
+                   [t for t in qterms if df[t] == 0 and t in later and t not in absent],
+                   {**synonyms, **(bridges or {})})
     lexical = _decide(question, blocks, scored, scorer, facts)
     # A sentence whose meaning stands out from all the others (semantic recall on) answers
     # when it passes the answer checks, even where the question's own words are absent;
@@ -292,6 +296,9 @@ class _Facts:
     # absent words of a later yes/no ask the answer does not decide (``focus.later_asks``):
     # named as uncovered beside an answer, never a reason to decline
     later_absent: list[str] = field(default_factory=list)
+    # each question term's synonyms and acronym forms that blocks have (``block_synonyms``,
+    # ``acronym_bridges``): a word met through one is answered, not missing
+    synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
@@ -340,6 +347,10 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     partial = [t for t in absent
                if t.isascii() or not in_matched_phrase(t, question, frozenset(present))]
     partial += facts.later_absent
+    # A word the answer meets through its synonym ("trash": the recycle bin) is answered.
+    said = frozenset().union(*(c.terms | c.heading | c.context for c in chosen))
+    partial = [t for t in partial
+               if not said & {*facts.synonyms.get(t, ()), *facts.synonyms.get(fold(t), ())}]
     # Beside an answer, an action after its subject ("if I enter the wrong password") is
     # no missing thing; a decline still names it ("…when I quit?").
     named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
