@@ -29,8 +29,11 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     """``(question, fabricate requested)`` from one frame. Raises InputRejected."""
     if text_data is None:
         raise InputRejected(_("Send the question as text."))
-    if len(text_data) > frame_limit():
-        raise InputRejected(_("This message is too large to read."))
+    if len(text_data) > frame_limit():  # not parsed: the question is surely too long
+        raise InputRejected(_(
+            "Your question is longer than the limit of %(limit)d characters. "
+            "Shorten it and send it again."
+        ) % {"limit": settings.KBQA_MAX_QUESTION_CHARS})
     try:
         data: Any = json.loads(text_data)
     except (ValueError, RecursionError):

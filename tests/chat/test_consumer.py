@@ -399,7 +399,9 @@ async def test_second_question_while_streaming_is_refused(
          "The question holds no words, only punctuation or symbols. Type it in words."),
         (json.dumps({"question": "<script>alert(1)</script>"}),
          "The question holds only markup tags, no words. Type it as text."),
-        ("x" * (frame_limit() + 1), "This message is too large to read."),
+        ("x" * (frame_limit() + 1),
+         f"Your question is longer than the limit of {settings.KBQA_MAX_QUESTION_CHARS} "
+         "characters. Shorten it and send it again."),
         (
             json.dumps({"question": "x" * (settings.KBQA_MAX_QUESTION_CHARS + 1)}),
             f"Your question is {settings.KBQA_MAX_QUESTION_CHARS + 1} characters long; "
