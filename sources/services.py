@@ -139,8 +139,13 @@ def _unreported(stage: IngestStage, fraction: float) -> None:
 
 
 def with_warnings(result: IngestResult, warnings: tuple[str, ...]) -> IngestResult:
-    """``result`` with the file's parse ``warnings`` before its own."""
-    return dataclass_replace(result, warnings=warnings + result.warnings) if warnings else result
+    """``result`` with the file's parse ``warnings`` before its own; a duplicate keeps its
+    own alone: nothing of the file was stored, so what its text holds ("sentences addressed
+    to the assistant are stored but never quoted") is about no document, and only hid the
+    "not added" line behind it."""
+    if not warnings or result.status == "duplicate":
+        return result
+    return dataclass_replace(result, warnings=warnings + result.warnings)
 
 
 def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:

@@ -181,5 +181,8 @@ def test_ingest_reports_unread_content(
         "quotas.docx: 1 embedded object was not read: only text is stored, and that content "
         "cannot be cited",
     )
-    call_command("ingest", str(write_file("quotas2.docx", data)))
+    # (another text: a copy of a stored one is not added, and says only that)
+    other = docx_with([para(run("Quotas for 2026 are in the sheet below.")),
+                       para(embedded_object())])
+    call_command("ingest", str(write_file("quotas2.docx", other)))
     assert "WARNING quotas2.docx: 1 embedded object was not read" in capsys.readouterr().err
