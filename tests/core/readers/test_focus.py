@@ -302,3 +302,19 @@ async def test_a_typo_the_index_cannot_correct_is_never_named_as_missing() -> No
     rule = make_block(2, "Passwords must be at least 12 characters long.", title="Passwords")
     assert await _answer("how many characters must a password have, minimum lenght?",
                          (trial, rule)) == "Passwords must be at least 12 characters long. [2]"
+
+
+@pytest.mark.parametrize(("question", "sentence", "expected"), [
+    ("When is the reimbursement paid?",
+     "It is paid together with the next monthly salary payment.", True),
+    ("报销款什么时候到账？", "报销款随下一个月的工资一并发放。", True),
+    ("When are claims checked?", "Finance checks approved claims within 5 working days.", True),
+    # a day, a date or a time of day is asked: a relative time does not name one
+    ("Which day of the month is the salary paid?",
+     "It is paid together with the next monthly salary payment.", False),
+    ("工资几号发？", "报销款随下一个月的工资一并发放。", False),
+])
+def test_a_time_relative_to_the_calendar_answers_when_but_not_which_day(
+    question: str, sentence: str, expected: bool
+) -> None:
+    assert new_answer("time", sentence, question) is expected

@@ -206,6 +206,17 @@ _TIME_SPAN_RE = re.compile(
     # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
     r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"
     r"|\d+\s?(?:分钟|小时|天|周|个月|年)(?:内|后|前|之内|以内)", re.IGNORECASE)
+# ...in working days, or to the calendar with no number ("the next monthly salary",
+# 随下一个月的工资, 次日):
+# it answers "when" (什么时候, 何时), not a question for a day, a date or a time of day
+# ("Which day of the month…", 哪天, 几点), nor for an event's 时间 (新片上映时间: news says
+# 当天, 下个月 of other things; RGB zh_refine +2 unsupported answers with it).
+_RELATIVE_TIME_RE = re.compile(
+    r"\b(?:within|after|in)\s+\d+\s*(?:working|business|calendar)\s+days?\b"
+    r"|\d+\s?个?工作日(?:内|后|之内|以内)"
+    r"|\b(?:next|following)\s+(?:day|week|month|monthly|year|quarter)\b"
+    r"|(?:下|次|本|每)一?个?(?:月|周|星期|季度)|次日|当天|当日|月底|月初|年底", re.IGNORECASE)
+_WHEN_RE = re.compile(r"\bwhen\b|什么时候|何时")
 
 
 # A yes/no ask: it opens with an auxiliary ("Can I ...?") or ends in 吗 or an A-not-A
@@ -350,7 +361,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     if kind == "name":
         return _states_proper_name(blanked, ("nr", "ns", "nt", "nz"))
     if kind == "time":
-        return bool(_TIME_SPAN_RE.search(blanked))
+        return bool(_TIME_SPAN_RE.search(blanked)) or (
+            bool(_WHEN_RE.search(question.lower())) and bool(_RELATIVE_TIME_RE.search(blanked)))
     if kind == "quantity" and owns_money(question) and answer_kind(
             ask_clause(question)) == "other":
         # "I have a 6,000 yuan claim, is my manager's OK enough?" is decided by the source's
