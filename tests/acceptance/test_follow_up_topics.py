@@ -76,3 +76,11 @@ def test_a_group_the_quoted_passage_does_not_mention_is_refused(
 def test_a_group_acting_in_a_question_is_still_answered_from_the_general_rule() -> None:
     events = converse("acting", ["Can administrators change the API rate limit to any value?"])
     assert "600" in shown(events)
+
+
+def test_a_follow_up_to_a_topic_the_documents_lack_is_refused_too() -> None:
+    # 团建 is in no document; the follow-up carries it as its topic and once met the
+    # client-meal limit through 每人 (per person) alone.
+    events = converse("teambuilding-zh", ["团建每人多少钱？", "超了怎么办？"])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+    assert "300" not in shown(events)

@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
@@ -28,6 +28,7 @@ from kbqa.core.readers.extractive.question import (
     function_words,
     light_terms,
     modifies,
+    question_terms,
     qualifiers,
     significant,
     tagged,
@@ -148,13 +149,14 @@ def too_specific(qterms: Sequence[str], absent: dict[str, float],
     """Whether the question asks about things no block mentions, so the blocks only share
     its general topic ("my mobile phone bill" against an expense policy): at least 2 of its
     ``absent`` specific nouns (``asked_absent``), or more than a third of its specific terms,
-    or one name qualifying a thing the blocks have (``named``: ``named_things``, "the
-    Berlin office"): no other word stands in for it. "How long does the trial last?" with
+    or one word of ``named``: a name qualifying a thing the blocks have (``named_things``,
+    "the Berlin office"), or a follow-up's carried topic (``absent_topic``): no other word
+    stands in for it. "How long does the trial last?" with
     only "last" absent still gets an answer."""
     specific = [t for t in qterms if significant(t) and t not in ANSWER_TYPE_TERMS]
     nouns = [t for t, share in absent.items() if share == 1.0]
     return (len(nouns) >= 2 or (bool(nouns) and 3 * len(nouns) > len(specific))
-            or any(t in named for t in nouns))
+            or any(t in named for t in absent))
 
 
 def named_things(question: str, qterms: Sequence[str], df: dict[str, int],
@@ -168,6 +170,26 @@ def named_things(question: str, qterms: Sequence[str], df: dict[str, int],
         return frozenset()
     heads = _heads(qterms, df, n_blocks)
     return frozenset(t for t in named if modifies(t, question, heads))
+
+
+# A standalone follow-up carries its earlier question's topic words in parentheses at its
+# end (``retrieval.standalone``: "超了怎么办（团建、每人、钱）？", "What if I go over (hotel
+# limit)?"): they are what the follow-up is about.
+_TOPIC_RE = re.compile(r"[（(]([^（）()]+)[）)]\s*[?？]?\s*$")
+
+
+def absent_topic(question: str, asked: dict[str, float],
+                 synonyms: Mapping[str, Sequence[str]]) -> frozenset[str]:
+    """The words of a follow-up's carried topic (its closing parenthesis) that no block
+    mentions (``asked``; any share: jieba tags a word listed alone unreliably, ``团建`` as
+    an adjective) nor meets through a synonym the blocks have: the earlier
+    question's thing, which the knowledge base lacks ("团建" of 团建每人多少钱, refused), so
+    the follow-up ("超了怎么办？") is about nothing the blocks hold either."""
+    found = _TOPIC_RE.search(question.strip())
+    if not found:
+        return frozenset()
+    return frozenset(t for t in question_terms(found.group(1))
+                     if t in asked and not synonyms.get(t))
 
 
 def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozenset[str]:

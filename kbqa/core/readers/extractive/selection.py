@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.readers.extractive.absent import (
+    absent_topic,
     after_subject,
     asked_absent,
     leans_on_context,
@@ -215,7 +216,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
-    named = named_things(question, [t for t in qterms if t in ask], df, len(blocks))
+    named = (named_things(question, [t for t in qterms if t in ask], df, len(blocks))
+             | absent_topic(question, asked, synonyms))
     if not qterms or too_specific([t for t in qterms if t in ask], asked, named):
         return Selection((), gap_names(question, absent, blocks), True)
     pool = [c for c in candidates(blocks)  # never a FAQ's question or an order to the assistant
