@@ -154,3 +154,10 @@ def test_a_word_the_answer_meets_through_its_synonym_is_not_named_as_missing() -
     text = shown(converse("synonym-gap", ["What is the hotel limit per night on business trips?"]))
     assert "EUR 170" in text
     assert "trips" not in text
+
+
+def test_a_misspelled_question_word_does_not_turn_into_a_topic() -> None:
+    # No document has a notice period; "lnog" read as "log" once answered with the API
+    # page's "find the exact request in their logs".
+    events = converse("typo-long", ["How lnog is the notice period?"])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]

@@ -18,7 +18,9 @@ is never turned into another one ("variation", "cap"):
   The first letter is kept, as Lucene's ``DirectSpellChecker`` does by default
   (``minPrefix`` 1, ``minQueryLength`` 4: ``MIN_LENGTH``): errors in it are rare.
 
-Among candidates the fewest edits win, then the word more chunks use (the word people
+Function words are candidates too (stopwords-iso's English list, the language's most
+frequent words): "How lnog is…" meant "long", not the index's "log". Among candidates the
+fewest edits win, then a function word, then the word more chunks use (the word people
 meant is the common one, Norvig 2007, "How to write a spelling corrector"), then the
 alphabet. Chinese is not corrected (a wrong character is usually a real word).
 """
@@ -32,7 +34,7 @@ from functools import lru_cache
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import is_question_word, question_words, stem
 from kbqa.core.text.thesaurus import known_word, words_starting
 
 MIN_LENGTH = 4
@@ -70,15 +72,22 @@ def misspelt(word: str) -> bool:
 
 def correction(word: str, candidates: Sequence[str],
                frequency: Callable[[str], int]) -> str | None:
-    """The closest of ``candidates`` (index terms) to the lower-case ``word`` within
-    ``max_edits``, ties broken by ``frequency`` (chunks using it) then the alphabet; None
-    when none is close enough."""
+    """The closest of ``candidates`` (index terms and function words) to the lower-case
+    ``word`` within ``max_edits``, ties broken by a function word first, then ``frequency``
+    (chunks using it), then the alphabet; None when none is close enough."""
     found = process.extract(word, candidates, scorer=OSA.distance,
                             score_cutoff=max_edits(word), limit=None)
     if not found:
         return None
-    best = min(found, key=lambda m: (m[1], -frequency(m[0]), m[0]))
+    best = min(found, key=lambda m: (m[1], not is_question_word(m[0]), -frequency(m[0]), m[0]))
     return str(best[0])
+
+
+@lru_cache(maxsize=32)
+def _function_words(letter: str) -> tuple[str, ...]:
+    """stopwords-iso's English words (``terms.question_words``) starting with ``letter``."""
+    return tuple(sorted(w for w in question_words() if w.isascii() and w.isalpha()
+                        and w.startswith(letter)))
 
 
 def corrected(query: str, known: Callable[[str], bool],
@@ -99,7 +108,7 @@ def corrected(query: str, known: Callable[[str], bool],
         if (len(low) < MIN_LENGTH or named or (typed.isupper() and len(typed) > 1)
                 or is_question_word(low) or known(term) or known_word(low)):
             return typed
-        found = correction(term, candidates(low[0]), frequency)
+        found = correction(term, [*candidates(low[0]), *_function_words(low[0])], frequency)
         if found is None or found == term:
             return typed
         fixes[typed] = found

@@ -7,7 +7,7 @@ import pytest
 from kbqa.core.text.spelling import corrected, misspelt
 
 INDEX = {"expense": 40, "annual": 12, "recycle": 5, "password": 9, "variation": 2,
-         "location": 7, "cap": 3, "spot": 4, "expanse": 1, "user": 6}
+         "location": 7, "cap": 3, "spot": 4, "expanse": 1, "user": 6, "log": 30}
 
 
 def _correct(query: str) -> tuple[str, dict[str, str]]:
@@ -58,3 +58,10 @@ def test_the_corrections_are_reported_as_typed() -> None:
 )
 def test_a_typo_is_told_from_a_word_of_its_own(word: str, typo: bool) -> None:
     assert misspelt(word) is typo
+
+
+def test_a_misspelled_function_word_is_read_as_it_not_as_a_content_word_one_edit_away(
+) -> None:
+    # "lnog" is one edit from the index's frequent "log" (a letter left out) and from
+    # "long" (two letters swapped): the question meant "how long", not "how log".
+    assert _correct("How lnog is the notice period?")[0] == "How long is the notice period?"
