@@ -31,7 +31,7 @@ from kbqa.core.text.terms import (
     stem,
     terms,
 )
-from kbqa.core.text.thesaurus import mostly_noun
+from kbqa.core.text.thesaurus import known_word, mostly_noun
 
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
 
@@ -276,8 +276,11 @@ def phrases(question: str) -> tuple[tuple[str, ...], ...]:
     else:
         text = unicodedata.normalize("NFKC", question)
         acronyms = acronym_starts(text)  # "IT" is an acronym, not the stop word "it"
+        # a function word WordNet knows in no part of speech ("per", "via", "during")
+        # ends a phrase as a stop word does: "team building budget | per | person"
         words = [(m.group().lower(),
-                  m.group().isalpha() and not is_stop_en(m.group(), m.start() in acronyms))
+                  m.group().isalpha() and not is_stop_en(m.group(), m.start() in acronyms)
+                  and not _function_word(m.group().lower()))
                  for m in _WORD_RE.finditer(text)]
     out: list[tuple[str, ...]] = []
     run: list[str] = []
@@ -290,11 +293,19 @@ def phrases(question: str) -> tuple[tuple[str, ...], ...]:
     return tuple(out)
 
 
+def _function_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a stopwords-iso word WordNet does not know as a
+    noun, verb, adjective or adverb: a preposition, pronoun or conjunction."""
+    return is_question_word(word) and not known_word(word)
+
+
 def modifies(term: str, question: str, heads: frozenset[str]) -> bool:
-    """Whether absent ``term`` qualifies a noun phrase of ``question`` that has a word in
-    ``heads`` after it (``医生`` in ``医生证明``: the blocks' ``医院证明`` answers it)."""
+    """Whether absent ``term`` qualifies a noun phrase of ``question`` whose head, its last
+    word, is in ``heads`` (``医生`` in ``医生证明``: the blocks' ``医院证明`` answers it); a
+    word between them is no head ("team" of "team building budget", with "builds" in a
+    block and no budget, qualifies nothing the blocks have)."""
     for phrase in phrases(question):
-        if term in phrase and any(w in heads for w in phrase[phrase.index(term) + 1:]):
+        if term in phrase and term != phrase[-1] and phrase[-1] in heads:
             return True
     return False
 
