@@ -239,7 +239,11 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
     """Every showable sentence of every block's original text, in block then reading order."""
     ranks = {b.n: i for i, b in enumerate(sorted(blocks, key=lambda b: (-b.score, b.n)))}
     out: list[Candidate] = []
+    titles = {b.chunk.doc_id: b.chunk.title for b in blocks if b.chunk.title.strip()}
     for block in blocks:
+        # Another block's document named by its title ("read … the annual leave and sick
+        # leave policy") is a pointer to it: its words say nothing here, the document does.
+        others = [t for d, t in titles.items() if d != block.chunk.doc_id]
         context = folded_terms(f"{block.chunk.section}\n{block.chunk.title}")
         # The first sentence under a section heading is introduced by it (not by a
         # heading that only repeats the document title).
@@ -248,7 +252,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
             heading = None
         for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
-            found = folded_terms(text)
+            found = folded_terms(without_titles(text, others))
             if text and _quotable(text, found):
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
@@ -256,6 +260,22 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                                      heading or frozenset()))
                 heading = None
     return out
+
+
+def without_titles(text: str, titles: Sequence[str]) -> str:
+    """``text`` with each of ``titles`` it names (any case, NFKC) blanked."""
+    if not titles:
+        return text
+    folded = unicodedata.normalize("NFKC", text)
+    low = folded.lower()
+    for title in titles:
+        key = unicodedata.normalize("NFKC", title).lower()
+        at = low.find(key)
+        while at >= 0:
+            folded = folded[:at] + " " * len(key) + folded[at + len(key):]
+            low = folded.lower()
+            at = low.find(key)
+    return folded
 
 
 def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
