@@ -161,3 +161,24 @@ def test_a_misspelled_question_word_does_not_turn_into_a_topic() -> None:
     # page's "find the exact request in their logs".
     events = converse("typo-long", ["How lnog is the notice period?"])
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+
+
+@pytest.mark.parametrize(("user", "question"), [
+    ("team-short", "team building budget per person?"),
+    ("team-long", "What is the team building budget per person?"),
+])
+def test_a_thing_the_documents_lack_is_not_answered_by_a_limit_per_person_of_another(
+    user: str, question: str
+) -> None:
+    # No document has a team-building budget; "per person" met the client-meal limit and
+    # "team" passed as a mere qualifier of "building" (a block says "builds").
+    events = converse(user, [question])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
+
+
+def test_a_sentence_pointing_to_another_document_by_its_title_does_not_answer_for_it() -> None:
+    # The onboarding guide's "Read … the annual leave and sick leave policy" shares "sick"
+    # only through that policy's title; the policy itself says what to do.
+    text = shown(converse("pointer", ["What should I do when I am sick?"]))
+    assert "tell your manager" in text
+    assert "Read the policies" not in text
