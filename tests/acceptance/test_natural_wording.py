@@ -182,3 +182,16 @@ def test_a_sentence_pointing_to_another_document_by_its_title_does_not_answer_fo
     text = shown(converse("pointer", ["What should I do when I am sick?"]))
     assert "tell your manager" in text
     assert "Read the policies" not in text
+
+
+@pytest.mark.parametrize(("user", "question", "expected"), [
+    ("when-taxi", "When are taxis reimbursed?", "when no reasonable public transport exists"),
+    ("when-note", "When do I need a doctor's note?", "more than 3 consecutive days"),
+])
+def test_when_a_rule_applies_is_answered_by_its_condition(
+    user: str, question: str, expected: str
+) -> None:
+    # "When are taxis reimbursed?" asks under which conditions; the policy states them in a
+    # clause ("… are reimbursed when …", "When an illness lasts …, a note is required"),
+    # with no date or time to find, and the question was refused.
+    assert expected in shown(converse(user, [question]))

@@ -4,7 +4,12 @@ import pytest
 
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
-from kbqa.core.readers.extractive.binding import anchors, bound_answer, clauses
+from kbqa.core.readers.extractive.binding import (
+    anchors,
+    bound_answer,
+    clauses,
+    states_condition,
+)
 from kbqa.core.readers.extractive.focus import ask_kind, new_answer
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
@@ -132,3 +137,19 @@ def test_a_rate_per_one_unit_is_not_answered_by_a_rate_per_another(
     assert select(question, (make_block(1, other, title="Passage 1"),)).chosen == ()
     chosen = select(question, (make_block(1, asked, title="Passage 1"),)).chosen
     assert [c.text for c in chosen] == [asked]
+
+
+@pytest.mark.parametrize(("question", "text", "expected"), [
+    ("When are taxis reimbursed?",
+     "Taxis are reimbursed when no reasonable public transport exists.", True),
+    ("When do I need a doctor's note?",
+     "When an illness lasts more than 3 days, a doctor's note is required.", True),
+    # a condition about something else, and a past event, are no answer
+    ("When are taxis reimbursed?", "Hotels are paid if you book them in the portal.", False),
+    ("When was the office opened?", "The office is opened if a guard is present.", False),
+])
+def test_a_when_question_about_a_rule_is_answered_by_its_condition(
+    question: str, text: str, expected: bool
+) -> None:
+    anchor = frozenset(question_terms(question))
+    assert states_condition(question, text, anchor) is expected

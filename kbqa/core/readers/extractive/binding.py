@@ -84,10 +84,11 @@ from kbqa.core.readers.extractive.roles import (
     beyond_role,
 )
 from kbqa.core.readers.extractive.scope import other_scope
-from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.types import Block
+from kbqa.core.text.terms import stem
 
 # Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, and a
 # dash or bar between spaces. Not colons ("Hotels: up to EUR 170", "9:00"), enumeration
@@ -167,6 +168,30 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
     return kind in ("quantity", "money") and wrong_unit(question, part)
 
 
+# "When are taxis reimbursed?" asks under which conditions: "Taxis … are reimbursed when no
+# reasonable public transport exists" answers it with a clause, not a time.
+_WHEN_DOES_RE = re.compile(r"^(?:and |so |but )?when (?:is|are|do|does|can|will|should|must)\b")
+_CONDITION_RE = re.compile(
+    r"\b([a-z]+) (?:only )?(?:when|if|unless|as long as|provided|whenever)\b")
+# ...or one opening with its condition: "When an illness lasts more than 3 days, a
+# doctor's note is required."
+_OPENING_CONDITION_RE = re.compile(r"^(?:when|if|whenever|once|after) [^,;]+, (.+)$")
+
+
+def states_condition(question: str, text: str, anchor: frozenset[str]) -> bool:
+    """Whether ``text`` states the condition a "When are/does … ?" ``question`` asks: a
+    word of the question (``anchor``, folded) right before "when", "if", "unless", "as long
+    as" ("are reimbursed when…"), or a condition opening the sentence whose main clause
+    has such a word ("When an illness lasts…, a doctor's note is required")."""
+    if not _WHEN_DOES_RE.match(ask_clause(question).strip().lower()):
+        return False
+    low = unicodedata.normalize("NFKC", text).lower()
+    opening = _OPENING_CONDITION_RE.match(low)
+    if opening and folded_terms(opening.group(1)) & anchor:
+        return True
+    return any(fold(stem(m.group(1))) in anchor for m in _CONDITION_RE.finditer(low))
+
+
 def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]) -> bool:
     """Whether sentence ``text`` states what ``kind`` asks for (``_states_span``) in a
     clause that shares an ``anchor`` term other than the asked year (or, for
@@ -178,6 +203,8 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         return new_answer(kind, text, question)
     if other_work(question, text):
         return False  # "《三体秘密》一书当中，作者解读…" for who wrote 《三体》
+    if kind == "time" and states_condition(question, text, anchor):
+        return True
     parts = clauses(undated(text))  # a dateline says when the page was written
     back = 1 if kind in _LEANING_KINDS else 0
     # The asked year says when, not what: a clause sharing only "2022" is not about it
