@@ -87,8 +87,8 @@ from kbqa.core.readers.extractive.scope import other_scope
 from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
-from kbqa.core.types import Block
 from kbqa.core.text.terms import stem
+from kbqa.core.types import Block
 
 # Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, and a
 # dash or bar between spaces. Not colons ("Hotels: up to EUR 170", "9:00"), enumeration
