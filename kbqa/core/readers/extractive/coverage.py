@@ -14,8 +14,7 @@ from kbqa.core.readers.extractive.acronyms import acronym_bridges
 from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.scoring import block_frequency
-from kbqa.core.readers.extractive.selection import expanded_question_terms
-from kbqa.core.readers.extractive.synonyms import block_synonyms
+from kbqa.core.readers.extractive.synonyms import block_synonyms, expanded_question_terms
 from kbqa.core.readers.extractive.text import folded_terms
 from kbqa.core.types import Chunk
 

@@ -20,16 +20,14 @@ from kbqa.core.readers.extractive.absent import (
     points_back,
     too_specific,
 )
-from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped, with_bridges
+from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
     describes_document,
-    expand,
     is_question,
     spell_numbers,
-    with_bigrams,
 )
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
@@ -63,9 +61,7 @@ from kbqa.core.readers.extractive.question import (
     in_matched_phrase,
     light_parts,
     light_terms,
-    own_acts,
     qualifiers,
-    question_terms,
     unit_terms,
     verbs_after,
 )
@@ -88,10 +84,10 @@ from kbqa.core.readers.extractive.steps import action_pool, is_procedure, task_o
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
     block_synonyms,
+    expanded_question_terms,
     expanded_terms,
     only_expanded,
     synonym_groups,
-    with_synonyms,
 )
 from kbqa.core.readers.extractive.text import (
     Candidate,
@@ -180,23 +176,6 @@ def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[fro
     # cover the whole question (no "Not covered" word left: "yearly training / conference
     # budget" met 会议室 through "conference" alone, with "budget" uncovered).
     return declined if crossed.declined or crossed.uncovered else crossed
-
-
-def expanded_question_terms(question: str, terms: Sequence[frozenset[str]],
-                            synonyms: Mapping[str, tuple[str, ...]],
-                            translations: Mapping[str, tuple[str, ...]] | None = None,
-                            bridges: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
-    """The question's terms as the reader matches them: expanded (``expand.expand``; with
-    ``translations``, a word no block has by its other-language block words), the
-    blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
-    (``synonyms.with_synonyms``). A word no block has stays too: it is still missing
-    content for the declines, whatever its synonyms match; an acronym the blocks define
-    (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
-    replaced by it when no block writes it."""
-    qterms = with_bigrams(question, expand(question_terms(question), terms, translations,
-                                           own_acts(question)),
-                          terms)
-    return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
 
 
 def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],

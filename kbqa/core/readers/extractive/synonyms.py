@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.acronyms import with_bridges
+from kbqa.core.readers.extractive.expand import expand, with_bigrams
+from kbqa.core.readers.extractive.question import own_acts, question_terms
 from kbqa.core.readers.extractive.text import Candidate, fold
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
@@ -119,3 +121,20 @@ def only_expanded(chosen: Iterable[Candidate], qterms: Iterable[str],
         return False  # a word of the question's own, or chosen without any synonym
     sources = [t for t, found in synonyms.items() if shared & set(found)]
     return len(sources) < MIN_SOURCES
+
+
+def expanded_question_terms(question: str, terms: Sequence[frozenset[str]],
+                            synonyms: Mapping[str, tuple[str, ...]],
+                            translations: Mapping[str, tuple[str, ...]] | None = None,
+                            bridges: Mapping[str, tuple[str, ...]] | None = None) -> list[str]:
+    """The question's terms as the reader matches them: expanded (``expand.expand``; with
+    ``translations``, a word no block has by its other-language block words), the
+    blocks' CJK bigrams, then the WordNet synonyms of its words that blocks have
+    (``synonyms.with_synonyms``). A word no block has stays too: it is still missing
+    content for the declines, whatever its synonyms match; an acronym the blocks define
+    (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
+    replaced by it when no block writes it."""
+    qterms = with_bigrams(question, expand(question_terms(question), terms, translations,
+                                           own_acts(question)),
+                          terms)
+    return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
