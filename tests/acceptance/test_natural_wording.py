@@ -131,14 +131,21 @@ def test_another_kind_named_by_an_adjective_is_still_another_kind() -> None:
 
 
 @pytest.mark.parametrize(("user", "question"), [
-    ("name-office", "What is the password for the Berlin office?"),
-    ("name-wifi", "Whats the wifi password for the Berlin office?"),
-])
-def test_a_name_no_document_mentions_is_refused_not_answered_about_something_else(
-    user: str, question: str
-) -> None:
     # No document mentions Berlin; the sign-in page's password rules share "password" and
     # the offices page shares "office", and answered as if the name were a detail.
+    ("name-office", "What is the password for the Berlin office?"),
+    ("name-wifi", "Whats the wifi password for the Berlin office?"),
+    # No document has a notice period; "lnog" read as "log" once answered with the API
+    # page's "find the exact request in their logs".
+    ("typo-long", "How lnog is the notice period?"),
+    # No document has a team-building budget; "per person" met the client-meal limit and
+    # "team" passed as a mere qualifier of "building" (a block says "builds").
+    ("team-short", "team building budget per person?"),
+    ("team-long", "What is the team building budget per person?"),
+])
+def test_a_question_about_something_no_document_covers_is_refused(
+    user: str, question: str
+) -> None:
     events = converse(user, [question])
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
 
@@ -154,26 +161,6 @@ def test_a_word_the_answer_meets_through_its_synonym_is_not_named_as_missing() -
     text = shown(converse("synonym-gap", ["What is the hotel limit per night on business trips?"]))
     assert "EUR 170" in text
     assert "trips" not in text
-
-
-def test_a_misspelled_question_word_does_not_turn_into_a_topic() -> None:
-    # No document has a notice period; "lnog" read as "log" once answered with the API
-    # page's "find the exact request in their logs".
-    events = converse("typo-long", ["How lnog is the notice period?"])
-    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
-
-
-@pytest.mark.parametrize(("user", "question"), [
-    ("team-short", "team building budget per person?"),
-    ("team-long", "What is the team building budget per person?"),
-])
-def test_a_thing_the_documents_lack_is_not_answered_by_a_limit_per_person_of_another(
-    user: str, question: str
-) -> None:
-    # No document has a team-building budget; "per person" met the client-meal limit and
-    # "team" passed as a mere qualifier of "building" (a block says "builds").
-    events = converse(user, [question])
-    assert [ev.event for ev in events] == ["meta", "refusal", "done"]
 
 
 def test_a_sentence_pointing_to_another_document_by_its_title_does_not_answer_for_it() -> None:
