@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from sources.chunking import HEADING_RE
 
@@ -59,15 +61,18 @@ def title_line(text: str, stated: str) -> tuple[str, str]:
     return first, f"# {first}\n\n{rest.lstrip()}"
 
 
-def titled(text: str, stated: str) -> ParsedDocument:
+def titled(text: str, stated: str, modified: Any = None) -> ParsedDocument:
     """A PDF's or DOCX's text with its title: the ``stated`` (metadata) title, else the
-    opening heading, else a title-like first line (``title_line``), else the first heading.
-    """
+    opening heading, else a title-like first line (``title_line``), else the first heading;
+    ``modified`` (the file's own last-modified ``datetime``, else its creation time, from
+    its metadata; None when it has none) is its ``updated`` date, so an uploaded Word or PDF
+    file shows a date as a Markdown file with front matter does."""
     if stated or HEADING_RE.match(text):  # a stated title, or it opens with a heading
         title, text = title_line(text, stated or first_heading(text))
     else:
         title, text = title_line(text, "")
-    return ParsedDocument(text, {}, title or first_heading(text))
+    meta = {"updated": modified.date().isoformat()} if isinstance(modified, datetime) else {}
+    return ParsedDocument(text, meta, title or first_heading(text))
 
 
 def title_like(line: str, *, numbered: bool = False) -> bool:

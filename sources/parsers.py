@@ -357,6 +357,24 @@ def _html_block(tag: str, text: str) -> str:
     return words
 
 
+# python-docx's default template is stamped 2013-12-23 23:15 UTC (created and modified):
+# a file it wrote without setting its own dates carries that stamp, which is no date of it.
+_TEMPLATE_STAMP = "2013-12-23T23:15:00"
+
+
+def _docx_modified(document: Any) -> Any:
+    """The DOCX's last-modified time (its core properties), else its creation time; None
+    when neither is set or readable, or it is python-docx's template stamp."""
+    try:
+        props = document.core_properties
+        stamp = props.modified or props.created
+    except (ValueError, TypeError, KeyError):  # a malformed core.xml date
+        return None
+    if stamp is None or stamp.strftime("%Y-%m-%dT%H:%M:%S") == _TEMPLATE_STAMP:
+        return None
+    return stamp
+
+
 def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     import docx
 
@@ -372,7 +390,7 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
             ),
             name=name,
         ) from exc
-    parsed = titled(extracted.text, title)
+    parsed = titled(extracted.text, title, _docx_modified(document))
     if not extracted.unread:
         return parsed
     return replace(parsed, warnings=(unread_warning(name, extracted.unread),))

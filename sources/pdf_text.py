@@ -59,6 +59,7 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
             runs: list[_Run] = []
             pages = [_page_text(page, runs) for page in reader.pages]
             title = str((reader.metadata or {}).get("/Title") or "")
+            modified = _modified(reader)
         except Exception as exc:  # pypdf raises many types for broken files
             detail = notes[0].split(":")[0].strip() if notes else type(exc).__name__
             raise IngestError(
@@ -71,7 +72,19 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
         )
     text = mark_headings(text, runs)
     title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
-    return titled(text, title)
+    return titled(text, title, modified)
+
+
+def _modified(reader: Any) -> Any:
+    """The PDF's ``/ModDate``, else its ``/CreationDate`` (a ``datetime``), or None when
+    neither is there or readable."""
+    meta = reader.metadata
+    if meta is None:
+        return None
+    try:
+        return meta.modification_date or meta.creation_date
+    except (ValueError, TypeError):  # a malformed date string
+        return None
 
 
 def _page_text(page: Any, runs: list[_Run]) -> str:

@@ -318,3 +318,26 @@ def test_a_front_matter_mistake_is_reported_on_its_file_line() -> None:
     data = b"---\ntitle: Leave\nupdated: 2025-01-01: noon\nauthority: policy\n---\nText"
     with pytest.raises(IngestError, match=r"on line 3\)\. The block"):
         parse_file(name="leave.md", data=data)
+
+
+def test_a_pdf_or_word_file_is_dated_by_its_own_last_modified_time() -> None:
+    """An uploaded PDF or DOCX without front matter showed no date ("-" in the document
+    list, none on a conflict card); its metadata says when it was last changed."""
+    import datetime
+
+    import docx
+
+    before = datetime.date.today().isoformat()
+    pdf = parse_file(name="memo.pdf", data=pdf_bytes(["Parking is free on weekends."]))
+    # reportlab stamps the time of writing
+    assert pdf.meta["updated"] in (before, datetime.date.today().isoformat())
+
+    document = docx.Document()
+    document.add_paragraph("Parking costs EUR 5 per day.")
+    plain = io.BytesIO()
+    document.save(plain)  # python-docx's template stamp (2013-12-23) is no date of the file
+    assert "updated" not in parse_file(name="parking.docx", data=plain.getvalue()).meta
+    document.core_properties.modified = datetime.datetime(2025, 7, 1, 9, 30)
+    dated = io.BytesIO()
+    document.save(dated)
+    assert parse_file(name="parking.docx", data=dated.getvalue()).meta == {"updated": "2025-07-01"}
