@@ -45,6 +45,8 @@ def updated_kb(
         ("How many days of annual leave do full-time employees get?", ("25 days", "20 天")),
         ("全职员工每年有多少天年假？", ("20 天", "25 days")),
         ("年假有多少天？", ("20 天", "25 days")),
+        # no unit asked: "how much" annual leave is still the days (a tester's report)
+        ("How much annual leave do full-time employees get?", ("25 days", "20 天")),
     ],
 )
 def test_a_value_changed_in_one_language_is_a_conflict_in_both(

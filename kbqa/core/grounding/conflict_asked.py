@@ -36,6 +36,8 @@ class Asked:
     unit_words: frozenset[str] = frozenset()
     # what a measure is of ("page" of "the page size limit of the API"): ``measured_things``
     measured: frozenset[str] = frozenset()
+    # it asks for an amount with no unit named ("How much annual leave…?", 年假有多少?)
+    amount: bool = False
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -83,7 +85,7 @@ def asked_of(
     return Asked(term_set(question), frozenset(YEAR_RE.findall(question)), focus,
                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
-                 measured_things(question))
+                 measured_things(question), bool(_AMOUNT_RE.search(question)))
 
 
 # An English noun right before a measure word: what the measure is of ("page size", "batch
@@ -109,6 +111,7 @@ def _named_by(m: Mention) -> frozenset[str]:
     return m.clause | term_set(f"{chunk.section} {chunk.title}")
 
 
+_AMOUNT_RE = re.compile(r"\bhow (?:much|many)\b|多少|几", re.IGNORECASE)
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
 # "when" is a stop word, so no term says a question asks for a date: this does
 _WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)

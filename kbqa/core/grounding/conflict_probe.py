@@ -65,6 +65,17 @@ def asks_value(blocks: Sequence[Block], question: str) -> bool:
     return _asks_value(asked_of(blocks, leading, mentions, question), mentions)
 
 
+def asks_amount(blocks: Sequence[Block], question: str) -> bool:
+    """Whether ``question`` asks for an amount with no unit ("How much annual leave…?",
+    年假有多少？) that a leading clause about its focus states: the other language's version
+    of the document may state another value (a tester's report: an updated English
+    policy's 25 days against the Chinese 20 天 went unnoticed in English)."""
+    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
+    mentions = [m for b in leading for m in mentions_of(b)]
+    asked = asked_of(blocks, leading, mentions, question)
+    return asked.amount and any(asked.about(m) for m in mentions)
+
+
 def _asks_value(asked: Asked, mentions: Sequence[Mention]) -> bool:
     return bool(asked.units or asked.terms & ASKED_BOUND_TERMS or any(
         asked.names(m.quantity.unit) for m in mentions))
@@ -80,9 +91,15 @@ async def probed_blocks(
     after them, then up to ``k`` more from the search in the other language; () when the
     question asks for no value (no search is made then). Raises what ``retriever.search`` raises."""
     words = probe_terms(blocks, question)
+    own = detect_language(question)
     searches = [(f"{question} {' '.join(words)}", k)] if words else []
-    if (words or asks_value(blocks, question)) and (
-            other := probe_query(question, words, detect_language(question))):
+    valued = bool(words) or asks_value(blocks, question)
+    # An amount asked with no unit is probed for the other language's version only (new
+    # blocks in that language): in one language, news snippets' many figures for one "多少"
+    # were taken for conflicts once the probe led them (RGB zh_refine -4 right).
+    amount = not valued and asks_amount(blocks, question)
+    if (valued or amount) and (
+            other := probe_query(question, words, own)):
         searches.append((other, k))  # the other language's statement (conflict_bridge)
     if not searches:
         return ()
@@ -95,11 +112,11 @@ async def probed_blocks(
         for hit in hits:
             fp, tokens = measure(hit.chunk.text)
             if fp in held:
-                if held[fp].n <= len(blocks):
+                if held[fp].n <= len(blocks) and not amount:
                     again.append(held[fp])
                 continue
-            if new >= limit:
-                continue
+            if new >= limit or (amount and hit.chunk.language == own):
+                continue  # (an amount's probe is for the other language's version)
             held[fp] = Block(n=len(blocks) + len(found) + 1, chunk=hit.chunk, score=hit.score,
                              tokens=tokens, text=hit.chunk.text)
             found.append(held[fp])
