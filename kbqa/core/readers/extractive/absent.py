@@ -34,7 +34,7 @@ from kbqa.core.readers.extractive.question import (
     tagged,
     verbs_after,
 )
-from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
 from kbqa.core.text.spelling import misspelt
 from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
@@ -185,11 +185,25 @@ def absent_topic(question: str, asked: dict[str, float],
     an adjective) nor meets through a synonym the blocks have: the earlier
     question's thing, which the knowledge base lacks ("团建" of 团建每人多少钱, refused), so
     the follow-up ("超了怎么办？") is about nothing the blocks hold either."""
+    return frozenset(t for t in carried_topic(question) if t in asked and not synonyms.get(t))
+
+
+def carried_topic(question: str) -> tuple[str, ...]:
+    """The terms of a standalone follow-up's carried topic (its closing parenthesis: the
+    earlier question's words), () for any other question."""
     found = _TOPIC_RE.search(question.strip())
-    if not found:
-        return frozenset()
-    return frozenset(t for t in question_terms(found.group(1))
-                     if t in asked and not synonyms.get(t))
+    return tuple(question_terms(found.group(1))) if found else ()
+
+
+def misses_topic(question: str, lead: Candidate, weights: Mapping[str, float]) -> bool:
+    """Whether ``lead`` (with its heading and title) lacks the rarest word of a follow-up's
+    carried topic (``carried_topic``, by ``weights``): "超了怎么办（团建、预算、每人、钱）？"
+    is about 团建, which the client-meal limit (每人不超过 300 元) never names."""
+    topic = [t for t in carried_topic(question) if t in weights]
+    if not topic:
+        return False
+    key = max(topic, key=lambda t: weights[t])
+    return key not in lead.terms | lead.context | lead.heading
 
 
 def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozenset[str]:

@@ -16,6 +16,7 @@ from kbqa.core.readers.extractive.absent import (
     after_subject,
     asked_absent,
     leans_on_context,
+    misses_topic,
     named_things,
     points_back,
     too_specific,
@@ -345,7 +346,7 @@ def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], sc
     (``senses``), or [] when they do not answer: a yes/no question none of them decides
     (``predicate.undecided``), a lead sharing words only in another sense ("client ID" for
     a client dinner), or ``binding.answers`` false."""
-    if undecided(question, chosen):
+    if undecided(question, chosen) or misses_topic(question, chosen[0], scorer.weights):
         return []
     light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
     other = [c for c in chosen if only_other_senses(question, c, blocks, scorer.covers(c), light)]
