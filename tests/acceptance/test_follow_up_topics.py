@@ -84,3 +84,14 @@ def test_a_follow_up_to_a_topic_the_documents_lack_is_refused_too() -> None:
     events = converse("teambuilding-zh", ["团建每人多少钱？", "超了怎么办？"])
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
     assert "300" not in shown(events)
+
+
+def test_what_if_mine_breaks_gets_the_repair_rule() -> None:
+    # "mine" is a pronoun, not a thing the documents lack; "as long as" states a condition
+    # and "at once" does not: the admin console's "Changes apply to new links at once;
+    # existing links that break the new rules…" led the answer before.
+    events = converse("mine-breaks", ["How often do we get new laptops?",
+                                      "what if mine breaks before that?"])
+    text = shown(events)
+    assert text.startswith("A laptop that breaks earlier is repaired or replaced")
+    assert "mine" not in text

@@ -134,7 +134,10 @@ def _before_object(word: str, question: str) -> bool:
     return any(a == word and b in _OBJECT_PRONOUNS for a, b in _word_pairs(question))
 
 
-_REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)")
+_REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)"
+                           # and a possessive pronoun: "mine" of "what if mine breaks?" is
+                           # no mine (WordNet knows only the noun)
+                           r"|mine|yours|ours|theirs|hers")
 
 
 def _before_noun(word: str, question: str) -> bool:

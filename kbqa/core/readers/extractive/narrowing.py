@@ -237,14 +237,16 @@ _CONSEQUENCE_RE = re.compile(
     r"\bwhat\s+(?:happens|will\s+happen|would\s+happen)\b|^\s*what\s+if\b"
     r"|会怎样|会怎么样|会如何|会有什么后果", re.IGNORECASE)
 # Words that state a condition or its outcome in a sentence (a limit passed, an otherwise).
+# ("at once" is no condition: "Changes apply to new links at once")
 _CONDITION_RE = re.compile(
-    r"\b(?:if|when|whenever|once|after|above|beyond|exceeds?|exceeded|exceeding|over|more\s+than|"
-    r"otherwise|unless|until)\b|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
+    r"\b(?:if|when|whenever|(?<!at )once|after|above|beyond|exceeds?|exceeded|exceeding|over"
+    r"|more\s+than|otherwise|unless|until|as\s+long\s+as|provided)\b"
+    r"|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
 
 
-# The asker's own act in a condition: "if I forget", "if we lose".
-_OWN_ACT_RE = re.compile(rf"\bif\s+(?:{'|'.join(sorted(SUBJECT_PRONOUNS))})\s+([a-z]+)",
-                         re.IGNORECASE)
+# The asker's own act in a condition: "if I forget", "if we lose", "if mine breaks".
+_OWN_ACT_RE = re.compile(
+    rf"\bif\s+(?:{'|'.join(sorted(SUBJECT_PRONOUNS))}|mine|ours)\s+([a-z]+)", re.IGNORECASE)
 
 
 def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
