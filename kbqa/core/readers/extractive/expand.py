@@ -74,7 +74,9 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
     out: list[str] = []
     for t in qterms:
         if t in everything:
-            out.append(t)
+            # the asker's own act met in the blocks is still met in its other forms: "I
+            # lost my receipt" by "If you lose a receipt", not only by "a lost device"
+            out.extend([t, *(_same_verb(t, everything) if t in acts else [])])
             continue
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
         if not found:
