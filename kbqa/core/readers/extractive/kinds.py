@@ -69,8 +69,20 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> boo
     absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
     a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
     A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
-    return names_another_kind(_heads_after(question, absent), sentence,
-                              qualities=qualities(question))
+    degrees = _degrees(question)  # "the biggest file" asks a size, not a kind of file
+    pairs = [(m, h) for m, h in _heads_after(question, absent) if m not in degrees]
+    return names_another_kind(pairs, sentence, qualities=qualities(question))
+
+
+def _degrees(question: str) -> frozenset[str]:
+    """The English ask's superlatives and comparatives ("biggest", "larger": WordNet's
+    adjective base differs from the word), folded as ``_heads_after`` folds them: a degree
+    of a measure, which the answer states as a number, never a kind of the thing."""
+    ask = ask_clause(question)
+    if tagged(ask):
+        return frozenset()
+    return frozenset(fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)
+                     if only_modifier(w) and w.lower() not in morphy(w.lower(), "adj"))
 
 
 def qualities(question: str) -> frozenset[str]:

@@ -67,7 +67,9 @@ ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
 _QUANTITY_RE = re.compile(
     r"\bhow (?:long|many|much|big|large|often|soon)\b|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]"
     r"|人数|次数|\bthe (?:most|least)\s+(?:i|we|you|they|one|someone)\s+(?:can|could|may|"
-    r"will|would|should|am|are|get)\b")
+    r"will|would|should|am|are|get)\b"
+    # a superlative of size asks how big: "What's the biggest file I can upload?"
+    r"|\bthe (?:biggest|largest|smallest|longest|shortest|heaviest)\b")
 # Weaker signs of a quantity, read after "who" and "which version": "the upload limit".
 _QUANTITY_WEAK_RE = re.compile(
     r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
