@@ -40,7 +40,13 @@ from kbqa.core.text.tokens import count_tokens
 from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
 from sources.identity import fingerprints, stored_first_fingerprints
 from sources.indexing import index_documents, joined_terms
-from sources.ingest_types import IngestFailure, IngestOverrides, IngestResult, IngestSummary
+from sources.ingest_types import (
+    IngestFailure,
+    IngestOverrides,
+    IngestResult,
+    IngestSummary,
+    with_warnings,
+)
 from sources.models import Chunk, Document, PurgedChunk
 from sources.parsed import ParsedDocument
 from sources.parsers import parse_file
@@ -49,7 +55,6 @@ from sources.services import (
     _prepare,
     _replace_original,
     _store,
-    with_warnings,
 )
 from sources.uploads import (
     check_size,

@@ -250,3 +250,33 @@ def _unread(body: Any) -> dict[str, int]:
     for kind, tags in UNREAD_KINDS.items():
         counts[kind] = sum(1 for tag in tags for _ in body.iter(tag))
     return {k: v for k, v in counts.items() if v}
+
+
+def docx_title(document: Any) -> str:
+    """The file's own title property, or "" when it has none: python-docx gives a file
+    without a core-properties part the made-up title "Word Document", which is not one."""
+    from docx.opc.constants import RELATIONSHIP_TYPE as RT
+
+    try:
+        document.part.package.part_related_by(RT.CORE_PROPERTIES)
+    except KeyError:
+        return ""
+    return (document.core_properties.title or "").strip()
+
+
+# python-docx's default template is stamped 2013-12-23 23:15 UTC (created and modified):
+# a file it wrote without setting its own dates carries that stamp, which is no date of it.
+_TEMPLATE_STAMP = "2013-12-23T23:15:00"
+
+
+def docx_modified(document: Any) -> Any:
+    """The DOCX's last-modified time (its core properties), else its creation time; None
+    when neither is set or readable, or it is python-docx's template stamp."""
+    try:
+        props = document.core_properties
+        stamp = props.modified or props.created
+    except (ValueError, TypeError, KeyError):  # a malformed core.xml date
+        return None
+    if stamp is None or stamp.strftime("%Y-%m-%dT%H:%M:%S") == _TEMPLATE_STAMP:
+        return None
+    return stamp

@@ -8,7 +8,7 @@ ingester, the admin, the upload form and the ``ingest`` command.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from django.utils.translation import gettext, ngettext, pgettext_lazy
@@ -110,6 +110,16 @@ class IngestSummary:
 # bulk ingest, so a larger file is not read for it; its instructions are still never
 # evidence (the answer-time check, ``grounding.evidence``).
 MAX_WARNING_CHUNKS = 200
+
+
+def with_warnings(result: IngestResult, warnings: tuple[str, ...]) -> IngestResult:
+    """``result`` with the file's parse ``warnings`` before its own; a duplicate keeps its
+    own alone: nothing of the file was stored, so what its text holds ("sentences addressed
+    to the assistant are stored but never quoted") is about no document, and only hid the
+    "not added" line behind it."""
+    if not warnings or result.status == "duplicate":
+        return result
+    return replace(result, warnings=warnings + result.warnings)
 
 
 def instructions_warning(name: str, texts: Sequence[str]) -> tuple[str, ...]:

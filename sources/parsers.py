@@ -23,7 +23,7 @@ from typing import Any
 import filetype
 
 from kbqa.core.errors import IngestError, gettext_noop
-from sources.docx_text import docx_text
+from sources.docx_text import docx_modified, docx_text, docx_title
 from sources.parsed import ParsedDocument, first_heading, title_line, titled
 from sources.pdf_text import parse_pdf
 
@@ -357,30 +357,12 @@ def _html_block(tag: str, text: str) -> str:
     return words
 
 
-# python-docx's default template is stamped 2013-12-23 23:15 UTC (created and modified):
-# a file it wrote without setting its own dates carries that stamp, which is no date of it.
-_TEMPLATE_STAMP = "2013-12-23T23:15:00"
-
-
-def _docx_modified(document: Any) -> Any:
-    """The DOCX's last-modified time (its core properties), else its creation time; None
-    when neither is set or readable, or it is python-docx's template stamp."""
-    try:
-        props = document.core_properties
-        stamp = props.modified or props.created
-    except (ValueError, TypeError, KeyError):  # a malformed core.xml date
-        return None
-    if stamp is None or stamp.strftime("%Y-%m-%dT%H:%M:%S") == _TEMPLATE_STAMP:
-        return None
-    return stamp
-
-
 def _parse_docx(name: str, data: bytes) -> ParsedDocument:
     import docx
 
     try:
         document = docx.Document(io.BytesIO(data))
-        title = _docx_title(document)
+        title = docx_title(document)
         extracted = docx_text(document, title)
     except Exception as exc:  # python-docx raises zipfile/lxml/KeyError for broken files
         raise IngestError(
@@ -390,22 +372,10 @@ def _parse_docx(name: str, data: bytes) -> ParsedDocument:
             ),
             name=name,
         ) from exc
-    parsed = titled(extracted.text, title, _docx_modified(document))
+    parsed = titled(extracted.text, title, docx_modified(document))
     if not extracted.unread:
         return parsed
     return replace(parsed, warnings=(unread_warning(name, extracted.unread),))
-
-
-def _docx_title(document: Any) -> str:
-    """The file's own title property, or "" when it has none: python-docx gives a file
-    without a core-properties part the made-up title "Word Document", which is not one."""
-    from docx.opc.constants import RELATIONSHIP_TYPE as RT
-
-    try:
-        document.part.package.part_related_by(RT.CORE_PROPERTIES)
-    except KeyError:
-        return ""
-    return (document.core_properties.title or "").strip()
 
 
 def unread_warning(name: str, unread: dict[str, int]) -> str:

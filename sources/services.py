@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from dataclasses import replace as dataclass_replace
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -51,6 +50,7 @@ from sources.ingest_types import (
     IngestStatus,
     IngestSummary,
     instructions_warning,
+    with_warnings,
 )
 from sources.models import Authority, Document, Language
 from sources.parsed import ParsedDocument
@@ -136,16 +136,6 @@ def document_ingest(
 
 def _unreported(stage: IngestStage, fraction: float) -> None:
     """Progress nobody asked to hear."""
-
-
-def with_warnings(result: IngestResult, warnings: tuple[str, ...]) -> IngestResult:
-    """``result`` with the file's parse ``warnings`` before its own; a duplicate keeps its
-    own alone: nothing of the file was stored, so what its text holds ("sentences addressed
-    to the assistant are stored but never quoted") is about no document, and only hid the
-    "not added" line behind it."""
-    if not warnings or result.status == "duplicate":
-        return result
-    return dataclass_replace(result, warnings=warnings + result.warnings)
 
 
 def document_reingest(*, document: Document, max_tokens: int | None = None) -> IngestResult:
