@@ -142,6 +142,9 @@ def test_another_kind_named_by_an_adjective_is_still_another_kind() -> None:
     # "team" passed as a mere qualifier of "building" (a block says "builds").
     ("team-short", "team building budget per person?"),
     ("team-long", "What is the team building budget per person?"),
+    # No document says what happens to one's files on leaving; the onboarding guide's
+    # "…our own files live in NimbusDrive too" shared only the words most blocks have.
+    ("leaving-files", "What happens to my files in NimbusDrive when I leave the company?"),
 ])
 def test_a_question_about_something_no_document_covers_is_refused(
     user: str, question: str
@@ -182,3 +185,20 @@ def test_when_a_rule_applies_is_answered_by_its_condition(
     # clause ("… are reimbursed when …", "When an illness lasts …, a note is required"),
     # with no date or time to find, and the question was refused.
     assert expected in shown(converse(user, [question]))
+
+
+def test_an_irregular_verb_meets_its_other_form_where_a_block_also_has_the_asked_one() -> None:
+    # "lost" is in the admin guide ("a lost device"); the expense policy writes "If you lose a
+    # receipt": the asker's own act in either form is the same act.
+    text = shown(converse("lost-receipt", ["I lost my receipt, what now?"]))
+    assert "missing-receipt declaration" in text
+    assert "Devices" not in text
+
+
+def test_a_superlative_of_size_asks_for_the_size_and_names_no_kind() -> None:
+    # "the biggest file" asks how big: the answer states a size, and "single uploaded file"
+    # is no other kind of file than the "biggest" one (before: a sentence with no number,
+    # "Anything bigger is rejected…").
+    text = shown(converse("biggest", ["What's the biggest file I can upload?"]))
+    assert text.startswith("The maximum size of a single uploaded file is")
+    assert " MB" in text

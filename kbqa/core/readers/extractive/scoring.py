@@ -252,7 +252,15 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     if meets_threshold(scorer.amounts, best.text) and any(
             scorer.salience.get(t, 1.0) >= 1.0 for t in covered):
         return True
-    return 2 * n_covered >= n_groups or bool(rarest & covered)
+    # half of the terms, unless those are the ones most blocks share ("file", "NimbusDrive":
+    # COMMON_FACTOR) while the ask's own words ("leave", "company") are all missing
+    weight: dict[str, float] = {}
+    for t, w in scorer.weights.items():
+        g = scorer.group.get(t, t)
+        weight[g] = max(weight.get(g, 0.0), w)
+    held = sum(w for g, w in weight.items() if g in {scorer.group.get(t, t) for t in covered})
+    return (2 * n_covered >= n_groups and 4 * held >= sum(weight.values())) or bool(
+        rarest & covered)
 
 
 def _asked_things(covered: frozenset[str], scorer: Scorer) -> frozenset[str]:
