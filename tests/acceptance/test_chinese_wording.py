@@ -10,9 +10,6 @@
   refused for it.
 - An amount written against the Chinese words around it (``一晚680，``) is the asker's own
   value, as one set apart by spaces is: the question asks for the limit to check it against.
-- "When" is answered by a time relative to the calendar with no number in it (随下一个月的
-  工资, "the next monthly salary", "within 5 working days"), not by a sentence that states
-  some other span (the 60-day deadline to submit).
 - A question about something the documents do not cover is still refused.
 """
 
@@ -57,14 +54,3 @@ def test_a_synonym_does_not_answer_what_the_documents_never_say() -> None:
     assert any(isinstance(ev, Refusal) for ev in events)
     assert shown(events) == ""
 
-
-@pytest.mark.parametrize(("user", "question", "expected", "never"), [
-    ("paid-zh", "报销款什么时候发？", "随下一个月的工资", "60 天内"),
-    ("paid-en", "When is my expense claim paid out?", "next monthly salary", "60 days"),
-])
-def test_when_money_is_paid_is_answered_by_the_payday_not_the_submission_deadline(
-    user: str, question: str, expected: str, never: str
-) -> None:
-    text = shown(converse(user, [question]))
-    assert expected in text
-    assert never not in text
