@@ -95,3 +95,11 @@ def test_what_if_mine_breaks_gets_the_repair_rule() -> None:
     text = shown(events)
     assert text.startswith("A laptop that breaks earlier is repaired or replaced")
     assert "mine" not in text
+
+
+def test_a_follow_up_to_a_refused_question_is_not_answered_about_another_kind() -> None:
+    # "vacation" is a word no document uses; the follow-up once became "What if I don't use
+    # the vacation days all?" and was answered with sick-leave sentences.
+    events = converse("vacation-rest", ["how many vacation days do i get as a full timer?",
+                                        "what if I don't use them all?"])
+    assert [ev.event for ev in events] == ["meta", "refusal", "done"]

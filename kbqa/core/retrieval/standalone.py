@@ -228,12 +228,13 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     never used.
     """
     question = _latin_about(question)
-    topic = ""
+    topic, refused = "", False
     for typed, uncovered in _typed_questions(history):
         earlier = _latin_about(typed)
         if not topic or not _leans_back(earlier, topic):
-            topic = _rewrite_one(earlier, "")
+            topic, refused = _rewrite_one(earlier, ""), uncovered
         elif not uncovered:
+            refused = False
             # Only a new focus moves the topic on; "and for admins?" then "what about
             # guests?" asks the first question of guests, not of admins and guests. A
             # follow-up the documents did not cover leaves it too: after "and monitors?"
@@ -242,7 +243,23 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # user get with that?") is the new topic, its pronoun resolved.
             topic = (_replace_focus(earlier, topic)
                      or (_rewrite_one(earlier, topic) if _asks_with_anaphor(earlier) else topic))
+    if refused and _leans_back(question, topic) and not _replace_focus(question, topic):
+        # The topic was refused for want of evidence and the follow-up names nothing new
+        # ("what if I don't use them all?" after "how many vacation days…?"): its words are
+        # carried in parentheses, where the reader holds them to the blocks (a word no block
+        # has is the topic the documents lack), not worked into the question.
+        return _carried(question, topic)
     return _rewrite_one(question, topic)
+
+
+def _carried(question: str, topic: str) -> str:
+    """``question`` with ``topic``'s words it lacks in closing parentheses."""
+    body = core(strip_connector(question)[0])
+    extra = topic_words(topic, body)
+    if detect_language(body) == "zh":
+        return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
+    body = body[:1].upper() + body[1:]
+    return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
 
 
 # "那 webhook 呢？": a Chinese "and what about …?" around a Latin name or term

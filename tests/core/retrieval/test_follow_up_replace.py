@@ -283,3 +283,24 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
     questions: tuple[str, ...], expected: str
 ) -> None:
     assert rewrite(*questions) == expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "follow_up", "expected"),
+    [
+        # the refused topic is carried in parentheses, where the reader holds its words to
+        # the blocks, not worked into the question as if it were covered
+        ([("how many vacation days do i get as a full timer?", True)],
+         "what if I don't use them all?", "What if I don't use them all (vacation days full timer)?"),
+        ([("团建每人多少钱？", True)], "超了怎么办？", "超了怎么办（团建、每人、钱）？"),
+        # answered, the same follow-up is worked into the question as before
+        ([("how many vacation days do i get as a full timer?", False)],
+         "what if I don't use them all?",
+         "What if I don't use the vacation days all?"),
+    ],
+)
+def test_a_follow_up_naming_nothing_new_carries_a_refused_topic_apart(
+    turns: list[tuple[str, bool]], follow_up: str, expected: str
+) -> None:
+    history = tuple(Turn("user", q, uncovered=uncovered) for q, uncovered in turns)
+    assert rewrite_deterministic(follow_up, history) == expected
