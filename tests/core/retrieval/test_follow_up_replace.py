@@ -291,7 +291,8 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
         # the refused topic is carried in parentheses, where the reader holds its words to
         # the blocks, not worked into the question as if it were covered
         ([("how many vacation days do i get as a full timer?", True)],
-         "what if I don't use them all?", "What if I don't use them all (vacation days full timer)?"),
+         "what if I don't use them all?",
+         "What if I don't use them all (vacation days full timer)?"),
         ([("团建每人多少钱？", True)], "超了怎么办？", "超了怎么办（团建、每人、钱）？"),
         # answered, the same follow-up is worked into the question as before
         ([("how many vacation days do i get as a full timer?", False)],
