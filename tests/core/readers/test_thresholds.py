@@ -35,6 +35,10 @@ def test_the_askers_amounts_are_read_with_or_without_a_currency(
     ("一晚 560，是不是超标了？", "其他城市每晚不超过 500 元。", False),  # 不超过: a cap too
     ("My claim is €1,400.", "Claims of not more than EUR 1,000 need one approval.", False),
     ("报销了 1.2万，要谁批？", "金额在 1 万元以上的，还需财务总监审批。", True),  # 以上 after it
+    # the asker's own bound at the rule's threshold names the rule's case
+    ("who approves expense claims over 1000 euros", ABOVE_EUR, True),
+    ("超过 5000 元的报销单谁审批？", ABOVE_CNY, True),
+    ("who approves expense claims of 1000 euros", ABOVE_EUR, False),  # at it, not above
 ])
 def test_a_rule_above_a_threshold_is_met_only_by_a_larger_amount_in_its_unit(
     question: str, sentence: str, met: bool

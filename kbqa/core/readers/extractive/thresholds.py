@@ -33,14 +33,20 @@ _BARE_RE = re.compile(
     r"(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+(?:\.\d+)?(?=\s*万))"
     r"(?=\s*(?:块|元|多|万|$|\W))|([一二两三四五六七八九十百千]{2,})(?=多|块|元)")
 _SCALE_RE = re.compile(r"\s*万")
+_JUST_ABOVE = 1e-6
 
 
 @lru_cache(maxsize=1024)
 def asker_amounts(question: str) -> tuple[tuple[float, str], ...]:
     """The amounts ``question`` states, as (value, unit): a quantity with its unit, or a
-    bare amount (unit "") the asker leaves without one (``八千多``, ``6000 块``)."""
+    bare amount (unit "") the asker leaves without one (``八千多``, ``6000 块``); one stated
+    as a lower bound ("over 1000 euros", 超过 5000 元) just above its value."""
     text = unicodedata.normalize("NFKC", question)
-    found = [(q.value, q.unit) for q in extract_quantities(text)]
+    # An amount the asker states as a bound ("claims over 1000 euros") is just above it: the
+    # rule "Claims above EUR 1,000…" is the rule for that case.
+    bounds = set(_lower_bounds(text))
+    found = [(q.value + (_JUST_ABOVE if (q.value, q.unit) in bounds else 0.0), q.unit)
+             for q in extract_quantities(text)]
     for match in _BARE_RE.finditer(text):
         digits, chinese = match.groups()
         value = float(digits.replace(",", "")) if digits else chinese_number(chinese or "")
