@@ -150,9 +150,19 @@ def test_a_condition_on_the_asker_still_narrows() -> None:
         ([("How often are laptops replaced?", False),
           ("How often are monitors replaced?", True)], "and in 2022?",
          "How often are monitors replaced in 2022?"),
+        # the refused topic is carried in parentheses, where the reader holds its words to
+        # the blocks, not worked into the question as if it were covered
+        ([("how many vacation days do i get as a full timer?", True)],
+         "what if I don't use them all?",
+         "What if I don't use them all (vacation days full timer)?"),
+        ([("团建每人多少钱？", True)], "超了怎么办？", "超了怎么办（团建、每人、钱）？"),
+        # answered, the same follow-up is worked into the question as before
+        ([("how many vacation days do i get as a full timer?", False)],
+         "what if I don't use them all?",
+         "What if I don't use the vacation days all?"),
     ],
 )
-def test_a_chain_keeps_the_last_covered_focus(
+def test_a_chain_keeps_the_last_covered_focus_and_carries_a_refused_one_apart(
     turns: list[tuple[str, bool]], follow_up: str, expected: str
 ) -> None:
     history = tuple(Turn("user", q, uncovered=uncovered) for q, uncovered in turns)
@@ -284,24 +294,3 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
 ) -> None:
     assert rewrite(*questions) == expected
 
-
-@pytest.mark.parametrize(
-    ("turns", "follow_up", "expected"),
-    [
-        # the refused topic is carried in parentheses, where the reader holds its words to
-        # the blocks, not worked into the question as if it were covered
-        ([("how many vacation days do i get as a full timer?", True)],
-         "what if I don't use them all?",
-         "What if I don't use them all (vacation days full timer)?"),
-        ([("团建每人多少钱？", True)], "超了怎么办？", "超了怎么办（团建、每人、钱）？"),
-        # answered, the same follow-up is worked into the question as before
-        ([("how many vacation days do i get as a full timer?", False)],
-         "what if I don't use them all?",
-         "What if I don't use the vacation days all?"),
-    ],
-)
-def test_a_follow_up_naming_nothing_new_carries_a_refused_topic_apart(
-    turns: list[tuple[str, bool]], follow_up: str, expected: str
-) -> None:
-    history = tuple(Turn("user", q, uncovered=uncovered) for q, uncovered in turns)
-    assert rewrite_deterministic(follow_up, history) == expected
