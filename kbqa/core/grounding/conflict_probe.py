@@ -43,9 +43,18 @@ def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
     that share "upload" and "NimbusDrive" and never reach the blocks: only a search with
     the words of the first value finds it (natural-phrasing set, 2026-12-01).
     """
+    return _words(*_asked(blocks, question))
+
+
+def _asked(blocks: Sequence[Block], question: str) -> tuple[Asked, list[Mention]]:
+    """What ``question`` asks over ``blocks``, and the values of their leading clauses."""
     leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
     mentions = [m for b in leading for m in mentions_of(b)]
-    asked = asked_of(blocks, leading, mentions, question)
+    return asked_of(blocks, leading, mentions, question), mentions
+
+
+def _words(asked: Asked, mentions: Sequence[Mention]) -> tuple[str, ...]:
+    """``probe_terms`` for what is asked and the leading values."""
     if not _asks_value(asked, mentions):
         return ()
     words: dict[str, None] = {}
@@ -57,22 +66,11 @@ def probe_terms(blocks: Sequence[Block], question: str) -> tuple[str, ...]:
     return tuple(t for t in words if t not in asked.terms and not t[0].isdigit())
 
 
-def asks_value(blocks: Sequence[Block], question: str) -> bool:
-    """Whether ``question`` asks for a value (``probe_terms``' first test), even when the
-    leading values' clauses add no word to it."""
-    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
-    mentions = [m for b in leading for m in mentions_of(b)]
-    return _asks_value(asked_of(blocks, leading, mentions, question), mentions)
-
-
-def asks_amount(blocks: Sequence[Block], question: str) -> bool:
-    """Whether ``question`` asks for an amount with no unit ("How much annual leave…?",
+def _asks_amount(asked: Asked, mentions: Sequence[Mention]) -> bool:
+    """Whether the question asks for an amount with no unit ("How much annual leave…?",
     年假有多少？) that a leading clause about its focus states: the other language's version
     of the document may state another value (a tester's report: an updated English
     policy's 25 days against the Chinese 20 天 went unnoticed in English)."""
-    leading = sorted(leading_blocks(blocks), key=lambda b: b.n)
-    mentions = [m for b in leading for m in mentions_of(b)]
-    asked = asked_of(blocks, leading, mentions, question)
     return asked.amount and any(asked.about(m) for m in mentions)
 
 
@@ -90,14 +88,15 @@ async def probed_blocks(
     first ``k`` chunks that ``blocks`` do not hold, by chunk or by identical text, numbered
     after them, then up to ``k`` more from the search in the other language; () when the
     question asks for no value (no search is made then). Raises what ``retriever.search`` raises."""
-    words = probe_terms(blocks, question)
+    asked, mentions = _asked(blocks, question)  # once: the conflict gate is on every turn
+    words = _words(asked, mentions)
     own = detect_language(question)
     searches = [(f"{question} {' '.join(words)}", k)] if words else []
-    valued = bool(words) or asks_value(blocks, question)
+    valued = bool(words) or _asks_value(asked, mentions)
     # An amount asked with no unit is probed for the other language's version only (new
     # blocks in that language): in one language, news snippets' many figures for one "多少"
     # were taken for conflicts once the probe led them (RGB zh_refine -4 right).
-    amount = not valued and asks_amount(blocks, question)
+    amount = not valued and _asks_amount(asked, mentions)
     if (valued or amount) and (
             other := probe_query(question, words, own)):
         searches.append((other, k))  # the other language's statement (conflict_bridge)
