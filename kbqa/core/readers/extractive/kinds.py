@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import light_terms, tagged
@@ -78,21 +79,24 @@ def _degrees(question: str) -> frozenset[str]:
     """The English ask's superlatives and comparatives ("biggest", "larger": WordNet's
     adjective base differs from the word), folded as ``_heads_after`` folds them: a degree
     of a measure, which the answer states as a number, never a kind of the thing."""
-    ask = ask_clause(question)
-    if tagged(ask):
-        return frozenset()
-    return frozenset(fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)
-                     if only_modifier(w) and w.lower() not in morphy(w.lower(), "adj"))
+    return frozenset(fold(stem(w)) for w in _modifiers(question) if w not in morphy(w, "adj"))
 
 
 def qualities(question: str) -> frozenset[str]:
     """The English ask's modifiers that WordNet knows only as adjectives or adverbs
     ("proper", "part-time", ``thesaurus.only_modifier``), folded as ``_heads_after`` folds
     them; empty for Chinese."""
+    return frozenset(fold(stem(w)) for w in _modifiers(question))
+
+
+@lru_cache(maxsize=512)
+def _modifiers(question: str) -> tuple[str, ...]:
+    """The English ask's words (lower case) that WordNet knows only as modifiers; () for a
+    Chinese ask."""
     ask = ask_clause(question)
     if tagged(ask):
-        return frozenset()
-    return frozenset(fold(stem(w.lower())) for w in _LATIN_RE.findall(ask) if only_modifier(w))
+        return ()
+    return tuple(w.lower() for w in _LATIN_RE.findall(ask) if only_modifier(w))
 
 
 def _noun(word: str) -> bool:

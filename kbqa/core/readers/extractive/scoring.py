@@ -244,7 +244,8 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     top = max(salient.values())
     rarest = {t for t, w in salient.items() if w >= top - 1e-9}
     n_groups = len({scorer.group.get(t, t) for t in scorer.weights})
-    n_covered = len({scorer.group.get(t, t) for t in covered})
+    covered_groups = {scorer.group.get(t, t) for t in covered}
+    n_covered = len(covered_groups)
     if scorer.states(best) and 3 * n_covered >= n_groups and _asked_things(covered, scorer):
         return True
     # The rule for the asker's own amount ("Claims above EUR 1,000…" for "my claim is
@@ -258,7 +259,7 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     for t, w in scorer.weights.items():
         g = scorer.group.get(t, t)
         weight[g] = max(weight.get(g, 0.0), w)
-    held = sum(w for g, w in weight.items() if g in {scorer.group.get(t, t) for t in covered})
+    held = sum(w for g, w in weight.items() if g in covered_groups)
     return (2 * n_covered >= n_groups and 4 * held >= sum(weight.values())) or bool(
         rarest & covered)
 

@@ -243,7 +243,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
     for block in blocks:
         # Another block's document named by its title ("read … the annual leave and sick
         # leave policy") is a pointer to it: its words say nothing here, the document does.
-        others = [t for d, t in titles.items() if d != block.chunk.doc_id]
+        others = _titles_re([t for d, t in titles.items() if d != block.chunk.doc_id])
         context = folded_terms(f"{block.chunk.section}\n{block.chunk.title}")
         # The first sentence under a section heading is introduced by it (not by a
         # heading that only repeats the document title).
@@ -252,7 +252,8 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
             heading = None
         for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
-            found = folded_terms(without_titles(text, others))
+            found = folded_terms(others.sub(" ", unicodedata.normalize("NFKC", text))
+                                 if others else text)
             if text and _quotable(text, found):
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
@@ -262,20 +263,10 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
     return out
 
 
-def without_titles(text: str, titles: Sequence[str]) -> str:
-    """``text`` with each of ``titles`` it names (any case, NFKC) blanked."""
-    if not titles:
-        return text
-    folded = unicodedata.normalize("NFKC", text)
-    low = folded.lower()
-    for title in titles:
-        key = unicodedata.normalize("NFKC", title).lower()
-        at = low.find(key)
-        while at >= 0:
-            folded = folded[:at] + " " * len(key) + folded[at + len(key):]
-            low = folded.lower()
-            at = low.find(key)
-    return folded
+def _titles_re(titles: Sequence[str]) -> re.Pattern[str] | None:
+    """A pattern for any of ``titles`` as a text writes it (any case, NFKC); None for none."""
+    keys = sorted({unicodedata.normalize("NFKC", t) for t in titles}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, keys)), re.IGNORECASE) if keys else None
 
 
 def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candidate, ...]]:
