@@ -11,6 +11,7 @@ stands alone. ``standalone`` rewrites the follow-ups found here.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import STOP_EN, acronym_starts, is_stop_en, terms, without_parts
@@ -76,6 +77,16 @@ def topic_words(topic: str, body: str) -> list[str]:
         and (m.start() in acronyms or m.group().lower() not in GENERIC | QUESTION_WORDS)
         and m.group().lower() not in body.lower()
     ]
+
+
+def with_topic(body: str, extra: Sequence[str], zh: bool) -> str:
+    """Question ``body`` (no question mark) with the earlier topic's words ``extra`` in
+    closing parentheses, Chinese (``zh``) or Latin punctuation: "超了怎么办（团建、每人、钱）？",
+    "What if we go over (hotel limit)?". The offline reader reads the topic there
+    (``readers.extractive.absent.carried_topic``)."""
+    if zh:
+        return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
+    return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
 
 
 def core(text: str) -> str:

@@ -16,6 +16,7 @@ from kbqa.core.retrieval.ellipsis import (
     core,
     lacks_subject_zh,
     topic_words,
+    with_topic,
 )
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
@@ -280,8 +281,7 @@ def combine_zh(rest: str, topic: str) -> str:
     subject = _subject_zh(topic)
     if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
         return f"{subject}{body}？"
-    extra = topic_words(topic, body)
-    return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
+    return with_topic(body, topic_words(topic, body), zh=True)
 
 
 # Where a Chinese question's subject ends: the copula, modal verbs and question words.

@@ -29,6 +29,7 @@ from kbqa.core.retrieval.ellipsis import (
     is_follow_up,
     strip_connector,
     topic_words,
+    with_topic,
 )
 from kbqa.core.retrieval.focus_en import (
     content_runs,
@@ -103,7 +104,7 @@ def _combine_en(rest: str, topic: str) -> str:
         # "what happens if we go over?": the condition is on the topic's noun phrase
         focus = _focus_phrase_en(topic)
         extra = [focus] if focus else topic_words(topic, body)
-        return f"{body[:1].upper()}{body[1:]} ({' '.join(extra)})?" if extra else f"{body}?"
+        return with_topic(body[:1].upper() + body[1:] if extra else body, extra, zh=False)
     if first in PREPOSITIONS:
         return f"{core(topic)} {body}?"
     return f"{core(topic)}, for {body}?"
@@ -174,8 +175,7 @@ def _combine_across(rest: str, topic: str) -> str:
         extra = [w for w in extra if w not in _group_words(topic)]
     if detect_language(body) == "zh":
         body = TRAILING_PARTICLE_ZH_RE.sub("", body)
-    body = body[:1].upper() + body[1:]
-    return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
+    return with_topic(body[:1].upper() + body[1:], extra, zh=False)
 
 
 def _names_another_thing(body: str) -> bool:
@@ -255,11 +255,8 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
 def _carried(question: str, topic: str) -> str:
     """``question`` with ``topic``'s words it lacks in closing parentheses."""
     body = core(strip_connector(question)[0])
-    extra = topic_words(topic, body)
-    if detect_language(body) == "zh":
-        return f"{body}（{'、'.join(extra)}）？" if extra else f"{body}？"
-    body = body[:1].upper() + body[1:]
-    return f"{body} ({' '.join(extra)})?" if extra else f"{body}?"
+    zh = detect_language(body) == "zh"
+    return with_topic(body if zh else body[:1].upper() + body[1:], topic_words(topic, body), zh)
 
 
 # "那 webhook 呢？": a Chinese "and what about …?" around a Latin name or term

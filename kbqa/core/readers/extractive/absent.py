@@ -176,8 +176,8 @@ def named_things(question: str, qterms: Sequence[str], df: dict[str, int],
 
 
 # A standalone follow-up carries its earlier question's topic words in parentheses at its
-# end (``retrieval.standalone``: "超了怎么办（团建、每人、钱）？", "What if I go over (hotel
-# limit)?"): they are what the follow-up is about.
+# end (``retrieval.ellipsis.with_topic``: "超了怎么办（团建、每人、钱）？", "What if I go
+# over (hotel limit)?"): they are what the follow-up is about.
 _TOPIC_RE = re.compile(r"[（(]([^（）()]+)[）)]\s*[?？]?\s*$")
 
 
