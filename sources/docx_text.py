@@ -30,6 +30,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from docx.oxml.ns import qn
@@ -269,7 +270,7 @@ def docx_title(document: Any) -> str:
 _TEMPLATE_STAMP = "2013-12-23T23:15:00"
 
 
-def docx_modified(document: Any) -> Any:
+def docx_modified(document: Any) -> datetime | None:
     """The DOCX's last-modified time (its core properties), else its creation time; None
     when neither is set or readable, or it is python-docx's template stamp."""
     try:

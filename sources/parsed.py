@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sources.chunking import HEADING_RE
 
@@ -61,7 +60,7 @@ def title_line(text: str, stated: str) -> tuple[str, str]:
     return first, f"# {first}\n\n{rest.lstrip()}"
 
 
-def titled(text: str, stated: str, modified: Any = None) -> ParsedDocument:
+def titled(text: str, stated: str, modified: datetime | None = None) -> ParsedDocument:
     """A PDF's or DOCX's text with its title: the ``stated`` (metadata) title, else the
     opening heading, else a title-like first line (``title_line``), else the first heading;
     ``modified`` (the file's own last-modified ``datetime``, else its creation time, from
@@ -71,7 +70,7 @@ def titled(text: str, stated: str, modified: Any = None) -> ParsedDocument:
         title, text = title_line(text, stated or first_heading(text))
     else:
         title, text = title_line(text, "")
-    meta = {"updated": modified.date().isoformat()} if isinstance(modified, datetime) else {}
+    meta = {"updated": modified.date().isoformat()} if modified else {}
     return ParsedDocument(text, meta, title or first_heading(text))
 
 

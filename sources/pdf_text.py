@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from kbqa.core.errors import IngestError, gettext_noop
@@ -75,7 +76,7 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
     return titled(text, title, modified)
 
 
-def _modified(reader: Any) -> Any:
+def _modified(reader: Any) -> datetime | None:
     """The PDF's ``/ModDate``, else its ``/CreationDate`` (a ``datetime``), or None when
     neither is there or readable."""
     meta = reader.metadata
