@@ -13,13 +13,8 @@ from kbqa.core.readers.extractive.question import phrases
 from kbqa.core.readers.extractive.text import number_terms
 from kbqa.core.retrieval.ellipsis import has_pronoun, topic_words
 from kbqa.core.retrieval.focus_zh import is_verb_object_zh
-from kbqa.core.retrieval.standalone import rewrite_deterministic
-from kbqa.core.types import Turn
+from tests.core.retrieval.offline_ask import rewrite
 from tests.fakes import make_block
-
-
-def rewrite(topic: str, follow_up: str) -> str:
-    return rewrite_deterministic(follow_up, (Turn("user", topic),))
 
 
 @pytest.mark.parametrize(

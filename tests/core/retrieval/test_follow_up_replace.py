@@ -17,11 +17,7 @@ import pytest
 from kbqa.core.retrieval.ellipsis import is_follow_up
 from kbqa.core.retrieval.standalone import rewrite_deterministic
 from kbqa.core.types import Chunk, Turn
-from tests.core.retrieval.offline_ask import ask_offline
-
-
-def rewrite(*questions: str) -> str:
-    return rewrite_deterministic(questions[-1], tuple(Turn("user", q) for q in questions[:-1]))
+from tests.core.retrieval.offline_ask import ask_offline, rewrite
 
 
 @pytest.mark.parametrize(

@@ -7,12 +7,7 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.retrieval.ellipsis import is_follow_up, own_subject_zh
-from kbqa.core.retrieval.standalone import rewrite_deterministic
-from kbqa.core.types import Turn
-
-
-def rewrite(*questions: str) -> str:
-    return rewrite_deterministic(questions[-1], tuple(Turn("user", q) for q in questions[:-1]))
+from tests.core.retrieval.offline_ask import rewrite
 
 
 @pytest.mark.parametrize(
