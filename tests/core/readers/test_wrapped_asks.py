@@ -1,0 +1,33 @@
+"""Questions people wrap in context and filler (issue 12, natural phrasing): the offline
+reader finds the ask inside the wrapping and answers it, and reads a source's phrases where
+its punctuation ends them."""
+
+from __future__ import annotations
+
+from kbqa.core.generation.prompt import build_answer_prompt
+from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from kbqa.core.types import Block
+from tests.fakes import make_block
+
+
+async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
+    prompt = build_answer_prompt(question=question, blocks=blocks)
+    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+
+
+SESSIONS = (
+    make_block(1, "A visitor badge stays active for 8 hours; print a new one when the old "
+                  "one stops working.", title="Visitors", section="Badges"),
+    make_block(2, "Visitors sign in at the kiosk and pick up a badge.",
+               title="Reception", section="Signing in"),
+    make_block(3, "The supplier portal lists every printer order; paper comes back from "
+                  "the supplier on Tuesday.", title="Facilities", section="Printers"),
+)
+
+
+async def test_a_typed_ask_wrapped_in_filler_words_is_answered() -> None:
+    # "back" wraps the ask; "how long" wants a duration, which one sentence states
+    answer = await _answer(
+        "The badge we get back from the kiosk portal, how long before it dies?", SESSIONS)
+    assert "8 hours" in answer
