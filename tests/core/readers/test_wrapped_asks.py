@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.providers.base import ProviderCall
+from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.types import Block
 from tests.fakes import make_block
@@ -31,3 +32,14 @@ async def test_a_typed_ask_wrapped_in_filler_words_is_answered() -> None:
     answer = await _answer(
         "The badge we get back from the kiosk portal, how long before it dies?", SESSIONS)
     assert "8 hours" in answer
+
+
+def test_a_typed_question_after_the_last_question_mark_is_the_ask() -> None:
+    # people leave the mark off their last question: that one still asks
+    question = "今年的调休估计用不完了，能不能留到明年？最多能留几天"
+    assert ask_clause(question) == "最多能留几天"
+    assert ask_clause("Can I keep them for next year? How many days at most") == (
+        "How many days at most")
+    # a closing remark with no ask of its own changes nothing
+    assert ask_clause("Can I keep them for next year? thanks a lot") == (
+        "Can I keep them for next year?")

@@ -79,6 +79,10 @@ def ask_clause(question: str) -> str:
     text = unicodedata.normalize("NFKC", question).strip()
     parts = [p for p in _CLAUSE_END_RE.split(text) if p.strip()]
     asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
+    # A typed question after the last question mark, written without one of its own, asks
+    # ("能不能挪到明年？最多能挪几天": how many days, not whether).
+    if asking and asking[-1] < len(parts) - 1 and answer_kind(parts[-1]) != "other":
+        asking.append(len(parts) - 1)
     last = _ask_ending(parts, asking[-1] + 1 if asking else len(parts)) or text
     if len(asking) < 2 or not _YES_NO_RE.search(last.strip()) or ask_kind(last) != "other":
         return last
