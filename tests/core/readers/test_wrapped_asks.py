@@ -43,3 +43,18 @@ def test_a_typed_question_after_the_last_question_mark_is_the_ask() -> None:
     # a closing remark with no ask of its own changes nothing
     assert ask_clause("Can I keep them for next year? thanks a lot") == (
         "Can I keep them for next year?")
+
+
+async def test_words_across_punctuation_name_no_kind_of_the_asked_thing() -> None:
+    blocks = (
+        make_block(1, "Trains: standard class for journeys shorter than 3 hours; quiet class "
+                      "is allowed for longer journeys.", title="Travel rules",
+                   section="Travel"),
+        make_block(2, "All journeys go through the travel portal.", title="Travel rules",
+                   section="Portal"),
+    )
+    # "3 hours; quiet class" is no kind of "quiet" thing called "hours quiet"
+    answer = await _answer(
+        "going to Lyon by train, about 4 hours. may I book quiet class or is it standard "
+        "class only?", blocks)
+    assert "quiet class is allowed" in answer

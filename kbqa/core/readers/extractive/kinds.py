@@ -137,14 +137,18 @@ def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
     words, low = _phrase_words(sentence)
     if words is not None:
         asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
-        spelled = _LATIN_RE.findall(low)  # the words as written, one per folded word
+        # A word modifies the head only within one phrase: "Flights: economy class…" (a
+        # label, then the rule) names no "flight economy".
+        phrases = [_LATIN_RE.findall(p) for p in _PHRASE_END_RE.split(low)]
         for modifier, head in pairs:
             if modifier in words:
                 continue
-            before = [i for i, b in enumerate(words[1:]) if b == head]
-            if any(words[i] not in asked and not is_question_word(words[i])
-                   and not (modifier in qualities and _noun(spelled[i])) for i in before):
-                return True
+            for spelled in phrases:  # the words as written
+                folded = [fold(stem(w)) for w in spelled]
+                before = [i for i, b in enumerate(folded[1:]) if b == head]
+                if any(folded[i] not in asked and not is_question_word(folded[i])
+                       and not (modifier in qualities and _noun(spelled[i])) for i in before):
+                    return True
         return False
     for modifier, head in pairs:
         if modifier in low:
@@ -154,6 +158,9 @@ def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
             if _CJK_RUN_RE.fullmatch(other or "-") and not set(other) & set(modifier):
                 return True
     return False
+
+
+_PHRASE_END_RE = re.compile(r"[:;,!?()\[\]\u2013\u2014]|\.(?:\s|$)")
 
 
 def _phrase_words(text: str) -> tuple[list[str] | None, str]:
