@@ -32,6 +32,7 @@ def _bound(sentence: str, question: str) -> bool:
         ("Laptops are swapped every 3 years.", set()),  # an amount, not an edition
         ("小米MIX2的处理器是什么", {("mix", 2)}),
         ("港口音乐节第十三届五次会议", {("届", 13), ("次", 5)}),
+        ("2020年全国粮食产量两千万吨以上省份，第1", {("第", 1)}),  # no measure after it
     ],
 )
 def test_numbered_entities(text: str, pairs: set[tuple[str, int]]) -> None:
@@ -48,6 +49,9 @@ def test_numbered_entities(text: str, pairs: set[tuple[str, int]]) -> None:
         ("港口音乐节第十三届五次会议闭幕时间", "第十三届五次会议3月10日闭幕", False),
         ("Someone said laptops get swapped every 3 years. Is that still how it works?",
          "Company laptops are replaced every 4 years.", False),
+        # a count of times (次 with no noun after it) is the asker's own case, no edition
+        ("这个月已经是第二次忘带门禁卡了，还能找前台借临时卡吗",
+         "忘带门禁卡时可以在前台借用临时卡，每月最多借用三次。", False),
     ],
 )
 def test_a_clause_about_another_edition(question: str, clause: str, other: bool) -> None:
@@ -216,3 +220,14 @@ def test_a_capital_named_after_its_word_is_a_place_jieba_calls_a_person() -> Non
     sentence whose only other place owns a role (中国外交部长) still answers."""
     text = "中国外交部长杨洁篪抵达尼日利亚首都阿布贾，开始对尼日利亚进行为期一天的访问。"
     assert not select("尼日利亚的首都在哪", (make_block(1, text, title="Passage 1"),)).declined
+
+
+def test_the_askers_count_of_times_is_answered_by_the_rule_that_limits_it() -> None:
+    blocks = (
+        make_block(1, "忘带门禁卡时可以在前台借用临时卡，每月最多借用三次。", title="办公室门禁",
+                   language="zh"),
+        make_block(2, "访客需要在前台登记并佩戴访客证。", title="访客接待", language="zh"),
+    )
+    chosen = select("这个月已经是第二次忘带门禁卡了，还能找前台借临时卡吗", blocks)
+    assert not chosen.declined
+    assert "最多借用三次" in chosen.chosen[0].text

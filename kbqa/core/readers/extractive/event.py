@@ -37,6 +37,7 @@ _EN_NUMBERED_RE = re.compile(
 _ZH_NUMBERED_RE = re.compile(
     rf"(第|[\u3400-\u9fff]{{2}})([\d{_CN_DIGITS}]{{1,4}})(届|任|季|号|期|次|代|部|集|轮)?")
 _ZH_COUNTED_RE = re.compile(rf"(?<![\d{_CN_DIGITS}])([\d{_CN_DIGITS}]{{1,4}})(届|任|季|期|次)")
+_CJK_CHAR_RE = re.compile(r"[\u3400-\u9fff]")
 _ORDINAL_RE = re.compile(
     r"\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)\s+(season|edition)\b",
     re.IGNORECASE)
@@ -73,15 +74,31 @@ def numbered(text: str) -> frozenset[tuple[str, int]]:
     pairs = {(w.lower(), int(n)) for w, n in _EN_NUMBERED_RE.findall(norm)}
     pairs |= {(noun.lower(), _ORDINALS.index(o.lower()) + 1)
               for o, noun in _ORDINAL_RE.findall(low)}
-    for num, suffix in _ZH_COUNTED_RE.findall(low):  # "十三届五次会议": each with its measure
+    for m in _ZH_COUNTED_RE.finditer(low):  # "十三届五次会议": each with its measure
+        num, suffix = m.groups()
         value = _zh_number(num)
-        if value < 1000:
+        if value < 1000 and not _times(suffix, low, m.end()):
             pairs.add((suffix, value))
-    for head, num, suffix in _ZH_NUMBERED_RE.findall(low):
+    for m in _ZH_NUMBERED_RE.finditer(low):
+        head, num, suffix = m.group(1), m.group(2), m.group(3) or ""
         value = _zh_number(num)
-        if value < 1000:
+        if value < 1000 and not _times(suffix, low, m.end()):
             pairs.add((head + suffix if head == "第" else head, value))
     return frozenset(pairs)
+
+
+# After 次, what ends a count of times: the clause's end or a sentence particle.
+_TIMES_END = frozenset("了吗呢吧啊呀嘛哦")
+
+
+def _times(suffix: str, text: str, end: int) -> bool:
+    """Whether a number with 次 ending at ``end`` of ``text`` counts times ("最多使用两次。",
+    "已经是第三次了") rather than naming an occurrence of something (五次会议, 第二次全会): no
+    noun follows it."""
+    if suffix != "次":
+        return False
+    after = text[end:end + 1]
+    return not after or after in _TIMES_END or not _CJK_CHAR_RE.match(after)
 
 
 def other_edition(question: str, clause: str) -> bool:
