@@ -58,3 +58,18 @@ async def test_words_across_punctuation_name_no_kind_of_the_asked_thing() -> Non
         "going to Lyon by train, about 4 hours. may I book quiet class or is it standard "
         "class only?", blocks)
     assert "quiet class is allowed" in answer
+
+
+async def test_a_cause_is_not_answered_by_a_sentence_about_its_circumstances() -> None:
+    blocks = (
+        make_block(1, "Each office desk has two monitors and a docking station. The office app "
+                      "shows free rooms.", title="Office equipment", section="Desks"),
+        make_block(2, "The calendar app syncs with the phone every hour.", title="Calendar",
+                   section="Sync"),
+        make_block(3, "The mail app keeps messages for a year.", title="Mail",
+                   section="Storage"),
+    )
+    # "desk" is where the asker is, not why the app logs them out
+    answer = await _answer(
+        "Why does the app log me out every evening when I get back to my desk?", blocks)
+    assert "monitors" not in answer

@@ -253,6 +253,12 @@ _HEAD_NAME_RE = re.compile(
 _HEAD_PLACE_RE = re.compile(r"(?:地点|地方|位置|起点|终点|举办地|首都|\blocation)$")
 
 
+def ask_core(question: str) -> str:
+    """``ask_clause`` without a condition after it ("Why does the app log me out every
+    morning when I get back to my desk?" -> "Why does the app log me out every morning")."""
+    return _CONDITION_RE.sub("", ask_clause(question))
+
+
 def ask_kind(question: str) -> AskKind:
     """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
     country", 哪个城市, an ask ending in "location" or 地点), a time ("when", 几点, 哪一年,

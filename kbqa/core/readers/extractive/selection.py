@@ -32,6 +32,7 @@ from kbqa.core.readers.extractive.expand import (
 )
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
+    ask_core,
     ask_kind,
     later_asks,
     new_answer,
@@ -103,6 +104,8 @@ from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
 
 _DIGIT_RE = re.compile(r"\d")
+# An ask for a cause: what answers it is about what happens, not about its circumstances.
+_WHY_RE = re.compile(r"\bwhy\b|为什么|为啥|怎么回事", re.IGNORECASE)
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
@@ -189,10 +192,11 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     # Only the ask clause's absent words can make the blocks miss the question; words of
     # the context before it ("flying to Singapore next month") cannot.
     ask = set(expanded_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
+    own_ask = bool(ask)  # the ask names something of its own
     if leans_on_context(question, ask, df):
-        ask = set()
+        ask, own_ask = set(), False
     elif points_back(question, ask):
-        ask = set(qterms)
+        ask, own_ask = set(qterms), False
     absent = [t for t in qterms if df[t] == 0 and t in ask]
     asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
              if t in ask}
@@ -243,9 +247,13 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     later_ask = later_asks(question)  # usually "": nothing to expand
     later = set(expanded_question_terms(later_ask, terms, synonyms, translations, bridges)
                 if later_ask else ())
+    # The ask's own words, its condition aside, when the ask names something itself.
+    core = (frozenset(expanded_question_terms(ask_core(question), terms, synonyms,
+                                              translations, bridges))
+            if own_ask else frozenset())
     facts = _Facts(qterms, present, absent, asked, len(pool),
                    [t for t in qterms if df[t] == 0 and t in later and t not in absent],
-                   {**synonyms, **(bridges or {})})
+                   {**synonyms, **(bridges or {})}, core)
     lexical = _decide(question, blocks, scored, scorer, facts)
     # A sentence whose meaning stands out from all the others (semantic recall on) answers
     # when it passes the answer checks, even where the question's own words are absent;
@@ -281,6 +289,9 @@ class _Facts:
     # each question term's synonyms and acronym forms that blocks have (``block_synonyms``,
     # ``acronym_bridges``): a word met through one is answered, not missing
     synonyms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # the ask clause's terms without its condition ("…when I get back to my desk"); empty
+    # when the ask leans on the context or points back to it
+    core: frozenset[str] = frozenset()
 
 
 def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
@@ -312,7 +323,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     docs = {b.n: b.chunk.doc_id for b in blocks}
     picked = with_outcomes(pick(deciding, scorer, docs, lead), [c for _, c in scored])
     chosen = _checked(question, blocks, picked, scorer, facts)
-    if not chosen:
+    if not chosen or _beside_the_ask(chosen[0], scorer, facts.core):
         return Selection((), gap_names(question, absent, blocks), True)
     # A lead narrowed by a qualifier the question lacks ("HR files") yields to one stating
     # the same without it, when that one passes the same checks (``narrower``).
@@ -386,3 +397,19 @@ def _only_light(best: Candidate, scorer: Scorer, verbs: frozenset[str] = frozens
     light): while the question's own words are absent (the caller checks), such a sentence
     is about something else."""
     return all(scorer.salience.get(t, 1.0) < 1.0 or t in verbs for t in scorer.covers(best))
+
+
+def _beside_the_ask(lead: Candidate, scorer: Scorer, core: frozenset[str]) -> bool:
+    """Whether ``lead`` answers an ask for a cause ("Why does the web app log me out every
+    morning…?", ``_WHY_RE``) with none of the ask's own words of substance, only words of
+    its condition or context ("desk" of "…when I get back to my desk", "tab" of "I leave
+    the tab open"): a sentence about the circumstances gives no cause. Only when the blocks
+    have such a word of the ask. For every untyped ask (yes/no included) it measured -6
+    right answers on the demo sets ("Could I keep my ThinkPad?" is answered by the laptop
+    rule of its context)."""
+    if scorer.kind != "other" or not _WHY_RE.search(scorer.question):
+        return False
+    group = scorer.group
+    own = {group.get(t, t) for t in scorer.weights
+           if t in core and scorer.salience.get(t, 1.0) >= 1.0}
+    return bool(own) and not own & {group.get(t, t) for t in scorer.covers(lead)}
