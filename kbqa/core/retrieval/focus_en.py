@@ -106,6 +106,8 @@ def parallel_en(body: str, topic: str) -> str | None:
               and not is_stop_en(words[0], False) and not words[0].endswith(("ss", "is", "us")))
     if not (1 < len(words) <= 3 or single) or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
         return None
+    if len(words) > 1 and all(w[:1].isupper() for w in words):
+        return None  # a name of several words ("New York") narrows like one word, no thing
     every = content_runs(topic)
     runs = [(a, b) for a, b in every if " " in topic[a:b] and topic[a:b].lower() != body.lower()]
     last = words[-1].lower()
@@ -255,17 +257,20 @@ def _into_determined(body: str, topic: str, spans: tuple[int, int, int]) -> str:
 
 def replace_name_en(noun: str, topic: str, preposition: str = "") -> str | None:
     """"London" after "…per night in Paris?", "Android" after "Which iOS version…?": a bare
-    name (one word with a capital, not all capitals) replaces the topic's name, first one
-    after a preposition, else any name but the first word: the same question asked of it.
+    name (words with a capital, not all capitals: "New York" too) replaces the topic's
+    name, first one after a preposition, else any name but the first word: the same
+    question asked of it.
     With ``preposition`` ("on Enterprise" after "How much is the Business plan per seat?")
     only a name after that preposition or after none (a modifier: "the Business plan") is
     replaced, never one in another role ("for Rotterdam staff" is not "in London").
     None when ``noun`` is no name or the topic names nothing; an acronym (API, IT) is no
     sibling of a name."""
     noun = noun.strip()
-    if not _is_name(noun):
+    if not all(_is_name(w) for w in noun.split()) or not noun:
         return None
-    names = [m for m in re.finditer(r"(?<=\s)[A-Za-z]+", topic) if _is_name(m.group())]
+    # names of one or more words ("Paris", "New York"), each word a name
+    names = [m for m in re.finditer(r"(?<=\s)[a-z]*[A-Z][A-Za-z]*(?:\s+[A-Z][A-Za-z]+)*", topic)
+             if all(_is_name(w) for w in m.group().split())]
     after = [m for m in names if re.search(r"\b(?:in|at|for|to|from|on)\s+$", topic[:m.start()])]
     if preposition:
         led = re.compile(rf"\b(?!{re.escape(preposition)}\b)(?:{'|'.join(PREPOSITIONS)})\s+$",

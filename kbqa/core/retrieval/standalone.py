@@ -263,11 +263,19 @@ def _carried(question: str, topic: str) -> str:
 _LATIN_NE_RE = re.compile(r"^\s*(?:那么|那)?\s*([A-Za-z][A-Za-z0-9 ._+-]*?)\s*呢\s*[？?]?\s*$")
 
 
+# "and if it's Paris?", "what if it is in Tokyo?": "it" is the situation, not the topic's
+# thing; the name is what changes (a place, a product), as in "what about Paris?"
+_SITUATION_NAME_RE = re.compile(
+    r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?if\s+it(?:['’]s|\s+is|\s+was|\s+were)\s+"
+    r"(?:(?:in|on|at|for)\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?？]?\s*$")
+
+
 def _latin_about(question: str) -> str:
     """"那 webhook 呢？" read as "what about webhook?": the particles are Chinese, the noun and
-    so the rewrite English (``_replace_focus_en`` replaces the topic's focus with it);
-    other questions unchanged."""
-    found = _LATIN_NE_RE.match(question)
+    so the rewrite English (``_replace_focus_en`` replaces the topic's focus with it); "and
+    if it's Paris?" too (``_SITUATION_NAME_RE``: a name the situation is, not a thing "it"
+    stands for); other questions unchanged."""
+    found = _LATIN_NE_RE.match(question) or _SITUATION_NAME_RE.match(question)
     return f"what about {found.group(1)}?" if found else question
 
 

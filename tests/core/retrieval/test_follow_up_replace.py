@@ -96,6 +96,16 @@ def test_a_group_replaces_the_frames_group_or_the_askers_pronoun(
          "What's the hotel limit per night when travelling for work, if I'm in Zurich?"),
         ("How much can I spend on a hotel per night?", "and if the trip is to London?",
          "How much can I spend on a hotel per night, if the trip is to London?"),
+        # "it" is the situation, not the topic's thing (before: "If the max is Paris?")
+        ("what's the max I can spend on a hotel per night when I travel for work?",
+         "and if it's Paris?",
+         "What's the max I can spend on a hotel per night when I travel for work, for Paris?"),
+        # a name of two words is a name (before: "…spend on a New York when I travel…")
+        ("what's the max I can spend on a hotel per night when I travel for work?",
+         "what if it is in New York?",
+         "What's the max I can spend on a hotel per night when I travel for work, for New York?"),
+        ("What's the hotel limit per night in Paris?", "what about New York?",
+         "What's the hotel limit per night in New York?"),
     ],
 )
 def test_a_condition_naming_a_name_asks_the_earlier_question_under_it(
