@@ -6,19 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.generation.prompt import build_answer_prompt
-from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.focus import is_yes_no
 from kbqa.core.readers.extractive.question import answer_kind
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.units import asked_units, asks_duration, states_duration
-from kbqa.core.types import Block
+from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
-
-
-async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
-    prompt = build_answer_prompt(question=question, blocks=blocks)
-    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
 
 
 @pytest.mark.parametrize(

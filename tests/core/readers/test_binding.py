@@ -2,8 +2,6 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.generation.prompt import build_answer_prompt
-from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.binding import (
     anchors,
     bound_answer,
@@ -12,15 +10,9 @@ from kbqa.core.readers.extractive.binding import (
 )
 from kbqa.core.readers.extractive.focus import ask_kind, new_answer
 from kbqa.core.readers.extractive.question import question_terms
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.selection import select
-from kbqa.core.types import Block
+from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
-
-
-async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
-    prompt = build_answer_prompt(question=question, blocks=blocks)
-    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
 
 
 def _bound(sentence: str, question: str) -> bool:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.generation.prompt import build_answer_prompt
-from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.answered_words import gap_names
 from kbqa.core.readers.extractive.event import other_edition
 from kbqa.core.readers.extractive.expand import agent_base, expand
@@ -16,16 +14,10 @@ from kbqa.core.readers.extractive.focus import (
 )
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, unit_terms
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.terms import stem
-from kbqa.core.types import Block
+from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
-
-
-async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
-    prompt = build_answer_prompt(question=question, blocks=blocks)
-    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.generation.prompt import build_answer_prompt
-from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
@@ -19,8 +17,8 @@ from kbqa.core.readers.extractive.question import (
     states,
     unit_terms,
 )
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
 from kbqa.core.types import Block
+from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
 
 MEETING = make_block(1, "Next meeting: Monday 14 July, same time. Tomás will send the agenda "
@@ -35,9 +33,6 @@ WEBHOOKS = make_block(2, "If a delivery fails, NimbusDrive tries it again up to 
                       title="Webhooks")
 
 
-async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
-    prompt = build_answer_prompt(question=question, blocks=blocks)
-    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
 
 
 @pytest.mark.parametrize(

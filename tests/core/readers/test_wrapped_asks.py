@@ -4,18 +4,9 @@ its punctuation ends them."""
 
 from __future__ import annotations
 
-from kbqa.core.generation.prompt import build_answer_prompt
-from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.focus import ask_clause
-from kbqa.core.readers.extractive.reader import ExtractiveProvider
-from kbqa.core.types import Block
+from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
-
-
-async def _answer(question: str, blocks: tuple[Block, ...]) -> str:
-    prompt = build_answer_prompt(question=question, blocks=blocks)
-    return "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
-
 
 SESSIONS = (
     make_block(1, "A visitor badge stays active for 8 hours; print a new one when the old "
