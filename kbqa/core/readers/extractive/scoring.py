@@ -12,6 +12,7 @@ sentence needs; ``outweighed`` and ``on_topic`` are the declines that scores dec
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -293,3 +294,32 @@ def _asked_things(covered: frozenset[str], scorer: Scorer) -> frozenset[str]:
     verbs = {w for w, tag in tagged(scorer.question) if tag.startswith("v") and tag != "vn"}
     return frozenset(t for t in covered - scorer.unasked
                      if scorer.salience.get(t, 1.0) >= 1.0 and t not in verbs)
+
+
+def only_light(best: Candidate, scorer: Scorer, verbs: frozenset[str] = frozenset()) -> bool:
+    """Whether ``best`` shares only light words with the question (``scorer.salience``
+    below 1: "customer", "whole", "year" of "whether paying for the whole year up front
+    saves them anything") or ``verbs`` (the question's verbs, when the caller counts them
+    light): while the question's own words are absent (the caller checks), such a sentence
+    is about something else."""
+    return all(scorer.salience.get(t, 1.0) < 1.0 or t in verbs for t in scorer.covers(best))
+
+
+# An ask for a cause: what answers it is about what happens, not about its circumstances.
+_WHY_RE = re.compile(r"\bwhy\b|为什么|为啥|怎么回事", re.IGNORECASE)
+
+
+def beside_the_ask(lead: Candidate, scorer: Scorer, core: frozenset[str]) -> bool:
+    """Whether ``lead`` answers an ask for a cause ("Why does the web app log me out every
+    morning…?", ``_WHY_RE``) with none of the ask's own words of substance, only words of
+    its condition or context ("desk" of "…when I get back to my desk", "tab" of "I leave
+    the tab open"): a sentence about the circumstances gives no cause. Only when the blocks
+    have such a word of the ask. For every untyped ask (yes/no included) it measured -6
+    right answers on the demo sets ("Could I keep my ThinkPad?" is answered by the laptop
+    rule of its context)."""
+    if scorer.kind != "other" or not _WHY_RE.search(scorer.question):
+        return False
+    group = scorer.group
+    own = {group.get(t, t) for t in scorer.weights
+           if t in core and scorer.salience.get(t, 1.0) >= 1.0}
+    return bool(own) and not own & {group.get(t, t) for t in scorer.covers(lead)}

@@ -23,6 +23,7 @@ from kbqa.core.readers.extractive.absent import (
 )
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
+from kbqa.core.readers.extractive.applicability import in_scope
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
@@ -69,11 +70,13 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.scoring import (
     Scorer,
+    beside_the_ask,
     block_frequency,
     block_terms,
     focus_weights,
     key_terms,
     on_topic,
+    only_light,
     outweighed,
     salience,
     term_weights,
@@ -104,8 +107,6 @@ from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
 
 _DIGIT_RE = re.compile(r"\d")
-# An ask for a cause: what answers it is about what happens, not about its circumstances.
-_WHY_RE = re.compile(r"\bwhy\b|为什么|为啥|怎么回事", re.IGNORECASE)
 
 def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
@@ -213,6 +214,9 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     kinds = kinds_stated(question, list(sections.values()))
     pool = [c for c in pool
             if not names_another_kind(kinds, sections.get(c.n, ""), frozenset(qterms))]
+    # A document sending the asker's office or region elsewhere ("Employees of the Chengdu
+    # office follow the Chinese policy instead") answers with that sentence only.
+    pool = in_scope(question, pool, blocks)
     pool = consequence_pool(question, pool)  # "what happens if…": a condition's outcome
     pool = settled_pool(question, pool)  # a proposal or open item is no fact (``standing``)
     present = [t for t in qterms if df[t] > 0]
@@ -307,7 +311,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # verb alone ("bring", of "bring-your-own-key encryption") says nothing of it either.
     acts = verbs_after(question)
     verbs = acts if any(s >= 1.0 for s in asked.values()) else frozenset()
-    if asked and _only_light(scored[0][1], scorer, verbs):
+    if asked and only_light(scored[0][1], scorer, verbs):
         return Selection((), gap_names(question, absent, blocks), True)
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
@@ -317,13 +321,13 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
     # ...and about its subject: one sharing only the asker's verbs and light words ("If you
     # lose a receipt…" for "do I lose those vacation days?") speaks of something else
-    if deciding[0] is not scored[0] and _only_light(deciding[0][1], scorer, acts):
+    if deciding[0] is not scored[0] and only_light(deciding[0][1], scorer, acts):
         deciding = scored
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
     picked = with_outcomes(pick(deciding, scorer, docs, lead), [c for _, c in scored])
     chosen = _checked(question, blocks, picked, scorer, facts)
-    if not chosen or _beside_the_ask(chosen[0], scorer, facts.core):
+    if not chosen or beside_the_ask(chosen[0], scorer, facts.core):
         return Selection((), gap_names(question, absent, blocks), True)
     # A lead narrowed by a qualifier the question lacks ("HR files") yields to one stating
     # the same without it, when that one passes the same checks (``narrower``).
@@ -388,28 +392,3 @@ def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Can
                    by_meaning=True):
         return declined
     return Selection(tuple(chosen), (), False)
-
-
-def _only_light(best: Candidate, scorer: Scorer, verbs: frozenset[str] = frozenset()) -> bool:
-    """Whether ``best`` shares only light words with the question (``scorer.salience``
-    below 1: "customer", "whole", "year" of "whether paying for the whole year up front
-    saves them anything") or ``verbs`` (the question's verbs, when the caller counts them
-    light): while the question's own words are absent (the caller checks), such a sentence
-    is about something else."""
-    return all(scorer.salience.get(t, 1.0) < 1.0 or t in verbs for t in scorer.covers(best))
-
-
-def _beside_the_ask(lead: Candidate, scorer: Scorer, core: frozenset[str]) -> bool:
-    """Whether ``lead`` answers an ask for a cause ("Why does the web app log me out every
-    morning…?", ``_WHY_RE``) with none of the ask's own words of substance, only words of
-    its condition or context ("desk" of "…when I get back to my desk", "tab" of "I leave
-    the tab open"): a sentence about the circumstances gives no cause. Only when the blocks
-    have such a word of the ask. For every untyped ask (yes/no included) it measured -6
-    right answers on the demo sets ("Could I keep my ThinkPad?" is answered by the laptop
-    rule of its context)."""
-    if scorer.kind != "other" or not _WHY_RE.search(scorer.question):
-        return False
-    group = scorer.group
-    own = {group.get(t, t) for t in scorer.weights
-           if t in core and scorer.salience.get(t, 1.0) >= 1.0}
-    return bool(own) and not own & {group.get(t, t) for t in scorer.covers(lead)}

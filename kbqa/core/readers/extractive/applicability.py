@@ -1,0 +1,73 @@
+"""Whom a document's rules apply to: a document that sends a group elsewhere does not answer
+that group's questions.
+
+Company policies state their scope and its exceptions: "Employees of the Chengdu office
+follow the Chinese policy 《费用报销制度（中国区）》 instead.",
+"欧洲各公司的员工请遵守英文版《Expense and reimbursement policy》。". A question naming that
+office or region ("I'm based in the Chengdu office … can I book premium economy?",
+"那欧洲的同事呢？") is not answered by the
+sending document's rules, however well they match its words: the rule the asker follows
+is the other document's. ``redirected_documents`` finds the blocks' documents whose own
+scope sentence sends the question's place or organisation elsewhere; the reader leaves their
+other sentences out, so the answer comes from the document they point to when a block of it
+is at hand, else is the pointing sentence itself or a decline.
+
+A place or organisation is a name: an English word in capitals ("Chengdu"), a Chinese word
+jieba tags as a place, organisation or other proper noun (``ns``, ``nt``, ``nz``: 欧洲). The
+sentence's form is the one policies use (``_REDIRECT_EN``, ``_REDIRECT_ZH``): people of X
+follow (遵守, 适用, 按照) another document.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from kbqa.core.readers.extractive.question import tagged
+from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.text.sentences import split_sentences
+from kbqa.core.text.terms import stem, terms
+from kbqa.core.types import Block
+
+# "Employees of the Chengdu office follow the Chinese policy … instead."
+_REDIRECT_EN = re.compile(
+    r"\b(?:employees|staff|people|colleagues|members)\s+(?:of|in|at|from|based in)\s+"
+    r"(?P<who>[^.;:]+?)\s+(?:follow|use|apply|are covered by|fall under)\s+\S",
+    re.IGNORECASE)
+# "欧洲各公司的员工请遵守英文版《…》", "成都办公室员工适用《…》"
+_REDIRECT_ZH = re.compile(
+    r"(?P<who>[^，。；、：]{1,24}?)的?(?:员工|同事|人员)(?:请|应|须|需|均)?(?:遵守|适用|按照|参照|遵循)")
+_NAME_EN = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
+_NAME_TAGS = frozenset(("ns", "nt", "nz"))
+
+
+def redirects(text: str) -> frozenset[str]:
+    """The folded names of the places and organisations that ``text``'s scope sentences send
+    to another document ("Chengdu" -> ``chengdu``, 欧洲); empty for any other text."""
+    norm = unicodedata.normalize("NFKC", text)
+    names: set[str] = set()
+    for sentence in split_sentences(norm):
+        for m in _REDIRECT_EN.finditer(sentence):
+            names |= {fold(stem(w.lower())) for w in _NAME_EN.findall(m.group("who"))}
+        for m in _REDIRECT_ZH.finditer(sentence):
+            names |= {w for w, tag in tagged(m.group("who")) if tag in _NAME_TAGS}
+    return frozenset(names)
+
+
+def redirected_documents(question: str, blocks: Sequence[Block]) -> frozenset[str]:
+    """The doc_ids among ``blocks`` whose text sends a place or organisation the question
+    names elsewhere (``redirects``)."""
+    asked = {fold(t) for t in terms(question)}
+    return frozenset(b.chunk.doc_id for b in blocks if redirects(b.chunk.text) & asked)
+
+
+def in_scope(question: str, pool: Sequence[Candidate],
+             blocks: Sequence[Block]) -> list[Candidate]:
+    """``pool`` without the sentences of documents that send a place or organisation the
+    question names elsewhere (``redirected_documents``), their sending sentences kept."""
+    elsewhere = redirected_documents(question, blocks)
+    if not elsewhere:
+        return list(pool)
+    docs = {b.n: b.chunk.doc_id for b in blocks}
+    return [c for c in pool if docs[c.n] not in elsewhere or redirects(c.text)]

@@ -1,0 +1,50 @@
+"""A document that sends an office or region to another document does not answer for them
+(issue 12: answers that answer)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kbqa.core.readers.extractive.applicability import redirects
+from tests.core.readers.reading import extractive_answer
+from tests.fakes import make_block
+
+TRAVEL_EN = make_block(
+    1, "This policy applies to all staff of Harbour Labs in Europe. Staff of the Lyon studio "
+       "follow the French travel rules instead.\n\nTrains: first class is allowed for journeys "
+       "over 3 hours.", title="Travel policy", doc_id="doc-701")
+TRAVEL_ZH = make_block(
+    2, "本规定适用于海港实验室中国区员工。火车：一律乘坐二等座。"
+       "日本的同事请遵守日文版《出張規程》。",
+    title="差旅规定（中国区）", doc_id="doc-702", language="zh")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Staff of the Lyon studio follow the French travel rules instead.", {"lyon"}),
+        ("日本的同事请遵守日文版《出張規程》。", {"日本"}),
+        # who a policy applies to is no redirect
+        ("This policy applies to all staff of Harbour Labs in Europe.", set()),
+        ("Trains: first class is allowed for journeys over 3 hours.", set()),
+    ],
+)
+def test_a_scope_sentence_names_whom_it_sends_elsewhere(text: str, names: set[str]) -> None:
+    assert redirects(text) == names
+
+
+async def test_a_rule_is_not_quoted_to_the_office_its_document_sends_elsewhere() -> None:
+    answer = await extractive_answer(
+        "I work at the Lyon studio and the train ride is 4 hours. Can I go first class?",
+        (TRAVEL_EN,))
+    assert "first class is allowed" not in answer
+    # anyone else is answered by it
+    answer = await extractive_answer(
+        "I work in the Berlin office and the train ride is 4 hours. Can I go first class?",
+        (TRAVEL_EN,))
+    assert "first class is allowed" in answer
+
+
+async def test_a_chinese_policy_sending_a_region_elsewhere_is_not_quoted_to_it() -> None:
+    answer = await extractive_answer("日本的同事坐火车可以坐一等座吗？", (TRAVEL_ZH, TRAVEL_EN))
+    assert "二等座" not in answer
