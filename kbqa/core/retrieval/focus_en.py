@@ -288,6 +288,11 @@ def _is_name(word: str) -> bool:
             and not word.isupper())
 
 
+# A fragment's trailing place: "colleagues in Europe", "staff at New York".
+_PLACED_RE = re.compile(r"(?P<rest>.+?)\s+(?P<at>in|at|from)\s+"
+                        r"(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)$")
+
+
 def replace_qualifier_en(body: str, topic: str) -> str | None:
     """A prepositional fragment ("for part-timers", "in 2022", "about interns") as the
     topic with the part of the same kind replaced, or None when the topic has none:
@@ -301,12 +306,19 @@ def replace_qualifier_en(body: str, topic: str) -> str | None:
     - a group of people replaces the topic's group of people ("for interns" after "…do
       employees get?"), never narrowing it to both;
     - a phrase replaces the topic's phrase after the same preposition ("in London" after
-      "…per night in Paris?").
+      "…per night in Paris?");
+    - a phrase ending in a place ("for colleagues in Europe") moves the topic to that place
+      (its name replaced) and keeps the rest as a qualifier (", for colleagues").
     """
     words = body.split()
     if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
         return None
     noun = _DETERMINER_RE.sub("", " ".join(words[1:]))
+    placed = _PLACED_RE.match(noun)
+    if placed:  # "for colleagues in Europe" after "…per person in Chengdu?": the place moves
+        moved = replace_name_en(placed["name"], topic, placed["at"].lower())
+        if moved:
+            return f"{core(moved)}, {words[0].lower()} {placed['rest']}?"
     for a, b in content_runs(topic):
         if head(topic[a:b]) == head(noun) and topic[a:b].lower() != noun.lower():
             if not YEAR_RE.fullmatch(noun.strip()):

@@ -106,6 +106,11 @@ def test_a_group_replaces_the_frames_group_or_the_askers_pronoun(
          "What's the max I can spend on a hotel per night when I travel for work, for New York?"),
         ("What's the hotel limit per night in Paris?", "what about New York?",
          "What's the hotel limit per night in New York?"),
+        # a group in a place: the place moves (before: "…limit for a colleagues in Europe in
+        # Chengdu?", the group put in the place of the client dinner)
+        ("What's the limit for a client dinner per person in Chengdu?",
+         "and for colleagues in Europe?",
+         "What's the limit for a client dinner per person in Europe, for colleagues?"),
     ],
 )
 def test_a_condition_naming_a_name_asks_the_earlier_question_under_it(
