@@ -222,7 +222,10 @@ async def test_a_rate_asked_per_one_night_meets_the_rule_per_each_night() -> Non
     ("question", "word"),
     [("whats the most I can claim for a taxi?", "whats"),
      ("Do I need to book the hotel in advance?", "advance"),
-     ("Can I pay the deposit in person?", "person")],
+     ("Can I pay the deposit in person?", "person"),
+     # a piece of a longer word: an ordinal count (第三次), a verb (打招呼)
+     ("这个月已经是第三次打车了，还能报吗？", "三次"),
+     ("国庆想连着请十天假，得提前多久跟经理打招呼？", "招呼")],
 )
 def test_a_gap_line_never_names_grammar_or_a_word_of_a_set_phrase(
     question: str, word: str,

@@ -67,6 +67,9 @@ def nameable(term: str, question: str) -> bool:
         tags = {w: t for w, t in tagged(question)}
         # A term the tagger cut into pieces (``换个`` of 换/个) is a noun only if they all are.
         pieces = [t for w, t in tagged(question) if w in term] if term not in tags else []
+        # ...and a piece of a longer word (``三次`` of 第三次, a numeral) takes that word's tag
+        if term not in tags and not pieces:
+            pieces = [t for w, t in tagged(question) if term in w]
         return len(term) >= 2 and bool(NOUN_TAGS.match(tags.get(term, "n"))) and all(
             NOUN_TAGS.match(t) for t in pieces)
     if term in acronyms(question):
