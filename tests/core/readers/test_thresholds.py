@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+from kbqa.core.readers.extractive.thresholds import asker_amounts, beyond_cap, meets_threshold
+from tests.core.readers.reading import extractive_answer
+from tests.fakes import make_block
 
 ABOVE_EUR = "Claims above EUR 1,000 also need approval from the head of your department."
 ABOVE_CNY = "单笔金额超过 5000 元的，还需部门负责人审批。"
@@ -44,3 +46,25 @@ def test_a_rule_above_a_threshold_is_met_only_by_a_larger_amount_in_its_unit(
     question: str, sentence: str, met: bool
 ) -> None:
     assert meets_threshold(asker_amounts(question), sentence) is met
+
+
+@pytest.mark.parametrize(("question", "sentence", "over"), [
+    ("it's been about 80 days since the trip", "Submit each claim within 60 days.", True),
+    ("it's been about 40 days since the trip", "Submit each claim within 60 days.", False),
+    ("一个人花了 350 元", "招待餐费每人不超过 300 元。", False),  # a bare amount: no unit to match
+    ("吃饭每人 350 元", "招待餐费每人不超过 300 元。", True),  # per person both
+    ("三个月前的发票", "报销单须在 60 天内提交。", False),  # months against days: never compared
+])
+def test_the_askers_amount_over_a_cap_in_its_unit(question: str, sentence: str,
+                                                   over: bool) -> None:
+    assert beyond_cap(asker_amounts(question), sentence) is over
+
+
+async def test_an_asker_over_a_cap_is_told_what_happens_beyond_it() -> None:
+    blocks = (make_block(1, "Return a library book within 21 days of borrowing it. Books "
+                            "returned later are charged 1 euro per day. The library opens at 9.",
+                         title="Library rules"),)
+    answer = await extractive_answer(
+        "I borrowed a library book about 30 days ago. Can I still return it?", blocks)
+    assert "within 21 days" in answer
+    assert "returned later are charged" in answer

@@ -101,7 +101,11 @@ from kbqa.core.readers.extractive.text import (
     fold,
     list_items,
 )
-from kbqa.core.readers.extractive.thresholds import asker_amounts, threshold_first
+from kbqa.core.readers.extractive.thresholds import (
+    asker_amounts,
+    threshold_first,
+    with_beyond,
+)
 from kbqa.core.readers.extractive.units import asked_units, in_unit
 from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
@@ -325,7 +329,9 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         deciding = scored
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
-    picked = with_outcomes(pick(deciding, scorer, docs, lead), [c for _, c in scored])
+    pool = [c for _, c in scored]
+    picked = with_beyond(with_outcomes(pick(deciding, scorer, docs, lead), pool), pool,
+                         scorer.amounts)
     chosen = _checked(question, blocks, picked, scorer, facts)
     if not chosen or beside_the_ask(chosen[0], scorer, facts.core):
         return Selection((), gap_names(question, absent, blocks), True)

@@ -97,3 +97,46 @@ def threshold_first(scored: Sequence[tuple[float, Candidate]],
         if score > 0 and meets_threshold(amounts, c.text):
             return [scored[i], *scored[:i], *scored[i + 1:]]
     return list(scored)
+
+
+# Words that make the amount after them (before them: 内, 以内) a cap of the rule.
+_CAP_BEFORE_RE = re.compile(
+    r"(?:\bwithin|\bup to|\bat most|\bno more than|\bnot more than|\bmaximum(?: of)?|\bmax\.?"
+    r"|不超过|最多|至多)\s*(?:[A-Z]{3}\s*)?$", re.IGNORECASE)
+_CAP_AFTER_RE = re.compile(r"^\s*(?:内|以内|之内)")
+# A sentence about the case beyond a cap: "Claims filed later…", 逾期提交的…, 超过部分….
+_BEYOND_RE = re.compile(
+    r"\b(?:later|late|above|beyond|exceed\w*|more than|otherwise|after that)\b"
+    r"|逾期|超过|超出|超标|以外|否则", re.IGNORECASE)
+
+
+def beyond_cap(amounts: tuple[tuple[float, str], ...], sentence: str) -> bool:
+    """Whether one of the asker's ``amounts`` is over a cap ``sentence`` states ("within 60
+    days" for "it's been about 80 days", 每人不超过 300 元 for 一个人 350), in the same unit."""
+    if not amounts:
+        return False
+    text = unicodedata.normalize("NFKC", sentence)
+    for q in extract_quantities(text):
+        before = text[max(0, q.start - 24):q.start]
+        if _CAP_BEFORE_RE.search(before) or _CAP_AFTER_RE.match(text[q.end:]):
+            if any(unit == q.unit and value > q.value for value, unit in amounts):
+                return True
+    return False
+
+
+def with_beyond(chosen: Sequence[Candidate], pool: Sequence[Candidate],
+                amounts: tuple[tuple[float, str], ...]) -> list[Candidate]:
+    """``chosen`` with, after a sentence whose cap the asker's amount is over
+    (``beyond_cap``), the sentence right after it in its block when that one is about the
+    case beyond it (``_BEYOND_RE``: "Claims filed later are only reimbursed with written
+    approval…"): the asker is in that case, and the cap alone does not say what follows."""
+    at = {(c.n, c.position): c for c in pool}
+    out: list[Candidate] = []
+    for c in chosen:
+        if c not in out:
+            out.append(c)
+        nxt = at.get((c.n, c.position + 1))
+        if (nxt is not None and nxt not in chosen and nxt not in out
+                and _BEYOND_RE.search(nxt.text) and beyond_cap(amounts, c.text)):
+            out.append(nxt)
+    return out
