@@ -61,7 +61,7 @@ class Asked:
         rejected" holds no term of "What is the upload limit?", but it is a limit)."""
         if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
             return False  # it asks another measure ("file name length") than these values'
-        if self.measured and not any(self.measured & _named_by(m) for m in (a, b)):
+        if self.measured and not any(_names(self.measured, _named_by(m)) for m in (a, b)):
             return False  # "page size" is not what two upload sizes are of
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
@@ -104,6 +104,15 @@ def measured_things(question: str) -> frozenset[str]:
 
 
 _MEASURE_WORDS = term_set("size limit cap quota maximum max minimum min")
+
+
+def _names(measured: frozenset[str], named: frozenset[str]) -> bool:
+    """Whether ``named`` holds a word of ``measured`` or a form of it: the S-stemmer keeps
+    "uploaded", "uploader", "uploading" apart from "upload" ("What is the maximum upload
+    size?" against "the maximum size of a single uploaded file" in the "Web uploader
+    guide"), so a word of four letters or more matches the words it begins."""
+    return bool(measured & named) or any(
+        n.startswith(t) for t in measured if len(t) >= 4 for n in named)
 
 
 def _named_by(m: Mention) -> frozenset[str]:

@@ -69,6 +69,7 @@ from itertools import combinations
 
 from kbqa.core.context.assembly import leading_blocks
 from kbqa.core.grounding.authority import (
+    authority_rank,
     of_year,
     preferred_side,
 )
@@ -127,7 +128,7 @@ def find_conflicts(
     # word bridges to a few English glosses, an English word to every Chinese word glossed
     # with it, whose many alternatives look like words of another subject
     english: tuple[Bridge, dict[str, list[frozenset[str]]]] | None = None  # when needed
-    best: dict[tuple[str, str, str], Conflict] = {}
+    best: dict[tuple[str, str, str], tuple[Conflict, Mention, Mention]] = {}
     documents = _documents(every)
     asked_text = asked_groups(normalise(question))
     kept = [m for m in mentions if not _of_another_subject(m, asked_text, documents)]
@@ -145,9 +146,32 @@ def find_conflicts(
         if conflict is None:
             continue
         key = (conflict.unit, a.block.doc_id, b.block.doc_id)
-        if key not in best or len(conflict.context) > len(best[key].context):
-            best[key] = conflict
-    return sorted(best.values(), key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
+        if key not in best or len(conflict.context) > len(best[key][0].context):
+            best[key] = (conflict, a, b)
+    found = [_contested(c, a, b, kept) for c, a, b in best.values()]
+    return sorted(found, key=lambda c: (c.sides[0].n, c.sides[1].n, c.unit))
+
+
+def _contested(conflict: Conflict, a: Mention, b: Mention,
+               mentions: Sequence[Mention]) -> Conflict:
+    """``conflict``, unresolved when its weaker side's value is also stated, about the same
+    thing, by a document ranked at least as high as its stronger side's: "Answered from the
+    Web uploader guide" while the product manual says the weaker side's 200 MB too would
+    be a notice the answer can contradict. The weaker side is then that document."""
+    if conflict.preferred is None or conflict.preferred_by != "authority":
+        return conflict
+    strong, weak = (a, b) if conflict.preferred == 0 else (b, a)
+    rank = authority_rank(strong.block.chunk.authority)
+    what = set(weak.context) - BOUND_TERMS
+    for m in mentions:
+        if (m.block.doc_id not in (strong.block.doc_id, weak.block.doc_id)
+                and m.quantity.unit == weak.quantity.unit and m.quantity.same_value(weak.quantity)
+                and authority_rank(m.block.chunk.authority) >= rank
+                and len(what & set(m.context)) >= min(MIN_SHARED_TERMS, len(what))):
+            one, two = sorted((m, strong), key=lambda x: x.block.n)
+            return replace(conflict, sides=(_side(one), _side(two)),
+                           preferred=preferred_side(one.block, two.block))
+    return conflict
 
 
 def _documents(blocks: Sequence[Block]) -> list[GroupedDocument]:

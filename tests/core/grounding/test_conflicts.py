@@ -2,7 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.grounding.conflicts import find_conflicts
+from kbqa.core.grounding.conflicts import _contested, _side, find_conflicts
+from kbqa.core.grounding.mentions import mentions_of
 from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.types import Block, Chunk, Conflict, ConflictSide
 
@@ -240,3 +241,27 @@ def test_two_dates_for_one_release_are_a_conflict() -> None:
         ("date", "September 7, 2018", "September 1, 2020")
     ]
     assert find_conflicts([a, b], "Which console was Spider-Man made for?") == []
+
+
+def test_a_measured_word_meets_its_other_forms() -> None:
+    # "upload" of the question is "uploaded" in the text and "uploader" in the title
+    blocks = [
+        block(1, "manual-a", "The maximum size of a single uploaded file is 200 MB.", "manual"),
+        block(2, "manual-b", "The maximum size for a single uploaded file is 100 MB.", "manual"),
+    ]
+    (conflict,) = find_conflicts(blocks, UPLOAD_Q)
+    assert conflict.preferred is None
+
+
+def test_a_weaker_sides_value_stated_by_an_equal_source_leaves_the_conflict_open() -> None:
+    note = block(1, "note", "The maximum upload size of a single file is 200 MB.", "meeting-note")
+    guide = block(2, "guide", "The maximum upload size of a single file is 100 MB.", "manual")
+    manual = block(3, "manual", "The maximum upload size of a single file is 200 MB.", "manual")
+    (weak,), (strong,), (same,) = (mentions_of(b) for b in (note, guide, manual))
+    resolved = Conflict(unit="MB", sides=(_side(weak), _side(strong)), context=("upload",),
+                        preferred=1)
+    contested = _contested(resolved, weak, strong, [weak, strong, same])
+    assert contested.preferred is None
+    assert [s.doc_id for s in contested.sides] == ["guide", "manual"]
+    # only the weaker source says it: the notice stands
+    assert _contested(resolved, weak, strong, [weak, strong]) == resolved
