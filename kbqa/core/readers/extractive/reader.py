@@ -56,6 +56,7 @@ from typing import ClassVar
 from kbqa.core.errors import ProviderError
 from kbqa.core.grounding.evidence import evidence_blocks
 from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
+from kbqa.core.readers.extractive.follow_ups import about_new_words
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.selection import select
 from kbqa.core.readers.extractive.standing import current_first
@@ -66,6 +67,10 @@ from kbqa.core.text.tokens import count_tokens
 from kbqa.core.types import Block, Language
 
 __all__ = ["ExtractiveProvider", "Selection", "select"]
+
+
+def _declined(selection: Selection) -> bool:
+    return selection.declined
 
 
 def render_stream(selection: Selection, language: Language) -> str:
@@ -123,7 +128,10 @@ class ExtractiveProvider(Provider):
             return compress_text(prompt.question, blocks[0]) if blocks else ""
         # Feedback needs no special handling: every sentence is quoted from its block.
         # An archived document answers only when no current one does (``standing``).
-        selection = current_first(prompt.question, blocks, select, lambda s: s.declined)
+        selection = current_first(prompt.question, blocks, select, _declined)
+        # ...and a follow-up about what it adds, never with the earlier answer
+        selection = about_new_words(prompt.question, prompt.history, blocks, selection,
+                                    lambda q, b: current_first(q, b, select, _declined))
         language = detect_language(prompt.question)
         if prompt.task == "answer_json":
             return render_json(selection, language)

@@ -1,0 +1,85 @@
+"""A follow-up is answered about what it adds, never with the earlier answer (issue 12 item 4).
+
+"what's the hotel limit per night if I travel to Paris?" then "what about meals?" reaches
+the reader as "What's the meals if I travel to Paris?", and the hotel sentence, which
+holds "Paris", outranked the meal allowance; "and for webhooks?" after the API's rate limit
+repeated the 429 sentence. What a turn adds to the conversation is the words of its
+standalone query that no earlier user turn (as rewritten) had (``new_words``): when a block
+has one of them, the answer states one (in its sentence or section heading); the reader
+answers again from the blocks that have them, else declines (``about_new_words``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from kbqa.core.readers.extractive.focus import names
+from kbqa.core.readers.extractive.question import light_terms, question_terms
+from kbqa.core.readers.extractive.text import Selection, folded_terms, question_numbers
+from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+from kbqa.core.text.bilingual import composed_english_terms, english_terms
+from kbqa.core.text.terms import is_question_word
+from kbqa.core.types import Block, Turn
+
+_DECLINED = Selection((), (), True)
+# A Chinese count or measure (一天, 两晚, 每人): a number word leads it
+_MEASURE_ZH_RE = re.compile(r"^[一二两三四五六七八九十百千几每半]")
+
+
+def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
+    """The folded content terms of ``question`` that no earlier user turn of ``history``
+    had; empty without an earlier user turn. Left out: light words, numbers and measures
+    (``一天``, the unit of the asker's own number: "euros" of "1,500 euros"), and names
+    (``focus.names``: "and in Berlin?" is answered by the rule for other cities, which
+    never names Berlin)."""
+    earlier = [t.text for t in history if t.role == "user"]
+    if not earlier:
+        return frozenset()
+    said = frozenset().union(*(folded_terms(text) for text in earlier))
+    skip = light_terms(question) | names(question) | frozenset(
+        t.split(" ", 1)[1] for t in question_numbers(question).values())
+    return frozenset(t for t in question_terms(question)
+                     if t not in said and t not in skip and not t[:1].isdigit()
+                     and not _MEASURE_ZH_RE.match(t))
+
+
+def about_new_words(question: str, history: Sequence[Turn], blocks: Sequence[Block],
+                    selection: Selection,
+                    choose: Callable[[str, Sequence[Block]], Selection]) -> Selection:
+    """``selection`` when it states a word the turn adds (``new_words``) that some block
+    has, or when there is none; else ``choose`` again over the blocks that have one, and
+    a decline when that answer does not state one either."""
+    new = new_words(question, history)
+    if selection.declined or not new or meets_threshold(asker_amounts(question),
+                                                        selection.chosen[0].text):
+        return selection  # the rule for the asker's own amount is the answer, as worded
+    having = [b for b in blocks if new & _block_terms(b)]
+    if not having or _states_new(selection, new, blocks):
+        return selection
+    again = choose(question, having)
+    return again if not again.declined and _states_new(again, new, blocks) else _DECLINED
+
+
+def _block_terms(block: Block) -> frozenset[str]:
+    chunk = block.chunk
+    return folded_terms(f"{chunk.text}\n{chunk.section}\n{chunk.title}")
+
+
+def _states_new(selection: Selection, new: frozenset[str], blocks: Sequence[Block]) -> bool:
+    """A quoted sentence or its section heading states a new word, a Chinese one also by a
+    word sharing an English gloss with it (``吃饭`` "meal" by ``餐费``); the document's title
+    does not count ("Open API: rate limits and webhooks" over the 429 sentence)."""
+    sections = {b.n: folded_terms(b.chunk.section) for b in blocks}
+    wanted = {g for w in new if not w.isascii() for g in _glosses(w)}
+    for c in selection.chosen:
+        said = c.terms | c.heading | sections.get(c.n, frozenset())
+        if new & said or any(wanted & _glosses(t) for t in said if not t.isascii()):
+            return True
+    return False
+
+
+def _glosses(word: str) -> frozenset[str]:
+    """The content words of a Chinese word's CC-CEDICT glosses (of four letters or more)."""
+    return frozenset(g for g in (english_terms(word) or composed_english_terms(word))
+                     if len(g) >= 4 and not is_question_word(g))

@@ -1,0 +1,50 @@
+"""A follow-up is answered about what it adds, never with the earlier answer (issue 12 item 4,
+tester's report: "what about meals?" after a hotel question repeated the hotel rule)."""
+
+from __future__ import annotations
+
+from kbqa.core.readers.extractive.follow_ups import new_words
+from kbqa.core.types import Chunk, Turn
+from tests.core.retrieval.offline_ask import ask_offline
+
+
+def _chunk(n: int, title: str, section: str, text: str) -> Chunk:
+    return Chunk(chunk_id=f"doc-{n:03d}#c01", doc_id=f"doc-{n:03d}", title=title,
+                 section=section, updated="2025-04-03", text=text)
+
+
+KB = [
+    _chunk(1, "Partner API: limits and callbacks", "Request limits",
+           "The partner API accepts 300 requests per minute for each key. Requests above the "
+           "limit are answered with HTTP 429 and a Retry-After header."),
+    _chunk(2, "Partner API: limits and callbacks", "Callbacks",
+           "A callback that fails is sent again up to 5 times over 12 hours."),
+    _chunk(3, "Conference travel", "Hotels",
+           "Hotels: up to EUR 150 per night, or EUR 210 per night in Vienna."),
+]
+
+
+async def test_a_follow_up_naming_a_new_thing_is_not_answered_with_the_earlier_rule() -> None:
+    shown, status, _ = await ask_offline(KB, [
+        "what's the request limit of the partner API?",
+        "what if we go over it?",
+        "and for callbacks?",
+    ])
+    assert "HTTP 429" not in shown
+    assert status != "answered" or "callback" in shown.lower()
+
+
+async def test_a_follow_up_the_answer_states_is_answered() -> None:
+    shown, status, _ = await ask_offline(KB, [
+        "what's the request limit of the partner API?", "what if we go over it?"])
+    assert status == "answered"
+    assert "HTTP 429" in shown
+
+
+def test_what_a_turn_adds_is_its_content_words_no_earlier_turn_had() -> None:
+    history = [Turn("user", "What's the hotel limit per night in Vienna?")]
+    assert new_words("What's the meal limit per night in Vienna?", history) == {"meal"}
+    # a name narrows (the rule for other cities never names it), a number is the asker's
+    assert new_words("What's the hotel limit per night in Graz?", history) == frozenset()
+    assert new_words("吃饭呢，一天最多报多少？", [Turn("user", "住酒店一晚最多报多少？")]) == {"吃饭"}
+    assert new_words("What's the hotel limit?", []) == frozenset()
