@@ -186,3 +186,12 @@ async def test_the_reception_answers_who() -> None:
 def test_the_most_someone_can_reach_asks_an_amount(question: str, kind: str) -> None:
     # Before: "the most I can claim" was untyped, and the sync client's sentence answered it.
     assert answer_kind(question) == kind
+
+
+async def test_the_rate_per_the_asked_unit_leads() -> None:
+    # before: the meal allowance per day led an answer to a per-night hotel question
+    blocks = (make_block(1, "差旅餐费：出差期间个人餐费每天最多报销 100 元。"
+                            "住宿：杭州每晚不超过 600 元，其他城市每晚不超过 400 元。"
+                            "酒店迷你吧等属于个人消费。", title="差旅制度", language="zh"),)
+    answer = await _answer("我下个月去杭州出差，酒店每晚最多能报多少？", blocks)
+    assert answer.startswith("住宿：杭州每晚不超过 600 元")

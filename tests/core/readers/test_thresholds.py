@@ -68,3 +68,18 @@ async def test_an_asker_over_a_cap_is_told_what_happens_beyond_it() -> None:
         "I borrowed a library book about 30 days ago. Can I still return it?", blocks)
     assert "within 21 days" in answer
     assert "returned later are charged" in answer
+
+
+async def test_an_extra_sharing_only_the_unit_of_the_askers_number_is_left_out() -> None:
+    blocks = (
+        make_block(1, "Kiosk accounts need a passcode of at least 12 characters. After 10 wrong "
+                      "passcodes in a row, the kiosk locks for 15 minutes.", title="Kiosks",
+                   section="Passcodes"),
+        make_block(2, "A label may be up to 80 characters long. Labels cannot contain a slash.",
+                   title="Labels", section="Label names"),
+        make_block(3, "Two-step sign-in adds a second step after the passcode.", title="Kiosks",
+                   section="Two-step sign-in"),
+    )
+    answer = await extractive_answer("My passcode is 10 characters, is that long enough?", blocks)
+    assert "at least 12 characters" in answer
+    assert "label" not in answer.lower()  # before: "A label may be up to 80 characters long."

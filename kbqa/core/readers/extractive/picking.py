@@ -4,12 +4,18 @@ Thresholds measured on the demo set and RGB (README: How an answer is made)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.readers.extractive.predicate import predicate_first
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.scoring import Scorer
 from kbqa.core.readers.extractive.senses import same_ask
-from kbqa.core.readers.extractive.text import Candidate
+from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
+from kbqa.core.readers.extractive.thresholds import threshold_first
+from kbqa.core.readers.extractive.units import rate_first
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import stem
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
@@ -38,9 +44,14 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     plain = scorer(best, heading=False)
     follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
               and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
-    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS
+    # The unit of the asker's own number ("characters" of "my password is 10 characters")
+    # measures; an extra sharing only it ("A file name may be up to 255 characters long.")
+    # is about something else.
+    measures = _measures(scorer.question)
+    specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS - measures
     subject = frozenset(t for t in scorer.own(best) & scorer.key
-                        if t not in scorer.verbs and (t.isascii() or len(t) > 1))
+                        if t not in scorer.verbs and t not in measures
+                        and (t.isascii() or len(t) > 1))
     extras: list[Candidate] = []
     for score, cand in [*follow, *keyed]:
         if len(chosen) + len(extras) >= MAX_SENTENCES:
@@ -57,6 +68,19 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
 
 
+_COUNTED_RE = re.compile(r"\d\s*([A-Za-z]+)")
+
+
+def _measures(question: str) -> frozenset[str]:
+    """The folded units of the asker's own numbers: a noun after a number ("10 characters",
+    "2,000 items"), not a verb ("Splatoon 2 released"), or a Chinese measure (``30 天``)."""
+    cjk = {t.split(" ", 1)[1] for t in question_numbers(question).values()
+           if not t.split(" ", 1)[1].isascii()}
+    nouns = {fold(stem(w.lower())) for w in _COUNTED_RE.findall(question)
+             if thesaurus.rather_noun(w.lower())}
+    return frozenset(cjk | nouns)
+
+
 def adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
     """Whether ``cand`` says something new: not a fragment, not a near-duplicate of a chosen
     sentence, and at least 30% of its terms not in the chosen ones."""
@@ -68,3 +92,17 @@ def adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a | b else 1.0
+
+
+def deciding_first(question: str, scored: list[tuple[float, Candidate]],
+                   scorer: Scorer) -> list[tuple[float, Candidate]]:
+    """``scored`` with the sentence that decides the question first, when the best one does
+    not: the rule for the asker's own amount (``thresholds.threshold_first``), else the
+    sentence stating a yes/no question's predicate (``predicate.predicate_first``), else
+    the rate per the asked unit (``units.rate_first``: per night, 每晚)."""
+    deciding = threshold_first(scored, scorer.amounts)
+    if deciding[0] is scored[0]:
+        deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+    if deciding[0] is scored[0]:
+        deciding = rate_first(question, scored, lambda c: c.text, scorer.kind)
+    return deciding

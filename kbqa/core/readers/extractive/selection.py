@@ -53,8 +53,8 @@ from kbqa.core.readers.extractive.narrowing import (
     unquoted_thing,
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
-from kbqa.core.readers.extractive.picking import pick
-from kbqa.core.readers.extractive.predicate import predicate_first, undecided
+from kbqa.core.readers.extractive.picking import deciding_first, pick
+from kbqa.core.readers.extractive.predicate import undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     PLACE_TYPE_TERMS,
@@ -103,7 +103,6 @@ from kbqa.core.readers.extractive.text import (
 )
 from kbqa.core.readers.extractive.thresholds import (
     asker_amounts,
-    threshold_first,
     with_beyond,
 )
 from kbqa.core.readers.extractive.units import asked_units, in_unit
@@ -320,9 +319,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
     # ...and the rule for the asker's own amount, when one states it (``thresholds``).
-    deciding = threshold_first(scored, scorer.amounts)
-    if deciding[0] is scored[0]:
-        deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+    deciding = deciding_first(question, scored, scorer)
     # ...and about its subject: one sharing only the asker's verbs and light words ("If you
     # lose a receipt…" for "do I lose those vacation days?") speaks of something else
     if deciding[0] is not scored[0] and only_light(deciding[0][1], scorer, acts):

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 from kbqa.core.readers.extractive.question import unit_terms
 from kbqa.core.readers.extractive.text import question_numbers
@@ -101,6 +102,7 @@ def _rate_units(text: str) -> set[str]:
             if w and w in _SAME_UNIT}
 
 
+T = TypeVar("T")
 _AMOUNT_RE = re.compile(r"\d")
 # Any per-construction, also of a unit ``_SAME_UNIT`` does not know ("per calendar year",
 # 每个自然年); and the calendar periods, which a yearly rule often states without "per"
@@ -125,3 +127,18 @@ def other_rate(question: str, text: str, kind: str = "") -> bool:
         return (kind in ("quantity", "money") and bool(asked - _PERIODS)
                 and bool(_AMOUNT_RE.search(text)) and not _ANY_PER_RE.search(text))
     return not stated & asked
+
+
+def rate_first(question: str, scored: Sequence[tuple[float, T]], text_of: Callable[[T], str],
+               kind: str = "") -> list[tuple[float, T]]:
+    """``scored`` (best first) with the best item stating the rate per the unit the question
+    asks (``other_rate`` false: "每晚不超过 700 元" for 酒店每晚最多能报多少) moved first when the
+    best one gives rates per another unit only (the meal allowance "每天最多报销 150 元");
+    unchanged otherwise."""
+    if not scored or not _rate_units(question) or not other_rate(
+            question, text_of(scored[0][1]), kind):
+        return list(scored)
+    for i, (score, item) in enumerate(scored):
+        if score > 0 and _rate_units(text_of(item)) & _rate_units(question):
+            return [scored[i], *scored[:i], *scored[i + 1:]]
+    return list(scored)
