@@ -64,3 +64,14 @@ async def test_a_cause_is_not_answered_by_a_sentence_about_its_circumstances() -
     answer = await _answer(
         "Why does the app log me out every evening when I get back to my desk?", blocks)
     assert "monitors" not in answer
+
+
+async def test_a_later_sentence_of_a_list_item_comes_with_the_item() -> None:
+    blocks = (make_block(1, "- Pick up your badge at the front desk.\n- Enrol your fingerprint "
+                            "at the badge kiosk. The lab doors stay locked for you until it is "
+                            "done.\n- Meet your mentor for coffee.",
+                         title="Lab onboarding", section="Your first day in the lab"),)
+    answer = await _answer("Why do the lab doors stay locked for me?", blocks)
+    # "until it is done" says nothing without the item's first sentence
+    assert "Enrol your fingerprint at the badge kiosk." in answer
+    assert "lab doors stay locked" in answer

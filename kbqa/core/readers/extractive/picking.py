@@ -7,15 +7,17 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.readers.extractive.expand import is_question
 from kbqa.core.readers.extractive.predicate import predicate_first
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.scoring import Scorer
 from kbqa.core.readers.extractive.senses import same_ask
-from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, candidates, fold, question_numbers
 from kbqa.core.readers.extractive.thresholds import threshold_first
 from kbqa.core.readers.extractive.units import rate_first
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import stem
+from kbqa.core.types import Block
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
@@ -106,3 +108,22 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
     if deciding[0] is scored[0]:
         deciding = rate_first(question, scored, lambda c: c.text, scorer.kind)
     return deciding
+
+
+def with_item_starts(chosen: Sequence[Candidate], blocks: Sequence[Block]) -> list[Candidate]:
+    """``chosen`` with, before each later sentence of a list item (``Candidate.continued``),
+    the sentence before it in its block when not chosen yet: "You cannot open NimbusDrive …
+    until it is on." says nothing without "Set up two-factor authentication …"."""
+    if not any(c.continued for c in chosen):
+        return list(chosen)
+    at = {(c.n, c.position): c for c in candidates(blocks)}
+    out: list[Candidate] = []
+    for c in chosen:
+        before = at.get((c.n, c.position - 1))
+        # never a question (an FAQ's "…可以按半天申请吗？" before its answer)
+        if (c.continued and before is not None and before not in chosen and before not in out
+                and not is_question(before.text)):
+            out.append(before)
+        if c not in out:
+            out.append(c)
+    return out

@@ -53,7 +53,7 @@ from kbqa.core.readers.extractive.narrowing import (
     unquoted_thing,
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
-from kbqa.core.readers.extractive.picking import deciding_first, pick
+from kbqa.core.readers.extractive.picking import deciding_first, pick, with_item_starts
 from kbqa.core.readers.extractive.predicate import undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -355,7 +355,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # no missing thing; a decline still names it ("…when I quit?").
     named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
     gaps = unanswered(question, tuple(named), [c.text for c in chosen])
-    return Selection(tuple(chosen), gaps, False)
+    return Selection(tuple(with_item_starts(chosen, blocks)), gaps, False)
 
 
 def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], scorer: Scorer,

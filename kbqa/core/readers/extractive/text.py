@@ -180,7 +180,9 @@ class Candidate:
     ``intro`` whether it ends with a colon (it introduces what follows); ``lead`` the folded
     terms of its label (``商业版`` in ``商业版：每位用户每月 15 欧元``, the first cell of a
     table row), what the sentence is about; ``heading`` the terms of the section heading
-    for the first sentence under it (the heading introduces it), else empty.
+    for the first sentence under it (the heading introduces it), else empty; ``continued``
+    whether it is a later sentence of a list item, which leans on the item's first ("Set up
+    two-factor authentication … You cannot open NimbusDrive … until it is on.").
     """
 
     n: int
@@ -194,6 +196,7 @@ class Candidate:
     fragment: bool
     lead: frozenset[str] = frozenset()
     heading: frozenset[str] = frozenset()
+    continued: bool = False
 
 
 @dataclass(frozen=True)
@@ -205,19 +208,20 @@ class Selection:
     declined: bool
 
 
-def _pieces(text: str) -> list[tuple[str, bool]]:
-    """``(sentence, is list item)`` in reading order; table rows come as table sentences."""
-    out: list[tuple[str, bool]] = []
+def _pieces(text: str) -> list[tuple[str, bool, bool]]:
+    """``(sentence, is list item, continues an item)`` in reading order; table rows come as
+    table sentences."""
+    out: list[tuple[str, bool, bool]] = []
     table: list[str] = []
     for line in [*unwrap(text).splitlines(), ""]:
         if line.startswith("|"):
             table.append(line)
             continue
         if table:
-            out.extend((row, False) for row in table_sentences(table))
+            out.extend((row, False, False) for row in table_sentences(table))
             table = []
         item = bool(_BULLET_RE.match(line))
-        out.extend((raw, item) for raw in split_sentences(line))
+        out.extend((raw, item, item and i > 0) for i, raw in enumerate(split_sentences(line)))
     return out
 
 
@@ -225,7 +229,7 @@ def quotable_sentences(text: str) -> list[str]:
     """The texts of the ``Candidate`` sentences of a chunk whose original text is ``text``,
     in reading order: what the reader may compare with a question, so what ingestion
     encodes (README: Semantic recall)."""
-    return [t for t in (clean(raw) for raw, _ in _pieces(text))
+    return [t for t in (clean(raw) for raw, _, _ in _pieces(text))
             if t and _quotable(t, folded_terms(t))]
 
 
@@ -250,7 +254,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
         heading: frozenset[str] | None = folded_terms(block.chunk.section)
         if heading and heading <= folded_terms(block.chunk.title):
             heading = None
-        for position, (raw, item) in enumerate(_pieces(block.chunk.text)):
+        for position, (raw, item, continued) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
             found = folded_terms(others.sub(" ", unicodedata.normalize("NFKC", text))
                                  if others else text)
@@ -258,7 +262,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
                                      item, intro, is_fragment(text), lead_terms(text),
-                                     heading or frozenset()))
+                                     heading or frozenset(), continued))
                 heading = None
     return out
 
