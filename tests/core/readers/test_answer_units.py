@@ -195,3 +195,18 @@ async def test_the_rate_per_the_asked_unit_leads() -> None:
                             "酒店迷你吧等属于个人消费。", title="差旅制度", language="zh"),)
     answer = await _answer("我下个月去杭州出差，酒店每晚最多能报多少？", blocks)
     assert answer.startswith("住宿：杭州每晚不超过 600 元")
+
+
+async def test_opening_hours_are_times_of_day_not_a_duration() -> None:
+    report = make_block(1, "Lost access cards must be reported to the facilities desk within "
+                           "12 hours.", title="Access cards", section="Lost cards")
+    floor = make_block(2, "The facilities desk is on the second floor.", title="Facilities",
+                       section="Where to find us")
+    answer = await _answer("What are the facilities desk opening hours?", (report, floor))
+    # neither a duration nor the desk's floor says when it is open (before: the floor)
+    assert "within 12 hours" not in answer
+    assert "second floor" not in answer
+    hours = make_block(3, "The facilities desk is open on weekdays from 8:30 to 17:00.",
+                       title="Facilities", section="Opening hours")
+    answer = await _answer("What are the facilities desk opening hours?", (report, hours))
+    assert "8:30 to 17:00" in answer

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import AskKind
@@ -211,3 +212,19 @@ def wrong_unit(question: str, clause: str) -> bool:
     if unit is None:
         return False
     return not re.search(number + re.escape(unit.group(1)), text)
+
+
+# An ask for when something is open ("the IT helpdesk opening hours", 营业时间, 几点开门) is
+# answered by times of day ("9:00 to 18:00", "9 am", 早上 9 点), never by a duration ("report
+# it to the IT helpdesk within 24 hours").
+_OPEN_HOURS_RE = re.compile(
+    r"\b(?:opening|office|business|working|service|support|core)\s+hours\b|\bopen(?:ing)? times?\b"
+    r"|营业时间|办公时间|开放时间|服务时间|几点(?:开门|关门|上班|下班)", re.IGNORECASE)
+_CLOCK_RE = re.compile(
+    r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}\s*点|\bnoon\b|\bmidnight\b",
+    re.IGNORECASE)
+
+
+def hours_unstated(ask: str, texts: Sequence[str]) -> bool:
+    """Whether ``ask`` asks for opening hours and none of ``texts`` gives a time of day."""
+    return bool(_OPEN_HOURS_RE.search(ask)) and not any(_CLOCK_RE.search(t) for t in texts)

@@ -35,6 +35,7 @@ from functools import lru_cache
 from kbqa.core.readers.extractive.asks import (
     asked_roles,
     capital_unnamed,
+    hours_unstated,
     refined_kind,
     states_roles,
     states_term,
@@ -252,6 +253,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is
     if kind == "other" and unnamed_attribute(ask_clause(question), [c.text for c in chosen]):
         return False
+    if hours_unstated(ask_clause(question), [c.text for c in chosen]):
+        return False  # "within 24 hours" for the helpdesk's opening hours
     # Any sentence may answer an untyped ask, but not one about another edition of it.
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False
