@@ -83,3 +83,19 @@ async def test_an_extra_sharing_only_the_unit_of_the_askers_number_is_left_out()
     answer = await extractive_answer("My passcode is 10 characters, is that long enough?", blocks)
     assert "at least 12 characters" in answer
     assert "label" not in answer.lower()  # before: "A label may be up to 80 characters long."
+
+
+async def test_a_sentence_sharing_only_the_unit_of_the_askers_number_does_not_lead() -> None:
+    blocks = (
+        make_block(1, "Complete the online safety course within 14 days of your start date; "
+                      "lab access is switched on only after you pass it.", title="Onboarding",
+                   section="First two weeks"),
+        make_block(2, "Employees receive 10 days of paid sick leave per year. When an illness "
+                      "lasts more than 3 consecutive days, a doctor's note is required.",
+                   title="Leave policy", section="Sick leave"),
+        make_block(3, "Report your absence to your manager before work starts.",
+                   title="Leave policy", section="Reporting"),
+    )
+    answer = await extractive_answer("what if I'm sick for 5 days?", blocks)
+    assert "safety course" not in answer  # before: its "14 days" led
+    assert "doctor's note is required" in answer

@@ -4,7 +4,6 @@ Thresholds measured on the demo set and RGB (README: How an answer is made)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.expand import is_question
@@ -12,11 +11,9 @@ from kbqa.core.readers.extractive.predicate import predicate_first
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.scoring import Scorer
 from kbqa.core.readers.extractive.senses import same_ask
-from kbqa.core.readers.extractive.text import Candidate, candidates, fold, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, candidates
 from kbqa.core.readers.extractive.thresholds import threshold_first
 from kbqa.core.readers.extractive.units import rate_first
-from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import stem
 from kbqa.core.types import Block
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
@@ -49,7 +46,7 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     # The unit of the asker's own number ("characters" of "my password is 10 characters")
     # measures; an extra sharing only it ("A file name may be up to 255 characters long.")
     # is about something else.
-    measures = _measures(scorer.question)
+    measures = scorer.measures
     specific = frozenset(scorer.weights) - ANSWER_TYPE_TERMS - measures
     subject = frozenset(t for t in scorer.own(best) & scorer.key
                         if t not in scorer.verbs and t not in measures
@@ -68,19 +65,6 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
                 same_ask(scorer.kind, scorer.question, best, cand, same_doc)):
             extras.append(cand)
     return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
-
-
-_COUNTED_RE = re.compile(r"\d\s*([A-Za-z]+)")
-
-
-def _measures(question: str) -> frozenset[str]:
-    """The folded units of the asker's own numbers: a noun after a number ("10 characters",
-    "2,000 items"), not a verb ("Splatoon 2 released"), or a Chinese measure (``30 天``)."""
-    cjk = {t.split(" ", 1)[1] for t in question_numbers(question).values()
-           if not t.split(" ", 1)[1].isascii()}
-    nouns = {fold(stem(w.lower())) for w in _COUNTED_RE.findall(question)
-             if thesaurus.rather_noun(w.lower())}
-    return frozenset(cjk | nouns)
 
 
 def adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:

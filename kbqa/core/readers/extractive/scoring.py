@@ -124,6 +124,8 @@ class Scorer:
     # The asker's own amounts (``thresholds.asker_amounts``): a rule for amounts above a
     # threshold they exceed is the rule for the asker's case.
     amounts: tuple[tuple[float, str], ...] = ()
+    # the units of the asker's own numbers ("day" of "sick for 5 days"): they measure
+    measures: frozenset[str] = frozenset()
 
     def states(self, c: Candidate) -> bool:
         """Whether ``c`` states what the question asks for, with a span of its own (a
@@ -170,7 +172,11 @@ class Scorer:
         if base <= 0 or contradicts(self.names, c.text):
             return 0.0
         # The question asks for one thing more (a number, a name), which the sentence states.
-        stated = self.states(c)
+        # ...about something the question names: a sentence sharing only the unit of the
+        # asker's own number and light words ("within 14 days" for "sick for 5 days")
+        # states another thing's number
+        stated = self.states(c) and not (self.measures and all(
+            self.salience.get(t, 1.0) < 1.0 or t in self.measures for t in self.covers(c)))
         if stated:
             base += max(w * self.salience.get(t, 1.0) for t, w in self.weights.items())
         n_groups = len({self.group.get(t, t) for t in asked})

@@ -105,7 +105,7 @@ from kbqa.core.readers.extractive.thresholds import (
     asker_amounts,
     with_beyond,
 )
-from kbqa.core.readers.extractive.units import asked_units, in_unit
+from kbqa.core.readers.extractive.units import asked_units, asker_measures, in_unit
 from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
 
@@ -240,7 +240,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                     synonym_groups(groups(present), {**synonyms, **(bridges or {})}),
                     names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
-                    focus, units, unasked, asker_amounts(question))
+                    focus, units, unasked, asker_amounts(question), asker_measures(question))
     # A how-to question is answered only by an action for its task (``steps``).
     answering = pool
     if is_procedure(question, kind):

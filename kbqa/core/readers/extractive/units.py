@@ -23,7 +23,9 @@ from functools import lru_cache
 from typing import TypeVar
 
 from kbqa.core.readers.extractive.question import unit_terms
-from kbqa.core.readers.extractive.text import question_numbers
+from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import stem
 
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
 _EN_TIME_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
@@ -142,3 +144,16 @@ def rate_first(question: str, scored: Sequence[tuple[float, T]], text_of: Callab
         if score > 0 and _rate_units(text_of(item)) & _rate_units(question):
             return [scored[i], *scored[:i], *scored[i + 1:]]
     return list(scored)
+
+
+_COUNTED_RE = re.compile(r"(?<![\w.])\d[\d,.]*\s+([A-Za-z]+)")
+
+
+def asker_measures(question: str) -> frozenset[str]:
+    """The folded units of the asker's own numbers: a noun after a number ("10 characters",
+    "2,000 items"), not a verb ("Splatoon 2 released"), or a Chinese measure (``30 天``)."""
+    cjk = {t.split(" ", 1)[1] for t in question_numbers(question).values()
+           if not t.split(" ", 1)[1].isascii()}
+    nouns = {fold(stem(w.lower())) for w in _COUNTED_RE.findall(question)
+             if thesaurus.rather_noun(w.lower())}
+    return frozenset(cjk | nouns)
