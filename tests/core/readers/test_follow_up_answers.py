@@ -49,3 +49,21 @@ def test_what_a_turn_adds_is_its_content_words_no_earlier_turn_had() -> None:
     meal = new_words("吃饭呢，一天最多报多少？", [Turn("user", "住酒店一晚最多报多少？")])
     assert meal == {"吃饭"}
     assert new_words("What's the hotel limit?", []) == frozenset()
+
+
+ZH_KB = [
+    _chunk(11, "差旅制度（华东区）", "出差费用",
+           "住宿：杭州、苏州每晚不超过 600 元，其他城市每晚不超过 400 元。出差住酒店时，"
+           "迷你吧等属于个人消费。出差期间个人餐费每天最多报销 120 元。"),
+    _chunk(12, "差旅制度（华东区）", "交通", "出差乘坐火车二等座。"),
+]
+
+
+async def test_a_place_the_rule_for_other_cities_covers_is_answered_without_a_gap() -> None:
+    # before: refused at the low-score gate (南京 is named by no block)
+    shown, status, standalone = await ask_offline(
+        ZH_KB, ["去杭州出差住酒店一晚能报多少钱", "那南京呢？"])
+    assert "南京" in standalone
+    assert status == "answered"
+    assert "其他城市每晚不超过 400 元" in shown
+    assert "没有出现" not in shown  # no "not covered" line naming 南京
