@@ -45,22 +45,24 @@ _AUTHORITY_EN = {"meeting-note": "meeting note", "faq": "FAQ", "other": "documen
 def refuse_low_score(lang: Language, documents: Sequence[DocumentRef] = ()) -> Refusal:
     """No passage matched the question's words closely enough (relevance below the
     threshold). Says exactly that, never that the knowledge base lacks the topic (the words
-    may differ from the documents'), suggests rephrasing with the documents' terms and
+    may differ from the documents'), suggests asking again in one short sentence with the
+    documents' terms (long questions about one's own situation score low: the tester's
+    "I spent 95 euros on dinner for one…" was told to use a policy's name) and
     names up to ``MAX_DOCUMENTS_NAMED`` closest documents when retrieval found any."""
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
     if lang == "zh":
         names = "、".join(f"《{d.title}》" for d in unique)
         message = (
-            "知识库里没有哪段资料与这个问题的用词足够接近。请换用文档里的说法再问一次"
-            "（例如制度、产品或流程的名称）"
+            "知识库里没有哪段资料与这个问题的用词足够接近。请用一句简短的话、换用文档里的说法"
+            "再问一次（例如制度、产品或流程的名称，不必讲述具体经过）"
             + (f"；最接近的文档是{names}。" if names else "。")
         )
     else:
         names = ", ".join(f"“{d.title}”" for d in unique)
         message = (
             "No passage in the knowledge base matched the words of this question closely "
-            "enough. Try asking again with the documents' own terms (such as the policy, "
-            "product or process name)"
+            "enough. Try asking again in one short sentence with the documents' own terms "
+            "(such as the policy, product or process name, without the story around it)"
             + (f"; the closest documents are {names}." if names else ".")
         )
     return Refusal(reason="low_score", message=message, documents=tuple(unique))

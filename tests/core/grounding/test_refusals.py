@@ -37,12 +37,12 @@ def test_three_refusals_differ(lang: Language) -> None:
 def test_low_score_says_the_words_did_not_match_not_that_nothing_exists() -> None:
     assert refuse_low_score("en").message == (
         "No passage in the knowledge base matched the words of this question closely "
-        "enough. Try asking again with the documents' own terms (such as the policy, product "
-        "or process name)."
+        "enough. Try asking again in one short sentence with the documents' own terms (such "
+        "as the policy, product or process name, without the story around it)."
     )
     assert refuse_low_score("zh").message == (
-        "知识库里没有哪段资料与这个问题的用词足够接近。请换用文档里的说法再问一次"
-        "（例如制度、产品或流程的名称）。"
+        "知识库里没有哪段资料与这个问题的用词足够接近。请用一句简短的话、换用文档里的说法"
+        "再问一次（例如制度、产品或流程的名称，不必讲述具体经过）。"
     )
     assert refuse_low_score("en").reason == "low_score"
 
