@@ -110,3 +110,18 @@ def test_an_extra_holding_part_of_the_phrase_the_lead_states_whole_splits_it(
     question: str, lead: str, extra: str, split: bool
 ) -> None:
     assert splits_phrase(question, folded_terms(lead), folded_terms(extra)) is split
+
+
+def test_a_heading_and_a_title_make_no_compound_and_the_questions_phrase_is_its_own() -> None:
+    # before: "Paging" + "Open API: …" read as "paging open API", another sense of
+    # "API", and the right sentence was declined
+    blocks = (make_block(1, "Without it you get 25 items per page, and the largest accepted "
+                            "value is 250.", title="Open API: tokens and paging",
+                         section="Paging"),
+              make_block(2, "By default each key may call the open API 100 times per minute; "
+                            "calls above it return HTTP 429.", title="Open API: limits",
+                         section="Limits"))
+    chosen = select("How many items per page does the open API return by default?",
+                    blocks)
+    assert not chosen.declined
+    assert "25 items per page" in chosen.chosen[0].text

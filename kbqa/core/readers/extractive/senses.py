@@ -44,7 +44,7 @@ from kbqa.core.readers.extractive.focus import AskKind, ask_kind, is_yes_no, new
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, phrases, tagged, verbs_after
 from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem
+from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem, terms
 from kbqa.core.types import Block
 
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
@@ -115,8 +115,9 @@ def other_senses(question: str, text: str, context: frozenset[str] = frozenset()
     candidates = [w for w, p in near.items() if w in present and not p & (present | context)]
     if not candidates:
         return frozenset()
+    # ...every word the question has: "Open API" of a title is the question's "open API"
     own = frozenset(fold(stem(w)) for p in phrases(question) for w in p) | frozenset(
-        fold(w) for w, _ in tagged(question))
+        fold(w) for w, _ in tagged(question)) | frozenset(fold(t) for t in terms(question))
     if _CJK_RE.search(text):
         return frozenset(w for w in candidates
                          if not w.isascii() and _inside_longer_zh(w, text, own))
@@ -227,8 +228,10 @@ def only_other_senses(question: str, c: Candidate, blocks: Sequence[Block],
     if not specific or not partners(question):
         return False
     block = next((b for b in blocks if b.n == c.n), None)
-    title = f"{block.chunk.section}\n{block.chunk.title}" if block else ""
-    gone = other_senses(question, c.text, c.context) | other_senses(question, title)
+    # the heading and the title apart: "Pagination" and "Open API: …" make no compound
+    labels = (block.chunk.section, block.chunk.title) if block else ()
+    gone = other_senses(question, c.text, c.context).union(
+        *(other_senses(question, label) for label in labels))
     return specific <= gone
 
 
