@@ -14,7 +14,14 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import STOP_EN, acronym_starts, is_stop_en, terms, without_parts
+from kbqa.core.text.terms import (
+    STOP_EN,
+    acronym_starts,
+    is_stop_en,
+    stem,
+    terms,
+    without_parts,
+)
 
 MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3 or more
 # A pronoun or a missing subject already says "earlier topic"; such a question may still
@@ -64,6 +71,20 @@ _TRAILING_RE = re.compile(r"[\s?？。.!！,，]+$")
 def content_words(text: str) -> list[str]:
     """Distinct content terms; Chinese sub-words dropped when a longer term contains them."""
     return without_parts(list(dict.fromkeys(t for t in terms(text) if t not in GENERIC)))
+
+
+# A measure asked of whatever the conversation is about: "what's the maximum?", "and the
+# minimum?", "what's the limit?".
+_MEASURES_EN = frozenset(stem(w) for w in
+                         "maximum max minimum min limit most least default cap".split())
+
+
+def asks_measure_only_en(text: str) -> bool:
+    """Whether English ``text`` names nothing but a measure ("what's the maximum?"): the
+    thing measured is the earlier question's."""
+    words = content_words(text)
+    return bool(words) and detect_language(text) == "en" and all(
+        w in _MEASURES_EN for w in words)
 
 
 def topic_words(topic: str, body: str) -> list[str]:
@@ -247,6 +268,8 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return True  # "那外包人员呢？", "那命名过的版本呢？": "what about …?", however long
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
+    if not zh and asks_measure_only_en(rest):
+        return True  # "what's the maximum?": of the earlier question's thing
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
         # "what happens if we go over?": a condition on the earlier subject, unless the
         # condition brings a thing of its own ("what if I forget my password?")

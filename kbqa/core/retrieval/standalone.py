@@ -24,6 +24,7 @@ from kbqa.core.retrieval.ellipsis import (
     PRONOUNS_ZH,
     QUESTION_WORDS,
     anaphor_en,
+    asks_measure_only_en,
     content_words,
     core,
     is_follow_up,
@@ -88,6 +89,10 @@ def _is_name_en(word: str) -> bool:
 
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
+    if asks_measure_only_en(body):  # "what's the maximum?": of the topic's thing, carried
+        focus = _focus_phrase_en(topic)
+        extra = [focus] if focus else topic_words(topic, body)
+        return with_topic(body[:1].upper() + body[1:], extra, zh=False)
     parallel = _replace_focus_en(body, topic)
     if parallel:
         return parallel

@@ -48,6 +48,14 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
          "Is there a gym subsidy?"),
         ("Is there a limit?", (Turn("user", "How many API calls can a client make?"),),
          "Is there a limit (API calls)?"),
+        # a measure alone is of the earlier question's thing (before: "What's the maximum?",
+        # answered with the upload sizes' conflict card)
+        ("what's the maximum?",
+         (Turn("user", "How many rows per sheet does the export tool write by default?"),),
+         "What's the maximum (rows per sheet)?"),
+        ("and the minimum?",
+         (Turn("user", "How many rows per sheet does the export tool write by default?"),),
+         "The minimum (rows per sheet)?"),
     ],
 )
 def test_rewrite_deterministic(question: str, history: tuple[Turn, ...], expected: str) -> None:
