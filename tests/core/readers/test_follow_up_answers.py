@@ -46,8 +46,12 @@ def test_what_a_turn_adds_is_its_content_words_no_earlier_turn_had() -> None:
     assert new_words("What's the meal limit per night in Vienna?", history) == {"meal"}
     # a name narrows (the rule for other cities never names it), a number is the asker's
     assert new_words("What's the hotel limit per night in Graz?", history) == frozenset()
-    meal = new_words("吃饭呢，一天最多报多少？", [Turn("user", "住酒店一晚最多报多少？")])
-    assert meal == {"吃饭"}
+    meal = new_words("那餐费呢，一天最多报多少？", [Turn("user", "住酒店一晚最多报多少？")])
+    assert meal == {"餐费"}
+    # a verb ("how do I apply?": the topic's procedure answers it) and a group of people
+    assert new_words("How do I apply for the allowance?", history) == {"allowanc"}
+    leave = [Turn("user", "How many days of leave do full-time employees get?")]
+    assert new_words("How many days of leave do part-time employees get?", leave) == frozenset()
     assert new_words("What's the hotel limit?", []) == frozenset()
 
 

@@ -15,33 +15,69 @@ import re
 from collections.abc import Callable, Sequence
 
 from kbqa.core.readers.extractive.focus import names
-from kbqa.core.readers.extractive.question import light_terms, question_terms
-from kbqa.core.readers.extractive.text import Selection, folded_terms, question_numbers
+from kbqa.core.readers.extractive.narrowing import groups_named
+from kbqa.core.readers.extractive.question import NOUN_TAGS, light_terms, question_terms, tagged
+from kbqa.core.readers.extractive.text import Selection, fold, folded_terms, question_numbers
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+from kbqa.core.retrieval.focus_en import is_person_en
+from kbqa.core.text import thesaurus
 from kbqa.core.text.bilingual import composed_english_terms, english_terms
-from kbqa.core.text.terms import is_question_word
+from kbqa.core.text.terms import is_question_word, stem
 from kbqa.core.types import Block, Turn
 
 _DECLINED = Selection((), (), True)
 # A Chinese count or measure (一天, 两晚, 每人): a number word leads it
 _MEASURE_ZH_RE = re.compile(r"^[一二两三四五六七八九十百千几每半]")
+_LATIN_RE = re.compile(r"[A-Za-z]+")
 
 
 def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
     """The folded content terms of ``question`` that no earlier user turn of ``history``
-    had; empty without an earlier user turn. Left out: light words, numbers and measures
-    (``一天``, the unit of the asker's own number: "euros" of "1,500 euros"), and names
+    had, its nouns only; empty without an earlier user turn. Left out: light words, numbers
+    and measures
+    (``一天``, the unit of the asker's own number: "euros" of "1,500 euros"), names
     (``focus.names``: "and in Berlin?" is answered by the rule for other cities, which
-    never names Berlin)."""
+    never names Berlin) and groups of people ("and for part-timers?": a rule for all
+    employees answers them; ``narrowing`` checks groups)."""
     earlier = [t.text for t in history if t.role == "user"]
     if not earlier:
         return frozenset()
     said = frozenset().union(*(folded_terms(text) for text in earlier))
     skip = light_terms(question) | names(question) | frozenset(
-        t.split(" ", 1)[1] for t in question_numbers(question).values())
+        t.split(" ", 1)[1] for t in question_numbers(question).values()) | _group_words(question)
+    nouns = _nouns(question)
     return frozenset(t for t in question_terms(question)
-                     if t not in said and t not in skip and not t[:1].isdigit()
-                     and not _MEASURE_ZH_RE.match(t))
+                     if t in nouns and t not in said and t not in skip
+                     and not t[:1].isdigit() and not _MEASURE_ZH_RE.match(t))
+
+
+# A hyphenated word naming people or before a word for people: "part-timers", "part-time
+# employees"
+_HYPHENATED_RE = re.compile(r"\b([A-Za-z]+(?:-[A-Za-z]+)+)(?:\s+([A-Za-z]+))?")
+
+
+def _group_words(question: str) -> frozenset[str]:
+    """The folded words naming the groups of people ``question`` asks about
+    (``narrowing.groups_named``, and a hyphenated kind of them: "part-timers", "part-time
+    employees")."""
+    found = {t for group in groups_named(question) for t in question_terms(group)}
+    for m in _HYPHENATED_RE.finditer(question):
+        word, after = m.group(1), m.group(2) or ""
+        if is_person_en(word) or (after and is_person_en(after)):
+            found |= set(question_terms(word.replace("-", " ")))
+    return frozenset(found)
+
+
+def _nouns(question: str) -> frozenset[str]:
+    """The folded nouns of ``question``: English words WordNet reads rather as nouns
+    ("meals", "webhooks"; not "apply"), Chinese words jieba tags as nouns. A verb the turn
+    adds ("how do I apply?") is answered by the topic's procedure in its own words."""
+    tagged_words = tagged(question)
+    if tagged_words:  # with the pieces search mode cuts from them (版本 of 旧版本)
+        nouns = [w for w, tag in tagged_words if NOUN_TAGS.match(tag)]
+        return frozenset(t for t in question_terms(question) if any(t in w for w in nouns))
+    return frozenset(fold(stem(w.lower())) for w in _LATIN_RE.findall(question)
+                     if thesaurus.rather_noun(w.lower()))
 
 
 def about_new_words(question: str, history: Sequence[Turn], blocks: Sequence[Block],
