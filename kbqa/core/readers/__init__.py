@@ -7,9 +7,9 @@ analysis can change without the pipeline reaching into its modules.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from kbqa.core.readers.extractive.asks import CLOCK_RE
 from kbqa.core.readers.extractive.coverage import ask_covered
 from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.types import Chunk
@@ -25,14 +25,7 @@ def typed_answer_possible(question: str, chunks: Sequence[Chunk]) -> bool:
     Uber home at 11pm?", "落地 23:30 打车能报吗？"): a clock time is when it happened, not an
     amount a source could state, and any sentence with some amount would pass the reader's
     type check (a tester got the home-office allowance for an Uber at 11pm)."""
-    return ask_kind(_CLOCK_RE.sub(" ", question)) != "other" and ask_covered(question, chunks)
-
-
-# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点 (not a duration, a date or an amount).
-_CLOCK_RE = re.compile(
-    r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])|\d{1,2}\s*点(?:半|\d{1,2}分?)?)",
-    re.IGNORECASE,
-)
+    return ask_kind(CLOCK_RE.sub(" ", question)) != "other" and ask_covered(question, chunks)
 
 
 __all__ = ["typed_answer_possible"]

@@ -220,11 +220,14 @@ def wrong_unit(question: str, clause: str) -> bool:
 _OPEN_HOURS_RE = re.compile(
     r"\b(?:opening|office|business|working|service|support|core)\s+hours\b|\bopen(?:ing)? times?\b"
     r"|营业时间|办公时间|开放时间|服务时间|几点(?:开门|关门|上班|下班)", re.IGNORECASE)
-_CLOCK_RE = re.compile(
-    r"\b\d{1,2}[:.]\d\d\b|\b\d{1,2}\s*(?:am|pm|a\.m\.|p\.m\.)|\d{1,2}\s*点|\bnoon\b|\bmidnight\b",
-    re.IGNORECASE)
+# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点 (not a duration, a date or an amount).
+CLOCK_RE = re.compile(
+    r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
+    r"|\d{1,2}\s*点(?:半|\d{1,2}分?)?)",
+    re.IGNORECASE,
+)
 
 
 def hours_unstated(ask: str, texts: Sequence[str]) -> bool:
     """Whether ``ask`` asks for opening hours and none of ``texts`` gives a time of day."""
-    return bool(_OPEN_HOURS_RE.search(ask)) and not any(_CLOCK_RE.search(t) for t in texts)
+    return bool(_OPEN_HOURS_RE.search(ask)) and not any(CLOCK_RE.search(t) for t in texts)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from kbqa.core.grounding.authority import YEAR_RE, of_year
-from kbqa.core.readers.extractive.text import Candidate
+from kbqa.core.readers.extractive.text import Candidate, with_following
 from kbqa.core.types import Block
 
 S = TypeVar("S")
@@ -98,16 +98,8 @@ def settled_pool(question: str, pool: Sequence[Candidate]) -> list[Candidate]:
 def with_outcomes(chosen: Sequence[Candidate], pool: Sequence[Candidate]) -> list[Candidate]:
     """``chosen`` with, after each sentence reporting a proposal, the sentence right after it
     in its block when that one reports the outcome (``OUTCOME_RE``) and is not chosen yet."""
-    at = {(c.n, c.position): c for c in pool}
-    out: list[Candidate] = []
-    for c in chosen:
-        if c not in out:
-            out.append(c)
-        nxt = at.get((c.n, c.position + 1))
-        if (UNSETTLED_RE.search(c.text) and nxt is not None and OUTCOME_RE.search(nxt.text)
-                and nxt not in chosen and nxt not in out):
-            out.append(nxt)
-    return out
+    return with_following(chosen, pool, lambda c, nxt: bool(
+        UNSETTLED_RE.search(c.text) and OUTCOME_RE.search(nxt.text)))
 
 
 def current_first(question: str, blocks: Sequence[Block],

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
@@ -357,3 +357,18 @@ def cite(sentence: str, n: int) -> str:
     if sentence[-1:] in _CJK_END:
         return f"{sentence[:-1]}[{n}]{sentence[-1]}"
     return f"{sentence} [{n}]"
+
+
+def with_following(chosen: Sequence[Candidate], pool: Sequence[Candidate],
+                   joins: Callable[[Candidate, Candidate], bool]) -> list[Candidate]:
+    """``chosen`` with, after each sentence, the one right after it in its block (from
+    ``pool``) when ``joins(sentence, next)`` and it is not chosen yet."""
+    at = {(c.n, c.position): c for c in pool}
+    out: list[Candidate] = []
+    for c in chosen:
+        if c not in out:
+            out.append(c)
+        nxt = at.get((c.n, c.position + 1))
+        if nxt is not None and nxt not in chosen and nxt not in out and joins(c, nxt):
+            out.append(nxt)
+    return out

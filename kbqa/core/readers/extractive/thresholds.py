@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kbqa.core.readers.extractive.text import Candidate
+from kbqa.core.readers.extractive.text import Candidate, with_following
 from kbqa.core.text.quantities import CURRENCIES, chinese_number, extract_quantities
 
 # Words that make the amount after them (before them: 以上) a lower bound of the rule.
@@ -130,13 +130,5 @@ def with_beyond(chosen: Sequence[Candidate], pool: Sequence[Candidate],
     (``beyond_cap``), the sentence right after it in its block when that one is about the
     case beyond it (``_BEYOND_RE``: "Claims filed later are only reimbursed with written
     approval…"): the asker is in that case, and the cap alone does not say what follows."""
-    at = {(c.n, c.position): c for c in pool}
-    out: list[Candidate] = []
-    for c in chosen:
-        if c not in out:
-            out.append(c)
-        nxt = at.get((c.n, c.position + 1))
-        if (nxt is not None and nxt not in chosen and nxt not in out
-                and _BEYOND_RE.search(nxt.text) and beyond_cap(amounts, c.text)):
-            out.append(nxt)
-    return out
+    return with_following(chosen, pool, lambda c, nxt: bool(
+        _BEYOND_RE.search(nxt.text)) and beyond_cap(amounts, c.text))
