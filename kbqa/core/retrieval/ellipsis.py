@@ -79,6 +79,16 @@ _MEASURES_EN = frozenset(stem(w) for w in
                          "maximum max minimum min limit most least default cap".split())
 
 
+# What is left of something named before: "what happens to the rest?"
+REMAINDER_RE = re.compile(r"\bthe (?:rest|remainder|others|remaining ones)\b", re.IGNORECASE)
+
+
+def of_the_rest_en(text: str) -> bool:
+    """Whether English ``text`` asks about what is left of the earlier question's thing
+    ("what happens to the rest?" after unused leave days that can be carried over)."""
+    return REMAINDER_RE.search(text) is not None
+
+
 def asks_measure_only_en(text: str) -> bool:
     """Whether English ``text`` names nothing but a measure ("what's the maximum?"): the
     thing measured is the earlier question's."""
@@ -268,8 +278,8 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return True  # "那外包人员呢？", "那命名过的版本呢？": "what about …?", however long
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
-    if not zh and asks_measure_only_en(rest):
-        return True  # "what's the maximum?": of the earlier question's thing
+    if not zh and (asks_measure_only_en(rest) or of_the_rest_en(rest)):
+        return True  # "what's the maximum?", "what about the rest?": of the earlier thing
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
         # "what happens if we go over?": a condition on the earlier subject, unless the
         # condition brings a thing of its own ("what if I forget my password?")

@@ -28,6 +28,7 @@ from kbqa.core.retrieval.ellipsis import (
     content_words,
     core,
     is_follow_up,
+    of_the_rest_en,
     strip_connector,
     topic_words,
     with_topic,
@@ -89,7 +90,7 @@ def _is_name_en(word: str) -> bool:
 
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
-    if asks_measure_only_en(body):  # "what's the maximum?": of the topic's thing, carried
+    if asks_measure_only_en(body) or of_the_rest_en(body):  # of the topic's thing, carried
         focus = _focus_phrase_en(topic)
         extra = [focus] if focus else topic_words(topic, body)
         return with_topic(body[:1].upper() + body[1:], extra, zh=False)

@@ -71,3 +71,17 @@ async def test_a_place_the_rule_for_other_cities_covers_is_answered_without_a_ga
     assert status == "answered"
     assert "其他城市每晚不超过 400 元" in shown
     assert "没有出现" not in shown  # no "not covered" line naming 南京
+
+
+async def test_the_rest_of_the_earlier_thing_is_answered_without_naming_rest() -> None:
+    kb = [_chunk(21, "Overtime policy", "Carrying over",
+                 "Up to 10 unused overtime hours can be carried over into the next quarter. "
+                 "Hours above that are forfeited."),
+          _chunk(22, "Onboarding", "Goals",
+                 "After three months we agree on your goals for the rest of the year.")]
+    shown, status, _ = await ask_offline(kb, ["Can I carry over unused overtime hours?",
+                                              "what happens to the rest?"])
+    assert status == "answered"
+    assert "overtime" in shown
+    assert "goals" not in shown  # before: "…your goals for the rest of the year"
+    assert "Not covered" not in shown

@@ -373,3 +373,10 @@ async def test_no_model_call_when_the_question_stands_alone() -> None:
     query = await standalone_query(question="And what is the upload limit?", history=EN,
                                    provider=provider, trace=trace)
     assert (query, provider.prompts, trace.calls) == ("What is the upload limit?", [], [])
+
+
+def test_what_is_left_of_the_earlier_thing_leans_back() -> None:
+    # before: "What happens to the rest?" stood alone and got "…goals for the rest of the year"
+    topic = "Can I carry over unused overtime hours?"
+    assert rewrite_deterministic("what happens to the rest?", (Turn("user", topic),)) == (
+        "What happens to the rest (unused overtime hours)?")

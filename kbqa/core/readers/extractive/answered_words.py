@@ -26,6 +26,7 @@ from kbqa.core.readers.extractive.absent import nameable
 from kbqa.core.readers.extractive.focus import is_yes_no, names
 from kbqa.core.readers.extractive.question import asking_words, function_words, tagged
 from kbqa.core.readers.extractive.text import fold, gap_sentence, surfaces
+from kbqa.core.retrieval.ellipsis import REMAINDER_RE
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import stem
 from kbqa.core.text.thesaurus import morphy, related
@@ -79,7 +80,9 @@ def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> 
     name: nouns only, never digits, verbs or function words (``nameable``,
     ``function_words``), and each one a gap the verifier accepts (``Verifier`` with the
     question: a question word that no block's original text mentions)."""
-    skip = function_words(question)
+    # "the rest", "the others" point back to the earlier thing: no word of the question's own
+    skip = function_words(question) | frozenset(
+        fold(stem(m.group().split()[-1].lower())) for m in REMAINDER_RE.finditer(question))
     asks = asking_words(question)
     words = surfaces(question, [t for t in absent if nameable(t, question) and t not in skip
                                 and not any(t in w for w in asks)])
