@@ -59,6 +59,10 @@ def test_salient_terms_are_identifiers_of_the_ask(question: str, salient: set[st
         ("公司有哪几个办公室？", "other"),
         ("How long does the free trial last?", "quantity"),
         ("Who approves expenses above EUR 5,000?", "person"),
+        # how quickly, how fast: a time or an amount answers (before: any sentence, and
+        # "how quickly do I need to report it?" got the audit log's Reports page)
+        ("someone took my bag on the tram. how quickly do I need to report it?", "quantity"),
+        ("How fast does the courier deliver?", "quantity"),
     ],
 )
 def test_ask_kind(question: str, kind: str) -> None:
