@@ -65,7 +65,8 @@ ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
 # "The most I can claim", "the least we pay" ask an amount someone may reach ("the most
 # popular plan" does not).
 _QUANTITY_RE = re.compile(
-    r"\bhow (?:long|many|much|big|large|often|soon|quickly|fast)\b|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]"
+    r"\bhow (?:long|many|much|big|large|often|soon|quickly|fast)\b"
+    r"|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]"
     r"|人数|次数|\bthe (?:most|least)\s+(?:i|we|you|they|one|someone)\s+(?:can|could|may|"
     r"will|would|should|am|are|get)\b"
     # a superlative of size asks how big: "What's the biggest file I can upload?"
