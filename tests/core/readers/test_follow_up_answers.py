@@ -3,9 +3,11 @@ tester's report: "what about meals?" after a hotel question repeated the hotel r
 
 from __future__ import annotations
 
-from kbqa.core.readers.extractive.follow_ups import new_words
+from kbqa.core.readers.extractive.follow_ups import about_new_words, new_words
+from kbqa.core.readers.extractive.text import Selection, candidates
 from kbqa.core.types import Chunk, Turn
 from tests.core.retrieval.offline_ask import ask_offline
+from tests.fakes import make_block
 
 
 def _chunk(n: int, title: str, section: str, text: str) -> Chunk:
@@ -85,3 +87,17 @@ async def test_the_rest_of_the_earlier_thing_is_answered_without_naming_rest() -
     assert "overtime" in shown
     assert "goals" not in shown  # before: "…your goals for the rest of the year"
     assert "Not covered" not in shown
+
+
+def test_the_sentence_stating_what_the_turn_adds_leads() -> None:
+    block = make_block(1, "住宿：杭州每晚不超过 600 元。出差期间个人餐费每天最多报销 120 元。",
+                       title="差旅制度", language="zh")
+    hotel, meal = candidates([block])
+    history = [Turn("user", "去杭州出差住酒店一晚能报多少钱？")]
+    shown = about_new_words("出差餐费一天能报多少钱？", history, [block],
+                            Selection((hotel, meal), (), False), lambda q, b: _declined())
+    assert shown.chosen == (meal, hotel)  # before: the hotel rule led
+
+
+def _declined() -> Selection:
+    return Selection((), (), True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from kbqa.core.readers.extractive.focus import names
 from kbqa.core.readers.extractive.narrowing import groups_named
@@ -91,10 +92,20 @@ def about_new_words(question: str, history: Sequence[Turn], blocks: Sequence[Blo
                                                         selection.chosen[0].text):
         return selection  # the rule for the asker's own amount is the answer, as worded
     having = [b for b in blocks if new & _block_terms(b)]
-    if not having or _states_new(selection, new, blocks):
+    if not having:
         return selection
+    if _states_new(selection, new, blocks):
+        return _new_first(selection, new, blocks)
     again = choose(question, having)
     return again if not again.declined and _states_new(again, new, blocks) else _DECLINED
+
+
+def _new_first(selection: Selection, new: frozenset[str], blocks: Sequence[Block]) -> Selection:
+    """``selection`` with its sentences stating a new word first (出差餐费呢？ after two
+    hotel questions led with the hotel rule, the meal allowance second)."""
+    stating = [c for c in selection.chosen if _states_new(Selection((c,), (), False), new, blocks)]
+    rest = [c for c in selection.chosen if c not in stating]
+    return replace(selection, chosen=(*stating, *rest))
 
 
 def _block_terms(block: Block) -> frozenset[str]:
@@ -103,11 +114,14 @@ def _block_terms(block: Block) -> frozenset[str]:
 
 
 def _states_new(selection: Selection, new: frozenset[str], blocks: Sequence[Block]) -> bool:
-    """A quoted sentence or its section heading states a new word, a Chinese one also by a
-    word sharing an English gloss with it (``吃饭`` "meal" by ``餐费``); the document's title
-    does not count ("Open API: rate limits and webhooks" over the 429 sentence)."""
+    """A quoted sentence or its section heading states a new word, a Chinese one that no
+    block writes also by a word sharing an English gloss with it (``吃饭`` "meal" by
+    ``餐费``; a word the blocks write, 餐费, is stated as written: the hotel rule's 报销
+    "expense" does not state it); the document's title does not count ("Open API: rate
+    limits and webhooks" over the 429 sentence)."""
     sections = {b.n: folded_terms(b.chunk.section) for b in blocks}
-    wanted = {g for w in new if not w.isascii() for g in _glosses(w)}
+    written = frozenset().union(*(_block_terms(b) for b in blocks)) if blocks else frozenset()
+    wanted = {g for w in new if not w.isascii() and w not in written for g in _glosses(w)}
     for c in selection.chosen:
         said = c.terms | c.heading | sections.get(c.n, frozenset())
         if new & said or any(wanted & _glosses(t) for t in said if not t.isascii()):
