@@ -210,3 +210,13 @@ async def test_opening_hours_are_times_of_day_not_a_duration() -> None:
                        title="Facilities", section="Opening hours")
     answer = await _answer("What are the facilities desk opening hours?", (report, hours))
     assert "8:30 to 17:00" in answer
+
+
+async def test_a_count_in_words_keeps_the_asked_unit() -> None:
+    # "up to four files" counts files: a size in MB answers no "how many files"
+    blocks = (make_block(1, "The maximum size for a single uploaded photo is 50 MB.",
+                         title="Photo uploader", section="Limits"),
+              make_block(2, "The uploader sends up to three photos in parallel.",
+                         title="Photo uploader", section="Queue"))
+    answer = await _answer("How many photos can the uploader send in parallel?", blocks)
+    assert "50 MB" not in answer

@@ -134,7 +134,7 @@ class Scorer:
         if meets_threshold(self.amounts, c.text):
             return True
         return (self.kind != "other" and new_answer(self.kind, c.text, self.question)
-                and (not self.units or in_unit(c.terms, self.units, self.question)))
+                and (not self.units or in_unit(c.terms, self.units, self.question, c.text)))
 
     def own(self, c: Candidate, heading: bool = True) -> frozenset[str]:
         """The question terms ``c`` states itself (its heading too, if it is first under it)."""

@@ -233,7 +233,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
              for t, f in salience(present, light).items()}
     kind = ask_kind(question)
     units = asked_units(question) if kind in ("quantity", "number") else frozenset()
-    if not any(in_unit(c.terms, units, question) for c in pool):
+    if not any(in_unit(c.terms, units, question, c.text) for c in pool):
         units = frozenset()
     scorer = Scorer(weights, kind, list_items(pool),
                     key_terms(focus_weights(weights, focus, topics)),

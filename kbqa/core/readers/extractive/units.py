@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
+from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.question import unit_terms
-from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.readers.extractive.text import fold, number_terms, question_numbers
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import stem
 
@@ -69,11 +70,13 @@ def asked_units(question: str) -> frozenset[str]:
     return frozenset(own) | unit_terms(question)
 
 
-def in_unit(terms: Iterable[str], units: frozenset[str], question: str) -> bool:
-    """Whether a sentence (``terms``: its folded terms, with its number terms) states a
-    number the question does not hold in one of ``units``."""
+def in_unit(terms: Iterable[str], units: frozenset[str], question: str, text: str = "") -> bool:
+    """Whether a sentence (``terms``: its folded terms, with its number terms; ``text``: its
+    words, whose number words count too: "up to four files") states a number the question
+    does not hold in one of ``units``."""
     own = set(question_numbers(question))
-    for t in terms:
+    spelled = number_terms(spell_numbers(text)) if text else frozenset()
+    for t in [*terms, *spelled]:
         m = _NUMBER_TERM_RE.match(t)
         if m and m.group(2) in units and m.group(1) not in own:
             return True
