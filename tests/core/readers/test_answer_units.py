@@ -220,3 +220,11 @@ async def test_a_count_in_words_keeps_the_asked_unit() -> None:
                          title="Photo uploader", section="Queue"))
     answer = await _answer("How many photos can the uploader send in parallel?", blocks)
     assert "50 MB" not in answer
+
+
+async def test_a_measure_word_the_number_answers_is_no_gap() -> None:
+    blocks = (make_block(1, "Kiosk passcodes need at least 8 characters.", title="Kiosks",
+                         section="Passcodes"),)
+    answer = await _answer("What's the minimum kiosk passcode length?", blocks)
+    assert "at least 8 characters" in answer
+    assert "length" not in answer  # before: "Not covered: … “length”"

@@ -56,9 +56,9 @@ PLACE_TYPE_TERMS = frozenset(fold(stem(t)) for t in (
 # them, and their absence from the blocks is no reason to decline.
 ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
     "limit maximum minimum max min size deadline amount number value price cost period duration "
-    "budget "
+    "budget length width height weight capacity "
     "often frequently frequency version versions "
-    "上限 最多 最长 大小 期限 截止 时限 金额 数量 钱 价格 费用 标准 版本 人数 次数 预算 "
+    "上限 最多 最长 大小 期限 截止 时限 金额 数量 钱 价格 费用 标准 版本 人数 次数 预算 长度 容量 "
     "时间 日期").split()) | PLACE_TYPE_TERMS
 # "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
 # documents: without it "How long does the recycle bin keep items?" quoted how to restore).
