@@ -29,6 +29,7 @@ per-chunk terms keyed by an older version must be rebuilt.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import re
 import threading
@@ -101,6 +102,11 @@ def is_stop_en(word: str, acronym: bool) -> bool:
 
 
 _jieba_lock = threading.Lock()
+# jieba logs "Building prefix dict…" at DEBUG to stderr on its first use, whichever module
+# uses it first (the part-of-speech tagger too): silenced for every caller here, once
+# jieba's import has set its own level (importing it loads no dictionary).
+_jieba_module = importlib.import_module("jieba")
+_jieba_module.setLogLevel(logging.WARNING)
 _jieba: Any = None
 
 

@@ -119,3 +119,16 @@ def test_encoding_loads_without_network(monkeypatch: pytest.MonkeyPatch, tmp_pat
         assert tokens.count_tokens("hello world") == 2
     finally:
         tokens.encoding.cache_clear()
+
+
+def test_jieba_says_nothing_on_stderr_whichever_module_uses_it_first() -> None:
+    # the part-of-speech tagger loading the dictionary before the segmenter printed
+    # "Building prefix dict from the default dictionary …" into `manage.py ask` output
+    import subprocess
+    import sys
+
+    code = ("import kbqa.core.text.terms, jieba.posseg; "
+            "list(jieba.posseg.cut('服务台几点下班'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert "prefix dict" not in done.stderr
