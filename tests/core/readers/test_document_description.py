@@ -20,6 +20,9 @@ from tests.fakes import make_block
         ("This policy sets out how much paid time off staff receive.", True),
         ("本制度规定分公司员工的差旅费用如何报销，包括标准和流程。", True),
         ("本文汇总了客户在购买前常问的问题。", True),
+        # an FAQ's opening line (before: an extra sentence under a recycle-bin answer)
+        ("Answers to the questions our help desk receives most often about badges.", True),
+        ("Answers are sent by e-mail within two days.", False),
         ("本制度规定员工每年享有 15 天年假。", False),  # a rule the document lays down
         ("This policy applies to all employees of the Dutch company.", False),  # a scope rule
         ("Business expenses are paid back within 10 working days.", False),

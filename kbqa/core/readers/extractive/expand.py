@@ -187,6 +187,9 @@ _DESCRIBES_DOCUMENT_RE = re.compile(
     r"^\s*(?:this|the present)\s+(?:policy|document|guide|manual|handbook|page|faq|section|"
     r"chapter|article|procedure)\s+(?:explains|describes|outlines|summari[sz]es|lists|"
     r"introduces|gives an overview|covers|sets out|collects|is (?:for|about|meant for))\b"
+    # an FAQ's opening line: "Answers to the questions our support desk receives most often"
+    r"|^\s*(?:answers to (?:the |your )?(?:most )?(?:common |frequent )?questions"
+    r"|frequently asked questions (?:about|on))\b"
     r"|^\s*本(?:制度|规定|文档|文件|指南|手册|文|政策|章|节|页)(?:说明|介绍|概述|列出|描述|面向|"
     r"整理|汇总|收集|是)"
     # "本制度规定…如何报销": what the document lays down, said as the questions it answers
