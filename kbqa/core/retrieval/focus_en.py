@@ -4,21 +4,21 @@ A follow-up fragment ("and for part-timers?", "and in 2022?", "what about versio
 history?") asks the earlier question again with one part exchanged, never about both. The
 part is found by kind, not by phrase: a thing of the same head word or the question's first
 noun phrase (``parallel_en``), a group of people for a group of people, a year for a year
-(``replace_qualifier_en``). ``standalone`` decides when to call them; ``focus_zh`` does the
-same for Chinese.
+(``slots_en.replace_qualifier_en``), a name for a name (``slots_en.replace_name_en``).
+``standalone`` decides when to call them; ``focus_zh`` does the same for Chinese.
 """
 
 from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.ellipsis import GENERIC, PREPOSITIONS, QUESTION_WORDS, core
+from kbqa.core.retrieval.ellipsis import GENERIC, NP_GLUE_EN, PREPOSITIONS, QUESTION_WORDS, core
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import acronym_starts, is_stop_en
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
-_RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
-_DETERMINER_RE = re.compile(r"^(?:the|a|an|my|our|your|their|all)\s+", re.IGNORECASE)
+RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
+DETERMINER_RE = re.compile(r"^(?:the|a|an|my|our|your|their|all)\s+", re.IGNORECASE)
 YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 
 # Heads of nouns naming a group of people, the English counterpart of focus_zh's
@@ -31,7 +31,7 @@ PERSON_NOUNS_EN = frozenset(
     freelancer consultant owner editor viewer developer engineer partner""".split()
 )
 _PERSON_SUFFIX_RE = re.compile(r"(?:ee|ist|ian)$")
-_COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-[a-z]+(?:er|or)$")
+COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-[a-z]+(?:er|or)$")
 
 
 def content_runs(text: str) -> list[tuple[int, int]]:
@@ -43,7 +43,7 @@ def content_runs(text: str) -> list[tuple[int, int]]:
     acronyms = acronym_starts(text)  # "IT" of "and what about IT?" is a content word
     runs: list[tuple[int, int]] = []
     joined, previous, predicate = False, "", False
-    for m in _RUN_WORD_RE.finditer(text):
+    for m in RUN_WORD_RE.finditer(text):
         word = re.sub(r"'s$", "", m.group())  # "What's" is "what"
         acronym = m.start() in acronyms and word == m.group()
         # The word after "how" is the question's ("how often", "how long", "how big"): the
@@ -68,7 +68,7 @@ def head(phrase: str) -> str:
     return re.split(r"[\s-]+", phrase.strip().lower())[-1]
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
@@ -85,10 +85,10 @@ def is_person_en(phrase: str) -> bool:
     words = phrase.strip().lower().split()
     if not words:
         return False
-    last = _singular(words[-1])
-    if _COMPOUND_AGENT_RE.match(last):
+    last = singular(words[-1])
+    if COMPOUND_AGENT_RE.match(last):
         return True
-    part = _singular(head(last))
+    part = singular(head(last))
     return part in PERSON_NOUNS_EN or (len(part) > 4 and bool(_PERSON_SUFFIX_RE.search(part)))
 
 
@@ -101,7 +101,7 @@ def parallel_en(body: str, topic: str) -> str | None:
     words = _EN_WORD_RE.findall(body)
     # one word counts when it is a common plural noun ("and monitors?"), never a name
     # ("what about London?" narrows by place) nor a group of people
-    single = (len(words) == 1 and words[0].islower() and _singular(words[0]) != words[0]
+    single = (len(words) == 1 and words[0].islower() and singular(words[0]) != words[0]
               and not is_person_en(words[0]) and words[0] not in GENERIC
               and not is_stop_en(words[0], False) and not words[0].endswith(("ss", "is", "us")))
     if not (1 < len(words) <= 3 or single) or words[0].lower() in PREPOSITIONS | QUESTION_WORDS:
@@ -127,7 +127,7 @@ def parallel_en(body: str, topic: str) -> str | None:
     if not (same or runs):
         return None
     start, end = (same or runs)[0]
-    noun = _DETERMINER_RE.sub('', body)
+    noun = DETERMINER_RE.sub('', body)
     if not same:  # another kind of thing: keep the frame's verb, agree with the new noun
         end = start + len(without_participle(topic[start:end]))
         return _agreeing(topic[:start], noun, topic[end:])
@@ -162,7 +162,7 @@ def _agreeing(before: str, noun: str, after: str) -> str:
     often are laptops replaced?" with "parking fee" -> "How often is the parking fee
     replaced?"): a singular noun (head not ending in -s) takes "is"/"does"/"has" and "the",
     a plural one "are"/"do"/"have"; an auxiliary right before the noun is changed."""
-    plural = _singular(head(noun)) != head(noun)
+    plural = singular(head(noun)) != head(noun)
     bare = re.sub(r"\b(?:the|a|an)\s+$", "", before, flags=re.IGNORECASE)
     m = re.search(r"\b([A-Za-z]+)\s+$", bare)
     if m and m.group(1).lower() in _AGREEMENT_EN:
@@ -211,7 +211,7 @@ def _into_of_phrase(body: str, topic: str, of: tuple[int, int]) -> str:
     the place of Y's modifiers, the form in which the documents name each kind ("10 days of
     fully paid sick leave")."""
     a, d = of
-    words = _DETERMINER_RE.sub("", body).split()
+    words = DETERMINER_RE.sub("", body).split()
     after = topic[a:d].split(" of ", 1)[1].split()
     named = "_".join([*words[:-1], after[-1]]).lower()
     if len(words) > 1 and len(after) > 1 and thesaurus.morphy(named, "noun"):
@@ -249,160 +249,34 @@ def _into_determined(body: str, topic: str, spans: tuple[int, int, int]) -> str:
     determiner ("and a train ticket?"), none for a plural ("what about meals?": "spend on
     meals"), else the topic's ("and PIN?": "reset my PIN")."""
     det, start, end = spans
-    noun = _DETERMINER_RE.sub("", body)
-    if noun != body or _singular(head(noun)) != head(noun):
+    noun = DETERMINER_RE.sub("", body)
+    if noun != body or singular(head(noun)) != head(noun):
         return _agreeing(topic[:det], body if noun != body else noun, topic[end:])
     return _agreeing(topic[:start], noun, topic[end:])
 
 
-def replace_name_en(noun: str, topic: str, preposition: str = "") -> str | None:
-    """"London" after "…per night in Paris?", "Android" after "Which iOS version…?": a bare
-    name (words with a capital, not all capitals: "New York" too) replaces the topic's
-    name, first one after a preposition, else any name but the first word: the same
-    question asked of it.
-    With ``preposition`` ("on Enterprise" after "How much is the Business plan per seat?")
-    only a name after that preposition or after none (a modifier: "the Business plan") is
-    replaced, never one in another role ("for Rotterdam staff" is not "in London").
-    None when ``noun`` is no name or the topic names nothing; an acronym (API, IT) is no
-    sibling of a name."""
-    noun = noun.strip()
-    if not all(_is_name(w) for w in noun.split()) or not noun:
-        return None
-    # names of one or more words ("Paris", "New York"), each word a name
-    names = [m for m in re.finditer(r"(?<=\s)[a-z]*[A-Z][A-Za-z]*(?:\s+[A-Z][A-Za-z]+)*", topic)
-             if all(_is_name(w) for w in m.group().split())]
-    after = [m for m in names if re.search(r"\b(?:in|at|for|to|from|on)\s+$", topic[:m.start()])]
-    if preposition:
-        led = re.compile(rf"\b(?!{re.escape(preposition)}\b)(?:{'|'.join(PREPOSITIONS)})\s+$",
-                         re.IGNORECASE)
-        names = [m for m in names if not led.search(topic[:m.start()])]
-        after = [m for m in after if m in names]
-    for m in after + names:
-        if m.group() != noun:
-            return f"{core(topic[:m.start()] + noun + topic[m.end():])}?"
-    return None
+def focus_phrase_en(topic: str) -> str:
+    """The topic's first noun phrase: content runs joined by ``NP_GLUE_EN`` words ("rate
+    limit on the open API" of "What's the rate limit on the open API?"); "" without one."""
+    runs = content_runs(topic)
+    if not runs:
+        return ""
+    # the first run naming a thing ("unused days" of "can I carry over unused days?", not
+    # the verb "carry"): two words or more, or one WordNet reads rather as a noun; else the
+    # first run
+    things = [r for r in runs if _names_thing(without_participle(topic[r[0]:r[1]]))]
+    runs = runs[runs.index(things[0]):] if things else runs
+    start, end = runs[0]
+    phrase = without_participle(topic[start:end])
+    for a, b in runs[1:]:
+        between = topic[end:a].split()
+        if not between or any(w.lower() not in NP_GLUE_EN for w in between):
+            break
+        # "deleted files kept in the recycle bin": the participle inside goes too
+        phrase, end = f"{phrase}{topic[end:a]}{topic[a:b]}", b
+    return without_participle(phrase)
 
 
-def _is_name(word: str) -> bool:
-    return (len(word) > 1 and word.isalpha() and any(c.isupper() for c in word)
-            and not word.isupper())
-
-
-# A fragment's trailing place: "colleagues in Europe", "staff at New York".
-_PLACED_RE = re.compile(r"(?P<rest>.+?)\s+(?P<at>in|at|from)\s+"
-                        r"(?P<name>[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)$")
-
-
-def replace_qualifier_en(body: str, topic: str) -> str | None:
-    """A prepositional fragment ("for part-timers", "in 2022", "about interns") as the
-    topic with the part of the same kind replaced, or None when the topic has none:
-
-    - a year replaces the topic's year, else is added ("How often are laptops replaced in
-      2022?");
-    - a phrase with the head of one of the topic's content phrases replaces it ("for
-      part-timers" after "…do full-timers get?");
-    - a hyphenated agent noun replaces the topic's modifier of the same head ("part-timers"
-      after "…do full-time employees get?" -> "part-time employees", the documents' form);
-    - a group of people replaces the topic's group of people ("for interns" after "…do
-      employees get?"), never narrowing it to both;
-    - a phrase replaces the topic's phrase after the same preposition ("in London" after
-      "…per night in Paris?");
-    - a phrase ending in a place ("for colleagues in Europe") moves the topic to that place
-      (its name replaced) and keeps the rest as a qualifier (", for colleagues").
-    """
-    words = body.split()
-    if len(words) < 2 or words[0].lower() not in PREPOSITIONS:
-        return None
-    noun = _DETERMINER_RE.sub("", " ".join(words[1:]))
-    placed = _PLACED_RE.match(noun)
-    if placed:  # "for colleagues in Europe" after "…per person in Chengdu?": the place moves
-        moved = replace_name_en(placed["name"], topic, placed["at"].lower())
-        if moved:
-            return f"{core(moved)}, {words[0].lower()} {placed['rest']}?"
-    for a, b in content_runs(topic):
-        if head(topic[a:b]) == head(noun) and topic[a:b].lower() != noun.lower():
-            if not YEAR_RE.fullmatch(noun.strip()):
-                return f"{core(topic[:a] + noun + topic[b:])}?"
-    return replace_kind_en(noun, topic) or _replace_after(words[0], noun, topic)
-
-
-def _replace_after(preposition: str, noun: str, topic: str) -> str | None:
-    """"in London" after "…per night in Paris?": the phrase the topic introduces with the
-    same preposition is replaced."""
-    m = re.search(rf"\b{re.escape(preposition)}\s+(?:(?:the|a|an)\s+)?", topic, re.IGNORECASE)
-    if not m:
-        return None
-    run = next(((a, b) for a, b in content_runs(topic) if a == m.end()), None)
-    if run is None or topic[run[0]:run[1]].lower() == noun.lower():
-        return None
-    return f"{core(topic[:run[0]] + noun + topic[run[1]:])}?"
-
-
-def replace_kind_en(noun: str, topic: str) -> str | None:
-    """``noun`` (a year, a hyphenated agent noun, a group of people) in place of the
-    topic's part of the same kind (see ``replace_qualifier_en``); a year is added when the
-    topic has none; None when ``noun`` is of none of these kinds or the topic lacks it."""
-    noun = _DETERMINER_RE.sub("", noun.strip())
-    if YEAR_RE.fullmatch(noun):
-        year = YEAR_RE.search(topic)
-        if year:
-            return f"{core(topic[:year.start()] + noun + topic[year.end():])}?"
-        return f"{core(topic)} in {noun}?"
-    return _replace_compound(noun, topic) or _replace_group(noun, topic, content_runs(topic))
-
-
-def _replace_compound(noun: str, topic: str) -> str | None:
-    """"part-timers" after a topic with "full-time": the compound's base ("part-time")
-    replaces the topic's hyphenated word with the same last part."""
-    agent = _singular(noun.lower())
-    if " " in noun or not _COMPOUND_AGENT_RE.match(agent):
-        return None
-    for base in (agent[:-1], agent[:-2]):  # part-time+r, co-work+er
-        for word in re.finditer(r"[A-Za-z]+-[A-Za-z]+", topic):
-            if head(word.group()) == head(base) and word.group().lower() != base:
-                return f"{core(topic[:word.start()] + base + topic[word.end():])}?"
-    return None
-
-
-def _replace_group(noun: str, topic: str, runs: list[tuple[int, int]]) -> str | None:
-    """The topic's group of people, with the words before it in its run ("full-time
-    employees"; "contractors" of the run "contractors use"), replaced by ``noun``; without
-    one, the asker's own pronoun (``_replace_asker``: "do we get" -> "do contractors get"),
-    never the group added beside it ("…do we get, for contractors?")."""
-    if not is_person_en(noun):
-        return None
-    for a, b in runs:
-        for word in _RUN_WORD_RE.finditer(topic, a, b):
-            if is_person_en(word.group()):
-                return f"{core(topic[:a] + noun + topic[word.end():])}?"
-    return _replace_asker(noun, topic)
-
-
-# The asker's personal pronouns (English's closed class of first and second person forms):
-# as subject after an auxiliary or at the start ("do we get", "Can I borrow"), as object
-# after a preposition ("for us"). "they"/"he"/"she" point at someone named before.
-_ASKER_SUBJECTS_EN = frozenset("i we you".split())
-_ASKER_OBJECTS_EN = frozenset("me us you".split())
-# "am I" / "was I" agree with a plural group as "are" / "were".
-_PLURAL_BE_EN = {"am": "are", "was": "were"}
-_BEFORE_SUBJECT_EN = QUESTION_WORDS | frozenset(("am", "was", "were", "have", "has"))
-
-
-def _replace_asker(noun: str, topic: str) -> str | None:
-    """The topic with the asker's pronoun (module note above ``_ASKER_SUBJECTS_EN``)
-    replaced by the group ``noun``: the group asks the same question of itself. None when
-    the topic has no such pronoun."""
-    words = list(_EN_WORD_RE.finditer(topic))
-    for i, m in enumerate(words):
-        word, before = m.group().lower(), words[i - 1].group().lower() if i else ""
-        subject = word in _ASKER_SUBJECTS_EN and (not before or before in _BEFORE_SUBJECT_EN)
-        if not (subject or (word in _ASKER_OBJECTS_EN and before in PREPOSITIONS)):
-            continue
-        start = m.start()
-        if subject and before in _PLURAL_BE_EN:
-            be = words[i - 1]
-            plural = _PLURAL_BE_EN[before]
-            plural = plural.capitalize() if be.group()[0].isupper() else plural
-            topic, start = topic[:be.start()] + plural + topic[be.end():], start + 1
-        return f"{core(topic[:start] + noun + topic[start + len(m.group()):])}?"
-    return None
+def _names_thing(run: str) -> bool:
+    words = _EN_WORD_RE.findall(run)
+    return len(words) > 1 or (bool(words) and thesaurus.rather_noun(words[0]))

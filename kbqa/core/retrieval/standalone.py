@@ -19,7 +19,6 @@ from kbqa.core.records import TraceRecorder
 from kbqa.core.retrieval.bare_verb import objectless_verb
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
-    NP_GLUE_EN,
     PREPOSITIONS,
     PRONOUNS_ZH,
     QUESTION_WORDS,
@@ -35,12 +34,9 @@ from kbqa.core.retrieval.ellipsis import (
 )
 from kbqa.core.retrieval.focus_en import (
     content_runs,
+    focus_phrase_en,
     is_person_en,
     parallel_en,
-    replace_kind_en,
-    replace_name_en,
-    replace_qualifier_en,
-    without_participle,
 )
 from kbqa.core.retrieval.focus_zh import (
     PERSON_HEADS_ZH,
@@ -52,7 +48,7 @@ from kbqa.core.retrieval.focus_zh import (
     subject_zh,
     thing_focus_zh,
 )
-from kbqa.core.text import thesaurus
+from kbqa.core.retrieval.slots_en import replace_kind_en, replace_name_en, replace_qualifier_en
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Turn
 
@@ -91,9 +87,7 @@ def _is_name_en(word: str) -> bool:
 def _combine_en(rest: str, topic: str) -> str:
     body = core(rest)
     if asks_measure_only_en(body) or of_the_rest_en(body):  # of the topic's thing, carried
-        focus = _focus_phrase_en(topic)
-        extra = [focus] if focus else topic_words(topic, body)
-        return with_topic(body[:1].upper() + body[1:], extra, zh=False)
+        return _focus_carried(body, topic)
     parallel = _replace_focus_en(body, topic)
     if parallel:
         return parallel
@@ -108,9 +102,7 @@ def _combine_en(rest: str, topic: str) -> str:
         return f"{core(topic)}, if {named.group(1)}?"
     if first in QUESTION_WORDS or first == "if":
         # "what happens if we go over?": the condition is on the topic's noun phrase
-        focus = _focus_phrase_en(topic)
-        extra = [focus] if focus else topic_words(topic, body)
-        return with_topic(body[:1].upper() + body[1:] if extra else body, extra, zh=False)
+        return _focus_carried(body, topic)
     if first in PREPOSITIONS:
         return f"{core(topic)} {body}?"
     return f"{core(topic)}, for {body}?"
@@ -118,38 +110,19 @@ def _combine_en(rest: str, topic: str) -> str:
 
 
 
-def _focus_phrase_en(topic: str) -> str:
-    """The topic's first noun phrase: content runs joined by ``NP_GLUE_EN`` words ("rate
-    limit on the open API" of "What's the rate limit on the open API?"); "" without one."""
-    runs = content_runs(topic)
-    if not runs:
-        return ""
-    # the first run naming a thing ("unused days" of "can I carry over unused days?", not
-    # the verb "carry"): two words or more, or one WordNet reads rather as a noun; else the
-    # first run
-    things = [r for r in runs if _names_thing(without_participle(topic[r[0]:r[1]]))]
-    runs = runs[runs.index(things[0]):] if things else runs
-    start, end = runs[0]
-    phrase = without_participle(topic[start:end])
-    for a, b in runs[1:]:
-        between = topic[end:a].split()
-        if not between or any(w.lower() not in NP_GLUE_EN for w in between):
-            break
-        # "deleted files kept in the recycle bin": the participle inside goes too
-        phrase, end = f"{phrase}{topic[end:a]}{topic[a:b]}", b
-    return without_participle(phrase)
-
-
-def _names_thing(run: str) -> bool:
-    words = _EN_WORD_RE.findall(run)
-    return len(words) > 1 or (bool(words) and thesaurus.rather_noun(words[0]))
+def _focus_carried(body: str, topic: str) -> str:
+    """``body`` with the topic's noun phrase (else its words ``body`` lacks) carried in
+    parentheses: "What's the maximum (items per page)?"."""
+    focus = focus_phrase_en(topic)
+    extra = [focus] if focus else topic_words(topic, body)
+    return with_topic(body[:1].upper() + body[1:] if extra else body, extra, zh=False)
 
 
 def _replace_pronoun_en(body: str, topic: str) -> str | None:
     """"how often do they get swapped out?" after "What laptop will I get…?" -> "How often
     do the laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for
     its whole question (the follow-up asks its own); "its"/"their" become "the …'s"."""
-    focus = _focus_phrase_en(topic)
+    focus = focus_phrase_en(topic)
     found = anaphor_en(body)
     if not focus or found is None:
         return None

@@ -8,8 +8,8 @@ from kbqa.core.readers.extractive.focus import (
     ask_kind,
     names,
     new_answer,
-    salient_terms,
 )
+from kbqa.core.readers.extractive.identifiers import salient_terms
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.text import candidates

@@ -8,10 +8,8 @@ import pytest
 from kbqa.core.readers.extractive.answered_words import gap_names
 from kbqa.core.readers.extractive.event import other_edition
 from kbqa.core.readers.extractive.expand import agent_base, expand
-from kbqa.core.readers.extractive.focus import (
-    ask_kind,
-    own_values,
-)
+from kbqa.core.readers.extractive.focus import ask_kind
+from kbqa.core.readers.extractive.identifiers import own_values
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, unit_terms
 from kbqa.core.readers.extractive.text import fold

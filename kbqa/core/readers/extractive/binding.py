@@ -53,11 +53,8 @@ from kbqa.core.readers.extractive.focus import (
     AskKind,
     ask_clause,
     ask_kind,
-    covers_salient,
     new_answer,
-    salient_terms,
     shares_more_than_names,
-    stated_term,
 )
 from kbqa.core.readers.extractive.frames import (
     another_frame,
@@ -70,6 +67,7 @@ from kbqa.core.readers.extractive.frames import (
     unnamed_attribute,
     year_in_force,
 )
+from kbqa.core.readers.extractive.identifiers import covers_salient, salient_terms, stated_term
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (

@@ -9,11 +9,10 @@ words of the ask do. So:
   semicolons, both scripts), extended backwards within its sentence while it has fewer
   than ``MIN_ASK_TERMS`` content terms ("If I book a meeting at 9, can I expect everyone
   to be around?").
-- ``salient_terms``: the identifiers of the ask clause (years, words with digits such as
-  "Q1", acronyms): a sentence quoted as the answer must state each of them (with its
-  heading and title). ``shares_more_than_names``: it must also share a word that is not a
-  name (``names``: capitalised words, jieba's name tags): a sentence sharing only a company
-  or product name is not about the question.
+- ``identifiers.salient_terms``: the identifiers of the ask clause (years, "Q1",
+  acronyms), which a quoted sentence must state. ``shares_more_than_names``: it must also
+  share a word that is not a name (``names``: capitalised words, jieba's name tags): a
+  sentence sharing only a company or product name is not about the question.
 - ``ask_kind``: what kind of thing answers the ask clause (``answer_kind``'s kinds, a place,
   a time, or "other": yes/no, which any sentence may answer, and procedures, which only an
   instruction answers: ``steps.py``).
@@ -41,7 +40,6 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
-from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.terms import is_question_word, stem
 
@@ -57,12 +55,6 @@ _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
 # A plural number ("429s", "the 1990s") is the question's own number as much.
 _DIGIT_WORD_RE = re.compile(
     r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b|\b\d+(?:[.,]\d+)*(?=s\b)")
-_IDENTIFIER_RE = re.compile(
-    r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
-    r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
-    r"|\b[A-Z]{2,6}s?\b")  # an acronym
-_NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
-_LATIN_NAME_RE = re.compile(r"(?<![A-Za-z\d-])[A-Z][a-z]{2,}(?:-[A-Za-z\d]+)*(?![A-Za-z\d-])")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
 
@@ -121,28 +113,6 @@ def _ask_ending(parts: Sequence[str], end: int) -> str:
 
 
 @lru_cache(maxsize=512)
-def salient_terms(question: str) -> frozenset[str]:
-    """Identifiers of the ask clause, lower-cased, which a quoted sentence must state:
-    years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"), and in a Chinese
-    ask a capitalised Latin word ("Linux" of 桌面客户端支持 Linux 吗). A plain amount ("3
-    years", "220 a night") is the asker's own value to check, not an identifier."""
-    ask = ask_clause(question)
-    found = {w.lower() for w in _IDENTIFIER_RE.findall(ask) if w.lower() not in _NOT_IDENTIFIERS}
-    if has_cjk(ask):  # a Latin name in a Chinese ask names a product or system
-        found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
-    return frozenset(found)
-
-
-def own_values(question: str, qterms: Sequence[str]) -> frozenset[str]:
-    """The question's terms that hold a number and are no identifier (``salient_terms``:
-    a year, "Q1"): the asker's own values ("220 a night", "iOS 15", "429s"), which the
-    answer states otherwise, so they say little about which sentence answers."""
-    ids = salient_terms(question)
-    return frozenset(t for t in qterms if any(ch.isdigit() for ch in t)
-                     and not any(i in t or t in i for i in ids))
-
-
-@lru_cache(maxsize=512)
 def names(question: str) -> frozenset[str]:
     """Folded names in the ask clause: capitalised words inside an English sentence, jieba's
     ``nr``/``ns``/``nt``/``nz``/``eng`` words in Chinese (a company, product or place)."""
@@ -162,34 +132,6 @@ def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[s
     named = names(question)
     pieces = {t for t in ask if not t.isascii() and any(t in n for n in named)}
     return bool((ask - named - pieces) & seen)
-
-
-def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) -> bool:
-    """Whether passage ``text`` (or its heading and title, ``context``: folded terms) does
-    not contradict the ask's identifiers: each one is stated, or the passage names no other
-    of its shape (another year for "2021", another quarter for "q1"). A passage that names
-    no year may still answer "in 2021" (measured on RGB en_fact: requiring the year itself
-    lost 8 points of accuracy for 11 points of unsupported answers)."""
-    low = unicodedata.normalize("NFKC", text).lower()
-    return all(stated_term(t, low) or t in context or not _other_of_shape(t, low)
-               for t in salient)
-
-
-def stated_term(term: str, low: str) -> bool:
-    """Whether identifier ``term`` is written in ``low`` (NFKC, lower-cased text)."""
-    # ASCII boundaries: a CJK character is a word character, and "2021年" states 2021.
-    return re.search(rf"(?<![a-z0-9_-]){re.escape(term)}(?![a-z0-9_-])", low) is not None
-
-
-def _other_of_shape(term: str, low: str) -> bool:
-    """Whether ``low`` names another identifier shaped like ``term``: a year for a year, the
-    same letters with other digits for "q1" or "gpt-3"; an acronym has no shape."""
-    if re.fullmatch(r"(?:19|20)\d\d", term):
-        return re.search(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])", low) is not None
-    letters = re.match(r"[a-z]+-?", term)
-    if letters and any(ch.isdigit() for ch in term):
-        return re.search(rf"(?<![a-z]){re.escape(letters.group())}\d", low) is not None
-    return True
 
 
 AskKind = AnswerKind | Literal["place", "time", "name"]

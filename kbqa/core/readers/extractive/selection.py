@@ -37,8 +37,8 @@ from kbqa.core.readers.extractive.focus import (
     ask_kind,
     later_asks,
     new_answer,
-    own_values,
 )
+from kbqa.core.readers.extractive.identifiers import own_values
 from kbqa.core.readers.extractive.kinds import kinds_stated, names_another_kind
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrower import general_first

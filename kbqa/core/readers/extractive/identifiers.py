@@ -1,0 +1,75 @@
+"""The ask's identifiers (years, words with digits, acronyms) and the asker's own values.
+
+``salient_terms``: the identifiers of the ask clause (``focus.ask_clause``: years, words
+with digits such as "Q1", acronyms): a sentence quoted as the answer must state each of
+them (with its heading and title), or at least its passage must name no other of the same
+shape (``covers_salient``). ``own_values``: the question's numbers that are no identifier,
+the asker's own values ("220 a night"), which the answer states otherwise.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.text.normalise import has_cjk
+
+_IDENTIFIER_RE = re.compile(
+    r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
+    r"|\b[A-Za-z]+-?\d+[A-Za-z\d]*\b"  # a word with digits: Q1, GPT-3
+    r"|\b[A-Z]{2,6}s?\b")  # an acronym
+_NOT_IDENTIFIERS = frozenset(("i", "ok", "id", "faq"))
+_LATIN_NAME_RE = re.compile(r"(?<![A-Za-z\d-])[A-Z][a-z]{2,}(?:-[A-Za-z\d]+)*(?![A-Za-z\d-])")
+
+
+@lru_cache(maxsize=512)
+def salient_terms(question: str) -> frozenset[str]:
+    """Identifiers of the ask clause, lower-cased, which a quoted sentence must state:
+    years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"), and in a Chinese
+    ask a capitalised Latin word ("Linux" of 桌面客户端支持 Linux 吗). A plain amount ("3
+    years", "220 a night") is the asker's own value to check, not an identifier."""
+    ask = ask_clause(question)
+    found = {w.lower() for w in _IDENTIFIER_RE.findall(ask) if w.lower() not in _NOT_IDENTIFIERS}
+    if has_cjk(ask):  # a Latin name in a Chinese ask names a product or system
+        found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
+    return frozenset(found)
+
+
+def own_values(question: str, qterms: Sequence[str]) -> frozenset[str]:
+    """The question's terms that hold a number and are no identifier (``salient_terms``:
+    a year, "Q1"): the asker's own values ("220 a night", "iOS 15", "429s"), which the
+    answer states otherwise, so they say little about which sentence answers."""
+    ids = salient_terms(question)
+    return frozenset(t for t in qterms if any(ch.isdigit() for ch in t)
+                     and not any(i in t or t in i for i in ids))
+
+
+def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) -> bool:
+    """Whether passage ``text`` (or its heading and title, ``context``: folded terms) does
+    not contradict the ask's identifiers: each one is stated, or the passage names no other
+    of its shape (another year for "2021", another quarter for "q1"). A passage that names
+    no year may still answer "in 2021" (measured on RGB en_fact: requiring the year itself
+    lost 8 points of accuracy for 11 points of unsupported answers)."""
+    low = unicodedata.normalize("NFKC", text).lower()
+    return all(stated_term(t, low) or t in context or not _other_of_shape(t, low)
+               for t in salient)
+
+
+def stated_term(term: str, low: str) -> bool:
+    """Whether identifier ``term`` is written in ``low`` (NFKC, lower-cased text)."""
+    # ASCII boundaries: a CJK character is a word character, and "2021年" states 2021.
+    return re.search(rf"(?<![a-z0-9_-]){re.escape(term)}(?![a-z0-9_-])", low) is not None
+
+
+def _other_of_shape(term: str, low: str) -> bool:
+    """Whether ``low`` names another identifier shaped like ``term``: a year for a year, the
+    same letters with other digits for "q1" or "gpt-3"; an acronym has no shape."""
+    if re.fullmatch(r"(?:19|20)\d\d", term):
+        return re.search(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])", low) is not None
+    letters = re.match(r"[a-z]+-?", term)
+    if letters and any(ch.isdigit() for ch in term):
+        return re.search(rf"(?<![a-z]){re.escape(letters.group())}\d", low) is not None
+    return True
