@@ -120,11 +120,8 @@ def _segmenter() -> Any:
     if _jieba is None:
         with _jieba_lock:
             if _jieba is None:
-                import jieba
-
-                jieba.setLogLevel(logging.WARNING)
-                jieba.dt.initialize()
-                _jieba = jieba.dt
+                _jieba_module.dt.initialize()  # its log level is set at import (above)
+                _jieba = _jieba_module.dt
     return _jieba
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from functools import lru_cache
 
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate, fold
@@ -42,9 +43,11 @@ _NAME_EN = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)*\b")
 _NAME_TAGS = frozenset(("ns", "nt", "nz"))
 
 
+@lru_cache(maxsize=4096)
 def redirects(text: str) -> frozenset[str]:
     """The folded names of the places and organisations that ``text``'s scope sentences send
-    to another document ("Chengdu" -> ``chengdu``, 欧洲); empty for any other text."""
+    to another document ("Chengdu" -> ``chengdu``, 欧洲); empty for any other text. Kept
+    per text: the reader asks it of every block and candidate, several times a question."""
     norm = unicodedata.normalize("NFKC", text)
     names: set[str] = set()
     for sentence in split_sentences(norm):

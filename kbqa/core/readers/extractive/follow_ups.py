@@ -18,7 +18,13 @@ from dataclasses import replace
 from kbqa.core.readers.extractive.focus import names
 from kbqa.core.readers.extractive.narrowing import groups_named
 from kbqa.core.readers.extractive.question import NOUN_TAGS, light_terms, question_terms, tagged
-from kbqa.core.readers.extractive.text import Selection, fold, folded_terms, question_numbers
+from kbqa.core.readers.extractive.text import (
+    Candidate,
+    Selection,
+    fold,
+    folded_terms,
+    question_numbers,
+)
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text import thesaurus
@@ -85,27 +91,23 @@ def about_new_words(question: str, history: Sequence[Turn], blocks: Sequence[Blo
                     selection: Selection,
                     choose: Callable[[str, Sequence[Block]], Selection]) -> Selection:
     """``selection`` when it states a word the turn adds (``new_words``) that some block
-    has, or when there is none; else ``choose`` again over the blocks that have one, and
-    a decline when that answer does not state one either."""
+    has (its sentences stating one first), or when there is none; else ``choose`` again over
+    the blocks that have one, and a decline when that answer does not state one either."""
     new = new_words(question, history)
     if selection.declined or not new or meets_threshold(asker_amounts(question),
                                                         selection.chosen[0].text):
         return selection  # the rule for the asker's own amount is the answer, as worded
-    having = [b for b in blocks if new & _block_terms(b)]
+    terms = {b.n: _block_terms(b) for b in blocks}
+    having = [b for b in blocks if new & terms[b.n]]
     if not having:
         return selection
-    if _states_new(selection, new, blocks):
-        return _new_first(selection, new, blocks)
+    states = _stating(new, blocks, frozenset().union(*terms.values()))
+    stating = [c for c in selection.chosen if states(c)]
+    if stating:  # 出差餐费呢？ after two hotel questions: the meal allowance leads
+        return replace(selection, chosen=(*stating,
+                                          *(c for c in selection.chosen if c not in stating)))
     again = choose(question, having)
-    return again if not again.declined and _states_new(again, new, blocks) else _DECLINED
-
-
-def _new_first(selection: Selection, new: frozenset[str], blocks: Sequence[Block]) -> Selection:
-    """``selection`` with its sentences stating a new word first (出差餐费呢？ after two
-    hotel questions led with the hotel rule, the meal allowance second)."""
-    stating = [c for c in selection.chosen if _states_new(Selection((c,), (), False), new, blocks)]
-    rest = [c for c in selection.chosen if c not in stating]
-    return replace(selection, chosen=(*stating, *rest))
+    return again if not again.declined and any(states(c) for c in again.chosen) else _DECLINED
 
 
 def _block_terms(block: Block) -> frozenset[str]:
@@ -113,20 +115,21 @@ def _block_terms(block: Block) -> frozenset[str]:
     return folded_terms(f"{chunk.text}\n{chunk.section}\n{chunk.title}")
 
 
-def _states_new(selection: Selection, new: frozenset[str], blocks: Sequence[Block]) -> bool:
-    """A quoted sentence or its section heading states a new word, a Chinese one that no
-    block writes also by a word sharing an English gloss with it (``吃饭`` "meal" by
-    ``餐费``; a word the blocks write, 餐费, is stated as written: the hotel rule's 报销
-    "expense" does not state it); the document's title does not count ("Open API: rate
-    limits and webhooks" over the 429 sentence)."""
+def _stating(new: frozenset[str], blocks: Sequence[Block],
+             written: frozenset[str]) -> Callable[[Candidate], bool]:
+    """Whether a quoted sentence or its section heading states a new word, a Chinese one
+    that no block writes (``written``: the blocks' folded terms) also by a word sharing an
+    English gloss with it (``吃饭`` "meal" by ``餐费``; a word the blocks write, 餐费, is
+    stated as written: the hotel rule's 报销 "expense" does not state it); the document's
+    title does not count ("Open API: rate limits and webhooks" over the 429 sentence)."""
     sections = {b.n: folded_terms(b.chunk.section) for b in blocks}
-    written = frozenset().union(*(_block_terms(b) for b in blocks)) if blocks else frozenset()
     wanted = {g for w in new if not w.isascii() and w not in written for g in _glosses(w)}
-    for c in selection.chosen:
+
+    def states(c: Candidate) -> bool:
         said = c.terms | c.heading | sections.get(c.n, frozenset())
-        if new & said or any(wanted & _glosses(t) for t in said if not t.isascii()):
-            return True
-    return False
+        return bool(new & said) or any(wanted & _glosses(t) for t in said if not t.isascii())
+
+    return states
 
 
 def _glosses(word: str) -> frozenset[str]:

@@ -139,12 +139,12 @@ def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
         asked = {w for pair in pairs for w in pair} | own  # "unused leave" is asked too
         # A word modifies the head only within one phrase: "Flights: economy class…" (a
         # label, then the rule) names no "flight economy".
-        phrases = [_LATIN_RE.findall(p) for p in _PHRASE_END_RE.split(low)]
+        phrases = [(spelled, [fold(stem(w)) for w in spelled])  # as written, folded
+                   for spelled in (_LATIN_RE.findall(p) for p in _PHRASE_END_RE.split(low))]
         for modifier, head in pairs:
             if modifier in words:
                 continue
-            for spelled in phrases:  # the words as written
-                folded = [fold(stem(w)) for w in spelled]
+            for spelled, folded in phrases:
                 before = [i for i, b in enumerate(folded[1:]) if b == head]
                 if any(folded[i] not in asked and not is_question_word(folded[i])
                        and not (modifier in qualities and _noun(spelled[i])) for i in before):
