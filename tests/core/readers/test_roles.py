@@ -81,3 +81,17 @@ async def test_another_holder_of_the_role_is_declined(question: str, text: str) 
 )
 async def test_the_asked_holder_is_answered(question: str, text: str) -> None:
     assert await _answer(question, text) == f"{text} [1]"
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [
+        ("谁可以删除共享相册？", "“管理员”和“创建者”可以添加成员，也可以删除共享相册。", "管理员"),
+        ("Who can archive a shared album?",
+         "Album owners can invite members, and can also archive the album.", "owners"),
+    ],
+)
+async def test_a_role_is_the_subject_of_the_clause_that_goes_on_with_it(
+        question: str, text: str, expected: str) -> None:
+    """"X can do A, and can also do B": X answers who can do B."""
+    assert expected in await _answer(question, text)

@@ -169,6 +169,24 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
 
 # "When are taxis reimbursed?" asks under which conditions: "Taxis … are reimbursed when no
 # reasonable public transport exists" answers it with a clause, not a time.
+# A clause that goes on with the subject of the one before it ("…可以从回收站还原项目，
+# 也可以恢复历史版本", "Owners can remove members, and can also transfer the folder"):
+# what it says is said of that subject.
+_SAME_SUBJECT_RE = re.compile(
+    r"^(?:也|还(?=可以|能|会|要|需|须|应)|并且?|而且|同时|"
+    r"and (?:also |then )?(?:can|may|must|will|should|need|have)\b|or (?:can|may)\b)",
+    re.IGNORECASE)
+
+
+def _same_subject(parts: list[str], i: int) -> int:
+    """How many clauses after clause ``i`` of ``parts`` go on with its subject
+    (``_SAME_SUBJECT_RE``)."""
+    n = 0
+    while i + n + 1 < len(parts) and _SAME_SUBJECT_RE.match(parts[i + n + 1]):
+        n += 1
+    return n
+
+
 _WHEN_DOES_RE = re.compile(r"^(?:and |so |but )?when (?:is|are|do|does|can|will|should|must)\b")
 _CONDITION_RE = re.compile(
     r"\b([a-z]+) (?:only )?(?:when|if|unless|as long as|provided|whenever)\b")
@@ -215,6 +233,7 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         # A span opening the sentence ("合同终止后 45 天内，该组织的全部文件…会被永久删除")
         # is an adverbial whose subject is the clause after it.
         ahead = 1 if back and i == 0 and kind != "time" else 0
+        ahead = max(ahead, _same_subject(parts, i))
         window = " ".join(parts[max(0, i - back):i + 1 + ahead])
         if (_states_span(kind, part, i == 0, question)
                 and not _about_another(kind, question, part, window, " ".join(parts[:i + 1]))
