@@ -215,6 +215,17 @@ def verb_bases(word: str) -> frozenset[str]:
     return frozenset(morphy(word, "verb")) or frozenset((word,))
 
 
+def phrasal_verb(word: str, particle: str) -> bool:
+    """Whether WordNet lists ``word`` (any inflection) with ``particle`` as one verb:
+    "hang around", "logged out", "chip in" (WordNet 3.0's index.verb holds ``hang_around``,
+    ``log_out``, ``chip_in``). False without ``wn``."""
+    wn = _wordnet()
+    if wn is None:
+        return False
+    return any(f"{base}_{particle}" in wn.index["verb"]
+               for base in morphy(word.lower(), "verb"))
+
+
 def known_word(word: str) -> bool:
     """Whether WordNet lists the English ``word`` (any inflection) in any part of speech.
     False without ``wn``."""

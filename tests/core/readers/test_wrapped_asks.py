@@ -75,3 +75,16 @@ async def test_a_later_sentence_of_a_list_item_comes_with_the_item() -> None:
     # "until it is done" says nothing without the item's first sentence
     assert "Enrol your fingerprint at the badge kiosk." in answer
     assert "lab doors stay locked" in answer
+
+
+async def test_a_phrasal_verb_is_an_action_not_a_missing_thing() -> None:
+    # "hang around" says "stay": an action no block words so, never the thing asked about
+    blocks = (
+        make_block(1, "Guest badges stay valid for 8 hours after they are printed.",
+                   title="Visitors", section="Badges"),
+        make_block(2, "Lost badges are blocked at the kiosk.", title="Visitors",
+                   section="Lost badges"),
+    )
+    answer = await _answer("how long do guest badges hang around at the kiosk?", blocks)
+    assert "8 hours" in answer
+    assert "hang" not in answer  # no "not covered" line naming the verb

@@ -28,6 +28,7 @@ from kbqa.core.readers.extractive.question import (
     function_words,
     light_terms,
     modifies,
+    phrasal_verbs,
     qualifiers,
     question_terms,
     significant,
@@ -52,12 +53,14 @@ def nameable(term: str, question: str) -> bool:
     """Whether a gap sentence may name absent ``term``: no digits; Chinese words of 2+
     characters in jieba's dictionary that it tags as nouns (one it lacks is its HMM's guess:
     ``全报`` of 能全报吗); Latin words of 4+ letters or 3-letter nouns (``significant``;
-    or an acronym such as "CEO") that
-    are not verbs, not -ing/-ed/-ly forms in the question, and not words WordNet knows
+    or an acronym such as "CEO") that are not verbs (a phrasal verb's either word), not
+    -ing/-ed/-ly forms in the question, and not words WordNet knows
     only as adjectives or adverbs ("late", "every": ``only_modifier``) or mostly so ("good"
     of "good enough": ``mostly_modifier``); never the unit of the asker's own number
     ("years" of "valid for 5 years": a measure, not what the question is about)."""
     if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
+        return False
+    if any(term in words for words in phrasal_verbs(question)):  # "hang around"
         return False
     if term in {t.split(" ", 1)[1] for t in question_numbers(question).values()}:
         return False
@@ -227,7 +230,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
     later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
     when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
-    skip = ANSWER_TYPE_TERMS | VERBS | function_words(question)
+    skip = ANSWER_TYPE_TERMS | VERBS | function_words(question) | phrasal_verbs(question)[1]
     # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
     skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
     # and a piece of a question word (``长时间`` of ``多长时间``)

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import (
     acronym_starts,
     is_question_word,
@@ -339,10 +340,28 @@ def verbs_after(question: str) -> frozenset[str]:
 
 def english_verbs(question: str) -> frozenset[str]:
     """``verbs_after`` plus the question's English stop-list words ("length", "gone"; a gap
-    sentence may still name a stop-list noun such as "bill")."""
+    sentence may still name a stop-list noun such as "bill") and the verbs of its phrasal
+    verbs ("hang" of "hang around": ``phrasal_verbs``)."""
     low = unicodedata.normalize("NFKC", question).lower()
     stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)}
-    return verbs_after(question) | frozenset(stop)
+    return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0]
+
+
+_PARTICLE_RE = re.compile(
+    r"\b([a-z]+)\s+(?:(?:me|you|him|her|it|us|them)\s+)?"
+    r"(around|about|away|back|down|in|off|on|out|over|through|up)\b")
+
+
+def phrasal_verbs(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The folded verbs and particles of the English phrasal verbs WordNet lists in
+    ``question`` ("does deleted stuff hang around", "it logged me out": ``hang``/``around``,
+    ``log``/``out``; ``thesaurus.phrasal_verb``): the verb says an action, and the particle
+    is part of it, no thing a block may lack."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    pairs = [(w, p) for w, p in _PARTICLE_RE.findall(low)
+             if not is_question_word(w) and thesaurus.phrasal_verb(w, p)]
+    return (frozenset(fold(stem(w)) for w, _ in pairs),
+            frozenset(fold(stem(p)) for _, p in pairs))
 
 
 #: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
