@@ -214,6 +214,16 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     raw_meta = ""
     try:
         raw_meta, body = handler.split(text)
+    except ValueError as exc:  # the opening --- has no closing one
+        raise IngestError(
+            gettext_noop(
+                "%(name)s: the front matter that the --- on its first line opens is never"
+                " closed. Add a line holding only --- after its last field, or remove the"
+                " first line if the file has no front matter."
+            ),
+            name=name,
+        ) from exc
+    try:
         metadata = _yaml_load(handler, raw_meta)
     except Exception as exc:  # yaml.YAMLError and friends: message is about the file
         lines_before = text[: max(text.find(raw_meta), 0)].count("\n")

@@ -124,6 +124,13 @@ def test_docx_without_properties_is_titled_by_its_heading() -> None:
         ),
         ("list.md", b"---\n- a\n- b\n---\nText", "bad front matter (not a mapping)"),
         (
+            "open.md",
+            b"---\ntitle: Coffee\n# Coffee\nThe machine is descaled monthly.",
+            "open.md: the front matter that the --- on its first line opens is never closed."
+            " Add a line holding only --- after its last field, or remove the first line if"
+            " the file has no front matter.",
+        ),
+        (
             "colon.md",
             b"---\ntitle: Travel: Europe\n---\nText",
             "colon.md: bad front matter (mapping values are not allowed in this context on line"
