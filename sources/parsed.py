@@ -30,8 +30,14 @@ class ParsedDocument:
     warnings: tuple[str, ...] = ()
 
 
+_TITLE_HEADING_RE = re.compile(r"^\s{0,3}#\s+(.+?)\s*#*\s*$", re.MULTILINE)
+
+
 def first_heading(text: str) -> str:
-    match = HEADING_RE.search(text)
+    """The text of the first level-1 heading (``# Title``), else "": a file whose first
+    heading is ``## Section 0`` is titled by its front matter or its file name, not by
+    its first section."""
+    match = _TITLE_HEADING_RE.search(text)
     return match.group(1).strip() if match else ""
 
 

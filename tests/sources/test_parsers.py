@@ -8,10 +8,12 @@ import re
 import zipfile
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 
 from kbqa.core.errors import IngestError
 from sources.chunking import chunk_text
 from sources.parsers import parse_file
+from sources.services import document_ingest
 from tests.sources.conftest import docx_bytes, pdf_bytes, pdf_styled
 
 
@@ -348,3 +350,13 @@ def test_a_pdf_or_word_file_is_dated_by_its_own_last_modified_time() -> None:
     dated = io.BytesIO()
     document.save(dated)
     assert parse_file(name="parking.docx", data=dated.getvalue()).meta == {"updated": "2025-07-01"}
+
+
+@pytest.mark.django_db
+def test_a_file_without_a_title_heading_is_titled_by_its_name() -> None:
+    """Its first section's heading ("## Room 1") names one part, not the document."""
+    result = document_ingest(file=SimpleUploadedFile(
+        "archive-rooms.md", b"## Room 1\n\nKeys at the desk.\n\n## Room 2\n\nBadge only.\n"))
+    assert result.title == "archive-rooms"
+    assert parse_file(name="n.md", data=b"Intro.\n\n# Real title\n\nText").title_guess == (
+        "Real title")
