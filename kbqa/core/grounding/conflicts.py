@@ -94,6 +94,8 @@ from kbqa.core.grounding.passage_terms import (
 )
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
+from kbqa.core.text.terms import pos_tags
+from kbqa.core.text.thesaurus import morphy
 from kbqa.core.types import Block, Conflict, ConflictSide
 
 MIN_SHARED_TERMS = 2
@@ -243,7 +245,7 @@ def _pair_conflict(
         # one statement given two dates is a disagreement
     elif len(shared) >= MIN_SHARED_TERMS:
         if not _about_question(shared, a, b, asked) or _other_subjects(
-                *(subjects or (a, b, own_clauses))):
+                *(subjects or (a, b, own_clauses))) or _asked_of_one(a, b, asked, own_clauses):
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
@@ -301,6 +303,32 @@ def _other_subjects(
         if any(len(own & c) >= need for c in own_clauses.get(chunk.doc_id, ())):
             return True
     return False
+
+
+def _asked_of_one(a: Mention, b: Mention, asked: Asked,
+                  own_clauses: dict[str, list[frozenset[str]]]) -> bool:
+    """Whether the question names, beside the words two contexts share, a thing only one
+    side's context holds and the other side's document never mentions, while that other
+    side names a thing of its own: "How often are the air filters replaced?" is not
+    weighed against "Company laptops are replaced every 4 years" (the equipment policy
+    says nothing of air filters), however many "replaced every" they share."""
+    for one, two in ((a, b), (b, a)):
+        named = frozenset(t for t in _own_words(one, two) & asked.terms if _names_thing(t))
+        chunk = two.block.chunk
+        if not named or not _own_words(two, one) or named & heading_terms(chunk):
+            continue
+        if not any(named & c for c in own_clauses.get(chunk.doc_id, ())):
+            return True
+    return False
+
+
+def _names_thing(term: str) -> bool:
+    """Whether a context term names a thing: an English word WordNet lists as a noun
+    ("filter", "air"; not "kept" or a stem such as "replac"), a Chinese word jieba tags as
+    one (``空调``; not ``更换``)."""
+    if term.isascii():
+        return bool(morphy(term, "noun"))
+    return all(tag.startswith("n") for _, tag in pos_tags(term))
 
 
 def _own_words(one: Mention, two: Mention) -> frozenset[str]:

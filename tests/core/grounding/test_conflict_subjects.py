@@ -83,3 +83,30 @@ async def test_a_sibling_noun_in_chinese_is_another_subject() -> None:
                           StaticRetriever(hits(ANNUAL_ZH, SICK_ZH, UPLOAD_ZH)))
     assert names(events) == ["meta", "refusal", "done"]
     assert events[1].to_dict()["reason"] == "conflict"
+
+
+PHONES = Chunk(
+    chunk_id="devices#c01", doc_id="devices", title="Device policy", section="Phones",
+    updated="2024-09-01", authority="policy",
+    text="Company phones are replaced every 3 years. The helpdesk contacts you when yours is due.",
+)
+KITCHEN = Chunk(
+    chunk_id="kitchen#c01", doc_id="kitchen", title="Kitchen", updated="2026-02-01",
+    authority="policy",
+    text="The water filters in the kitchen are replaced every 6 months.",
+)
+
+
+@pytest.mark.parametrize(("question", "answer", "value"), [
+    ("How often are the kitchen water filters replaced?",
+     "The water filters in the kitchen are replaced every 6 months [1].", "6 months"),
+    ("How often are company phones replaced?",
+     "Company phones are replaced every 3 years [2].", "3 years"),
+])
+async def test_an_upload_about_another_thing_does_not_contest_an_answer(
+        question: str, answer: str, value: str) -> None:
+    # both say "replaced every …", of things the other document never mentions
+    events, _ = await run(question, FakeProvider([answer]),
+                          StaticRetriever(hits(KITCHEN, PHONES)))
+    assert names(events) == ["meta", "sentence", "done"]
+    assert value in events[1].to_dict()["text"]
