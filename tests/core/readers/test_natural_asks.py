@@ -332,3 +332,17 @@ def test_a_word_for_people_is_not_read_as_a_word_it_begins_with() -> None:
     assert expand(["contractor"], block_terms) == ["contractor"]
     assert expand(["part", "timer"], block_terms) == ["part", "time"]
     assert expand(["headquart"], block_terms) == ["head"]
+
+
+async def test_a_question_word_a_block_also_asks_is_no_topic() -> None:
+    # the FAQ heading asks 多久 too; that shared question word says nothing of the topic
+    blocks = (
+        make_block(1, "紧急：影响很多人的问题，值班工程师会在 1 小时内响应。"
+                      "一般问题 1 个工作日内响应。",
+                   title="IT 服务台常见问题", section="工单多久会有响应？"),
+        make_block(2, "为了防止丢失，系统会定期为访客登记表制作备份。"
+                      "每份备份在创建 20 天后自动过期。",
+                   title="访客管理", section="备份"),
+    )
+    answer = await _answer("访客登记表的备份保留多久？", blocks)
+    assert "20 天" in answer

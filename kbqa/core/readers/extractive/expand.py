@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.readers.extractive.question import GENERIC_TERMS
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
 from kbqa.core.text.thesaurus import irregular_bases
@@ -104,7 +105,8 @@ def with_bigrams(question: str, qterms: Sequence[str],
     ``terms.relevance_terms``)."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
     bigrams = [b for b in dict.fromkeys(cjk_bigrams(question))
-               if b in everything and b not in qterms and not is_question_word(b)]
+               if b in everything and b not in qterms and not is_question_word(b)
+               and b not in GENERIC_TERMS]  # 多久 of 保留多久: a question word, no topic
     covered = set("".join(bigrams))
     kept = [t for t in qterms if t.isascii() or t in everything or not covered & set(t)]
     return kept + bigrams
