@@ -245,7 +245,8 @@ def _pair_conflict(
         # one statement given two dates is a disagreement
     elif len(shared) >= MIN_SHARED_TERMS:
         if not _about_question(shared, a, b, asked) or _other_subjects(
-                *(subjects or (a, b, own_clauses))) or _asked_of_one(a, b, asked, own_clauses):
+                *(subjects or (a, b, own_clauses))) or (
+                subjects is None and _asked_of_one(a, b, asked, own_clauses)):
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
@@ -311,7 +312,9 @@ def _asked_of_one(a: Mention, b: Mention, asked: Asked,
     side's context holds and the other side's document never mentions, while that other
     side names a thing of its own: "How often are the air filters replaced?" is not
     weighed against "Company laptops are replaced every 4 years" (the equipment policy
-    says nothing of air filters), however many "replaced every" they share."""
+    says nothing of air filters), however many "replaced every" they share. Pairs of two
+    languages are left to ``_other_subjects``: their bridged words are too few to say what a
+    document never mentions."""
     for one, two in ((a, b), (b, a)):
         named = frozenset(t for t in _own_words(one, two) & asked.terms if _names_thing(t))
         chunk = two.block.chunk
