@@ -105,7 +105,7 @@ def test_an_order_to_reveal_a_secret_is_never_quoted() -> None:
 @pytest.mark.parametrize(
     ("question", "start"),
     [("Who is the CEO of the company?", "The closest documents are “"),
-     ("Nimbus Works 的首席执行官是谁？", "最接近的文档是《")],
+     ("Nimbus Works 的 CEO 是谁？", "最接近的文档是《")],
 )
 def test_the_no_support_refusal_never_calls_unrelated_documents_related(
     question: str, start: str

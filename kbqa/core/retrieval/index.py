@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from kbqa.core.retrieval.scoring import K1, B, ideal_score, lucene_idf
+from kbqa.core.retrieval.scoring import K1, B, ideal_score, length_allowance, lucene_idf
 from kbqa.core.retrieval.segment import Array, Segment
 from kbqa.core.types import Audience
 
@@ -247,10 +247,11 @@ class IndexSnapshot:
         """At most ``k`` hits with score > 0 among the chunks ``audience`` may read (None:
         all), best first, ties by chunk_id ascending.
 
-        ``query_terms`` count once each (distinct). ``relevance = score / ideal_score``
-        (``scoring.ideal_score`` over ``ideal_terms``, default the query terms, with that
-        set's IDFs), in [0, 1]; ``weights`` scale terms in both (``scores``). Returns []
-        for an empty index or readable set, k < 1, or no terms.
+        ``query_terms`` count once each (distinct). ``relevance = score *
+        length_allowance / ideal_score`` (``scoring``: ``ideal_score`` over
+        ``ideal_terms``, default the query terms, with that set's IDFs), in [0, 1];
+        ``weights`` scale terms in both (``scores``). Returns [] for an empty index or
+        readable set, k < 1, or no terms.
         """
         terms = list(dict.fromkeys(query_terms))
         view = self.view(audience)
@@ -266,13 +267,14 @@ class IndexSnapshot:
         ideal = ideal_score(counted, lambda t: self._idf_in(view, t, freqs)
                             * (weights.get(t, 1.0) if weights else 1.0))
         found = [
-            (-value, self.segments[i].chunk_ids[p], int(self.segments[i].doc_key[p]), value)
+            (-value, self.segments[i].chunk_ids[p], int(self.segments[i].doc_key[p]), value,
+             length_allowance(float(self._norm(view, i)[p])))
             for i, p, value in hits
         ]
         found.sort()
         return [
-            Hit(cid, key, value, min(value / ideal, 1.0) if ideal > 0 else 0.0)
-            for _, cid, key, value in found[:k]
+            Hit(cid, key, value, min(value * allowance / ideal, 1.0) if ideal > 0 else 0.0)
+            for _, cid, key, value, allowance in found[:k]
         ]
 
     def _idf_in(self, view: _View, term: str, freqs: dict[str, int]) -> float:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from kbqa.core.retrieval.bm25 import K1, Bm25Index, InMemoryRetriever, lucene_idf
+from kbqa.core.retrieval.scoring import B, length_allowance
 from kbqa.core.types import ADMINISTRATOR, EVERYONE, Audience, Chunk
 from sources.chunking import chunk_text
 from sources.parsers import parse_file
@@ -135,7 +136,27 @@ def test_relevance_is_score_over_ideal() -> None:
     index = Bm25Index([Chunk("d#c01", "d", "T", "refund window"), Chunk("d#c02", "d", "T", "x")])
     hit = index.search("refund zebra", 5)[0]
     ideal = (lucene_idf(1, 2) + lucene_idf(0, 2)) * (K1 + 1)
-    assert math.isclose(hit.relevance, hit.score / ideal)
+    norm = K1 * (1 - B + B * 2 / 1.5)  # two terms against an average of 1.5
+    assert math.isclose(hit.relevance, hit.score * length_allowance(norm) / ideal)
+    assert length_allowance(K1 * (1 - B + B * 0.5)) == 1.0  # a short chunk keeps its score
+
+
+POLICY = ("Employees receive 10 days of fully paid sick leave per calendar year. After these, "
+          "sick pay follows the local statutory rules. When an illness lasts more than 3 days, "
+          "a doctor's note is required; upload it to the HR portal.")
+
+
+def test_a_manual_of_short_sections_leaves_other_answers_relevance() -> None:
+    """Uploading a long manual of one-line sections shortens the average chunk: the policy's
+    relevance for its own question must not fall with it (the low-score gate would refuse)."""
+    policy = [Chunk("leave#c01", "leave", "Leave", POLICY),
+              Chunk("desk#c01", "desk", "Desk", "Desks are booked in the app. " * 6)]
+    manual = [Chunk(f"rooms#c{i:04d}", "rooms", "Rooms", f"Room {i} key at the front desk.")
+              for i in range(400)]
+    question = "Do I need a doctor's note for sick leave?"
+    alone = Bm25Index(policy).search(question, 1)[0].relevance
+    beside = Bm25Index(policy + manual).search(question, 1)[0].relevance
+    assert beside >= 0.9 * alone
 
 
 @pytest.mark.parametrize("query", ["", "   ", "?!。，…", "<|endoftext|>", "the of and"])
