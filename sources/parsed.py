@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from sources.chunking import HEADING_RE
 
@@ -76,6 +76,9 @@ def titled(text: str, stated: str, modified: datetime | None = None) -> ParsedDo
         title, text = title_line(text, stated or first_heading(text))
     else:
         title, text = title_line(text, "")
+    # a stamp after tomorrow is a wrong clock, not a date the user gave: the file has none
+    if modified and modified.date() > date.today() + timedelta(days=1):
+        modified = None
     meta = {"updated": modified.date().isoformat()} if modified else {}
     return ParsedDocument(text, meta, title or first_heading(text))
 

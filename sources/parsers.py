@@ -42,6 +42,12 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     without a text layer, a broken DOCX/PDF, or a file with no text at all.
     """
     suffix = PurePath(name).suffix.lower()
+    if not suffix and PurePath(name).name.lower() in SUPPORTED_SUFFIXES:  # ".md": no name
+        raise IngestError(
+            gettext_noop("%(name)s: the file name is only an extension; give the file a name"
+                         " before it (e.g. notes%(name)s)"),
+            name=PurePath(name).name,
+        )
     if suffix not in SUPPORTED_SUFFIXES:
         supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
         raise IngestError(
@@ -298,13 +304,27 @@ def _clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
 
 
 def iso_date(value: Any, *, name: str) -> str:
-    """``value`` (a date, datetime or ISO string) as ``YYYY-MM-DD``; IngestError otherwise."""
+    """``value`` (a date, datetime or ISO string) as ``YYYY-MM-DD``; IngestError otherwise,
+    and for a day after tomorrow: a future 'updated' would win every conflict on recency."""
     if isinstance(value, dt.datetime):
-        return value.date().isoformat()
-    if isinstance(value, dt.date):
-        return value.isoformat()
+        day = value.date()
+    elif isinstance(value, dt.date):
+        day = value
+    else:
+        day = _date_text(value, name=name)
+    if day > dt.date.today() + dt.timedelta(days=1):  # a day of slack for time zones
+        raise IngestError(
+            gettext_noop("%(name)s: the date %(value)s in 'updated' is in the future; give the"
+                         " day the document last changed (YYYY-MM-DD)"),
+            name=name, value=day.isoformat(),
+        )
+    return day.isoformat()
+
+
+def _date_text(value: Any, *, name: str) -> dt.date:
+    """An ISO date written as text; IngestError naming the value otherwise."""
     try:
-        return dt.date.fromisoformat(str(value).strip()[:10]).isoformat()
+        return dt.date.fromisoformat(str(value).strip()[:10])
     except ValueError as exc:
         # "2026-02-30" has the form but is no day: say why ("day is out of range for month").
         why = "" if str(exc).startswith("Invalid isoformat") else f" ({exc})"

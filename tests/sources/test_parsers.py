@@ -360,3 +360,17 @@ def test_a_file_without_a_title_heading_is_titled_by_its_name() -> None:
     assert result.title == "archive-rooms"
     assert parse_file(name="n.md", data=b"Intro.\n\n# Real title\n\nText").title_guess == (
         "Real title")
+
+
+@pytest.mark.parametrize(("name", "data", "message"), [
+    (".md", b"# Notes\n\nText.", ".md: the file name is only an extension; give the file a"
+     " name before it (e.g. notes.md)"),
+    ("plan.md", b"---\nupdated: 2999-01-01\n---\n# Plan\n\nText.", "plan.md: the date"
+     " 2999-01-01 in 'updated' is in the future; give the day the document last changed"
+     " (YYYY-MM-DD)"),
+])
+def test_a_name_without_a_stem_or_a_future_date_is_refused_clearly(
+        name: str, data: bytes, message: str) -> None:
+    with pytest.raises(IngestError) as caught:
+        parse_file(name=name, data=data)
+    assert str(caught.value) == message
