@@ -290,9 +290,14 @@ LOGOUT_REDIRECT_URL = "login"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"client_errors": {"()": "kbqa.logs.ClientErrorsWithoutTraceback"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("KBQA_LOG_LEVEL", "INFO")},
-    "loggers": {"jieba": {"level": "WARNING"}},
+    "loggers": {
+        "jieba": {"level": "WARNING"},
+        # a 403 or 404 is logged as one line, not with the exception's traceback
+        "django.request": {"filters": ["client_errors"]},
+    },
 }
 
 # --- kbqa: retrieval, assembly, verification, providers (README: Configuration) ---

@@ -484,3 +484,15 @@ def test_the_trace_says_which_words_were_spelled_anew(staff_client: Client) -> N
     html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
     assert "Spelling corrected before the search" in html
     assert "<q>expence</q> → <q>expense</q>" in html
+
+
+def test_a_forbidden_page_is_one_log_line_without_a_traceback(
+    django_user_model: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    client = Client()
+    client.force_login(django_user_model.objects.create_user("otto", password="pw"))
+    with caplog.at_level("WARNING", logger="django.request"):
+        assert client.get("/traces/").status_code == 403
+    records = [r for r in caplog.records if r.name == "django.request"]
+    assert [r.getMessage() for r in records] == ["Forbidden (Permission denied): /traces/"]
+    assert records[0].exc_info is None
