@@ -133,7 +133,12 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
         message = f"Source passage {chunk_id!r} is no longer available: it was purged on {day}."
         return JsonResponse({"error": message}, status=410)
     if chunk is None:
-        return JsonResponse({"error": f"No source passage with id {chunk_id!r}."}, status=404)
+        # "doc-042#c02" typed into a URL reaches the server as "doc-042": the # starts the
+        # fragment, which the client never sends
+        hint = ("" if "#" in chunk_id else " A passage id has the form doc-id#c01; in a URL "
+                "write its # as %23 (/api/chunks/doc-042%23c02).")
+        return JsonResponse({"error": f"No source passage with id {chunk_id!r}.{hint}"},
+                            status=404)
     fields = {k: v for k, v in chunk_as_core(chunk).__dict__.items() if k != "access"}
     superseded = _superseded(chunk)
     if superseded:

@@ -173,7 +173,12 @@ def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
 def test_api_unknown_id_is_404_json(client_in: Client) -> None:
     response = client_in.get("/api/chunks/nope")
     assert response.status_code == 404
-    assert response.json() == {"error": "No source passage with id 'nope'."}
+    assert response.json() == {"error": "No source passage with id 'nope'. A passage id has the"
+                               " form doc-id#c01; in a URL write its # as %23"
+                               " (/api/chunks/doc-042%23c02)."}
+    # a whole id that is not there needs no hint
+    missing = client_in.get("/api/chunks/nope%23c01").json()
+    assert missing == {"error": "No source passage with id 'nope#c01'."}
 
 
 @pytest.mark.parametrize("htmx", [False, True])
