@@ -52,7 +52,11 @@ STAGE_PERCENT: dict[IngestStage, int] = {
 }
 PROGRESS_SECONDS = 0.5  # at most one progress write per this many seconds
 STALE_AFTER = timedelta(hours=1)  # a running job silent this long has lost its runner
-RECENT = timedelta(hours=24)  # finished jobs the document list still shows
+# finished jobs the document list still shows: a failure for a day (its reason is the only
+# record of it), a success for an hour (the document list shows the document itself; a
+# tester read a day-old "added …" row as part of every later upload)
+RECENT_FAILED = timedelta(hours=24)
+RECENT_READY = timedelta(hours=1)
 WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
@@ -289,10 +293,11 @@ def ingest_jobs_resume() -> None:
 
 
 def ingest_jobs_recent() -> QuerySet[IngestJob]:
-    """The uploads the document list shows: queued and running ones, and those finished
-    in the last ``RECENT`` (newest first, at most 20). A selector: it writes nothing."""
-    since = timezone.now() - RECENT
-    jobs = IngestJob.objects.filter(finished_at__isnull=True) | IngestJob.objects.filter(
-        finished_at__gte=since
-    )
+    """The uploads the document list shows: queued and running ones, failed ones finished
+    in the last ``RECENT_FAILED`` and the others in the last ``RECENT_READY`` (newest first,
+    at most 20). A selector: it writes nothing."""
+    now = timezone.now()
+    jobs = (IngestJob.objects.filter(finished_at__isnull=True)
+            | IngestJob.objects.filter(state=State.FAILED, finished_at__gte=now - RECENT_FAILED)
+            | IngestJob.objects.filter(finished_at__gte=now - RECENT_READY))
     return jobs.select_related("uploaded_by").order_by("-pk")[:20]

@@ -8,6 +8,7 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from html import unescape
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.utils import timezone
 
 import sources.jobs
 from sources.models import Chunk, Document, IngestJob
@@ -233,3 +235,17 @@ def test_a_lock_lost_while_claiming_or_reporting_progress_costs_no_upload(
     html = admin_client.get(CHANGELIST).content.decode()
     assert [(name, state) for name, state, _ in rows(html)] == [("travel.md", "ready")]
     assert Document.objects.get(doc_id="doc-010").chunks.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_uploads_table_keeps_a_failure_for_a_day_and_a_success_for_an_hour() -> None:
+    """A day-old 'added …' row read as part of every later upload (tester's report)."""
+    now = timezone.now()
+    for name, state, age in [("old-ok.md", "ready", 2), ("new-ok.md", "ready", 0.5),
+                             ("old-bad.md", "failed", 20), ("ancient-bad.md", "failed", 30),
+                             ("waiting.md", "queued", None)]:
+        IngestJob.objects.create(
+            batch="b", name=name, state=state,
+            finished_at=None if age is None else now - timedelta(hours=age))
+    assert sorted(j.name for j in sources.jobs.ingest_jobs_recent()) == [
+        "new-ok.md", "old-bad.md", "waiting.md"]
