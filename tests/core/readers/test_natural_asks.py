@@ -346,3 +346,17 @@ async def test_a_question_word_a_block_also_asks_is_no_topic() -> None:
     )
     answer = await _answer("访客登记表的备份保留多久？", blocks)
     assert "20 天" in answer
+
+
+PARKING = (make_block(1, "A parking permit for the staff garage costs EUR 35 per month. Visitors "
+                         "may park in the visitor area for up to 4 hours free of charge.",
+                      title="Parking", section="Permits"),)
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("How much does parking cost for visitors?", "free of charge"),
+    ("How much does a parking permit cost?", "EUR 35"),
+])
+async def test_a_price_of_nothing_answers_how_much(question: str, expected: str) -> None:
+    # "free of charge" states the amount asked for, as "EUR 35" does
+    assert expected in await _answer(question, PARKING)

@@ -82,6 +82,11 @@ _MONEY_RE = re.compile(
 _CURRENCY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
     r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")
+# A price of nothing states an amount too: "free of charge", "at no cost", 免费, 不收费.
+# Not a free trial or "Free up space": the price itself is nothing.
+_FREE_RE = re.compile(
+    r"\b(?:free of charge|for free|(?:is|are|stays?|remains?) free|at no (?:extra )?(?:cost|charge)"
+    r"|no charge|costs? nothing)\b|免费(?![\u4e00-\u9fff])|不收费|不另收费|无需付费", re.IGNORECASE)
 # A digit that is not only a year ("the 2022 version" states no duration).
 # Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
 # right before it.
@@ -245,7 +250,7 @@ def states(kind: AnswerKind, text: str) -> bool:
     ("EUR 15", ``15 欧元``), a number other than a year, a version
     ("iOS 16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
     if kind == "money":
-        return bool(_CURRENCY_RE.search(text))
+        return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text))
     if kind == "quantity":
         return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text)))
     if kind == "number":
