@@ -360,3 +360,15 @@ PARKING = (make_block(1, "A parking permit for the staff garage costs EUR 35 per
 async def test_a_price_of_nothing_answers_how_much(question: str, expected: str) -> None:
     # "free of charge" states the amount asked for, as "EUR 35" does
     assert expected in await _answer(question, PARKING)
+
+
+async def test_the_least_said_two_ways_and_an_amount_in_words_answer() -> None:
+    # the question's 最少 is the document's 最小; 两小时 is an amount as "2 小时" is
+    blocks = (
+        make_block(1, "员工每个自然年享有 5 天调休。当年未用完的调休不能结转。",
+                   title="调休制度", section="额度"),
+        make_block(2, "- **调休可以按小时申请吗？** 可以，调休最小申请单位为两小时。",
+                   title="调休制度", section="常见问题"),
+    )
+    answer = await _answer("下午想早点走，调休最少可以请多少？", blocks)
+    assert "两小时" in answer

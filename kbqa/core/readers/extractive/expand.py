@@ -60,6 +60,13 @@ def spell_numbers(question: str) -> str:
         else _NUMBER_WORDS[m.group(1).lower()], question)
 
 
+# Chinese words for the least and the most of something, each said several ways: a
+# question's 最少 is the document's 最小 or 至少 (年假最少能请多久 / 年假最小申请单位为半天).
+_BOUND_GROUPS = ("最少 最小 至少 最低 最短", "最多 最大 至多 最高 最长")
+_BOUND_VARIANTS = {w: tuple(v for v in group.split() if v != w)
+                   for group in _BOUND_GROUPS for w in group.split()}
+
+
 def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
            associations: Mapping[str, tuple[str, ...]] | None = None,
            acts: frozenset[str] = frozenset()) -> list[str]:
@@ -80,6 +87,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             out.extend([t, *(_same_verb(t, everything) if t in acts else [])])
             continue
         found = [s for s in (associations or {}).get(t, ()) if s in everything]
+        if not found:  # 最少 met as the blocks' 最小: one bound, said two ways
+            found = [v for v in _BOUND_VARIANTS.get(t, ()) if v in everything][:1]
         if not found:
             found = [w for w in _per_forms(t) if w in everything][:1]
         if not found and _CJK_RE.search(t):

@@ -87,6 +87,10 @@ _CURRENCY_RE = re.compile(
 _FREE_RE = re.compile(
     r"\b(?:free of charge|for free|(?:is|are|stays?|remains?) free|at no (?:extra )?(?:cost|charge)"
     r"|no charge|costs? nothing)\b|免费(?![\u4e00-\u9fff])|不收费|不另收费|无需付费", re.IGNORECASE)
+# A Chinese amount written in words, with its unit: 半天, 两周, 三个月; not 每天, 上半年 (a
+# period's name), 第三次 or 前两次 (which ones, not how many).
+_COUNT_ZH_RE = re.compile(r"(?<![每当这那哪同上下第前后近头])(?:半|[一二两三四五六七八九十]+个?半?)"
+                          r"(?:天|小时|周|星期|个月|年|次)")
 # A digit that is not only a year ("the 2022 version" states no duration).
 # Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
 # right before it.
@@ -252,7 +256,8 @@ def states(kind: AnswerKind, text: str) -> bool:
     if kind == "money":
         return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text))
     if kind == "quantity":
-        return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text)))
+        return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text))
+                    or _COUNT_ZH_RE.search(text))
     if kind == "number":
         return any(ch.isdigit() for ch in text)
     if kind == "version":
