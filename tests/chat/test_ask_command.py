@@ -253,3 +253,10 @@ def test_a_user_starts_a_conversation_and_is_told_how_to_continue_it(
     told = f"Conversation: {conversation.pk} (continue it with --conversation {conversation.pk}"
     assert told in out
     assert conversation.messages.count() == 4
+
+
+def test_a_chinese_question_gets_chinese_labels(fake: FakeProvider) -> None:
+    # the answer and the refusals speak the question's language; the labels do too
+    output = ask("公司的年会在哪里举办？")
+    assert output.endswith(f"追踪记录：{Trace.objects.get().pk}（refused_low_score）\n")
+    assert "Trace:" not in output

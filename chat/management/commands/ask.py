@@ -23,10 +23,13 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
 
 from chat.outcomes import AnswerOutcome
 from chat.selectors import reader_numbers
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence, event_payload
 
 
@@ -35,14 +38,14 @@ def render_plain(ev: Event, numbers: dict[int, int] | None = None) -> str | None
     numbers to the reader's (``reader_numbers``; a block missing from it keeps its own)."""
     numbers = numbers or {}
     if isinstance(ev, Notice):
-        return "\n".join(f"Note: {n}" for n in ev.notices)
+        return "\n".join(gettext("Note: %(text)s") % {"text": n} for n in ev.notices)
     if isinstance(ev, Sentence):
         chips = "".join(f"[{numbers.get(n, n)}]" for n in ev.citations)
         return f"{ev.text} {chips}".rstrip()
     if isinstance(ev, Refusal):
         return ev.message
     if isinstance(ev, Error):
-        return f"Error: {ev.message}"
+        return gettext("Error: %(text)s") % {"text": ev.message}
     return None
 
 
@@ -50,9 +53,9 @@ def withheld_line(dropped: int) -> str | None:
     """The one note for ``dropped`` withheld sentences (None when nothing was dropped)."""
     if dropped <= 0:
         return None
-    if dropped == 1:
-        return "(1 sentence withheld: its citation could not be verified)"
-    return f"({dropped} sentences withheld: their citations could not be verified)"
+    return ngettext("(%(n)d sentence withheld: its citation could not be verified)",
+                    "(%(n)d sentences withheld: their citations could not be verified)",
+                    dropped) % {"n": dropped}
 
 
 def sources_lines(outcome: AnswerOutcome) -> list[str]:
@@ -95,18 +98,20 @@ class Command(BaseCommand):
             provider_name=opts["provider"] or settings.KBQA_PROVIDER,
         )
         outcome = AnswerOutcome()
-        try:
-            async_to_sync(self._stream)(request, outcome, as_json=opts["json"])
-        except TurnRejected as exc:
-            message = "The question is empty." if exc.reason == "empty" else str(exc)
-            raise CommandError(message) from None
-        if not opts["json"]:
-            self._summary(outcome)
-            if self.conversation_id is not None:
-                self.stdout.write(
-                    f"Conversation: {self.conversation_id} (continue it with --conversation "
-                    f"{self.conversation_id} --user {opts['user']})"
-                )
+        # the labels speak the question's language, as its answer does
+        with translation.override("zh-hans" if detect_language(opts["question"]) == "zh"
+                                  else "en"):
+            try:
+                async_to_sync(self._stream)(request, outcome, as_json=opts["json"])
+            except TurnRejected as exc:
+                message = "The question is empty." if exc.reason == "empty" else str(exc)
+                raise CommandError(message) from None
+            if not opts["json"]:
+                self._summary(outcome)
+                if self.conversation_id is not None:
+                    self.stdout.write(gettext(
+                        "Conversation: %(id)s (continue it with --conversation %(id)s --user"
+                        " %(user)s)") % {"id": self.conversation_id, "user": opts["user"]})
         if outcome.status == "error":
             raise CommandError(outcome.error or "The answer ended in an error.", returncode=1)
 
@@ -144,7 +149,8 @@ class Command(BaseCommand):
             self.stdout.write(withheld)
         sources = sources_lines(outcome)
         if sources:
-            self.stdout.write("\nSources:")
+            self.stdout.write("\n" + gettext("Sources:"))
             for line in sources:
                 self.stdout.write(f"  {line}")
-        self.stdout.write(f"\nTrace: {outcome.trace_id} ({outcome.status})")
+        self.stdout.write("\n" + gettext("Trace: %(id)s (%(status)s)") % {
+            "id": outcome.trace_id, "status": outcome.status})
