@@ -11,7 +11,7 @@ from kbqa.core.readers.extractive.expand import agent_base, expand
 from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.identifiers import own_values
 from kbqa.core.readers.extractive.kinds import names_a_sibling
-from kbqa.core.readers.extractive.question import light_terms, unit_terms
+from kbqa.core.readers.extractive.question import light_terms, question_terms, unit_terms
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.terms import stem
 from tests.core.readers.reading import extractive_answer as _answer
@@ -372,3 +372,12 @@ async def test_the_least_said_two_ways_and_an_amount_in_words_answer() -> None:
     )
     answer = await _answer("下午想早点走，调休最少可以请多少？", blocks)
     assert "两小时" in answer
+
+
+def test_the_negation_of_an_a_not_a_question_is_no_content_word() -> None:
+    # 能不能 asks yes or no: its 不能 would meet any "不能…" sentence; a stated 不能 stays
+    assert "不能" not in question_terms("外部访客能不能设成相册的所有者？")
+    assert "不能" in question_terms("不能报销的费用有哪些？")
+    assert not {"可不", "不可", "有没有", "不是"} & {
+        *question_terms("可不可以报销打车费？"), *question_terms("有没有停车补贴？"),
+        *question_terms("是不是要经理批？")}
