@@ -23,7 +23,13 @@ from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.question import GENERIC_TERMS
 from kbqa.core.retrieval.focus_en import is_person_en
-from kbqa.core.text.terms import cjk_bigrams, is_acronym, is_question_word, is_stop_en
+from kbqa.core.text.terms import (
+    a_not_a_pieces,
+    cjk_bigrams,
+    is_acronym,
+    is_question_word,
+    is_stop_en,
+)
 from kbqa.core.text.thesaurus import irregular_bases
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -113,9 +119,11 @@ def with_bigrams(question: str, qterms: Sequence[str],
     bigram ``年假`` is the block's word (the retrieval side does the same,
     ``terms.relevance_terms``)."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
+    form = a_not_a_pieces(question)  # 不能 of 能不能: it asks yes or no
     bigrams = [b for b in dict.fromkeys(cjk_bigrams(question))
                if b in everything and b not in qterms and not is_question_word(b)
-               and b not in GENERIC_TERMS]  # 多久 of 保留多久: a question word, no topic
+               and b not in GENERIC_TERMS  # 多久 of 保留多久: a question word, no topic
+               and b not in form]
     covered = set("".join(bigrams))
     kept = [t for t in qterms if t.isascii() or t in everything or not covered & set(t)]
     return kept + bigrams

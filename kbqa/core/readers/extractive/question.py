@@ -26,6 +26,7 @@ from typing import Literal
 from kbqa.core.readers.extractive.text import fold, question_numbers
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import (
+    a_not_a_pieces,
     acronym_starts,
     is_question_word,
     is_stop_en,
@@ -162,23 +163,6 @@ def asking_words(question: str) -> list[str]:
     ``多长时间``, ``多少``): no piece of one (``长时间``) is content the blocks may lack."""
     return [w for w in terms(question)
             if not w.isascii() and (is_question_word(w) or w in GENERIC_TERMS)]
-
-
-# A Chinese A-not-A question (能不能, 会不会, 是不是, 可不可以, 有没有): it asks yes or no, and
-# its negation says nothing the answer must hold.
-_A_NOT_A_RE = re.compile(r"可不可以|要不要|([\u4e00-\u9fff]{1,2})[不没]\1")
-
-
-def a_not_a_pieces(question: str) -> frozenset[str]:
-    """The question's terms that lie inside an A-not-A question form (``_A_NOT_A_RE``):
-    ``不能`` of 外部合作方能不能设成所有者, ``可不``/``不可`` of 可不可以报销, ``有没有``."""
-    spans = [m.span() for m in _A_NOT_A_RE.finditer(question)]
-    if not spans:
-        return frozenset()
-    inside = "".join(question[a:b] for a, b in spans)
-    return frozenset(t for t in terms(question)
-                     if not t.isascii() and t in inside
-                     and not any(t in w for w in terms(question) if w not in inside))
 
 
 def question_terms(question: str) -> list[str]:
