@@ -9,7 +9,9 @@ Definitions (README: Evaluation); a rate whose denominator is 0 is None ("n/a"):
   cases that name a ``refusal_reason``, the share refused for exactly that reason.
 - unsupported-answer rate (hallucination rate): expect=refuse cases with any sentence emitted.
 - conflict recall: expect=conflict cases refused for ``conflict``, or whose emitted text
-  contains every answer_contains group (both values shown).
+  contains every answer_contains group (both values shown); a case without groups counts
+  only when refused for ``conflict`` (an answer giving one value is no recall: a tester's
+  case file scored 100% with its Chinese question answered with one side's value).
 - citation validity: emitted citations that resolve to an issued block and pass an
   independent re-run of the verifier, over all emitted citations. Must be 1.0.
 - dropped per answer: mean Dropped events over cases that emitted at least one sentence.
@@ -164,7 +166,8 @@ def summarise(results: Sequence[CaseResult]) -> Summary:
         reason_accuracy=_rate(reasoned, lambda r: r.refusal_reason == r.expected_reason),
         unsupported_answer_rate=_rate(refuse, lambda r: bool(r.sentences)),
         conflict_recall=_rate(
-            conflict, lambda r: r.refusal_reason == "conflict" or r.matched
+            conflict, lambda r: r.refusal_reason == "conflict"
+            or (bool(r.answer_contains) and r.matched)
         ),
         citation_validity=Rate(
             sum(r.citations_valid for r in results), sum(r.citations_checked for r in results)

@@ -121,3 +121,11 @@ def test_percentile(values, p, expected):
 
 def test_percentile_of_nothing_is_none():
     assert percentile([], 50) is None
+
+
+def test_a_conflict_case_without_values_counts_only_when_the_card_is_shown() -> None:
+    # a tester's case file had no answer_contains: its question answered with one side's
+    # value was scored as a caught conflict (100%)
+    card = result("k1", "conflict", "refused_conflict", reason="conflict")
+    one_value = result("k2", "conflict", "answered", lang="zh", sentences=[said("400 欧元。")])
+    assert summarise([card, one_value]).conflict_recall == Rate(1, 2)
