@@ -4,7 +4,8 @@
 returns ``{"conversation", "trace_id", "status", "answer", "sentences": [{"text",
 "citations"}], "notices": [str], "dropped": [{"citations", "reasons"}], "refusal": {...} | null,
 "sources":
-[{"n", "label", "chunk_id", "title", "updated", "url", "api_url"}]}`` (``notices``: the
+[{"n", "label", "chunk_id", "title", "section", "updated", "authority", "url",
+"api_url"}]}`` (``notices``: the
 notices shown with the answer: the authority notices SSE sends in ``meta.notices``, and a
 notice per archived document a sentence cites, which SSE sends as ``notice`` events; empty
 with a refusal. ``n``: the block number the
@@ -212,7 +213,9 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
                 "label": labels[b["n"]],
                 "chunk_id": b["chunk_id"],
                 "title": b.get("title", ""),
+                "section": b.get("section", ""),
                 "updated": b.get("updated", ""),
+                "authority": b.get("authority", ""),
                 "url": request.build_absolute_uri(chunk_url(b["chunk_id"])),
                 "api_url": request.build_absolute_uri(
                     reverse("sources:chunk-api", args=[b["chunk_id"]])

@@ -96,7 +96,9 @@ def test_json_contract_with_token(fake: FakeProvider, token: str) -> None:
             "label": 1,
             "chunk_id": LEAVE_ID,
             "title": "Leave policy",
+            "section": "Leave policy",
             "updated": "2025-06-30",
+            "authority": "policy",
             "url": "http://testserver/chunks/doc-001%23c01/",
             "api_url": "http://testserver/api/chunks/doc-001%23c01",
         }
