@@ -17,8 +17,9 @@ from kbqa.core.grounding.conflict_focus import (
     unit_terms,
 )
 from kbqa.core.grounding.mentions import Mention
+from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.quantities import extract_quantities
-from kbqa.core.text.terms import term_set
+from kbqa.core.text.terms import pos_tags, term_set
 from kbqa.core.types import Block
 
 
@@ -38,6 +39,9 @@ class Asked:
     measured: frozenset[str] = frozenset()
     # it asks for an amount with no unit named ("How much annual leave…?", 年假有多少?)
     amount: bool = False
+    # its terms that say what it is about: no bound word ("get", "most") and no Chinese
+    # count (一次 of 多久要换一次, which met 一次性 of a one-time allowance)
+    substance: frozenset[str] = frozenset()
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -82,10 +86,13 @@ def asked_of(
     for m in mentions:
         unit = m.quantity.unit
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
-    return Asked(term_set(question), frozenset(YEAR_RE.findall(question)), focus,
+    terms = term_set(question)
+    counts = {w for w, tag in pos_tags(question) if tag in ("m", "mq", "q")}
+    return Asked(terms, frozenset(YEAR_RE.findall(question)), focus,
                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
-                 measured_things(question), bool(_AMOUNT_RE.search(question)))
+                 measured_things(question), bool(_AMOUNT_RE.search(question)),
+                 frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts))
 
 
 # An English noun right before a measure word: what the measure is of ("page size", "batch

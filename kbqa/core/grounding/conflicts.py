@@ -377,7 +377,7 @@ def _about_question(shared: tuple[str, ...], a: Mention, b: Mention, asked: Aske
     bounds of one kind: "Will a 150 MB recording go through?" is weighed against the upload
     limits, whatever words ("uploaded", "上传") their sentences use."""
     question_terms = asked.terms
-    if question_terms.intersection(shared):
+    if asked.substance.intersection(shared):
         return True
     if a.quantity.unit in asked.units and a.bound is not None and a.bound == b.bound:
         return True
