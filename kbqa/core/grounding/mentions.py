@@ -51,13 +51,18 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
     text = fold(raw)
     out: list[_Found] = []
     clause_start = sentence_start = 0
-    for quantity in sorted([*extract_quantities(raw), *extract_dates(raw)], key=_start):
+    dates = extract_dates(raw)
+    for quantity in sorted([*extract_quantities(raw), *dates], key=_start):
         for end in CLAUSE_END.finditer(text, clause_start, quantity.start):
             clause_start = sentence_start = end.end()
         context = terms(text[clause_start : quantity.start])[-CONTEXT_WINDOW:]
         clause_end = CLAUSE_END.search(text, quantity.end)
         stop = clause_end.start() if clause_end else len(text)
         before, after = text[sentence_start : quantity.start], text[quantity.end : stop]
+        if not context and quantity not in dates:  # "You have 60 days after the trip to
+            # submit your expenses": the clause names its subject after the value (not a
+            # date opening a news item's clause: "1937年7月7日，…" names an event)
+            context = terms(after)[:CONTEXT_WINDOW]
         bound = bound_of(before, after)
         subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
                         if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()

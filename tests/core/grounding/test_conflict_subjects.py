@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kbqa.core.grounding.conflict_asked import asked_of
 from kbqa.core.types import Chunk, Turn
 from tests.core.test_pipeline import StaticRetriever, hits, names, run
 from tests.fakes.provider import FakeProvider
@@ -110,3 +111,68 @@ async def test_an_upload_about_another_thing_does_not_contest_an_answer(
                           StaticRetriever(hits(KITCHEN, PHONES)))
     assert names(events) == ["meta", "sentence", "done"]
     assert value in events[1].to_dict()["text"]
+
+
+LOCKERS = Chunk(
+    chunk_id="lockers#c01", doc_id="lockers", title="储物柜制度", updated="2025-03-01",
+    authority="policy", text="储物柜密码每 90 天必须更换一次。",
+)
+GIFT_EN = Chunk(
+    chunk_id="gift-en#c01", doc_id="gift-en", title="Welcome gift", updated="2026-01-10",
+    authority="policy", text="Each employee can get a one-time welcome gift worth EUR 50.",
+)
+GIFT_ZH = Chunk(
+    chunk_id="gift-zh#c01", doc_id="gift-zh", title="入职礼品", updated="2026-01-12",
+    authority="policy", text="每位员工可一次性领取价值 40 欧元的入职礼品。",
+)
+
+
+@pytest.mark.parametrize(("question", "answer", "value"), [
+    ("储物柜密码多久要换一次？", "储物柜密码每 90 天必须更换一次[1]。", "90 天"),
+    ("How often must I get a new locker code?", "储物柜密码每 90 天必须更换一次[1]。", "90 天"),
+])
+async def test_a_count_or_a_light_verb_shared_with_the_question_draws_in_no_conflict(
+        question: str, answer: str, value: str) -> None:
+    # 一次 ("once") of the question met 一次性 ("one-time") of the gifts, and "get" met "get":
+    # the gifts' EUR 50 against 40 欧元 is no disagreement about the locker code
+    events, _ = await run(question, FakeProvider([answer]),
+                          StaticRetriever(hits(LOCKERS, GIFT_EN, GIFT_ZH)))
+    assert names(events) == ["meta", "sentence", "done"]
+    assert value in events[1].to_dict()["text"]
+
+
+FAQ_45 = Chunk(
+    chunk_id="exp-faq#c01", doc_id="exp-faq", title="Expense FAQ", updated="2026-04-01",
+    authority="faq",
+    text="You have 45 days after the trip to submit your travel expenses in the portal.",
+)
+POLICY_20 = Chunk(
+    chunk_id="exp-pol#c01", doc_id="exp-pol", title="Expense policy", updated="2026-01-15",
+    authority="policy",
+    text="Travel expenses must be submitted in the portal within 20 days after the trip ends.",
+)
+
+
+async def test_a_value_whose_clause_names_its_subject_after_it_is_weighed_too() -> None:
+    # "You have 45 days … to submit your travel expenses": the words before the number say
+    # nothing, the ones after it do; the policy's 20 days wins, and the notice says so
+    events, _ = await run("How long do I have to submit my travel expenses?",
+                          FakeProvider(["Travel expenses must be submitted in the portal "
+                                        "within 20 days after the trip ends [1]."]),
+                          StaticRetriever(hits(FAQ_45, POLICY_20)))
+    assert names(events) == ["meta", "notice", "sentence", "done"]
+    notices = events[1].to_dict()["notices"]
+    assert len(notices) == 1 and "45 days" in notices[0] and "Expense policy" in notices[0]
+    assert "20 days" in events[2].to_dict()["text"]
+
+
+@pytest.mark.parametrize(("question", "kept", "left"), [
+    ("密码多久要换一次？", {"密码"}, {"一次"}),  # 一次 ("once") met a one-time allowance's 一次性
+    ("How much do I get per km if I drive my own car?", {"km", "car"}, {"get"}),
+])
+def test_a_count_or_a_bound_word_says_nothing_a_conflict_is_about(
+        question: str, kept: set[str], left: set[str]) -> None:
+    # a tester's password and mileage questions were refused with a card about a home
+    # office allowance whose sources shared only such words with them
+    substance = asked_of([], [], [], question).substance
+    assert kept <= substance and not left & substance

@@ -46,3 +46,9 @@ from kbqa.core.text.quantities import extract_quantities
 def test_extract_quantities(text: str, expected: list[tuple[float, str, str]]) -> None:
     got = [(round(q.value, 6), q.unit, q.text) for q in extract_quantities(text)]
     assert got == [(round(v, 6), u, t) for v, u, t in expected]
+
+
+def test_an_anniversary_is_no_number_of_weeks() -> None:
+    # 77周年 is the 77th anniversary; 两周年假 is two weeks of annual leave
+    assert extract_quantities("纪念七七事变 77 周年") == []
+    assert [(q.value, q.unit) for q in extract_quantities("连休 2 周年假")] == [(14.0, "day")]
