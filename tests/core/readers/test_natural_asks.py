@@ -381,3 +381,10 @@ def test_the_negation_of_an_a_not_a_question_is_no_content_word() -> None:
     assert not {"可不", "不可", "有没有", "不是"} & {
         *question_terms("可不可以报销打车费？"), *question_terms("有没有停车补贴？"),
         *question_terms("是不是要经理批？")}
+
+
+async def test_how_long_asks_a_duration_whatever_the_verb_costs() -> None:
+    # "charge" also names a fee; "how long does it take" asks for time
+    blocks = (make_block(1, "The scanner battery lasts 10 hours of continuous use. A full "
+                            "charge takes 2 hours.", title="Scanner FAQ", section="Battery"),)
+    assert "2 hours" in await _answer("How long does it take to charge the scanner?", blocks)

@@ -95,3 +95,19 @@ async def test_a_role_is_the_subject_of_the_clause_that_goes_on_with_it(
         question: str, text: str, expected: str) -> None:
     """"X can do A, and can also do B": X answers who can do B."""
     assert expected in await _answer(question, text)
+
+
+DEVICES = make_block(
+    1, "Report a lost or stolen tablet to the service desk within 4 hours, by calling "
+       "extension 4400. The security team then locks the device.",
+    title="Device security", section="Lost devices")
+
+
+@pytest.mark.parametrize("question", ["My tablet got stolen. Who do I call?",
+                                      "Who do I report a stolen tablet to?"])
+async def test_a_desk_answers_who_as_a_role_does(question: str) -> None:
+    # "the service desk" is whom to call, as "the helpdesk" or "your manager" is
+    block = DEVICES
+    prompt = build_answer_prompt(question=question, blocks=(block,))
+    answer = "".join([d async for d in ExtractiveProvider().stream(prompt, ProviderCall())])
+    assert "service desk" in answer

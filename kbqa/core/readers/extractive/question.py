@@ -78,6 +78,7 @@ _QUANTITY_WEAK_RE = re.compile(
     r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
     r"|上限|最多|最长|截止|期限|时限|什么时候|何时")
 # A price: "how much does it cost", "多少钱"; answered by an amount with its currency.
+_DURATION_ASK_RE = re.compile(r"\bhow (?:long|often|soon)\b|多久|多长时间|多少天")
 _MONEY_RE = re.compile(
     r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费")
 _CURRENCY_RE = re.compile(
@@ -115,7 +116,8 @@ _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
 # reception 前台): the heads of role nouns, English and Chinese.
 ROLE_RE = re.compile(
     r"\b(?:manager|director|owner|administrator|editor|helpdesk|reception(?:ist)?)s?\b"
-    r"|\bfront desk\b|负责人|经理|主管|总监|管理员|所有者|编辑者|审批人|前台", re.IGNORECASE)
+    r"|\b(?:front|help|service|security|support) desk\b|负责人|经理|主管|总监|管理员|所有者"
+    r"|编辑者|审批人|前台|服务台", re.IGNORECASE)
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
@@ -240,7 +242,8 @@ def answer_kind(question: str) -> AnswerKind:
     "how long/many/much" a quantity, then "who" a person,
     "which versions" a version, then "limit"/"deadline"/"when" any number (a year too)."""
     q = question.lower()
-    if _MONEY_RE.search(q):
+    # "How long does it take to charge the scanner?" asks a duration, whatever "charge" is
+    if _MONEY_RE.search(q) and not _DURATION_ASK_RE.search(q):
         return "money"
     if _QUANTITY_RE.search(q):
         return "quantity"
