@@ -33,6 +33,7 @@ from kbqa.db import lock_lost, write_retried
 from sources.chunk_terms import PARALLEL_MIN_CHARS, chunks_terms
 from sources.chunking import ChunkDraft, chunks_of
 from sources.containment import parse_contained
+from sources.front_matter import iso_date
 from sources.identity import (
     another_source,
     duplicate_refusal,
@@ -54,7 +55,6 @@ from sources.ingest_types import (
 )
 from sources.models import Authority, Document, Language
 from sources.parsed import ParsedDocument
-from sources.parsers import iso_date
 from sources.uploads import (
     check_size,
     parse_limits_from_settings,

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from django.contrib.auth.models import Group
 
 from kbqa.core.errors import IngestError, gettext_noop
+from sources.front_matter import EVERYONE_WORD
 from sources.indexing import index_documents
 from sources.models import Document
-from sources.parsers import EVERYONE_WORD
 
 __all__ = ["Group", "document_visibility_set", "visibility_changed", "visibility_groups"]
 

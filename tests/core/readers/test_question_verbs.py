@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.readers.extractive.absent import nameable
-from kbqa.core.readers.extractive.question import verbs_after
+from kbqa.core.readers.extractive.question_verbs import verbs_after
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,11 @@ from kbqa.core.readers.extractive.focus import (
     shares_more_than_names,
 )
 from kbqa.core.readers.extractive.question import (
-    english_verbs,
     light_terms,
     states,
     unit_terms,
 )
+from kbqa.core.readers.extractive.question_verbs import english_verbs
 from kbqa.core.types import Block
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block

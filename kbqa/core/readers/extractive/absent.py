@@ -19,20 +19,22 @@ from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
-    SUBJECT_PRONOUNS,
     VERBS,
     acronyms,
     asking_words,
     common,
-    english_verbs,
     function_words,
     light_terms,
     modifies,
-    phrasal_verbs,
     qualifiers,
     question_terms,
     significant,
     tagged,
+)
+from kbqa.core.readers.extractive.question_verbs import (
+    SUBJECT_PRONOUNS,
+    english_verbs,
+    phrasal_verbs,
     verbs_after,
 )
 from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers

@@ -81,7 +81,7 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
     then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting with it, or
     with what is left of it without function characters (``能报`` -> ``报`` -> ``报销``,
     ``丢`` -> ``丢失``; one character left: ``_one_character``, ``要交`` -> ``提交``); for one
-    of ``acts`` (the asker's own acts, ``question.own_acts``) another form of the verb
+    of ``acts`` (the asker's own acts, ``question_verbs.own_acts``) another form of the verb
     (``_same_verb``); a term with none stays as it is (it may be a gap). Order kept, no
     duplicates."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()

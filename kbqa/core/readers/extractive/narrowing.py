@@ -24,7 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from kbqa.core.readers.extractive.question import SUBJECT_PRONOUNS
+from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh

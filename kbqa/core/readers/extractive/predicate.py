@@ -29,7 +29,8 @@ from functools import lru_cache
 from typing import TypeVar
 
 from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
-from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged, verbs_after
+from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
+from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.text import Candidate, fold
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import is_question_word, stem

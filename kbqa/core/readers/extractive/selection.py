@@ -66,8 +66,8 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     qualifiers,
     unit_terms,
-    verbs_after,
 )
+from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.scoring import (
     Scorer,
     beside_the_ask,

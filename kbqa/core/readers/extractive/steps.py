@@ -23,12 +23,12 @@ from kbqa.core.readers.extractive.asks import refined_kind
 from kbqa.core.readers.extractive.focus import AskKind, ask_clause
 from kbqa.core.readers.extractive.question import (
     VERBS,
-    english_verbs,
     light_parts,
     light_terms,
     qualifiers,
     unit_terms,
 )
+from kbqa.core.readers.extractive.question_verbs import english_verbs
 from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
 from kbqa.core.text.procedures import (
     PROCEDURE_NOUNS,

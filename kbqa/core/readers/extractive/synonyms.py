@@ -27,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from kbqa.core.readers.extractive.acronyms import with_bridges
 from kbqa.core.readers.extractive.expand import expand, with_bigrams
-from kbqa.core.readers.extractive.question import own_acts, question_terms
+from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.question_verbs import own_acts
 from kbqa.core.readers.extractive.text import Candidate, fold
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled

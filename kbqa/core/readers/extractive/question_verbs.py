@@ -1,0 +1,68 @@
+"""The English verbs of a question, without a tagger: a word after "to" or a modal, a word
+after a subject pronoun (the asker's own acts), and the phrasal verbs WordNet lists ("hang
+around"); the reader weighs them as actions, never as things a block may lack."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from kbqa.core.readers.extractive.text import fold
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import is_question_word, stem, terms
+
+# English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
+# fetch", "can I keep reusing", "will it go") is a verb; so is a stop-list word
+# (stopwords-iso: "length", "gone"), which says less about the topic than a noun does.
+# After "do"/"does"/"did" a verb follows only a pronoun or "not" ("do you get"); a noun
+# right after it is the subject ("do interns get"), which a gap sentence may name.
+_VERB_AFTER_RE = re.compile(
+    r"\b(?:(?:to|can|could|will|would|should|must|may|might)"
+    r"(?: (?:i|we|you|they|he|she|it|not))?"
+    r"|(?:do|does|did) (?:i|we|you|they|he|she|it|not)) ([a-z]+)")
+
+
+def verbs_after(question: str) -> frozenset[str]:
+    """The folded English words of ``question`` right after "to" or a modal: verbs, which a
+    gap sentence never names ("fetch")."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    return frozenset(fold(stem(w)) for w in _VERB_AFTER_RE.findall(low))
+
+
+def english_verbs(question: str) -> frozenset[str]:
+    """``verbs_after`` plus the question's English stop-list words ("length", "gone"; a gap
+    sentence may still name a stop-list noun such as "bill") and the verbs of its phrasal
+    verbs ("hang" of "hang around": ``phrasal_verbs``)."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)}
+    return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0]
+
+
+_PARTICLE_RE = re.compile(
+    r"\b([a-z]+)\s+(?:(?:me|you|him|her|it|us|them)\s+)?"
+    r"(around|about|away|back|down|in|off|on|out|over|through|up)\b")
+
+
+def phrasal_verbs(question: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The folded verbs and particles of the English phrasal verbs WordNet lists in
+    ``question`` ("does deleted stuff hang around", "it logged me out": ``hang``/``around``,
+    ``log``/``out``; ``thesaurus.phrasal_verb``): the verb says an action, and the particle
+    is part of it, no thing a block may lack."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    pairs = [(w, p) for w, p in _PARTICLE_RE.findall(low)
+             if not is_question_word(w) and thesaurus.phrasal_verb(w, p)]
+    return (frozenset(fold(stem(w)) for w, _ in pairs),
+            frozenset(fold(stem(p)) for _, p in pairs))
+
+
+#: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
+SUBJECT_PRONOUNS = frozenset("i we you they he she".split())
+_OWN_ACT_RE = re.compile(rf"\b(?:{'|'.join(sorted(SUBJECT_PRONOUNS))})\s+([a-z]+)")
+
+
+def own_acts(question: str) -> frozenset[str]:
+    """The folded English words right after a subject pronoun in ``question``: the asker's
+    own acts ("lost" of "I lost the receipt", "forget" of "What if I forget…"), not the
+    relation a question asks about ("won" of "Who won…?")."""
+    low = unicodedata.normalize("NFKC", question).lower()
+    return frozenset(fold(stem(w)) for w in _OWN_ACT_RE.findall(low))
