@@ -87,7 +87,8 @@ def asked_of(
         unit = m.quantity.unit
         best_by_unit[unit] = max(best_by_unit.get(unit, 0.0), focus.of(m.clause))
     terms = term_set(question)
-    counts = {w for w, tag in pos_tags(question) if tag in ("m", "mq", "q")}
+    counts = {w for w, tag in pos_tags(question)  # 一次, 多少; not 年 of 年假 cut as 年/假
+              if tag in ("m", "mq", "q") and _NUMERAL_RE.search(w)}
     return Asked(terms, frozenset(YEAR_RE.findall(question)), focus,
                  best_by_unit, frozenset(q.unit for q in extract_quantities(question)),
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
@@ -127,6 +128,7 @@ def _named_by(m: Mention) -> frozenset[str]:
     return m.clause | term_set(f"{chunk.section} {chunk.title}")
 
 
+_NUMERAL_RE = re.compile(r"[一二两三四五六七八九十百千万几半每多]")
 _AMOUNT_RE = re.compile(r"\bhow (?:much|many)\b|多少|几", re.IGNORECASE)
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")
 # "when" is a stop word, so no term says a question asks for a date: this does

@@ -376,13 +376,12 @@ def _about_question(shared: tuple[str, ...], a: Mention, b: Mention, asked: Aske
     a term with either context; or it states a quantity in the unit and both values are
     bounds of one kind: "Will a 150 MB recording go through?" is weighed against the upload
     limits, whatever words ("uploaded", "上传") their sentences use."""
-    question_terms = asked.terms
     if asked.substance.intersection(shared):
         return True
     if a.quantity.unit in asked.units and a.bound is not None and a.bound == b.bound:
         return True
     naming = unit_terms(a.quantity.unit)
-    rest = question_terms - naming
+    rest = asked.substance - naming
     names = bool(asked.unit_words & naming) or a.quantity.unit in asked.units
     return names and bool(rest.intersection(a.context + b.context))
 

@@ -7,6 +7,7 @@ and its probe reads them for the asked value (``grounding.conflict_probe``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -59,10 +60,15 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
         clause_end = CLAUSE_END.search(text, quantity.end)
         stop = clause_end.start() if clause_end else len(text)
         before, after = text[sentence_start : quantity.start], text[quantity.end : stop]
-        if not context and quantity not in dates:  # "You have 60 days after the trip to
-            # submit your expenses": the clause names its subject after the value (not a
-            # date opening a news item's clause: "1937年7月7日，…" names an event)
-            context = terms(after)[:CONTEXT_WINDOW]
+        # The clause names its subject after the value: "You have 60 days after the trip to
+        # submit your expenses" (nothing before it; not a date opening a news item's clause,
+        # "1937年7月7日，…", which names an event), "领取 400 欧元的居家办公补贴" (的 makes the
+        # value qualify the noun after it; not a share, "增长 5.7%的水平" being the news'
+        # usual phrasing, which names no other thing the value is of)
+        if (not context and quantity not in dates) or (
+                after.lstrip().startswith("的") and quantity.unit != "%"):
+            phrase = _COMMA_RE.split(after, maxsplit=1)[0]  # up to the next comma
+            context = [*context, *terms(phrase)[:CONTEXT_WINDOW]]
         bound = bound_of(before, after)
         subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
                         if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
@@ -70,6 +76,9 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
         out.append((quantity, tuple(context), bound, subject, clause))
         clause_start = quantity.end
     return tuple(out)
+
+
+_COMMA_RE = re.compile(r"[,，、;；]")
 
 
 def _start(q: Quantity) -> int:

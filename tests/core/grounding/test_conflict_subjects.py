@@ -176,3 +176,28 @@ def test_a_count_or_a_bound_word_says_nothing_a_conflict_is_about(
     # office allowance whose sources shared only such words with them
     substance = asked_of([], [], [], question).substance
     assert kept <= substance and not left & substance
+
+
+BIKE_EN = Chunk(
+    chunk_id="bike-en#c01", doc_id="bike-en", title="Cycling policy", updated="2026-02-01",
+    authority="policy", language="en",
+    text="Employees get a one-time commuting bike grant of EUR 300 for a bike or a helmet.",
+)
+BIKE_ZH = Chunk(
+    chunk_id="bike-zh#c01", doc_id="bike-zh", title="骑行补贴", updated="2026-02-03",
+    authority="policy", language="zh",
+    text="每位员工可一次性领取 250 欧元的通勤自行车补贴，用于购买自行车或头盔。",
+)
+
+
+@pytest.mark.parametrize("question", ["通勤自行车补贴是多少？",
+                                      "How much is the commuting bike grant?"])
+async def test_a_value_before_the_noun_it_qualifies_is_compared_in_either_language(
+        question: str) -> None:
+    # "250 欧元的通勤自行车补贴": the subject follows the value; the Chinese question got the
+    # Chinese 250 alone while the English one got the card (second tester's report)
+    events, _ = await run(question, FakeProvider([]),
+                          StaticRetriever(hits(BIKE_EN, BIKE_ZH)))
+    assert names(events) == ["meta", "refusal", "done"]
+    sides = sorted(s["value_text"] for s in events[1].to_dict()["conflict"]["sides"])
+    assert sides == ["250 欧元", "EUR 300"]
