@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from kbqa.core.readers.extractive.focus import names
-from kbqa.core.readers.extractive.narrowing import EVERYONE_EN, EVERYONE_ZH, groups_named
+from kbqa.core.readers.extractive.narrowing import groups_named, names_people
 from kbqa.core.readers.extractive.question import NOUN_TAGS, light_terms, question_terms, tagged
 from kbqa.core.readers.extractive.text import (
     Candidate,
@@ -27,7 +27,6 @@ from kbqa.core.readers.extractive.text import (
 )
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.retrieval.focus_en import is_person_en
-from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bilingual import composed_english_terms, english_terms
 from kbqa.core.text.terms import is_question_word, stem
@@ -76,15 +75,6 @@ def _group_words(question: str) -> frozenset[str]:
     return frozenset(found)
 
 
-def _names_people(term: str) -> bool:
-    """Whether a folded noun names a group of people other than everyone: "intern",
-    ``实习生`` (a Chinese noun ending in a person head such as 生, 员, 者: ``PERSON_HEADS_ZH``),
-    not ``员工`` or "employee" (``EVERYONE_ZH``, ``EVERYONE_EN``)."""
-    if term.isascii():
-        return term not in EVERYONE_EN and is_person_en(term)
-    return len(term) > 1 and term[-1] in PERSON_HEADS_ZH and term not in EVERYONE_ZH
-
-
 def _nouns(question: str) -> frozenset[str]:
     """The folded nouns of ``question``: English words WordNet reads rather as nouns
     ("meals", "webhooks"; not "apply"), Chinese words jieba tags as nouns. A verb the turn
@@ -112,7 +102,7 @@ def about_new_words(question: str, history: Sequence[Turn], blocks: Sequence[Blo
     if not having:
         # a group of people no block names ("那实习生呢？", "and for interns?"): the earlier
         # answer is about others, and no block says whether it holds for them
-        return _DECLINED if any(_names_people(w) for w in new) else selection
+        return _DECLINED if any(names_people(w) for w in new) else selection
     states = _stating(new, blocks, frozenset().union(*terms.values()))
     stating = [c for c in selection.chosen if states(c)]
     if stating:  # 出差餐费呢？ after two hotel questions: the meal allowance leads

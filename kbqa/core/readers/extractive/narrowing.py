@@ -70,16 +70,25 @@ def groups_named(question: str) -> list[str]:
     the question ("Can administrators change…?") narrows nothing: the answer about what
     anyone may do is theirs too."""
     found = [_singular(m.group(1).lower()) for m in _FOR_GROUP_RE.finditer(question)
-             if m.group(1).lower() not in EVERYONE_EN | NOT_PEOPLE_EN
-             and is_person_en(m.group(1))]
+             if names_people(m.group(1))]
     m = _FOR_GROUP_ZH_RE.search(question)
     if m:
         import jieba.posseg
 
         found += [p.word for p in jieba.posseg.cut(m.group(1))
-                  if p.flag.startswith("n") and len(p.word) > 1
-                  and p.word[-1] in PERSON_HEADS_ZH and p.word not in EVERYONE_ZH]
+                  if p.flag.startswith("n") and names_people(p.word)]
     return list(dict.fromkeys(found))
+
+
+def names_people(word: str) -> bool:
+    """Whether ``word`` names a group of people other than everyone: English by its head
+    (``focus_en.is_person_en``: "interns", "part-timers"; not "employees", nor a word such
+    as "client" or "committee", ``NOT_PEOPLE_EN``), Chinese of two characters or more ending
+    in a person head (``PERSON_HEADS_ZH``: 实习生, 管理员; not 员工, ``EVERYONE_ZH``)."""
+    if word.isascii():
+        low = word.lower()
+        return low not in EVERYONE_EN | NOT_PEOPLE_EN and is_person_en(word)
+    return len(word) > 1 and word[-1] in PERSON_HEADS_ZH and word not in EVERYONE_ZH
 
 
 _FOR_GROUP_RE = re.compile(r"\bfor\s+(?:the\s+|all\s+|our\s+)?(?:[A-Za-z-]+\s+)?([A-Za-z-]+)\b",
