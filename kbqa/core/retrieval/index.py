@@ -266,15 +266,15 @@ class IndexSnapshot:
         counted = terms if ideal_terms is None else ideal_terms
         ideal = ideal_score(counted, lambda t: self._idf_in(view, t, freqs)
                             * (weights.get(t, 1.0) if weights else 1.0))
-        found = [
-            (-value, self.segments[i].chunk_ids[p], int(self.segments[i].doc_key[p]), value,
-             length_allowance(float(self._norm(view, i)[p])))
+        found = sorted(
+            (-value, self.segments[i].chunk_ids[p], int(self.segments[i].doc_key[p]), value, i, p)
             for i, p, value in hits
-        ]
-        found.sort()
+        )[:k]
         return [
-            Hit(cid, key, value, min(value * allowance / ideal, 1.0) if ideal > 0 else 0.0)
-            for _, cid, key, value, allowance in found[:k]
+            Hit(cid, key, value,
+                min(value * length_allowance(float(self._norm(view, i)[p])) / ideal, 1.0)
+                if ideal > 0 else 0.0)
+            for _, cid, key, value, i, p in found
         ]
 
     def _idf_in(self, view: _View, term: str, freqs: dict[str, int]) -> float:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text import thesaurus
@@ -43,6 +44,7 @@ _PARTICLE_RE = re.compile(
     r"(around|about|away|back|down|in|off|on|out|over|through|up)\b")
 
 
+@lru_cache(maxsize=1024)
 def phrasal_verbs(question: str) -> tuple[frozenset[str], frozenset[str]]:
     """The folded verbs and particles of the English phrasal verbs WordNet lists in
     ``question`` ("does deleted stuff hang around", "it logged me out": ``hang``/``around``,
