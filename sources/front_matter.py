@@ -76,13 +76,19 @@ def iso_date(value: Any, *, name: str) -> str:
         day = value
     else:
         day = _date_text(value, name=name)
-    if day > dt.date.today() + dt.timedelta(days=1):  # a day of slack for time zones
+    if after_tomorrow(day):
         raise IngestError(
             gettext_noop("%(name)s: the date %(value)s in 'updated' is in the future; give the"
                          " day the document last changed (YYYY-MM-DD)"),
             name=name, value=day.isoformat(),
         )
     return day.isoformat()
+
+
+def after_tomorrow(day: dt.date) -> bool:
+    """Whether ``day`` is later than tomorrow: in the future, with a day of slack for time
+    zones. No document can have been changed then."""
+    return day > dt.date.today() + dt.timedelta(days=1)
 
 
 def _date_text(value: Any, *, name: str) -> dt.date:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime
 
 from sources.chunking import HEADING_RE
+from sources.front_matter import after_tomorrow
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def titled(text: str, stated: str, modified: datetime | None = None) -> ParsedDo
     else:
         title, text = title_line(text, "")
     # a stamp after tomorrow is a wrong clock, not a date the user gave: the file has none
-    if modified and modified.date() > date.today() + timedelta(days=1):
+    if modified and after_tomorrow(modified.date()):
         modified = None
     meta = {"updated": modified.date().isoformat()} if modified else {}
     return ParsedDocument(text, meta, title or first_heading(text))
