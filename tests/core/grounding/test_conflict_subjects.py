@@ -86,16 +86,18 @@ async def test_a_sibling_noun_in_chinese_is_another_subject() -> None:
     assert events[1].to_dict()["reason"] == "conflict"
 
 
-PHONES = Chunk(
-    chunk_id="devices#c01", doc_id="devices", title="Device policy", section="Phones",
-    updated="2024-09-01", authority="policy",
-    text="Company phones are replaced every 3 years. The helpdesk contacts you when yours is due.",
-)
-KITCHEN = Chunk(
-    chunk_id="kitchen#c01", doc_id="kitchen", title="Kitchen", updated="2026-02-01",
-    authority="policy",
-    text="The water filters in the kitchen are replaced every 6 months.",
-)
+def _doc(doc_id: str, title: str, updated: str, *text: str, authority: str = "policy",
+         **fields: str) -> Chunk:
+    """A one-chunk document (``<doc_id>#c01``) whose text is ``text`` joined."""
+    return Chunk(chunk_id=f"{doc_id}#c01", doc_id=doc_id, title=title, updated=updated,
+                 authority=authority, text="".join(text), **fields)
+
+
+PHONES = _doc("devices", "Device policy", "2024-09-01",
+              "Company phones are replaced every 3 years. The helpdesk contacts you when yours "
+              "is due.", section="Phones")
+KITCHEN = _doc("kitchen", "Kitchen", "2026-02-01",
+               "The water filters in the kitchen are replaced every 6 months.")
 
 
 @pytest.mark.parametrize(("question", "answer", "value"), [
@@ -113,18 +115,12 @@ async def test_an_upload_about_another_thing_does_not_contest_an_answer(
     assert value in events[1].to_dict()["text"]
 
 
-LOCKERS = Chunk(
-    chunk_id="lockers#c01", doc_id="lockers", title="储物柜制度", updated="2025-03-01",
-    authority="policy", text="储物柜密码每 90 天必须更换一次。",
-)
-GIFT_EN = Chunk(
-    chunk_id="gift-en#c01", doc_id="gift-en", title="Welcome gift", updated="2026-01-10",
-    authority="policy", text="Each employee can get a one-time welcome gift worth EUR 50.",
-)
-GIFT_ZH = Chunk(
-    chunk_id="gift-zh#c01", doc_id="gift-zh", title="入职礼品", updated="2026-01-12",
-    authority="policy", text="每位员工可一次性领取价值 40 欧元的入职礼品。",
-)
+LOCKERS = _doc("lockers", "储物柜制度", "2025-03-01",
+               "储物柜密码每 90 天必须更换一次。")
+GIFT_EN = _doc("gift-en", "Welcome gift", "2026-01-10",
+               "Each employee can get a one-time welcome gift worth EUR 50.")
+GIFT_ZH = _doc("gift-zh", "入职礼品", "2026-01-12",
+               "每位员工可一次性领取价值 40 欧元的入职礼品。")
 
 
 @pytest.mark.parametrize(("question", "answer", "value"), [
@@ -141,16 +137,12 @@ async def test_a_count_or_a_light_verb_shared_with_the_question_draws_in_no_conf
     assert value in events[1].to_dict()["text"]
 
 
-FAQ_45 = Chunk(
-    chunk_id="exp-faq#c01", doc_id="exp-faq", title="Expense FAQ", updated="2026-04-01",
-    authority="faq",
-    text="You have 45 days after the trip to submit your travel expenses in the portal.",
-)
-POLICY_20 = Chunk(
-    chunk_id="exp-pol#c01", doc_id="exp-pol", title="Expense policy", updated="2026-01-15",
-    authority="policy",
-    text="Travel expenses must be submitted in the portal within 20 days after the trip ends.",
-)
+FAQ_45 = _doc("exp-faq", "Expense FAQ", "2026-04-01",
+              "You have 45 days after the trip to submit your travel expenses in the portal.",
+              authority="faq")
+POLICY_20 = _doc("exp-pol", "Expense policy", "2026-01-15",
+                 "Travel expenses must be submitted in the portal within 20 days after the "
+                 "trip ends.")
 
 
 async def test_a_value_whose_clause_names_its_subject_after_it_is_weighed_too() -> None:
@@ -178,16 +170,12 @@ def test_a_count_or_a_bound_word_says_nothing_a_conflict_is_about(
     assert kept <= substance and not left & substance
 
 
-BIKE_EN = Chunk(
-    chunk_id="bike-en#c01", doc_id="bike-en", title="Cycling policy", updated="2026-02-01",
-    authority="policy", language="en",
-    text="Employees get a one-time commuting bike grant of EUR 300 for a bike or a helmet.",
-)
-BIKE_ZH = Chunk(
-    chunk_id="bike-zh#c01", doc_id="bike-zh", title="骑行补贴", updated="2026-02-03",
-    authority="policy", language="zh",
-    text="每位员工可一次性领取 250 欧元的通勤自行车补贴，用于购买自行车或头盔。",
-)
+BIKE_EN = _doc("bike-en", "Cycling policy", "2026-02-01",
+               "Employees get a one-time commuting bike grant of EUR 300 for a bike or a helmet.",
+               language="en")
+BIKE_ZH = _doc("bike-zh", "骑行补贴", "2026-02-03",
+               "每位员工可一次性领取 250 欧元的通勤自行车补贴，用于购买自行车或头盔。",
+               language="zh")
 
 
 @pytest.mark.parametrize("question", ["通勤自行车补贴是多少？",
