@@ -27,6 +27,7 @@ from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
 from chat.outcomes import AnswerOutcome
+from chat.rendering import answer_locale
 from chat.selectors import reader_numbers
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.text.normalise import detect_language
@@ -99,8 +100,7 @@ class Command(BaseCommand):
         )
         outcome = AnswerOutcome()
         # the labels speak the question's language, as its answer does
-        with translation.override("zh-hans" if detect_language(opts["question"]) == "zh"
-                                  else "en"):
+        with translation.override(answer_locale(detect_language(opts["question"]))):
             try:
                 async_to_sync(self._stream)(request, outcome, as_json=opts["json"])
             except TurnRejected as exc:
