@@ -228,3 +228,33 @@ async def test_a_measure_word_the_number_answers_is_no_gap() -> None:
     answer = await _answer("What's the minimum kiosk passcode length?", blocks)
     assert "at least 8 characters" in answer
     assert "length" not in answer  # before: "Not covered: … “length”"
+
+
+@pytest.mark.parametrize(
+    "text", ["The export service accepts 300 jobs per hour.", "Each kiosk prints 40 badges a day.",
+             "每个账号 200 次/分钟。"])
+def test_a_rate_is_no_duration(text: str) -> None:
+    assert not states_duration(text)
+
+
+async def test_how_long_is_not_answered_by_a_rate() -> None:
+    blocks = (
+        make_block(1, "The default export quota is 300 jobs per hour for each account.",
+                   title="Export service", section="Quotas"),
+    )
+    answer = await _answer("a partner wants their export quota bumped to like 900 jobs an "
+                           "hour, who do I ask and how long does approval take?", blocks)
+    assert "300 jobs" not in answer
+
+
+async def test_a_count_word_of_its_own_is_not_answered_by_another_unit() -> None:
+    blocks = (
+        make_block(1, "请在入职后 30 天内完成消防知识测验。通过测验后才能进入机房。",
+                   title="新员工须知", section="消防测验"),
+    )
+    assert "30 天" not in await _answer("消防测验要考多少分才算过？", blocks)
+    blocks = (
+        make_block(1, "消防知识测验满分 100 分，80 分及格。", title="新员工须知",
+                   section="消防测验"),
+    )
+    assert "80 分" in await _answer("消防测验要考多少分才算过？", blocks)

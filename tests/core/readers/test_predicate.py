@@ -39,6 +39,8 @@ def test_the_sentence_stating_the_predicate_answers_not_the_subjects_quantity() 
 
 def test_a_yes_no_question_no_sentence_decides_is_declined() -> None:
     assert select("Can unused annual leave be carried over?", LEAVE[:1]).declined
+    assert select("Can unused annual leave be carried over, and how many days?",
+                  LEAVE[:1]).declined
     # 病假 has no carry-over rule: "10 天全薪病假" is about the subject, not the question
     assert select("病假可以结转吗？", ZH_LEAVE).declined
 
@@ -61,6 +63,9 @@ def test_the_chinese_carry_over_rule_answers_and_quantity_asks_are_untouched() -
         ("打车的发票丢了还能报吗？", set()),  # 打车 qualifies the receipt
         # 申请 governs the asked change: "还可以申请耳机" decides nothing about 调高
         ("企业版客户可以申请调高吗？", {"调高"}),
+        # a yes/no ask with an added one still asks about its own verb
+        ("Can we lift the export quota for their account, and to what?", {"lift"}),
+        ("Could the trial be extended, and by how many days?", {"extended"}),
         ("可以申请报销吗？", {"报销"}),
         # no predicate: an existential, a grammar verb, a question that is not yes/no, and
         # the asker's own amount (the source's amount decides by comparison)

@@ -45,6 +45,10 @@ _CONDITION_EN_RE = re.compile(r"\s(?:when|if|while|after|before|once|because)\s.
 _MODAL_ZH = frozenset("能够 可以 可否 能否 需要 需不需要 要不要 是否 应该 必须 允许 还能 还会 "
                       "会不会 可不可以 能不能 有没有 是不是 得到".split())
 _VERB_TAGS_ZH = frozenset(("v", "vn", "vd", "vi"))
+# A second ask joined to a yes/no one: ", and to what?", "and how many days?".
+_AND_ASK_EN_RE = re.compile(
+    r",?\s+and\s+(?:(?:to|by|from|for|in|until)\s+)?(?:what|how|which|when|where|who)\b[^?]*\?*\s*$",
+    re.IGNORECASE)
 # Control verbs, which take another verb as their object (Li & Thompson 1981, ch. 17:
 # 申请调高 "apply to raise"): the other verb is what the question asks about.
 _CONTROL_ZH = frozenset("申请 要求 请求 开始 继续 尝试 打算 准备 希望 想要 帮忙 帮助 负责".split())
@@ -61,9 +65,13 @@ def predicate_terms(question: str) -> frozenset[str]:
     a budget for chairs?")."""
     # With the asker's own amount ("一晚 560，是不是超标了？", "still on iOS 15, will it
     # install?") a sentence stating the source's amount decides: the reader compares.
-    if not is_yes_no(question) or ask_kind(question) != "other":
-        return frozenset()
     ask = unicodedata.normalize("NFKC", ask_clause(question))
+    # "Can we raise the limit, and to what?": the yes/no ask before the added one still
+    # asks about its predicate, whatever the added one asks for.
+    head = _AND_ASK_EN_RE.sub("", ask)
+    if not is_yes_no(question) or (ask_kind(question) != "other" and head == ask):
+        return frozenset()
+    ask = head
     if _CJK_RE.search(ask):
         words = tagged(ask)
 

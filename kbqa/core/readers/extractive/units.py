@@ -31,9 +31,12 @@ from kbqa.core.text.terms import stem
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
 _EN_TIME_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
 # A number, up to two words ("2 business days", "10 fully paid days") or a hyphen, then a
-# time unit; Chinese a number then its unit, never a four-digit year (``2024年``).
+# time unit; Chinese a number then its unit, never a four-digit year (``2024年``). A rate's
+# "per"/"a"/"each" before the unit ("600 requests per minute", "50 calls a second") says
+# how often, not how long.
 _DURATION_SPAN_RE = re.compile(
-    rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:[a-z-]+\s+){{0,2}}{_EN_TIME_UNITS}\b"
+    rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){{0,2}}"
+    rf"{_EN_TIME_UNITS}\b"
     r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?"
     r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)",
     re.IGNORECASE)
@@ -160,3 +163,32 @@ def asker_measures(question: str) -> frozenset[str]:
     nouns = {fold(stem(w.lower())) for w in _COUNTED_RE.findall(question)
              if thesaurus.rather_noun(w.lower())}
     return frozenset(cjk | nouns)
+
+
+# Chinese count words (Li & Thompson 1981, ch. 4: classifiers) that count a thing of their
+# own: points, people, times, sheets, items; not the general 个 or 种, nor a time's or an
+# amount of money's unit, which a source may state in another unit of its kind (几天: "2
+# weeks"). English nouns are left out: "how many calls" is answered by "600 requests".
+_COUNT_WORDS_ZH = frozenset("分 人 次 张 台 件 份 页 名 位 家 条 项 门 本 层 栋 座 间 辆 把 支 颗"
+                            .split())
+_ZH_UNIT_RE = re.compile(r"(?:多少|几)([\u3400-\u9fff])(?!钟|之|期|时)")
+
+
+def own_measure(question: str) -> frozenset[str]:
+    """The Chinese count word a quantity ask counts in when it is a measure of its own
+    (``多少分`` points, ``几次`` times); empty for any other ask."""
+    text = unicodedata.normalize("NFKC", question)
+    return frozenset(u for u in _ZH_UNIT_RE.findall(text) if u in _COUNT_WORDS_ZH)
+
+
+def states_measure(text: str, measures: frozenset[str]) -> bool:
+    """Whether ``text`` states a number, in digits or Chinese numerals, counted in one of
+    ``measures`` (``60 分``, ``两次``), or a count in tens of thousands or more, which
+    often goes without its count word (网民规模为 10.51亿)."""
+    folded = unicodedata.normalize("NFKC", text)
+    return bool(_LARGE_COUNT_RE.search(folded)) or any(
+        re.search(rf"(?:\d|[零一二两三四五六七八九十百千万])\s*{re.escape(m)}", folded)
+        for m in measures)
+
+
+_LARGE_COUNT_RE = re.compile(r"\d\s*(?:万|亿)")
