@@ -26,6 +26,7 @@ from kbqa.core.readers.extractive.question import (
     function_words,
     light_terms,
     modifies,
+    nominal_verbs,
     qualifiers,
     question_terms,
     significant,
@@ -69,7 +70,7 @@ def nameable(term: str, question: str) -> bool:
     if not term.isascii() and not jieba_frequency().get(term):
         return False
     if not term.isascii():
-        tags = {w: t for w, t in tagged(question)}
+        tags = {w: t for w, t in tagged(question)} | dict.fromkeys(nominal_verbs(question), "n")
         # A term the tagger cut into pieces (``换个`` of 换/个) is a noun only if they all are.
         pieces = [t for w, t in tagged(question) if w in term] if term not in tags else []
         # ...and a piece of a longer word (``三次`` of 第三次, a numeral) takes that word's tag
@@ -249,7 +250,8 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
               and (t in named or not modifies(t, question, heads))]
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
-    verbs = verbs | english_verbs(question)
+    # ...a verb inside a noun phrase names a thing (``nominal_verbs``: 每年的体检费用)
+    verbs = (verbs - nominal_verbs(question)) | english_verbs(question)
     return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
 
 

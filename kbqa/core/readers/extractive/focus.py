@@ -48,7 +48,9 @@ _SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")
 # A clause that itself asks: it opens with an interrogative or an inverted auxiliary.
 _ASKS_RE = re.compile(
     r"\s*(?:is|are|was|were|do|does|did|can|could|will|would|should|may|must|has|have|"
-    r"what|which|who|when|where|why|how)\b", re.IGNORECASE)
+    r"what|which|who|when|where|why|how)\b"
+    r"|.*(?:在哪|哪[里儿个些家位栋]|什么|多少|几[点个天次层号]|怎么|谁|多久|是否|吗|呢)[，,]\s*$",
+    re.IGNORECASE)
 # A clause ends after these marks, but not after an initial ("U.S. Open", "J. Smith").
 _CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")

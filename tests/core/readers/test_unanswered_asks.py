@@ -1,0 +1,48 @@
+"""Questions the blocks leave unanswered, which the offline reader must decline rather than
+quote an on-topic sentence for (issue 12, item 3): a thing named by a verb inside a noun
+phrase, and a Chinese message asking two things in one sentence."""
+
+from __future__ import annotations
+
+from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.question import nominal_verbs
+from tests.core.readers.reading import extractive_answer
+from tests.fakes import make_block
+
+ZH_EXPENSES = (
+    make_block(1, "交通违章罚款、个人娱乐消费、送给同事的礼品，以及非公司员工的同行人员产生的费用，"
+                  "均不予报销。能够通过公司差旅平台预订的机票和酒店，请尽量在平台上预订，"
+                  "由公司直接结算，无需个人垫付和报销。",
+               title="费用报销制度", section="不予报销的费用", language="zh"),
+    make_block(2, "可以报销的费用必须同时满足三个条件：因工作需要而发生、金额合理、"
+                  "有合规的发票或收据。",
+               title="费用报销制度", section="总则", language="zh"),
+)
+
+
+def test_a_verb_after_de_before_a_noun_names_a_thing() -> None:
+    assert nominal_verbs("公司每年的体检费用可以报销吗？") == {"体检"}
+    # a verb and its object is no noun phrase
+    assert nominal_verbs("出差的费用可以报销吗？") == frozenset()
+
+
+async def test_a_thing_no_block_names_is_not_answered_by_its_category_rules() -> None:
+    # 健身 (working out) is a verb to jieba, but here it names what the fee is for
+    answer = await extractive_answer("员工每月的健身费用可以报销吗？", ZH_EXPENSES)
+    assert "不予报销" not in answer
+
+
+ZH_OFFICES = (
+    make_block(1, "杭州办公室和柏林办公室都设有前台，可以当面领取访客证。"
+                  "移动端研发由杭州办公室负责。",
+               title="关于我们", section="办公室", language="zh"),
+)
+
+
+def test_two_chinese_asks_in_one_sentence_are_one_ask() -> None:
+    assert "地址" in ask_clause("杭州办公室具体地址在哪，哪栋楼几层？")
+
+
+async def test_where_an_office_is_not_answered_by_what_it_does() -> None:
+    answer = await extractive_answer("杭州办公室具体地址在哪，哪栋楼几层？", ZH_OFFICES)
+    assert "研发" not in answer and "前台" not in answer
