@@ -20,6 +20,7 @@ from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.text.terms import pos_tags, term_set
+from kbqa.core.text.thesaurus import mostly_modifier
 from kbqa.core.types import Block
 
 
@@ -103,12 +104,22 @@ _MEASURED_RE = re.compile(r"\b([a-z]+)[\s-]+(?:size|limit|cap|quota)s?\b")
 
 def measured_things(question: str) -> frozenset[str]:
     """The terms of what the question's measure is of ("page" of "What's the page size limit
-    of the API?"): two values whose clauses, sections and titles never name it are of
-    something else (upload sizes). Empty when the question names none, or in Chinese."""
+    of the API?", "names" of "the limits on file names"): two values whose clauses, sections
+    and titles never name it are of something else (upload sizes). Empty when the question
+    names none, or in Chinese."""
     found: set[str] = set()
-    for word in _MEASURED_RE.findall(question.lower()):
-        found |= term_set(word) - _MEASURE_WORDS
+    low = question.lower()
+    for word in [*_MEASURED_RE.findall(low), *_MEASURED_AFTER_RE.findall(low)]:
+        if not mostly_modifier(word):  # "the actual limit", "a daily cap" name no thing
+            found |= term_set(word) - _MEASURE_WORDS
     return frozenset(found)
+
+
+# ...or the noun phrase after it, by its last word: "the limits on file names" (names),
+# "the size limit for a single upload" (upload).
+_MEASURED_AFTER_RE = re.compile(
+    r"\b(?:size|limit|cap|quota)s?\s+(?:on|of|for)\s+(?:(?:the|a|an|one|each|every|single|"
+    r"my|our|your|their)\s+)*(?:[a-z]+\s+)?([a-z]+)\b")
 
 
 _MEASURE_WORDS = term_set("size limit cap quota maximum max minimum min")

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.text.terms import term_set, terms
+from kbqa.core.text.terms import fold, term_set, terms
 from kbqa.core.types import Block
 
 FOCUS_SHARE = 0.5
@@ -103,9 +103,10 @@ class Focus:
     best: float
 
     def of(self, clause_terms: Iterable[str]) -> float:
-        """The focus of a clause: the summed weight of the question terms it holds."""
+        """The focus of a clause: the summed weight of the question terms it holds, matched
+        by their ``fold`` ("uploading" holds "uploaded")."""
         weights = self.weights  # summed in the clause's order, its other terms skipped
-        return sum((weights[t] for t in set(clause_terms) if t in weights), 0.0)
+        return sum((weights[t] for t in {fold(t) for t in clause_terms} if t in weights), 0.0)
 
     def holds(self, clause_terms: Iterable[str], best: float | None = None) -> bool:
         """Whether a clause reaches ``FOCUS_SHARE`` of ``best`` (default: ``self.best``).
@@ -117,8 +118,8 @@ class Focus:
 def question_focus(blocks: Sequence[Block], leading: Sequence[Block], question: str) -> Focus:
     """The ``Focus`` of ``question`` over ``blocks`` (weights from all of them, the best
     clause among ``leading``). Never raises."""
-    asked = list(dict.fromkeys(terms(question)))
-    pieces = [c for b in blocks for c in clauses(b.chunk.text)]
+    asked = list(dict.fromkeys(fold(t) for t in terms(question)))
+    pieces = [{fold(t) for t in c} for b in blocks for c in clauses(b.chunk.text)]
     n = len(pieces)
     weights: dict[str, float] = {}
     for t in asked:

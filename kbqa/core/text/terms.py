@@ -196,6 +196,28 @@ def terms(text: str) -> list[str]:
     return out
 
 
+_SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
+_UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
+
+
+def fold(term: str) -> str:
+    """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
+
+    Latin words lose one common suffix (a doubled final consonant is then undoubled:
+    ``submitting`` -> ``submit``) and a final ``e`` if at least 4 letters remain; numbers and
+    Chinese terms are returned unchanged.
+    """
+    if not term.isascii() or not term.isalpha():
+        return term
+    for suffix in _SUFFIXES:
+        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
+            term = term[: -len(suffix)]
+            if suffix[0] in "ie" and term[-1] == term[-2] and term[-1] in _UNDOUBLE:
+                term = term[:-1]
+            break
+    return term[:-1] if term.endswith("e") and len(term) > 4 else term
+
+
 def term_set(text: str) -> frozenset[str]:
     """Distinct terms of ``text``."""
     return frozenset(terms(text))

@@ -204,3 +204,20 @@ def test_chinese_values_of_another_subject_are_no_disagreement() -> None:
     ]
     assert values(blocks, "怎样更快地恢复文件？") == []
     assert values(blocks, "被删除的文件保存多久？") == []
+
+
+def test_an_asker_in_their_own_words_still_meets_the_disagreement() -> None:
+    # "uploading" is the documents' "uploaded"; "the actual limit" names no thing the limit
+    # is of (as "the page size limit" would)
+    blocks = [
+        block(1, "gallery-faq", "Clients reach the gallery team by phone or in the app. The "
+              "gallery keeps every photo a client adds.", title="Gallery FAQ", score=9.0),
+        block(2, "gallery-guide", "The maximum size of a single uploaded photo is 20 MB.",
+              title="Gallery upload guide", section="Photo size", authority="manual",
+              score=8.0),
+        block(3, "gallery-policy", "The maximum size for a single uploaded photo is 12 MB.",
+              title="Gallery policy", section="Photo size", score=7.0),
+    ]
+    question = ("a client on the phone asking how big a single photo can be when uploading "
+                "to the gallery — what's the actual limit?")
+    assert values(blocks, question) == [("20 MB", "12 MB")]

@@ -24,11 +24,18 @@ from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
-from kbqa.core.text.terms import acronym_starts, is_stop_en, stem, terms, without_parts
+from kbqa.core.text.terms import (
+    acronym_starts,
+    is_stop_en,
+    stem,
+    terms,
+    without_parts,
+)
+from kbqa.core.text.terms import (
+    fold as fold,  # the readers' modules import it from here
+)
 from kbqa.core.types import Block, Language
 
-_SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")
-_UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
 _LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")
 _BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
 _EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
@@ -50,24 +57,6 @@ MIN_WORDS = 4
 # sentences (163.5) and five times the demo documents' longest (35), measured 2026-12-04.
 MAX_WORDS = 170
 MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
-
-
-def fold(term: str) -> str:
-    """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
-
-    Latin words lose one common suffix (a doubled final consonant is then undoubled:
-    ``submitting`` -> ``submit``) and a final ``e`` if at least 4 letters remain; numbers and
-    Chinese terms are returned unchanged.
-    """
-    if not term.isascii() or not term.isalpha():
-        return term
-    for suffix in _SUFFIXES:
-        if term.endswith(suffix) and len(term) - len(suffix) >= 4:
-            term = term[: -len(suffix)]
-            if suffix[0] in "ie" and term[-1] == term[-2] and term[-1] in _UNDOUBLE:
-                term = term[:-1]
-            break
-    return term[:-1] if term.endswith("e") and len(term) > 4 else term
 
 
 def folded_terms(text: str) -> frozenset[str]:
