@@ -20,6 +20,7 @@ from tests.fakes import make_block
         ("Versions are kept for 180 days.", True),
         ("a 30-day trial", True),
         ("合同终止后 45 天内删除。", True),
+        ("一般问题 2 个工作日内响应。", True),  # a working day
         ("停用的账号在离职 6 个月后删除。", True),
         ("NimbusDrive tries the delivery again up to 5 more times.", False),
         ("2024年发布。", False),  # a year is no duration
@@ -258,3 +259,11 @@ async def test_a_count_word_of_its_own_is_not_answered_by_another_unit() -> None
                    section="消防测验"),
     )
     assert "80 分" in await _answer("消防测验要考多少分才算过？", blocks)
+
+
+async def test_a_working_day_answers_how_long() -> None:
+    blocks = (
+        make_block(1, "普通报修：2 个工作日内响应。紧急报修请直接打电话给值班同事。",
+                   title="行政服务说明", section="报修", language="zh"),
+    )
+    assert "2 个工作日" in await _answer("工位的台灯坏了，报修之后一般多久会有人来？", blocks)

@@ -46,3 +46,12 @@ def test_two_chinese_asks_in_one_sentence_are_one_ask() -> None:
 async def test_where_an_office_is_not_answered_by_what_it_does() -> None:
     answer = await extractive_answer("杭州办公室具体地址在哪，哪栋楼几层？", ZH_OFFICES)
     assert "研发" not in answer and "前台" not in answer
+
+
+async def test_a_light_noun_is_no_missing_thing() -> None:
+    # 东西 ("stuff") names nothing, as "stuff" does in English
+    blocks = (
+        make_block(1, "采购合同及其附件在合同到期后保存 8 年，以备审计。",
+                   title="档案管理规定", section="保存期限", language="zh"),
+    )
+    assert "8 年" in await extractive_answer("采购合同和附件这些东西要存几年？", blocks)

@@ -31,13 +31,13 @@ from kbqa.core.text.terms import stem
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
 _EN_TIME_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
 # A number, up to two words ("2 business days", "10 fully paid days") or a hyphen, then a
-# time unit; Chinese a number then its unit, never a four-digit year (``2024年``). A rate's
-# "per"/"a"/"each" before the unit ("600 requests per minute", "50 calls a second") says
-# how often, not how long.
+# time unit; Chinese a number then its unit (``1 个工作日``: a working day), never a
+# four-digit year (``2024年``). A rate's "per"/"a"/"each" before the unit ("600 requests
+# per minute", "50 calls a second") says how often, not how long.
 _DURATION_SPAN_RE = re.compile(
     rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){{0,2}}"
     rf"{_EN_TIME_UNITS}\b"
-    r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?"
+    r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?(?:工作)?"
     r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)",
     re.IGNORECASE)
 # A number term of ``text.number_terms``: "50 item", "30 天".
