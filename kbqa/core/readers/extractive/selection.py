@@ -105,13 +105,7 @@ from kbqa.core.readers.extractive.thresholds import (
     asker_amounts,
     with_beyond,
 )
-from kbqa.core.readers.extractive.units import (
-    asked_units,
-    asker_measures,
-    in_unit,
-    own_measure,
-    states_measure,
-)
+from kbqa.core.readers.extractive.units import asker_measures, pool_units
 from kbqa.core.text.procedures import asked_action
 from kbqa.core.types import Block
 
@@ -238,14 +232,9 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     focus = {t: f * SYNONYM_WEIGHT if t in added else f
              for t, f in salience(present, light).items()}
     kind = ask_kind(question)
-    units = asked_units(question) if kind in ("quantity", "number") else frozenset()
-    if not any(in_unit(c.terms, units, question, c.text) for c in pool):
-        units = frozenset()
-        # ...but a measure of its own ("多少分算及格": points) stated by no sentence is
-        # not answered by a number in another unit ("14 天内完成培训")
-        measure = own_measure(question) if kind in ("quantity", "number") else frozenset()
-        if measure and not any(states_measure(c.text, measure) for c in pool):
-            return Selection((), gap_names(question, absent, blocks), True)
+    units = pool_units(question, kind, pool)
+    if units is None:  # a measure of its own no sentence states ("多少分算及格": points)
+        return Selection((), gap_names(question, absent, blocks), True)
     scorer = Scorer(weights, kind, list_items(pool),
                     key_terms(focus_weights(weights, focus, topics)),
                     synonym_groups(groups(present), {**synonyms, **(bridges or {})}),

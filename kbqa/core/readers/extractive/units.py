@@ -24,7 +24,7 @@ from typing import TypeVar
 
 from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.question import unit_terms
-from kbqa.core.readers.extractive.text import fold, number_terms, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, fold, number_terms, question_numbers
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import stem
 
@@ -192,3 +192,19 @@ def states_measure(text: str, measures: frozenset[str]) -> bool:
 
 
 _LARGE_COUNT_RE = re.compile(r"\d\s*(?:万|亿)")
+
+
+def pool_units(question: str, kind: str, pool: Sequence[Candidate]) -> frozenset[str] | None:
+    """The units ``Scorer.units`` ranks by: the asker's (``asked_units``) when a sentence of
+    ``pool`` states a number in one of them, else none; None when the ask counts in a
+    measure of its own (``own_measure``) that no sentence states, so no number answers it:
+    "多少分算及格" (points) is not answered by "14 天内完成培训"."""
+    if kind not in ("quantity", "number"):
+        return frozenset()
+    units = asked_units(question)
+    if any(in_unit(c.terms, units, question, c.text) for c in pool):
+        return units
+    measure = own_measure(question)
+    if measure and not any(states_measure(c.text, measure) for c in pool):
+        return None
+    return frozenset()
