@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from kbqa.core.types import Refusal
 from tests.acceptance.test_follow_ups import converse, shown
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
@@ -197,10 +198,12 @@ def test_when_a_rule_applies_is_answered_by_its_condition(
     assert expected in shown(converse(user, [question]))
 
 
-def test_a_superlative_of_size_asks_for_the_size_and_names_no_kind() -> None:
-    # "the biggest file" asks how big: the answer states a size, and "single uploaded file"
-    # is no other kind of file than the "biggest" one (before: a sentence with no number,
-    # "Anything bigger is rejected…").
-    text = shown(converse("biggest", ["What's the biggest file I can upload?"]))
-    assert text.startswith("The maximum size of a single uploaded file is")
-    assert " MB" in text
+def test_a_superlative_of_size_asks_for_the_size_the_documents_disagree_on() -> None:
+    # "the biggest file I can upload" asks the upload size limit, on which the demo's two
+    # upload guides disagree (200 MB, 100 MB): the asker's "upload" meets their "uploaded",
+    # so the card shows both values, as for "What is the maximum size of a single uploaded
+    # file?" (before: one guide's value alone, as if the other did not exist).
+    events = converse("biggest", ["What's the biggest file I can upload?"])
+    refusal = next(ev for ev in events if isinstance(ev, Refusal))
+    assert refusal.reason == "conflict" and refusal.conflict is not None
+    assert {side.value_text for side in refusal.conflict.sides} == {"200 MB", "100 MB"}
