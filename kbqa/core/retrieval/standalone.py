@@ -48,6 +48,7 @@ from kbqa.core.retrieval.focus_zh import (
     subject_zh,
     thing_focus_zh,
 )
+from kbqa.core.retrieval.follow_up_language import fragment_in
 from kbqa.core.retrieval.slots_en import replace_kind_en, replace_name_en, replace_qualifier_en
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Turn
@@ -139,8 +140,14 @@ def _replace_pronoun_en(body: str, topic: str) -> str | None:
 
 def _combine_across(rest: str, topic: str) -> str:
     """A follow-up in another language than its topic ("那管理员呢？" after an English
-    question): no offline translation, so the topic's content words follow in their own
-    language; the index holds both languages, and the answer language follows the question."""
+    question): a bare noun CC-CEDICT translates is asked in the topic's language
+    (``follow_up_language``: "那病假呢？" -> "and what about sick leave?", then the topic's
+    focus is replaced as in one language); otherwise the topic's content words follow in
+    their own language; the index holds both languages, and the answer language follows
+    the question."""
+    translated = fragment_in(detect_language(topic), rest)
+    if translated:
+        return _rewrite_one(translated, topic)
     body = core(rest)
     extra = topic_words(topic, body)
     if _names_another_thing(body):

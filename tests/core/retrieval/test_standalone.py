@@ -39,8 +39,9 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         # a verb of motion before the new place is the topic's own, never said twice
         ("那去绵阳呢？", (Turn("user", "出差去上海，酒店一晚最多能报多少？"),),
          "出差去绵阳，酒店一晚最多能报多少？"),
-        # in another language the new noun keeps the frame, never the old focus
-        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),), "年假 (days)?"),
+        # in another language the new noun is translated (CC-CEDICT) and replaces the focus
+        ("那年假呢？", (Turn("user", "How many days of sick leave do you get?"),),
+         "How many days of annual leave do you get?"),
         ("还有，试用期多久？", ZH, "试用期多久？"),
         ("上传文件的大小上限是多少？", ZH, "上传文件的大小上限是多少？"),
         # existential "there" points nowhere: a question with a topic of its own stands alone
@@ -139,7 +140,8 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         # a new thing replaces the focus, in the same language or across
         ("and sick leave?", LEAVE_EN, "How many days of sick leave do full-time employees get?"),
         ("那病假呢？", LEAVE_ZH, "全职员工每年有多少天病假？"),
-        ("那病假呢？", LEAVE_EN, "病假 (days)?"),
+        ("那病假呢？", LEAVE_EN, "How many days of sick leave do full-time employees get?"),
+        ("and what about sick leave?", LEAVE_ZH, "全职员工每年有多少天病假？"),
         ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
          "历史版本能保留多久？"),
         ("And for the Chengdu folks going to Shanghai?",
