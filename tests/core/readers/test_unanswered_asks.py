@@ -55,3 +55,21 @@ async def test_a_light_noun_is_no_missing_thing() -> None:
                    title="档案管理规定", section="保存期限", language="zh"),
     )
     assert "8 年" in await extractive_answer("采购合同和附件这些东西要存几年？", blocks)
+
+
+BADGES = (
+    make_block(1, "Visitor badges are printed at reception. A visitor badge works only on the "
+                  "ground floor and must be returned at the end of the day.",
+               title="Visitor guide", section="Badges"),
+    make_block(2, "Staff accounts need a password of at least 14 characters. After five wrong "
+                  "passwords the account is locked for ten minutes.",
+               title="Account security", section="Passwords"),
+)
+
+
+async def test_a_qualifier_the_blocks_never_use_on_their_noun_is_missing() -> None:
+    # the blocks' password is an account's, never qualified by a noun: "the wifi password"
+    # asks for another thing, not answered by the visitor or account sentences
+    answer = await extractive_answer("What's the wifi password for visitors?", BADGES)
+    assert "reception" not in answer and "14 characters" not in answer
+

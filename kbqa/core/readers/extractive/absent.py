@@ -25,6 +25,7 @@ from kbqa.core.readers.extractive.question import (
     common,
     function_words,
     light_terms,
+    modified_head,
     modifies,
     nominal_verbs,
     qualifiers,
@@ -40,12 +41,13 @@ from kbqa.core.readers.extractive.question_verbs import (
 )
 from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
 from kbqa.core.text.spelling import misspelt
-from kbqa.core.text.terms import is_question_word, jieba_frequency, stem
+from kbqa.core.text.terms import is_question_word, is_stop_en, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
     known_word,
     modifier_phrases,
     morphy,
     mostly_modifier,
+    mostly_noun,
     only_modifier,
 )
 
@@ -224,7 +226,7 @@ def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozense
 
 
 def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
-                 n_blocks: int) -> dict[str, float]:
+                 n_blocks: int, texts: Sequence[str] = ()) -> dict[str, float]:
     """The question's specific words that no block mentions, each with its share of an
     absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
     ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never question or function words
@@ -232,7 +234,10 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     answered by a number), light verbs ("last"), function words, Latin words under 4
     letters, a sub-word of a longer absent word, or a word qualifying a noun phrase whose
     later word the blocks have and is not common to most of them (``医生`` of ``医生证明``
-    when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy)."""
+    when ``证明`` is there; not "paternity" of "paternity leave" in a leave policy) and,
+    given the blocks' ``texts``, that they qualify with a noun of their own somewhere
+    (``医院证明``): a head they only ever write bare ("a password of 12 characters") is not
+    what the qualifier asks for ("the wifi password")."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question) | phrasal_verbs(question)[1]
     # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
     skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
@@ -248,11 +253,40 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
               and not short_head(t, question)
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
-              and (t in named or not modifies(t, question, heads))]
+              and (t in named or _bare_head(t, question, heads, texts))]
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
     # ...a verb inside a noun phrase names a thing (``nominal_verbs``: 每年的体检费用)
     verbs = (verbs - nominal_verbs(question)) | english_verbs(question)
     return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
+
+
+def _bare_head(term: str, question: str, heads: frozenset[str], texts: Sequence[str]) -> bool:
+    """Whether ``term`` qualifies no head the blocks have (``question.modified_head``), or,
+    with ``texts``, one the texts never qualify with a noun (``qualified_head``)."""
+    head = modified_head(term, question, heads)
+    # an English run holds verbs too ("a guest restore"): only a noun head is qualified
+    noun = head is not None and (not head.isascii() or mostly_noun(head))
+    return head is None or (noun and bool(texts) and not qualified_head(head, texts))
+
+
+def qualified_head(head: str, texts: Sequence[str]) -> bool:
+    """Whether some text writes the folded noun ``head`` after a noun of its own: "hotel
+    receipt", ``医院证明`` (jieba's noun tags; WordNet's nouns for English)."""
+    if head.isascii():
+        pattern = re.compile(rf"\b([a-z]+)[\s-]+{re.escape(head)}[a-z]*\b")
+        return any(fold(stem(m.group(1))) != head and mostly_noun(m.group(1))
+                   and not is_stop_en(m.group(1), False)
+                   for text in texts for m in pattern.finditer(text.lower()))
+    for text in texts:
+        if head not in text:
+            continue
+        words = tagged(text)
+        for i, (word, tag) in enumerate(words):
+            if word == head and i and NOUN_TAGS.match(words[i - 1][1]):
+                return True
+            if word.endswith(head) and word != head and NOUN_TAGS.match(tag):
+                return True
+    return False
 
 
 def leans_on_context(question: str, ask: set[str], df: dict[str, int]) -> bool:

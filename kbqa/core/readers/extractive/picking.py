@@ -4,6 +4,7 @@ Thresholds measured on the demo set and RGB (README: How an answer is made)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.expand import is_question
@@ -20,6 +21,12 @@ MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro a
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
 FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
+# A sentence opening with a bare reply ("Yes, …", "No, …", 可以，, 不需要，) answers the FAQ
+# question before it in its passage: beside another question's answer it reads as a reply
+# to that one ("病假要提前申请吗" + "可以，年假最小申请单位为半天。").
+_REPLY_RE = re.compile(
+    r"\s*(?:(?:yes|no|yep|nope)\b|(?:不)?(?:可以|能|行|需要|用|会|是的?|对)(?=[，,]))",
+    re.IGNORECASE)
 
 
 def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
@@ -59,6 +66,8 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
         untyped = scorer(cand, typed=False) if score < best_score else score
         if untyped < KEEP_RATIO * best_score or cand in chosen or cand in extras:
             continue
+        if _REPLY_RE.match(cand.text):
+            continue  # "可以，年假最小申请单位为半天。" replies to its own FAQ question
         same = cand.n == best.n or bool(subject & cand.terms)
         same_doc = (docs or {}).get(cand.n) == (docs or {}).get(best.n)
         if same and specific & cand.terms and adds(cand, [*chosen, *extras]) and (

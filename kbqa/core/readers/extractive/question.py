@@ -333,10 +333,15 @@ def modifies(term: str, question: str, heads: frozenset[str]) -> bool:
     word, is in ``heads`` (``医生`` in ``医生证明``: the blocks' ``医院证明`` answers it); a
     word between them is no head ("team" of "team building budget", with "builds" in a
     block and no budget, qualifies nothing the blocks have)."""
+    return modified_head(term, question, heads) is not None
+
+
+def modified_head(term: str, question: str, heads: frozenset[str]) -> str | None:
+    """The head ``modifies`` finds for ``term``, or None."""
     for phrase in phrases(question):
         if term in phrase and term != phrase[-1] and phrase[-1] in heads:
-            return True
-    return False
+            return phrase[-1]
+    return None
 
 
 def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool:

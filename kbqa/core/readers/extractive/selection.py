@@ -202,8 +202,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     elif points_back(question, ask):
         ask, own_ask = set(qterms), False
     absent = [t for t in qterms if df[t] == 0 and t in ask]
-    asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks)).items()
-             if t in ask}
+    asked = {t: s for t, s in asked_absent(question, qterms, df, len(blocks),
+                                           [b.chunk.text for b in blocks]).items() if t in ask}
     named = (named_things(question, [t for t in qterms if t in ask], df, len(blocks))
              | absent_topic(question, asked, synonyms))
     if not qterms or too_specific([t for t in qterms if t in ask], asked, named):
