@@ -146,6 +146,10 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         question = question_checked(question if isinstance(question, str) else "")
     except TurnRejected as exc:
         raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
+    # The id as the Kbqa-Conversation header gives it back ("65") is the same id.
+    if isinstance(conversation, str) and conversation.strip().isascii() and (
+            conversation.strip().isdigit()):
+        conversation = int(conversation)
     if conversation is not None and (
         isinstance(conversation, bool) or not isinstance(conversation, int)
     ):

@@ -48,7 +48,10 @@ def clean_meta(name: str, raw: dict[str, Any]) -> dict[str, str]:
         if value is None or value == "":
             continue
         if key == "updated":
-            meta[key] = iso_date(value, name=name)
+            try:
+                meta[key] = iso_date(value, name=name)
+            except IngestError:
+                meta[key] = str(value).strip()  # refused with the file's other problems
         elif key == "visibility" and isinstance(value, list):
             if not all(isinstance(v, str | int) for v in value):
                 raise IngestError(

@@ -15,7 +15,6 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -24,16 +23,14 @@ from typing import Any
 from django.conf import settings
 from django.core.files.base import ContentFile, File
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext
 
 from kbqa.core.errors import IngestError
-from kbqa.core.text.normalise import detect_language, sha256
+from kbqa.core.text.normalise import sha256
 from kbqa.db import lock_lost, write_retried
 from sources.chunk_terms import PARALLEL_MIN_CHARS, chunks_terms
 from sources.chunking import ChunkDraft, chunks_of
 from sources.containment import parse_contained
-from sources.front_matter import iso_date
 from sources.identity import (
     another_source,
     duplicate_refusal,
@@ -53,7 +50,8 @@ from sources.ingest_types import (
     instructions_warning,
     with_warnings,
 )
-from sources.models import Authority, Document, Language
+from sources.metadata import checked_meta
+from sources.models import Document
 from sources.parsed import ParsedDocument
 from sources.uploads import (
     check_size,
@@ -69,9 +67,6 @@ from sources.visibility import (
 )
 
 __all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
-
-_DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
-
 
 @dataclass(frozen=True)
 class _DocumentDraft:
@@ -243,20 +238,7 @@ def _prepare(
     else:
         parsed = parse(name=name, data=data)
     meta = {**parsed.meta, **overrides.as_dict()}
-    doc_id = meta.get("doc_id") or derive_doc_id(name)
-    if not _DOC_ID_RE.match(doc_id):
-        raise IngestError(
-            gettext("%(name)s: bad doc_id %(doc_id)s; use letters, digits, - . _")
-            % {"name": name, "doc_id": repr(doc_id[:40])}
-        )
-    authority = meta.get("authority", Authority.OTHER).lower()
-    if authority not in Authority.values:
-        raise IngestError(
-            gettext("%(name)s: unknown authority %(value)s; use %(allowed)s")
-            % {"name": name, "value": repr(authority[:40]), "allowed": Authority.values}
-        )
-    language = _language(name, meta.get("language", "") or detect_language(parsed.text))
-    updated = iso_date(meta["updated"], name=name) if meta.get("updated") else None
+    doc_id, authority, language, updated = checked_meta(name, meta, parsed.text)
     fields = {
         "title": (meta.get("title") or parsed.title_guess or PurePath(name).stem)[:300],
         "source_url": meta.get("source_url", "")[:500],
@@ -297,23 +279,6 @@ def _chunked(
     parallel = processes if len(text) >= PARALLEL_MIN_CHARS else 1
     terms = chunks_terms(pairs(), processes=parallel)
     return tuple(drafts), tuple(terms)
-
-
-def _language(name: str, value: str) -> str:
-    code = value.strip().lower()
-    for lang in Language.values:
-        if code == lang or code.startswith(lang + "-") or code.startswith(lang + "_"):
-            return str(lang)
-    raise IngestError(
-        gettext("%(name)s: unsupported language %(value)s; use en or zh")
-        % {"name": name, "value": repr(value[:20])}
-    )
-
-
-def derive_doc_id(name: str) -> str:
-    """A stable doc_id from a file name: ``Travel Policy.md`` -> ``travel-policy``."""
-    slug = slugify(PurePath(name).stem, allow_unicode=True)[:100].strip("-_.")
-    return slug or "doc-" + sha256(name)[:8]
 
 
 def _store(

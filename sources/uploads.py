@@ -29,14 +29,19 @@ def ingest_failure_reason(name: str, exc: Exception) -> str:
     """A message safe to show, in the active language: the IngestError's own (its template
     translated, ``IngestError.template``), or a generic one (logged in full)."""
     if isinstance(exc, IngestError):
-        if not exc.params:
-            return str(exc)
-        return gettext(exc.template) % exc.params
+        return "; ".join(_translated(e) for e in (exc, *exc.more))
     logger.exception("unexpected error ingesting %s", name)
     return gettext("%(name)s: unexpected error (%(error)s)") % {
         "name": name,
         "error": type(exc).__name__,
     }
+
+
+def _translated(exc: IngestError) -> str:
+    """One problem's message in the active language (its template translated)."""
+    if not exc.params:
+        return exc.args[0] if exc.args else exc.template
+    return gettext(exc.template) % exc.params
 
 
 MB = 1024 * 1024  # the unit of KBQA_MAX_UPLOAD_MB (as Django's upload settings count it)

@@ -31,15 +31,31 @@ class IngestError(KbqaError):
     def __init__(self, template: str, /, **params: object) -> None:
         self.template = template
         self.params = params
+        self.more: tuple[IngestError, ...] = ()  # the same file's other problems, if any
         super().__init__(template % params if params else template)
 
+    def __str__(self) -> str:
+        return "; ".join([super().__str__(), *(str(e) for e in self.more)])
+
     def __reduce__(self) -> tuple[object, ...]:
-        return (_ingest_error, (type(self), self.template, self.params))
+        return (_ingest_error, (type(self), self.template, self.params, self.more))
+
+    @classmethod
+    def of_all(cls, problems: list[IngestError]) -> IngestError:
+        """One error for a file's several problems, reported together (the first, with the
+        others as ``more``), so fixing one does not reveal the next only on the next try."""
+        first = problems[0]
+        combined = cls(first.template, **first.params)
+        combined.more = (*first.more, *problems[1:])
+        return combined
 
 
-def _ingest_error(cls: type[IngestError], template: str, params: dict[str, object]) -> IngestError:
+def _ingest_error(cls: type[IngestError], template: str, params: dict[str, object],
+                  more: tuple[IngestError, ...] = ()) -> IngestError:
     """Rebuild a pickled ``IngestError`` (``Exception`` pickles ``args`` only)."""
-    return cls(template, **params)
+    error = cls(template, **params)
+    error.more = more
+    return error
 
 
 class RetrievalError(KbqaError):

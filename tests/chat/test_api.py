@@ -179,10 +179,13 @@ ONLY_MARKUP = "The question holds only markup tags, no words. Type it as text."
             ONLY_MARKUP,
         ),
         (
-            {"question": "q", "conversation": "7"},
+            {"question": "q", "conversation": "seven"},
             400,
             "'conversation' must be an integer conversation id.",
         ),
+        # the id as the Kbqa-Conversation header writes it is the id
+        ({"question": "q", "conversation": "999999"}, 404, "Conversation 999999 does not exist"
+         + NOT_FOUND_TAIL),
         (
             {"question": "q", "conversation": True},
             400,
@@ -465,6 +468,12 @@ def test_sse_names_the_conversation_in_meta_done_and_a_header(
     assert response["Kbqa-Conversation"] == str(conversation)
     assert frames["meta"]["conversation"] == frames["done"]["conversation"] == conversation
     assert "conversation" not in frames["sentence"]
+    # ...and sending that header's value back continues the conversation
+    fake.add(STREAM_DRAFT)
+    again, _ = sse({"Authorization": f"Bearer {token}"},
+                   {"question": QUESTION, "conversation": response["Kbqa-Conversation"]})
+    assert again.status_code == 200 and again["Kbqa-Conversation"] == str(conversation)
+    assert Conversation.objects.count() == 1
 
 
 @pytest.mark.parametrize("body", [{}, {"question": "q", "conversation": 999999}])

@@ -1,0 +1,69 @@
+"""A document's metadata as uploaded (front matter, the upload form): checked together, so
+one refusal names every bad value (a tester's file with a bad date and a bad authority
+was refused for the date, then for the authority on the next try), with the allowed
+values written as a list a person reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import PurePath
+
+from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_noop
+
+from kbqa.core.errors import IngestError
+from kbqa.core.text.normalise import detect_language, sha256
+from sources.front_matter import iso_date
+from sources.models import Authority, Language
+
+_DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
+
+
+def checked_meta(name: str, meta: dict[str, str], text: str
+                  ) -> tuple[str, str, str, str | None]:
+    """``(doc_id, authority, language, updated)`` of a file's metadata; IngestError naming
+    every bad value at once (a file with a bad date and a bad authority was refused for the
+    date, and for the authority only on the next upload)."""
+    problems: list[IngestError] = []
+
+    def checked(check: Callable[[], str | None]) -> str | None:
+        try:
+            return check()
+        except IngestError as exc:
+            problems.append(exc)
+            return None
+
+    doc_id = meta.get("doc_id") or derive_doc_id(name)
+    if not _DOC_ID_RE.match(doc_id):
+        problems.append(IngestError(
+            gettext_noop("%(name)s: bad doc_id %(doc_id)s; use letters, digits, - . _"),
+            name=name, doc_id=repr(doc_id[:40])))
+    authority = meta.get("authority", Authority.OTHER).lower()
+    if authority not in Authority.values:
+        problems.append(IngestError(
+            gettext_noop("%(name)s: unknown authority %(value)s; use %(allowed)s"),
+            name=name, value=repr(authority[:40]), allowed=", ".join(Authority.values)))
+    language = checked(lambda: _language(name, meta.get("language", "") or detect_language(text)))
+    updated = checked(lambda: iso_date(meta["updated"], name=name) if meta.get("updated") else None)
+    if problems:
+        raise IngestError.of_all(problems)
+    return doc_id, authority, language or "", updated
+
+
+def _language(name: str, value: str) -> str:
+    code = value.strip().lower()
+    for lang in Language.values:
+        if code == lang or code.startswith(lang + "-") or code.startswith(lang + "_"):
+            return str(lang)
+    raise IngestError(
+        gettext("%(name)s: unsupported language %(value)s; use en or zh")
+        % {"name": name, "value": repr(value[:20])}
+    )
+
+
+def derive_doc_id(name: str) -> str:
+    """A stable doc_id from a file name: ``Travel Policy.md`` -> ``travel-policy``."""
+    slug = slugify(PurePath(name).stem, allow_unicode=True)[:100].strip("-_.")
+    return slug or "doc-" + sha256(name)[:8]
