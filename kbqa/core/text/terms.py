@@ -290,14 +290,14 @@ def relevance_terms(query: str, known: Callable[[str], bool]) -> list[str]:
 
 # A Chinese A-not-A question (能不能, 会不会, 是不是, 可不可以, 有没有): it asks yes or no, and
 # its negation says nothing the answer must hold.
-_A_NOT_A_RE = re.compile(r"可不可以|要不要|([\u4e00-\u9fff]{1,2})[不没]\1")
+A_NOT_A_RE = re.compile(r"可不可以|要不要|([\u4e00-\u9fff]{1,2})[不没]\1")
 
 
 def a_not_a_pieces(question: str) -> frozenset[str]:
     """The question's terms and CJK bigrams that lie inside an A-not-A question form
-    (``_A_NOT_A_RE``): ``不能`` and ``能不`` of 外部合作方能不能设成所有者, ``可不``/``不可`` of
+    (``A_NOT_A_RE``): ``不能`` and ``能不`` of 外部合作方能不能设成所有者, ``可不``/``不可`` of
     可不可以报销, ``有没有``; not a piece of a word reaching outside it."""
-    spans = [m.span() for m in _A_NOT_A_RE.finditer(question)]
+    spans = [m.span() for m in A_NOT_A_RE.finditer(question)]
     if not spans:
         return frozenset()
     inside = "\n".join(question[a:b] for a, b in spans)

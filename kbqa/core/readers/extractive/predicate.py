@@ -33,7 +33,7 @@ from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.text import Candidate, fold
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import a_not_a_pieces, is_question_word, stem
 
 T = TypeVar("T")
 
@@ -75,10 +75,12 @@ def predicate_terms(question: str) -> frozenset[str]:
     if _CJK_RE.search(ask):
         words = tagged(ask)
 
+        form = a_not_a_pieces(ask)  # 不能 of 能不能: the question's mood, no predicate
+
         def verb(i: int) -> bool:
             w, tag = words[i]
             return (tag in _VERB_TAGS_ZH and len(w) > 1 and w not in _MODAL_ZH
-                    and not is_question_word(w))
+                    and not is_question_word(w) and w not in form)
 
         # A verb before 的 qualifies a noun (打车的发票: the taxi receipt), it asks nothing;
         # a control verb before another verb governs it (申请调高: the asked change is 调高,

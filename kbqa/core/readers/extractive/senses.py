@@ -231,8 +231,10 @@ def only_other_senses(question: str, c: Candidate, blocks: Sequence[Block],
     block = next((b for b in blocks if b.n == c.n), None)
     # the heading and the title apart: "Pagination" and "Open API: …" make no compound
     labels = (block.chunk.section, block.chunk.title) if block else ()
+    # a label's other sense counts only for a word the sentence itself does not hold: "Extra
+    # storage can be bought…" is about extra storage under "How storage quotas work"
     gone = other_senses(question, c.text, c.context).union(
-        *(other_senses(question, label) for label in labels))
+        *(other_senses(question, label) - c.terms for label in labels))
     return specific <= gone
 
 

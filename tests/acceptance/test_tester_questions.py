@@ -1,0 +1,35 @@
+"""Plain questions a tester asked of the demo knowledge base, end to end: an FAQ's reply to
+one of its questions is not quoted as an extra for another, and questions refused before are
+answered. "病假要提前申请吗" got the sick-leave reply and then "可以，年假最小申请单位为半天。",
+whose "可以" read as "yes, you can"."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.acceptance.test_follow_ups import converse, shown
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
+
+
+def test_the_reply_to_another_faq_question_is_not_added() -> None:
+    text = shown(converse("faq-reply", ["病假要提前申请吗"]))
+    assert text.startswith("不需要提前申请")
+    assert "可以，" not in text
+
+
+@pytest.mark.parametrize(
+    ("user", "question", "expected"),
+    [
+        # a department answers who (as a desk or a role does)
+        ("salary", "Who do I ask about my salary?", "HR, through the HR portal"),
+        # "storage" is in another compound in the section heading ("storage quotas"), but the
+        # sentence itself says "extra storage"
+        ("storage", "How much is extra storage?", "EUR 10 per month"),
+        # jieba glued 假 to the 能 of 能不能 (年/假能/不能) and took 假能 for the predicate
+        ("half-day", "年假能不能按半天请？", "年假最小申请单位为半天"),
+    ],
+)
+def test_plain_questions_a_tester_was_refused_are_answered(
+        user: str, question: str, expected: str) -> None:
+    assert expected in shown(converse(user, [question]))
