@@ -28,6 +28,9 @@ def test_the_reply_to_another_faq_question_is_not_added() -> None:
         ("storage", "How much is extra storage?", "EUR 10 per month"),
         # jieba glued 假 to the 能 of 能不能 (年/假能/不能) and took 假能 for the predicate
         ("half-day", "年假能不能按半天请？", "年假最小申请单位为半天"),
+        # a time of day is when it happened, not an amount the answer must state
+        ("late-taxi", "Do I get reimbursed if I take a taxi home at 11pm after a late meeting?",
+         "between 22:00 and 06:00"),
     ],
 )
 def test_plain_questions_a_tester_was_refused_are_answered(

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbqa.core.readers.extractive.asks import CLOCK_RE
 from kbqa.core.readers.extractive.coverage import ask_covered
 from kbqa.core.readers.extractive.focus import ask_kind
+from kbqa.core.readers.extractive.question import CLOCK_RE
 from kbqa.core.types import Chunk
 
 

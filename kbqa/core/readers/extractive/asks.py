@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import AskKind
-from kbqa.core.readers.extractive.question import tagged
+from kbqa.core.readers.extractive.question import CLOCK_RE, tagged
 
 _ZH_ROLE_RE = re.compile(
     r"(冠军|亚军|季军|导演|作者|编剧|主演|主教练|总统|总理|市长|议长|行政长官|首席执行官|"
@@ -220,12 +220,6 @@ def wrong_unit(question: str, clause: str) -> bool:
 _OPEN_HOURS_RE = re.compile(
     r"\b(?:opening|office|business|working|service|support|core)\s+hours\b|\bopen(?:ing)? times?\b"
     r"|营业时间|办公时间|开放时间|服务时间|几点(?:开门|关门|上班|下班)", re.IGNORECASE)
-# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点 (not a duration, a date or an amount).
-CLOCK_RE = re.compile(
-    r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
-    r"|\d{1,2}\s*点(?:半|\d{1,2}分?)?)",
-    re.IGNORECASE,
-)
 
 
 def hours_unstated(ask: str, texts: Sequence[str]) -> bool:

@@ -123,6 +123,12 @@ ROLE_RE = re.compile(
     r"|编辑者|审批人|前台|服务台"
     r"|(?-i:\bHR\b)|\bhuman resources\b|\b(?:finance|legal|payroll|facilities|procurement)"
     r" (?:department|team)\b", re.IGNORECASE)
+# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点 (not a duration, a date or an amount).
+CLOCK_RE = re.compile(
+    r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
+    r"|\d{1,2}\s*点(?:半|\d{1,2}分?)?)",
+    re.IGNORECASE,
+)
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
