@@ -72,6 +72,7 @@ from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
+    CLOCK_RE,
     light_parts,
     light_terms,
     unit_terms,
@@ -83,7 +84,7 @@ from kbqa.core.readers.extractive.roles import (
     beyond_role,
 )
 from kbqa.core.readers.extractive.scope import other_scope
-from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms, question_numbers
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.text.terms import stem
@@ -100,6 +101,11 @@ _STATED_YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)")  # "in 2
 # 10 欧元"). A name may not: in RGB the clause before a name is mostly another event's
 # (letting names lean, whole files: zh_refine +2 right but +10 unsupported answers).
 _LEANING_KINDS = frozenset(("quantity", "money", "number", "time", "version"))
+
+
+def clock_only(question: str) -> bool:
+    """Whether every value the question states is a time of day (``CLOCK_RE``)."""
+    return bool(CLOCK_RE.search(question)) and not question_numbers(CLOCK_RE.sub(" ", question))
 
 
 @lru_cache(maxsize=512)
@@ -265,6 +271,9 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     # The rule above a threshold the asker's own amount exceeds is bound to the question
     # by that amount ("单笔金额超过 5000 元的…" for "我有张 6000 块的报销单").
     found = found or any(meets_threshold(asker_amounts(question), c.text) for c in chosen)
+    # The asker's time of day ("a taxi home at 11pm") is checked against the source's
+    # times ("journeys between 22:00 and 06:00"), wherever in the sentence they stand.
+    found = found or (clock_only(question) and any(CLOCK_RE.search(c.text) for c in chosen))
     lead = chosen[0]
     if genre_ask(ask_clause(question)) and not any(classes(c.text) for c in chosen):
         return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is

@@ -31,7 +31,6 @@ from typing import Literal
 
 from kbqa.core.readers.extractive.own_names import blank_own_names
 from kbqa.core.readers.extractive.question import (
-    CLOCK_RE,
     ROLE_RE,
     AnswerKind,
     answer_kind,
@@ -228,11 +227,9 @@ def ask_kind(question: str) -> AskKind:
     # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
     # a night. Will I get it all back?") is checked against the source's: a quantity.
     # A bare amount ("一晚 650，能全报吗？") is the asker's own value as much.
-    # A how-to ask states no amount of its own: "How do I set up 2FA?" asks for steps; nor
-    # does a time of day ("a taxi home at 11pm"): when it happened, no amount to compare.
-    unclocked = CLOCK_RE.sub(" ", question)
-    own = question_numbers(unclocked) or _BARE_AMOUNT_RE.search(
-        unicodedata.normalize("NFKC", unclocked))
+    # A how-to ask states no amount of its own: "How do I set up 2FA?" asks for steps.
+    own = question_numbers(question) or _BARE_AMOUNT_RE.search(
+        unicodedata.normalize("NFKC", question))
     return "quantity" if kind == "other" and own and not asks_procedure(ask) else kind
 
 
