@@ -2,16 +2,19 @@
 
 A sentence holding a number does not answer every quantity ask: "How long until I can try
 again?" is not answered by "tries the delivery again up to 5 more times", nor "Can I pull
-all 2,000 items in one call?" by "retry after a 429 answer". Two rules:
+all 2,000 items in one call?" by "retry after a 429 answer". Three rules:
 
 - ``asks_duration``/``states_duration``: "how long", "how soon", 多久, 多长时间 ask for a
   duration, which only a number with a time unit states ("15 minutes", "30-day",
-  ``45 天内``, ``6 个月``); a year (``2024年``) is no duration.
+  ``45 天内``, ``1 个工作日``); a year (``2024年``) is no duration, nor a rate ("600
+  requests per minute").
 - ``asked_units``/``in_unit``: the units the asker counts in, from "how many <unit>" and
   from the asker's own values ("about 2,000 items", "8 days of holiday left"): when a
   candidate sentence states a number in one of them, a sentence whose numbers are in other
   units (a status code, a count of retries) does not state what is asked
   (``selection``'s ``Scorer.units``), so it no longer outranks it.
+- ``own_measure``/``pool_units``: a Chinese ask counting in a count word of its own
+  (``多少分``: points) that no sentence states a number in is not answered at all.
 """
 
 from __future__ import annotations
