@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from kbqa.core.types import Refusal
 from tests.acceptance.test_follow_ups import converse, shown
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
@@ -36,3 +37,13 @@ def test_the_reply_to_another_faq_question_is_not_added() -> None:
 def test_plain_questions_a_tester_was_refused_are_answered(
         user: str, question: str, expected: str) -> None:
     assert expected in shown(converse(user, [question]))
+
+
+def test_a_group_no_document_names_is_refused_for_what_it_may_borrow() -> None:
+    # "what about interns?" after the monitor rule for employees was given that rule, with
+    # nothing saying interns are not mentioned ("and for contractors?" after annual leave was
+    # already refused: a group no block names is asked of someone else's rule)
+    events = converse("interns", ["Can I borrow a monitor to work from home?",
+                                  "what about interns?"])
+    assert any(isinstance(ev, Refusal) for ev in events)
+    assert shown(events) == ""

@@ -107,8 +107,9 @@ def recipients(question: str) -> list[str]:
 
 
 _RECIPIENT_RE = re.compile(
-    r"\b(?:do|does|did|can|could|will|would|should)\s+(?:the\s+|our\s+|all\s+)?"
-    r"(?:[A-Za-z-]+\s+)?([A-Za-z-]+)\s+(?:get|receive|have|earn|accrue|qualify|be\s+entitled)\b",
+    r"\b(?:do|does|did|can|could|will|would|should|may)\s+(?:the\s+|our\s+|all\s+)?"
+    r"(?:[A-Za-z-]+\s+)?([A-Za-z-]+)\s+(?:get|receive|have|earn|accrue|qualify|be\s+entitled"
+    r"|borrow|take|use|claim|keep|buy|bring|expense|book)\b",
     re.IGNORECASE)
 
 
