@@ -23,6 +23,7 @@ from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_stop_en
 
 _ZH_NOUN_RE = re.compile(r"[\u4e00-\u9fff]{2,6}")
+_EN_WORD_RE = re.compile(r"[a-z]+")
 # What is left of "and what about sick leave?", "how about contractors?", "and for interns?"
 # once the connector is gone: a noun of one to three words.
 _EN_FRAGMENT_RE = re.compile(
@@ -30,9 +31,12 @@ _EN_FRAGMENT_RE = re.compile(
     re.IGNORECASE)
 
 
-def fragment_in(language: str, fragment: str) -> str | None:
+def fragment_in(language: str, fragment: str, topic: str = "") -> str | None:
     """``fragment`` (a follow-up, its connector allowed) said in ``language`` ("en" or
-    "zh") when it is a bare noun CC-CEDICT translates; None otherwise."""
+    "zh") when it is a bare noun CC-CEDICT translates into a sibling of ``topic``'s thing:
+    its head (last word; in Chinese its last character) is one ``topic`` has ("sick leave"
+    beside "annual leave", 病假 beside 年假), so it replaces that thing; None otherwise (上海
+    is no kind of leave, and its gloss "Shanghai municipality" is no place to put one)."""
     rest = strip_connector(fragment)[0]
     if language == "en" and detect_language(rest) == "zh":
         noun = TRAILING_PARTICLE_ZH_RE.sub("", core(rest))
@@ -41,7 +45,9 @@ def fragment_in(language: str, fragment: str) -> str | None:
         if noun[-1] in PERSON_HEADS_ZH:  # a group: 管理员 is "manager" first, not admins
             return None
         glosses = english_glosses(noun)
-        return f"and what about {' '.join(glosses[0])}?" if glosses else None
+        if not glosses or glosses[0][-1] not in _EN_WORD_RE.findall(topic.lower()):
+            return None
+        return f"and what about {' '.join(glosses[0])}?"
     if language == "zh" and detect_language(rest) == "en":
         found = _EN_FRAGMENT_RE.match(core(rest))
         phrase = found.group(1).lower() if found else ""
@@ -50,6 +56,6 @@ def fragment_in(language: str, fragment: str) -> str | None:
             return None  # "how long?", "and if it is late?": no noun to translate
         if is_person_en(phrase):
             return None  # a group: the topic's group words are dropped instead
-        words = chinese_words(phrase)
+        words = [w for w in chinese_words(phrase) if w[-1] in topic]
         return f"那{words[0]}呢？" if words else None
     return None

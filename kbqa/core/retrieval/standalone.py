@@ -145,7 +145,7 @@ def _combine_across(rest: str, topic: str) -> str:
     focus is replaced as in one language); otherwise the topic's content words follow in
     their own language; the index holds both languages, and the answer language follows
     the question."""
-    translated = fragment_in(detect_language(topic), rest)
+    translated = fragment_in(detect_language(topic), rest, topic)
     if translated:
         return _rewrite_one(translated, topic)
     body = core(rest)

@@ -142,6 +142,8 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("那病假呢？", LEAVE_ZH, "全职员工每年有多少天病假？"),
         ("那病假呢？", LEAVE_EN, "How many days of sick leave do full-time employees get?"),
         ("and what about sick leave?", LEAVE_ZH, "全职员工每年有多少天病假？"),
+        # ...only into a sibling of the topic's thing: 上海 is no kind of leave
+        ("那上海呢？", LEAVE_EN, "上海 (days)?"),
         ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
          "历史版本能保留多久？"),
         ("And for the Chengdu folks going to Shanghai?",
