@@ -45,7 +45,7 @@ from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.quantities import Quantity, extract_quantities
-from kbqa.core.text.terms import jieba_words, term_set, terms
+from kbqa.core.text.terms import jieba_frequency, jieba_words, term_set, terms
 
 #: A source sentence as ``source_text.SourceText`` holds it: normalised text, terms, quantities.
 SentenceFacts = tuple[str, frozenset[str], tuple[Quantity, ...]]
@@ -114,12 +114,19 @@ def binding_issue(quantity: Quantity, named: frozenset[str],
     return f"“{', '.join(sorted(mine))}”" if mine else "the general case"
 
 
+# A count word after a number ends its phrase: jieba glues it to the next word otherwise
+# ("15 天年假" -> 天年/假, read as another kind of leave than 年假), so a comma is set after
+# it before cutting.
+_COUNT_END_RE = re.compile(
+    r"((?:\d|[一二两三四五六七八九十几]|多少)\s*[天年月周次个元块人台张份岁倍日])(?=[\u4e00-\u9fff])")
+
+
 def _words(text: str, cjk: bool | None = None) -> list[str]:
     """Words of normalised ``text`` in order: Latin words (hyphenated ones whole) and jieba
     words, stop words included (they break a modifier from its head: "each claim").
     ``cjk`` (default: whether ``text`` holds an ideograph) says whether jieba cuts it."""
     cjk = has_cjk(text) if cjk is None else cjk
-    raw = jieba_words(text) if cjk else _WORD_RE.findall(text)
+    raw = jieba_words(_COUNT_END_RE.sub(r"\1，", text)) if cjk else _WORD_RE.findall(text)
     out: list[str] = []
     for w in raw:
         out.extend(_WORD_RE.findall(w) if w.isascii() else [w.strip()])
@@ -280,8 +287,8 @@ def _part_kinds(part: str, cjk: bool) -> frozenset[tuple[frozenset[str], str]]:
 class AskedGroups:
     """What ``other_group`` reads of a question, read once per question (``asked_groups``):
     its normalised ``text``, its ``terms``, its ``groups`` in order and, for a Chinese
-    question, its two-character common nouns (``nouns``, jieba tag n: tagged on first use,
-    as most answers never need them)."""
+    question, its two-character common nouns (``nouns``, jieba tag n, in jieba's dictionary:
+    tagged on first use, as most answers never need them)."""
 
     text: str
     terms: frozenset[str]
@@ -293,8 +300,11 @@ class AskedGroups:
             return ()
         import jieba.posseg
 
+        # ...that jieba's dictionary holds: a word it lacks is its HMM's guess from the
+        # characters around it (能报 of 能报多少), no noun of the question
+        known = jieba_frequency()
         return tuple(w for w in (p.word for p in jieba.posseg.cut(self.text) if p.flag == "n")
-                     if len(w) == 2 and has_cjk(w))
+                     if len(w) == 2 and has_cjk(w) and known.get(w))
 
 
 def asked_groups(asked: str) -> AskedGroups:

@@ -221,3 +221,33 @@ def test_an_asker_in_their_own_words_still_meets_the_disagreement() -> None:
     question = ("a client on the phone asking how big a single photo can be when uploading "
                 "to the gallery — what's the actual limit?")
     assert values(blocks, question) == [("20 MB", "12 MB")]
+
+
+# A Chinese-speaking tester's uploads: values the gate had set aside as another subject's
+LEAVE_POLICY = ("全职员工每个自然年享有 18 天带薪年假。", "年假与病假制度")
+LEAVE_FAQ = ("问：年假有多少天？\n答：全职员工每年有 8 天年假。", "办公室常见问题")
+MEALS_A = ("- **出差餐费**：出差期间个人餐费每天最多报销 120 元。\n"
+           "- **住宿**：每晚不超过 600 元。\n- **打车**：加班到 22:00 以后打车能报销。")
+MEALS_B = "团建期间的餐费计入团建预算。员工因公出差期间的个人餐费每天最多报销 180 元。"
+
+
+def test_a_count_word_glued_to_the_next_word_is_no_other_kind_of_leave() -> None:
+    # jieba cuts "8 天年假" as 天年/假, which read as another kind of leave than 年假
+    blocks = [block(1, "faq", LEAVE_FAQ[0], title=LEAVE_FAQ[1], authority="faq"),
+              block(2, "policy", LEAVE_POLICY[0], title=LEAVE_POLICY[1])]
+    assert values(blocks, "全职员工年假有多少天？") == [("8 天", "18 天")]
+
+
+def test_a_word_jieba_only_guessed_is_no_noun_of_the_question() -> None:
+    # 能报 of 能报多少 (jieba's HMM guess, tagged n) met 多报 of 最多报销 as a "sibling"
+    blocks = [block(1, "tb", MEALS_B, title="团建管理办法", updated="2026-06-01"),
+              block(2, "exp", MEALS_A, title="费用报销制度")]
+    assert values(blocks, "出差餐费每天能报多少？") == [("180 元", "120 元")]
+
+
+def test_a_rate_per_another_period_is_not_what_was_asked() -> None:
+    plain = MEALS_A.rsplit("\n", 1)[0]  # no 能报销: the meal values stand on their own
+    blocks = [block(1, "tb", MEALS_B, title="团建管理办法", updated="2026-06-01"),
+              block(2, "exp", plain, title="费用报销制度")]
+    assert values(blocks, "出差餐费每天能报多少？") == [("180 元", "120 元")]
+    assert values(blocks, "出差住酒店每晚能报多少？") == []

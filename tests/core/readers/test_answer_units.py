@@ -267,3 +267,13 @@ async def test_a_working_day_answers_how_long() -> None:
                    title="行政服务说明", section="报修", language="zh"),
     )
     assert "2 个工作日" in await _answer("工位的台灯坏了，报修之后一般多久会有人来？", blocks)
+
+
+async def test_a_rate_per_another_period_is_no_extra() -> None:
+    blocks = (
+        make_block(1, "- **住宿**：酒店一线城市每晚不超过 650 元，其他城市每晚不超过 450 元。\n"
+                      "- **出差餐费**：出差期间个人餐费每天最多报销 120 元。",
+                   title="差旅报销规定", section="差旅费用", language="zh"),
+    )
+    answer = await _answer("出差住酒店每晚能报销多少？", blocks)
+    assert "450 元" in answer and "120 元" not in answer

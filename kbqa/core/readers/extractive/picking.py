@@ -14,7 +14,7 @@ from kbqa.core.readers.extractive.scoring import Scorer
 from kbqa.core.readers.extractive.senses import same_ask
 from kbqa.core.readers.extractive.text import Candidate, candidates
 from kbqa.core.readers.extractive.thresholds import threshold_first
-from kbqa.core.readers.extractive.units import rate_first
+from kbqa.core.readers.extractive.units import other_rate, rate_first
 from kbqa.core.types import Block
 
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
@@ -68,6 +68,8 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
             continue
         if _REPLY_RE.match(cand.text):
             continue  # "可以，年假最小申请单位为半天。" replies to its own FAQ question
+        if other_rate(scorer.question, cand.text, scorer.kind):
+            continue  # a meal allowance per day beside the hotel limit per night
         same = cand.n == best.n or bool(subject & cand.terms)
         same_doc = (docs or {}).get(cand.n) == (docs or {}).get(best.n)
         if same and specific & cand.terms and adds(cand, [*chosen, *extras]) and (
