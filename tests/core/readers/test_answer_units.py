@@ -277,3 +277,10 @@ async def test_a_rate_per_another_period_is_no_extra() -> None:
     )
     answer = await _answer("出差住酒店每晚能报销多少？", blocks)
     assert "450 元" in answer and "120 元" not in answer
+
+
+async def test_an_faqs_answer_label_is_not_quoted() -> None:
+    blocks = (make_block(1, "问：调休有多少天？\n答：全职员工每年有 6 天调休。",
+                         title="办公室常见问题", language="zh"),)
+    answer = await _answer("全职员工调休有多少天？", blocks)
+    assert answer.startswith("全职员工每年有 6 天调休")

@@ -73,3 +73,18 @@ async def test_a_qualifier_the_blocks_never_use_on_their_noun_is_missing() -> No
     answer = await extractive_answer("What's the wifi password for visitors?", BADGES)
     assert "reception" not in answer and "14 characters" not in answer
 
+
+
+async def test_a_mood_particle_changes_nothing_and_a_day_of_the_month_is_a_date() -> None:
+    blocks = (
+        make_block(1, "财务部审核报销单。报销款随下一个月的工资一并发放。",
+                   title="报销制度", section="付款", language="zh"),
+        make_block(2, "人事档案在员工离职后保存 5 年，以满足审计要求。访问记录写入审计日志。",
+                   title="档案制度", section="保存", language="zh"),
+    )
+    # 几号 asks a day of the month: "with next month's salary" names none
+    assert "工资一并发放" not in await extractive_answer("工资几号发呀", blocks)
+    # 嘛 is the asker's mood: the question reads as without it (5 年 is the files', not the
+    # audit log's)
+    assert await extractive_answer("审计日志保存多久嘛", blocks) == await extractive_answer(
+        "审计日志保存多久", blocks)

@@ -378,3 +378,14 @@ def significant(term: str) -> bool:
     if not term.isascii() or not term.isalpha() or len(term) >= 4:
         return True
     return len(term) == 3 and not is_question_word(term) and mostly_noun(term)
+
+
+# Sentence-final particles that carry the asker's mood, not the question (Li & Thompson
+# 1981, ch. 7): 保存多久嘛, 能报吗呀. 吗 (a yes/no question) and 呢 (a follow-up's "and …?")
+# say what is asked and stay.
+_MOOD_PARTICLES_RE = re.compile(r"[嘛呀啊吧哦啦呐]+(?=[？?！!。～~\s]*$)")
+
+
+def without_mood_particles(question: str) -> str:
+    """``question`` without its closing mood particles (``_MOOD_PARTICLES_RE``)."""
+    return _MOOD_PARTICLES_RE.sub("", question)

@@ -66,6 +66,7 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     qualifiers,
     unit_terms,
+    without_mood_particles,
 )
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.scoring import (
@@ -115,6 +116,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
     question narrowed to a group of people that no chosen block but another block mentions
     is declined (``narrowing``)."""
+    question = without_mood_particles(question)
     chosen = _select(question, blocks)
     if chosen.declined:
         return chosen

@@ -112,11 +112,16 @@ def _wide(char: str) -> bool:
 
 
 def clean(sentence: str) -> str:
-    """A source sentence fit to show: no bullet, emphasis or stray markers; "" for headings."""
+    """A source sentence fit to show: no bullet, emphasis, stray markers or an FAQ's answer
+    label ("答：", "A:"); "" for headings."""
     if sentence.lstrip().startswith(("#", "|")):
         return ""
     text = MARKER_RE.sub("", _BULLET_RE.sub("", sentence))
-    return _EMPHASIS_RE.sub("", text).strip()
+    return _ANSWER_LABEL_RE.sub("", _EMPHASIS_RE.sub("", text).strip())
+
+
+# The label an FAQ writes before its answer: "答：全职员工每年有 15 天年假。", "A: Yes, …".
+_ANSWER_LABEL_RE = re.compile(r"^(?:答|回答|A|Answer)\s*[:：]\s*(?=\S)")
 
 
 def sentence_words(text: str) -> float:
