@@ -108,7 +108,8 @@ def source_html(source: Mapping[str, Any]) -> str:
     authority = source.get("authority", "")
     link = f' hx-get="{url}" {CITATION_LINK}' if url else ""
     extra = ""
-    if source.get("section"):
+    # a section that only repeats the title (a text file's first line) is not said twice
+    if source.get("section") and source["section"].strip() != source.get("title", "").strip():
         extra += f' · <span class="source-section">{esc(source["section"])}</span>'
     if source.get("updated"):
         updated = _("updated %(date)s") % {"date": esc(source["updated"])}  # as blocktranslate

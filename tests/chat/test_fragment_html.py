@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 
 from chat import fragment_html
-from chat.rendering import fragment
+from chat.rendering import chip, fragment
 
 CHIP = {"n": 2, "block": 1, "chunk_id": "doc-1#c01", "title": 'Travel "policy" & <b>',
         "updated": "2026-01-02", "url": "/chunks/doc-1%23c01/?claim=a&sig=x"}
@@ -146,3 +146,23 @@ def test_a_chinese_answers_copied_sources_heading_is_chinese_with_its_own_colon(
         en = fragment_html.footer_html(key="t1", status="answered", trace_id="t9", copyable=True)
     assert 'data-sources-label="来源："' in zh
     assert 'data-sources-label="Sources:"' in en
+
+
+def test_a_chinese_conflict_cards_source_lines_use_chinese_commas() -> None:
+    side = SimpleNamespace(chip=chip(1, None), preferred=False, chunk_id="d#c01",
+                           value_text="150 元", title="费用报销制度", updated="2025-01-06",
+                           authority="manual")
+    refusal = SimpleNamespace(reason="conflict", message="…", documents=(),
+                              conflict=SimpleNamespace(sides=(side,)))
+    with translation.override("zh-hans"):
+        html = fragment("refusal", key="t1", refusal=refusal, oob="")
+    assert "费用报销制度</cite>，<span" in html and "</span>，<span" in html
+    with translation.override("en"):
+        html = fragment("refusal", key="t1", refusal=refusal, oob="")
+    assert "费用报销制度</cite>, <span" in html
+
+
+def test_a_section_that_repeats_the_title_is_not_shown_twice() -> None:
+    title = "办公室常见问题"
+    html = fragment_html.source_html({"n": 1, "title": title, "section": title, "url": ""})
+    assert html.count("办公室常见问题") == 1
