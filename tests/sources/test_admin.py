@@ -462,7 +462,7 @@ def test_chinese_admin_reads_upload_outcomes_in_chinese(admin_client: Client) ->
             UPLOAD_URL, {"files": files}, follow=True, HTTP_ACCEPT_LANGUAGE="zh-hans"
         )
     shown = messages_of(response)
-    assert "faq.txt：已添加 faq（1 个片段，新增 1 个，替换 0 个）" in shown
+    assert "faq.txt：已添加 faq（1 个段落，新增 1 个，替换 0 个）" in shown
     assert any(m.startswith("photo.txt：内容是 PNG 文件") for m in shown), shown
     assert any(m.startswith("travel-copy.md：未添加；doc-010“Travel”") for m in shown), shown
     assert not [m for m in shown if "not added" in m or "the content is" in m]
