@@ -5,10 +5,12 @@ that question's language so its focus can replace the earlier one.
 rewrite replaces the topic's focus with the follow-up's noun only within one language,
 so it searched "病假 (days)" and the reader, holding "days" to the Chinese blocks, declined.
 A bare noun of the fragment that CC-CEDICT translates (``kbqa.core.text.bilingual``: its
-first gloss, or the most frequent Chinese word glossed with the English phrase) is asked
-in the topic's language instead: "and what about sick leave?", ``那病假呢？``. A noun with
-no entry, and a group of people (管理员 is first "manager"; the rewrite drops the topic's
-group words for a new group instead), leave the fragment as it was.
+first gloss, or the most frequent Chinese word glossed with the English phrase) into a
+sibling of the topic's thing (the same head: "sick leave" beside "annual leave") is asked
+in the topic's language instead: "and what about sick leave?", ``那病假呢？``. Any other
+noun (上海 after a leave question), and a group of people (管理员 is first "manager"; the
+rewrite drops the topic's group words for a new group instead), leave the fragment as it
+was.
 """
 
 from __future__ import annotations
