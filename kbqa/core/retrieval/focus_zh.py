@@ -267,6 +267,9 @@ def combine_zh(rest: str, topic: str) -> str:
     parallel = parallel_zh(noun, topic)
     if parallel:
         return parallel
+    place = _new_place_zh(noun, topic) if body.endswith("呢") else ""
+    if place:  # "那成都呢？" after a question naming no place: where, not what
+        return f"{place}，{core(topic)}？"
     focus = first_noun_phrase_zh(topic)
     pronoun = next((p for p in PRONOUNS_ZH if p in body), None)
     if focus and pronoun:  # "那它能恢复吗？": the pronoun stands for the topic's subject
@@ -282,6 +285,20 @@ def combine_zh(rest: str, topic: str) -> str:
     if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
         return f"{subject}{body}？"
     return with_topic(body, topic_words(topic, body), zh=True)
+
+
+def _new_place_zh(noun: str, topic: str) -> str:
+    """``noun`` as where the topic's question is asked (``在成都``, ``去成都`` as written) when
+    it is a place name (jieba tag ns, after a leading 去/在/到) and ``topic`` names none,
+    so no place of the topic's can be replaced (``parallel_zh``); "" otherwise."""
+    import jieba.posseg
+
+    verb = noun[0] if noun[:1] in ("去", "在", "到") else ""
+    name = noun[len(verb):]
+    tags = [p.flag for p in jieba.posseg.cut(name)]
+    if not name or tags != ["ns"] or any(p.flag == "ns" for p in jieba.posseg.cut(topic)):
+        return ""
+    return f"{verb or '在'}{name}"
 
 
 # Where a Chinese question's subject ends: the copula, modal verbs and question words.

@@ -96,6 +96,7 @@ RATE_EN = (Turn("user", "What is the rate limit of the open API?"),)
 RATE_ZH = (Turn("user", "开放 API 的速率限制是多少？"),)
 LEAVE_EN = (Turn("user", "How many days of paid annual leave do full-time employees get?"),)
 LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
+HOTEL_ZH = (Turn("user", "出差住酒店每晚能报销多少？"),)
 
 
 @pytest.mark.parametrize(
@@ -144,6 +145,10 @@ LEAVE_ZH = (Turn("user", "全职员工每年有多少天年假？"),)
         ("and what about sick leave?", LEAVE_ZH, "全职员工每年有多少天病假？"),
         # ...only into a sibling of the topic's thing: 上海 is no kind of leave
         ("那上海呢？", LEAVE_EN, "上海 (days)?"),
+        # a place after a question naming none is where it is asked, not a new thing: the
+        # hotel stays ("出差住成都每晚能报销多少？" before)
+        ("那成都呢？", HOTEL_ZH, "在成都，出差住酒店每晚能报销多少？"),
+        ("那去成都呢？", HOTEL_ZH, "去成都，出差住酒店每晚能报销多少？"),
         ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
          "历史版本能保留多久？"),
         ("And for the Chengdu folks going to Shanghai?",
