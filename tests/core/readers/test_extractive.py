@@ -16,8 +16,9 @@ from kbqa.core.grounding.citations import Verifier, parse_claim, parse_json_draf
 from kbqa.core.providers.base import ProviderCall
 from kbqa.core.readers.extractive.expand import expand, is_question, spell_numbers
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
-from kbqa.core.readers.extractive.text import fold, is_fragment, table_sentences, unwrap
+from kbqa.core.readers.extractive.text import is_fragment, table_sentences, unwrap
 from kbqa.core.text.sentences import split_sentences
+from kbqa.core.text.terms import fold
 from kbqa.core.types import Block
 from tests.fakes import make_block
 

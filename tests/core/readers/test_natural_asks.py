@@ -12,8 +12,7 @@ from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.identifiers import own_values
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, question_terms, unit_terms
-from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import fold, stem
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
 

@@ -39,9 +39,9 @@ from kbqa.core.readers.extractive.question_verbs import (
     phrasal_verbs,
     verbs_after,
 )
-from kbqa.core.readers.extractive.text import Candidate, fold, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, question_numbers
 from kbqa.core.text.spelling import misspelt
-from kbqa.core.text.terms import is_question_word, is_stop_en, jieba_frequency, stem
+from kbqa.core.text.terms import fold, is_question_word, is_stop_en, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
     known_word,
     modifier_phrases,

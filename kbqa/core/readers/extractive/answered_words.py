@@ -25,10 +25,10 @@ from kbqa.core.grounding.citations import Verifier, parse_claim
 from kbqa.core.readers.extractive.absent import nameable
 from kbqa.core.readers.extractive.focus import is_yes_no, names
 from kbqa.core.readers.extractive.question import asking_words, function_words, tagged
-from kbqa.core.readers.extractive.text import fold, gap_sentence, surfaces
+from kbqa.core.readers.extractive.text import gap_sentence, surfaces
 from kbqa.core.retrieval.ellipsis import REMAINDER_RE
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import fold, stem
 from kbqa.core.text.thesaurus import morphy, related
 from kbqa.core.types import Block
 

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.question import tagged
-from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.text.sentences import split_sentences
-from kbqa.core.text.terms import stem, terms
+from kbqa.core.text.terms import fold, stem, terms
 from kbqa.core.types import Block
 
 # "Employees of the Chengdu office follow the Chinese policy … instead."

@@ -84,10 +84,10 @@ from kbqa.core.readers.extractive.roles import (
     beyond_role,
 )
 from kbqa.core.readers.extractive.scope import other_scope
-from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, folded_terms, question_numbers
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import fold, stem
 from kbqa.core.types import Block
 
 # Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, and a

@@ -19,14 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kbqa.core.readers.extractive.question import question_terms
-from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.bilingual import (
     available,
     base_forms,
     chinese_of_term,
     composed_english_terms,
 )
-from kbqa.core.text.terms import terms
+from kbqa.core.text.terms import fold, terms
 
 MAX_TRANSLATIONS = 3  # block words per question word, as many as WordNet synonyms
 

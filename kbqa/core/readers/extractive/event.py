@@ -22,9 +22,8 @@ import unicodedata
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import names
-from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.bounds import bound_of
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import fold, stem
 
 # An entity with its number: "season 3", "Splatoon 2", "速度与激情10", "MIX2", "神舟十六号",
 # "第六任", "十三届五次". The number tells the edition apart.

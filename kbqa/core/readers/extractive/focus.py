@@ -38,10 +38,10 @@ from kbqa.core.readers.extractive.question import (
     states,
     tagged,
 )
-from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
 from kbqa.core.text.procedures import asks_procedure
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import fold, is_question_word, stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
 _SENTENCE_ENDS = (".", "?", "!", "。", "？", "！")

@@ -18,18 +18,12 @@ from dataclasses import replace
 from kbqa.core.readers.extractive.focus import names
 from kbqa.core.readers.extractive.narrowing import groups_named, names_people
 from kbqa.core.readers.extractive.question import NOUN_TAGS, light_terms, question_terms, tagged
-from kbqa.core.readers.extractive.text import (
-    Candidate,
-    Selection,
-    fold,
-    folded_terms,
-    question_numbers,
-)
+from kbqa.core.readers.extractive.text import Candidate, Selection, folded_terms, question_numbers
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bilingual import composed_english_terms, english_terms
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import fold, is_question_word, stem
 from kbqa.core.types import Block, Turn
 
 _DECLINED = Selection((), (), True)

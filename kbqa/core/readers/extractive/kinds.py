@@ -17,9 +17,8 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import light_terms, tagged
-from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text.normalise import CJK_CHARS
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import fold, is_question_word, stem
 from kbqa.core.text.thesaurus import morphy, only_modifier
 
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")

@@ -25,9 +25,9 @@ from functools import lru_cache
 from typing import TypeVar
 
 from kbqa.core.readers.extractive.question import tagged
-from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem
+from kbqa.core.text.terms import acronym_starts, fold, is_question_word, is_stop_en, stem
 
 T = TypeVar("T")
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")

@@ -25,12 +25,11 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
-from kbqa.core.readers.extractive.text import fold
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.terms import is_question_word, jieba_words, stem, terms
+from kbqa.core.text.terms import fold, is_question_word, jieba_words, stem, terms
 from kbqa.core.text.thesaurus import morphy, verb_bases
 from kbqa.core.types import Block
 

@@ -18,8 +18,7 @@ from __future__ import annotations
 import re
 
 from kbqa.core.readers.extractive.question import question_terms, tagged
-from kbqa.core.readers.extractive.text import fold
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import fold, is_question_word, stem
 
 # jieba's name tags (as ``focus.names`` reads them, but "eng": a Latin word is handled as
 # English below).

@@ -31,9 +31,9 @@ from typing import TypeVar
 from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
-from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import a_not_a_pieces, is_question_word, stem
+from kbqa.core.text.terms import a_not_a_pieces, fold, is_question_word, stem
 
 T = TypeVar("T")
 

@@ -23,11 +23,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from kbqa.core.readers.extractive.text import fold, question_numbers
+from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.text.terms import (
     A_NOT_A_RE,
     a_not_a_pieces,
     acronym_starts,
+    fold,
     is_question_word,
     is_stop_en,
     stem,

@@ -8,9 +8,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from kbqa.core.readers.extractive.text import fold
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import is_question_word, stem, terms
+from kbqa.core.text.terms import fold, is_question_word, stem, terms
 
 # English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
 # fetch", "can I keep reusing", "will it go") is a verb; so is a stop-list word

@@ -95,19 +95,14 @@ from kbqa.core.readers.extractive.synonyms import (
     only_expanded,
     synonym_groups,
 )
-from kbqa.core.readers.extractive.text import (
-    Candidate,
-    Selection,
-    candidates,
-    fold,
-    list_items,
-)
+from kbqa.core.readers.extractive.text import Candidate, Selection, candidates, list_items
 from kbqa.core.readers.extractive.thresholds import (
     asker_amounts,
     with_beyond,
 )
 from kbqa.core.readers.extractive.units import asker_measures, pool_units
 from kbqa.core.text.procedures import asked_action
+from kbqa.core.text.terms import fold
 from kbqa.core.types import Block
 
 _DIGIT_RE = re.compile(r"\d")

@@ -43,9 +43,9 @@ from functools import lru_cache
 from kbqa.core.readers.extractive.focus import AskKind, ask_kind, is_yes_no, new_answer
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, phrases, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
-from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en, stem, terms
+from kbqa.core.text.terms import acronym_starts, fold, is_question_word, is_stop_en, stem, terms
 from kbqa.core.types import Block
 
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")

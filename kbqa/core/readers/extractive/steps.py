@@ -29,7 +29,7 @@ from kbqa.core.readers.extractive.question import (
     unit_terms,
 )
 from kbqa.core.readers.extractive.question_verbs import english_verbs
-from kbqa.core.readers.extractive.text import Candidate, fold, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text.procedures import (
     PROCEDURE_NOUNS,
     acting_role,
@@ -39,7 +39,7 @@ from kbqa.core.text.procedures import (
     opening_verbs,
     procedural_heading,
 )
-from kbqa.core.text.terms import is_question_word, stem
+from kbqa.core.text.terms import fold, is_question_word, stem
 from kbqa.core.types import Block
 
 

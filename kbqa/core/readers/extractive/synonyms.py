@@ -29,12 +29,12 @@ from kbqa.core.readers.extractive.acronyms import with_bridges
 from kbqa.core.readers.extractive.expand import expand, with_bigrams
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.question_verbs import own_acts
-from kbqa.core.readers.extractive.text import Candidate, fold
+from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
 from kbqa.core.text import thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
-from kbqa.core.text.terms import is_question_word, terms
+from kbqa.core.text.terms import fold, is_question_word, terms
 
 MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' first
 MIN_SOURCES = 2  # question words a sentence must meet through synonyms when it shares none

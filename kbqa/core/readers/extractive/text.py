@@ -24,16 +24,7 @@ from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
-from kbqa.core.text.terms import (
-    acronym_starts,
-    is_stop_en,
-    stem,
-    terms,
-    without_parts,
-)
-from kbqa.core.text.terms import (
-    fold as fold,  # the readers' modules import it from here
-)
+from kbqa.core.text.terms import acronym_starts, fold, is_stop_en, stem, terms, without_parts
 from kbqa.core.types import Block, Language
 
 _LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")

@@ -27,9 +27,9 @@ from typing import TypeVar
 
 from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.question import unit_terms
-from kbqa.core.readers.extractive.text import Candidate, fold, number_terms, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, number_terms, question_numbers
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import stem
+from kbqa.core.text.terms import fold, stem
 
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
 _EN_TIME_UNITS = r"(?:seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?)"
