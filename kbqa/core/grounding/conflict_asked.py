@@ -18,7 +18,7 @@ from kbqa.core.grounding.conflict_focus import (
 )
 from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bounds import BOUND_TERMS
-from kbqa.core.text.quantities import extract_quantities
+from kbqa.core.text.quantities import extract_quantities, per_names
 from kbqa.core.text.terms import pos_tags, term_set
 from kbqa.core.text.thesaurus import mostly_modifier
 from kbqa.core.types import Block
@@ -71,8 +71,8 @@ class Asked:
             return False  # it asks another measure ("file name length") than these values'
         if self.measured and not any(_names(self.measured, _named_by(m)) for m in (a, b)):
             return False  # "page size" is not what two upload sizes are of
-        rate = a.quantity.unit.partition("/")[2]
-        if self.per and rate and rate not in self.per:
+        rates = frozenset(a.quantity.unit.split("/")[1:])
+        if self.per and rates and not rates & self.per:
             return False  # a meal allowance per day is not what "每晚能报多少" asks
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
@@ -101,23 +101,7 @@ def asked_of(
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
                  measured_things(question), bool(_AMOUNT_RE.search(question)),
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
-                 asked_per(question))
-
-
-_PER_EN_RE = re.compile(r"\b(?:per|a|an|each|every)\s+(night|day|month|year|person|head|user)s?\b",
-                        re.IGNORECASE)
-_PER_ZH_RE = re.compile(r"每(?:一)?(晚|夜|天|日|月|个月|年|人|位)|(人)均")
-_PERIOD = {"night": "night", "day": "day", "month": "month", "year": "year",
-           "person": "person", "head": "person", "user": "person", "晚": "night",
-           "夜": "night", "天": "day", "日": "day", "月": "month", "个月": "month",
-           "年": "year", "人": "person", "位": "person"}
-
-
-def asked_per(question: str) -> frozenset[str]:
-    """The periods or units ``question`` asks a rate per (``Asked.per``); empty for none."""
-    found = [w.lower() for w in _PER_EN_RE.findall(question)]
-    found += [w for pair in _PER_ZH_RE.findall(question) for w in pair if w]
-    return frozenset(_PERIOD[w] for w in found if w in _PERIOD)
+                 per_names(question))
 
 
 # An English noun right before a measure word: what the measure is of ("page size", "batch

@@ -112,6 +112,10 @@ _PER_WHAT = (
 _PER_AFTER = [(re.compile(rf"\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每)\s*{words}"
                           rf"(?![a-z])", re.IGNORECASE), name, factor)
               for words, name, factor in _PER_WHAT]
+# What a question asks a rate per ("the hotel limit per night", 每晚, 人均), in the same names
+_PER_ASKED = [(re.compile(rf"(?:\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每)\s*(?:个|一)?\s*"
+                          rf"{words}(?![a-z])", re.IGNORECASE), name)
+              for words, name, _factor in _PER_WHAT]
 # "每晚不超过 700 元", "每天最多报销 150 元": a bound's words may stand between (``gap``)
 _PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}(?P<gap>[^\d\s。；;，,：:、每]{{0,6}})\s*$"),
                 name, factor)
@@ -269,3 +273,12 @@ def chinese_number(token: str) -> float | None:
             digit = None
     total += digit or 0
     return float(total) if total or token == "零" else None
+
+
+def per_names(text: str) -> frozenset[str]:
+    """What ``text`` asks a rate per, named as a rate quantity's unit names it after "/"
+    (``_PER_WHAT``: "per night" and 每晚 are ``night``, 每年 ``month`` as yearly prices
+    are, 人均 ``person``); empty for none."""
+    folded = fold(text)
+    found = {name for pattern, name in _PER_ASKED if pattern.search(folded)}
+    return frozenset(found | ({"person"} if "人均" in folded else set()))
