@@ -200,6 +200,7 @@ _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s
 _UNDOUBLE = frozenset("bdgkmnprt")  # "submitting" -> "submitt" -> "submit"; "install" stays
 
 
+@lru_cache(maxsize=65_536)  # the reader and the conflict gate fold the same words per answer
 def fold(term: str) -> str:
     """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
 
