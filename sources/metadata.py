@@ -7,11 +7,10 @@ values written as a list a person reads.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from pathlib import PurePath
 
 from django.utils.text import slugify
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_noop
 
 from kbqa.core.errors import IngestError
 from kbqa.core.text.normalise import detect_language, sha256
@@ -27,14 +26,6 @@ def checked_meta(name: str, meta: dict[str, str], text: str
     every bad value at once (a file with a bad date and a bad authority was refused for the
     date, and for the authority only on the next upload)."""
     problems: list[IngestError] = []
-
-    def checked(check: Callable[[], str | None]) -> str | None:
-        try:
-            return check()
-        except IngestError as exc:
-            problems.append(exc)
-            return None
-
     doc_id = meta.get("doc_id") or derive_doc_id(name)
     if not _DOC_ID_RE.match(doc_id):
         problems.append(IngestError(
@@ -45,22 +36,26 @@ def checked_meta(name: str, meta: dict[str, str], text: str
         problems.append(IngestError(
             gettext_noop("%(name)s: unknown authority %(value)s; use %(allowed)s"),
             name=name, value=repr(authority[:40]), allowed=", ".join(Authority.values)))
-    language = checked(lambda: _language(name, meta.get("language", "") or detect_language(text)))
-    updated = checked(lambda: iso_date(meta["updated"], name=name) if meta.get("updated") else None)
+    language = _language(meta.get("language", "") or detect_language(text))
+    if not language:
+        problems.append(IngestError(
+            gettext_noop("%(name)s: unsupported language %(value)s; use en or zh"),
+            name=name, value=repr(meta.get("language", "")[:20])))
+    updated = None
+    try:
+        updated = iso_date(meta["updated"], name=name) if meta.get("updated") else None
+    except IngestError as exc:
+        problems.append(exc)
     if problems:
         raise IngestError.of_all(problems)
-    return doc_id, authority, language or "", updated
+    return doc_id, authority, language, updated
 
 
-def _language(name: str, value: str) -> str:
+def _language(value: str) -> str:
+    """The language code ``value`` names ("zh-CN" is zh), "" for none kbqa knows."""
     code = value.strip().lower()
-    for lang in Language.values:
-        if code == lang or code.startswith(lang + "-") or code.startswith(lang + "_"):
-            return str(lang)
-    raise IngestError(
-        gettext("%(name)s: unsupported language %(value)s; use en or zh")
-        % {"name": name, "value": repr(value[:20])}
-    )
+    return next((str(lang) for lang in Language.values
+                 if code == lang or code.startswith((lang + "-", lang + "_"))), "")
 
 
 def derive_doc_id(name: str) -> str:
