@@ -43,6 +43,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
 from dataclasses import dataclass
@@ -147,8 +148,7 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     except TurnRejected as exc:
         raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
     # The id as the Kbqa-Conversation header gives it back ("65") is the same id.
-    if isinstance(conversation, str) and conversation.strip().isascii() and (
-            conversation.strip().isdigit()):
+    if isinstance(conversation, str) and re.fullmatch(r"\s*[0-9]+\s*", conversation):
         conversation = int(conversation)
     if conversation is not None and (
         isinstance(conversation, bool) or not isinstance(conversation, int)
