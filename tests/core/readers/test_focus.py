@@ -314,3 +314,20 @@ def test_a_time_relative_to_the_calendar_answers_when_but_not_which_day(
     question: str, sentence: str, expected: bool
 ) -> None:
     assert new_answer("time", sentence, question) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "stated"),
+    [
+        # the asker's own 一天 is no answer to how much a day may be claimed
+        ("出差住宿一天能报多少？", "周会纪要在一天之内发到群里。", False),
+        ("出差住宿一天能报多少？", "出差住宿每天最多报销 400 元。", True),
+        ("培训两周要交多少费用？", "培训为期两周，在总部进行。", False),
+        # a numeral inside a longer one is not the asker's ("十一天" is not "一天")
+        ("一天有多少节课？", "这门课程共十一天。", True),
+    ],
+)
+def test_a_chinese_numeral_of_the_question_is_the_asker_s_own_span(
+    question: str, text: str, stated: bool
+) -> None:
+    assert new_answer("quantity", text, question) is stated

@@ -57,6 +57,11 @@ _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
 # A plural number ("429s", "the 1990s") is the question's own number as much.
 _DIGIT_WORD_RE = re.compile(
     r"\b[A-Za-z]+\d+[A-Za-z\d]*\b|\b\d+(?:[.,]\d+)*\b|\b\d+(?:[.,]\d+)*(?=s\b)")
+# A Chinese numeral with its count word or unit ("一天", "三个月", "两周"): the asker's own
+# span, as a digit is ("那吃饭呢，一天能报多少？" is not answered by 会议纪要在一天之内发布).
+_ZH_COUNT_RE = re.compile(
+    r"(?<![零一二两三四五六七八九十百千万\d])[零一二两三四五六七八九十百千万]+\s*个?\s*"
+    r"(?:天|小时|分钟|秒|周|星期|月|年|次|元|块|人)")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
 
@@ -294,14 +299,17 @@ _TITLED_RE = re.compile(r"《[^》]{0,60}》|“[^”]{0,60}”")
 
 def new_answer(kind: AskKind, text: str, question: str) -> bool:
     """Whether ``text`` states what ``kind`` asks for with a span not in ``question``:
-    a dateline is dropped and the question's numbers and capitalised names are blanked
-    before ``states`` looks."""
+    a dateline is dropped and the question's numbers (digits, and Chinese numerals with
+    their count word: ``_ZH_COUNT_RE``) and capitalised names are blanked before ``states``
+    looks."""
     if kind == "other":
         return True
     blanked = _DATELINE_RE.sub("", text)
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
+    for span in sorted(set(_ZH_COUNT_RE.findall(question)), key=len, reverse=True):
+        blanked = re.sub(rf"(?<![零一二两三四五六七八九十百千万\d]){re.escape(span)}", "…", blanked)
     if kind in ("place", "name"):  # "2004 Summer Olympics", 南非 for 2010南非世界杯的冠军
         blanked = blank_own_names(question, blanked)
     elif tagged(question):
