@@ -276,6 +276,8 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return connector or len(content_words(rest)) <= MAX_ANAPHORIC_TERMS
     if zh and noun_phrase_ne_zh(rest):
         return True  # "那外包人员呢？", "那命名过的版本呢？": "what about …?", however long
+    if zh and topic_clause_ne_zh(rest):
+        return True  # "吃饭呢，一天能报多少？": "as for meals, …", with or without 那
     if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
         return False
     if not zh and (asks_measure_only_en(rest) or of_the_rest_en(rest)):
@@ -307,6 +309,18 @@ def noun_phrase_ne_zh(text: str) -> bool:
         return False
     pairs = [p for p in jieba.posseg.cut(body[:-1]) if p.word.strip()]
     return bool(pairs) and pairs[-1].flag.startswith(NOUN_TAG_PREFIXES)
+
+
+# "吃饭呢，一天能报多少？", "那病假呢，要提前申请吗？": a first clause ending in 呢 names what the
+# rest asks about ("as for meals, how much a day?"), the 呢 of "what about …?".
+_TOPIC_CLAUSE_NE_RE = re.compile(r"^([^，,。？?！!]{1,16})呢\s*[，,]\s*\S")
+
+
+def topic_clause_ne_zh(text: str) -> bool:
+    """Whether ``text`` opens with a clause "X呢，" (``_TOPIC_CLAUSE_NE_RE``) whose X holds
+    no question word: X is the new focus of a question whose frame is the earlier one's."""
+    m = _TOPIC_CLAUSE_NE_RE.match(core(text))
+    return bool(m) and not any(q in m.group(1) for q in QUESTION_WORDS_ZH)
 
 
 # Where a Chinese question's predicate begins: copula, existential, modal verbs.

@@ -15,6 +15,7 @@ from kbqa.core.retrieval.ellipsis import (
     QUESTION_WORDS_ZH,
     core,
     lacks_subject_zh,
+    topic_clause_ne_zh,
     topic_words,
     with_topic,
 )
@@ -263,6 +264,14 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
 
 def combine_zh(rest: str, topic: str) -> str:
     body = core(rest)
+    if topic_clause_ne_zh(body):
+        # "病假呢，要提前申请吗？" after "年假要提前多久申请？": a sibling thing with an ask of
+        # its own is asked of it ("病假要提前申请吗？"); a group or another thing keeps the
+        # earlier question's frame around it (below)
+        noun, ask = (part.strip() for part in body.split("呢", 1))
+        ask = ask.lstrip("，, ")
+        if noun[-1] not in PERSON_HEADS_ZH and parallel_zh(noun, topic):
+            return f"{noun}{ask}？"
     noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
     parallel = parallel_zh(noun, topic)
     if parallel:

@@ -196,6 +196,27 @@ def test_a_noun_phrase_after_a_connector_leans_back_whatever_its_length(
     assert is_follow_up(question, previous) is leans
 
 
+
+@pytest.mark.parametrize(
+    ("history", "follow_up", "expected"),
+    [
+        # before: "打车呢，一次能报多少？" alone, with 那: the trip was lost
+        (["下周去杭州出差，住宿一晚能报多少？"], "那打车呢，一次能报多少？",
+         "下周去杭州出差，打车呢，一次能报多少？"),
+        # before: "婚假要提前几天申请病假呢，要交证明？"
+        (["婚假要提前几天申请？"], "那病假呢，要交证明吗？", "病假要交证明吗？"),
+        # a group keeps the earlier question's thing
+        (["正式员工每年有几天带薪病假？"], "那外包员工呢，一年有几天？",
+         "外包员工呢，一年有几天带薪病假？"),
+    ],
+)
+def test_an_opening_ne_clause_names_the_focus_of_the_question_after_it(
+    history: list[str], follow_up: str, expected: str
+) -> None:
+    turns = tuple(Turn(role="user", text=t) for t in history)
+    assert rewrite_deterministic(follow_up, turns) == expected
+
+
 # ------------------------------------------------------------------- through the pipeline
 
 
