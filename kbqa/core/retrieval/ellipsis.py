@@ -320,7 +320,7 @@ def topic_clause_ne_zh(text: str) -> bool:
     """Whether ``text`` opens with a clause "X呢，" (``_TOPIC_CLAUSE_NE_RE``) whose X holds
     no question word: X is the new focus of a question whose frame is the earlier one's."""
     m = _TOPIC_CLAUSE_NE_RE.match(core(text))
-    return bool(m) and not any(q in m.group(1) for q in QUESTION_WORDS_ZH)
+    return m is not None and not any(q in m.group(1) for q in QUESTION_WORDS_ZH)
 
 
 # Where a Chinese question's predicate begins: copula, existential, modal verbs.
