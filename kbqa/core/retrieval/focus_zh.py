@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kbqa.core.retrieval.action_zh import replace_action_zh
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
     PRONOUNS_ZH,
@@ -285,6 +286,9 @@ def combine_zh(rest: str, topic: str) -> str:
         return f"{body.replace(pronoun, focus, 1)}？"
     if body.endswith("呢") and is_verb_object_zh(noun):
         return f"{core(topic)}，{body}？"  # "走审批呢？": the same topic, done this way
+    action = replace_action_zh(noun, topic) if body.endswith("呢") else None
+    if action:
+        return action
     if body.endswith("呢"):
         thing = thing_focus_zh(topic)
         if thing and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
@@ -381,3 +385,4 @@ def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:
         else:
             run, places = "", True
     return "" if things_only and places else run
+

@@ -217,6 +217,24 @@ def test_an_opening_ne_clause_names_the_focus_of_the_question_after_it(
     assert rewrite_deterministic(follow_up, turns) == expected
 
 
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # before: "出差住早餐一晚能报多少？" (the object alone replaced)
+        ("出差住宾馆一晚能报多少？", "那吃早餐呢？", "出差吃早餐一晚能报多少？"),
+        # before: "对于坐公交，出差打车能报销吗？" (both actions asked)
+        ("出差打车能报销吗？", "那坐公交呢？", "出差坐公交能报销吗？"),
+        # the new action's own opening words are not repeated
+        ("请供应商吃饭每人能报多少？", "那请供应商喝咖啡呢？", "请供应商喝咖啡每人能报多少？"),
+    ],
+)
+def test_another_action_replaces_the_earlier_action_with_its_object(
+    topic: str, follow_up: str, expected: str
+) -> None:
+    assert rewrite_deterministic(follow_up, (Turn(role="user", text=topic),)) == expected
+
+
 # ------------------------------------------------------------------- through the pipeline
 
 

@@ -1,0 +1,64 @@
+"""Chinese follow-ups that name another action: "那吃饭呢？" after "出差住酒店一晚能报多少？".
+
+A verb-object phrase replaces the earlier question's action (the verb and the nouns it
+takes), by jieba's part-of-speech tags (ICTCLAS tag set), never its object alone.
+``focus_zh.combine_zh`` calls it for a "…呢" follow-up.
+"""
+
+from __future__ import annotations
+
+from kbqa.core.retrieval.ellipsis import (
+    NOUN_TAG_PREFIXES,
+    PREDICATE_START_ZH,
+    QUESTION_WORDS_ZH,
+    core,
+)
+from kbqa.core.text.terms import pos_tags
+
+
+def replace_action_zh(noun: str, topic: str) -> str | None:
+    """The topic with its action replaced by ``noun`` when ``noun`` is an action (a verb
+    word alone, 吃饭/v; a one-character verb and its object, 坐/v 高铁/n; or a fixed
+    phrase opening with one: 坐地铁/i, 吃晚饭/l; not 审计/v 日志/n, a thing) and
+    the topic's action is a verb with its object, or ``noun`` is one: "那吃饭呢？" after
+    "出差住酒店一晚能报多少？" asks "出差吃饭一晚能报多少？" (never "出差住吃饭…": the object
+    alone replaced), "那坐地铁呢？" after "出差打车能报销吗？" asks "出差坐地铁能报销吗？".
+    The topic's action is its last verb before the predicate (a modal, also inside a word
+    jieba joins: 能报/n; a copula, adverb or question word) with the nouns after it; what
+    comes before it (出差) stays. None otherwise: a bare verb after a topic whose action
+    takes no object ("那加班呢？" after "出差打车…") may replace the situation instead."""
+    own = [p for p in pos_tags(noun) if p[0].strip()]
+    phrase = bool(own) and own[0][1] in ("i", "l") and pos_tags(own[0][0][0])[0][1] == "v"
+    # a verb of two characters before a noun modifies it (审计/v 日志/n: a thing, not an act)
+    verb = bool(own) and own[0][1] == "v" and (len(own[0][0]) == 1 or len(own) == 1)
+    if not own or not (verb or phrase) or own[0][0] in PREDICATE_START_ZH:
+        return None
+    text = core(topic)
+    span: tuple[int, int] | None = None
+    at, open_ = 0, False
+    for word, flag in pos_tags(text):
+        if (word.startswith(_MODAL_STARTS_ZH) or flag.startswith("d")
+                or any(q in word for q in QUESTION_WORDS_ZH)):
+            break
+        if flag == "v":
+            span, open_ = (at, at + len(word)), True
+        elif open_ and span and flag.startswith(NOUN_TAG_PREFIXES):
+            span, open_ = (span[0], at + len(word)), True
+        else:
+            open_ = False
+        at += len(word)
+    if span is None:
+        return None
+    with_object = span[1] - span[0] > len(pos_tags(text[span[0]:span[1]])[0][0])
+    if not (with_object or len(own) > 1 or phrase):
+        return None
+    for k in range(len(own) - 1, 0, -1):  # "请客户喝咖啡" after "请客户吃饭…": 请客户 once
+        lead = "".join(w for w, _ in own[:k])
+        if text[:span[0]].endswith(lead):
+            span = (span[0] - len(lead), span[1])
+            break
+    return f"{core(text[:span[0]] + noun + text[span[1]:])}？"
+
+
+# Words that open a Chinese predicate, alone or inside a word jieba joins (能报/n).
+_MODAL_STARTS_ZH = ("是", "有", "能", "要", "会", "可以", "需要", "应该", "必须", "得", "该")
