@@ -28,11 +28,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kbqa.core.text import bilingual
+from kbqa.core.text import bilingual, thesaurus
 from kbqa.core.text.terms import STOP_ZH, is_question_word, jieba_frequency, terms
 
 SENSES = 2  # glosses of each word that may be shared: a word's first senses
 MAX_SHARING = 40  # headwords with the shared gloss; above it the gloss names no sense
+MAX_OBJECT_SHARING = 10  # ...for a verb-object gloss's object, a thing of few names
 
 
 @lru_cache(maxsize=8192)
@@ -44,14 +45,27 @@ def chinese_synonyms(word: str) -> tuple[str, ...]:
     if len(word) < 2 or not bilingual.available():
         return ()
     found: set[str] = set()
-    for gloss in bilingual.english_glosses(word)[:SENSES]:
-        sharing = bilingual.gloss_words(gloss)
-        if len(sharing) > MAX_SHARING:
+    glosses = bilingual.english_glosses(word)[:SENSES]
+    objects = [_object_of(g) for g in glosses]
+    for gloss in [*glosses, *objects]:
+        sharing = bilingual.gloss_words(gloss) if gloss else ()
+        if len(sharing) > (MAX_OBJECT_SHARING if gloss in objects else MAX_SHARING):
             continue
         found.update(w for w in sharing if w != word and len(w) > 1
                      and gloss in bilingual.english_glosses(w)[:SENSES])
     counts = jieba_frequency()
     return tuple(sorted(found, key=lambda w: (-counts.get(w, 0), w)))
+
+
+def _object_of(gloss: tuple[str, ...]) -> tuple[str, ...]:
+    """The object of a verb-object gloss (``打车``'s "to take a taxi": ``("taxi",)``), so a
+    word for doing something with a thing meets the thing's own words (出租车 "taxi"), as
+    Chinese verb-object compounds name an expense by its object; () for any other gloss.
+    The verb is one WordNet lists as a verb and the object one it lists as a noun
+    (``thesaurus``)."""
+    if len(gloss) != 2 or not thesaurus.morphy(gloss[0], "verb"):
+        return ()
+    return gloss[1:] if thesaurus.morphy(gloss[1], "noun") else ()
 
 
 def lookup_words(text: str) -> list[str]:

@@ -31,3 +31,10 @@ def test_retrieval_expands_only_words_the_index_lacks() -> None:
     found = chinese_terms("发票弄丢了，还能报吗？", index.__contains__)
     assert set(found["弄丢"]) <= index and "遗失" in found["弄丢"]
     assert "发票" not in found
+
+
+def test_a_verb_object_word_meets_the_words_for_its_object() -> None:
+    # 打车 "to take a taxi": a policy writes 出租车 "taxi"
+    assert "出租车" in chinese_synonyms("打车")
+    # ...but a common object glossing many words brings none ("to finish work": "work")
+    assert "工作" not in chinese_synonyms("下班")

@@ -122,3 +122,30 @@ def with_item_starts(chosen: Sequence[Candidate], blocks: Sequence[Block]) -> li
         if c not in out:
             out.append(c)
     return out
+
+
+ASKED_SHARE = KEEP_RATIO  # of the first's score, for a sentence naming the asked thing to lead
+ASKED_WINDOW = 3  # candidates looked at, the first included
+
+
+def asked_thing_first(scored: list[tuple[float, Candidate]], asked: Mapping[str, float],
+                      synonyms: Mapping[str, tuple[str, ...]]) -> list[tuple[float, Candidate]]:
+    """``scored`` with a sentence naming the asked thing through a synonym the blocks use
+    first, when the first names none and it scores ``ASKED_SHARE`` of the first within
+    ``ASKED_WINDOW``: "出差打车能报销吗？" is about 打车, which the policy calls 出租车, so
+    "以下情况可以报销出租车…" leads over "出差餐费…最多报销 150 元", which shares only the
+    trip and the verb. ``asked``: the question's words no block has, with their weights
+    (``absent.asked_absent``); ``synonyms``: their words the blocks have."""
+    names = {s for t in asked for s in synonyms.get(t, ())}
+    if not names or not scored:
+        return scored
+
+    def named(c: Candidate) -> bool:
+        return bool(names & (c.terms | c.heading | c.context))
+
+    if named(scored[0][1]):
+        return scored
+    for i, (value, c) in enumerate(scored[1:ASKED_WINDOW], 1):
+        if value >= ASKED_SHARE * scored[0][0] and named(c):
+            return [scored[i], *scored[:i], *scored[i + 1:]]
+    return scored

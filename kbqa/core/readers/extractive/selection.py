@@ -53,7 +53,12 @@ from kbqa.core.readers.extractive.narrowing import (
     unquoted_thing,
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
-from kbqa.core.readers.extractive.picking import deciding_first, pick, with_item_starts
+from kbqa.core.readers.extractive.picking import (
+    asked_thing_first,
+    deciding_first,
+    pick,
+    with_item_starts,
+)
 from kbqa.core.readers.extractive.predicate import undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -316,6 +321,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
     # ...and the rule for the asker's own amount, when one states it (``thresholds``).
+    scored = asked_thing_first(scored, asked, facts.synonyms)
     deciding = deciding_first(question, scored, scorer)
     # ...and about its subject: one sharing only the asker's verbs and light words ("If you
     # lose a receipt…" for "do I lose those vacation days?") speaks of something else
