@@ -19,3 +19,15 @@ async def test_the_asked_action_met_by_the_policy_s_word_leads() -> None:
     answer = await extractive_answer("出差打车能报销吗？", blocks)
     assert "出租车" in answer
     assert "伙食补贴" not in answer
+
+
+async def test_a_count_word_glued_to_the_asked_noun_is_read_apart() -> None:
+    # jieba cuts 多少天年假 as 多少/天年/假: the asker's 年假 was read as 天年 and 假, and
+    # 一年 met the carry-over rule's 下一年
+    blocks = (
+        make_block(1, "未休完的年假最多可以结转 3 天到下一年。", title="休假制度"),
+        make_block(2, "正式员工每个自然年享有 15 天带薪年假。", title="休假制度"),
+    )
+    answer = await extractive_answer("我们一年有多少天年假？", blocks)
+    assert "15 天" in answer
+    assert "结转" not in answer

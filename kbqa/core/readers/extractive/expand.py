@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from kbqa.core.readers.extractive.question import GENERIC_TERMS
+from kbqa.core.readers.extractive.question import GENERIC_TERMS, without_mood_particles
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.terms import (
     a_not_a_pieces,
@@ -29,8 +29,10 @@ from kbqa.core.text.terms import (
     is_acronym,
     is_question_word,
     is_stop_en,
+    jieba_words,
 )
 from kbqa.core.text.thesaurus import irregular_bases
+from kbqa.core.types import Block
 
 _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
@@ -64,6 +66,42 @@ def spell_numbers(question: str) -> str:
     return _NUMBER_WORD_RE.sub(
         lambda m: m.group(1) if is_stop_en(m.group(2), is_acronym(m.group(2)))
         else _NUMBER_WORDS[m.group(1).lower()], question)
+
+
+def as_read(question: str, blocks: Sequence[Block]) -> str:
+    """``question`` as the reader reads it over ``blocks``: without closing mood particles
+    (``question.without_mood_particles``), count words apart (``count_words_apart``)."""
+    return count_words_apart(without_mood_particles(question),
+                             " ".join(b.chunk.text for b in blocks))
+
+
+def count_words_apart(question: str, text: str) -> str:
+    """``question`` with a space after a count word that jieba glues to the word after it,
+    right after a number, 多少 or 几 ("我们一年有多少天年假？" segments as 多少/天年/假, so
+    the reader read 天年 and 假 where the asker wrote 年假; with the space, 多少天 年假), when
+    the rest joined with the next word is in ``text`` (the blocks': jieba's dictionary
+    lacks 年假). As the conflict gate's bindings end a phrase at a count word
+    (``_COUNT_END_RE``)."""
+    words = jieba_words(question)
+    out, cut = [], False
+    for i, word in enumerate(words):
+        before = words[i - 1] if i else ""
+        after = words[i + 1] if i + 1 < len(words) else ""
+        # ...only when the rest and what follows is a word the blocks write (天年/假: 年假),
+        # so a word of its own (2022/年度) stays whole
+        if (len(word) > 1 and word[0] in _COUNT_CHARS and before
+                and (before in ("多少", "几") or before[-1].isdigit()
+                     or before[-1] in _CN_DIGITS)
+                and len(word[1:] + after) > 1 and word[1:] + after in text):
+            out.append(f"{word[0]} {word[1:]}")
+            cut = True
+        else:
+            out.append(word)
+    return "".join(out) if cut else question
+
+
+_COUNT_CHARS = frozenset("天年月周次个元块人台张份岁倍日")
+_CN_DIGITS = frozenset("一二两三四五六七八九十百千万")
 
 
 # Chinese words for the least and the most of something, each said several ways: a

@@ -27,6 +27,7 @@ from kbqa.core.readers.extractive.applicability import in_scope
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import block_translations
 from kbqa.core.readers.extractive.expand import (
+    as_read,
     describes_document,
     is_question,
     spell_numbers,
@@ -71,7 +72,6 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     qualifiers,
     unit_terms,
-    without_mood_particles,
 )
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.scoring import (
@@ -116,7 +116,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     """Choose the sentences that answer ``question`` from ``blocks``, or decline; a
     question narrowed to a group of people that no chosen block but another block mentions
     is declined (``narrowing``)."""
-    question = without_mood_particles(question)
+    question = as_read(question, blocks)
     chosen = _select(question, blocks)
     if chosen.declined:
         return chosen
