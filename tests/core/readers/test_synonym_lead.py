@@ -31,3 +31,23 @@ async def test_a_count_word_glued_to_the_asked_noun_is_read_apart() -> None:
     answer = await extractive_answer("我们一年有多少天年假？", blocks)
     assert "15 天" in answer
     assert "结转" not in answer
+
+
+async def test_a_unit_after_last_or_next_says_when_not_what() -> None:
+    # "last week" made "week" a word of substance, so a course "within 14 days" under a
+    # heading about the first weeks outranked the doctor's-note rule
+    blocks = (
+        make_block(1, "Employees receive 12 days of paid sick leave per calendar year. "
+                   "If an illness lasts more than 3 days, a medical certificate from a "
+                   "doctor is needed. Sick days during a holiday count as holiday again "
+                   "when a doctor confirms them.", title="Leave policy", section="Sick leave"),
+        make_block(2, "Finish the privacy course within 14 days of your start date.",
+                   title="Onboarding", section="Your first weeks"),
+        make_block(3, "Your manager books a welcome lunch in your first week.",
+                   title="Onboarding", section="Your first weeks"),
+    )
+    answer = await extractive_answer(
+        "I was sick for five days last week after my son caught a cold. Do I need to bring "
+        "anything from the doctor?", blocks)
+    assert "medical certificate" in answer
+    assert "privacy course" not in answer

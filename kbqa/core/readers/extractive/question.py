@@ -220,10 +220,14 @@ def light_terms(question: str) -> frozenset[str]:
     compound = {fold(t) for w in _COMPOUND_RE.findall(question) for t in terms(w)}
     stop = {fold(t) for t in terms(question)
             if (is_question_word(t) or t in _TIME_WORDS) and fold(t) not in compound}
+    stop |= {fold(stem(m.group(1).lower())) for m in _DEICTIC_UNIT_RE.finditer(question)}
     return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
 
 
 _COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
+# ...but a unit after "last", "next" or "this" says when ("sick … last week")
+_DEICTIC_UNIT_RE = re.compile(r"\b(?:last|next|this|past)\s+(week|month|year|quarter)s?\b",
+                              re.IGNORECASE)
 # English time words: when the asker is ("since Monday", "in June", "every morning"), and
 # "time" itself ("a bunch of times", "this time"), not what is asked about; Chinese ones
 # carry jieba's ``t`` tag. Units of time were measured and left out (2026-12-02, demo sets:
