@@ -47,3 +47,27 @@ def test_a_group_no_document_names_is_refused_for_what_it_may_borrow() -> None:
                                   "what about interns?"])
     assert any(isinstance(ev, Refusal) for ev in events)
     assert shown(events) == ""
+
+
+@pytest.mark.parametrize(
+    ("user", "history", "question", "expected", "not_expected"),
+    [
+        # jieba's 多少/天年/假 hid 年假; the question's 一年 met the carry-over rule's 下一年
+        ("annual-days", [], "我们一年有多少天年假？", "20 天带薪年假", "结转"),
+        # "last week" made "week" count, so a course "within 14 days" under "Your first
+        # weeks" stated the asked number
+        ("doctor", [], "I was sick for four days last week, my kid had the flu and then I "
+         "caught it. Do I need to bring anything from the doctor?", "doctor's note",
+         "security awareness course"),
+        # 两步/m 验证/v read as a predicate whose subject was the earlier question's
+        ("two-step", ["忘记密码了怎么办？"], "两步验证怎么开启？", "两步验证", "忘记密码"),
+        # 打车 is what the policy calls 出租车; the meal allowance shared only the trip
+        ("trip-taxi", [], "出差打车能报销吗？", "出租车", "餐费"),
+    ],
+)
+def test_questions_a_tester_got_wrong_answers_to_are_answered(
+        user: str, history: list[str], question: str, expected: str,
+        not_expected: str) -> None:
+    text = shown(converse(user, [*history, question]))  # the last question's answer
+    assert expected in text
+    assert not_expected not in text

@@ -237,7 +237,18 @@ def lacks_subject_zh(text: str) -> bool:
             return False
         if i and _single_content(pairs[i - 1]) and _single_content(pairs[i]):
             return False  # 年/m 假/a: jieba cut an unknown word into characters
+        if _counted_act(pairs, i):
+            return False  # 两步/m 验证/v: "two-step verification", a thing
     return bool(pairs)
+
+
+def _counted_act(pairs: list[tuple[str, str]], i: int) -> bool:
+    """Whether ``pairs[i]`` is a numeral word (jieba's m, no digits: 两步, 一次性) right
+    before a verb of two characters or more, the name of a kind of act (两步验证), not an
+    amount of the predicate (超过三天会怎样)."""
+    word, flag = pairs[i]
+    return (flag == "m" and not any(ch.isdigit() for ch in word) and i + 1 < len(pairs)
+            and pairs[i + 1][1] in ("v", "vn") and len(pairs[i + 1][0]) >= 2)
 
 
 # Tags of words that never name a thing: verbs, prepositions, particles, pronouns,
@@ -344,13 +355,11 @@ def own_subject_zh(text: str) -> str:
     if not any(q in c for q in QUESTION_WORDS_ZH):
         return ""
     subject: list[str] = []
-    for pair in jieba.posseg.cut(c):
-        word, flag = pair.word.strip(), pair.flag
-        if not word:
-            continue
+    pairs = [(p.word.strip(), p.flag) for p in jieba.posseg.cut(c) if p.word.strip()]
+    for i, (word, flag) in enumerate(pairs):
         if word in PREDICATE_START_ZH or any(q in word for q in QUESTION_WORDS_ZH + MANNER_ZH):
             break
-        if (not flag.startswith(_SUBJECT_TAGS) or "了" in word
+        if (not (flag.startswith(_SUBJECT_TAGS) or _counted_act(pairs, i)) or "了" in word
                 or (len(word) == 1 and flag.startswith("v"))):
             return ""
         subject.append(word)

@@ -235,6 +235,22 @@ def test_another_action_replaces_the_earlier_action_with_its_object(
     assert rewrite_deterministic(follow_up, (Turn(role="user", text=topic),)) == expected
 
 
+
+@pytest.mark.parametrize(
+    ("question", "previous", "leans"),
+    [
+        # before: read as a predicate with its subject elided ("账号被锁了两步验证怎么关闭？")
+        ("两步验证怎么关闭？", "账号被锁了怎么办？", False),
+        # an amount of the predicate still leans back
+        ("超过两天会怎样？", "报销单多久要交？", True),
+    ],
+)
+def test_a_numeral_before_an_act_names_a_kind_of_it(
+    question: str, previous: str, leans: bool
+) -> None:
+    assert is_follow_up(question, previous) is leans
+
+
 # ------------------------------------------------------------------- through the pipeline
 
 
