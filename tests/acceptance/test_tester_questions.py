@@ -71,3 +71,18 @@ def test_questions_a_tester_got_wrong_answers_to_are_answered(
     text = shown(converse(user, [*history, question]))  # the last question's answer
     assert expected in text
     assert not_expected not in text
+
+
+@pytest.mark.parametrize(
+    ("user", "question"),
+    [
+        # the home office allowance is "EUR 300 for a desk chair or desk": paid for another
+        # thing than the one asked about
+        ("coffee", "How much does the company pay for buddy coffees?"),
+        ("parking", "How much does the company pay for a parking space?"),
+    ],
+)
+def test_a_price_paid_for_another_thing_is_no_answer(user: str, question: str) -> None:
+    events = converse(user, [question])
+    assert any(isinstance(ev, Refusal) for ev in events)
+    assert shown(events) == ""

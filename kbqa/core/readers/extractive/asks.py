@@ -225,3 +225,41 @@ _OPEN_HOURS_RE = re.compile(
 def hours_unstated(ask: str, texts: Sequence[str]) -> bool:
     """Whether ``ask`` asks for opening hours and none of ``texts`` gives a time of day."""
     return bool(_OPEN_HOURS_RE.search(ask)) and not any(CLOCK_RE.search(t) for t in texts)
+
+
+# What an amount of money is for: "pay for buddy coffees", "pays … EUR 300 for a desk chair":
+# the words after "for" that follows a verb of paying, up to a clause end or another
+# preposition.
+_PURPOSE_RE = re.compile(
+    r"\b(?:pay|pays|paid|paying|spend|spends|spent|cost|costs|reimburses?|reimbursed|"
+    r"covers?|covered)\b[^.;,?!]*?\b(?:for|towards?)\s+([a-z][a-z' -]*?)"
+    r"(?=\s*(?:$|[.;,?!()]|\b(?:when|if|with|through|by|per|at|on|in|from|after|before|"
+    r"and then|so|because)\b))", re.IGNORECASE)
+_PURPOSE_FILLER = frozenset("a an the my our your their his her its some any one each every "
+                            "all of anything something everything".split())
+
+
+def _purpose(text: str) -> frozenset[str]:
+    """The words of every purpose ``text`` names after a verb of paying (``_PURPOSE_RE``)."""
+    found = _PURPOSE_RE.findall(unicodedata.normalize("NFKC", text))
+    return frozenset(_stem_en(w) for p in found for w in re.findall(r"[a-z]+", p.lower())
+                     if w not in _PURPOSE_FILLER)
+
+
+def _stem_en(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def other_purpose(question: str, text: str) -> bool:
+    """Whether ``text`` gives what is paid for something else than ``question`` asks the
+    price of: both name a purpose after a verb of paying and "for" or "towards"
+    (``_PURPOSE_RE``) and ``text`` has none of the question's purpose words anywhere
+    ("How much does the company pay for buddy coffees?" is not answered by "the company
+    pays … EUR 300 for a desk chair or desk"; "pay for anything for a home setup" is, by
+    its home office allowance)."""
+    asked = _purpose(question)
+    if not asked or not _purpose(text):
+        return False
+    low = unicodedata.normalize("NFKC", text).lower()
+    words = {_stem_en(w) for w in re.findall(r"[a-z]+", low)}
+    return not asked & words

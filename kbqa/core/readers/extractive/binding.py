@@ -36,6 +36,7 @@ from kbqa.core.readers.extractive.asks import (
     asked_roles,
     capital_unnamed,
     hours_unstated,
+    other_purpose,
     refined_kind,
     states_roles,
     states_term,
@@ -292,6 +293,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     if other_rate(question, said, kind):
         return False  # "600 requests per minute" for a mileage rate per km
+    if other_purpose(question, lead.text):
+        return False  # "EUR 300 for a desk chair" for what buddy coffees cost
     if names_a_sibling(question, absent, lead.text):
         return False
     seen = lead.terms | lead.context | lead.heading
