@@ -365,7 +365,7 @@ def thing_focus_zh(topic: str) -> str:
         words.pop()
     phrase = "".join(w for w, _ in words).strip()
     if len(phrase) < 2 or phrase[-1] in PERSON_HEADS_ZH:
-        return first_noun_phrase_zh(topic)
+        return first_noun_phrase_zh(topic, things_only=True) or first_noun_phrase_zh(topic)
     return phrase
 
 

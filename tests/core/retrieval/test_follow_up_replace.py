@@ -251,6 +251,13 @@ def test_a_numeral_before_an_act_names_a_kind_of_it(
     assert is_follow_up(question, previous) is leans
 
 
+
+def test_a_thing_replaces_a_thing_never_the_askers_place() -> None:
+    # before: "我在杭州，酒店一晚能报多少？" + "早餐呢？" asked "我在早餐，…"
+    topic = (Turn(role="user", text="我在杭州，出差订酒店一晚能报多少？"),)
+    assert rewrite_deterministic("早餐呢？", topic).startswith("我在杭州，")
+
+
 # ------------------------------------------------------------------- through the pipeline
 
 
