@@ -339,7 +339,7 @@ async def answer(
             return
         if closed:
             yield meta()
-            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query)))
             yield _finish(None, trace, "refused_low_score", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
@@ -368,7 +368,7 @@ async def answer(
             yield ev
         if weak and (declined(trace) or not judge.emitted):
             # Below the threshold nothing answered: what the low-score refusal says is true.
-            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query)))
             yield _finish(judge, trace, "refused_low_score", t0)
             return
         if declined(trace):
@@ -376,7 +376,7 @@ async def answer(
             yield _finish(judge, trace, "refused_model_declined", t0)
             return
         if not judge.emitted:
-            yield _refusal(trace, refuse_no_support(lang, document_refs(blocks)))
+            yield _refusal(trace, refuse_no_support(lang, document_refs(blocks, query)))
             yield _finish(judge, trace, "refused_no_support", t0)
             return
         for gap in judge.release_gaps():  # only after an emitted sentence (and its notices)

@@ -86,3 +86,18 @@ def test_a_price_paid_for_another_thing_is_no_answer(user: str, question: str) -
     events = converse(user, [question])
     assert any(isinstance(ev, Refusal) for ev in events)
     assert shown(events) == ""
+
+
+@pytest.mark.parametrize(
+    ("user", "question"),
+    [
+        # the upload manual's "file name" and the leave policy's "tell your manager" shared
+        # only words that shape a question ("name", "tell"), and were named as closest
+        ("ceo", "What is the CEO's name?"),
+        ("joke", "Tell me a joke"),
+    ],
+)
+def test_a_refusal_names_no_document_that_shares_only_question_words(
+        user: str, question: str) -> None:
+    refusal = next(ev for ev in converse(user, [question]) if isinstance(ev, Refusal))
+    assert refusal.documents == ()

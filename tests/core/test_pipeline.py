@@ -247,8 +247,9 @@ async def test_two_failing_drafts_refuse_and_never_try_a_third() -> None:
     assert names(events) == ["meta", "dropped", "dropped", "refusal", "done"]
     refusal = events[3].to_dict()
     assert refusal["reason"] == "no_support"
-    # best first; the sign-in page matched a word or two (score 2 of 10): not worth naming
-    assert [d["doc_id"] for d in refusal["documents"]] == ["doc-001", "doc-002"]
+    # best first; the sign-in page matched a word or two (score 2 of 10): not worth naming;
+    # the plans page shares no word of substance with the question, whatever its score
+    assert [d["doc_id"] for d in refusal["documents"]] == ["doc-001"]
     assert len(provider.prompts) == 2
     assert trace.status == "refused_no_support"
 

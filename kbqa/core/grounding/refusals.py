@@ -19,8 +19,10 @@ from collections.abc import Sequence
 
 from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
+from kbqa.core.text.terms import is_question_word, search_terms
 from kbqa.core.types import (
     Block,
+    Chunk,
     Conflict,
     ConflictSide,
     DocumentRef,
@@ -97,28 +99,28 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
 def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refusal:
     """Documents were retrieved but no sentence drawn from them survived verification.
 
-    Names up to ``MAX_DOCUMENTS_NAMED`` distinct documents as the *closest* ones, which is
-    true whether or not they are about the question ("Who is the CEO?" may retrieve the
-    expense policy), so the user can look for themselves or ask the document owner.
+    Names up to ``MAX_DOCUMENTS_NAMED`` distinct documents as the *closest* ones, so the
+    user can look for themselves or ask the document owner; with none (the documents found
+    share no word of substance with the question: ``document_refs``) it says so and points
+    to whoever maintains the knowledge base.
     """
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
     if lang == "zh":
         names = "、".join(f"《{d.title}》" + (f"（更新于 {d.updated}）" if d.updated else "")
                          for d in unique)
-        found = f"最接近的文档是{names}，但我无法从中核实出这个问题的答案。" if names else (
-            "我无法从找到的文档中核实出这个问题的答案。"
-        )
-        message = f"{found}请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
+        message = (f"最接近的文档是{names}，但我无法从中核实出这个问题的答案。"
+                   "请打开这些文档自行查看，或联系文档负责人补充这部分信息。" if names else
+                   "找到的文档都不涉及这个问题的主题，无法核实出答案。如果知识库应当包含这部分"
+                   "内容，请联系知识库的维护人员补充。")
     else:
         names = ", ".join(f"“{d.title}”" + (f" (updated {d.updated})" if d.updated else "")
                           for d in unique)
-        found = (f"The closest documents are {names}; I could not verify an answer to this "
-                 "question in them." if names else
-                 "I could not verify an answer to this question in the documents found.")
-        message = (
-            f"{found} Open them to look for yourself, or ask the document owner to add this "
-            "information."
-        )
+        message = (f"The closest documents are {names}; I could not verify an answer to this "
+                   "question in them. Open them to look for yourself, or ask the document "
+                   "owner to add this information." if names else
+                   "None of the documents found is about this question's subject, so I could "
+                   "not verify an answer. If the knowledge base should cover it, ask the people "
+                   "who maintain it to add it.")
     return Refusal(reason="no_support", message=message, documents=tuple(unique))
 
 
@@ -268,11 +270,14 @@ def _authority_en(authority: str) -> str:
     return _AUTHORITY_EN.get(authority, authority)
 
 
-def document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
-    """The documents a no-support refusal names: those of the leading blocks, best first."""
+def document_refs(blocks: Sequence[Block], question: str = "") -> tuple[DocumentRef, ...]:
+    """The documents a no-support refusal names: those of the leading blocks, best first,
+    that share a word of substance with ``question`` (``_about``; all when it is "")."""
     seen: dict[str, DocumentRef] = {}
     for b in leading_blocks(blocks):
         c = b.chunk
+        if not _about(c, question):
+            continue
         seen.setdefault(
             c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
         )
@@ -282,18 +287,35 @@ def document_refs(blocks: Sequence[Block]) -> tuple[DocumentRef, ...]:
 MAX_CLOSEST = 3  # documents a low-score refusal names
 
 
-def closest_documents(hits: Sequence[ScoredChunk]) -> tuple[DocumentRef, ...]:
+def closest_documents(hits: Sequence[ScoredChunk],
+                      question: str = "") -> tuple[DocumentRef, ...]:
     """The documents of the best hits, best first, for a low-score refusal to name: at most
     ``MAX_CLOSEST``, each once, and only hits scoring at least ``LEADING_SCORE_SHARE`` of
     the best, as the no-support refusal's leading blocks (a tester was pointed from a
-    vacation question to "Open API: rate limits", far behind the leave policy)."""
+    vacation question to "Open API: rate limits", far behind the leave policy), that share
+    a word of substance with ``question`` (``_about``)."""
     top = max((h.score for h in hits), default=0.0)
     seen: dict[str, DocumentRef] = {}
     for h in sorted(hits, key=lambda h: -h.score):
         if h.score < LEADING_SCORE_SHARE * top or len(seen) == MAX_CLOSEST:
             break
         c = h.chunk
+        if not _about(c, question):
+            continue
         seen.setdefault(c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url,
                                               c.chunk_id))
     return tuple(seen.values())
 
+
+
+def _about(chunk: Chunk, question: str) -> bool:
+    """Whether ``chunk`` (title, section, text) shares a search term with ``question`` that
+    is no question or stop word (``terms.is_question_word``, stopwords-iso: "name",
+    "tell", 是多): a document matching only such words ("the file name" for "What is the
+    CEO's name?", a rule for telling your manager for "Tell me a joke") is no lead for the
+    asker to follow. True when ``question`` is ""."""
+    if not question:
+        return True
+    asked = {t for t in search_terms(question) if not is_question_word(t)}
+    return bool(asked) and not asked.isdisjoint(
+        search_terms(f"{chunk.title}\n{chunk.section}\n{chunk.text}"))

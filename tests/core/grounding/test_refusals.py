@@ -101,12 +101,13 @@ def test_no_support_names_each_document_once() -> None:
     )
 
 
-def test_no_support_without_documents_claims_none_are_related() -> None:
+def test_no_support_without_documents_says_none_is_about_the_question() -> None:
     assert refuse_no_support("en", []).message == (
-        "I could not verify an answer to this question in the documents found. Open them to "
-        "look for yourself, or ask the document owner to add this information."
+        "None of the documents found is about this question's subject, so I could not verify "
+        "an answer. If the knowledge base should cover it, ask the people who maintain it to "
+        "add it."
     )
-    assert refuse_no_support("zh", []).message.startswith("我无法从找到的文档中核实出")
+    assert refuse_no_support("zh", []).message.startswith("找到的文档都不涉及这个问题的主题")
 
 
 def test_authority_notice_names_the_other_document_and_its_value() -> None:
