@@ -201,14 +201,17 @@ class Conflict:
     ``unit`` is the normalised unit (``MB``, ``day``, ``req/min``...); ``context`` the shared
     tokens before both numbers; ``preferred`` is the index in ``sides`` of the side chosen by
     an authority signal, or None when nothing justifies choosing; ``preferred_by`` says which
-    signal: the documents' authority, or the year the question asks about ("in 2022").
+    signal: the documents' authority, the year the question asks about ("in 2022"), or a
+    place the question names that one document's title or section names ("深圳办公室的…"),
+    ``preferred_for`` that year or place.
     """
 
     unit: str
     sides: tuple[ConflictSide, ConflictSide]
     context: tuple[str, ...]
     preferred: int | None = None
-    preferred_by: Literal["authority", "year"] = "authority"
+    preferred_by: Literal["authority", "year", "place"] = "authority"
+    preferred_for: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -5,14 +5,19 @@ Using it): a policy outranks a manual, a manual an FAQ, an FAQ meeting notes, an
 archived document everything; a conflict between two ranks is resolved for the higher one
 and shown with an authority notice (``grounding.refusals``), one between equal ranks is
 refused with both values. ``of_year`` tells whether a source is of the year a question asks
-about (updated that year, or so titled), for the year notice.
+about (updated that year, or so titled), for the year notice; ``scoped`` prefers, before
+authority, the source of the asked year, then the one whose title or section names a place
+the question names (two offices' policies: "深圳办公室的报销单要在多长时间内交？" is asked of
+the Shenzhen policy, not of the China-wide one beside it).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from kbqa.core.types import Block
+from kbqa.core.text.terms import pos_tags
+from kbqa.core.types import Block, Conflict
 
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
 YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d(?!\d)")
@@ -35,3 +40,37 @@ def of_year(block: Block, years: frozenset[str]) -> bool:
     """Whether ``block``'s document is of one of ``years``: updated then, or so titled."""
     return bool(years) and (block.chunk.updated[:4] in years
                             or bool(years & set(YEAR_RE.findall(block.chunk.title))))
+
+
+def scoped(conflict: Conflict, a: Block, b: Block, years: frozenset[str],
+           places: frozenset[str]) -> Conflict:
+    """``conflict`` (sides ``a``, ``b``) resolved for the document of the asked year
+    (``of_year``), else for the one whose title or section names a place of ``places``
+    (``of_place``) when the other's does not; as it was otherwise."""
+    of_years = [of_year(a, years), of_year(b, years)]
+    if of_years[0] != of_years[1]:
+        return replace(conflict, preferred=of_years.index(True), preferred_by="year")
+    named = [of_place(a, places), of_place(b, places)]
+    if bool(named[0]) != bool(named[1]):
+        side = 0 if named[0] else 1
+        return replace(conflict, preferred=side, preferred_by="place", preferred_for=named[side])
+    return conflict
+
+
+def of_place(block: Block, places: frozenset[str]) -> str:
+    """The first of ``places`` (sorted) that ``block``'s document title or section names;
+    "" for none."""
+    scope = f"{block.chunk.title} {block.chunk.section}".lower()
+    return next((p for p in sorted(places) if p.lower() in scope), "")
+
+
+# An English place name: a capitalised word after the question's first word, not an acronym.
+_NAME_EN_RE = re.compile(r"(?<=\s)[A-Z][a-z]{2,}\b")
+
+
+def asked_places(question: str) -> frozenset[str]:
+    """The places ``question`` names: Chinese words jieba tags as places (ns, two
+    characters or more: 深圳, 成都) and capitalised English words after the first word
+    ("the Chengdu office"); which of them scope a document is ``of_place``'s to say."""
+    zh = {w for w, tag in pos_tags(question) if tag == "ns" and len(w) >= 2}
+    return frozenset(zh | set(_NAME_EN_RE.findall(question)))

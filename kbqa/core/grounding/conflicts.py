@@ -70,8 +70,8 @@ from itertools import combinations
 from kbqa.core.context.assembly import leading_blocks
 from kbqa.core.grounding.authority import (
     authority_rank,
-    of_year,
     preferred_side,
+    scoped,
 )
 from kbqa.core.grounding.bindings import (
     AskedGroups,
@@ -258,10 +258,7 @@ def _pair_conflict(
         context=shared,
         preferred=preferred_side(a.block, b.block),
     )
-    of_years = [of_year(side.block, asked.years) for side in (a, b)]
-    if of_years[0] != of_years[1]:
-        return replace(conflict, preferred=of_years.index(True), preferred_by="year")
-    return conflict
+    return scoped(conflict, a.block, b.block, asked.years, asked.places)
 
 
 def _same_statement(a: Mention, b: Mention, question_terms: frozenset[str]) -> tuple[str, ...]:

@@ -144,8 +144,8 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
     weaker source that gives the answer's own value is not listed against it. Conflicts
     without ``preferred`` are ignored."""
     resolved = [c for c in conflicts if c.preferred is not None]
-    notices = [_year_notice(lang, c) for c in resolved if c.preferred_by == "year"]
-    for group in _groups([c for c in resolved if c.preferred_by != "year"]):
+    notices = [_year_notice(lang, c) for c in resolved if c.preferred_by != "authority"]
+    for group in _groups([c for c in resolved if c.preferred_by == "authority"]):
         weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
         weak_ids = {side.chunk_id for side in weak}
         strong = {s.chunk_id: s for c in group for s in c.sides if s.chunk_id not in weak_ids}
@@ -180,19 +180,22 @@ def _groups(conflicts: Sequence[Conflict]) -> list[list[Conflict]]:
 
 
 def _year_notice(lang: Language, conflict: Conflict) -> str:
-    """The notice of a conflict resolved for the document of the year the question names."""
+    """The notice of a conflict resolved for the document of the year the question names,
+    or of the place it names (``preferred_by`` "place": the other document is no less
+    current, only about somewhere else)."""
     if conflict.preferred is None:
         raise ValueError("a year notice needs a conflict with a preferred side")
     strong = conflict.sides[conflict.preferred]
     weak = conflict.sides[1 - conflict.preferred]
+    place = conflict.preferred_for if conflict.preferred_by == "place" else ""
     if lang == "zh":
-        return (
-            f"本回答依据问题所问年份的文档《{strong.title}》{_date_zh(strong)}。"
-            f"另有{_side_zh(weak)}。"
-        )
+        which = f"问题所说的“{place}”" if place else "问题所问年份"
+        return (f"本回答依据{which}的文档《{strong.title}》{_date_zh(strong)}。"
+                f"另有{_side_zh(weak)}。")
+    which = f"the document for {place}, which" if place else "the document of the year"
     return (
-        f"Answered from “{strong.title}”{_date_en(strong)}, the document of the year "
-        f"you asked about. “{weak.title}”{_date_en(weak)} says {weak.value_text}."
+        f"Answered from “{strong.title}”{_date_en(strong)}, {which} you asked about. "
+        f"“{weak.title}”{_date_en(weak)} says {weak.value_text}."
     )
 
 

@@ -265,3 +265,35 @@ def test_a_weaker_sides_value_stated_by_an_equal_source_leaves_the_conflict_open
     assert [s.doc_id for s in contested.sides] == ["guide", "manual"]
     # only the weaker source says it: the notice stands
     assert _contested(resolved, weak, strong, [weak, strong]) == resolved
+
+
+def _office(n: int, doc: str, title: str, text: str) -> Block:
+    chunk = Chunk(chunk_id=f"{doc}#c02", doc_id=doc, title=title, section="二、报销时限",
+                  text=text, updated="2025-06-01", authority="policy")
+    return Block(n=n, chunk=chunk, score=1.0, tokens=10, text=text)
+
+
+@pytest.mark.parametrize(
+    ("question", "preferred", "preferred_by"),
+    [
+        # two offices' policies: the office the question names decides, however current
+        ("杭州办公室的报销单要在多少天内提交？", 1, "place"),
+        ("报销单要在多少天内提交？", None, "authority"),  # no place: the card
+        ("In the Berlin office, how many days do I have to submit an expense claim?", 1,
+         "place"),
+    ],
+)
+def test_a_place_the_question_names_prefers_that_places_document(
+    question: str, preferred: int | None, preferred_by: str
+) -> None:
+    zh = not question.isascii()
+    blocks = [
+        _office(1, "cn", "费用报销制度（中国区）" if zh else "Expense policy (Europe)",
+                "报销单须在费用发生之日起 60 天内提交。" if zh
+                else "Submit an expense claim within 60 days."),
+        _office(2, "hz", "杭州办公室报销制度" if zh else "Expense policy: Berlin office",
+                "报销单须在费用发生之日起 30 天内提交。" if zh
+                else "Submit an expense claim within 30 days."),
+    ]
+    (conflict,) = find_conflicts(blocks, question)
+    assert (conflict.preferred, conflict.preferred_by) == (preferred, preferred_by)

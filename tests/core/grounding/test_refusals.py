@@ -190,3 +190,14 @@ def test_low_score_names_only_documents_near_the_best_each_once() -> None:
     # vacation question)
     hits = [_hit("leave", 4.0), _hit("leave", 3.8, 2), _hit("equipment", 2.2), _hit("api", 1.1)]
     assert [d.doc_id for d in closest_documents(hits)] == ["leave", "equipment"]
+
+
+def test_a_notice_for_the_place_asked_about_names_it() -> None:
+    by_place = Conflict(unit="MB", sides=(FAQ, POLICY), context=("maximum", "upload"),
+                        preferred=0, preferred_by="place", preferred_for="Berlin")
+    assert authority_notice("en", by_place) == (
+        "Answered from “Upload FAQ” (updated 2025-03-01), the document for Berlin, which you "
+        "asked about. “Upload policy” (updated 2024-01-10) says 100 MB."
+    )
+    assert authority_notice("zh", by_place).startswith(
+        "本回答依据问题所说的“Berlin”的文档《Upload FAQ》")
