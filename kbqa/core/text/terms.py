@@ -6,6 +6,8 @@ One tokenizer serves both, so a term the index matched is the same term the veri
   capitals (``IT``, ``HR``) is an acronym, never a stop word, whatever it spells in lower
   case: ``IT 部门`` keeps ``it`` (``acronym_starts``; capitals in a run of three or more words
   are a heading in capitals, where they mark nothing).
+- A hyphenated word with a part of one or two letters is one word ("Wi-Fi", "e-mail":
+  ``wifi``, ``email``), so it meets the same word written whole.
 - Latin runs become word tokens, stemmed with Harman's S-stemmer (Harman 1991, "How
   effective is suffixing?", JASIS 42(1)): ``limits`` -> ``limit``, ``policies`` -> ``policy``.
 - Numbers stay tokens, decimals and versions whole: ``3.5``, ``2.1.0``, ``200`` (``200MB``
@@ -45,7 +47,8 @@ from kbqa.core.text.normalise import CJK_CHARS
 # index built with another one is stale until ``manage.py index_build`` re-tokenises it.
 # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未.
 # 3: a word in capitals is an acronym, not a stop word ("IT" is kept as ``it``).
-TERMS_VERSION = 3
+# 4: a hyphenated word with a part of one or two letters is one word ("Wi-Fi": ``wifi``).
+TERMS_VERSION = 4
 
 _TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[A-Za-z]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
@@ -181,6 +184,8 @@ def terms(text: str) -> list[str]:
     Returns [] for empty or punctuation-only text. Never raises on any str input.
     """
     folded = unicodedata.normalize("NFKC", text)
+    if "-" in folded:
+        folded = _SHORT_HYPHEN_RE.sub(_joined, folded)
     acronyms = acronym_starts(folded) if _CAPITALS_WORD_RE.search(folded) else frozenset()
     out: list[str] = []
     for match in _TOKEN_RE.finditer(folded):
@@ -194,6 +199,25 @@ def terms(text: str) -> list[str]:
         else:
             out.extend(w for w in _cjk_terms(tok) if w not in STOP_ZH)
     return out
+
+
+# A hyphenated word with a part of one or two letters is one word written apart: "Wi-Fi",
+# "e-mail", "re-use" (its parts alone are no words, and 1-2 letter tokens are dropped),
+# unless that part is a stop word ("sign-in" meets "sign in").
+_SHORT_HYPHEN_RE = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
+
+
+_PARTICLES = frozenset("up go".split())  # "runner-up", "follow-up", "go-live": not stop words
+
+
+def _joined(m: re.Match[str]) -> str:
+    """"Wi-Fi" -> "WiFi"; not "sign-in", "add-on", "runner-up", "IT-team": a short part
+    that is a stop word or a particle is a word of its own."""
+    parts = (m.group(1), m.group(2))
+    short = [p for p in parts if len(p) <= 2]
+    if not short or any(p.lower() in STOP_EN or p.lower() in _PARTICLES for p in short):
+        return m.group(0)
+    return parts[0] + parts[1]
 
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")

@@ -51,3 +51,17 @@ async def test_a_unit_after_last_or_next_says_when_not_what() -> None:
         "anything from the doctor?", blocks)
     assert "medical certificate" in answer
     assert "privacy course" not in answer
+
+
+async def test_a_word_written_with_a_hyphen_is_the_asked_word() -> None:
+    # "Wi-Fi" was read as "wi" and "fi", both dropped as too short: the question then
+    # asked about a client, the office and next week
+    blocks = (
+        make_block(1, "Visitors join the network Acme-Guest with a code from reception.",
+                   title="IT FAQ", section="How do guests get on the Wi-Fi?"),
+        make_block(2, "Office files opened in the browser keep one copy for every client.",
+                   title="Sync client"),
+    )
+    answer = await extractive_answer(
+        "A client is visiting our office next week. How does she get on the Wi-Fi?", blocks)
+    assert "Acme-Guest" in answer

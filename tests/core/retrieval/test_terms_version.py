@@ -37,6 +37,9 @@ EXPECTED = {
 }
 # 3: words in capitals are acronyms, never stop words ("IT" is kept); SAMPLE has none.
 EXPECTED[3] = EXPECTED[2]
+# 4: a hyphenated word with a part of one or two letters is one word ("Wi-Fi": wifi);
+# SAMPLE has none.
+EXPECTED[4] = EXPECTED[3]
 
 
 def test_changed_tokenising_comes_with_a_new_terms_version() -> None:
