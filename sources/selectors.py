@@ -28,6 +28,7 @@ from kbqa.core import types
 from kbqa.core.errors import KbqaError
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
 from kbqa.core.retrieval.index import Hit, IndexSnapshot
+from kbqa.core.retrieval.scope import scope_boosted
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
 from kbqa.core.retrieval.synonyms import lexical_query
@@ -243,7 +244,7 @@ def chunks_search(
         return []
     found = current_chunks_of([h.chunk_id for h in hits])
     raw = {h.chunk_id: h.score for h in lexical}
-    return [
+    scored = [
         types.ScoredChunk(
             chunk=found[h.chunk_id],
             score=h.score if dense else raw[h.chunk_id],
@@ -254,6 +255,7 @@ def chunks_search(
         for h in hits
         if h.chunk_id in found and audience.may_read(found[h.chunk_id].access)
     ]
+    return scored if dense else scope_boosted(scored, query, snapshot.idf)
 
 
 def _lexical_hits(

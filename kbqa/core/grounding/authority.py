@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from kbqa.core.text.terms import pos_tags
 from kbqa.core.types import Block, Conflict
 
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
@@ -62,15 +61,3 @@ def of_place(block: Block, places: frozenset[str]) -> str:
     "" for none."""
     scope = f"{block.chunk.title} {block.chunk.section}".lower()
     return next((p for p in sorted(places) if p.lower() in scope), "")
-
-
-# An English place name: a capitalised word after the question's first word, not an acronym.
-_NAME_EN_RE = re.compile(r"(?<=\s)[A-Z][a-z]{2,}\b")
-
-
-def asked_places(question: str) -> frozenset[str]:
-    """The places ``question`` names: Chinese words jieba tags as places (ns, two
-    characters or more: 深圳, 成都) and capitalised English words after the first word
-    ("the Chengdu office"); which of them scope a document is ``of_place``'s to say."""
-    zh = {w for w, tag in pos_tags(question) if tag == "ns" and len(w) >= 2}
-    return frozenset(zh | set(_NAME_EN_RE.findall(question)))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kbqa.core.grounding.authority import YEAR_RE, asked_places
+from kbqa.core.grounding.authority import YEAR_RE
 from kbqa.core.grounding.conflict_focus import (
     ASKED_BOUND_TERMS,
     OTHER_MEASURES,
@@ -18,6 +18,7 @@ from kbqa.core.grounding.conflict_focus import (
 )
 from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bounds import BOUND_TERMS
+from kbqa.core.text.places import places_named
 from kbqa.core.text.quantities import extract_quantities, per_names
 from kbqa.core.text.terms import pos_tags, term_set
 from kbqa.core.text.thesaurus import mostly_modifier
@@ -46,7 +47,7 @@ class Asked:
     # the periods or units it asks a rate per ("每晚", "per night": night), as the
     # quantities' units name them after "/"
     per: frozenset[str] = frozenset()
-    # the places it names (``authority.asked_places``): a document scoped to one is preferred
+    # the places it names (``text.places.places_named``): a document scoped to one is preferred
     places: frozenset[str] = frozenset()
 
     def about(self, m: Mention) -> bool:
@@ -103,7 +104,7 @@ def asked_of(
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
                  measured_things(question), bool(_AMOUNT_RE.search(question)),
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
-                 per_names(question), asked_places(question))
+                 per_names(question), places_named(question))
 
 
 # An English noun right before a measure word: what the measure is of ("page size", "batch
