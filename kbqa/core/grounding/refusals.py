@@ -84,6 +84,7 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
             f"无法给出可靠的答案：{_side_zh(a)}，而{_side_zh(b)}。"
             + (f"请先查看更新较晚的《{newer.title}》，" if newer else "请查看这两份文档，")
             + "并向文档负责人确认哪个数值是现行的；也可以请知识库管理员更正过时的文档。"
+            + "如果两份文档适用于不同的办公室或地区，请在问题中写明是哪一个再问。"
         )
     else:
         message = (
@@ -91,7 +92,8 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
             + (f"Check the more recently updated “{newer.title}” first, " if newer
                else "Check both documents, ")
             + "and confirm with the document owner which value is current; the "
-            "knowledge-base admins can correct the outdated one."
+            "knowledge-base admins can correct the outdated one. If the two apply to "
+            "different offices or regions, ask again naming yours."
         )
     return Refusal(reason="conflict", message=message, conflict=conflict)
 

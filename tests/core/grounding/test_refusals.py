@@ -62,13 +62,15 @@ def test_conflict_lists_both_values_with_titles_and_dates() -> None:
         "I won't pick one value: “Upload FAQ” (updated 2025-03-01) says "
         "200 MB, while “Upload policy” (updated 2024-01-10) says 100 MB. Check the more "
         "recently updated “Upload FAQ” first, and confirm with the document owner which value "
-        "is current; the knowledge-base admins can correct the outdated one."
+        "is current; the knowledge-base admins can correct the outdated one. If the two "
+        "apply to different offices or regions, ask again naming yours."
     )
     assert (refusal.reason, refusal.conflict) == ("conflict", TIE)
     assert refuse_conflict("zh", TIE).message == (
         "无法给出可靠的答案：《Upload FAQ》（更新于 2025-03-01）写的是 200 MB，"
         "而《Upload policy》（更新于 2024-01-10）写的是 100 MB。请先查看更新较晚的《Upload FAQ》，"
         "并向文档负责人确认哪个数值是现行的；也可以请知识库管理员更正过时的文档。"
+        "如果两份文档适用于不同的办公室或地区，请在问题中写明是哪一个再问。"
     )
 
 
