@@ -15,7 +15,7 @@ person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, wh
 client can fetch). ``POST /api/answer/stream`` takes the same
 body and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last;
 the ``meta`` and ``done`` data carry ``"conversation"`` too, and so does the
-``Kbqa-Conversation`` response header.
+``Kbqa-Conversation`` response header (of both endpoints).
 
 Conversations: every answer is stored in one, as in the browser. Without ``"conversation"``
 the API starts a new one owned by the caller, titled by the question and marked
@@ -250,9 +250,12 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
             trace_id=outcome.trace_id,
             conversation=conversation,
         )
-    return JsonResponse(
+    response = JsonResponse(
         answer_body(request, conversation, outcome), json_dumps_params={"ensure_ascii": False}
     )
+    if conversation is not None:  # as the stream sends it: a client reads one place
+        response["Kbqa-Conversation"] = str(conversation)
+    return response
 
 
 def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
