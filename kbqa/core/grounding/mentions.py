@@ -69,6 +69,9 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
                 after.lstrip().startswith("的") and quantity.unit != "%"):
             phrase = _COMMA_RE.split(after, maxsplit=1)[0]  # up to the next comma
             context = [*context, *terms(phrase)[:CONTEXT_WINDOW]]
+        if _describes_people(before, after):
+            clause_start = quantity.end
+            continue  # "每周至少两天居家办公的员工": who a rule is for, not a value of it
         bound = bound_of(before, after)
         subject = tuple(t for t in dict.fromkeys(terms(f"{before} {after}"))
                         if t not in BOUND_TERMS and not t[0].isdigit()) if bound else ()
@@ -79,6 +82,23 @@ def _text_mentions(raw: str) -> tuple[_Found, ...]:
 
 
 _COMMA_RE = re.compile(r"[,，、;；]")
+# A value inside a clause that says which people a rule is for: "每周至少两天居家办公的员工可以
+# 借用…" (the clause before 的 and a noun for people), "Employees who work from home at
+# least two days a week can borrow…" (after "who"/"that" following such a noun). Another
+# document's "实习生每周至少出勤 3 天" states a rule with its value; the two are not values
+# of one thing.
+_PEOPLE_AFTER_RE = re.compile(
+    r"^[^，,；;。.的]{0,12}的(?:[\u4e00-\u9fff]{0,3}(?:员工|人员|同事|用户|客户|成员|学生|实习生)|人)")
+_PEOPLE_BEFORE_RE = re.compile(
+    r"\b(?:employees?|staff|people|users?|members?|interns?|contractors?|customers?)"
+    r"\s+(?:who|that)\b[^,;.:]*$", re.IGNORECASE)
+
+
+def _describes_people(before: str, after: str) -> bool:
+    """Whether a value between ``before`` and ``after`` (its sentence around it) sits in a
+    clause saying which people something is for (``_PEOPLE_AFTER_RE``,
+    ``_PEOPLE_BEFORE_RE``)."""
+    return bool(_PEOPLE_AFTER_RE.match(after.lstrip()) or _PEOPLE_BEFORE_RE.search(before))
 
 
 def _start(q: Quantity) -> int:

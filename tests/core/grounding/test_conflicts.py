@@ -297,3 +297,20 @@ def test_a_place_the_question_names_prefers_that_places_document(
     ]
     (conflict,) = find_conflicts(blocks, question)
     assert (conflict.preferred, conflict.preferred_by) == (preferred, preferred_by)
+
+
+@pytest.mark.parametrize(
+    ("people", "rule", "question"),
+    [
+        ("每周至少两天居家办公的员工，可以借用一台显示器。", "实习生每周至少出勤 3 天。",
+         "实习生每周至少要来几天？"),
+        ("Employees who work from home at least two days a week can borrow a monitor.",
+         "Interns must be in the office at least 3 days a week.",
+         "How many days a week do interns have to come in?"),
+    ],
+)
+def test_a_value_saying_which_people_a_rule_is_for_is_no_value_of_another_rule(
+    people: str, rule: str, question: str
+) -> None:
+    blocks = [block(1, "equipment", people, "policy"), block(2, "interns", rule, "manual")]
+    assert find_conflicts(blocks, question) == []
