@@ -185,7 +185,7 @@ def terms(text: str) -> list[str]:
     """
     folded = unicodedata.normalize("NFKC", text)
     if "-" in folded:
-        folded = _SHORT_HYPHEN_RE.sub(_joined, folded)
+        folded = join_short_hyphens(folded)
     acronyms = acronym_starts(folded) if _CAPITALS_WORD_RE.search(folded) else frozenset()
     out: list[str] = []
     for match in _TOKEN_RE.finditer(folded):
@@ -218,6 +218,13 @@ def _joined(m: re.Match[str]) -> str:
     if not short or any(p.lower() in STOP_EN or p.lower() in _PARTICLES for p in short):
         return m.group(0)
     return parts[0] + parts[1]
+
+
+def join_short_hyphens(text: str) -> str:
+    """``text`` with each hyphenated word that has a part of one or two letters written
+    whole ("Wi-Fi" -> "WiFi"; not "sign-in", "runner-up"), as ``terms`` reads it: for
+    readers that split words with a pattern of their own."""
+    return _SHORT_HYPHEN_RE.sub(_joined, text) if "-" in text else text
 
 
 _SUFFIXES = ("ments", "ment", "ings", "ing", "ions", "ion", "ed", "er", "es", "s")

@@ -65,3 +65,17 @@ async def test_a_word_written_with_a_hyphen_is_the_asked_word() -> None:
     answer = await extractive_answer(
         "A client is visiting our office next week. How does she get on the Wi-Fi?", blocks)
     assert "Acme-Guest" in answer
+
+
+async def test_a_predicate_sentence_about_another_thing_does_not_lead() -> None:
+    # "give it an expiry date" states the asker's verb, but of a link's password; and
+    # "Wi-Fi" read as the qualifier "fi" made the right sentence look narrowed
+    blocks = (
+        make_block(1, "Staff must not share their own Wi-Fi password with visitors.",
+                   title="IT FAQ", section="Guest Wi-Fi"),
+        make_block(2, "You can protect a link with a password and give it an expiry date.",
+                   title="Sharing links"),
+    )
+    answer = await extractive_answer("Can I just give her my Wi-Fi password?", blocks)
+    assert "must not share their own Wi-Fi password" in answer
+    assert "expiry date" not in answer

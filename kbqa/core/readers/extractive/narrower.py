@@ -27,7 +27,14 @@ from typing import TypeVar
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text import thesaurus
-from kbqa.core.text.terms import acronym_starts, fold, is_question_word, is_stop_en, stem
+from kbqa.core.text.terms import (
+    acronym_starts,
+    fold,
+    is_question_word,
+    is_stop_en,
+    join_short_hyphens,
+    stem,
+)
 
 T = TypeVar("T")
 _WORD_RE = re.compile(r"[A-Za-z]+|[^\sA-Za-z]")
@@ -65,7 +72,7 @@ def qualifiers(question: str, text: str) -> dict[str, str]:
 
 
 def _qualifiers_en(text: str, nouns: frozenset[str], own: frozenset[str]) -> dict[str, str]:
-    norm = unicodedata.normalize("NFKC", text)
+    norm = join_short_hyphens(unicodedata.normalize("NFKC", text))  # "Wi-Fi" is one word
     acronyms = acronym_starts(norm)
     tokens = []  # (folded word or "", a name: acronym or capitalised unknown word, lower)
     for m in _WORD_RE.finditer(norm):

@@ -95,11 +95,16 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
                    scorer: Scorer) -> list[tuple[float, Candidate]]:
     """``scored`` with the sentence that decides the question first, when the best one does
     not: the rule for the asker's own amount (``thresholds.threshold_first``), else the
-    sentence stating a yes/no question's predicate (``predicate.predicate_first``), else
+    sentence stating a yes/no question's predicate (``predicate.predicate_first``) when it
+    has every key word the best one has, else
     the rate per the asked unit (``units.rate_first``: per night, 每晚)."""
     deciding = threshold_first(scored, scorer.amounts)
     if deciding[0] is scored[0]:
         deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+        # ...one lacking a key word the best one has speaks of another thing: "give it an
+        # expiry date" of a link's password for "give her my Wi-Fi password?"
+        if scorer.key & scorer.covers(scored[0][1]) - scorer.covers(deciding[0][1]):
+            deciding = list(scored)
     if deciding[0] is scored[0]:
         deciding = rate_first(question, scored, lambda c: c.text, scorer.kind)
     return deciding
