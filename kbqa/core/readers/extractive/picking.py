@@ -8,11 +8,12 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.expand import is_question
+from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.predicate import predicate_first
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.scoring import Scorer
 from kbqa.core.readers.extractive.senses import same_ask
-from kbqa.core.readers.extractive.text import Candidate, candidates
+from kbqa.core.readers.extractive.text import Candidate, candidates, folded_terms
 from kbqa.core.readers.extractive.thresholds import threshold_first
 from kbqa.core.readers.extractive.units import other_rate, rate_first
 from kbqa.core.types import Block
@@ -101,9 +102,12 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
     deciding = threshold_first(scored, scorer.amounts)
     if deciding[0] is scored[0]:
         deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
-        # ...one lacking a key word the best one has speaks of another thing: "give it an
-        # expiry date" of a link's password for "give her my Wi-Fi password?"
-        if scorer.key & scorer.covers(scored[0][1]) - scorer.covers(deciding[0][1]):
+        # ...one lacking a key word of the ask the best one has speaks of another thing:
+        # "give it an expiry date" of a link's password for "give her my Wi-Fi password?"
+        # (a key word of a condition before the ask, "if our webhook endpoint is down", is
+        # not what is asked about)
+        asked = scorer.key & folded_terms(ask_clause(question))
+        if asked & scorer.covers(scored[0][1]) - scorer.covers(deciding[0][1]):
             deciding = list(scored)
     if deciding[0] is scored[0]:
         deciding = rate_first(question, scored, lambda c: c.text, scorer.kind)
