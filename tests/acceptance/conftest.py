@@ -31,3 +31,15 @@ def demo_kb(
     yield folder
     with django_db_blocker.unblock():
         call_command("flush", interactive=False, verbosity=0)
+
+
+def upload_into_demo(demo_kb: Path, django_db_blocker: Any,
+                     tmp_path_factory: pytest.TempPathFactory, name: str, text: str) -> None:
+    """Ingest ``text`` as the file ``name`` into the module's demo knowledge base, as an
+    admin's upload would (for a module fixture: the tables are flushed after the module)."""
+    from sources.services import document_ingest
+
+    path = tmp_path_factory.mktemp("upload") / name
+    path.write_text(text, encoding="utf-8")
+    with django_db_blocker.unblock(), override_settings(KBQA_INDEX_DIR=demo_kb):
+        document_ingest(path=path)

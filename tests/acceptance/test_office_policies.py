@@ -13,10 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.test import override_settings
 
 from kbqa.core.types import Refusal
-from sources.services import document_ingest
+from tests.acceptance.conftest import upload_into_demo
 from tests.acceptance.test_follow_ups import converse, shown
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("office_policy")]
@@ -44,10 +43,7 @@ language: zh
 def office_policy(
     demo_kb: Path, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[None]:
-    path = tmp_path_factory.mktemp("upload") / "hangzhou.md"
-    path.write_text(POLICY, encoding="utf-8")
-    with django_db_blocker.unblock(), override_settings(KBQA_INDEX_DIR=demo_kb):
-        document_ingest(path=path)
+    upload_into_demo(demo_kb, django_db_blocker, tmp_path_factory, "hangzhou.md", POLICY)
     yield
 
 
