@@ -79,3 +79,17 @@ async def test_a_predicate_sentence_about_another_thing_does_not_lead() -> None:
     answer = await extractive_answer("Can I just give her my Wi-Fi password?", blocks)
     assert "must not share their own Wi-Fi password" in answer
     assert "expiry date" not in answer
+
+
+async def test_an_faq_question_line_heads_its_answer() -> None:
+    # a text file's FAQ: the question line is no heading, so its answer shared no word
+    # with the asker's question and a sentence about another device's printing was quoted
+    blocks = (
+        make_block(1, "IT 常见问题\n\n打印机卡纸怎么办？\n"
+                   "打开前面板，取出卡住的纸张，再关上面板。\n\n会议室投影仪连不上怎么办？\n"
+                   "先检查 HDMI 线，再重启投影仪。", title="IT 常见问题"),
+        make_block(2, "彩色打印默认关闭，如有需要请提交工单申请。", title="办公室常见问题"),
+    )
+    answer = await extractive_answer("打印机卡纸怎么办？", blocks)
+    assert "取出卡住的纸张" in answer
+    assert "彩色打印" not in answer

@@ -239,17 +239,27 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
         heading: frozenset[str] | None = folded_terms(block.chunk.section)
         if heading and heading <= folded_terms(block.chunk.title):
             heading = None
+        faq: frozenset[str] = frozenset()
         for position, (raw, item, continued) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
             found = folded_terms(others.sub(" ", unicodedata.normalize("NFKC", text))
                                  if others else text)
             if text and _quotable(text, found):
                 intro = text.endswith((":", "："))
-                out.append(Candidate(block.n, ranks[block.n], position, text, found, context,
-                                     item, intro, is_fragment(text), lead_terms(text),
-                                     heading or frozenset(), continued))
+                out.append(Candidate(block.n, ranks[block.n], position, text, found,
+                                     context | faq, item, intro, is_fragment(text),
+                                     lead_terms(text), heading or frozenset(), continued))
                 heading = None
+                # An FAQ's question line ("打印机卡纸怎么办？" on a line of its own in a text
+                # file, where it is no heading) heads the sentences after it, as a section
+                # heading does; a question inside a paragraph (news: RGB) heads nothing.
+                if (_QUESTION_END_RE.search(text) and not item
+                        and f"\n{raw.strip()}\n" in f"\n{block.chunk.text}\n"):
+                    faq = heading = found
     return out
+
+
+_QUESTION_END_RE = re.compile(r"[?？][\"'”’)）*]*\s*$")
 
 
 def _titles_re(titles: Sequence[str]) -> re.Pattern[str] | None:
