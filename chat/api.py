@@ -255,6 +255,8 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     )
     if conversation is not None:  # as the stream sends it: a client reads one place
         response["Kbqa-Conversation"] = str(conversation)
+    if outcome.language:  # the answer speaks the question's language, not the request's
+        response["Content-Language"] = "zh-Hans" if outcome.language == "zh" else "en"
     return response
 
 

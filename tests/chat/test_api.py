@@ -537,3 +537,14 @@ def test_a_missing_page_outside_the_api_is_still_the_apps_html_404(user: Any) ->
 
     assert response.status_code == 404
     assert response["Content-Type"].startswith("text/html")
+
+
+def test_the_json_answer_names_the_language_of_the_question(
+    fake: FakeProvider, token: str
+) -> None:
+    # a tester's Chinese answer came with the request's "Content-Language: en"
+    fake.add(JSON_DRAFT, JSON_DRAFT)
+    response = post(Client(), "/api/answer", {"question": "回收站会把文件保留多久？"},
+                    **bearer(token))
+    assert response.status_code == 200
+    assert response["Content-Language"] == "zh-Hans"
