@@ -37,7 +37,7 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
     span: tuple[int, int] | None = None
     at, open_ = 0, False
     for word, flag in pos_tags(text):
-        if (word.startswith(_MODAL_STARTS_ZH) or flag.startswith("d")
+        if (word.startswith(_PREDICATE_STARTS) or flag.startswith("d")
                 or any(q in word for q in QUESTION_WORDS_ZH)):
             break
         if flag == "v":
@@ -60,5 +60,5 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
     return f"{core(text[:span[0]] + noun + text[span[1]:])}？"
 
 
-# Words that open a Chinese predicate, alone or inside a word jieba joins (能报/n).
-_MODAL_STARTS_ZH = ("是", "有", "能", "要", "会", "可以", "需要", "应该", "必须", "得", "该")
+# ``PREDICATE_START_ZH`` opens a predicate also inside a word jieba joins (能报/n).
+_PREDICATE_STARTS = tuple(sorted(PREDICATE_START_ZH))
