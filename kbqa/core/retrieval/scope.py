@@ -19,7 +19,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kbqa.core.retrieval.scoring import K1
 from kbqa.core.text.places import chinese_places
 from kbqa.core.text.terms import search_terms
 from kbqa.core.types import ScoredChunk
@@ -36,9 +35,10 @@ def scope_boosted(hits: Sequence[ScoredChunk], query: str,
     for h in hits:
         named = [p for p in places if p in h.chunk.title]
         own = set(search_terms(f"{h.chunk.section}\n{h.chunk.text}")) if named else set()
-        boost = sum(idf(p) for p in named if p not in own)  # idf * (K1 + 1) / (1 + K1)
+        # at tf 1 and a length normalisation of k1, (k1 + 1) / (1 + k1) = 1: the idf itself
+        boost = sum(idf(p) for p in named if p not in own)
         if boost > 0 and h.score > 0:
-            grown = h.score + boost * (K1 + 1) / (1 + K1)
+            grown = h.score + boost
             h = replace(h, score=grown, relevance=min(h.relevance * grown / h.score, 0.999))
         out.append(h)
     return sorted(out, key=lambda h: (-h.score, h.chunk.chunk_id))
