@@ -184,8 +184,7 @@ def terms(text: str) -> list[str]:
     Returns [] for empty or punctuation-only text. Never raises on any str input.
     """
     folded = unicodedata.normalize("NFKC", text)
-    if "-" in folded:
-        folded = join_short_hyphens(folded)
+    folded = join_short_hyphens(folded)
     acronyms = acronym_starts(folded) if _CAPITALS_WORD_RE.search(folded) else frozenset()
     out: list[str] = []
     for match in _TOKEN_RE.finditer(folded):
