@@ -146,7 +146,7 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
     weaker source that gives the answer's own value is not listed against it. Conflicts
     without ``preferred`` are ignored."""
     resolved = [c for c in conflicts if c.preferred is not None]
-    notices = [_year_notice(lang, c) for c in resolved if c.preferred_by != "authority"]
+    notices = [_scope_notice(lang, c) for c in resolved if c.preferred_by != "authority"]
     for group in _groups([c for c in resolved if c.preferred_by == "authority"]):
         weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
         weak_ids = {side.chunk_id for side in weak}
@@ -181,7 +181,7 @@ def _groups(conflicts: Sequence[Conflict]) -> list[list[Conflict]]:
     return sorted(ordered, key=lambda g: conflicts.index(g[0]))
 
 
-def _year_notice(lang: Language, conflict: Conflict) -> str:
+def _scope_notice(lang: Language, conflict: Conflict) -> str:
     """The notice of a conflict resolved for the document of the year the question names,
     or of the place it names (``preferred_by`` "place": the other document is no less
     current, only about somewhere else)."""
@@ -279,9 +279,10 @@ def document_refs(blocks: Sequence[Block], question: str = "") -> tuple[Document
     """The documents a no-support refusal names: those of the leading blocks, best first,
     that share a word of substance with ``question`` (``_about``; all when it is "")."""
     seen: dict[str, DocumentRef] = {}
+    asked = _asked(question)
     for b in leading_blocks(blocks):
         c = b.chunk
-        if not _about(c, question):
+        if not _about(c, asked):
             continue
         seen.setdefault(
             c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
@@ -301,11 +302,12 @@ def closest_documents(hits: Sequence[ScoredChunk],
     a word of substance with ``question`` (``_about``)."""
     top = max((h.score for h in hits), default=0.0)
     seen: dict[str, DocumentRef] = {}
+    asked = _asked(question)
     for h in sorted(hits, key=lambda h: -h.score):
         if h.score < LEADING_SCORE_SHARE * top or len(seen) == MAX_CLOSEST:
             break
         c = h.chunk
-        if not _about(c, question):
+        if not _about(c, asked):
             continue
         seen.setdefault(c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url,
                                               c.chunk_id))
@@ -313,14 +315,21 @@ def closest_documents(hits: Sequence[ScoredChunk],
 
 
 
-def _about(chunk: Chunk, question: str) -> bool:
-    """Whether ``chunk`` (title, section, text) shares a search term with ``question`` that
-    is no question or stop word (``terms.is_question_word``, stopwords-iso: "name",
-    "tell", 是多): a document matching only such words ("the file name" for "What is the
-    CEO's name?", a rule for telling your manager for "Tell me a joke") is no lead for the
-    asker to follow. True when ``question`` is ""."""
+def _asked(question: str) -> frozenset[str] | None:
+    """The search terms of ``question`` that are no question or stop word
+    (``terms.is_question_word``, stopwords-iso: "name", "tell", 是多); None when
+    ``question`` is "" (no filter)."""
     if not question:
+        return None
+    return frozenset(t for t in search_terms(question) if not is_question_word(t))
+
+
+def _about(chunk: Chunk, asked: frozenset[str] | None) -> bool:
+    """Whether ``chunk`` (title, section, text) shares one of the ``asked`` terms
+    (``_asked``): a document matching only question words ("the file name" for "What is
+    the CEO's name?", a rule for telling your manager for "Tell me a joke") is no lead for
+    the asker to follow. True without a filter (None)."""
+    if asked is None:
         return True
-    asked = {t for t in search_terms(question) if not is_question_word(t)}
     return bool(asked) and not asked.isdisjoint(
         search_terms(f"{chunk.title}\n{chunk.section}\n{chunk.text}"))
