@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import AskKind
 from kbqa.core.readers.extractive.question import CLOCK_RE, tagged
+from kbqa.core.text.terms import stem
 
 _ZH_ROLE_RE = re.compile(
     r"(冠军|亚军|季军|导演|作者|编剧|主演|主教练|总统|总理|市长|议长|行政长官|首席执行官|"
@@ -242,12 +243,8 @@ _PURPOSE_FILLER = frozenset("a an the my our your their his her its some any one
 def _purpose(text: str) -> frozenset[str]:
     """The words of every purpose ``text`` names after a verb of paying (``_PURPOSE_RE``)."""
     found = _PURPOSE_RE.findall(unicodedata.normalize("NFKC", text))
-    return frozenset(_stem_en(w) for p in found for w in re.findall(r"[a-z]+", p.lower())
+    return frozenset(stem(w) for p in found for w in re.findall(r"[a-z]+", p.lower())
                      if w not in _PURPOSE_FILLER)
-
-
-def _stem_en(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def other_purpose(question: str, text: str) -> bool:
@@ -261,5 +258,5 @@ def other_purpose(question: str, text: str) -> bool:
     if not asked or not _purpose(text):
         return False
     low = unicodedata.normalize("NFKC", text).lower()
-    words = {_stem_en(w) for w in re.findall(r"[a-z]+", low)}
+    words = {stem(w) for w in re.findall(r"[a-z]+", low)}
     return not asked & words
