@@ -44,7 +44,7 @@ from functools import cached_property, lru_cache
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import has_cjk
-from kbqa.core.text.quantities import Quantity, extract_quantities
+from kbqa.core.text.quantities import COUNT_WORDS_ZH, Quantity, extract_quantities
 from kbqa.core.text.terms import jieba_frequency, jieba_words, term_set, terms
 
 #: A source sentence as ``source_text.SourceText`` holds it: normalised text, terms, quantities.
@@ -118,7 +118,7 @@ def binding_issue(quantity: Quantity, named: frozenset[str],
 # ("15 天年假" -> 天年/假, read as another kind of leave than 年假), so a comma is set after
 # it before cutting.
 _COUNT_END_RE = re.compile(
-    r"((?:\d|[一二两三四五六七八九十几]|多少)\s*[天年月周次个元块人台张份岁倍日])(?=[\u4e00-\u9fff])")
+    rf"((?:\d|[一二两三四五六七八九十几]|多少)\s*[{COUNT_WORDS_ZH}])(?=[\u4e00-\u9fff])")
 
 
 def _words(text: str, cjk: bool | None = None) -> list[str]:

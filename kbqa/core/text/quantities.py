@@ -39,6 +39,10 @@ import unicodedata
 from dataclasses import dataclass
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[零一二两三四五六七八九十百千]+"
+# Chinese numeral characters, and the count words that follow a number and end its phrase
+# ("多少天年假": the 天 of 多少天, then 年假), for readers of Chinese amounts.
+CN_NUMERALS = "零一二两三四五六七八九十百千万"
+COUNT_WORDS_ZH = "天年月周次个元块人台张份岁倍日"
 _GAP = r"\s*(?:个)?\s*"
 _END = r"(?![a-z])"
 

@@ -23,6 +23,7 @@ from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, without_mood_particles
 from kbqa.core.retrieval.focus_en import is_person_en
+from kbqa.core.text.quantities import CN_NUMERALS, COUNT_WORDS_ZH
 from kbqa.core.text.terms import (
     a_not_a_pieces,
     cjk_bigrams,
@@ -89,9 +90,9 @@ def count_words_apart(question: str, text: str) -> str:
         after = words[i + 1] if i + 1 < len(words) else ""
         # ...only when the rest and what follows is a word the blocks write (天年/假: 年假),
         # so a word of its own (2022/年度) stays whole
-        if (len(word) > 1 and word[0] in _COUNT_CHARS and before
+        if (len(word) > 1 and word[0] in COUNT_WORDS_ZH and before
                 and (before in ("多少", "几") or before[-1].isdigit()
-                     or before[-1] in _CN_DIGITS)
+                     or before[-1] in CN_NUMERALS)
                 and len(word[1:] + after) > 1 and word[1:] + after in text):
             out.append(f"{word[0]} {word[1:]}")
             cut = True
@@ -100,8 +101,6 @@ def count_words_apart(question: str, text: str) -> str:
     return "".join(out) if cut else question
 
 
-_COUNT_CHARS = frozenset("天年月周次个元块人台张份岁倍日")
-_CN_DIGITS = frozenset("一二两三四五六七八九十百千万")
 
 
 # Chinese words for the least and the most of something, each said several ways: a

@@ -41,6 +41,7 @@ from kbqa.core.readers.extractive.question import (
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
 from kbqa.core.text.procedures import asks_procedure
+from kbqa.core.text.quantities import CN_NUMERALS
 from kbqa.core.text.terms import fold, is_question_word, stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
@@ -60,8 +61,7 @@ _DIGIT_WORD_RE = re.compile(
 # A Chinese numeral with its count word or unit ("一天", "三个月", "两周"): the asker's own
 # span, as a digit is ("那吃饭呢，一天能报多少？" is not answered by 会议纪要在一天之内发布).
 _ZH_COUNT_RE = re.compile(
-    r"(?<![零一二两三四五六七八九十百千万\d])[零一二两三四五六七八九十百千万]+\s*个?\s*"
-    r"(?:天|小时|分钟|秒|周|星期|月|年|次|元|块|人)")
+    rf"(?<![{CN_NUMERALS}\d])[{CN_NUMERALS}]+\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|元|块|人)")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
 
@@ -309,7 +309,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
     for span in sorted(set(_ZH_COUNT_RE.findall(question)), key=len, reverse=True):
-        blanked = re.sub(rf"(?<![零一二两三四五六七八九十百千万\d]){re.escape(span)}", "…", blanked)
+        blanked = re.sub(rf"(?<![{CN_NUMERALS}\d]){re.escape(span)}", "…", blanked)
     if kind in ("place", "name"):  # "2004 Summer Olympics", 南非 for 2010南非世界杯的冠军
         blanked = blank_own_names(question, blanked)
     elif tagged(question):
