@@ -72,8 +72,10 @@ def spell_numbers(question: str) -> str:
 def as_read(question: str, blocks: Sequence[Block]) -> str:
     """``question`` as the reader reads it over ``blocks``: without closing mood particles
     (``question.without_mood_particles``), count words apart (``count_words_apart``)."""
-    return count_words_apart(without_mood_particles(question),
-                             " ".join(b.chunk.text for b in blocks))
+    question = without_mood_particles(question)
+    if not any(ch in COUNT_WORDS_ZH for ch in question):
+        return question  # no count word to read apart (every English question)
+    return count_words_apart(question, " ".join(b.chunk.text for b in blocks))
 
 
 def count_words_apart(question: str, text: str) -> str:
