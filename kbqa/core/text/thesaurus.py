@@ -311,3 +311,22 @@ def related(word: str, broader: bool = False) -> tuple[str, ...]:
                         derived.append(wn.synset(_POS_OF_LETTER[letter], target)[0][word_no - 1])
     ordered = dict.fromkeys(synonyms + wider + derived)
     return tuple(w for w in ordered if w not in own)
+
+
+def relational(word: str) -> bool:
+    """Whether the English adjective ``word`` classifies its noun by what it pertains to:
+    one of its ``MAX_SENSES`` most frequent adjective senses has WordNet's pertainym
+    pointer (``\\``, wninput(5WN): "parental" -> parent, "medical" -> medicine), unlike
+    describing adjectives ("real", "shared"). False for a word WordNet lacks as an
+    adjective, or without ``wn``."""
+    wn = _wordnet()
+    if wn is None or not word.isascii():
+        return False
+    for base in morphy(word.lower(), "adj"):
+        for offset in wn.index["adj"][base][:MAX_SENSES]:
+            lemmas, pointers = wn.synset("adj", offset)
+            at = lemmas.index(base.replace("_", " ")) + 1 if base.replace("_", " ") in lemmas \
+                else 0
+            if any(symbol == "\\" and word_no in (0, at) for symbol, _, _, word_no in pointers):
+                return True
+    return False

@@ -46,3 +46,11 @@ def test_a_word_wordnet_lacks_has_no_synonyms(word: str) -> None:
 
 def test_the_word_itself_is_not_its_synonym() -> None:
     assert "client" not in thesaurus.related("clients")
+
+
+@pytest.mark.parametrize(("word", "expected"), [
+    ("parental", True), ("medical", True), ("dental", True),
+    ("real", False), ("shared", False), ("conflicting", False), ("年假", False)])
+def test_a_relational_adjective_pertains_to_a_noun(word: str, expected: bool) -> None:
+    # "parental leave" is a kind of leave; "the real limit" is the limit
+    assert thesaurus.relational(word) is expected

@@ -49,6 +49,7 @@ from kbqa.core.text.thesaurus import (
     mostly_modifier,
     mostly_noun,
     only_modifier,
+    relational,
 )
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
@@ -62,8 +63,11 @@ def nameable(term: str, question: str) -> bool:
     -ing/-ed/-ly forms in the question, and not words WordNet knows
     only as adjectives or adverbs ("late", "every": ``only_modifier``) or mostly so ("good"
     of "good enough": ``mostly_modifier``); never the unit of the asker's own number
-    ("years" of "valid for 5 years": a measure, not what the question is about)."""
+    ("years" of "valid for 5 years": a measure, not what the question is about), nor a piece
+    of a verb said twice around 一 (``一拖`` of 拖一拖: "put it off a little")."""
     if any(ch.isdigit() for ch in term) or term in VERBS or term in verbs_after(question):
+        return False
+    if any(term in m.group() for m in _TRIED_VERB_RE.finditer(question)):
         return False
     if any(term in words for words in phrasal_verbs(question)):  # "hang around"
         return False
@@ -125,6 +129,8 @@ def after_subject(word: str, question: str) -> bool:
                for a, b in _word_pairs(question))
 
 
+# X一X (拖一拖, 试一试, 等一等): the verb X done a little, one verb whatever jieba cuts
+_TRIED_VERB_RE = re.compile(r"([\u4e00-\u9fff])一\1")
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
 
 
@@ -228,7 +234,8 @@ def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozense
 def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
                  n_blocks: int, texts: Sequence[str] = ()) -> dict[str, float]:
     """The question's specific words that no block mentions, each with its share of an
-    absent word's weight: nouns, numbers, acronyms ("CEO") 1, verbs (Chinese ``停车``,
+    absent word's weight: nouns, numbers, acronyms ("CEO"), a relational adjective before a
+    head the blocks have ("parental leave": ``thesaurus.relational``) 1, verbs (Chinese ``停车``,
     ``改成``; English -ing/-ed forms) ``VERB_SHARE``. Never question or function words
     (Chinese ``terms.is_question_word``: ``还会``, ``人能``), answer-type words ("deadline",
     answered by a number), light verbs ("last"), function words, Latin words under 4
@@ -257,7 +264,13 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     absent = [t for t in absent if not any(t != o and t in o for o in absent)]
     # ...a verb inside a noun phrase names a thing (``nominal_verbs``: 每年的体检费用)
     verbs = (verbs - nominal_verbs(question)) | english_verbs(question)
-    return {t: 1.0 if nameable(t, question) and t not in verbs else VERB_SHARE for t in absent}
+    # ...and a relational adjective before a head the blocks have says which kind of it is
+    # asked ("parental" of "parental leave" beside "sick leave"), as a noun there does;
+    # a describing one ("the real limit", "a shared album") does not
+    mentioned = frozenset(t for t in qterms if df[t])
+    return {t: 1.0 if t not in verbs and (nameable(t, question) or (
+        relational(t) and modified_head(t, question, mentioned) is not None)) else VERB_SHARE
+        for t in absent}
 
 
 def _bare_head(term: str, question: str, heads: frozenset[str], texts: Sequence[str]) -> bool:
