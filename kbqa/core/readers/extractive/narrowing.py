@@ -24,6 +24,8 @@ import re
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
+from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
@@ -211,20 +213,40 @@ def off_subject(question: str, best: int, blocks: Sequence[Block]) -> bool:
 # topic's slot: "那 webhook 呢？" after a rate-limit question is "What is the rate limit of
 # the open API, for webhook?".
 _FOR_THING_RE = re.compile(r",\s*for\s+([^,?]+?)\s*\?\s*$", re.IGNORECASE)
+# "Is there parking at the office?", "Are there any lockers?", "有没有停车位？": the thing
+# whose existence is asked, up to a preposition or the end
+_THERE_IS_RE = re.compile(
+    r"^\s*(?:and\s+|so\s+)?(?:is|are)\s+there\s+(?:an?\s+|any\s+|some\s+)?"
+    r"([a-z][\w-]*(?:\s+(?!(?:at|in|for|on|near|to|with|when|if|during|of|here)\b)"
+    r"[a-z][\w-]*)?)", re.IGNORECASE)
+_HAS_ANY_ZH_RE = re.compile(r"有没有([\u4e00-\u9fff]{2,6}?)(?:[吗呢？?，,。]|$)")
 
 
 def unquoted_thing(question: str, chosen: Sequence[str], blocks: Sequence[Block]) -> bool:
-    """Whether ``question`` ends in such a ", for X?" (X no group of people: ``groups_named``
-    reads those) and the ``chosen`` sentences with the section headings of ``blocks`` (the
-    quoted ones) hold not all of X's terms: the sentence answers the earlier question, not
-    of X ("The default rate limit of the open API is 600 requests per minute" says nothing
-    of webhooks, though its page is titled "…rate limits and webhooks")."""
+    """Whether ``question`` names a thing the answer must be about and the ``chosen``
+    sentences with the section headings of ``blocks`` (the quoted ones) hold not all of its
+    terms: the X of a final ", for X?" (no group of people: ``groups_named`` reads those),
+    whose sentence answers the earlier question, not of X ("The default rate limit of the
+    open API is 600 requests per minute" says nothing of webhooks, though its page is titled
+    "…rate limits and webhooks"); or the X of "is there X…?"/有没有X, whose existence is
+    asked ("Is there parking at the Rotterdam office?" is not answered by "The company was
+    founded in 2016 in Rotterdam, where the head office still is"), unless X is a word for
+    a value (``ANSWER_TYPE_TERMS``: "is there a budget…", 有没有截止时间)."""
+    ask = ask_clause(question)
     found = _FOR_THING_RE.search(question)
-    if not found or is_person_en(found.group(1)):
+    if found and is_person_en(found.group(1)):
+        found = None
+    there = None if found else _THERE_IS_RE.search(ask) or _HAS_ANY_ZH_RE.search(ask)
+    found = found or there
+    if not found:
         return False
     wanted = frozenset(terms(found.group(1)))
-    held = frozenset(terms(" ".join([*chosen, *(b.chunk.section for b in blocks)])))
-    return bool(wanted) and not wanted <= held
+    if there and any(fold(stem(t)) in ANSWER_TYPE_TERMS for t in wanted):
+        return False  # "is there a deadline/budget": a value answers, not the word
+    held_text = " ".join([*chosen, *(b.chunk.section for b in blocks)])
+    held = frozenset(terms(held_text))
+    return bool(wanted) and not all(t in held or (not t.isascii() and t in held_text)
+                                    for t in wanted)
 
 
 def _person_zh(phrase: str) -> bool:
