@@ -50,7 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from typing import ClassVar
 
 from kbqa.core.errors import ProviderError
@@ -59,8 +59,16 @@ from kbqa.core.providers.base import Prompt, Provider, ProviderCall, word_deltas
 from kbqa.core.readers.extractive.follow_ups import about_new_words
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.selection import select
+from kbqa.core.readers.extractive.several_asks import each_ask
 from kbqa.core.readers.extractive.standing import current_first
-from kbqa.core.readers.extractive.text import Selection, cite, folded_terms, gap_sentence, unwrap
+from kbqa.core.readers.extractive.text import (
+    Selection,
+    cite,
+    folded_terms,
+    gap_sentence,
+    unanswered_sentence,
+    unwrap,
+)
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.sentences import split_sentences
 from kbqa.core.text.tokens import count_tokens
@@ -73,6 +81,19 @@ def _declined(selection: Selection) -> bool:
     return selection.declined
 
 
+def _select_each(question: str, blocks: Sequence[Block]) -> Selection:
+    return each_ask(question, blocks, select)
+
+
+def gaps(selection: Selection, language: Language) -> list[str]:
+    """The gap sentences after the answer: one per unanswered ask of a message asking
+    several things, then the question words no source uses (or, declining, the gap alone)."""
+    found = [unanswered_sentence(language, ask) for ask in selection.unanswered]
+    if selection.declined or selection.uncovered:
+        found.append(gap_sentence(language, selection.uncovered))
+    return found
+
+
 def render_stream(selection: Selection, language: Language) -> str:
     """The plain-text draft: one cited sentence per line, a paragraph (blank line) per
     source block, then the gap sentence if any as a paragraph of its own."""
@@ -81,8 +102,8 @@ def render_stream(selection: Selection, language: Language) -> str:
         if i:
             text += "\n\n" if c.n != selection.chosen[i - 1].n else "\n"
         text += cite(c.text, c.n)
-    if selection.declined or selection.uncovered:
-        text += ("\n\n" if text else "") + gap_sentence(language, selection.uncovered)
+    for gap in gaps(selection, language):
+        text += ("\n\n" if text else "") + gap
     return text
 
 
@@ -91,8 +112,8 @@ def render_json(selection: Selection, language: Language) -> str:
     data: dict[str, object] = {
         "claims": [{"text": c.text, "citations": [c.n]} for c in selection.chosen]
     }
-    if selection.declined or selection.uncovered:
-        data["not_covered"] = gap_sentence(language, selection.uncovered)
+    if found := gaps(selection, language):
+        data["not_covered"] = " ".join(found)
     return json.dumps(data, ensure_ascii=False)
 
 
@@ -128,10 +149,11 @@ class ExtractiveProvider(Provider):
             return compress_text(prompt.question, blocks[0]) if blocks else ""
         # Feedback needs no special handling: every sentence is quoted from its block.
         # An archived document answers only when no current one does (``standing``).
-        selection = current_first(prompt.question, blocks, select, _declined)
+        # Each ask of a message asking several things is answered (``several_asks``).
+        selection = current_first(prompt.question, blocks, _select_each, _declined)
         # ...and a follow-up about what it adds, never with the earlier answer
         selection = about_new_words(prompt.question, prompt.history, blocks, selection,
-                                    lambda q, b: current_first(q, b, select, _declined))
+                                    lambda q, b: current_first(q, b, _select_each, _declined))
         language = detect_language(prompt.question)
         if prompt.task == "answer_json":
             return render_json(selection, language)

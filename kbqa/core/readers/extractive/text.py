@@ -186,11 +186,14 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Selection:
-    """What to answer: chosen sentences (empty when declining) and uncovered question words."""
+    """What to answer: chosen sentences (empty when declining), uncovered question words and
+    the asks of a message asking several things that none of them answers
+    (``several_asks``)."""
 
     chosen: tuple[Candidate, ...]
     uncovered: tuple[str, ...]
     declined: bool
+    unanswered: tuple[str, ...] = ()
 
 
 def _pieces(text: str) -> list[tuple[str, bool, bool]]:
@@ -341,6 +344,13 @@ def gap_sentence(language: Language, missing: Sequence[str]) -> str:
     words = ", ".join(f"“{m}”" for m in missing)
     noun = "word" if len(missing) == 1 else "words"
     return f"Not covered: none of the sources found uses the {noun} {words}."
+
+
+def unanswered_sentence(language: Language, ask: str) -> str:
+    """A gap sentence quoting one ask of the message that no chosen sentence answers."""
+    if language == "zh":
+        return f"资料未涵盖：找到的资料无法回答“{ask}”。"
+    return f"Not covered: the sources found do not answer “{ask}”."
 
 
 def cite(sentence: str, n: int) -> str:
