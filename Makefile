@@ -8,6 +8,8 @@ STAMP := $(VENV)/.installed
 RUN_STAMP := $(VENV)/.installed-run
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# What an empty knowledge base starts with: a folder of documents, or `none`.
+DOCS ?= sources/demo/docs
 
 .PHONY: install run test test-postgres services screenshots lint bench bench-load chromium clean
 
@@ -29,7 +31,7 @@ install: $(STAMP)
 # KBQA_DEMO: DEBUG off (the app's own error pages), a demo login, static files served.
 run: $(RUN_STAMP)
 	KBQA_DEMO=1 $(BIN)/python manage.py migrate --noinput
-	KBQA_DEMO=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/
+	KBQA_DEMO=1 $(BIN)/python manage.py demo_setup --url http://$(HOST):$(PORT)/ --docs "$(DOCS)"
 	KBQA_DEMO=1 $(BIN)/daphne -b $(HOST) -p $(PORT) kbqa.asgi:application
 
 test: install

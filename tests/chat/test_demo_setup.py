@@ -10,7 +10,7 @@ from typing import Any as SettingsWrapper  # pytest-django's settings fixture
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from sources.models import Document
 from sources.selectors import index_status
@@ -100,3 +100,24 @@ def test_missing_index_is_rebuilt_for_an_existing_knowledge_base(
     assert "no retrieval index" in out.lower() and "building now" in out
     status = index_status()
     assert (status.problem, status.chunks > 0) == ("", True)
+
+
+def test_an_organisation_can_start_with_its_own_documents_or_none(
+    settings: SettingsWrapper, data_dir: Path, tmp_path: Path
+) -> None:
+    # a tester's own policies landed among the demo's and conflicted with them
+    settings.DEBUG = True
+    out = StringIO()
+    call_command("demo_setup", "--docs", "none", stdout=out, stderr=StringIO())
+    assert Document.objects.count() == 0
+    assert "starts empty" in out.getvalue()
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / "parking.md").write_text("# Parking\n\nStaff park in garage B.\n", encoding="utf-8")
+    call_command("demo_setup", "--docs", str(own), stdout=StringIO(), stderr=StringIO())
+    assert list(Document.objects.values_list("title", flat=True)) == ["Parking"]
+
+
+def test_a_missing_folder_of_documents_is_an_error(data_dir: Path) -> None:
+    with pytest.raises(CommandError, match="No such folder"):
+        call_command("demo_setup", "--docs", "/nonexistent/folder", stdout=StringIO())

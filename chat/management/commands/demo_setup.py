@@ -1,6 +1,7 @@
 """``manage.py demo_setup``: a knowledge base and a login to try kbqa locally (``make run``).
 
-1. If the knowledge base has no document, ingest ``sources/demo/docs/`` (or ``--docs``);
+1. If the knowledge base has no document, ingest ``sources/demo/docs/`` (or ``--docs``; ``--docs
+   none`` leaves it empty, for an organisation's own uploads: ``make run DOCS=none``);
    if it has documents but the retrieval index is missing or stale (built by another
    tokenizer version, after an upgrade), rebuild it with ``index_build``.
 2. With ``KBQA_DEMO`` (``make run``) or ``KBQA_DEBUG`` on, create a ``demo`` superuser with
@@ -23,7 +24,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from sources.models import Document
 from sources.selectors import index_status
@@ -57,7 +58,9 @@ class Command(BaseCommand):
     help = "Load the demo documents into an empty knowledge base and create a local demo login."
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--docs", default=str(DEMO_DOCS), help="Folder of documents to ingest.")
+        parser.add_argument(
+            "--docs", default=str(DEMO_DOCS),
+            help="Folder of documents an empty knowledge base starts with; 'none' for none.")
         parser.add_argument("--username", default="demo", help="Name of the demo superuser.")
         parser.add_argument("--url", default=DEMO_URL, help="Where the server will listen.")
 
@@ -81,6 +84,12 @@ class Command(BaseCommand):
                 self.stdout.write(f"The retrieval index needs building ({problem}); building now.")
                 call_command("index_build", stdout=self.stdout, stderr=self.stderr)
             return
+        if str(docs).strip().lower() in ("none", ""):
+            self.stdout.write("The knowledge base starts empty: upload documents in /admin/ "
+                              "(Documents -> Upload documents) or with `manage.py ingest`.")
+            return
+        if not docs.exists():
+            raise CommandError(f"No such folder of documents: {docs}")
         summary = documents_ingest_paths(paths=[docs])
         self.stdout.write(f"Ingested {docs}: {summary.line()}")
         for failure in summary.failures:
