@@ -11,6 +11,7 @@ import uuid
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Exists, OuterRef, Q
 from django.contrib.auth.decorators import login_required
 from django.http import (
     Http404,
@@ -81,10 +82,11 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
 @login_required
 @require_POST
 def conversation_new(request: HttpRequest) -> HttpResponse:
-    """Start a conversation (reusing the latest one if it is still empty) and open it."""
-    latest = Conversation.objects.filter(owner=request.user, via_api=False).first()
-    if latest is not None and not latest.messages.exists():
-        return redirect("chat_conversation", conversation_id=latest.pk)
+    """Start a conversation (reusing one still empty, so none piles up) and open it."""
+    empty = (Conversation.objects.filter(owner=request.user, via_api=False)
+             .exclude(Exists(Message.objects.filter(conversation=OuterRef("pk")))).first())
+    if empty is not None:
+        return redirect("chat_conversation", conversation_id=empty.pk)
     conversation = Conversation.objects.create(owner=request.user)
     return redirect("chat_conversation", conversation_id=conversation.pk)
 
@@ -148,10 +150,14 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     label, provider_ok = provider_label()
     turn_records.turns_interrupted_close(conversation=conversation)
     own = Conversation.objects.filter(owner=request.user)
+    # an empty conversation is listed only while it is open ("New conversation" entries
+    # with nothing in them were left behind in the list)
+    listed = own.filter(via_api=False).filter(
+        Exists(Message.objects.filter(conversation=OuterRef("pk"))) | Q(pk=conversation.pk))
     context = {
         "conversation": conversation,
-        "conversations": own.filter(via_api=False)[:CONVERSATION_LIST_SIZE],
-        "conversations_total": own.filter(via_api=False).count(),
+        "conversations": listed[:CONVERSATION_LIST_SIZE],
+        "conversations_total": listed.count(),
         # started by POST /api/answer: listed apart, under the browser's own
         "api_conversations": own.filter(via_api=True)[:CONVERSATION_LIST_SIZE],
         "api_conversations_total": own.filter(via_api=True).count(),

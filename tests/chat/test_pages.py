@@ -188,6 +188,21 @@ def test_new_conversation_reuses_an_empty_one(client_alice: Client, alice: objec
     assert client_alice.get("/c/new/").status_code == 405
 
 
+def test_empty_conversations_do_not_pile_up_in_the_list(
+        client_alice: Client, alice: object) -> None:
+    # a tester's sidebar filled with empty "New conversation" entries
+    older = Conversation.objects.create(owner=alice)  # type: ignore[misc]
+    asked = Conversation.objects.create(owner=alice)  # type: ignore[misc]
+    Message.objects.create(conversation=asked, role="user", text="How many leave days?")
+    # "New conversation" opens the empty one there is, not another
+    assert client_alice.post("/c/new/")["Location"] == f"/c/{older.pk}/"
+    assert Conversation.objects.filter(owner=alice).count() == 2
+    html = client_alice.get(f"/c/{asked.pk}/").content.decode()
+    assert f'id="conversation-link-{asked.pk}"' in html
+    assert f'id="conversation-link-{older.pk}"' not in html  # empty and not open: unlisted
+    assert f'id="conversation-link-{older.pk}"' in client_alice.get(f"/c/{older.pk}/").content.decode()
+
+
 def text_of(html: str, element_id: str) -> str:
     """The text of the element with ``element_id`` (first level only: enough for spans)."""
     start = html.index(f'id="{element_id}"')
