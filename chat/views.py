@@ -11,8 +11,8 @@ import uuid
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
 from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef, Q
 from django.http import (
     Http404,
     HttpRequest,
