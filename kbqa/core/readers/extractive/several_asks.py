@@ -18,7 +18,8 @@ the answer was half of what they asked (issue 12, "two asks in one message").
   gap sentence ("Not covered: the sources found do not answer “…”"); the verifier keeps it
   only when the ask names something no block mentions, and otherwise shows its generic "may
   not cover every part of this question" line (``grounding.refusals.partial_notice``). A
-  yes/no ask hanging on an earlier typed one (``focus.later_asks``) is the whole's.
+  yes/no ask hanging on an earlier typed one (``focus.later_asks``) and an ask that leans
+  back on an earlier one (``leans_back``: "最多几天？") are the whole's.
 - A message the reader declines as a whole is answered ask by ask only when some ask is
   answered naming nothing the blocks lack and another is declined for words no block has
   (``_half_answered``).
@@ -29,8 +30,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, later_asks, new_answer
-from kbqa.core.readers.extractive.question import question_terms
+from kbqa.core.readers.extractive.focus import (
+    MIN_ASK_TERMS,
+    ask_clause,
+    ask_kind,
+    later_asks,
+    new_answer,
+)
+from kbqa.core.readers.extractive.question import light_terms, question_terms
 from kbqa.core.readers.extractive.text import Candidate, Selection, folded_terms
 from kbqa.core.types import Block
 
@@ -51,6 +58,8 @@ _AND_ASK_RE = re.compile(rf"\s*(?:and|or|also|plus)\s+(?={_EN_ASKS})", re.IGNORE
 # "What is X and how do I Y?": the same without the comma, for an interrogative only
 _AND_WH_RE = re.compile(r"(?<=\w)\s+(?=and\s+(?:how|what|when|where|who|why|which)\s+\w)",
                         re.IGNORECASE)
+_POINTS_BACK_RE = re.compile(r"\b(?:that|this|it|those|these|them)\b|[那这][个些种样]|它",
+                             re.IGNORECASE)
 _QUESTION_MARKS = ("?", "？")
 _COMMAS = (",", "，")
 _WORD_RE = re.compile(r"\w")
@@ -131,7 +140,8 @@ def each_ask(question: str, blocks: Sequence[Block], select: Select) -> Selectio
             for c in whole.chosen:
                 chosen.setdefault((c.n, c.position), c)
         own = _bare(ask_clause(ask))
-        pick = whole if hanging and own in hanging else _about_ask(select(ask, blocks), own)
+        leaning = (i > 0 and leans_back(own)) or bool(hanging and own in hanging)
+        pick = whole if leaning else _about_ask(select(ask, blocks), own)
         for c in pick.chosen:
             chosen.setdefault((c.n, c.position), c)
         if not pick.declined:
@@ -153,11 +163,23 @@ def _half_answered(asks: Sequence[str], blocks: Sequence[Block], select: Select)
     ("Can I work from abroad…? how many days a year is that allowed?") and read alone was
     answered from another topic (measured on the natural sets: with those, 3 refusals
     became unsupported answers)."""
-    picks = [select(ask, blocks) for ask in asks]
+    declined_whole = Selection((), (), True)
+    picks = [declined_whole if i and leans_back(_bare(ask_clause(ask))) else select(ask, blocks)
+             for i, ask in enumerate(asks)]
     answered = [p for p in picks if not p.declined]
     declined = [p for p in picks if p.declined]
     return (bool(answered) and not any(p.uncovered for p in answered)
             and bool(declined) and all(p.uncovered for p in declined))
+
+
+def leans_back(ask: str) -> bool:
+    """Whether ``ask``, after another, has too few words of its own to be read alone (fewer
+    than ``focus.MIN_ASK_TERMS`` content terms, light words aside: "最多几天", "要提前多
+    久"), or points back ("how many days a year is that allowed?"): it asks about what the message
+    asked before, and read alone it was answered from another topic (公司能报销机场停车费
+    吗？最多几天？ quoted how many leave days carry over)."""
+    own = [t for t in question_terms(ask) if t not in light_terms(ask)]
+    return len(own) < MIN_ASK_TERMS or bool(_POINTS_BACK_RE.search(ask))
 
 
 def _about_ask(pick: Selection, ask: str) -> Selection:
