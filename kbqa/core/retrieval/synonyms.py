@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from kbqa.core.retrieval.focus_en import same_kind_en
-from kbqa.core.retrieval.translations import Memo, memoised, translation_terms
+from kbqa.core.retrieval.translations import Memo, memoised, phrase_terms, translation_terms
 from kbqa.core.text import bilingual, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, search_terms, terms
 
 SYNONYM_WEIGHT = 0.5  # of a user's own term; Voorhees 1994 (see the module docstring)
+PHRASE_WEIGHT = 2.0  # a two-word phrase's translation: both words, each at the user's weight
 MAX_EXPANSIONS = 4  # index terms per unknown word, the most frequent senses' first
 
 _STATE = {"enabled": True}
@@ -141,6 +142,9 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     own = set(base)
     weights = {t: SYNONYM_WEIGHT for found in expansions.values() for t in found
                if t not in own}
+    # a phrase translated whole stands for both its words (as the user's own, not synonyms)
+    for found in phrase_terms(query, known, memo).values():
+        weights.update((t, PHRASE_WEIGHT) for t in found if t not in own)
     ideal = [max(expansions[t], key=idf) if t in expansions else t
              for t in _merged_pieces(ideal_terms, expansions)]
     return LexicalQuery(base + list(weights), list(dict.fromkeys(ideal)), weights)

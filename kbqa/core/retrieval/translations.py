@@ -7,7 +7,9 @@ content term of the query that no chunk has (the thesaurus's rule: a word the kn
 base uses already means what its documents mean by it), ``translation_terms`` gives the
 index terms of its CC-CEDICT words in the other language (``kbqa.core.text.bilingual``:
 an English word's Chinese words, through its WordNet base forms; a Chinese word's glosses
-whose every term the index has: 产假 "maternity leave" is not "leave"). Only when at least
+whose every term the index has: 产假 "maternity leave" is not "leave"), and for two
+adjacent English words of which the index lacks one, the Chinese words glossed as exactly
+that phrase ("paternity leave" -> 陪产假), which count as two. Only when at least
 ``MIN_WORDS`` (2) words of the query translate: one bridged word ("活动" -> "activity")
 finds passages about anything; the reader's synonyms ask the same (``MIN_SOURCES``).
 ``synonyms.lexical_query`` weighs them as thesaurus expansions (``SYNONYM_WEIGHT``), in the
@@ -19,7 +21,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from kbqa.core.text.bilingual import available, chinese_of_term, english_glosses
+from kbqa.core.text.bilingual import (
+    available,
+    chinese_of_term,
+    chinese_words,
+    english_glosses,
+)
 from kbqa.core.text.terms import is_question_word, terms
 
 MAX_TRANSLATIONS = 4  # index terms per unknown word, as many as thesaurus expansions
@@ -57,7 +64,39 @@ def translation_terms(query: str, known: Callable[[str], bool],
             continue
         if found := memoised(memo, ("translation", term), partial(_known_words, term, known)):
             out[term] = found[:MAX_TRANSLATIONS]
-    return out if len(out) >= MIN_WORDS else {}
+    phrases = phrase_terms(query, known, memo)
+    for word, found in phrases.items():  # a phrase's words count as two
+        out[word] = list(dict.fromkeys([*found, *out.get(word, [])]))[:MAX_TRANSLATIONS]
+    return out if len(out) + len(phrases) >= MIN_WORDS else {}
+
+
+def phrase_terms(query: str, known: Callable[[str], bool],
+                 memo: Memo | None = None) -> dict[str, list[str]]:
+    """Per pair of adjacent English terms of ``query`` of which ``known`` rejects at least
+    one and that is exactly a CC-CEDICT gloss ("paternity leave" -> 陪产假), the index
+    terms of those Chinese words, under the first unknown term of the pair. A whole
+    phrase's translation is no synonym of one word: ``synonyms.lexical_query`` weighs it
+    as the user's own words."""
+    if not available():
+        return {}
+    words = [t for t in dict.fromkeys(terms(query)) if t.isascii()]
+    out: dict[str, list[str]] = {}
+    for first, second in zip(words, words[1:], strict=False):
+        if known(first) and known(second):
+            continue
+        key = f"{first} {second}"
+        if found := memoised(memo, ("phrase", key), partial(_phrase_words, key, known)):
+            out[second if known(first) else first] = found[:MAX_TRANSLATIONS]
+    return out
+
+
+def _phrase_words(phrase: str, known: Callable[[str], bool]) -> list[str]:
+    """The index terms of the Chinese words one of whose glosses is exactly the two-word
+    ``phrase`` (``bilingual.chinese_words``), each word only when the index has all its
+    terms (陪产假 is 陪 and 产假)."""
+    pieces = [terms(w) for w in chinese_words(phrase)]
+    return list(dict.fromkeys(t for p in pieces if p and all(known(t) for t in p)
+                              for t in p))
 
 
 def _known_words(term: str, known: Callable[[str], bool]) -> list[str]:

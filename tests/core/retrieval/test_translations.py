@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.retrieval.translations import translation_terms
+from kbqa.core.retrieval.synonyms import lexical_query
+from kbqa.core.retrieval.translations import phrase_terms, translation_terms
 from kbqa.core.text.terms import search_terms
 
 ZH_INDEX = set(search_terms("被删除的文件和文件夹会先进入回收站，在回收站保留 30 天。"))
@@ -37,3 +38,24 @@ def test_too_little_translated_adds_nothing(question: str) -> None:
 
 def test_words_the_index_has_are_not_translated() -> None:
     assert translation_terms("How long is a web session?", EN_INDEX.__contains__) == {}
+
+
+MIXED_INDEX = EN_INDEX | set(search_terms(
+    "男员工在配偶生育时可享受陪产假 15 天。女员工可享受产假 158 天。"))
+
+
+def test_a_phrase_is_translated_whole_though_the_index_has_one_of_its_words() -> None:
+    # "leave" is in the English policy; "paternity leave" is only the Chinese FAQ's 陪产假,
+    # which jieba cuts into 陪 and 产假
+    assert phrase_terms("How many days of paternity leave?", MIXED_INDEX.__contains__) == {
+        "paternity": ["陪", "产假"]}
+    assert translation_terms("How many days of paternity leave?",
+                             MIXED_INDEX.__contains__)["paternity"] == ["陪", "产假"]
+    # a phrase whose words the index both has is read in its own language
+    assert phrase_terms("How many days of annual leave?", MIXED_INDEX.__contains__) == {}
+
+
+def test_a_translated_phrase_weighs_as_the_users_own_words() -> None:
+    query = lexical_query("How many days of paternity leave?", MIXED_INDEX.__contains__,
+                          lambda _t: 1.0, ["day", "paternity", "leave"])
+    assert query.weights["陪"] == query.weights["产假"] == 2.0  # both words of the phrase

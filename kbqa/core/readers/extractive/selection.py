@@ -25,7 +25,7 @@ from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.applicability import in_scope
 from kbqa.core.readers.extractive.binding import answers
-from kbqa.core.readers.extractive.crossing import block_translations
+from kbqa.core.readers.extractive.crossing import crossed
 from kbqa.core.readers.extractive.expand import (
     as_read,
     describes_document,
@@ -162,8 +162,9 @@ def _select(question: str, blocks: Sequence[Block],
     synonyms = block_synonyms(question, terms)
     bridges = acronym_bridges(question, [b.chunk for b in blocks])
     chosen = _select_terms(question, blocks, terms, synonyms, bridges=bridges, exclude=exclude)
-    if chosen.declined:
-        return _select_crossing(question, blocks, terms, synonyms, chosen, bridges, exclude)
+    crossed_choice = _select_crossing(question, blocks, terms, synonyms, chosen, bridges, exclude)
+    if crossed_choice is not chosen or chosen.declined:  # read across languages, or nothing
+        return crossed_choice
     if not only_expanded(chosen.chosen, expanded_question_terms(question, terms, synonyms,
                                                         bridges=bridges), synonyms):
         return chosen
@@ -171,21 +172,19 @@ def _select(question: str, blocks: Sequence[Block],
 
 
 def _select_crossing(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],
-                     synonyms: Mapping[str, tuple[str, ...]], declined: Selection,
+                     synonyms: Mapping[str, tuple[str, ...]], first: Selection,
                      bridges: Mapping[str, tuple[str, ...]],
                      exclude: frozenset[str] = frozenset()) -> Selection:
-    """When the reader declines, the question once more with its words that no block has
-    read in the other language's block words (``crossing``: the fact is only in a passage
-    of the other language); ``declined`` unless that answers. Only after a decline, so an
-    answer from the question's own words is never replaced by a translation's."""
-    translations = block_translations(question, terms)
-    if not translations:
-        return declined
-    crossed = _select_terms(question, blocks, terms, synonyms, translations, bridges, exclude)
-    # A translation is weaker evidence than the asker's own word: an answer through it must
-    # cover the whole question (no "Not covered" word left: "yearly training / conference
-    # budget" met 会议室 through "conference" alone, with "budget" uncovered).
-    return declined if crossed.declined or crossed.uncovered else crossed
+    """The question once more with its words read in the other language's block words
+    (``crossing.crossed``) when the reader's ``first`` choice declines, or when only the
+    other language's blocks say a phrase it asks; ``first`` itself unless that answers."""
+    def choose(some: Sequence[Block], some_terms: Sequence[frozenset[str]],
+               translations: Mapping[str, tuple[str, ...]], more: frozenset[str]) -> Selection:
+        mine = synonyms if len(some) == len(blocks) else {}
+        return _select_terms(question, some, some_terms, mine, translations, bridges,
+                             exclude | more)
+
+    return crossed(question, blocks, terms, first, choose)
 
 
 def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozenset[str]],

@@ -1,0 +1,39 @@
+"""An English question about a fact only a Chinese passage states, beside English passages
+on the same topic (a tester's Chinese parental-leave FAQ uploaded next to the demo's English
+leave policy): the Chinese passage answers, in its own words; the English ones, which share
+"days" and "leave" with the question, do not."""
+
+from __future__ import annotations
+
+from kbqa.core.readers.extractive.crossing import inside_longer_words
+from tests.core.readers.reading import extractive_answer
+from tests.fakes import make_block
+
+BLOCKS = (
+    make_block(1, "Full-time employees receive 20 days of paid annual leave per calendar year. "
+                  "Employees receive 10 days of fully paid sick leave per calendar year.",
+               title="Leave policy", section="Leave"),
+    make_block(2, "女员工生育可享受产假 158 天，其中包括国家规定的 98 天。", title="育儿假常见问题",
+               section="产假有多少天？", language="zh"),
+    make_block(3, "男员工在配偶生育时可享受陪产假 15 天，须在孩子出生后 6 个月内休完。",
+               title="育儿假常见问题", section="陪产假有多少天？", language="zh"),
+)
+
+
+async def test_a_phrase_only_the_other_language_says_is_answered_there() -> None:
+    answer = await extractive_answer("How many days of paternity leave?", BLOCKS)
+    assert "陪产假 15 天" in answer
+    assert "annual leave" not in answer and "sick leave" not in answer
+    assert "158" not in answer  # the mothers' leave is another leave
+
+
+async def test_a_translation_inside_a_longer_word_is_that_other_word() -> None:
+    # 产假 ("maternity leave") inside 陪产假 ("paternity leave") is the fathers' leave
+    answer = await extractive_answer("How many days of maternity leave?", BLOCKS)
+    assert "产假 158 天" in answer and "陪产假" not in answer
+
+
+def test_the_sentences_holding_the_word_only_inside_another_are_found() -> None:
+    everything = frozenset({"产假", "陪", "天"})
+    assert inside_longer_words("How many days of maternity leave?", BLOCKS, everything) == {
+        "男员工在配偶生育时可享受陪产假 15 天，须在孩子出生后 6 个月内休完。"}
