@@ -15,6 +15,7 @@ from kbqa.core.readers.extractive.narrowing import (
     subject_words,
     unmentioned_groups,
 )
+from tests.core.readers.reading import extractive_answer
 from tests.fakes import make_block
 
 
@@ -129,3 +130,18 @@ def test_an_answer_about_another_group_is_declined(
     question: str, quoted: list[str], texts: str, declined: bool
 ) -> None:
     assert answers_another_group(question, quoted, texts) is declined
+
+
+async def test_a_rule_for_everyone_comes_with_the_asked_groups_exception() -> None:
+    # a tester's "do contractors get per diem?" got only the employees' per diem, though
+    # the policy's scope says contractors follow their own contract
+    blocks = (
+        make_block(1, "Employees receive a lunch allowance of EUR 15 per travel day.",
+                   title="Travel policy", section="Meals", doc_id="travel"),
+        make_block(2, "This policy applies to all employees who travel for work. Freelancers "
+                      "follow the terms of their own agreement.",
+                   title="Travel policy", section="Scope", doc_id="travel"),
+    )
+    answer = await extractive_answer("Do freelancers get the lunch allowance?", blocks)
+    assert answer.startswith("Freelancers follow the terms of their own agreement.")
+    assert "EUR 15" in answer

@@ -6,6 +6,8 @@
   employees receive 20 days…" for "and part-timers?") while a block names the asked one:
   the lead gets its block's sentence about the asked group beside it ("Part-time employees
   receive a share…"), or the choice is made again without the other groups' sentences.
+  An answer naming no group (a rule for everyone) gets its document's sentence about the
+  asked group beside it ("Contractors follow the terms of their own contract.").
 - ``of_asked_kind``: the lead lacks the kind asked about ("sick" of "How many sick days do
   full-time employees get?", answered with the annual leave) while another candidate states
   it with the asked type: the choice is made again from the candidates that state it.
@@ -38,9 +40,21 @@ def with_asked_group(question: str, blocks: Sequence[Block], chosen: Selection,
         return chosen  # most questions: no pass over the blocks' sentences
     pool = candidates(blocks)
     others, of_asked = sentences_by_group(asked, [c.text for c in pool])
+    lead = chosen.chosen[0]
+    if not any(c.text in others | of_asked for c in chosen.chosen):
+        # a rule for everyone ("Employees receive a meal per diem…") while the same
+        # document says what the asked group gets ("Contractors follow the terms of their
+        # own contract."): the exception leads, the rule follows
+        # ...unless it states a value of the asked kind, which answers of something else
+        # ("and sick days?" after full-time employees' annual leave: "Full-time employees
+        # receive 20 days of paid annual leave")
+        doc = {b.n: b.chunk.doc_id for b in blocks}
+        kind = ask_kind(question)
+        own = [c for c in pool if c.text in of_asked and doc.get(c.n) == doc.get(lead.n)
+               and (kind == "other" or not new_answer(kind, c.text, question))]
+        return Selection((own[0], lead), chosen.uncovered, False) if own else chosen
     if not others or not all(c.text in others for c in chosen.chosen):
         return chosen
-    lead = chosen.chosen[0]
     beside = [c for c in pool if c.n == lead.n and c.text in of_asked]
     if beside:
         return Selection((lead, beside[0]), chosen.uncovered, False)
