@@ -18,7 +18,7 @@ from tests.fakes import make_block
 # A hotel question in other words ("一晚 560", "超标") than the policy ("每晚不超过 500 元").
 TRAVEL = make_block(1, (
     "- **交通**：火车乘坐二等座；飞机乘坐经济舱，因舒适原因自行升舱的费用不予报销。\n"
-    "- **住宿**：北京、上海、广州、深圳每晚不超过 700 元，其他城市每晚不超过 500 元。"
+    "- **住宿**：北京、上海、广州、深圳每晚不超过 700 元，其他地方每晚不超过 500 元。"
     "酒店迷你吧、付费电视等属于个人消费。\n"
     "- **出差餐费**：出差期间个人餐费每天最多报销 150 元。"
 ), title="费用报销制度（中国区）", section="五、差旅费用", language="zh")
@@ -34,7 +34,8 @@ LEAVE = make_block(3, (
 ), title="年假与病假制度", section="年假", language="zh")
 Similarities = Callable[[str, Sequence[str]], list[float]]
 # (The lexical reader now answers "去绵阳出差，住的酒店一晚 560，是不是超标了？" itself: its
-# bare amount asks for a quantity and 一 is no heading's topic; this one shares no noun.)
+# bare amount asks for a quantity and 一 is no heading's topic; this one shares no noun.
+# Nor is the rule worded 其他城市, which the lexical reader reads as naming 绵阳 too.)
 QUESTION = "在绵阳住一晚 560 算超标吗？"
 
 
@@ -50,13 +51,20 @@ def test_off_the_lexical_reader_declines() -> None:
     assert select(QUESTION, (TRAVEL, PRINCIPLES)).declined
 
 
+def test_a_rule_for_other_cities_names_the_asked_city_for_the_lexical_reader() -> None:
+    cities = make_block(1, TRAVEL.chunk.text.replace("其他地方", "其他城市"),
+                        title="费用报销制度（中国区）", section="五、差旅费用", language="zh")
+    chosen = select(QUESTION, (cities, PRINCIPLES)).chosen
+    assert chosen and "其他城市每晚不超过 500 元" in chosen[0].text
+
+
 def test_the_sentence_the_similarity_favours_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     asked: list[Sequence[str]] = []
-    monkeypatch.setattr(meaning, "sentence_similarities", _favouring("其他城市", asked))
+    monkeypatch.setattr(meaning, "sentence_similarities", _favouring("其他地方", asked))
     selection = select(QUESTION, (TRAVEL, PRINCIPLES))
     assert not selection.declined
     assert selection.chosen[0].text == (
-        "住宿：北京、上海、广州、深圳每晚不超过 700 元，其他城市每晚不超过 500 元。")
+        "住宿：北京、上海、广州、深圳每晚不超过 700 元，其他地方每晚不超过 500 元。")
     assert selection.chosen[0].n == 1
     assert len(asked) == 1  # asked once, only because the lexical order declined
 

@@ -145,3 +145,14 @@ async def test_a_rule_for_everyone_comes_with_the_asked_groups_exception() -> No
     answer = await extractive_answer("Do freelancers get the lunch allowance?", blocks)
     assert answer.startswith("Freelancers follow the terms of their own agreement.")
     assert "EUR 15" in answer
+
+
+async def test_a_place_the_rule_for_all_other_places_covers_is_answered() -> None:
+    # a tester's "and in Denver?" after Tokyo was refused: no block names Denver, but the
+    # policy's rule for "all other cities" is Denver's
+    blocks = (
+        make_block(1, "The nightly hotel limit is USD 200 in capital cities and USD 140 in "
+                      "all other cities.", title="Travel policy", section="Hotels"),
+    )
+    answer = await extractive_answer("What is the hotel limit in Ghent?", blocks)
+    assert "USD 140 in all other cities" in answer

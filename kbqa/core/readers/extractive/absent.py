@@ -129,6 +129,10 @@ def after_subject(word: str, question: str) -> bool:
                for a, b in _word_pairs(question))
 
 
+# A rule for every other place: "other cities", "elsewhere", 其他城市, 其余地区.
+OTHER_PLACES_RE = re.compile(
+    r"\b(?:all |any )?other (?:cities|countries|locations|places|offices|regions)\b"
+    r"|\belsewhere\b|其他城市|其余城市|其他地区|其余地区|其他国家|其他办公室", re.IGNORECASE)
 # X一X (拖一拖, 试一试, 等一等): the verb X done a little, one verb whatever jieba cuts
 _TRIED_VERB_RE = re.compile(r"([\u4e00-\u9fff])一\1")
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
@@ -257,6 +261,10 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     # A name qualifies its noun phrase too, but only it says which one: "Berlin" of "the
     # Berlin office" is what the blocks' "Rotterdam office" does not answer.
     named = names(question)
+    # a place the blocks' rule for every other place covers is no word they lack ("the hotel
+    # limit in Denver" under "USD 160 in all other cities")
+    if any(OTHER_PLACES_RE.search(t) for t in texts):
+        skip |= named
     absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
               and not short_head(t, question)
               and t not in skip and " " not in t  # "40 day": may be stated otherwise

@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 
 from kbqa.core.grounding.citations import Verifier, parse_claim
-from kbqa.core.readers.extractive.absent import nameable
+from kbqa.core.readers.extractive.absent import OTHER_PLACES_RE, nameable
 from kbqa.core.readers.extractive.focus import is_yes_no, names
 from kbqa.core.readers.extractive.question import asking_words, function_words, tagged
 from kbqa.core.readers.extractive.text import gap_sentence, surfaces
@@ -50,12 +50,6 @@ def unanswered(question: str, words: Sequence[str], answer: Sequence[str]) -> tu
     places = names(question) if OTHER_PLACES_RE.search(text) else frozenset()
     return tuple(w for w in words if not _answered(question, w, text, yes_no, valued)
                  and w not in places and fold(stem(w.lower())) not in places)
-
-
-# A rule for every other place: "other cities", "elsewhere", 其他城市, 其余地区.
-OTHER_PLACES_RE = re.compile(
-    r"\b(?:all |any )?other (?:cities|countries|locations|places|offices|regions)\b"
-    r"|\belsewhere\b|其他城市|其余城市|其他地区|其余地区|其他国家|其他办公室", re.IGNORECASE)
 
 
 def _answered(question: str, word: str, text: str, yes_no: bool, valued: bool) -> bool:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbqa.core.readers.extractive.absent import asked_absent
+from kbqa.core.readers.extractive.absent import OTHER_PLACES_RE, asked_absent
 from kbqa.core.readers.extractive.acronyms import acronym_bridges
-from kbqa.core.readers.extractive.answered_words import OTHER_PLACES_RE
 from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.focus import ask_clause, names
 from kbqa.core.readers.extractive.scoring import block_frequency
