@@ -17,7 +17,8 @@ from kbqa.core.types import Language
 # CJK Unified Ideographs (+ Extension A and compatibility ideographs).
 CJK_CHARS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_RE = re.compile(f"[{CJK_CHARS}]")
-_LATIN_RE = re.compile(r"[A-Za-z]")
+# Latin letters, full-width ones too ("Ｗｈａｔ ｉｓ…" typed with a CJK input method is English)
+_LATIN_RE = re.compile(r"[A-Za-z\uff21-\uff3a\uff41-\uff5a]")
 # Full-width CJK punctuation (。，、？！：；「」『』【】《》（）) and the U+FFxx forms ？！，：；
 _CJK_PUNCT_RE = re.compile("[\u3000-\u303f\uff01\uff0c\uff1a\uff1b\uff1f\uff08\uff09]")
 _SPACE_RE = re.compile(r"\s+")

@@ -91,6 +91,9 @@ def test_fingerprint_ignores_case_space_and_width(a: str, b: str, same: bool) ->
         ("API 的默认限流是多少", "zh"),
         ("？？？", "zh"),
         ("???", "en"),
+        # full-width letters typed with a Chinese input method are still English (a tester's
+        # full-width question got a Chinese conflict card)
+        ("Ｈｏｗ ｌｏｎｇ ｉｓ ｔｈｅ ｔｒｉａｌ？", "en"),
     ],
 )
 def test_detect_language(text: str, lang: str) -> None:
