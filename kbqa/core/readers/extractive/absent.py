@@ -130,9 +130,10 @@ def after_subject(word: str, question: str) -> bool:
 
 
 # A rule for every other place: "other cities", "elsewhere", 其他城市, 其余地区.
+# A word may stand between: "all other domestic cities", 其他国内城市.
 OTHER_PLACES_RE = re.compile(
-    r"\b(?:all |any )?other (?:cities|countries|locations|places|offices|regions)\b"
-    r"|\belsewhere\b|其他城市|其余城市|其他地区|其余地区|其他国家|其他办公室", re.IGNORECASE)
+    r"\b(?:all |any )?other (?:[a-z]+ )?(?:cities|countries|locations|places|offices|regions)\b"
+    r"|\belsewhere\b|其[他余][\u4e00-\u9fff]{0,2}?(?:城市|地区|国家|办公室)", re.IGNORECASE)
 # X一X (拖一拖, 试一试, 等一等): the verb X done a little, one verb whatever jieba cuts
 _TRIED_VERB_RE = re.compile(r"([\u4e00-\u9fff])一\1")
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
