@@ -18,10 +18,6 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
         ("carry", "How many days of annual leave do I get, and can I carry unused days over?",
          ["20 days of paid annual leave", "Up to 5 unused days can be carried over"]),
         ("sick-note", "年假有几天？病假要不要证明？", ["20 天带薪年假", "需要提供医院证明"]),
-        # the second ask names what no document has: the first is still answered
-        ("mileage", "How many days of sick leave do I get? And what is the mileage rate?",
-         ["10 days of fully paid sick leave",
-          "Not covered: the sources found do not answer “what is the mileage rate”."]),
     ],
 )
 def test_each_ask_of_a_message_is_answered(user: str, question: str,
