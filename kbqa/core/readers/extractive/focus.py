@@ -53,7 +53,7 @@ _ASKS_RE = re.compile(
     r"|.*(?:在哪|哪[里儿个些家位栋]|什么|多少|几[点个天次层号]|怎么|谁|多久|是否|吗|呢)[，,]\s*$",
     re.IGNORECASE)
 # A clause ends after these marks, but not after an initial ("U.S. Open", "J. Smith").
-_CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
+CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 _CAPITAL_RE = re.compile(r"(?<=[\w,'’)] )([A-Z][A-Za-z]*\d*|[A-Z]{2,}\d*)\b")
 # A plural number ("429s", "the 1990s") is the question's own number as much.
 _DIGIT_WORD_RE = re.compile(
@@ -76,7 +76,7 @@ def ask_clause(question: str) -> str:
     one ("IT 服务台几点下班？我六点半还能去吗？": the yes/no hangs on the time asked first),
     the earlier question is the ask: its answer decides the later one."""
     text = unicodedata.normalize("NFKC", question).strip()
-    parts = [p for p in _CLAUSE_END_RE.split(text) if p.strip()]
+    parts = [p for p in CLAUSE_END_RE.split(text) if p.strip()]
     asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
     # A typed question after the last question mark, written without one of its own, asks
     # ("能不能挪到明年？最多能挪几天": how many days, not whether).
@@ -100,7 +100,7 @@ def later_asks(question: str) -> str:
     ask = ask_clause(question)
     text = unicodedata.normalize("NFKC", question).strip()
     at = text.find(ask)
-    parts = _CLAUSE_END_RE.split(text[at + len(ask):]) if at >= 0 else []
+    parts = CLAUSE_END_RE.split(text[at + len(ask):]) if at >= 0 else []
     return " ".join(p for p in parts if p.rstrip().endswith("?") and _YES_NO_RE.search(p.strip()))
 
 

@@ -41,6 +41,9 @@ A how-to question ("How do I set up 2FA?", 怎么开启两步验证, 电脑丢�
 for its task (``steps.action_pool``: an imperative, a modal with a verb, a step under a task
 heading; never reported speech or a meeting note); with none it declines.
 
+A message asking several things ("年假有几天？病假要不要证明？") is answered for each ask,
+with a gap sentence quoting an ask none of the choices answers (``several_asks``).
+
 With semantic recall on, sentence similarity may choose the answer instead
 (``meaning.py``): a sentence whose meaning stands out from all the others answers when it
 passes the checks of what it says; nothing changes with it off.

@@ -34,6 +34,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from kbqa.core.readers.extractive.focus import (
+    CLAUSE_END_RE,
     MIN_ASK_TERMS,
     ask_clause,
     ask_kind,
@@ -42,10 +43,9 @@ from kbqa.core.readers.extractive.focus import (
 )
 from kbqa.core.readers.extractive.question import light_terms, question_terms
 from kbqa.core.readers.extractive.text import Candidate, Selection, folded_terms
+from kbqa.core.text.normalise import has_cjk
 from kbqa.core.types import Block
 
-# A clause ends after these marks, but not after an initial ("U.S.", "J. Smith"): focus's cut.
-_CLAUSE_END_RE = re.compile(r"(?<=[.?!。？！；;,，：:])(?<!(?<![A-Za-z])[A-Z]\.)\s*")
 # A clause that asks: an interrogative or an inverted auxiliary first (English), or a
 # Chinese question word or sentence-final question particle anywhere.
 _EN_ASKS = (r"(?:is|are|was|were|do|does|did|can|could|will|would|should|may|must|has|have"
@@ -66,7 +66,6 @@ _POINTS_BACK_RE = re.compile(r"\b(?:that|this|it|those|these|them)\b|[那这][�
 _QUESTION_MARKS = ("?", "？")
 _COMMAS = (",", "，")
 _WORD_RE = re.compile(r"\w")
-_CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 
 Select = Callable[[str, Sequence[Block]], Selection]
 
@@ -88,7 +87,7 @@ def asks_of(question: str) -> tuple[str, ...]:
             cuts.append(f"{context}{bare[:-1].rstrip()}?")
             clauses[i + 1] = _AND_ASK_RE.sub("", following, count=1)
         elif i == len(clauses) - 1 and cuts and _ASKS_RE.match(bare):
-            mark = "？" if _CJK_RE.search(bare) else "?"
+            mark = "？" if has_cjk(bare) else "?"
             cuts.append(f"{context}{_CONNECTIVE_RE.sub('', bare).rstrip('.。!！')}{mark}")
         else:
             context += clause
@@ -100,7 +99,7 @@ def _clauses(text: str) -> list[str]:
     of marks alone ("bin?? where": the second "?") joins the one before."""
     out: list[str] = []
     at = 0
-    for m in _CLAUSE_END_RE.finditer(text):
+    for m in CLAUSE_END_RE.finditer(text):  # the ask clause's own cut
         piece = text[at:m.end()]
         if not piece:
             continue
