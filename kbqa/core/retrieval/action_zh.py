@@ -2,7 +2,9 @@
 
 A verb-object phrase replaces the earlier question's action (the verb and the nouns it
 takes), by jieba's part-of-speech tags (ICTCLAS tag set), never its object alone.
-``focus_zh.combine_zh`` calls it for a "…呢" follow-up.
+``focus_zh.combine_zh`` calls it for a "…呢" follow-up. One that says the earlier action
+again in another situation ("平时上班打车呢？" after "加班晚了打车回家能报吗？") replaces the
+whole situation (``restated_zh``).
 """
 
 from __future__ import annotations
@@ -34,19 +36,7 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
     if not own or not (verb or phrase) or own[0][0] in PREDICATE_START_ZH:
         return None
     text = core(topic)
-    span: tuple[int, int] | None = None
-    at, open_ = 0, False
-    for word, flag in pos_tags(text):
-        if (word.startswith(_PREDICATE_STARTS) or flag.startswith("d")
-                or any(q in word for q in QUESTION_WORDS_ZH)):
-            break
-        if flag == "v":
-            span, open_ = (at, at + len(word)), True
-        elif open_ and span and flag.startswith(NOUN_TAG_PREFIXES):
-            span, open_ = (span[0], at + len(word)), True
-        else:
-            open_ = False
-        at += len(word)
+    span, _ = _action(text)
     if span is None:
         return None
     with_object = span[1] - span[0] > len(pos_tags(text[span[0]:span[1]])[0][0])
@@ -58,6 +48,49 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
             span = (span[0] - len(lead), span[1])
             break
     return f"{core(text[:span[0]] + noun + text[span[1]:])}？"
+
+
+def restated_zh(noun: str, topic: str) -> str | None:
+    """``noun`` with the topic's predicate when ``noun`` says the topic's action again in
+    another situation: "平时上班打车呢？" after "加班晚了打车回家能报吗？" asks "平时上班打车能报
+    吗？" (the earlier situation, 加班晚了, is not the new one's: merged, it repeated the
+    overtime rule where the policy says commuting is not reimbursed); the topic's subject
+    stays ("那上下班打车呢？" after "员工出差打车能报销吗？": 员工上下班打车…). None otherwise."""
+    text = core(topic)
+    span, predicate = _action(text)
+    if span is None or predicate is None:
+        return None
+    verb = pos_tags(text[span[0]:span[1]])[0][0]
+    words = [w for w, _ in pos_tags(noun) if w.strip()]
+    if len(verb) < 2 or verb not in words or len(words) < 2:
+        return None
+    # the topic's subject before its situation stays (员工 of 员工出差打车…)
+    subject = ""
+    for word, flag in pos_tags(text[:span[0]]):
+        if not flag.startswith(("n", "r")) or word in noun:
+            break
+        subject += word
+    return f"{subject}{noun}{text[predicate:]}？"
+
+
+def _action(text: str) -> tuple[tuple[int, int] | None, int | None]:
+    """The span of ``text``'s action (its last verb before the predicate, with the nouns
+    after it) and where the predicate starts (a modal, also inside a word jieba joins:
+    能报/n; a copula, adverb or question word); None for what it lacks."""
+    span: tuple[int, int] | None = None
+    at, open_ = 0, False
+    for word, flag in pos_tags(text):
+        if (word.startswith(_PREDICATE_STARTS) or flag.startswith("d")
+                or any(q in word for q in QUESTION_WORDS_ZH)):
+            return span, at
+        if flag == "v":
+            span, open_ = (at, at + len(word)), True
+        elif open_ and span and flag.startswith(NOUN_TAG_PREFIXES):
+            span, open_ = (span[0], at + len(word)), True
+        else:
+            open_ = False
+        at += len(word)
+    return span, None
 
 
 # ``PREDICATE_START_ZH`` opens a predicate also inside a word jieba joins (能报/n).

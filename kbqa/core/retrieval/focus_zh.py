@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.action_zh import replace_action_zh
+from kbqa.core.retrieval.action_zh import replace_action_zh, restated_zh
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
     PRONOUNS_ZH,
@@ -265,6 +265,10 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
 
 def combine_zh(rest: str, topic: str) -> str:
     body = core(rest)
+    restated = restated_zh(TRAILING_PARTICLE_ZH_RE.sub("", body), topic) if body.endswith(
+        "呢") else None
+    if restated:  # "平时上班打车呢？": the topic's action again, in another situation
+        return restated
     if topic_clause_ne_zh(body):
         # "病假呢，要提前申请吗？" after "年假要提前多久申请？": a sibling thing with an ask of
         # its own is asked of it ("病假要提前申请吗？"); a group or another thing keeps the

@@ -367,3 +367,19 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
 ) -> None:
     assert rewrite(*questions) == expected
 
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # a tester's pair: merged as "加班晚了平时上班打车回家能报吗？", it got the overtime taxi
+        # rule, where the FAQ says commuting is not reimbursed
+        ("加班晚了打车回家能报吗？", "平时上班打车呢？", "平时上班打车能报吗？"),
+        ("出差打车能报销吗？", "那周末加班打车呢？", "周末加班打车能报销吗？"),
+        # another action still replaces the earlier one in its situation
+        ("出差打车能报销吗？", "那坐地铁呢？", "出差坐地铁能报销吗？"),
+    ],
+)
+def test_the_earlier_action_in_another_situation_replaces_the_situation(
+        topic: str, follow_up: str, expected: str) -> None:
+    assert rewrite_deterministic(follow_up, [Turn(role="user", text=topic)]) == expected
