@@ -263,6 +263,9 @@ def _parallel_name_zh(noun: str, topic: str) -> str | None:
     return f"{core(topic.replace((led or [names[0][1]])[0], noun, 1))}？"
 
 
+_THERE_ZH_RE = re.compile(r"(?<=..)(?:那边|这边|那里|这里|那儿|这儿)$")
+
+
 def combine_zh(rest: str, topic: str) -> str:
     body = core(rest)
     restated = restated_zh(TRAILING_PARTICLE_ZH_RE.sub("", body), topic) if body.endswith(
@@ -277,7 +280,8 @@ def combine_zh(rest: str, topic: str) -> str:
         ask = ask.lstrip("，, ")
         if noun[-1] not in PERSON_HEADS_ZH and parallel_zh(noun, topic):
             return f"{noun}{ask}？"
-    noun = TRAILING_PARTICLE_ZH_RE.sub("", body)
+    # "阿姆斯特丹那边呢？": the place itself ("over there" points at it)
+    noun = _THERE_ZH_RE.sub("", TRAILING_PARTICLE_ZH_RE.sub("", body))
     parallel = parallel_zh(noun, topic)
     if parallel:
         return parallel

@@ -383,3 +383,15 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
 def test_the_earlier_action_in_another_situation_replaces_the_situation(
         topic: str, follow_up: str, expected: str) -> None:
     assert rewrite_deterministic(follow_up, [Turn(role="user", text=topic)]) == expected
+
+
+@pytest.mark.parametrize(
+    ("topic", "follow_up", "expected"),
+    [
+        # a tester's "阿姆斯特丹那边呢？" lost the childbirth: "那边" hid the place
+        ("生孩子能休多久？", "阿姆斯特丹那边呢？", "在阿姆斯特丹，生孩子能休多久？"),
+        ("出差住酒店一晚能报多少？", "那成都那边呢？", "在成都，出差住酒店一晚能报多少？"),
+    ],
+)
+def test_a_place_over_there_is_the_place(topic: str, follow_up: str, expected: str) -> None:
+    assert rewrite_deterministic(follow_up, [Turn(role="user", text=topic)]) == expected
