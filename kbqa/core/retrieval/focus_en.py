@@ -142,13 +142,25 @@ def _noun_words(topic: str, every: list[tuple[int, int]]) -> list[tuple[int, int
 
 
 def _through_head(topic: str, run: tuple[int, int], last: str) -> tuple[int, int] | None:
-    """The part of ``run`` up to and including its word ``last`` (the new noun's head):
-    "Starter plan" of the run "Starter plan include per user" for "Business plan"; None
-    when the run has no such word."""
+    """The part of ``run`` up to and including its word ``last`` (the new noun's head),
+    without the verbs that open it: "Starter plan" of the run "Starter plan include per
+    user" for "Business plan", "unused vacation days" of "carry unused vacation days" for
+    "sick days"; None when the run has no such word."""
+    start = run[0]
     for m in _EN_WORD_RE.finditer(topic, run[0], run[1]):
-        if m.group().lower() == last:
-            return run[0], m.end()
+        word = m.group().lower()
+        if word == last:
+            return start, m.end()
+        if start == m.start() and _verb_only(word):
+            start = m.end() + 1  # "carry" of "carry unused vacation days": the act stays
     return None
+
+
+def _verb_only(word: str) -> bool:
+    """Whether WordNet reads ``word`` as a verb, rather not as a noun and never as an
+    adjective ("carry", not "unused", "book" or "sick")."""
+    return (bool(thesaurus.morphy(word, "verb")) and not thesaurus.morphy(word, "adj")
+            and not thesaurus.mostly_noun(word))
 
 
 # Auxiliaries that agree with their subject's number ("are laptops", "is the parking fee").

@@ -395,3 +395,9 @@ def test_the_earlier_action_in_another_situation_replaces_the_situation(
 )
 def test_a_place_over_there_is_the_place(topic: str, follow_up: str, expected: str) -> None:
     assert rewrite_deterministic(follow_up, [Turn(role="user", text=topic)]) == expected
+
+
+def test_the_earlier_act_stays_when_its_object_is_replaced() -> None:
+    # a tester's "what about sick days?" became "Can I sick days over to next year?"
+    assert rewrite("Can I carry unused vacation days over to next year?",
+                   "what about sick days?") == "Can I carry sick days over to next year?"
