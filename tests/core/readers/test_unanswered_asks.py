@@ -88,3 +88,19 @@ async def test_a_mood_particle_changes_nothing_and_a_day_of_the_month_is_a_date(
     # audit log's)
     assert await extractive_answer("审计日志保存多久嘛", blocks) == await extractive_answer(
         "审计日志保存多久", blocks)
+
+
+FAQ_ZH = (
+    make_block(1, "出差期间的出租车费用可以报销，须提供发票。日常上下班的交通费用不予报销。",
+               title="报销常见问题", section="问：打车费能报销吗？", language="zh"),
+    make_block(2, "团队聚餐每人每季度不超过 200 元，须事先批准后报销。酒水费用不予报销。",
+               title="报销常见问题", section="问：团队聚餐能报销多少？", language="zh"),
+)
+
+
+async def test_sentences_tied_on_one_shared_word_do_not_answer() -> None:
+    # a tester's "过了两个月还能报吗？" got three of an FAQ's answers that share only 报销
+    answer = await extractive_answer("过了两个月还能报吗？", FAQ_ZH)
+    assert "出租车" not in answer and "聚餐" not in answer and "酒水" not in answer
+    assert "出差期间的出租车费用可以报销" in await extractive_answer(
+        "出差打出租车的费用可以报销吗？", FAQ_ZH)

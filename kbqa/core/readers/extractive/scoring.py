@@ -329,3 +329,29 @@ def beside_the_ask(lead: Candidate, scorer: Scorer, core: frozenset[str]) -> boo
     own = {group.get(t, t) for t in scorer.weights
            if t in core and scorer.salience.get(t, 1.0) >= 1.0}
     return bool(own) and not own & {group.get(t, t) for t in scorer.covers(lead)}
+
+
+MIN_TIED = 3  # sentences tied on one shared question word: none of them is the answer
+
+
+def topical(scored: Sequence[tuple[float, Candidate]], scorer: Scorer) -> bool:
+    """Whether the best of ``scored`` (best first) scores, is ``on_topic`` and stands out
+    from sentences sharing the same one word (``undistinguished``)."""
+    return (bool(scored) and scored[0][0] > 0 and on_topic(scored[0][1], scorer)
+            and not undistinguished(scored, scorer))
+
+
+def undistinguished(scored: Sequence[tuple[float, Candidate]], scorer: Scorer) -> bool:
+    """Whether the best sentence shares one question word only (its group), states nothing
+    the question asks for, and at least ``MIN_TIED`` sentences in all score as much with
+    the same word: a word every such sentence has (报销 of "过了两个月还能报吗？" among an
+    FAQ's answers on taxis, team dinners and drinks) does not say which one answers."""
+    if not scored:
+        return False
+    best, lead = scored[0]
+    groups = {scorer.group.get(t, t) for t in scorer.covers(lead)}
+    if len(groups) != 1 or scorer.states(lead):
+        return False
+    tied = [c for s, c in scored if s >= best - 1e-9
+            and {scorer.group.get(t, t) for t in scorer.covers(c)} == groups]
+    return len(tied) >= MIN_TIED

@@ -81,11 +81,11 @@ from kbqa.core.readers.extractive.scoring import (
     block_terms,
     focus_weights,
     key_terms,
-    on_topic,
     only_light,
     outweighed,
     salience,
     term_weights,
+    topical,
     verbs_only_answered,
 )
 from kbqa.core.readers.extractive.second_look import of_asked_kind, with_asked_group
@@ -304,12 +304,13 @@ class _Facts:
 
 def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Candidate]],
             scorer: Scorer, facts: _Facts) -> Selection:
-    """Quote from ``scored`` (best first) or decline: ``outweighed``, ``on_topic`` of the
-    first sentence, then ``answers`` for the sentences ``_pick`` chooses."""
+    """Quote from ``scored`` (best first) or decline: ``outweighed``, ``topical`` (the
+    first sentence ``on_topic`` and distinguished), then ``answers`` for the sentences
+    ``_pick`` chooses."""
     present, absent, asked = facts.present, facts.absent, facts.asked
     if outweighed(asked, scorer, facts.n_pool) and not verbs_only_answered(asked, scored, scorer):
         return Selection((), gap_names(question, list(asked), blocks), True)
-    if not scored or scored[0][0] <= 0 or not on_topic(scored[0][1], scorer):
+    if not topical(scored, scorer):
         return Selection((), gap_names(question, absent, blocks), True)
     # With a thing asked about absent ("cat" of "Can I bring my cat to work?"), the asker's
     # verb alone ("bring", of "bring-your-own-key encryption") says nothing of it either.
