@@ -135,7 +135,8 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     that come back in question after question."""
     base = search_terms(query)
     expansions = synonym_terms(query, known, memo)
-    for word, found in translation_terms(query, known, memo).items():  # the other language's
+    phrases = phrase_terms(query, known, memo)  # once: the translations count them too
+    for word, found in translation_terms(query, known, memo, phrases).items():
         expansions[word] = list(dict.fromkeys([*expansions.get(word, []), *found]))
     if not expansions:
         return LexicalQuery(base, list(ideal_terms))
@@ -143,7 +144,7 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     weights = {t: SYNONYM_WEIGHT for found in expansions.values() for t in found
                if t not in own}
     # a phrase translated whole stands for both its words (as the user's own, not synonyms)
-    for found in phrase_terms(query, known, memo).values():
+    for found in phrases.values():
         weights.update((t, PHRASE_WEIGHT) for t in found if t not in own)
     ideal = [max(expansions[t], key=idf) if t in expansions else t
              for t in _merged_pieces(ideal_terms, expansions)]

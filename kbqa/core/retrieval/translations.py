@@ -49,8 +49,8 @@ def memoised(memo: Memo | None, key: tuple[str, str],
     return list(found)
 
 
-def translation_terms(query: str, known: Callable[[str], bool],
-                      memo: Memo | None = None) -> dict[str, list[str]]:
+def translation_terms(query: str, known: Callable[[str], bool], memo: Memo | None = None,
+                      phrases: dict[str, list[str]] | None = None) -> dict[str, list[str]]:
     """Per content term of ``query`` that ``known`` rejects, the index terms of its words in
     the other language that ``known`` accepts (at most ``MAX_TRANSLATIONS``); terms with
     none left out; {} when fewer than ``MIN_WORDS`` translate or without the dictionary.
@@ -64,7 +64,8 @@ def translation_terms(query: str, known: Callable[[str], bool],
             continue
         if found := memoised(memo, ("translation", term), partial(_known_words, term, known)):
             out[term] = found[:MAX_TRANSLATIONS]
-    phrases = phrase_terms(query, known, memo)
+    if phrases is None:
+        phrases = phrase_terms(query, known, memo)
     for word, found in phrases.items():  # a phrase's words count as two
         out[word] = list(dict.fromkeys([*found, *out.get(word, [])]))[:MAX_TRANSLATIONS]
     return out if len(out) + len(phrases) >= MIN_WORDS else {}

@@ -313,6 +313,7 @@ def related(word: str, broader: bool = False) -> tuple[str, ...]:
     return tuple(w for w in ordered if w not in own)
 
 
+@lru_cache(maxsize=4096)
 def relational(word: str) -> bool:
     """Whether the English adjective ``word`` classifies its noun by what it pertains to:
     one of its ``MAX_SENSES`` most frequent adjective senses has WordNet's pertainym
@@ -323,10 +324,10 @@ def relational(word: str) -> bool:
     if wn is None or not word.isascii():
         return False
     for base in morphy(word.lower(), "adj"):
+        lemma = base.replace("_", " ")
         for offset in wn.index["adj"][base][:MAX_SENSES]:
             lemmas, pointers = wn.synset("adj", offset)
-            at = lemmas.index(base.replace("_", " ")) + 1 if base.replace("_", " ") in lemmas \
-                else 0
-            if any(symbol == "\\" and word_no in (0, at) for symbol, _, _, word_no in pointers):
+            own = (0, lemmas.index(lemma) + 1) if lemma in lemmas else (0,)  # synset or word
+            if any(symbol == "\\" and word_no in own for symbol, _, _, word_no in pointers):
                 return True
     return False

@@ -264,7 +264,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     named = names(question)
     # a place the blocks' rule for every other place covers is no word they lack ("the hotel
     # limit in Denver" under "USD 160 in all other cities")
-    if any(OTHER_PLACES_RE.search(t) for t in texts):
+    if named and any(OTHER_PLACES_RE.search(t) for t in texts):
         skip |= named
     absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
               and not short_head(t, question)
@@ -278,7 +278,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     # a describing one ("the real limit", "a shared album") does not
     mentioned = frozenset(t for t in qterms if df[t])
     return {t: 1.0 if t not in verbs and (nameable(t, question) or (
-        relational(t) and modified_head(t, question, mentioned) is not None)) else VERB_SHARE
+        modified_head(t, question, mentioned) is not None and relational(t))) else VERB_SHARE
         for t in absent}
 
 

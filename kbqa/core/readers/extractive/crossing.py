@@ -142,11 +142,12 @@ def crossed(question: str, blocks: Sequence[Block], terms_of: Sequence[frozenset
     tries = [(blocks, terms_of)]
     language = detect_language(question)
     other = [(b, t) for b, t in zip(blocks, terms_of, strict=True) if b.chunk.language != language]
-    own = frozenset().union(*(t for b, t in zip(blocks, terms_of, strict=True)
-                              if b.chunk.language == language))
     other_terms = [t for _, t in other]
-    if other and len(other) < len(blocks) and _phrase_elsewhere(question, own, other_terms):
-        tries.append(([b for b, _ in other], other_terms))
+    if other and len(other) < len(blocks):  # blocks of both languages (most answers: one)
+        own = frozenset().union(*(t for b, t in zip(blocks, terms_of, strict=True)
+                                  if b.chunk.language == language))
+        if _phrase_elsewhere(question, own, other_terms):
+            tries.append(([b for b, _ in other], other_terms))
     if not first.declined:
         if len(tries) < 2:
             return first
