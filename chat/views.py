@@ -84,7 +84,7 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
 def conversation_new(request: HttpRequest) -> HttpResponse:
     """Start a conversation (reusing one still empty, so none piles up) and open it."""
     empty = (Conversation.objects.filter(owner=request.user, via_api=False)
-             .exclude(Exists(Message.objects.filter(conversation=OuterRef("pk")))).first())
+             .exclude(_has_messages()).first())
     if empty is not None:
         return redirect("chat_conversation", conversation_id=empty.pk)
     conversation = Conversation.objects.create(owner=request.user)
@@ -145,6 +145,11 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
+def _has_messages() -> Exists:
+    """A conversation filter: it has at least one message."""
+    return Exists(Message.objects.filter(conversation=OuterRef("pk")))
+
+
 def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     """The chat screen for ``conversation``: its turns, the conversation list, provider status."""
     label, provider_ok = provider_label()
@@ -152,8 +157,7 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
     own = Conversation.objects.filter(owner=request.user)
     # an empty conversation is listed only while it is open ("New conversation" entries
     # with nothing in them were left behind in the list)
-    listed = own.filter(via_api=False).filter(
-        Exists(Message.objects.filter(conversation=OuterRef("pk"))) | Q(pk=conversation.pk))
+    listed = own.filter(via_api=False).filter(_has_messages() | Q(pk=conversation.pk))
     context = {
         "conversation": conversation,
         "conversations": listed[:CONVERSATION_LIST_SIZE],

@@ -18,6 +18,7 @@ from kbqa.core.text.terms import (
     STOP_EN,
     acronym_starts,
     is_stop_en,
+    pos_tags,
     stem,
     terms,
     without_parts,
@@ -349,13 +350,11 @@ def own_subject_zh(text: str) -> str:
     nothing before the predicate ("能延期吗？"), or a predicate of its own there, marked by
     an aspect particle, an adverb, a time word or a one-character verb ("超过了会怎样？",
     "过期了怎么办？", "没通过的话能补考几次？")."""
-    import jieba.posseg
-
     c = core(text)
     if not any(q in c for q in QUESTION_WORDS_ZH):
         return ""
     subject: list[str] = []
-    pairs = [(p.word.strip(), p.flag) for p in jieba.posseg.cut(c) if p.word.strip()]
+    pairs = [(w.strip(), flag) for w, flag in pos_tags(c) if w.strip()]
     for i, (word, flag) in enumerate(pairs):
         if word in PREDICATE_START_ZH or any(q in word for q in QUESTION_WORDS_ZH + MANNER_ZH):
             break

@@ -268,8 +268,8 @@ _THERE_ZH_RE = re.compile(r"(?<=..)(?:那边|这边|那里|这里|那儿|这儿)
 
 def combine_zh(rest: str, topic: str) -> str:
     body = core(rest)
-    restated = restated_zh(TRAILING_PARTICLE_ZH_RE.sub("", body), topic) if body.endswith(
-        "呢") else None
+    bare = TRAILING_PARTICLE_ZH_RE.sub("", body)
+    restated = restated_zh(bare, topic) if body.endswith("呢") else None
     if restated:  # "平时上班打车呢？": the topic's action again, in another situation
         return restated
     if topic_clause_ne_zh(body):
@@ -281,7 +281,7 @@ def combine_zh(rest: str, topic: str) -> str:
         if noun[-1] not in PERSON_HEADS_ZH and parallel_zh(noun, topic):
             return f"{noun}{ask}？"
     # "阿姆斯特丹那边呢？": the place itself ("over there" points at it)
-    noun = _THERE_ZH_RE.sub("", TRAILING_PARTICLE_ZH_RE.sub("", body))
+    noun = _THERE_ZH_RE.sub("", bare)
     parallel = parallel_zh(noun, topic)
     if parallel:
         return parallel

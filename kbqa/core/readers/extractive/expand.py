@@ -103,8 +103,6 @@ def count_words_apart(question: str, text: str) -> str:
     return "".join(out) if cut else question
 
 
-
-
 # Chinese words for the least and the most of something, each said several ways: a
 # question's 最少 is the document's 最小 or 至少 (年假最少能请多久 / 年假最小申请单位为半天).
 _BOUND_GROUPS = ("最少 最小 至少 最低 最短", "最多 最大 至多 最高 最长")
