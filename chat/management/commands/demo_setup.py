@@ -65,7 +65,7 @@ class Command(BaseCommand):
         parser.add_argument("--url", default=DEMO_URL, help="Where the server will listen.")
 
     def handle(self, *args: Any, docs: str, username: str, url: str, **options: Any) -> None:
-        self.knowledge_base_seed(Path(docs))
+        self.knowledge_base_seed(docs)
         if not (settings.DEBUG or settings.DEMO):
             self.stderr.write(
                 "Not creating a demo login: KBQA_DEMO and KBQA_DEBUG are off, so this looks "
@@ -74,7 +74,7 @@ class Command(BaseCommand):
             return
         self.demo_login(username, url)
 
-    def knowledge_base_seed(self, docs: Path) -> None:
+    def knowledge_base_seed(self, docs: str) -> None:
         if Document.objects.exists():
             self.stdout.write(
                 f"Knowledge base already has {Document.objects.count()} documents; left as it is."
@@ -84,13 +84,14 @@ class Command(BaseCommand):
                 self.stdout.write(f"The retrieval index needs building ({problem}); building now.")
                 call_command("index_build", stdout=self.stdout, stderr=self.stderr)
             return
-        if str(docs).strip().lower() in ("none", ""):
+        if docs.strip().lower() in ("none", ""):
             self.stdout.write("The knowledge base starts empty: upload documents in /admin/ "
                               "(Documents -> Upload documents) or with `manage.py ingest`.")
             return
-        if not docs.exists():
+        folder = Path(docs)
+        if not folder.exists():
             raise CommandError(f"No such folder of documents: {docs}")
-        summary = documents_ingest_paths(paths=[docs])
+        summary = documents_ingest_paths(paths=[folder])
         self.stdout.write(f"Ingested {docs}: {summary.line()}")
         for failure in summary.failures:
             self.stderr.write(f"  failed: {failure.reason}")
