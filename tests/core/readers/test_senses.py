@@ -125,3 +125,25 @@ def test_a_heading_and_a_title_make_no_compound_and_the_questions_phrase_is_its_
                     blocks)
     assert not chosen.declined
     assert "25 items per page" in chosen.chosen[0].text
+
+
+# A phrasal verb is one act: "passed away" is not "passed" an exam or a probation period
+# (a tester's bilingual company, 2026-12-05: a bereavement question got the remote-work rule).
+STAFF_BLOCKS = [
+    make_block(1, "Staff who have passed their trial period may work from home up to 3 days "
+               "per week.", title="Working from home", doc_id="home"),
+    make_block(2, "Laptops are handed out on the first working day.", title="IT equipment",
+               doc_id="it"),
+]
+
+
+def test_a_question_about_someone_who_passed_away_is_not_answered_with_a_passed_trial() -> None:
+    selection = select("My uncle passed away, how many days off can I take?", STAFF_BLOCKS)
+    assert selection.declined
+
+
+def test_the_same_verb_with_its_particle_still_answers() -> None:
+    blocks = [make_block(1, "When a close relative passes away, staff may take 4 days of "
+                         "paid leave.", title="Leave", doc_id="leave"), *STAFF_BLOCKS[1:]]
+    selection = select("My uncle passed away, how many days off can I take?", blocks)
+    assert [c.n for c in selection.chosen] == [1]

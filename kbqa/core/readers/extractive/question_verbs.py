@@ -49,11 +49,30 @@ def phrasal_verbs(question: str) -> tuple[frozenset[str], frozenset[str]]:
     ``question`` ("does deleted stuff hang around", "it logged me out": ``hang``/``around``,
     ``log``/``out``; ``thesaurus.phrasal_verb``): the verb says an action, and the particle
     is part of it, no thing a block may lack."""
+    pairs = phrasal_pairs(question)
+    return (frozenset(w for w, _ in pairs), frozenset(fold(stem(p)) for _, p in pairs))
+
+
+@lru_cache(maxsize=1024)
+def phrasal_pairs(question: str) -> frozenset[tuple[str, str]]:
+    """(folded verb, particle as written) of each English phrasal verb WordNet lists in
+    ``question`` ("passed away": ``("pass", "away")``)."""
     low = unicodedata.normalize("NFKC", question).lower()
-    pairs = [(w, p) for w, p in _PARTICLE_RE.findall(low)
-             if not is_question_word(w) and thesaurus.phrasal_verb(w, p)]
-    return (frozenset(fold(stem(w)) for w, _ in pairs),
-            frozenset(fold(stem(p)) for _, p in pairs))
+    return frozenset((fold(stem(w)), p) for w, p in _PARTICLE_RE.findall(low)
+                     if not is_question_word(w) and thesaurus.phrasal_verb(w, p))
+
+
+def without_particle(verb: str, particle: str, text: str) -> bool:
+    """Whether English ``text`` holds the folded ``verb`` and never with ``particle`` right
+    after it (an object pronoun between allowed, as ``phrasal_pairs`` reads them): "have
+    passed probation" for "passed away" is another act, not the one asked about."""
+    low = unicodedata.normalize("NFKC", text).lower()
+    spots = [m for m in _PARTICLE_RE.finditer(low) if fold(stem(m.group(1))) == verb]
+    said = any(m.group(2) == particle for m in spots)
+    return not said and verb in {fold(stem(w)) for w in _WORDS_RE.findall(low)}
+
+
+_WORDS_RE = re.compile(r"[a-z]+")
 
 
 #: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").

@@ -21,6 +21,11 @@ office") counts in a sentence only where the sentence uses it in the question's 
   "API", "NimbusDrive") or a WordNet noun. In Chinese the word is only the start of longer
   jieba words (``客户端``, ``文件夹``): jieba's dictionary knows the compound as another word.
 
+The verb of a phrasal verb WordNet lists ("passed away", ``question_verbs.phrasal_pairs``)
+counts in a sentence only with its particle after it: "Employees who have passed probation…"
+is another act (a tester's bilingual company: a bereavement question got the remote-work
+rule).
+
 ``other_senses`` finds such words for one text; a sentence whose shared words are all such
 words is never quoted (``only_other_senses``). An extra sentence from another document
 answers the lead's ask or is left out (``same_ask``, the tester's padding extras): it
@@ -42,7 +47,11 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import AskKind, ask_kind, is_yes_no, new_answer
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, phrases, tagged
-from kbqa.core.readers.extractive.question_verbs import verbs_after
+from kbqa.core.readers.extractive.question_verbs import (
+    phrasal_pairs,
+    verbs_after,
+    without_particle,
+)
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import acronym_starts, fold, is_question_word, is_stop_en, stem, terms
@@ -226,8 +235,12 @@ def only_other_senses(question: str, c: Candidate, blocks: Sequence[Block],
     something else and is never quoted; scores are left as they are, so the other
     sentences rank as before."""
     specific = covered - light
-    if not specific or not partners(question):
+    if not specific:
         return False
+    # a phrasal verb's verb without its particle ("passed probation" for "passed away")
+    acts = {v for v, p in phrasal_pairs(question) if without_particle(v, p, c.text)}
+    if not partners(question):
+        return bool(acts) and specific <= acts
     block = next((b for b in blocks if b.n == c.n), None)
     # the heading and the title apart: "Pagination" and "Open API: …" make no compound
     labels = (block.chunk.section, block.chunk.title) if block else ()
@@ -235,7 +248,7 @@ def only_other_senses(question: str, c: Candidate, blocks: Sequence[Block],
     # storage can be bought…" is about extra storage under "How storage quotas work"
     gone = other_senses(question, c.text, c.context).union(
         *(other_senses(question, label) - c.terms for label in labels))
-    return specific <= gone
+    return specific <= gone | acts
 
 
 # Asked types an extra from another document must state: numbers and times, which a
