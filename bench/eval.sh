@@ -69,6 +69,16 @@ $PY manage.py evaluate sources/demo/natural6.jsonl --provider "$PROVIDER" --out 
 # code, no other set): held out, scored only to report.
 $PY manage.py evaluate sources/demo/natural7.jsonl --provider "$PROVIDER" --out "$OUT/natural7"
 
+# 3j. The second knowledge base (sources/lumen): a bilingual company whose policies are each
+# written in one language only, in a database of its own; the tester's questions (a tuning
+# set) and a code-blind writer's (held out), many asked across languages.
+KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py migrate --verbosity 0
+KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py ingest sources/lumen/docs
+for f in tester natural; do
+    KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py evaluate "sources/lumen/$f.jsonl" \
+        --provider "$PROVIDER" --out "$OUT/lumen-$f"
+done
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \
