@@ -83,8 +83,8 @@ def phrase_terms(query: str, known: Callable[[str], bool],
     words = [t for t in dict.fromkeys(terms(query)) if t.isascii()]
     out: dict[str, list[str]] = {}
     for first, second in zip(words, words[1:], strict=False):
-        if known(first) and known(second):
-            continue
+        if (known(first) and known(second)) or len(terms(f"{first} {second}")) < 2:
+            continue  # a stop word makes no phrase: "what yearly" is "yearly" alone
         key = f"{first} {second}"
         if found := memoised(memo, ("phrase", key), partial(_phrase_words, key, known)):
             out[second if known(first) else first] = found[:MAX_TRANSLATIONS]

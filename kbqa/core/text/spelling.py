@@ -18,6 +18,13 @@ is never turned into another one ("variation", "cap"):
   The first letter is kept, as Lucene's ``DirectSpellChecker`` does by default
   (``minPrefix`` 1, ``minQueryLength`` 4: ``MIN_LENGTH``): errors in it are rare.
 
+A contraction typed without its apostrophe ("whats", "dont", "cant", "im") gets it back
+(``APOSTROPHE_DROPPED``: the interrogative, negative and copula contractions of
+Wikipedia's *List of English contractions* whose apostrophe-less spelling is no other
+common word; "its", "id", "well", "were", "shell" and "lets" are words and stay): "whats
+the yearly outpatient cap" was read as asking about a word "whats" the documents lack,
+and not as a "what is" question.
+
 Function words are candidates too (stopwords-iso's English list, the language's most
 frequent words): "How lnog is…" meant "long", not the index's "log". Among candidates the
 fewest edits win, then a function word, then the word more chunks use (the word people
@@ -38,6 +45,13 @@ from kbqa.core.text.terms import is_question_word, question_words, stem
 from kbqa.core.text.thesaurus import known_word, words_starting
 
 MIN_LENGTH = 4
+#: contractions typed without the apostrophe (module docstring), lower case
+APOSTROPHE_DROPPED = {
+    w.replace("'", ""): w for w in (
+        "what's", "how's", "where's", "who's", "when's", "why's", "that's", "there's",
+        "don't", "doesn't", "didn't", "can't", "couldn't", "won't", "wouldn't", "shouldn't",
+        "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "mustn't",
+        "i'm", "i've", "you're", "you've", "they're", "they've", "we've")}
 _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
 _SENTENCE_START_RE = re.compile(r"(?:^|[.!?。！？]\s*)\W*$")
 
@@ -47,8 +61,10 @@ _LONG_WORD_RE = re.compile(rf"[A-Za-z]{{{MIN_LENGTH},}}")
 
 def may_correct(query: str) -> bool:
     """Whether ``query`` has a word ``corrected`` could change (English, ``MIN_LENGTH``+
-    letters): a cheap test that spares the index look-up for, say, a Chinese question."""
-    return _LONG_WORD_RE.search(query) is not None
+    letters, or a contraction without its apostrophe): a cheap test that spares the index
+    look-up for, say, a Chinese question."""
+    return _LONG_WORD_RE.search(query) is not None or any(
+        m.group().lower() in APOSTROPHE_DROPPED for m in _WORD_RE.finditer(query))
 
 
 def max_edits(word: str) -> int:
@@ -102,6 +118,11 @@ def corrected(query: str, known: Callable[[str], bool],
     def fix(match: re.Match[str]) -> str:
         typed = match.group()
         low = typed.lower()
+        if low in APOSTROPHE_DROPPED:
+            restored = APOSTROPHE_DROPPED[low]
+            restored = restored[0].upper() + restored[1:] if typed[0].isupper() else restored
+            fixes[typed] = restored
+            return restored
         # a capital inside a sentence marks a name ("Uber" is no misspelled "user")
         named = typed != low and not _SENTENCE_START_RE.search(query[:match.start()])
         term = stem(low)

@@ -59,3 +59,9 @@ def test_a_translated_phrase_weighs_as_the_users_own_words() -> None:
     query = lexical_query("How many days of paternity leave?", MIXED_INDEX.__contains__,
                           lambda _t: 1.0, ["day", "paternity", "leave"])
     assert query.weights["陪"] == query.weights["产假"] == 2.0  # both words of the phrase
+
+
+def test_a_stop_word_and_a_word_make_no_phrase() -> None:
+    # "whats yearly" is "yearly" alone to the dictionary (每年): one word, not a phrase
+    index = set(search_terms("正式员工每年享有 15 天年假。")) | {"cap"}
+    assert phrase_terms("whats yearly cap", index.__contains__) == {}

@@ -21,7 +21,7 @@ def _correct(query: str) -> tuple[str, dict[str, str]]:
      "how long do i have to submit an expense claim?"),  # substitution; the common one wins
     ("anual leave carry over limit?", "annual leave carry over limit?"),  # a letter left out
     ("how long does the recyle bin keep files", "how long does the recycle bin keep files"),
-    ("whats the pasword rule", "whats the password rule"),
+    ("whats the pasword rule", "what's the password rule"),
 ])
 def test_a_word_that_is_no_word_is_read_as_the_index_word_it_misspells(
     query: str, expected: str
@@ -65,3 +65,15 @@ def test_a_misspelled_function_word_is_read_as_it_not_as_a_content_word_one_edit
     # "lnog" is one edit from the index's frequent "log" (a letter left out) and from
     # "long" (two letters swapped): the question meant "how long", not "how log".
     assert _correct("How lnog is the notice period?")[0] == "How long is the notice period?"
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("whats the yearly cap", "what's the yearly cap"),
+    ("Cant I expense it? i dont think so", "Can't I expense it? i don't think so"),
+    ("im new here, hows the log kept", "i'm new here, how's the log kept"),
+    ("its log and the lets", "its log and the lets"),  # words of their own stay
+])
+def test_a_contraction_typed_without_its_apostrophe_gets_it_back(query: str,
+                                                                  expected: str) -> None:
+    # "whats" was read as a word the documents lack, not as a "what is" question
+    assert _correct(query)[0] == expected
