@@ -72,7 +72,7 @@ _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
         (rf"(?:tb|terabytes?){_END}", "MB", 1e6),
         (rf"(?:business|working)[ -]days?{_END}|工作日", "business day", 1.0),
         (rf"(?:years?|yrs?){_END}|{_YEAR_ZH}", "month", 12.0),
-        (rf"months?{_END}|个月", "month", 1.0),
+        (rf"months?{_END}|个多?月", "month", 1.0),  # 三个多月: more than three
         (rf"(?:weeks?|wks?){_END}|周(?!年(?!假))|星期", "day", 7.0),  # not 周年 (anniversary)
         (rf"days?{_END}|天", "day", 1.0),
         (rf"{_HOUR}{_END}", "day", 1 / 24),

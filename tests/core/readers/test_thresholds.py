@@ -53,7 +53,11 @@ def test_a_rule_above_a_threshold_is_met_only_by_a_larger_amount_in_its_unit(
     ("it's been about 40 days since the trip", "Submit each claim within 60 days.", False),
     ("一个人花了 350 元", "招待餐费每人不超过 300 元。", False),  # a bare amount: no unit to match
     ("吃饭每人 350 元", "招待餐费每人不超过 300 元。", True),  # per person both
-    ("三个月前的发票", "报销单须在 60 天内提交。", False),  # months against days: never compared
+    # a month is at least 28 days: three months are over 60 days, one month is not over 30
+    ("三个月前的发票", "报销单须在 60 天内提交。", True),
+    ("一个月前的发票", "报销单须在 30 天内提交。", False),
+    ("两个多月前的发票", "报销单须在 30 天内提交。", True),
+    ("about 3 months ago", "Flights of up to 6 hours are economy.", False),  # no time limit
 ])
 def test_the_askers_amount_over_a_cap_in_its_unit(question: str, sentence: str,
                                                    over: bool) -> None:
@@ -67,6 +71,16 @@ async def test_an_asker_over_a_cap_is_told_what_happens_beyond_it() -> None:
     answer = await extractive_answer(
         "I borrowed a library book about 30 days ago. Can I still return it?", blocks)
     assert "within 21 days" in answer
+    assert "returned later are charged" in answer
+
+
+async def test_an_asker_months_past_a_limit_in_days_is_told_what_happens_beyond_it() -> None:
+    blocks = (make_block(1, "Return a rented tool within 30 days of hiring it. Tools "
+                            "returned later are charged 2 euros per day. The shop opens at 8.",
+                         title="Tool hire"),)
+    answer = await extractive_answer(
+        "I hired a drill about 2 months ago. Can I still return it?", blocks)
+    assert "within 30 days" in answer
     assert "returned later are charged" in answer
 
 

@@ -11,6 +11,7 @@ from kbqa.core.text.quantities import extract_quantities
         ("Company laptops are replaced every 4 years.", [(48.0, "month", "4 years")]),
         ("笔记本电脑每 4 年更换一次", [(48.0, "month", "4 年")]),
         ("试用期3个月", [(3.0, "month", "3个月")]),
+        ("三个多月前的发票", [(3.0, "month", "三个多月")]),  # more than three months
         ("a 6-month notice", []),  # hyphenated adjective: no space-separated unit
         ("2025年3月15日发布", []),  # a date, not a duration
         ("3月份的报销", []),  # March, not three months

@@ -65,9 +65,28 @@ def meets_threshold(amounts: tuple[tuple[float, str], ...], sentence: str) -> bo
     against money)."""
     if not amounts:
         return False
-    return any((unit == bound_unit or (not unit and bound_unit in CURRENCIES))
-               and value > bound
+    return any(_over(value, unit, bound, bound_unit)
                for bound, bound_unit in _lower_bounds(sentence) for value, unit in amounts)
+
+
+# Calendar months have no fixed length (``quantities`` never converts them to days); to
+# tell whether a time is over a limit, a month counts its fewest days, a limit in months
+# its most: "过了两个月" (at least 56 days) is over "30 天", "45 days" is not over "3 months".
+# A limit under a month in days measures something else than a time counted in months
+# (a flight of "6 小时以上" for "三个多月前").
+_MONTH_DAYS = (28, 31)
+
+
+def _over(value: float, unit: str, bound: float, bound_unit: str) -> bool:
+    """Whether the asker's ``value`` in ``unit`` is above ``bound`` in ``bound_unit``: in
+    the same unit, a bare amount against money, or months against days (``_MONTH_DAYS``)."""
+    if unit == bound_unit or (not unit and bound_unit in CURRENCIES):
+        return value > bound
+    if unit == "month" and bound_unit == "day" and bound >= _MONTH_DAYS[0]:
+        return value * _MONTH_DAYS[0] > bound  # not "6 小时以上" (a flight's length)
+    if unit == "day" and bound_unit == "month":
+        return value > bound * _MONTH_DAYS[1]
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -119,7 +138,7 @@ def beyond_cap(amounts: tuple[tuple[float, str], ...], sentence: str) -> bool:
     for q in extract_quantities(text):
         before = text[max(0, q.start - 24):q.start]
         if _CAP_BEFORE_RE.search(before) or _CAP_AFTER_RE.match(text[q.end:]):
-            if any(unit == q.unit and value > q.value for value, unit in amounts):
+            if any(_over(value, unit, q.value, q.unit) for value, unit in amounts):
                 return True
     return False
 
