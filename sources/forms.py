@@ -119,6 +119,10 @@ class UploadForm(forms.Form):
         label=_("Authority"),
         choices=[("", _("(from the file)")), *Authority.choices],
         required=False,
+        help_text=_(
+            "Left empty, authority, updated date and source URL come from the file; a new "
+            "version of a stored document keeps its own when the file does not state them."
+        ),
     )
     language = forms.ChoiceField(
         label=_("Language"),

@@ -15,6 +15,7 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -68,6 +69,9 @@ from sources.visibility import (
 
 __all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
 
+#: metadata a new version of a document keeps when neither its file nor the form states it
+KEPT_WHEN_UNSTATED = ("authority", "updated", "source_url")
+
 @dataclass(frozen=True)
 class _DocumentDraft:
     """Everything to store for one document, computed before any write."""
@@ -80,6 +84,9 @@ class _DocumentDraft:
     warnings: tuple[str, ...] = ()
     terms: tuple[str, ...] = ()  # each draft's index terms (``sources.indexing.joined_terms``)
     visibility: str = ""  # stated visibility not yet resolved to ``groups`` (``groups=False``)
+    # metadata neither the file nor the upload form states: a new version keeps the stored
+    # value, as it keeps its visibility (a plain-text update had reset a policy to "other")
+    unstated: frozenset[str] = frozenset()
 
 
 def document_ingest(
@@ -256,8 +263,9 @@ def _prepare(
     if groups and visibility:  # a database look-up: ``sources.bulk`` does it while storing
         found, visibility = visibility_groups(name, visibility), ""
     warnings = parsed.warnings + instructions_warning(name, [d.text for d in drafts])
+    unstated = frozenset(k for k in KEPT_WHEN_UNSTATED if not meta.get(k))
     return _DocumentDraft({"doc_id": doc_id, **fields}, drafts, sha256(parsed.text), from_name,
-                          found, warnings, terms, visibility)
+                          found, warnings, terms, visibility, unstated)
 
 
 def _chunked(
@@ -293,6 +301,9 @@ def _store(
     IngestError for a document from another file unless ``replace`` (``sources.identity``)."""
     doc_id, title = draft.fields["doc_id"], draft.fields["title"]
     doc = Document.objects.select_for_update().filter(doc_id=doc_id).first()
+    if doc is not None:
+        draft = dataclasses.replace(draft, fields={**draft.fields, **{
+            k: _stored_value(doc, k) for k in draft.unstated}})
     twin = same_text_document(draft.drafts) if doc is None else None
     if twin is not None and draft.doc_id_from_name:
         return _duplicate(name, twin), twin.pk
@@ -329,6 +340,14 @@ def _store(
         warnings, previous_title, replaced,
     )
     return result, doc.pk
+
+
+def _stored_value(doc: Document, key: str) -> Any:
+    """``doc``'s stored ``key`` as a draft field holds it (a date as ISO text)."""
+    value = getattr(doc, key)
+    if key == "updated":
+        return value.isoformat() if value else None
+    return value
 
 
 def _duplicate(name: str, twin: Document) -> IngestResult:
