@@ -153,14 +153,28 @@ def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, An
         IN_FLIGHT.discard(record.trace_id)
 
 
-def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome) -> None:
+def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome,
+                    trace: TraceRecorder | None = None) -> None:
     """Write the sentences shown so far (``AnswerOutcome.shown``) to the turn's assistant
-    message while it is still pending, so a server killed before ``turn_finish`` leaves
-    them under the interrupted note. One statement; a write that loses a lock race is
-    skipped (the next checkpoint or ``turn_finish`` writes it all)."""
-    where = {"id": record.answer_message_id, "status": "pending"}
+    message while it is still pending, and ``trace`` as recorded so far (the standalone
+    query, the hits, the blocks, the verdicts and the sentences shown) to its pending trace,
+    so a server killed before ``turn_finish`` leaves both: the reviewer sees what the user
+    saw (a tester's interrupted trace said "Sentences shown to the user: None" under two
+    shown sentences). One transaction; a write that loses a lock race is skipped (the next
+    checkpoint or ``turn_finish`` writes it all)."""
+
+    def write() -> None:
+        with transaction.atomic():
+            rows_update(Message, outcome.shown(),
+                        where={"id": record.answer_message_id, "status": "pending"})
+            if trace is not None:
+                fields = trace_fields(trace)
+                fields.update(status=Trace.Status.PENDING.value,
+                              data={**fields["data"], "status": "pending", "worker": WORKER})
+                rows_update(Trace, fields, where={"id": record.trace_id, "status": "pending"})
+
     try:
-        rows_update(Message, outcome.shown(), where=where)
+        write()
     except DatabaseError as exc:
         if not lock_lost(exc):
             raise
@@ -207,10 +221,14 @@ def turns_interrupted_close(*, conversation: Conversation, pending: bool | None 
     def write() -> int:
         with transaction.atomic():
             marked = 0
+            # what the user was shown, as the message holds it (the last checkpoint's)
+            shown = dict(Message.objects.filter(trace_id__in=left, status="pending")
+                         .values_list("trace_id", "sentences"))
             for trace in Trace.objects.filter(id__in=left, status=Trace.Status.PENDING):
                 trace.status = Trace.Status.INTERRUPTED
                 trace.data = {
                     **trace.data,
+                    "emitted": shown.get(trace.id) or trace.data.get("emitted") or [],
                     "status": "interrupted",
                     "interrupted": {"found_at": now.isoformat(), "note": INTERRUPTED_NOTE},
                 }

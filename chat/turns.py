@@ -353,7 +353,7 @@ async def answer_turn(
                         checkpoint = checkpoint or time.perf_counter()
                         if time.perf_counter() - checkpoint >= settings.KBQA_CHECKPOINT_SECONDS:
                             checkpoint = time.perf_counter()
-                            await turn_checkpoint_db(stored.record, outcome)
+                            await turn_checkpoint_db(stored.record, outcome, trace)
                     yield ev
         except Exception:
             log.exception("answer failed outside the pipeline")

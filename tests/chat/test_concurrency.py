@@ -97,6 +97,8 @@ def test_server_killed_mid_answer_shows_the_turn_interrupted_after_restart(
         "note": turn_records.INTERRUPTED_NOTE,
         "message": "interrupted",
         "message_trace": True,
+        "trace_shown": True,  # before: "Sentences shown to the user: None"
+        "trace_hits": True,  # before: "Not recorded"
     }
 
 

@@ -199,6 +199,10 @@ def read() -> dict[str, Any]:
         "note": trace.data.get("interrupted", {}).get("note", ""),
         "message": answer.status,
         "message_trace": answer.trace_id == trace.id,
+        # the reviewer's trace holds what the user was shown, and what led to it
+        "trace_shown": [s["text"] for s in trace.data.get("emitted") or []]
+        == [s["text"] for s in answer.sentences] != [],
+        "trace_hits": bool(trace.data.get("hits")) and bool(trace.standalone_query),
     }
 
 
