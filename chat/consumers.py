@@ -107,6 +107,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         self.watching: dict[int, str] = {}  # answer id -> the bubble key it replaces
+        self.alerted = False  # a composer alert is on screen (cleared when a turn is stored)
         self.language = scope_language(self.scope)
         self.tab = socket_tab(self.scope)
         self.user = self.scope.get("user")
@@ -295,6 +296,9 @@ class ChatConsumer(AsyncWebsocketConsumer):
             html = self.render("turn-replace", turn=turn, replaces=replaces)
         else:
             html = self.render("turn-start", message=question, turn=turn)
+        if self.alerted:  # the conversation is free again: "still being written" no longer holds
+            self.alerted = False
+            html += self.render("composer-alert", message="", oob="true")
         await self.send_html(html)
 
     async def turns_sync(self, wanted: list[tuple[str, int]]) -> None:
@@ -326,6 +330,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
             )
 
     async def alert(self, message: str) -> None:
+        self.alerted = True
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
 
     async def send_html(self, html: str) -> None:

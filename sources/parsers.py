@@ -243,7 +243,10 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     if metadata is None:
         metadata = {}
     if not isinstance(metadata, dict):
-        raise IngestError(gettext_noop("%(name)s: bad front matter (not a mapping)"), name=name)
+        raise IngestError(gettext_noop(
+            "%(name)s: bad front matter (not a mapping). Write one field per line, a name, a"
+            " colon and its value, e.g. title: Travel policy, then updated: 2025-06-30; not a"
+            " list of items starting with -"), name=name)
     body = body.strip("\n")
     return ParsedDocument(body, clean_meta(name, metadata), first_heading(body))
 

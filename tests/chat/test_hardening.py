@@ -86,6 +86,29 @@ async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
     assert questions == [QUESTION]
 
 
+async def test_the_other_tab_is_told_the_conversation_is_free_when_the_answer_is_stored(
+    fake_provider: FakeProvider,
+) -> None:
+    # a tester's second tab kept "Another answer is still being written" under the answer
+    # that had finished meanwhile
+    fake_provider.add(HANGING)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as first:
+        async with chat_socket(conversation.pk, user) as second:
+            await first.send_to(text_data=ask(QUESTION))
+            await receive_until(first, SHOWN)
+            await second.send_to(text_data=ask("Second?"))  # while the first one runs
+            assert BUSY in await second.receive_from(timeout=5)
+            await first.send_to(text_data=json.dumps({"type": "stop"}))
+            await receive_turn(first)
+            stored = await second.receive_from(timeout=5)
+
+    assert QUESTION in stored  # the finished turn, appended
+    assert ("true", "composer-alert") in oob_targets(stored)  # and the notice cleared
+    assert "is-shown" not in stored.split('id="composer-alert"')[1].split(">")[0]
+
+
 async def test_a_socket_is_closed_with_4401_at_the_next_message_after_logout(
     fake_provider: FakeProvider,
 ) -> None:

@@ -496,3 +496,15 @@ def test_a_forbidden_page_is_one_log_line_without_a_traceback(
     records = [r for r in caplog.records if r.name == "django.request"]
     assert [r.getMessage() for r in records] == ["Forbidden (Permission denied): /traces/"]
     assert records[0].exc_info is None
+
+
+def test_a_model_call_error_without_a_message_reads_without_a_dangling_colon(
+    db: None, admin_client: Client
+) -> None:
+    # a tester's stopped answer read "cancelled: · after text was shown"
+    trace = Trace.objects.create(question="Refunds?", status="stopped", data={"calls": [
+        {"purpose": "answer", "error": {"type": "cancelled", "message": "", "started": True}},
+    ]})
+    html = admin_client.get(f"/traces/{trace.pk}/").content.decode()
+    cell = html.split('class="rv-fail call-error">')[1].split("</td>")[0]
+    assert cell.startswith("cancelled</span>")
