@@ -377,16 +377,20 @@ def thing_focus_zh(topic: str) -> str:
     return phrase
 
 
+# A noun after these is the asked type, no thing (什么时候, 哪个部门); …的时候 is "when …"
+_INTERROGATIVES_ZH = frozenset("什么 啥 哪 哪个 哪些 哪种 哪家 多少 几".split())
+
+
 def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:
-    """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``,
-    ``企业版`` of ``企业版每个用户每月多少钱？``; "" without one. With ``things_only`` a run
-    of place names alone (jieba's ns: 成都 of "在成都出差住酒店…") says where, not what is
-    asked about, and the next run is taken (酒店)."""
+    """The topic's first run of nouns (jieba tags): ``回收站`` of ``回收站保留多久？``; ""
+    without one. With ``things_only`` a run of place names alone (jieba's ns: 成都 of
+    "在成都出差住酒店…") says where, not what is asked about: the next run is taken (酒店)."""
     import jieba.posseg
 
-    run, places = "", True
-    for pair in jieba.posseg.cut(topic):
-        if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip():
+    run, places, pairs = "", True, list(jieba.posseg.cut(topic))
+    for before, pair in zip(["", *(p.word for p in pairs)], pairs, strict=False):
+        asked = before in _INTERROGATIVES_ZH or (before == "的" and pair.word == "时候")
+        if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip() and not asked:
             run, places = run + pair.word, places and pair.flag == "ns"
         elif run and not (things_only and places):
             break

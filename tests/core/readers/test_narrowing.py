@@ -67,6 +67,25 @@ def test_a_place_name_says_where_not_what_is_asked_about() -> None:
     assert not off_subject(question, 1, [hotels, office])
 
 
+@pytest.mark.parametrize(("question", "subject"), [
+    ("疫苗什么时候要登记？", frozenset({"疫苗"})),  # 什么时候 asks when: 时候 is no thing
+    ("什么时候要登记疫苗？", frozenset({"疫苗"})),
+    ("请假的时候要交哪种证明？", frozenset()),  # …的时候 is "when …"; 证明, the asked type
+])
+def test_the_noun_of_an_interrogative_is_no_subject(question: str,
+                                                   subject: frozenset[str]) -> None:
+    # a tester's 体检什么时候要约？ was declined: "时候" was the subject, and only another
+    # FAQ's heading (报销款什么时候到账？) held it
+    assert subject_words(question) == subject
+
+
+def test_a_when_question_is_answered_under_a_faq_asking_when_about_another_thing() -> None:
+    shots = make_block(1, "员工须在每年 10 月 15 日前在系统中登记疫苗接种。", section="疫苗",
+                       language="zh")
+    faq = make_block(2, "问：工资什么时候发？答：每月 10 日发放。", language="zh")
+    assert not off_subject("疫苗什么时候要登记？", 1, [shots, faq])
+
+
 @pytest.mark.parametrize(
     "question",
     [
