@@ -64,23 +64,19 @@ def test_the_askers_amount_over_a_cap_in_its_unit(question: str, sentence: str,
     assert beyond_cap(asker_amounts(question), sentence) is over
 
 
-async def test_an_asker_over_a_cap_is_told_what_happens_beyond_it() -> None:
-    blocks = (make_block(1, "Return a library book within 21 days of borrowing it. Books "
-                            "returned later are charged 1 euro per day. The library opens at 9.",
-                         title="Library rules"),)
-    answer = await extractive_answer(
-        "I borrowed a library book about 30 days ago. Can I still return it?", blocks)
-    assert "within 21 days" in answer
-    assert "returned later are charged" in answer
-
-
-async def test_an_asker_months_past_a_limit_in_days_is_told_what_happens_beyond_it() -> None:
-    blocks = (make_block(1, "Return a rented tool within 30 days of hiring it. Tools "
-                            "returned later are charged 2 euros per day. The shop opens at 8.",
-                         title="Tool hire"),)
-    answer = await extractive_answer(
-        "I hired a drill about 2 months ago. Can I still return it?", blocks)
-    assert "within 30 days" in answer
+@pytest.mark.parametrize(("rule", "question", "cap"), [
+    ("Return a library book within 21 days of borrowing it. Books returned later are charged "
+     "1 euro per day. The library opens at 9.",
+     "I borrowed a library book about 30 days ago. Can I still return it?", "within 21 days"),
+    # months past a limit in days (a month counts at least 28 days)
+    ("Return a rented tool within 30 days of hiring it. Tools returned later are charged 2 "
+     "euros per day. The shop opens at 8.",
+     "I hired a drill about 2 months ago. Can I still return it?", "within 30 days"),
+])
+async def test_an_asker_over_a_cap_is_told_what_happens_beyond_it(rule: str, question: str,
+                                                                  cap: str) -> None:
+    answer = await extractive_answer(question, (make_block(1, rule, title="Rules"),))
+    assert cap in answer
     assert "returned later are charged" in answer
 
 
