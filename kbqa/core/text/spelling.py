@@ -118,7 +118,7 @@ def corrected(query: str, known: Callable[[str], bool],
     def fix(match: re.Match[str]) -> str:
         typed = match.group()
         low = typed.lower()
-        if low in APOSTROPHE_DROPPED:
+        if low in APOSTROPHE_DROPPED and not (typed.isupper() and len(typed) > 1):  # "IM"
             restored = APOSTROPHE_DROPPED[low]
             restored = restored[0].upper() + restored[1:] if typed[0].isupper() else restored
             fixes[typed] = restored

@@ -72,6 +72,7 @@ def test_a_misspelled_function_word_is_read_as_it_not_as_a_content_word_one_edit
     ("Cant I expense it? i dont think so", "Can't I expense it? i don't think so"),
     ("im new here, hows the log kept", "i'm new here, how's the log kept"),
     ("its log and the lets", "its log and the lets"),  # words of their own stay
+    ("Can I use IM on my phone?", "Can I use IM on my phone?"),  # an acronym, not "I'm"
 ])
 def test_a_contraction_typed_without_its_apostrophe_gets_it_back(query: str,
                                                                   expected: str) -> None:

@@ -62,6 +62,9 @@ def phrasal_pairs(question: str) -> frozenset[tuple[str, str]]:
                      if not is_question_word(w) and thesaurus.phrasal_verb(w, p))
 
 
+_WORDS_RE = re.compile(r"[a-z]+")
+
+
 def without_particle(verb: str, particle: str, text: str) -> bool:
     """Whether English ``text`` holds the folded ``verb`` and never with ``particle`` right
     after it (an object pronoun between allowed, as ``phrasal_pairs`` reads them): "have
@@ -71,8 +74,6 @@ def without_particle(verb: str, particle: str, text: str) -> bool:
     said = any(m.group(2) == particle for m in spots)
     return not said and verb in {fold(stem(w)) for w in _WORDS_RE.findall(low)}
 
-
-_WORDS_RE = re.compile(r"[a-z]+")
 
 
 #: Subject pronouns: a word right after one is its verb ("if I enter…", "we go over…").
