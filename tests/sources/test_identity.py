@@ -16,6 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from sources.ingest_types import IngestOverrides
 from sources.models import Document
 from sources.services import document_ingest, documents_ingest_paths
 from tests.sources.test_admin import UPLOAD_URL, messages_of
@@ -182,3 +183,22 @@ def test_the_same_document_from_a_renamed_file_is_unchanged_not_refused(
     path.write_bytes(POLICY)
     out, err = ingest(str(path))
     assert "unchanged doc-063 (annual-leave-copy.md)" in out and err == ""
+
+
+def test_a_new_version_without_metadata_keeps_the_stored_metadata() -> None:
+    # a tester uploaded an edited plain-text file over a policy: it became "other", undated
+    overrides = IngestOverrides(authority="policy", updated="2025-08-01",
+                                source_url="https://intranet.example/wifi")
+    document_ingest(file=SimpleUploadedFile("wifi.txt", b"Guests use the Guest network."),
+                    overrides=overrides)
+    result = document_ingest(file=SimpleUploadedFile(
+        "wifi.txt", b"Guests use the Guest network. Staff use Corp."))
+    doc = Document.objects.get(doc_id="wifi")
+    assert result.status == "updated"
+    assert (doc.authority, doc.updated.isoformat(), doc.source_url) == (
+        "policy", "2025-08-01", "https://intranet.example/wifi")
+    # what the new version states still wins
+    document_ingest(file=SimpleUploadedFile("wifi.txt", b"Guests use Guest."),
+                    overrides=IngestOverrides(authority="faq"))
+    doc.refresh_from_db()
+    assert (doc.authority, doc.updated.isoformat()) == ("faq", "2025-08-01")

@@ -153,25 +153,6 @@ def test_overrides_beat_the_file_and_survive_reingest(write_file: WriteFile) -> 
     )
 
 
-def test_a_new_version_without_metadata_keeps_the_stored_metadata(write_file: WriteFile) -> None:
-    # a tester uploaded an edited plain-text file over a policy: it became "other", undated
-    overrides = IngestOverrides(authority="policy", updated="2025-08-01",
-                                source_url="https://intranet.example/wifi")
-    document_ingest(file=SimpleUploadedFile("wifi.txt", b"Guests use the Guest network."),
-                    overrides=overrides)
-    result = document_ingest(file=SimpleUploadedFile(
-        "wifi.txt", b"Guests use the Guest network. Staff use Corp."))
-    doc = Document.objects.get(doc_id="wifi")
-    assert result.status == "updated"
-    assert (doc.authority, doc.updated.isoformat(), doc.source_url) == (
-        "policy", "2025-08-01", "https://intranet.example/wifi")
-    # what the new version states still wins
-    document_ingest(file=SimpleUploadedFile("wifi.txt", b"Guests use Guest."),
-                    overrides=IngestOverrides(authority="faq"))
-    doc.refresh_from_db()
-    assert (doc.authority, doc.updated.isoformat()) == ("faq", "2025-08-01")
-
-
 def test_reingesting_an_unchanged_document_keeps_every_chunk_id(write_file: WriteFile) -> None:
     path = write_file("travel.md", TRAVEL)
     document_ingest(path=path)
