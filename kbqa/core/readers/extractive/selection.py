@@ -54,6 +54,7 @@ from kbqa.core.readers.extractive.narrowing import (
     unquoted_thing,
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
+from kbqa.core.readers.extractive.parallel import with_parallel
 from kbqa.core.readers.extractive.picking import (
     asked_thing_first,
     deciding_first,
@@ -194,8 +195,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                   exclude: frozenset[str] = frozenset()) -> Selection:
     qterms = expanded_question_terms(question, terms, synonyms, translations, bridges)
     df = block_frequency(qterms, terms)
-    # Only the ask clause's absent words can make the blocks miss the question; words of
-    # the context before it ("flying to Singapore next month") cannot.
+    # Only the ask clause's absent words make the blocks miss it ("flying to Singapore…": no)
     ask = set(expanded_question_terms(ask_clause(question), terms, synonyms, translations, bridges))
     own_ask = bool(ask)  # the ask names something of its own
     if leans_on_context(question, ask, df):
@@ -330,8 +330,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     lead = deciding[0] if deciding[0] is not scored[0] else None
     docs = {b.n: b.chunk.doc_id for b in blocks}
     pool = [c for _, c in scored]
-    picked = with_beyond(with_outcomes(pick(deciding, scorer, docs, lead), pool), pool,
-                         scorer.amounts)
+    picked = with_parallel(question, pool, with_beyond(
+        with_outcomes(pick(deciding, scorer, docs, lead), pool), pool, scorer.amounts))
     chosen = _checked(question, blocks, picked, scorer, facts)
     if not chosen or beside_the_ask(chosen[0], scorer, facts.core):
         return Selection((), gap_names(question, absent, blocks), True)
