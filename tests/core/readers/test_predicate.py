@@ -90,3 +90,25 @@ def test_the_predicate_of_a_yes_no_question(question: str, predicate: set[str]) 
 )
 def test_a_sentence_states_the_predicate_in_any_form(sentence: str, states: bool) -> None:
     assert states_predicate("Can I get a taxi reimbursed?", sentence) is states
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "states"),
+    [
+        # a question asking leave is decided by a sentence granting or refusing it
+        ("Is it ok to stream music on my work phone?",
+         "Music apps and private games are not allowed on company phones.", True),
+        ("Am I allowed to fly business class?", "Business class is permitted for flights "
+         "over 8 hours.", True),
+        ("上班时间允许点外卖吗？", "办公区内禁止吃带汤的外卖。", True),
+        # ...not a sentence merely about the same things
+        ("Is it ok to stream music on my work phone?", "Company phones are replaced every "
+         "2 years.", False),
+        # a question not asking leave still needs its own verb
+        ("Can I get a taxi reimbursed?", "Taxis are allowed at night.", False),
+    ],
+)
+def test_a_question_asking_leave_is_decided_by_a_grant_or_a_refusal(
+    question: str, sentence: str, states: bool
+) -> None:
+    assert states_predicate(question, sentence) is states

@@ -128,11 +128,25 @@ def _predicate_forms(question: str) -> frozenset[str]:
     return frozenset(forms)
 
 
+# A question asking leave ("Is it ok to play games…?", "am I allowed to fly…?", 允许…吗) is
+# decided by a sentence granting or refusing it, whatever verb the question uses: "Personal
+# software, games and unlicensed tools are not allowed on company laptops."
+_ASKS_LEAVE_RE = re.compile(
+    r"\b(?:is\s+it|it'?s|is\s+that)\s+(?:ok|okay|alright|all\s+right|fine|allowed|permitted"
+    r"|acceptable)\b|\b(?:am\s+i|are\s+we|are\s+(?:staff|employees))\s+(?:allowed|permitted)"
+    r"|\bmay\s+i\b|允许|准许", re.IGNORECASE)
+_GRANTS_RE = re.compile(
+    r"\b(?:allowed|permitted|prohibited|forbidden|banned|may(?:\s+not)?|must\s+not)\b"
+    r"|允许|准许|禁止|不得|不准", re.IGNORECASE)
+
+
 def states_predicate(question: str, text: str) -> bool:
-    """Whether ``text`` states (or denies) a predicate of yes/no ``question``; True when
-    the question has none."""
+    """Whether ``text`` states (or denies) a predicate of yes/no ``question``, or grants or
+    refuses the leave it asks (``_ASKS_LEAVE_RE``); True when the question has none."""
     forms = _predicate_forms(question)
     if not forms:
+        return True
+    if _ASKS_LEAVE_RE.search(ask_clause(question)) and _GRANTS_RE.search(text):
         return True
     if any(_CJK_RE.search(f) and f in text for f in forms):
         return True
