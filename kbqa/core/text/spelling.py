@@ -25,6 +25,9 @@ common word; "its", "id", "well", "were", "shell" and "lets" are words and stay)
 the yearly outpatient cap" was read as asking about a word "whats" the documents lack,
 and not as a "what is" question.
 
+"it" typed after a determiner ("the it helpdesk", "our it team") is the acronym IT when the
+index has it: no pronoun follows "the".
+
 Function words are candidates too (stopwords-iso's English list, the language's most
 frequent words): "How lnog is…" meant "long", not the index's "log". Among candidates the
 fewest edits win, then a function word, then the word more chunks use (the word people
@@ -53,6 +56,10 @@ APOSTROPHE_DROPPED = {
         "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "mustn't",
         "i'm", "i've", "you're", "you've", "they're", "they've", "we've")}
 _WORD_RE = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]+(?![A-Za-z0-9])")
+# "it" after a determiner is no pronoun: "the it helpdesk", "our it team" mean IT, which a
+# stop list drops in lower case
+_DETERMINED_IT_RE = re.compile(r"\b((?:the|our|my|your|an?)\s+)it\b(?=\s+[a-z])",
+                               re.IGNORECASE)
 _SENTENCE_START_RE = re.compile(r"(?:^|[.!?。！？]\s*)\W*$")
 
 
@@ -135,4 +142,8 @@ def corrected(query: str, known: Callable[[str], bool],
         fixes[typed] = found
         return found
 
-    return _WORD_RE.sub(fix, query), fixes
+    fixed = _WORD_RE.sub(fix, query)
+    if known("it") and _DETERMINED_IT_RE.search(fixed):  # the index has the acronym IT
+        fixes["it"] = "IT"
+        fixed = _DETERMINED_IT_RE.sub(r"\1IT", fixed)
+    return fixed, fixes

@@ -78,3 +78,18 @@ def test_a_contraction_typed_without_its_apostrophe_gets_it_back(query: str,
                                                                   expected: str) -> None:
     # "whats" was read as a word the documents lack, not as a "what is" question
     assert _correct(query)[0] == expected
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("whats the it helpdesk email?", "what's the IT helpdesk email?"),
+    ("how do I reach our it team", "how do I reach our IT team"),
+    ("is it open on weekends?", "is it open on weekends?"),  # the pronoun stays
+])
+def test_it_after_a_determiner_is_the_acronym_when_the_index_has_it(query: str,
+                                                                     expected: str) -> None:
+    index = {**INDEX, "it": 12}
+    fixed, _ = corrected(query, index.__contains__,
+                         lambda letter: sorted(w for w in index if w.startswith(letter)),
+                         lambda w: index.get(w, 0))
+    assert fixed == expected
+    assert _correct("whats the it helpdesk email?")[0] == "what's the it helpdesk email?"
