@@ -72,6 +72,7 @@ __all__ = ["chunk_id_for"]  # re-exported: callers used to find it here
 #: metadata a new version of a document keeps when neither its file nor the form states it
 KEPT_WHEN_UNSTATED = ("authority", "updated", "source_url")
 
+
 @dataclass(frozen=True)
 class _DocumentDraft:
     """Everything to store for one document, computed before any write."""

@@ -46,9 +46,6 @@ def with_parallel(question: str, pool: Sequence[Candidate],
 def _value_kinds(text: str) -> frozenset[str]:
     """The kinds of the values ``text`` states: the unit, any currency read as "money"
     (``CNY/night`` and ``EUR/night`` are both ``money/night``)."""
-    kinds = set()
-    for q in extract_quantities(text):
-        head, _, per = q.unit.partition("/")
-        if q.unit:
-            kinds.add(("money" if head in CURRENCIES else head) + (f"/{per}" if per else ""))
-    return frozenset(kinds)
+    heads = (q.unit.partition("/") for q in extract_quantities(text) if q.unit)
+    return frozenset(("money" if head in CURRENCIES else head) + slash + per
+                     for head, slash, per in heads)

@@ -140,13 +140,20 @@ _GRANTS_RE = re.compile(
     r"|允许|准许|禁止|不得|不准", re.IGNORECASE)
 
 
+@lru_cache(maxsize=512)
+def _asks_leave(question: str) -> bool:
+    """Whether the ask clause of ``question`` asks leave (``_ASKS_LEAVE_RE``): read once per
+    question, not per sentence ranked."""
+    return _ASKS_LEAVE_RE.search(ask_clause(question)) is not None
+
+
 def states_predicate(question: str, text: str) -> bool:
     """Whether ``text`` states (or denies) a predicate of yes/no ``question``, or grants or
-    refuses the leave it asks (``_ASKS_LEAVE_RE``); True when the question has none."""
+    refuses the leave it asks (``_asks_leave``); True when the question has none."""
     forms = _predicate_forms(question)
     if not forms:
         return True
-    if _ASKS_LEAVE_RE.search(ask_clause(question)) and _GRANTS_RE.search(text):
+    if _asks_leave(question) and _GRANTS_RE.search(text):
         return True
     if any(_CJK_RE.search(f) and f in text for f in forms):
         return True
