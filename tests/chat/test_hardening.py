@@ -4,7 +4,9 @@ for staff only, sessions that end, JSON nested too deeply."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -67,10 +69,10 @@ async def test_websocket_over_the_minute_limit_gets_an_alert_and_no_answer(
     assert await Message.objects.filter(role="user").acount() == 2
 
 
-async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
-    fake_provider: FakeProvider,
-) -> None:
-    fake_provider.add(HANGING, ANSWER)
+@contextlib.asynccontextmanager
+async def two_tabs_one_answering() -> AsyncIterator[tuple[Any, Any, str]]:
+    """Two sockets on one conversation: the first answering (hanging), the second refused
+    while it does; yields both and the second one's alert."""
     user = await user_make("alice")
     conversation = await conversation_make(user)
     async with chat_socket(conversation.pk, user) as first:
@@ -78,7 +80,15 @@ async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
             await first.send_to(text_data=ask(QUESTION))
             await receive_until(first, SHOWN)
             await second.send_to(text_data=ask("Second?"))
-            alert = await second.receive_from(timeout=5)
+            yield first, second, await second.receive_from(timeout=5)
+
+
+async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
+    fake_provider: FakeProvider,
+) -> None:
+    fake_provider.add(HANGING, ANSWER)
+    async with two_tabs_one_answering() as (_first, _second, alert):
+        pass
 
     assert BUSY in alert  # the answer runs in the other tab: this one shows nothing running
     assert len(fake_provider.prompts) == 1
@@ -92,17 +102,11 @@ async def test_the_other_tab_is_told_the_conversation_is_free_when_the_answer_is
     # a tester's second tab kept "Another answer is still being written" under the answer
     # that had finished meanwhile
     fake_provider.add(HANGING)
-    user = await user_make("alice")
-    conversation = await conversation_make(user)
-    async with chat_socket(conversation.pk, user) as first:
-        async with chat_socket(conversation.pk, user) as second:
-            await first.send_to(text_data=ask(QUESTION))
-            await receive_until(first, SHOWN)
-            await second.send_to(text_data=ask("Second?"))  # while the first one runs
-            assert BUSY in await second.receive_from(timeout=5)
-            await first.send_to(text_data=json.dumps({"type": "stop"}))
-            await receive_turn(first)
-            stored = await second.receive_from(timeout=5)
+    async with two_tabs_one_answering() as (first, second, alert):
+        assert BUSY in alert  # asked while the first one runs
+        await first.send_to(text_data=json.dumps({"type": "stop"}))
+        await receive_turn(first)
+        stored = await second.receive_from(timeout=5)
 
     assert QUESTION in stored  # the finished turn, appended
     assert ("true", "composer-alert") in oob_targets(stored)  # and the notice cleared
