@@ -24,10 +24,11 @@ Every frame is checked again before it is answered: a socket whose user has sinc
 applies ``chat.limits`` (``limited``): over a limit the user gets an alert saying how long to
 wait, and no answer starts.
 
-Every admitted socket joins its conversation's channel-layer group; when a turn is stored,
-the other sockets on that conversation (another tab, another device, another server process
-when the layer is Redis) append it as stored. With the in-memory layer that reaches only
-sockets of the same process.
+Every admitted socket joins its conversation's channel-layer group (``chat.turn_relay``): the
+other sockets on the conversation (another tab, another device, another server process when
+the layer is Redis) show a question asked elsewhere with its sentences as they are shown, and
+the turn as stored when it ends. With the in-memory layer that reaches only sockets of the
+same process.
 
 ``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
 them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
@@ -56,12 +57,12 @@ from chat.rendering import (
     event_fragment,
     footer_fragment,
     fragment,
-    message_turn_view,
     turn_view,
 )
 from chat.selectors import conversation_visible
 from chat.socket_scope import scope_language, socket_tab
-from chat.turn_sync import sync_parse, turns_settle
+from chat.turn_relay import ConversationSockets
+from chat.turn_sync import sync_parse
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Done, Event
 from kbqa.db import db_async
@@ -84,12 +85,7 @@ DELETED = gettext_lazy(
 DETACHED: dict[str, tuple[asyncio.Task[None], asyncio.Event | None]] = {}
 
 
-def conversation_group(conversation_id: int) -> str:
-    """The channel-layer group of every open socket on one conversation."""
-    return f"conversation.{conversation_id}"
-
-
-class ChatConsumer(AsyncWebsocketConsumer):
+class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
     """One browser tab's chat socket for one conversation."""
 
     conversation: Conversation
@@ -106,7 +102,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
     gone = False
 
     async def connect(self) -> None:
-        self.watching: dict[int, str] = {}  # answer id -> the bubble key it replaces
+        self.watching: dict[int, str] = {}  # question id -> the running bubble's key
         self.alerted = False  # a composer alert is on screen (cleared when a turn is stored)
         self.language = scope_language(self.scope)
         self.tab = socket_tab(self.scope)
@@ -228,6 +224,7 @@ class ChatConsumer(AsyncWebsocketConsumer):
                     if isinstance(item, TurnOpened) and item.message is not None:
                         question_id = item.message.pk
                     await self.send_html(self.render_item(item, key, outcome))
+                    await self.relay(item, outcome)
         except TurnRejected as exc:
             if exc.reason == "session_ended":
                 await self.session_end()
@@ -249,68 +246,6 @@ class ChatConsumer(AsyncWebsocketConsumer):
             self.streaming = False
         if question_id is not None and outcome.status != "pending":
             await self.turn_announce(question_id, key)
-
-    # ------------------------------------------- other sockets on the conversation
-
-    async def group_change(self, operation: str) -> None:
-        """Join (``group_add``) or leave (``group_discard``) the conversation's group. A
-        channel layer that is down costs the other tabs their live updates, nothing else."""
-        group = conversation_group(self.conversation.pk)
-        try:
-            await getattr(self.channel_layer, operation)(group, self.channel_name)
-        except Exception:
-            logger.warning("channel layer %s failed", operation, exc_info=True)
-
-    async def turn_announce(self, question_id: int, key: str) -> None:
-        """Tell the conversation's other sockets, in any server process, that a turn is
-        stored (through the channel layer: Redis when ``KBQA_REDIS_URL`` is set). ``key`` is
-        the streamed bubble's, ``tab`` this page's: a socket the same page reopened after a
-        drop puts the stored answer in that bubble instead of appending the turn again."""
-        event = {
-            "type": "turn.stored",
-            "question_id": question_id,
-            "sender": self.channel_name,
-            "tab": self.tab,
-            "key": key,
-        }
-        try:
-            await self.channel_layer.group_send(conversation_group(self.conversation.pk), event)
-        except Exception:
-            logger.warning("channel layer group_send failed", exc_info=True)
-
-    async def turn_stored(self, event: dict[str, Any]) -> None:
-        """A turn finished on another socket. Another page appends it as stored (question and
-        answer); a page that shows it running (reconnected since it asked, reloaded, or told
-        by ``turns_sync``) gets the stored answer in place of that bubble."""
-        if event.get("sender") == self.channel_name:
-            return
-        stored = await self.turn_load(int(event["question_id"]))
-        if stored is None:
-            return
-        question, answer = stored
-        turn = message_turn_view(answer)
-        replaces = self.watching.pop(answer.pk, "")
-        if not replaces and self.tab and event.get("tab") == self.tab:
-            replaces = str(event.get("key", ""))
-        if replaces:
-            html = self.render("turn-replace", turn=turn, replaces=replaces)
-        else:
-            html = self.render("turn-start", message=question, turn=turn)
-        if self.alerted:  # the conversation is free again: "still being written" no longer holds
-            self.alerted = False
-            html += self.render("composer-alert", message="", oob="true")
-        await self.send_html(html)
-
-    async def turns_sync(self, wanted: list[tuple[str, int]]) -> None:
-        """The page's "Answering…" bubbles (``chat.turn_sync``): each ended turn replaces its
-        bubble now; each running one will when it is stored (``turn_stored``)."""
-        running = self.turn_task is not None and not self.turn_task.done()
-        over, pending = await turns_settle(conversation=self.conversation, wanted=wanted)
-        for key, answer in over:
-            html = self.render("turn-replace", turn=message_turn_view(answer), replaces=key)
-            await self.send_html(html)
-        # this socket's own answer is streaming into its bubble already
-        self.watching.update({pk: key for pk, key in pending.items() if not running})
 
     # ----------------------------------------------------------------- rendering, sending
 

@@ -135,11 +135,11 @@ def sources_html(*, key: str, sources: Iterable[Mapping[str, Any]], oob: str = "
 
 def progress_html(*, key: str, state: str, oob: str = "") -> SafeString:
     """The progress line of a turn: ``searching``, ``writing`` or ``elsewhere`` (a stored
-    turn still running for a socket gone)."""
+    turn still running for a socket gone, or asked on another page: ``chat.turn_relay``)."""
     if state == "writing":
         words = _("Writing the answer…")
     elif state == "elsewhere":
-        words = _("Still writing this answer: it appears here when it is finished.")
+        words = _("Still writing this answer: its sentences appear here as they are checked.")
     else:
         words = _("Searching the documents…")
     return mark_safe(

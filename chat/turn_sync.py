@@ -54,8 +54,8 @@ def turns_settle(
     *, conversation: Conversation, wanted: list[tuple[str, int]]
 ) -> tuple[list[tuple[str, Message]], dict[int, str]]:
     """``(over, running)`` for the page's ``wanted`` bubbles: ``over`` pairs a bubble key
-    with its stored answer (trace and feedback loaded, ready to render); ``running`` maps a
-    still pending answer's id to the bubble key it should replace. Turns a dead server left
+    with its stored answer (trace and feedback loaded, ready to render); ``running`` maps the
+    question of a still pending answer to the bubble key it should replace. Turns a dead server left
     are marked interrupted first, so they count as over."""
     turns_interrupted_close(conversation=conversation)
     over: list[tuple[str, Message]] = []
@@ -68,7 +68,7 @@ def turns_settle(
         if answer is None:
             continue  # the question was never stored (refused before it started)
         if answer.status == "pending":
-            running[answer.pk] = key
+            running[question_id] = key
         else:
             over.append((key, answer))
     return over, running

@@ -169,7 +169,7 @@ def test_reloading_mid_answer_shows_the_answer_when_it_is_finished(
     page.reload()
     turn = page.locator(".bubble-assistant").last
     expect(turn.locator(".turn-progress")).to_have_text(
-        "Still writing this answer: it appears here when it is finished."
+        "Still writing this answer: its sentences appear here as they are checked."
     )
     expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "answered")
 
@@ -177,6 +177,39 @@ def test_reloading_mid_answer_shows_the_answer_when_it_is_finished(
     assert turn.locator(".turn-progress").count() == 0
     assert page.locator(".bubble-user").count() == 1  # replaced in place, not appended again
     assert turn.locator(".copy-answer").is_visible()
+
+
+def test_another_tab_shows_the_question_and_each_sentence_while_it_is_written(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    """Two tabs on one conversation: the one that did not ask shows the question at once and
+    each checked sentence while the model is still writing, then the finished answer."""
+    from playwright.sync_api import expect
+
+    page = slow_page
+    stalled_turn(page, slow_server, fake_model, RECYCLE)
+    page.click("#stop-button")
+    n = block_of(fake_model, BIN_SENTENCE)
+    fake_model.script(StreamReply(
+        deltas=(f"{BIN_SENTENCE} [{n}]. ", "After", " that they are purged permanently and "
+                f"cannot be brought back, not even by support [{n}]."),
+        delay=1.5,
+    ))
+    open_chat(page, slow_server)
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.wait_for_selector("#connection-state[data-state=open]")
+    send(page, RECYCLE)
+    turn = other.locator(".bubble-assistant").last
+    expect(other.locator(".bubble-user").last).to_contain_text(RECYCLE)
+    expect(turn.locator(".sentence")).to_have_count(1)
+    assert turn.locator(".bubble-footer").get_attribute("data-status") == "pending"
+    assert BIN_SENTENCE in turn.locator(".answer").inner_text()
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "answered")
+    expect(turn.locator(".sentence")).to_have_count(2)
+
+    assert other.locator(".bubble-user").count() == 1  # replaced in place, not appended again
+    assert turn.locator(".turn-progress").count() == 0
 
 
 def test_paragraphs_follow_the_models_sources(

@@ -210,23 +210,37 @@ def test_database_still_locked_is_a_json_503_with_retry_after(
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_turn_asked_in_one_tab_appears_in_the_other(
+async def test_a_turn_asked_in_one_tab_appears_in_the_other_as_it_is_written(
     fake_provider: FakeProvider, leave_kb: None
 ) -> None:
     """Through the configured channel layer: Redis in the PostgreSQL + Redis CI run, where
-    the two sockets could as well be served by two server processes."""
-    fake_provider.add(ANSWER)
+    the two sockets could as well be served by two server processes. The other tab shows
+    the question at once, each checked sentence while the model is still writing, and the
+    stored turn when it ends."""
+    release = asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Full"], hang=True, release=release))
     user = await user_make("alice")
     conversation = await conversation_make(user)
     async with chat_socket(conversation.pk, user) as asking, chat_socket(
         conversation.pk, user
     ) as watching:
         await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        opened = await watching.receive_from(timeout=10)
+        live = await watching.receive_from(timeout=10)
+        assert not fake_provider.cancelled and not release.is_set()  # still being written
+        release.set()
         await receive_turn(asking)
-        shown = await watching.receive_from(timeout=10)
-    assert oob_targets(shown) == [("beforeend:#messages", "")]
-    assert QUESTION in shown and SHOWN in shown
-    assert 'data-status="answered"' in shown
+        stored = live
+        while 'data-status="answered"' not in stored:  # the withheld "Full" first, then stored
+            stored = await watching.receive_from(timeout=10)
+    answer = await Message.objects.aget(role="assistant")
+    assert oob_targets(opened) == [("beforeend:#messages", "")]
+    assert QUESTION in opened and 'data-status="pending"' in opened and SHOWN not in opened
+    bubble = [(f"outerHTML:#turn-m{answer.pk}", f"turn-m{answer.pk}")]
+    assert oob_targets(live) == bubble
+    assert SHOWN in live and 'data-status="pending"' in live
+    assert oob_targets(stored) == bubble
+    assert SHOWN in stored and 'data-status="answered"' in stored and QUESTION not in stored
 
 
 @pytest.mark.django_db(transaction=True)
@@ -235,7 +249,8 @@ async def test_a_page_that_reconnected_mid_answer_gets_the_answer_once_in_its_bu
 ) -> None:
     """The page's socket dropped while its answer streamed and the browser reopened it (same
     page, same ``tab``): the stored answer replaces the bubble left streaming; the question
-    and answer are not appended a second time. Another page still gets the whole turn."""
+    and answer are not appended a second time. Another page gets the question when it is
+    asked and the answer in its place."""
     fake_provider.add(ANSWER)
     user = await user_make("alice")
     conversation = await conversation_make(user)
@@ -245,7 +260,9 @@ async def test_a_page_that_reconnected_mid_answer_gets_the_answer_once_in_its_bu
         await asking.send_to(text_data=json.dumps({"question": QUESTION}))
         frames = await receive_turn(asking)
         replaced = await reopened.receive_from(timeout=10)
-        appended = await other_page.receive_from(timeout=10)
+        appended = ended = await other_page.receive_from(timeout=10)
+        while 'data-status="answered"' not in ended:
+            ended = await other_page.receive_from(timeout=10)
     footer = next(i for _s, i in oob_targets(frames[-1]) if i.startswith("footer-"))
     key = footer.removeprefix("footer-")
     [(swap, _id)] = oob_targets(replaced)
@@ -253,7 +270,7 @@ async def test_a_page_that_reconnected_mid_answer_gets_the_answer_once_in_its_bu
     assert QUESTION not in replaced and SHOWN in replaced
     assert 'data-status="answered"' in replaced
     assert oob_targets(appended) == [("beforeend:#messages", "")]
-    assert QUESTION in appended and SHOWN in appended
+    assert QUESTION in appended and SHOWN in ended and QUESTION not in ended
 
 
 def test_the_chat_page_names_its_socket_with_a_tab_of_its_own(

@@ -71,14 +71,16 @@ async def test_websocket_over_the_minute_limit_gets_an_alert_and_no_answer(
 
 @contextlib.asynccontextmanager
 async def two_tabs_one_answering() -> AsyncIterator[tuple[Any, Any, str]]:
-    """Two sockets on one conversation: the first answering (hanging), the second refused
-    while it does; yields both and the second one's alert."""
+    """Two sockets on one conversation: the first answering (hanging), the second showing
+    that answer as it is written and refused a question while it runs; yields both and the
+    second one's alert."""
     user = await user_make("alice")
     conversation = await conversation_make(user)
     async with chat_socket(conversation.pk, user) as first:
         async with chat_socket(conversation.pk, user) as second:
             await first.send_to(text_data=ask(QUESTION))
             await receive_until(first, SHOWN)
+            await receive_until(second, SHOWN)  # the first tab's question and its sentence
             await second.send_to(text_data=ask("Second?"))
             yield first, second, await second.receive_from(timeout=5)
 
@@ -90,7 +92,7 @@ async def test_a_second_socket_cannot_start_an_answer_while_one_streams(
     async with two_tabs_one_answering() as (_first, _second, alert):
         pass
 
-    assert BUSY in alert  # the answer runs in the other tab: this one shows nothing running
+    assert BUSY in alert  # the answer runs in the other tab
     assert len(fake_provider.prompts) == 1
     questions = [m.text async for m in Message.objects.filter(role="user")]
     assert questions == [QUESTION]
@@ -108,7 +110,7 @@ async def test_the_other_tab_is_told_the_conversation_is_free_when_the_answer_is
         await receive_turn(first)
         stored = await second.receive_from(timeout=5)
 
-    assert QUESTION in stored  # the finished turn, appended
+    assert 'data-status="stopped"' in stored  # the finished turn, in the bubble it showed
     assert ("true", "composer-alert") in oob_targets(stored)  # and the notice cleared
     assert "is-shown" not in stored.split('id="composer-alert"')[1].split(">")[0]
 

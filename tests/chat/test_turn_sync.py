@@ -42,7 +42,7 @@ async def stored_status(question_id: int) -> str:
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_reloading_mid_answer_lets_it_finish_and_the_new_page_gets_it(
+async def test_reloading_mid_answer_lets_it_finish_and_the_new_page_shows_it_live(
     fake_provider: FakeProvider, leave_kb: None
 ) -> None:
     release = asyncio.Event()
@@ -61,10 +61,13 @@ async def test_reloading_mid_answer_lets_it_finish_and_the_new_page_gets_it(
         await after.send_to(text_data=sync((f"m{pending.pk}", question.pk)))
         assert await after.receive_nothing(timeout=0.2)  # still running: nothing to say yet
         release.set()
+        live = await after.receive_from(timeout=10)  # the sentence, as soon as it is shown
         replaced = await after.receive_from(timeout=10)
 
+    assert oob_targets(live) == [(f"outerHTML:#turn-m{pending.pk}", f"turn-m{pending.pk}")]
+    assert 'data-status="pending"' in live and SHOWN in live and "Leave policy" in live
     assert 'data-status="pending"' in page
-    assert "Still writing this answer: it appears here when it is finished." in page
+    assert "Still writing this answer: its sentences appear here as they are checked." in page
     assert not fake_provider.cancelled  # the reload did not cancel the answer
     assert oob_targets(replaced) == [(f"outerHTML:#turn-m{pending.pk}", f"turn-m{pending.pk}")]
     assert 'data-status="answered"' in replaced and SHOWN in replaced

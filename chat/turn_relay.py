@@ -1,0 +1,209 @@
+"""The other sockets on a conversation: turns stored, and answers shown live while they run.
+
+Every admitted chat socket joins its conversation's channel-layer group (Redis when
+``KBQA_REDIS_URL`` is set, so across server processes). Four group events:
+
+- ``turn.opened`` (once per turn, by the asking socket): another page on the conversation
+  (another tab, another device) appends the question with an "Answering…" bubble and asks to
+  watch it (``turn.watch``).
+- ``turn.watch``: the asking socket sends the answer so far at once, then after each shown
+  sentence (``turn.progress``).
+- ``turn.progress``: ``{"question_id", "sentences", "blocks", "dropped", "notices",
+  "language"}``, the sentences the asking page was shown (each one verified, with its
+  citations and only the blocks they cite). A watching page redraws that bubble with them,
+  still marked running.
+- ``turn.stored`` (``turn_announce``): the turn is stored; a watching page replaces the
+  bubble with the stored turn, any other page appends it.
+
+A socket whose page went away (a reload, a dropped connection) relays every sentence without
+being asked: Channels stops a closed socket's consumer, so the page's new socket, which learns
+of the running answer from its ``sync`` frame (``chat.turn_sync``), cannot reach the detached
+turn to ask. A relay costs nothing when nobody watches: the asking socket sends progress only
+when watched or gone.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from chat.models import Conversation, Message
+from chat.outcomes import AnswerOutcome
+from chat.rendering import message_turn_view, turn_view
+from chat.turn_sync import turns_settle
+from chat.turns import TurnOpened
+from kbqa.core.types import Dropped, Event, Notice, Sentence
+
+logger = logging.getLogger(__name__)
+
+
+def conversation_group(conversation_id: int) -> str:
+    """The channel-layer group of every open socket on one conversation."""
+    return f"conversation.{conversation_id}"
+
+
+def progress_payload(outcome: AnswerOutcome) -> dict[str, Any]:
+    """What a watching page needs to draw the answer so far (JSON- and msgpack-safe)."""
+    return {
+        "sentences": list(outcome.sentences),
+        "blocks": outcome.citations(),
+        "dropped": outcome.dropped,
+        "notices": list(outcome.notices),
+        "language": outcome.language,
+    }
+
+
+class ConversationSockets:
+    """Mixin of ``chat.consumers.ChatConsumer``: the group events above.
+
+    Expects ``channel_layer``, ``channel_name``, ``conversation``, ``tab``, ``gone``,
+    ``alerted``, ``watching`` (question id -> the bubble key it redraws), ``turn_task``, ``render``,
+    ``send_html`` and ``turn_load`` from the consumer."""
+
+    conversation: Conversation
+    channel_layer: Any
+    channel_name: str
+    tab: str
+    gone: bool
+    alerted: bool
+    watching: dict[int, str]
+    turn_task: Any
+    # The turn this socket asks: its question id, what it showed so far, whether watched.
+    relay_question = 0
+    relay_outcome: AnswerOutcome | None = None
+    relay_watched = False
+
+    def render(self, name: str, **context: Any) -> str:
+        raise NotImplementedError
+
+    async def send_html(self, html: str) -> None:
+        raise NotImplementedError
+
+    async def turn_load(self, question_id: int) -> tuple[Message, Message] | None:
+        raise NotImplementedError
+
+    async def group_change(self, operation: str) -> None:
+        """Join (``group_add``) or leave (``group_discard``) the conversation's group. A
+        channel layer that is down costs the other tabs their live updates, nothing else."""
+        group = conversation_group(self.conversation.pk)
+        try:
+            await getattr(self.channel_layer, operation)(group, self.channel_name)
+        except Exception:
+            logger.warning("channel layer %s failed", operation, exc_info=True)
+
+    async def group_event(self, kind: str, **fields: Any) -> None:
+        """Send ``kind`` to the conversation's group, marked as this socket's and page's."""
+        event = {"type": kind, "sender": self.channel_name, "tab": self.tab, **fields}
+        try:
+            await self.channel_layer.group_send(conversation_group(self.conversation.pk), event)
+        except Exception:
+            logger.warning("channel layer group_send failed", exc_info=True)
+
+    def from_elsewhere(self, event: dict[str, Any]) -> bool:
+        return event.get("sender") != self.channel_name
+
+    # ------------------------------------------------------------- the asking socket
+
+    async def relay(self, item: TurnOpened | Event, outcome: AnswerOutcome) -> None:
+        """After ``item`` was rendered to this page: announce a turn that opened, relay
+        the answer so far after a sentence (or a withheld one, or a notice) when watched
+        or when this page is gone."""
+        if isinstance(item, TurnOpened):
+            if item.message is not None:
+                self.relay_question, self.relay_outcome = item.message.pk, outcome
+                self.relay_watched = False
+                await self.group_event("turn.opened", question_id=item.message.pk)
+        elif isinstance(item, Sentence | Dropped | Notice) and (self.gone or self.relay_watched):
+            await self.progress_send(outcome)
+
+    async def progress_send(self, outcome: AnswerOutcome) -> None:
+        await self.group_event(
+            "turn.progress", question_id=self.relay_question, **progress_payload(outcome)
+        )
+
+    async def turn_watch(self, event: dict[str, Any]) -> None:
+        """Another page shows this socket's running answer: send it what was shown so far,
+        and each sentence from now on."""
+        running = self.turn_task is not None and not self.turn_task.done()
+        if not running or event.get("question_id") != self.relay_question:
+            return
+        self.relay_watched = True
+        if self.relay_outcome is not None and self.relay_outcome.sentences:
+            await self.progress_send(self.relay_outcome)
+
+    async def turn_announce(self, question_id: int, key: str) -> None:
+        """Tell the conversation's other sockets, in any server process, that a turn is
+        stored. ``key`` is the streamed bubble's, ``tab`` this page's: a socket the same page
+        reopened after a drop puts the stored answer in that bubble instead of appending the
+        turn again."""
+        await self.group_event("turn.stored", question_id=question_id, key=key)
+
+    # ------------------------------------------------------------ the other pages
+
+    async def turn_opened(self, event: dict[str, Any]) -> None:
+        """Another page asked on this conversation: append its question with a running
+        bubble and watch it. A socket of the asking page itself (reopened) shows it already."""
+        if not self.from_elsewhere(event) or (self.tab and event.get("tab") == self.tab):
+            return
+        stored = await self.turn_load(int(event["question_id"]))
+        if stored is None or stored[1].status != "pending":
+            return  # over already: its ``turn.stored`` appends it
+        question, answer = stored
+        turn = message_turn_view(answer)
+        self.watching[question.pk] = turn["key"]
+        await self.send_html(self.render("turn-start", message=question, turn=turn))
+        await self.group_event("turn.watch", question_id=question.pk)
+
+    async def turn_progress(self, event: dict[str, Any]) -> None:
+        """The answer so far of a turn this page shows running: redraw its bubble."""
+        key = self.watching.get(int(event["question_id"])) if self.from_elsewhere(event) else ""
+        if not key:
+            return
+        turn = turn_view(
+            key=key,
+            sentences=event.get("sentences") or (),
+            blocks=event.get("blocks") or (),
+            dropped=int(event.get("dropped") or 0),
+            notices=event.get("notices") or (),
+            status="pending",
+            language=str(event.get("language") or ""),
+        )
+        await self.send_html(self.render("turn-replace", turn=turn, replaces=key))
+
+    async def turn_stored(self, event: dict[str, Any]) -> None:
+        """A turn finished on another socket. Another page appends it as stored (question and
+        answer); a page that shows it running (reconnected since it asked, reloaded, told by
+        ``turns_sync`` or ``turn.opened``) gets the stored answer in place of that bubble."""
+        if not self.from_elsewhere(event):
+            return
+        stored = await self.turn_load(int(event["question_id"]))
+        if stored is None:
+            return
+        question, answer = stored
+        turn = message_turn_view(answer)
+        replaces = self.watching.pop(question.pk, "")
+        if not replaces and self.tab and event.get("tab") == self.tab:
+            replaces = str(event.get("key", ""))
+        if replaces:
+            html = self.render("turn-replace", turn=turn, replaces=replaces)
+        else:
+            html = self.render("turn-start", message=question, turn=turn)
+        if self.alerted:  # the conversation is free again: "still being written" no longer holds
+            self.alerted = False
+            html += self.render("composer-alert", message="", oob="true")
+        await self.send_html(html)
+
+    async def turns_sync(self, wanted: list[tuple[str, int]]) -> None:
+        """The page's "Answering…" bubbles (``chat.turn_sync``): each ended turn replaces its
+        bubble now; each running one is watched (its sentences as they come, the stored turn
+        when it ends)."""
+        running = self.turn_task is not None and not self.turn_task.done()
+        over, pending = await turns_settle(conversation=self.conversation, wanted=wanted)
+        for key, answer in over:
+            html = self.render("turn-replace", turn=message_turn_view(answer), replaces=key)
+            await self.send_html(html)
+        if running:
+            return  # this socket's own answer is streaming into its bubble already
+        for question_id, key in pending.items():
+            self.watching[question_id] = key
+            await self.group_event("turn.watch", question_id=question_id)
