@@ -286,20 +286,24 @@ def question_words() -> frozenset[str]:
     return frozenset(words) | frozenset(stem(w) for w in words if w.isascii())
 
 
-# Chinese interrogative pronouns: a word that starts with one asks (哪一年, 哪几种, 几种).
-_INTERROGATIVE_ZH = tuple("哪几啥谁怎")
+# Chinese interrogative pronouns: a word that starts with one asks (哪一年, 哪几种, 几种,
+# 咋办: 咋 is the spoken 怎).
+_INTERROGATIVE_ZH = tuple("哪几啥谁怎咋")
+# 多 before an adjective of measure asks for a degree (多久 "how long", 多远, 多大)
+_HOW_ZH = frozenset("多" + ch for ch in "久长大远高重宽深厚")
 
 
 def is_question_word(term: str) -> bool:
     """Whether ``term`` only shapes the question (``which``, ``多大``, ``哪一年``, ``请问``):
-    it is a stop word, a Chinese word made only of stop characters, or one starting with
-    an interrogative pronoun."""
+    it is a stop word, a Chinese word made only of stop characters, one starting with an
+    interrogative pronoun, or 多 with an adjective of measure (多久)."""
     stop = question_words()
     if term in stop:
         return True
     if term.isascii():
         return False
-    return term.startswith(_INTERROGATIVE_ZH) or all(ch in stop for ch in term)
+    return (term.startswith(_INTERROGATIVE_ZH) or term in _HOW_ZH
+            or all(ch in stop for ch in term))
 
 
 def relevance_terms(query: str, known: Callable[[str], bool]) -> list[str]:

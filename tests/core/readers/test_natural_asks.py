@@ -387,3 +387,21 @@ async def test_how_long_asks_a_duration_whatever_the_verb_costs() -> None:
     blocks = (make_block(1, "The scanner battery lasts 10 hours of continuous use. A full "
                             "charge takes 2 hours.", title="Scanner FAQ", section="Battery"),)
     assert "2 hours" in await _answer("How long does it take to charge the scanner?", blocks)
+
+
+async def test_a_spoken_chinese_ask_is_answered_as_its_written_form() -> None:
+    # 咋办 is 怎么办, and 弄 of 弄丢 ("get it lost") names nothing the blocks must have
+    blocks = (
+        make_block(1, "门禁卡丢失时，请在 24 小时内通过门户提交工单。", title="行政服务",
+                   section="门禁卡"),
+        make_block(2, "发票遗失时，可在系统中填写《发票遗失说明》，每年最多使用两次。",
+                   title="报销制度", section="发票"),
+        make_block(3, "报销时需上传发票的照片。发票抬头须为公司全称。", title="报销制度",
+                   section="材料"),
+        make_block(4, "报销单每月五日前提交，逾期的报销单下月处理。", title="报销制度",
+                   section="时间"),
+    )
+    written = await _answer("报销的发票弄丢了怎么办？", blocks)
+    spoken = await _answer("报销的发票弄丢了咋办", blocks)
+    assert "《发票遗失说明》" in written
+    assert spoken.startswith(written.split("。")[0])

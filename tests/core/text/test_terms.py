@@ -57,7 +57,9 @@ def test_search_terms_add_the_bigrams_jieba_did_not_cut() -> None:
 @pytest.mark.parametrize(
     ("word", "expected"),
     [("which", True), ("please", True), ("哪里", True), ("多大", True), ("哪一年", True),
-     ("哪几种", True), ("请问", False), ("leave", False), ("年假", False), ("recycle", False)],
+     ("哪几种", True), ("请问", False), ("leave", False), ("年假", False), ("recycle", False),
+     # spoken Chinese: 咋 is 怎 ("咋办", "how to deal with it"); 多 + a measure asks a degree
+     ("咋办", True), ("咋整", True), ("多久", True), ("多远", True), ("多数", False)],
 )
 def test_question_words(word: str, expected: bool) -> None:
     assert is_question_word(word) is expected

@@ -42,7 +42,8 @@ GENERIC_TERMS = frozenset(
     """long many much get got need want know tell way happen still ever really thing keep
     something anything someone anyone stuff make let like able allowed possible please
     after before during within until since per via
-    多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉 东西 事情 事儿""".split()
+    多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉 东西 事情 事儿
+    弄 搞 咋办 咋整 咋弄""".split()
 )
 # Verbs that carry the question's grammar, not its subject: never named as not covered
 # ("How long does the free trial last?" is answered; "last" is not missing), nor taken as
