@@ -20,6 +20,7 @@ from kbqa.core.retrieval.ellipsis import (
     topic_words,
     with_topic,
 )
+from kbqa.core.retrieval.places_zh import new_place_zh, without_locative
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
 
@@ -285,7 +286,7 @@ def combine_zh(rest: str, topic: str) -> str:
     parallel = parallel_zh(noun, topic)
     if parallel:
         return parallel
-    place = _new_place_zh(noun, topic) if body.endswith("呢") else ""
+    place = new_place_zh(noun, topic) if body.endswith("呢") else ""
     if place:  # "那成都呢？" after a question naming no place: where, not what
         return f"{place}，{core(topic)}？"
     focus = first_noun_phrase_zh(topic)
@@ -300,26 +301,13 @@ def combine_zh(rest: str, topic: str) -> str:
     if body.endswith("呢"):
         thing = thing_focus_zh(topic)
         if thing and noun[-1] not in PERSON_HEADS_ZH:  # "那历史版本呢？": another thing
-            return f"{core(topic.replace(thing, noun, 1))}？"
+            # ...not in the earlier thing's place ("误删的文件在回收站里能放几天？")
+            return f"{core(without_locative(topic.replace(thing, noun + chr(0), 1)))}？"
         return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
     subject = _subject_zh(topic)
     if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
         return f"{subject}{body}？"
     return with_topic(body, topic_words(topic, body), zh=True)
-
-
-def _new_place_zh(noun: str, topic: str) -> str:
-    """``noun`` as where the topic's question is asked (``在成都``, ``去成都`` as written) when
-    it is a place name (jieba tag ns, after a leading 去/在/到) and ``topic`` names none,
-    so no place of the topic's can be replaced (``parallel_zh``); "" otherwise."""
-    import jieba.posseg
-
-    verb = noun[0] if noun[:1] in ("去", "在", "到") else ""
-    name = noun[len(verb):]
-    tags = [p.flag for p in jieba.posseg.cut(name)]
-    if not name or tags != ["ns"] or any(p.flag == "ns" for p in jieba.posseg.cut(topic)):
-        return ""
-    return f"{verb or '在'}{name}"
 
 
 # Where a Chinese question's subject ends: the copula, modal verbs and question words.

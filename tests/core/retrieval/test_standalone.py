@@ -151,6 +151,9 @@ HOTEL_ZH = (Turn("user", "出差住酒店每晚能报销多少？"),)
         ("那去成都呢？", HOTEL_ZH, "去成都，出差住酒店每晚能报销多少？"),
         ("那历史版本呢？", (Turn("user", "回收站里的文件能保留多久？"),),
          "历史版本能保留多久？"),
+        # ...not in the earlier thing's place, and a thing jieba tags as a place (旧版本) is
+        # still a thing
+        ("那旧版本呢？", (Turn("user", "删掉的邮件在垃圾箱里能放几天？"),), "旧版本能放几天？"),
         ("And for the Chengdu folks going to Shanghai?",
          (Turn("user", "What's the hotel limit per night on business trips?"),),
          "What's the hotel limit per night on business trips for the Chengdu folks going to "
