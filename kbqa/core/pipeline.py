@@ -136,7 +136,8 @@ def passes_typed_gate(query: str, hits: Sequence[ScoredChunk], config: PipelineC
     """Whether a question below ``min_relevance`` may still be answered: some hit reaches
     ``reader_relevance`` and the question asks for a typed value (a quantity, an amount, a
     date, a name), which an answer must state with a span of its own, bound to the
-    question's words; a yes/no or open question ("《超越》讲述的是什么内容") is answered by
+    question's words, or for a procedure, which only a sentence giving an action for the
+    task answers; a yes/no or open question ("《超越》讲述的是什么内容") is answered by
     any on-topic sentence, so it is not let through on weak words; nor is one whose ask
     names a thing the best hits never mention ("实习生" in a sick-leave policy for
     employees). The reader decides both (``readers.typed_answer_possible``)."""

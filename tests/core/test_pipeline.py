@@ -147,6 +147,17 @@ async def test_typed_question_below_the_threshold_nothing_verified_is_a_low_scor
     assert events[-1].to_dict()["status"] == "refused_low_score"
 
 
+async def test_a_how_to_question_below_the_threshold_is_answered_when_verified() -> None:
+    # a procedure is an answer type: only a sentence giving an action for the task answers
+    provider = FakeProvider(["Restore them from the recycle bin within 30 days [1]."])
+    events, trace = await run(
+        "My teammate binned half our shared folder by mistake, how do I bring it back?",
+        provider, StaticRetriever(hits(RECYCLE, relevance=0.09)), config=WEAK,
+    )
+    assert names(events) == ["meta", "sentence", "done"]
+    assert trace.status == "answered"
+
+
 @pytest.mark.parametrize(("question", "relevance"), [
     ("Do deleted files stay in the bin?", 0.09),  # yes/no: any on-topic sentence would do
     ("How many days do deleted files stay in the bin?", 0.04),  # under the floor
