@@ -51,7 +51,8 @@ def test_what_a_turn_adds_is_its_content_words_no_earlier_turn_had() -> None:
     meal = new_words("那餐费呢，一天最多报多少？", [Turn("user", "住酒店一晚最多报多少？")])
     assert meal == {"餐费"}
     # a verb ("how do I apply?": the topic's procedure answers it) and a group of people
-    assert new_words("How do I apply for the allowance?", history) == {"allowanc"}
+    assert new_words("How do I apply for the meal allowance in Vienna?", history) == {
+        "meal", "allowanc"}
     leave = [Turn("user", "How many days of leave do full-time employees get?")]
     assert new_words("How many days of leave do part-time employees get?", leave) == frozenset()
     assert new_words("What's the hotel limit?", []) == frozenset()
@@ -101,3 +102,21 @@ def test_the_sentence_stating_what_the_turn_adds_leads() -> None:
 
 def _declined() -> Selection:
     return Selection((), (), True)
+
+
+async def test_a_new_question_after_an_unrelated_one_is_answered_as_if_asked_alone() -> None:
+    # a tester's "Can I carry over unused annual leave?" after "What if I lose my laptop?"
+    # was refused, though answered when asked alone: it was held to state "leave"
+    kb = [
+        _chunk(4, "Holiday policy", "Annual leave",
+               "Staff get 25 days of annual leave each year."),
+        _chunk(5, "Holiday policy", "Carry-over",
+               "Up to 8 unused days can be carried over into the next year and must be used "
+               "by 30 April."),
+        _chunk(6, "Equipment", "Phones", "A broken phone is swapped at the service desk."),
+    ]
+    question = "Can I carry unused annual leave over to next year?"
+    alone, status_alone, _ = await ask_offline(kb, [question])
+    after, status_after, _ = await ask_offline(kb, ["What if my phone breaks?", question])
+    assert status_alone == "answered" and "8 unused days" in alone
+    assert (status_after, after) == (status_alone, alone)

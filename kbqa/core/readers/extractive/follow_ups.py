@@ -34,16 +34,19 @@ _LATIN_RE = re.compile(r"[A-Za-z]+")
 
 def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
     """The folded content terms of ``question`` that no earlier user turn of ``history``
-    had, its nouns only; empty without an earlier user turn. Left out: light words, numbers
-    and measures
-    (``一天``, the unit of the asker's own number: "euros" of "1,500 euros"), names
-    (``focus.names``: "and in Berlin?" is answered by the rule for other cities, which
-    never names Berlin) and groups of people ("and for part-timers?": a rule for all
-    employees answers them; ``narrowing`` checks groups)."""
+    had, its nouns only; empty without an earlier user turn, and for a question sharing no
+    content term with any of them (a new topic, not a follow-up: "Can I carry over unused
+    annual leave?" after "What if I lose my laptop?" was held to state "leave"). Left out:
+    light words, numbers and measures (``一天``, the unit of the asker's own number: "euros"
+    of "1,500 euros"), names (``focus.names``: "and in Berlin?" is answered by the rule
+    for other cities, which never names Berlin) and groups of people ("and for
+    part-timers?": a rule for all employees answers them; ``narrowing`` checks groups)."""
     earlier = [t.text for t in history if t.role == "user"]
     if not earlier:
         return frozenset()
     said = frozenset().union(*(folded_terms(text) for text in earlier))
+    if not said & frozenset(question_terms(question)):
+        return frozenset()  # a question sharing no word with them stands alone: nothing added
     skip = light_terms(question) | names(question) | frozenset(
         t.split(" ", 1)[1] for t in question_numbers(question).values()) | _group_words(question)
     nouns = _nouns(question)
