@@ -117,7 +117,8 @@ def json_errors(view: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> Any:
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
 # conversation is a 404 like a missing one: the API does not say which ids exist.
 REJECTED_STATUS = {
-    "empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503, "limited": 429
+    "empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503, "limited": 429,
+    "busy": 429,
 }
 
 

@@ -230,6 +230,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
                 await self.session_end()
                 return
             await self.alert(str(DELETED) if exc.reason == "not_found" else str(exc))
+            self.refused_busy = exc.reason == "busy"  # told "ask again when it has finished"
         except asyncio.CancelledError:
             if not stop.is_set():
                 # This socket went away (the turn service stored the turn "cancelled"): the

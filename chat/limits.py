@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from django.conf import settings
 from django.core.cache import cache
@@ -42,6 +42,7 @@ class LimitRefusal:
 
     message: str
     retry_after: int
+    reason: Literal["limited", "busy"] = "limited"  # busy: another answer runs in it
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ def turn_admit_sync(
             "Another answer is still being written in this conversation (in another tab, "
             "window or API call); ask again when it has finished."
         )
-        return LimitRefusal(busy, BUSY_RETRY_SECONDS)
+        return LimitRefusal(busy, BUSY_RETRY_SECONDS, "busy")
     refusal = question_admit(user_id=user_id, token_id=token_id)
     if refusal is not None:
         turn_release_sync(slot)

@@ -105,7 +105,8 @@ def _visible_text(question: str) -> str:
 
 
 RejectReason = Literal[
-    "empty", "too_long", "not_found", "provider_unavailable", "limited", "session_ended"
+    "empty", "too_long", "not_found", "provider_unavailable", "limited", "busy",
+    "session_ended"
 ]
 
 
@@ -114,7 +115,8 @@ class TurnRejected(Exception):
 
     ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
     missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
-    (``chat.limits``; ``retry_after`` says how many seconds to wait), "session_ended" (the
+    (``chat.limits``; ``retry_after`` says how many seconds to wait), "busy" (another answer
+    runs in the conversation; ``retry_after`` too), "session_ended" (the
     websocket's session no longer logs its user in).
     """
 

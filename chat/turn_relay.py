@@ -27,6 +27,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
 from chat.rendering import message_turn_view, turn_view
@@ -35,6 +37,10 @@ from chat.turns import TurnOpened
 from kbqa.core.types import Dropped, Event, Notice, Sentence
 
 logger = logging.getLogger(__name__)
+
+
+# Lazy: rendered in the socket's language (``render``).
+FREE = gettext_lazy("The other answer is finished: you can send your question now.")
 
 
 def conversation_group(conversation_id: int) -> str:
@@ -68,6 +74,7 @@ class ConversationSockets:
     alerted: bool
     watching: dict[int, str]
     turn_task: Any
+    refused_busy = False  # this page's last question was refused: another answer ran
     # The turn this socket asks: its question id, what it showed so far, whether watched.
     relay_question = 0
     relay_outcome: AnswerOutcome | None = None
@@ -189,8 +196,12 @@ class ConversationSockets:
         else:
             html = self.render("turn-start", message=question, turn=turn)
         if self.alerted:  # the conversation is free again: "still being written" no longer holds
-            self.alerted = False
-            html += self.render("composer-alert", message="", oob="true")
+            # a question refused as busy was not sent: say it can be now (an alert cleared
+            # at once after a fast answer looked as if the question had vanished)
+            html += self.render("composer-alert", message=FREE if self.refused_busy else "",
+                                oob="true")
+            self.alerted = self.refused_busy
+            self.refused_busy = False
         await self.send_html(html)
 
     async def turns_sync(self, wanted: list[tuple[str, int]]) -> None:

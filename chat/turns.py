@@ -157,7 +157,7 @@ def _load(request: TurnRequest) -> _Stored:
 
 def _admit(request: TurnRequest, stored: _Stored) -> None:
     """``chat.limits`` for a ``limited`` request: ``stored.slot`` taken. Raises TurnRejected
-    "limited"."""
+    "limited" or "busy"."""
     if not request.limited or request.user is None:
         return
     conversation_id = stored.conversation.pk if stored.conversation is not None else None
@@ -165,7 +165,7 @@ def _admit(request: TurnRequest, stored: _Stored) -> None:
         user_id=request.user.pk, conversation_id=conversation_id, token_id=request.token_id
     )
     if isinstance(admitted, limits.LimitRefusal):
-        raise TurnRejected("limited", admitted.message, retry_after=admitted.retry_after)
+        raise TurnRejected(admitted.reason, admitted.message, retry_after=admitted.retry_after)
     stored.slot = admitted
 
 

@@ -4,6 +4,7 @@ for staff only, sessions that end, JSON nested too deeply."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
@@ -30,7 +31,7 @@ from tests.chat.support import (
     user_make,
 )
 from tests.chat.test_consumer import HANGING, ask
-from tests.fakes.provider import FakeProvider
+from tests.fakes.provider import FakeOutput, FakeProvider
 
 __all__ = ["leave_kb"]
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("leave_kb")]
@@ -111,8 +112,34 @@ async def test_the_other_tab_is_told_the_conversation_is_free_when_the_answer_is
         stored = await second.receive_from(timeout=5)
 
     assert 'data-status="stopped"' in stored  # the finished turn, in the bubble it showed
-    assert ("true", "composer-alert") in oob_targets(stored)  # and the notice cleared
-    assert "is-shown" not in stored.split('id="composer-alert"')[1].split(">")[0]
+    assert ("true", "composer-alert") in oob_targets(stored)  # and the notice replaced
+    assert BUSY not in stored
+    assert "The other answer is finished: you can send your question now." in stored
+
+
+async def test_a_question_sent_as_another_tab_asks_is_never_lost_without_a_word(
+    fake_provider: FakeProvider,
+) -> None:
+    # a tester pressed Enter in two tabs within 30 ms: the second question was refused as
+    # busy, and the alert was cleared half a second later when the fast first answer was
+    # stored, so the question seemed to vanish
+    release = asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "], hang=True, release=release))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as first, chat_socket(
+        conversation.pk, user
+    ) as second:
+        await first.send_to(text_data=ask(QUESTION))
+        await receive_until(second, QUESTION)  # the other tab's question, shown as asked
+        await second.send_to(text_data=ask("Second?"))
+        refused = (await receive_until(second, "composer-alert"))[-1]
+        release.set()
+        stored = (await receive_until(second, 'data-status="answered"'))[-1]
+
+    assert BUSY in refused
+    assert "The other answer is finished: you can send your question now." in stored
+    assert [m.text async for m in Message.objects.filter(role="user")] == [QUESTION]
 
 
 async def test_a_socket_is_closed_with_4401_at_the_next_message_after_logout(

@@ -57,6 +57,7 @@ def test_one_answer_in_flight_per_conversation() -> None:
         "Another answer is still being written in this conversation (in another tab, window "
         "or API call); ask again when it has finished.",
         5,
+        "busy",
     )
     assert isinstance(turn_admit_sync(user_id=1, conversation_id=11), TurnSlot)
     turn_release_sync(first)
