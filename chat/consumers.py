@@ -83,6 +83,9 @@ DELETED = gettext_lazy(
 # Keyed by the page (``tab``) that asked, with the Stop event, so the same page's reopened
 # socket can still stop it.
 DETACHED: dict[str, tuple[asyncio.Task[None], asyncio.Event | None]] = {}
+# Every running answer of this process by its question id, with its conversation, so any
+# page on that conversation (reloaded, another tab) can stop it.
+RUNNING: dict[int, tuple[int, asyncio.Task[None], asyncio.Event]] = {}
 
 
 class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
@@ -145,7 +148,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
             logger.debug("frame ignored on a refused chat socket")
             return
         # a question's session is checked in its turn's first database trip (``session_key``)
-        asks = not stop_requested(text_data) and sync_parse(text_data) is None
+        asks = stop_requested(text_data) is None and sync_parse(text_data) is None
         if not asks and not await self.session_current():
             await self.session_end()
             return
@@ -154,8 +157,9 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
             await self.guarded(self.question_receive(text_data))
 
     async def question_receive(self, text_data: str | None) -> None:
-        if stop_requested(text_data):
-            await self.answer_stop()
+        stopped = stop_requested(text_data)
+        if stopped is not None:
+            await self.answer_stop(stopped)
             return
         wanted = sync_parse(text_data)
         if wanted is not None:
@@ -179,18 +183,35 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
         self.streaming = True  # from now: a second question is refused, a disconnect cancels
         self.turn_task = asyncio.create_task(self.guarded(self.turn_run(question, honoured)))
 
-    async def answer_stop(self) -> None:
-        """Stop the streaming answer: cancel its task (the provider call with it). The
-        sentences already shown stay; the turn service stores the turn as "stopped" and the
-        bubble says so. An answer this page asked on a socket since dropped (reconnected) is
-        stopped the same way. Nothing streaming: nothing to do."""
-        task, stop = self.turn_task, self.stop
-        if task is None or task.done() or not self.streaming:
-            task, stop = DETACHED.get(self.tab, (None, None)) if self.tab else (None, None)
-        if task is None or task.done() or stop is None:
+    async def answer_stop(self, question_id: int = 0, *, relayed: bool = False) -> None:
+        """Stop the running answer to ``question_id`` (0: this page's own): cancel its task
+        (the provider call with it). The sentences already shown stay; the turn service
+        stores the turn as "stopped" and every page shows it so. The answer may run for
+        this socket, for a socket this page had before a drop, for a page since reloaded
+        (``RUNNING``, this process), or for another tab's socket in any process (the
+        group's ``turn.stop``, unless this stop came from there: ``relayed``). Nothing
+        running: nothing to do."""
+        task, stop = None, None
+        if question_id in (0, self.relay_question) and self.streaming:
+            task, stop = self.turn_task, self.stop
+        if (task is None or task.done()) and not question_id and self.tab:
+            task, stop = DETACHED.get(self.tab, (None, None))
+        if (task is None or task.done()) and question_id:
+            conversation_id, task, stop = RUNNING.get(question_id, (0, None, None))
+            if conversation_id != self.conversation.pk:
+                task = None
+        if task is not None and not task.done() and stop is not None:
+            stop.set()
+            task.cancel()
+        elif question_id and not relayed:
+            await self.group_event("turn.stop", question_id=question_id)
+
+    def running_register(self, question_id: int, stop: asyncio.Event) -> None:
+        task = asyncio.current_task()
+        if task is None:
             return
-        stop.set()
-        task.cancel()
+        RUNNING[question_id] = (self.conversation.pk, task, stop)  # type: ignore[assignment]
+        task.add_done_callback(lambda _t: RUNNING.pop(question_id, None))
 
     async def guarded(self, coro: Any) -> None:
         """The one catch boundary: an unexpected failure becomes an alert, not a dropped socket."""
@@ -223,6 +244,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
                     self.streaming = not isinstance(item, Done)
                     if isinstance(item, TurnOpened) and item.message is not None:
                         question_id = item.message.pk
+                        self.running_register(question_id, stop)
                     await self.send_html(self.render_item(item, key, outcome))
                     await self.relay(item, outcome)
         except TurnRejected as exc:

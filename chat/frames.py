@@ -50,12 +50,17 @@ def question_parse(text_data: str | None) -> tuple[str, bool]:
     return question, data.get("fabricate") in TRUTHY
 
 
-def stop_requested(text_data: str | None) -> bool:
-    """Whether the frame is the Stop button's ``{"type": "stop"}`` (or Esc's)."""
+def stop_requested(text_data: str | None) -> int | None:
+    """For the Stop button's (or Esc's) ``{"type": "stop", "question"?: int}``: the id of
+    the question whose answer the page shows running (0 when the frame names none); None
+    for any other frame."""
     if not text_data or len(text_data) > 200 or '"stop"' not in text_data:
-        return False
+        return None
     try:
         data: Any = json.loads(text_data)
     except ValueError:
-        return False
-    return isinstance(data, dict) and data.get("type") == "stop"
+        return None
+    if not isinstance(data, dict) or data.get("type") != "stop":
+        return None
+    question = data.get("question")
+    return question if isinstance(question, int) and 0 < question < 2**63 else 0

@@ -14,6 +14,8 @@ Every admitted chat socket joins its conversation's channel-layer group (Redis w
   still marked running.
 - ``turn.stored`` (``turn_announce``): the turn is stored; a watching page replaces the
   bubble with the stored turn, any other page appends it.
+- ``turn.stop``: a page showing the answer running pressed Stop; the asking socket stops it
+  (a page reloaded in the same process stops it directly: ``consumers.RUNNING``).
 
 A socket whose page went away (a reload, a dropped connection) relays every sentence without
 being asked: Channels stops a closed socket's consumer, so the page's new socket, which learns
@@ -137,6 +139,14 @@ class ConversationSockets:
         self.relay_watched = True
         if self.relay_outcome is not None and self.relay_outcome.sentences:
             await self.progress_send(self.relay_outcome)
+
+    async def turn_stop(self, event: dict[str, Any]) -> None:
+        """Another page on the conversation pressed Stop on this socket's running answer."""
+        if self.from_elsewhere(event) and event.get("question_id") == self.relay_question:
+            await self.answer_stop(self.relay_question, relayed=True)
+
+    async def answer_stop(self, question_id: int = 0, *, relayed: bool = False) -> None:
+        raise NotImplementedError
 
     async def turn_announce(self, question_id: int, key: str) -> None:
         """Tell the conversation's other sockets, in any server process, that a turn is

@@ -10,7 +10,9 @@
 // - The fabrication switch is one-shot: it is unchecked once a question is sent.
 // - The newest bubble is scrolled fully above the pinned composer when the page opens and
 //   after every swap.
-// - While an answer streams, Stop replaces Send; Stop or Esc sends {"type": "stop"}.
+// - While an answer streams, Stop replaces Send; Stop or Esc sends {"type": "stop",
+//   "question": id}. So does an answer running for another tab or for this page before a
+//   reload (its bubble "pending"): the server stops it wherever it runs.
 // - On phones the conversation list is a closed <details> switcher above the messages.
 // - "Skip to the question box" focuses the composer.
 // - Every time the socket opens (page load, reconnect after a drop or a server restart) the
@@ -165,17 +167,26 @@
   });
 
   // ---- stop: while the newest answer streams, Stop replaces Send (Esc does the same)
-  function streamingNow() {
-    return !!document.querySelector('#messages .bubble-footer[data-status="streaming"]');
+  // An answer running here ("streaming") or for another page of this conversation, or
+  // for this page before a reload ("pending"): Stop stops it wherever it runs.
+  function runningBubble() {
+    var footers = document.querySelectorAll(
+      '#messages .bubble-footer[data-status="streaming"], #messages .bubble-footer[data-status="pending"]');
+    return footers.length ? footers[footers.length - 1].closest('.bubble-assistant') : null;
   }
+  function streamingNow() { return !!runningBubble(); }
   function streamingShow(on) {
     form.classList.toggle('is-streaming', on);
     if (stopButton) { stopButton.hidden = !on; }
     if (sendButton) { sendButton.hidden = on; }
   }
   function answerStop() {
-    if (!socket || !streamingNow()) { return; }
-    socket.send(JSON.stringify({ type: 'stop' }));
+    var bubble = runningBubble();
+    if (!socket || !bubble) { return; }
+    var asked = bubble.previousElementSibling;
+    var frame = { type: 'stop' };
+    if (asked && /^msg-\d+$/.test(asked.id)) { frame.question = parseInt(asked.id.slice(4), 10); }
+    socket.send(JSON.stringify(frame));
     box.focus();
   }
   if (stopButton) { stopButton.addEventListener('click', answerStop); }

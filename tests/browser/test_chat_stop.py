@@ -179,6 +179,24 @@ def test_reloading_mid_answer_shows_the_answer_when_it_is_finished(
     assert turn.locator(".copy-answer").is_visible()
 
 
+def test_a_reloaded_page_can_still_stop_its_answer(
+    slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
+) -> None:
+    """A tester reloaded mid-answer and found no way to stop it: the reloaded page shows
+    Stop while the answer runs, and Stop ends it there, keeping what was shown."""
+    from playwright.sync_api import expect
+
+    page = slow_page
+    stalled_turn(page, slow_server, fake_model, RECYCLE)
+    page.reload()
+    turn = page.locator(".bubble-assistant").last
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "pending")
+    expect(page.locator("#stop-button")).to_be_visible()
+    page.click("#stop-button")
+    expect(turn.locator(".bubble-footer")).to_have_attribute("data-status", "stopped")
+    expect(page.locator("#stop-button")).to_be_hidden()
+
+
 def test_another_tab_shows_the_question_and_each_sentence_while_it_is_written(
     slow_page: Any, slow_server: LiveServer, fake_model: FakeAnthropicServer
 ) -> None:

@@ -20,7 +20,13 @@ from chat import turn_records
 from chat.models import Message, new_ulid
 from chat.turn_sync import sync_parse
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
-from tests.chat.support import chat_socket, conversation_make, oob_targets, user_make
+from tests.chat.support import (
+    chat_socket,
+    conversation_make,
+    oob_targets,
+    receive_until,
+    user_make,
+)
 from tests.fakes.provider import FakeOutput, FakeProvider
 
 __all__ = ["leave_kb"]
@@ -134,3 +140,55 @@ async def test_stop_on_a_reconnected_page_stops_the_answer_its_dropped_socket_as
     assert fake_provider.cancelled
     assert oob_targets(replaced)[0][0] == f"outerHTML:#turn-{key}"
     assert 'data-status="stopped"' in replaced and SHOWN in replaced
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("process", ["this process", "another process"])
+async def test_stop_on_a_reloaded_page_or_another_tab_stops_the_running_answer(
+    fake_provider: FakeProvider, leave_kb: None, process: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a tester reloaded mid-answer and could no longer stop it; a second tab could not
+    # either. Stop names the question whose answer the page shows running; the answer is
+    # stopped wherever it runs (another process: through the conversation's group).
+    from chat import consumers
+
+    if process == "another process":
+        monkeypatch.setattr(consumers, "RUNNING", {})  # the registry of another process
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as asking:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        await asking.receive_from(timeout=10)
+        await fake_provider.streaming.wait()
+        question = await Message.objects.aget(role="user")
+        async with chat_socket(conversation.pk, user, query="?tab=page2") as other:
+            await other.send_to(text_data=json.dumps({"type": "stop", "question": question.pk}))
+            stopped = (await receive_until(asking, 'data-status="stopped"'))[-1]
+            shown = (await receive_until(other, 'data-status="stopped"'))[-1]
+
+    assert fake_provider.cancelled
+    assert "footer" in stopped and SHOWN in shown  # each page shows it stopped
+    assert await stored_status(question.pk) == "stopped"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_stop_names_only_an_answer_of_its_own_conversation(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    release = asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "], hang=True, release=release))
+    user = await user_make("alice")
+    conversation, elsewhere = await conversation_make(user), await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as asking:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        await asking.receive_from(timeout=10)
+        await fake_provider.streaming.wait()
+        question = await Message.objects.aget(role="user")
+        async with chat_socket(elsewhere.pk, user) as other:
+            await other.send_to(text_data=json.dumps({"type": "stop", "question": question.pk}))
+            assert await other.receive_nothing(timeout=0.3)
+        release.set()
+        await receive_until(asking, 'data-status="answered"')
+
+    assert not fake_provider.cancelled
