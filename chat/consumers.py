@@ -61,7 +61,7 @@ from chat.rendering import (
 )
 from chat.selectors import conversation_visible
 from chat.socket_scope import scope_language, socket_tab
-from chat.turn_relay import ConversationSockets
+from chat.turn_relay import DELETED, ConversationSockets
 from chat.turn_sync import sync_parse
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.types import Done, Event
@@ -74,10 +74,6 @@ CLOSE_FORBIDDEN = 4403
 # Lazy: rendered inside ``translation.override`` of the socket's language.
 SESSION_ENDED = gettext_lazy("Your session has ended. Log in again to keep asking.")
 NOT_AVAILABLE = gettext_lazy("This conversation is not available.")
-DELETED = gettext_lazy(
-    "This conversation has been deleted (perhaps in another tab). "
-    "Press “New conversation” to keep asking."
-)
 # Answers whose socket went away: referenced here until they are stored (asyncio keeps only
 # a weak reference to a task).
 # Keyed by the page (``tab``) that asked, with the Stop event, so the same page's reopened

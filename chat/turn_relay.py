@@ -16,6 +16,8 @@ Every admitted chat socket joins its conversation's channel-layer group (Redis w
   bubble with the stored turn, any other page appends it.
 - ``turn.stop``: a page showing the answer running pressed Stop; the asking socket stops it
   (a page reloaded in the same process stops it directly: ``consumers.RUNNING``).
+- ``conversation.renamed`` and ``conversation.deleted`` (``conversation_notify``, from the
+  views): the title follows; a deleted conversation says so and its running answer ends.
 
 A socket whose page went away (a reload, a dropped connection) relays every sentence without
 being asked: Channels stops a closed socket's consumer, so the page's new socket, which learns
@@ -29,6 +31,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from chat.models import Conversation, Message
@@ -43,6 +48,24 @@ logger = logging.getLogger(__name__)
 
 # Lazy: rendered in the socket's language (``render``).
 FREE = gettext_lazy("The other answer is finished: you can send your question now.")
+DELETED = gettext_lazy(
+    "This conversation has been deleted (perhaps in another tab). "
+    "Press “New conversation” to keep asking."
+)
+
+
+def conversation_notify(conversation_id: int, kind: str, **fields: Any) -> None:
+    """Send ``kind`` to every socket on the conversation, in any process, from sync code (a
+    view: ``conversation.renamed``, ``conversation.deleted``). A channel layer that is down
+    costs the other tabs the update, nothing else."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            conversation_group(conversation_id), {"type": kind, **fields})
+    except Exception:
+        logger.warning("channel layer group_send failed", exc_info=True)
 
 
 def conversation_group(conversation_id: int) -> str:
@@ -64,7 +87,7 @@ def progress_payload(outcome: AnswerOutcome) -> dict[str, Any]:
 class ConversationSockets:
     """Mixin of ``chat.consumers.ChatConsumer``: the group events above.
 
-    Expects ``channel_layer``, ``channel_name``, ``conversation``, ``tab``, ``gone``,
+    Expects ``channel_layer``, ``channel_name``, ``conversation``, ``tab``, ``language``, ``gone``,
     ``alerted``, ``watching`` (question id -> the bubble key it redraws), ``turn_task``, ``render``,
     ``send_html`` and ``turn_load`` from the consumer."""
 
@@ -72,6 +95,7 @@ class ConversationSockets:
     channel_layer: Any
     channel_name: str
     tab: str
+    language: str
     gone: bool
     alerted: bool
     watching: dict[int, str]
@@ -146,6 +170,23 @@ class ConversationSockets:
             await self.answer_stop(self.relay_question, relayed=True)
 
     async def answer_stop(self, question_id: int = 0, *, relayed: bool = False) -> None:
+        raise NotImplementedError
+
+    async def conversation_renamed(self, event: dict[str, Any]) -> None:
+        """The conversation was renamed in another tab: its title here follows."""
+        self.conversation.title = str(event.get("title") or "")
+        await self.send_html(self.render("conversation-link", item=self.conversation,
+                                         current=True, oob="true"))
+
+    async def conversation_deleted(self, event: dict[str, Any]) -> None:
+        """The conversation was deleted in another tab: say so, and end the answer this
+        socket is writing into it (stored "cancelled"; its trace stays for reviewers)."""
+        with translation.override(self.language):
+            await self.alert(str(DELETED))
+        if self.turn_task is not None and not self.turn_task.done():
+            self.turn_task.cancel()
+
+    async def alert(self, message: str) -> None:
         raise NotImplementedError
 
     async def turn_announce(self, question_id: int, key: str) -> None:

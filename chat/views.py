@@ -32,6 +32,7 @@ from chat.models import Conversation, Message, Trace
 from chat.pipeline_settings import provider_label_from_settings
 from chat.rendering import answer_locale, message_turn_view
 from chat.selectors import conversation_visible
+from chat.turn_relay import conversation_notify
 from kbqa.core.errors import KbqaError
 
 CONVERSATION_LIST_SIZE = 50
@@ -97,6 +98,7 @@ def conversation_rename(request: HttpRequest, conversation_id: int) -> HttpRespo
     """``POST title=``: rename one of the user's conversations (404 for anyone else's)."""
     conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
     services.conversation_rename(conversation=conversation, title=request.POST.get("title", ""))
+    conversation_notify(conversation.pk, "conversation.renamed", title=conversation.title)
     return redirect("chat_conversation", conversation_id=conversation.pk)
 
 
@@ -107,6 +109,7 @@ def conversation_delete(request: HttpRequest, conversation_id: int) -> HttpRespo
     remaining one; reviewers keep its traces."""
     conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
     services.conversation_delete(conversation=conversation)
+    conversation_notify(conversation_id, "conversation.deleted")
     return redirect("chat_home")
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from django.db import OperationalError
 from django.test import Client
 from django.utils import timezone
@@ -29,7 +30,14 @@ from chat.auth import api_token_create
 from chat.models import Conversation, Message, Trace, new_ulid
 from tests.chat import turn_scenarios
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
-from tests.chat.support import chat_socket, conversation_make, oob_targets, receive_turn, user_make
+from tests.chat.support import (
+    chat_socket,
+    conversation_make,
+    oob_targets,
+    receive_turn,
+    receive_until,
+    user_make,
+)
 from tests.fakes.provider import FakeOutput, FakeProvider
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -309,3 +317,34 @@ async def test_a_page_that_reconnected_before_its_old_socket_closed_sees_the_ans
     assert 'data-status="answered"' in replaced
     assert SHOWN in replaced and QUESTION not in replaced
     assert not fake_provider.cancelled
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_rename_or_delete_in_one_tab_reaches_the_others(
+    fake_provider: FakeProvider, leave_kb: None
+) -> None:
+    """A tester renamed a conversation in one tab and the other kept the old title; deleted
+    it and the other tab's running answer finished "answered" into a conversation gone."""
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    client = Client()
+    await sync_to_async(client.force_login)(user)
+    async with chat_socket(conversation.pk, user) as other:
+        await sync_to_async(client.post)(f"/c/{conversation.pk}/rename/", {"title": "Leave Qs"})
+        renamed = await other.receive_from(timeout=5)
+        await other.send_to(text_data=json.dumps({"question": QUESTION}))
+        await receive_until(other, SHOWN)
+        await fake_provider.streaming.wait()
+        await sync_to_async(client.post)(f"/c/{conversation.pk}/delete/")
+        told = (await receive_until(other, "has been deleted"))[-1]
+        for _ in range(100):
+            if fake_provider.cancelled:
+                break
+            await asyncio.sleep(0.05)
+
+    assert oob_targets(renamed) == [("true", f"conversation-link-{conversation.pk}")]
+    assert ">Leave Qs<" in renamed
+    assert ("true", "composer-alert") in oob_targets(told)
+    assert fake_provider.cancelled  # the answer into a deleted conversation ended
+    assert not await Message.objects.filter(status="answered").aexists()
