@@ -191,7 +191,9 @@ def test_an_interrupted_turn_says_so_once_and_its_trace_says_when_and_which_mode
     assert f"found at {found[:10]} {found[11:19]}" in trace_page
     assert '<dd id="provider">anthropic</dd>' in trace_page and "claude-sonnet-5-5" in trace_page
     # What the turn did before the server stopped was never saved: say so, not "not asked".
-    assert trace_page.count("Not recorded: the server stopped before") == 3
+    assert trace_page.count("Not recorded: the server stopped before") == 4
+    # ...nor that no sentence was shown: one may have been, before the first checkpoint
+    assert "Not recorded: the server stopped before it saved what was shown" in trace_page
     assert "The model was not asked" not in trace_page and "No hits." not in trace_page
     assert f"it ran in the server process <code>{socket.gethostname()}</code>" in trace_page
 
