@@ -340,7 +340,7 @@ async def answer(
             return
         if closed:
             yield meta()
-            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query), query))
             yield _finish(None, trace, "refused_low_score", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
@@ -369,7 +369,7 @@ async def answer(
             yield ev
         if weak and (declined(trace) or not judge.emitted):
             # Below the threshold nothing answered: what the low-score refusal says is true.
-            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query)))
+            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query), query))
             yield _finish(judge, trace, "refused_low_score", t0)
             return
         if declined(trace):

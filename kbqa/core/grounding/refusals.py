@@ -44,29 +44,48 @@ _AUTHORITY_ZH = {
 _AUTHORITY_EN = {"meeting-note": "meeting note", "faq": "FAQ", "other": "document"}
 
 
-def refuse_low_score(lang: Language, documents: Sequence[DocumentRef] = ()) -> Refusal:
+# A question this short tells no story to cut: asking "in one short sentence" would be no
+# advice (a tester was told so for "Who is the CEO?"). Words (English) or characters (CJK).
+SHORT_QUESTION_WORDS = 12
+SHORT_QUESTION_CHARS = 20
+
+
+def refuse_low_score(
+    lang: Language, documents: Sequence[DocumentRef] = (), question: str = ""
+) -> Refusal:
     """No passage matched the question's words closely enough (relevance below the
     threshold). Says exactly that, never that the knowledge base lacks the topic (the words
     may differ from the documents'), suggests asking again in one short sentence with the
     documents' terms (long questions about one's own situation score low: the tester's
-    "I spent 95 euros on dinner for one…" was told to use a policy's name) and
-    names up to ``MAX_DOCUMENTS_NAMED`` closest documents when retrieval found any."""
+    "I spent 95 euros on dinner for one…" was told to use a policy's name), or, for a
+    ``question`` already short (``SHORT_QUESTION_WORDS``/``SHORT_QUESTION_CHARS``), other
+    words and that the documents may not cover it, and names up to ``MAX_DOCUMENTS_NAMED``
+    closest documents when retrieval found any."""
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
+    cjk = sum(1 for ch in question if "\u4e00" <= ch <= "\u9fff")
+    short = bool(question) and (
+        cjk <= SHORT_QUESTION_CHARS if cjk else len(question.split()) <= SHORT_QUESTION_WORDS)
     if lang == "zh":
         names = "、".join(f"《{d.title}》" for d in unique)
-        message = (
-            "知识库里没有哪段资料与这个问题的用词足够接近。请用一句简短的话、换用文档里的说法"
-            "再问一次（例如制度、产品或流程的名称，不必讲述具体经过）"
-            + (f"；最接近的文档是{names}。" if names else "。")
+        advice = (
+            "可以换用文档里的说法再问一次（例如制度、产品或流程的名称）；也可能文档里没有写到这一点"
+            if short else
+            "请用一句简短的话、换用文档里的说法再问一次（例如制度、产品或流程的名称，不必讲述具体经过）"
         )
+        message = ("知识库里没有哪段资料与这个问题的用词足够接近。" + advice
+                   + (f"；最接近的文档是{names}。" if names else "。"))
     else:
         names = ", ".join(f"“{d.title}”" for d in unique)
-        message = (
-            "No passage in the knowledge base matched the words of this question closely "
-            "enough. Try asking again in one short sentence with the documents' own terms "
-            "(such as the policy, product or process name, without the story around it)"
-            + (f"; the closest documents are {names}." if names else ".")
+        advice = (
+            "Try other words, such as the documents' own terms (the policy, product or process "
+            "name); the documents may also not cover this"
+            if short else
+            "Try asking again in one short sentence with the documents' own terms (such as "
+            "the policy, product or process name, without the story around it)"
         )
+        message = ("No passage in the knowledge base matched the words of this question "
+                   "closely enough. " + advice
+                   + (f"; the closest documents are {names}." if names else "."))
     return Refusal(reason="low_score", message=message, documents=tuple(unique))
 
 

@@ -47,6 +47,22 @@ def test_low_score_says_the_words_did_not_match_not_that_nothing_exists() -> Non
     assert refuse_low_score("en").reason == "low_score"
 
 
+@pytest.mark.parametrize(("question", "lang"), [
+    ("Who runs the company?", "en"), ("公司的创始人是谁？", "zh")])
+def test_a_short_question_is_not_told_to_ask_in_one_short_sentence(
+    question: str, lang: Language
+) -> None:
+    # a tester was told to re-ask "Who is the CEO?" "in one short sentence"
+    message = refuse_low_score(lang, DOCS, question).message
+    assert "one short sentence" not in message and "一句简短的话" not in message
+    assert ("the documents may also not cover this" in message
+            or "也可能文档里没有写到这一点" in message)
+    assert message.endswith(("“Storage FAQ”.", "《Storage FAQ》。"))
+    long_story = ("I took three people from a customer out to dinner after the demo last "
+                  "night and the bill came to 290 euros, will finance pay it?")
+    assert "one short sentence" in refuse_low_score("en", DOCS, long_story).message
+
+
 def test_low_score_names_the_closest_documents_once() -> None:
     refusal = refuse_low_score("en", DOCS)
     assert refusal.message.endswith(
