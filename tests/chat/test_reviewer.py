@@ -337,6 +337,8 @@ def test_detail_lays_out_the_evidence_chain(evidence_trace: Trace, staff_client:
         "Reviewer only: this text was NOT shown to the user.",
         "fake-model-2025",
         "<code>fake-model-2025</code>: input 512 · output 64 · cache read 300 · cache write 20",
+        # the rewrite failed before the API said its usage: not "input 0 · output 0"
+        "<code>fake-fast</code>: not reported by the model's API",
         "overloaded_error (HTTP 529): Overloaded",  # the failed rewrite, recorded whole
         "<code>req_011CVr</code>",
         '<code class="stop-reason">end_turn</code>',
