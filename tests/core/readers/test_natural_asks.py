@@ -405,3 +405,16 @@ async def test_a_spoken_chinese_ask_is_answered_as_its_written_form() -> None:
     spoken = await _answer("报销的发票弄丢了咋办", blocks)
     assert "《发票遗失说明》" in written
     assert spoken.startswith(written.split("。")[0])
+
+
+async def test_a_thing_no_block_names_before_a_verb_is_still_asked() -> None:
+    # a tester's "How long are backups kept?" got how long earlier versions are kept: the
+    # absent "backups" was read as qualifying "kept", as "wifi" qualifies "password"
+    blocks = (
+        make_block(1, "Old revisions of a page are kept for 90 days.", title="Wiki",
+                   section="Revisions"),
+        make_block(2, "Pages can be exported as PDF.", title="Wiki", section="Export"),
+    )
+    answer = await _answer("How long are snapshots kept?", blocks)
+    assert "90 days" not in answer
+    assert "90 days" in await _answer("How long are old revisions kept?", blocks)

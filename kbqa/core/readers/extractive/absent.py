@@ -286,9 +286,18 @@ def _bare_head(term: str, question: str, heads: frozenset[str], texts: Sequence[
     """Whether ``term`` qualifies no head the blocks have (``question.modified_head``), or,
     with ``texts``, one the texts never qualify with a noun (``qualified_head``)."""
     head = modified_head(term, question, heads)
-    # an English run holds verbs too ("a guest restore"): only a noun head is qualified
-    noun = head is not None and (not head.isascii() or mostly_noun(head))
-    return head is None or (noun and bool(texts) and not qualified_head(head, texts))
+    # an English run holds verbs too ("a guest restore", "are backups kept"): only a noun
+    # head is qualified; before a verb the term qualifies nothing (read the word as asked:
+    # "leave" for ``leav``)
+    if head is None or (head.isascii() and not mostly_noun(_surface(head, question))):
+        return True
+    return bool(texts) and not qualified_head(head, texts)
+
+
+def _surface(term: str, question: str) -> str:
+    """The word of ``question`` that folds to ``term`` ("leave" for ``leav``), else it."""
+    return next((w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term),
+                term)
 
 
 def qualified_head(head: str, texts: Sequence[str]) -> bool:
