@@ -221,7 +221,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
 
     async def turn_run(self, question: str, fabricate: bool | None) -> None:
         """Render one turn of the turn service as out-of-band fragments."""
-        key = f"t{uuid.uuid4().hex[:12]}"
+        key = self.turn_key = f"t{uuid.uuid4().hex[:12]}"
         outcome = AnswerOutcome()
         self.stop = stop = asyncio.Event()
         request = TurnRequest(

@@ -36,6 +36,7 @@ from channels.layers import get_channel_layer
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from chat.fragment_html import footer_html
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
 from chat.rendering import message_turn_view, turn_view
@@ -48,6 +49,7 @@ logger = logging.getLogger(__name__)
 
 # Lazy: rendered in the socket's language (``render``).
 FREE = gettext_lazy("The other answer is finished: you can send your question now.")
+ANSWER_DELETED = gettext_lazy("The conversation was deleted before this answer was finished.")
 DELETED = gettext_lazy(
     "This conversation has been deleted (perhaps in another tab). "
     "Press “New conversation” to keep asking."
@@ -101,6 +103,7 @@ class ConversationSockets:
     watching: dict[int, str]
     turn_task: Any
     refused_busy = False  # this page's last question was refused: another answer ran
+    turn_key = ""  # the bubble of the turn this socket runs or ran last
     # The turn this socket asks: its question id, what it showed so far, whether watched.
     relay_question = 0
     relay_outcome: AnswerOutcome | None = None
@@ -145,7 +148,8 @@ class ConversationSockets:
             if item.message is not None:
                 self.relay_question, self.relay_outcome = item.message.pk, outcome
                 self.relay_watched = False
-                await self.group_event("turn.opened", question_id=item.message.pk)
+                title = item.conversation.title if item.conversation is not None else ""
+                await self.group_event("turn.opened", question_id=item.message.pk, title=title)
         elif isinstance(item, Sentence | Dropped | Notice) and (self.gone or self.relay_watched):
             await self.progress_send(outcome)
 
@@ -179,12 +183,23 @@ class ConversationSockets:
                                          current=True, oob="true"))
 
     async def conversation_deleted(self, event: dict[str, Any]) -> None:
-        """The conversation was deleted in another tab: say so, and end the answer this
-        socket is writing into it (stored "cancelled"; its trace stays for reviewers)."""
-        with translation.override(self.language):
-            await self.alert(str(DELETED))
+        """The conversation was deleted in another tab: end the answer this socket is
+        writing into it (stored "cancelled"; its trace stays for reviewers), end every
+        running bubble the page shows (never "Answering…" for ever, nor a Stop that stops
+        nothing), drop the conversation from the list and say so."""
+        keys = list(self.watching.values())
+        self.watching.clear()
         if self.turn_task is not None and not self.turn_task.done():
             self.turn_task.cancel()
+            keys.append(self.turn_key)
+        with translation.override(self.language):
+            html = "".join(
+                self.render("error", key=key, error=ANSWER_DELETED, status="cancelled",
+                            oob="true") + footer_html(key=key, status="cancelled", oob="true")
+                for key in keys)
+            html += self.render("conversation-link", item=self.conversation, oob="delete")
+            await self.send_html(html)
+            await self.alert(str(DELETED))
 
     async def alert(self, message: str) -> None:
         raise NotImplementedError
@@ -209,7 +224,13 @@ class ConversationSockets:
         question, answer = stored
         turn = message_turn_view(answer)
         self.watching[question.pk] = turn["key"]
-        await self.send_html(self.render("turn-start", message=question, turn=turn))
+        html = self.render("turn-start", message=question, turn=turn)
+        title = str(event.get("title") or "")
+        if title and title != self.conversation.title:  # the first question named it
+            self.conversation.title = title
+            html += self.render("conversation-link", item=self.conversation, current=True,
+                                oob="true")
+        await self.send_html(html)
         await self.group_event("turn.watch", question_id=question.pk)
 
     async def turn_progress(self, event: dict[str, Any]) -> None:

@@ -244,8 +244,10 @@ async def test_a_turn_asked_in_one_tab_appears_in_the_other_as_it_is_written(
         while 'data-status="answered"' not in stored:  # the withheld "Full" first, then stored
             stored = await watching.receive_from(timeout=10)
     answer = await Message.objects.aget(role="assistant")
-    assert oob_targets(opened) == [("beforeend:#messages", "")]
+    assert oob_targets(opened) == [("beforeend:#messages", ""),
+                                   ("true", f"conversation-link-{conversation.pk}")]
     assert QUESTION in opened and 'data-status="pending"' in opened and SHOWN not in opened
+    assert f">{QUESTION}</a>" in opened  # the first question names it on every tab
     bubble = [(f"outerHTML:#turn-m{answer.pk}", f"turn-m{answer.pk}")]
     assert oob_targets(live) == bubble
     assert SHOWN in live and 'data-status="pending"' in live
@@ -279,7 +281,7 @@ async def test_a_page_that_reconnected_mid_answer_gets_the_answer_once_in_its_bu
     assert swap == f"outerHTML:#turn-{key}"
     assert QUESTION not in replaced and SHOWN in replaced
     assert 'data-status="answered"' in replaced
-    assert oob_targets(appended) == [("beforeend:#messages", "")]
+    assert oob_targets(appended)[0] == ("beforeend:#messages", "")
     assert QUESTION in appended and SHOWN in ended and QUESTION not in ended
 
 
@@ -339,7 +341,7 @@ async def test_a_rename_or_delete_in_one_tab_reaches_the_others(
         await receive_until(other, SHOWN)
         await fake_provider.streaming.wait()
         await sync_to_async(client.post)(f"/c/{conversation.pk}/delete/")
-        told = (await receive_until(other, "has been deleted"))[-1]
+        told = "".join(await receive_until(other, "has been deleted"))
         for _ in range(100):
             if fake_provider.cancelled:
                 break
@@ -348,5 +350,10 @@ async def test_a_rename_or_delete_in_one_tab_reaches_the_others(
     assert oob_targets(renamed) == [("true", f"conversation-link-{conversation.pk}")]
     assert ">Leave Qs<" in renamed
     assert ("true", "composer-alert") in oob_targets(told)
+    # the bubble ends (no "Answering…" for ever, no Stop left that stops nothing), and the
+    # conversation leaves the list
+    assert 'data-status="cancelled"' in told
+    assert "The conversation was deleted before this answer was finished." in told
+    assert ("delete", f"conversation-link-{conversation.pk}") in oob_targets(told)
     assert fake_provider.cancelled  # the answer into a deleted conversation ended
     assert not await Message.objects.filter(status="answered").aexists()
