@@ -40,6 +40,7 @@ from kbqa.core.readers.extractive.question_verbs import (
     verbs_after,
 )
 from kbqa.core.readers.extractive.text import Candidate, question_numbers
+from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.spelling import misspelt
 from kbqa.core.text.terms import fold, is_question_word, is_stop_en, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
@@ -286,10 +287,12 @@ def _bare_head(term: str, question: str, heads: frozenset[str], texts: Sequence[
     """Whether ``term`` qualifies no head the blocks have (``question.modified_head``), or,
     with ``texts``, one the texts never qualify with a noun (``qualified_head``)."""
     head = modified_head(term, question, heads)
-    # an English run holds verbs too ("a guest restore", "are backups kept"): only a noun
-    # head is qualified; before a verb the term qualifies nothing (read the word as asked:
-    # "leave" for ``leav``)
-    if head is None or (head.isascii() and not mostly_noun(_surface(head, question))):
+    # an English run holds verbs too ("are backups kept"): only a noun head is qualified;
+    # before a verb a thing qualifies nothing (read the word as asked: "leave" for ``leav``),
+    # and people acting ("Can a guest restore…?") are a group ``narrowing`` checks
+    if head is not None and head.isascii() and not mostly_noun(_surface(head, question)):
+        return not is_person_en(_surface(term, question))
+    if head is None:
         return True
     return bool(texts) and not qualified_head(head, texts)
 
