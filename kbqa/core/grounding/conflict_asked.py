@@ -72,6 +72,9 @@ class Asked:
         rejected" holds no term of "What is the upload limit?", but it is a limit)."""
         if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
             return False  # it asks another measure ("file name length") than these values'
+        if self.terms & PRICE_ASKS and not (self.names(a.quantity.unit)
+                                            or self.names(b.quantity.unit)):
+            return False  # it asks a price ("the parking fee of …"), these are no amounts
         if self.measured and not any(_names(self.measured, _named_by(m)) for m in (a, b)):
             return False  # "page size" is not what two upload sizes are of
         rates = frozenset(a.quantity.unit.split("/")[1:])
@@ -105,6 +108,12 @@ def asked_of(
                  measured_things(question), bool(_AMOUNT_RE.search(question)),
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
                  per_names(question), places_named(question))
+
+
+# Words asking a price by name (``conflict_focus.PRICE_TERMS`` without "much", "pay"…, which
+# also ask other amounts: "how much storage"): two values in a unit no price is (MB, days)
+# are not what "What is the parking fee of …?" asks.
+PRICE_ASKS = frozenset({"price", "cost", "fee", "价格", "费用", "多少钱", "收费", "价钱"})
 
 
 # An English noun right before a measure word: what the measure is of ("page size", "batch

@@ -314,3 +314,16 @@ def test_a_value_saying_which_people_a_rule_is_for_is_no_value_of_another_rule(
 ) -> None:
     blocks = [block(1, "equipment", people, "policy"), block(2, "interns", rule, "manual")]
     assert find_conflicts(blocks, question) == []
+
+
+def test_values_in_a_unit_no_price_is_are_no_conflict_for_a_price_question() -> None:
+    # a tester's "and what about the parking fee?" after the upload-size conflict became
+    # "What is the parking fee of a single uploaded file?" and got the size card again
+    blocks = [block(1, "guide", "A single uploaded file can be at most 150 MB."),
+              block(2, "admin", "A single uploaded file can be at most 250 MB.")]
+    assert find_conflicts(blocks, "What is the maximum size of a single uploaded file?")
+    assert not find_conflicts(blocks, "What is the locker fee of a single uploaded file?")
+    # ...while two prices do disagree on a price question
+    prices = [block(1, "a", "The locker fee is EUR 5 per month."),
+              block(2, "b", "The locker fee is EUR 8 per month.")]
+    assert find_conflicts(prices, "What is the locker fee?")
