@@ -9,7 +9,9 @@ the consumer replaces each with the stored turn, now or when it ends (``chat.tur
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -47,18 +49,32 @@ async def stored_status(question_id: int) -> str:
     raise AssertionError("the answer was never stored")
 
 
+@contextlib.asynccontextmanager
+async def answer_running(
+    fake_provider: FakeProvider, deltas: list[str], *, release: asyncio.Event | None = None,
+    tab: str = "page1",
+) -> AsyncIterator[tuple[Any, Any, Any]]:
+    """A page (``tab``) that asked QUESTION of a model now hanging after ``deltas``; yields
+    the user, the conversation and the asking socket (closed on the way out)."""
+    fake_provider.add(FakeOutput(deltas=deltas, hang=True, release=release))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query=f"?tab={tab}") as asking:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        await asking.receive_from(timeout=10)
+        await fake_provider.streaming.wait()
+        yield user, conversation, asking
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_reloading_mid_answer_lets_it_finish_and_the_new_page_shows_it_live(
     fake_provider: FakeProvider, leave_kb: None
 ) -> None:
     release = asyncio.Event()
-    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "], hang=True, release=release))
-    user = await user_make("alice")
-    conversation = await conversation_make(user)
-    async with chat_socket(conversation.pk, user, query="?tab=first") as before:
-        await before.send_to(text_data=json.dumps({"question": QUESTION}))
-        await before.receive_from(timeout=10)
-        await fake_provider.streaming.wait()
+    async with answer_running(fake_provider, [f"{ANSWER} "], release=release, tab="first") as (
+        user, conversation, _before
+    ):
+        pass
     # the reload: the page renders the stored turn, still pending, as "m<answer id>"
     question = await Message.objects.aget(role="user")
     pending = await Message.objects.aget(role="assistant")
@@ -154,13 +170,9 @@ async def test_stop_on_a_reloaded_page_or_another_tab_stops_the_running_answer(
 
     if process == "another process":
         monkeypatch.setattr(consumers, "RUNNING", {})  # the registry of another process
-    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} ", "Then "], hang=True))
-    user = await user_make("alice")
-    conversation = await conversation_make(user)
-    async with chat_socket(conversation.pk, user, query="?tab=page1") as asking:
-        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
-        await asking.receive_from(timeout=10)
-        await fake_provider.streaming.wait()
+    async with answer_running(fake_provider, [f"{ANSWER} ", "Then "]) as (
+        user, conversation, asking
+    ):
         question = await Message.objects.aget(role="user")
         async with chat_socket(conversation.pk, user, query="?tab=page2") as other:
             await other.send_to(text_data=json.dumps({"type": "stop", "question": question.pk}))
@@ -177,13 +189,10 @@ async def test_stop_names_only_an_answer_of_its_own_conversation(
     fake_provider: FakeProvider, leave_kb: None
 ) -> None:
     release = asyncio.Event()
-    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "], hang=True, release=release))
-    user = await user_make("alice")
-    conversation, elsewhere = await conversation_make(user), await conversation_make(user)
-    async with chat_socket(conversation.pk, user) as asking:
-        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
-        await asking.receive_from(timeout=10)
-        await fake_provider.streaming.wait()
+    async with answer_running(fake_provider, [f"{ANSWER} "], release=release) as (
+        user, _conversation, asking
+    ):
+        elsewhere = await conversation_make(user)
         question = await Message.objects.aget(role="user")
         async with chat_socket(elsewhere.pk, user) as other:
             await other.send_to(text_data=json.dumps({"type": "stop", "question": question.pk}))
