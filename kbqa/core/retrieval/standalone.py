@@ -51,6 +51,7 @@ from kbqa.core.retrieval.focus_zh import (
 from kbqa.core.retrieval.follow_up_language import fragment_in
 from kbqa.core.retrieval.slots_en import replace_kind_en, replace_name_en, replace_qualifier_en
 from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.terms import terms
 from kbqa.core.types import Turn
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
@@ -337,16 +338,19 @@ MAX_REWRITE_CHARS = 500
 
 
 def usable_rewrite(output: str, question: str, history: Sequence[Turn]) -> str | None:
-    """The model's rewrite: its first non-empty line, unquoted; None when there is none or it
-    is longer than ``MAX_REWRITE_CHARS`` or ``MAX_REWRITE_FACTOR`` times the question plus the
-    earlier user questions (a model that answers or explains instead of rewriting)."""
+    """The model's rewrite: its first non-empty line, unquoted; None when there is none, when
+    it is longer than ``MAX_REWRITE_CHARS`` or ``MAX_REWRITE_FACTOR`` times the question plus
+    the earlier user questions (a model that answers or explains instead of rewriting), or
+    when it shares no term with them ("I have no idea. [1]" for "and for admins?")."""
     lines = [ln for ln in (" ".join(ln.split()) for ln in output.splitlines()) if ln]
     if not lines:
         return None
     first = lines[0].strip('"“”')
-    earlier = sum(len(t.text) for t in history if t.role == "user")
-    limit = min(MAX_REWRITE_CHARS, MAX_REWRITE_FACTOR * (len(question) + earlier))
-    return first if first and len(first) <= limit else None
+    said = [question, *(t.text for t in history if t.role == "user")]
+    limit = min(MAX_REWRITE_CHARS, MAX_REWRITE_FACTOR * sum(len(t) for t in said))
+    if not first or len(first) > limit:
+        return None
+    return first if set(terms(first)) & set().union(*(terms(t) for t in said)) else None
 
 
 async def standalone_query(
@@ -381,7 +385,8 @@ async def standalone_query(
         return rewrite_deterministic(question, history)
     rewritten = usable_rewrite(output, question, history)
     if rewritten is None:
-        what = "empty output" if not output.strip() else "unusable output (answered, or too long)"
+        what = ("empty output" if not output.strip()
+                else "unusable output (answered, too long, or off the conversation)")
         trace.errors.append(f"rewrite: {what}; used the deterministic rewrite")
         return rewrite_deterministic(question, history)
     return rewritten

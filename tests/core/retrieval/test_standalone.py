@@ -376,7 +376,17 @@ async def test_a_rewrite_that_answers_instead_falls_back() -> None:
                                    trace=trace)
     assert query == "How long does the recycle bin keep items for admins?"
     assert trace.errors == [
-        "rewrite: unusable output (answered, or too long); used the deterministic rewrite"]
+        "rewrite: unusable output (answered, too long, or off the conversation); used the "
+        "deterministic rewrite"]
+
+
+async def test_a_rewrite_sharing_no_word_with_the_conversation_falls_back() -> None:
+    # a tester's model rewrote "and for admins?" as "I have no idea. [1]", which was searched
+    provider = FakeProvider(["I have no idea. [1]"], supports_rewrite=True)
+    trace = _trace()
+    query = await standalone_query(question="and for admins?", history=EN, provider=provider,
+                                   trace=trace)
+    assert query == "How long does the recycle bin keep items for admins?"
 
 
 async def test_no_model_call_when_the_question_stands_alone() -> None:
