@@ -297,16 +297,8 @@ def _authority_en(authority: str) -> str:
 def document_refs(blocks: Sequence[Block], question: str = "") -> tuple[DocumentRef, ...]:
     """The documents a no-support refusal names: those of the leading blocks, best first,
     that share a word of substance with ``question`` (``_about``; all when it is "")."""
-    seen: dict[str, DocumentRef] = {}
     asked = _asked(question)
-    for b in leading_blocks(blocks):
-        c = b.chunk
-        if not _about(c, asked):
-            continue
-        seen.setdefault(
-            c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
-        )
-    return tuple(seen.values())
+    return _current_first([b.chunk for b in leading_blocks(blocks) if _about(b.chunk, asked)])
 
 
 MAX_CLOSEST = 3  # documents a low-score refusal names
@@ -320,17 +312,21 @@ def closest_documents(hits: Sequence[ScoredChunk],
     vacation question to "Open API: rate limits", far behind the leave policy), that share
     a word of substance with ``question`` (``_about``)."""
     top = max((h.score for h in hits), default=0.0)
-    seen: dict[str, DocumentRef] = {}
     asked = _asked(question)
-    for h in sorted(hits, key=lambda h: -h.score):
-        if h.score < LEADING_SCORE_SHARE * top or len(seen) == MAX_CLOSEST:
-            break
-        c = h.chunk
-        if not _about(c, asked):
-            continue
-        seen.setdefault(c.doc_id, DocumentRef(c.doc_id, c.title, c.updated, c.source_url,
-                                              c.chunk_id))
-    return tuple(seen.values())
+    leading = [h.chunk for h in sorted(hits, key=lambda h: -h.score)
+               if h.score >= LEADING_SCORE_SHARE * top and _about(h.chunk, asked)]
+    return _current_first(leading)[:MAX_CLOSEST]
+
+
+def _current_first(chunks: Sequence[Chunk]) -> tuple[DocumentRef, ...]:
+    """Each document of ``chunks`` once, in order, archived ones last: a superseded policy
+    is a worse lead than a current one (a tester was pointed to "Equipment policy (2022
+    version, archived)" first)."""
+    seen: dict[str, tuple[bool, DocumentRef]] = {}
+    for c in chunks:
+        ref = DocumentRef(c.doc_id, c.title, c.updated, c.source_url, c.chunk_id)
+        seen.setdefault(c.doc_id, (c.authority == "archived", ref))
+    return tuple(ref for _, ref in sorted(seen.values(), key=lambda pair: pair[0]))
 
 
 

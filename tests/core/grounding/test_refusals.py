@@ -210,6 +210,14 @@ def test_low_score_names_only_documents_near_the_best_each_once() -> None:
     assert [d.doc_id for d in closest_documents(hits)] == ["leave", "equipment"]
 
 
+def test_an_archived_document_is_named_after_the_current_ones() -> None:
+    # a tester was pointed to "Equipment policy (2022 version, archived)" first
+    old = ScoredChunk(Chunk("old#c01", "old", "Desk policy (2021, archived)", "text",
+                            authority="archived"), 4.0)
+    hits = [old, _hit("desks", 3.9), _hit("rooms", 3.5)]
+    assert [d.doc_id for d in closest_documents(hits)] == ["desks", "rooms", "old"]
+
+
 def test_a_notice_for_the_place_asked_about_names_it() -> None:
     by_place = Conflict(unit="MB", sides=(FAQ, POLICY), context=("maximum", "upload"),
                         preferred=0, preferred_by="place", preferred_for="Berlin")
