@@ -418,3 +418,14 @@ async def test_a_thing_no_block_names_before_a_verb_is_still_asked() -> None:
     answer = await _answer("How long are snapshots kept?", blocks)
     assert "90 days" not in answer
     assert "90 days" in await _answer("How long are old revisions kept?", blocks)
+
+
+async def test_a_group_named_before_the_ask_gets_its_not_covered_line() -> None:
+    # a tester's "那实习生呢？" became "对于实习生，开放 API 的默认速率限制是多少？": the rule
+    # for everyone answered, and no line said that no source mentions interns
+    blocks = (
+        make_block(1, "打印机每台每月可以免费打印 500 页。", title="办公设备", section="打印"),
+        make_block(2, "复印纸在前台领取。", title="办公设备", section="耗材"),
+    )
+    answer = await _answer("对于实习生，打印机每月能免费打印多少页？", blocks)
+    assert "500 页" in answer and "资料未涵盖：找到的资料中没有出现“实习生”。" in answer

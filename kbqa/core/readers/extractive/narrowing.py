@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol, TypeVar
 
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
+from kbqa.core.readers.extractive.text import Selection
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text import bilingual
@@ -121,6 +123,19 @@ def unmentioned_groups(question: str, chosen_blocks: Sequence[int],
     texts = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
                      for b in blocks if b.n in set(chosen_blocks))
     return [g for g in groups_named(question) if g not in texts]
+
+
+def with_group_gaps(question: str, chosen: Selection, blocks: Sequence[Block]) -> Selection:
+    """``chosen`` with a "Not covered" word for each group the question names up to the end
+    of its ask clause that no block mentions (``unmentioned_groups``): "对于实习生，开放 API
+    的默认速率限制是多少？" names it before its ask clause, whose words alone were checked
+    (a remark after the ask, "…for the dentist", is no group asked about)."""
+    said = {fold(stem(w.lower())) for w in chosen.uncovered}
+    ask = ask_clause(question)
+    upto = question[:question.find(ask) + len(ask)].lower() if ask in question else question
+    nowhere = [g for g in unmentioned_groups(question, [b.n for b in blocks], blocks)
+               if fold(stem(g.lower())) not in said and g.lower() in upto.lower()]
+    return replace(chosen, uncovered=(*chosen.uncovered, *nowhere)) if nowhere else chosen
 
 
 def _singular(word: str) -> str:

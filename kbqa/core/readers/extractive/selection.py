@@ -52,6 +52,7 @@ from kbqa.core.readers.extractive.narrowing import (
     recipients,
     unmentioned_groups,
     unquoted_thing,
+    with_group_gaps,
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
 from kbqa.core.readers.extractive.parallel import with_parallel
@@ -102,10 +103,7 @@ from kbqa.core.readers.extractive.synonyms import (
     synonym_groups,
 )
 from kbqa.core.readers.extractive.text import Candidate, Selection, candidates, list_items
-from kbqa.core.readers.extractive.thresholds import (
-    asker_amounts,
-    with_beyond,
-)
+from kbqa.core.readers.extractive.thresholds import asker_amounts, with_beyond
 from kbqa.core.readers.extractive.units import asker_measures, pool_units
 from kbqa.core.text.procedures import asked_action
 from kbqa.core.text.terms import fold
@@ -138,6 +136,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
     if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
         return Selection((), (), True)
+    chosen = with_group_gaps(question, chosen, blocks)  # wherever the question names it
     # A group asked what it receives that no block names: the blocks' rule is someone
     # else's ("Employees receive 10 days…" for contractors), so the answer is a refusal.
     unnamed = [g for g in recipients(question) if not group_mentioned(g, everything)]
