@@ -39,7 +39,7 @@ from kbqa.core.readers.extractive.question_verbs import (
     phrasal_verbs,
     verbs_after,
 )
-from kbqa.core.readers.extractive.text import Candidate, question_numbers
+from kbqa.core.readers.extractive.text import Candidate, question_numbers, surfaces
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.spelling import misspelt
 from kbqa.core.text.terms import fold, is_question_word, is_stop_en, jieba_frequency, stem
@@ -290,17 +290,16 @@ def _bare_head(term: str, question: str, heads: frozenset[str], texts: Sequence[
     # an English run holds verbs too ("are backups kept"): only a noun head is qualified;
     # before a verb a thing qualifies nothing (read the word as asked: "leave" for ``leav``),
     # and people acting ("Can a guest restore…?") are a group ``narrowing`` checks
-    if head is not None and head.isascii() and not mostly_noun(_surface(head, question)):
-        return not is_person_en(_surface(term, question))
+    if head is not None and head.isascii() and not mostly_noun(_written(head, question)):
+        return not is_person_en(_written(term, question))
     if head is None:
         return True
     return bool(texts) and not qualified_head(head, texts)
 
 
-def _surface(term: str, question: str) -> str:
-    """The word of ``question`` that folds to ``term`` ("leave" for ``leav``), else it."""
-    return next((w for w in re.findall(r"[a-z]+", question.lower()) if fold(stem(w)) == term),
-                term)
+def _written(term: str, question: str) -> str:
+    """The word of ``question`` that folds to ``term`` ("leave" for ``leav``), lower case."""
+    return (surfaces(question, [term]) or (term,))[0].lower()
 
 
 def qualified_head(head: str, texts: Sequence[str]) -> bool:

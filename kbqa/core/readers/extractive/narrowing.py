@@ -125,17 +125,16 @@ def unmentioned_groups(question: str, chosen_blocks: Sequence[int],
     return [g for g in groups_named(question) if g not in texts]
 
 
-def with_group_gaps(question: str, chosen: Selection, blocks: Sequence[Block]) -> Selection:
-    """``chosen`` with a "Not covered" word for each group the question names up to the end
-    of its ask clause that no block mentions (``unmentioned_groups``): "对于实习生，开放 API
-    的默认速率限制是多少？" names it before its ask clause, whose words alone were checked
-    (a remark after the ask, "…for the dentist", is no group asked about)."""
+def with_group_gaps(question: str, chosen: Selection, nowhere: Sequence[str]) -> Selection:
+    """``chosen`` with a "Not covered" word for each group of ``nowhere`` (those no block
+    mentions: ``unmentioned_groups``) the question names up to the end of its ask clause:
+    "对于实习生，开放 API 的默认速率限制是多少？" names it before its ask clause, whose words
+    alone were checked (a remark after the ask, "…for the dentist", is no group asked about)."""
     said = {fold(stem(w.lower())) for w in chosen.uncovered}
     ask = ask_clause(question)
-    upto = question[:question.find(ask) + len(ask)].lower() if ask in question else question
-    nowhere = [g for g in unmentioned_groups(question, [b.n for b in blocks], blocks)
-               if fold(stem(g.lower())) not in said and g.lower() in upto.lower()]
-    return replace(chosen, uncovered=(*chosen.uncovered, *nowhere)) if nowhere else chosen
+    upto = (question[:question.find(ask) + len(ask)] if ask in question else question).lower()
+    new = [g for g in nowhere if fold(stem(g.lower())) not in said and g.lower() in upto]
+    return replace(chosen, uncovered=(*chosen.uncovered, *new)) if new else chosen
 
 
 def _singular(word: str) -> str:

@@ -134,9 +134,10 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     # a group no block names gets its "Not covered" line; one named only by other blocks
     # cannot (the line would be false), so the question is declined
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
-    if elsewhere - set(unmentioned_groups(question, [b.n for b in blocks], blocks)):
+    nowhere = unmentioned_groups(question, [b.n for b in blocks], blocks)
+    if elsewhere - set(nowhere):
         return Selection((), (), True)
-    chosen = with_group_gaps(question, chosen, blocks)  # wherever the question names it
+    chosen = with_group_gaps(question, chosen, nowhere)  # wherever the question names it
     # A group asked what it receives that no block names: the blocks' rule is someone
     # else's ("Employees receive 10 days…" for contractors), so the answer is a refusal.
     unnamed = [g for g in recipients(question) if not group_mentioned(g, everything)]
