@@ -178,9 +178,16 @@ class ConversationSockets:
 
     async def conversation_renamed(self, event: dict[str, Any]) -> None:
         """The conversation was renamed in another tab: its title here follows."""
-        self.conversation.title = str(event.get("title") or "")
-        await self.send_html(self.render("conversation-link", item=self.conversation,
-                                         current=True, oob="true"))
+        await self.send_html(self.title_follow(str(event.get("title") or "")))
+
+    def title_follow(self, title: str) -> str:
+        """The sidebar link (and, through ``chat.js``, the heading) with ``title``; "" when
+        the page has it already."""
+        if title == self.conversation.title:
+            return ""
+        self.conversation.title = title
+        return self.render("conversation-link", item=self.conversation, current=True,
+                           oob="true")
 
     async def conversation_deleted(self, event: dict[str, Any]) -> None:
         """The conversation was deleted in another tab: end the answer this socket is
@@ -224,13 +231,9 @@ class ConversationSockets:
         question, answer = stored
         turn = message_turn_view(answer)
         self.watching[question.pk] = turn["key"]
+        title = str(event.get("title") or "")  # the first question names the conversation
         html = self.render("turn-start", message=question, turn=turn)
-        title = str(event.get("title") or "")
-        if title and title != self.conversation.title:  # the first question named it
-            self.conversation.title = title
-            html += self.render("conversation-link", item=self.conversation, current=True,
-                                oob="true")
-        await self.send_html(html)
+        await self.send_html(html + (self.title_follow(title) if title else ""))
         await self.group_event("turn.watch", question_id=question.pk)
 
     async def turn_progress(self, event: dict[str, Any]) -> None:
