@@ -90,11 +90,16 @@
     document.querySelectorAll('#messages .bubble-assistant').forEach(function (bubble) {
       var footer = bubble.querySelector('.bubble-footer');
       var status = footer ? footer.dataset.status : '';
-      var asked = bubble.previousElementSibling;
-      if ((status !== 'streaming' && status !== 'pending') || !asked || !/^msg-\d+$/.test(asked.id)) { return; }
-      turns.push({ key: bubble.id.replace(/^turn-/, ''), question: parseInt(asked.id.slice(4), 10) });
+      var question = questionOf(bubble);
+      if ((status !== 'streaming' && status !== 'pending') || !question) { return; }
+      turns.push({ key: bubble.id.replace(/^turn-/, ''), question: question });
     });
     if (turns.length && socket) { socket.send(JSON.stringify({ type: 'sync', turns: turns })); }
+  }
+  // The id of the question shown right above an answer bubble (#msg-<id>), or 0.
+  function questionOf(bubble) {
+    var asked = bubble.previousElementSibling;
+    return asked && /^msg-\d+$/.test(asked.id) ? parseInt(asked.id.slice(4), 10) : 0;
   }
   // A turn appended to #messages (the "turn-start" fragment) whose question (#msg-<id>) the
   // page shows already: its answer bubble replaces the one under that question, whatever
@@ -183,9 +188,8 @@
   function answerStop() {
     var bubble = runningBubble();
     if (!socket || !bubble) { return; }
-    var asked = bubble.previousElementSibling;
     var frame = { type: 'stop' };
-    if (asked && /^msg-\d+$/.test(asked.id)) { frame.question = parseInt(asked.id.slice(4), 10); }
+    if (questionOf(bubble)) { frame.question = questionOf(bubble); }
     socket.send(JSON.stringify(frame));
     box.focus();
   }
