@@ -10,6 +10,9 @@
   refused for it.
 - An amount written against the Chinese words around it (``一晚680，``) is the asker's own
   value, as one set apart by spaces is: the question asks for the limit to check it against.
+- A common word jieba's dictionary tags as a place (``旧版本``, "old version") is no name:
+  a sentence sharing ``版本`` with it is about it, and asked how long, the versions are the
+  thing asked about, not a version number the answer must state.
 - A question about something the documents do not cover is still refused.
 """
 
@@ -54,3 +57,15 @@ def test_a_synonym_does_not_answer_what_the_documents_never_say() -> None:
     assert any(isinstance(ev, Refusal) for ev in events)
     assert shown(events) == ""
 
+
+
+def test_old_versions_asked_how_long_get_the_retention_of_versions() -> None:
+    text = shown(converse("old-versions", ["旧版本能保留多少天？"]))
+    assert "180 天" in text
+
+
+def test_old_versions_after_the_recycle_bin_get_their_own_retention() -> None:
+    asked = ["删除的文件在回收站里保留多少天？", "那旧版本呢？"]
+    text = shown(converse("old-versions-after", asked))
+    assert "180 天" in text
+    assert "30 天" not in text

@@ -72,8 +72,8 @@ from kbqa.core.readers.extractive.identifiers import covers_salient, salient_ter
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
-    ANSWER_TYPE_TERMS,
     CLOCK_RE,
+    answer_type_terms,
     light_parts,
     light_terms,
     unit_terms,
@@ -117,7 +117,7 @@ def anchors(question: str, qterms: frozenset[str]) -> frozenset[str]:
     stop-list words stay anchors ("free" in "try NimbusDrive for free")."""
     units = unit_terms(question)
     light = light_parts(sorted(qterms), light_terms(question) | units)
-    skip = frozenset(t for t in light if not t.isascii()) | units | ANSWER_TYPE_TERMS
+    skip = frozenset(t for t in light if not t.isascii()) | units | answer_type_terms(question)
     return frozenset(t for t in qterms if t not in skip)
 
 

@@ -40,6 +40,7 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
+from kbqa.core.text.names_zh import name_checked
 from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.quantities import CN_NUMERALS
 from kbqa.core.text.terms import fold, is_question_word, stem
@@ -124,7 +125,7 @@ def names(question: str) -> frozenset[str]:
     """Folded names in the ask clause: capitalised words inside an English sentence, jieba's
     ``nr``/``ns``/``nt``/``nz``/``eng`` words in Chinese (a company, product or place)."""
     ask = ask_clause(question)
-    found = {w for w, tag in tagged(ask) if tag in _NAME_TAGS}
+    found = {w for w, tag in tagged(ask) if name_checked(w, tag) in _NAME_TAGS}
     found |= {fold(stem(w.lower())) for w in _CAPITAL_RE.findall(ask) if len(w) > 1}
     for title in _TITLE_RE.findall(ask):  # a work's title: 《踏冰逐梦》
         found |= set(question_terms(title))

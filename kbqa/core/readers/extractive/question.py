@@ -268,6 +268,20 @@ def groups(qterms: Sequence[str]) -> dict[str, str]:
     return {t: max((o for o in qterms if t in o), key=len) for t in qterms}
 
 
+# The words of ANSWER_TYPE_TERMS that ask for a version: an answer-type word only when a
+# version is what the question asks for; asked how long or how much, they name the thing
+# asked about ("旧版本能放几天？": the versions kept, not a version number).
+_VERSION_TERMS = frozenset(fold(t) for t in ("version", "versions", "版本"))
+
+
+def answer_type_terms(question: str) -> frozenset[str]:
+    """``ANSWER_TYPE_TERMS`` as ``question`` uses them: without the version words unless
+    the question asks for a version (``answer_kind``)."""
+    if answer_kind(question) == "version":
+        return ANSWER_TYPE_TERMS
+    return ANSWER_TYPE_TERMS - _VERSION_TERMS
+
+
 def answer_kind(question: str) -> AnswerKind:
     """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then
     "how long/many/much" a quantity, then "who" a person,
