@@ -69,6 +69,11 @@ $PY manage.py evaluate sources/demo/natural6.jsonl --provider "$PROVIDER" --out 
 # code, no other set): held out, scored only to report.
 $PY manage.py evaluate sources/demo/natural7.jsonl --provider "$PROVIDER" --out "$OUT/natural7"
 
+# 3i'. An eighth code-blind set (50 cases, 2026-12-06, a ninth writer who read the documents
+# only, no code and no other set): held out, scored at the start and end of the session that
+# added it, never looked at case by case.
+$PY manage.py evaluate sources/demo/natural8.jsonl --provider "$PROVIDER" --out "$OUT/natural8"
+
 # 3j. The second knowledge base (sources/lumen): a bilingual company whose policies are each
 # written in one language only, in a database of its own; the tester's questions (a tuning
 # set) and a code-blind writer's (held out), many asked across languages.
