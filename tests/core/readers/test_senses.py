@@ -147,3 +147,18 @@ def test_the_same_verb_with_its_particle_still_answers() -> None:
                          "paid leave.", title="Leave", doc_id="leave"), *STAFF_BLOCKS[1:]]
     selection = select("My uncle passed away, how many days off can I take?", blocks)
     assert [c.n for c in selection.chosen] == [1]
+
+
+def test_a_word_folding_cuts_short_still_counts_as_missing() -> None:
+    # "dinner" folds to ``din`` and "letter" to ``let``: three letters, which alone would be
+    # too short to be a thing; as written they are words no block has, so a sentence that
+    # shares only "client" (software) is no answer.
+    sync = [make_block(1, "By default the client shows every file in your NimbusDrive but "
+                       "downloads a file only when you open it.",
+                       title="NimbusDrive desktop sync client", section="Files on demand",
+                       doc_id="sync"),
+            make_block(2, "The desktop sync client keeps a folder on your computer in step "
+                       "with NimbusDrive.", title="NimbusDrive desktop sync client",
+                       doc_id="sync", chunk_no=2)]
+    assert select("Taking a client out for dinner in Lyon, is that okay?", sync).declined
+    assert select("Can I send a client a letter about it?", sync).declined

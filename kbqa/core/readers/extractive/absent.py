@@ -107,7 +107,7 @@ def nameable(term: str, question: str) -> bool:
     # nor a word of a phrase WordNet lists as a modifier ("in advance", "in person")
     if surface and all(w in _phrase_words(question) for w in surface):
         return False
-    return significant(term) and not short_head(term, question)  # 4+ letters, or "dog"
+    return significant(term, question) and not short_head(term, question)  # 4+ letters
 
 
 @lru_cache(maxsize=512)
@@ -267,7 +267,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     # limit in Denver" under "USD 160 in all other cities")
     if named and any(OTHER_PLACES_RE.search(t) for t in texts):
         skip |= named
-    absent = [t for t in qterms if df[t] == 0 and (significant(t) or t in caps)
+    absent = [t for t in qterms if df[t] == 0 and (significant(t, question) or t in caps)
               and not short_head(t, question)
               and t not in skip and " " not in t  # "40 day": may be stated otherwise
               and (t in named or _bare_head(t, question, heads, texts))]
