@@ -104,3 +104,15 @@ def test_a_group_the_documents_never_mention_is_not_answered_with_another_groups
                                       "and for contractors?"])
     assert [ev.event for ev in events] == ["meta", "refusal", "done"]
     assert "20 days" not in events[1].message  # before: the full-time rule, no caveat
+
+
+
+
+def test_a_noun_phrase_after_a_connector_asks_the_earlier_question_of_it() -> None:
+    # "and old versions of a doc?" names a thing no slot of the earlier question takes: it
+    # is asked how long, not read as a question of its own ("Old versions of a doc?",
+    # refused before).
+    text = shown(converse("np-versions", ["how long do deleted files hang around in the "
+                                          "recycle bin?", "and old versions of a doc?"]))
+    assert "180 days" in text
+    assert "30 days" not in text

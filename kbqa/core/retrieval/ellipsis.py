@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import (
     STOP_EN,
@@ -223,6 +224,20 @@ def is_fragment_en(text: str) -> bool:
     return bool(words) and words[0] in PREPOSITIONS and not QUESTION_WORDS & set(words)
 
 
+def noun_phrase_en(text: str) -> bool:
+    """"old versions of a doc": two or more words, nouns and adjectives WordNet lists (or
+    names) joined by ``NP_GLUE_EN`` and determiners, the last a noun; no question word,
+    auxiliary, pronoun or verb; not a name alone ("New York" narrows the earlier question).
+    A connector before one asks the earlier question of it."""
+    words = _EN_WORD_RE.findall(text)
+    content = [w for w in words if w.lower() not in NP_GLUE_EN | INTRODUCING_EN | {"this"}]
+    return (len(words) > 1 and any(w.islower() for w in content) and all(
+        w[0].isupper() or (not is_stop_en(w.lower(), False) and (
+            thesaurus.morphy(w.lower(), "noun") or thesaurus.morphy(w.lower(), "adj")))
+        for w in content) and bool(content[-1][0].isupper()
+                                   or thesaurus.morphy(content[-1].lower(), "noun")))
+
+
 def lacks_subject_zh(text: str) -> bool:
     """True for a Chinese question with no noun and no "X的Y" phrase (jieba tags): only a
     predicate, whose subject is the earlier question's ("超过了会怎样？", "能延期吗？")."""
@@ -280,7 +295,7 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return False  # "团建预算是多少？" after a laptop question: a new topic
     if zh and lacks_subject_zh(rest) and (connector or not rest.startswith(MANNER_ZH)):
         return True
-    if not zh and (connector and is_fragment_en(rest)):
+    if not zh and connector and (is_fragment_en(rest) or noun_phrase_en(core(rest))):
         return True
     if len(_EN_WORD_RE.findall(rest)) and has_anaphora_en(rest) and not zh:
         # a connector and a pronoun both point back, however many words follow ("and if

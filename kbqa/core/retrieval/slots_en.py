@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.ellipsis import PREPOSITIONS, QUESTION_WORDS, core
+from kbqa.core.retrieval.ellipsis import PREPOSITIONS, QUESTION_WORDS, core, noun_phrase_en
 from kbqa.core.retrieval.focus_en import (
     COMPOUND_AGENT_RE,
     DETERMINER_RE,
@@ -174,3 +174,22 @@ def _replace_asker(noun: str, topic: str) -> str | None:
             topic, start = topic[:be.start()] + plural + topic[be.end():], start + 1
         return f"{core(topic[:start] + noun + topic[start + len(m.group()):])}?"
     return None
+
+
+# The interrogative phrase opening a question for a quantity or a time ("How long", "How
+# many days", "When"): what it asks for, whatever it asks it of. "Who can restore…?" is not
+# among them: its verb says what is asked ("Who for old versions?" would ask nothing).
+_ASKING_RE = re.compile(r"^\s*(how (?:long|much|many(?: [a-z]+)?|often|far|soon)|when)\b",
+                        re.IGNORECASE)
+
+
+def asked_of_en(body: str, topic: str) -> str | None:
+    """"old versions of a doc" after "how long does deleted stuff hang around in the recycle
+    bin?" -> "How long for old versions of a doc?": a noun phrase (``noun_phrase_en``) no
+    slot of the earlier question takes gets its interrogative phrase only, not the words
+    that name the earlier thing. None for any other body or a topic opening otherwise."""
+    found = _ASKING_RE.match(topic)
+    if not found or not noun_phrase_en(body):
+        return None
+    asking = found.group(1)
+    return f"{asking[:1].upper()}{asking[1:]} for {body.strip()}?"

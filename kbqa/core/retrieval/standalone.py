@@ -27,6 +27,7 @@ from kbqa.core.retrieval.ellipsis import (
     content_words,
     core,
     is_follow_up,
+    noun_phrase_en,
     of_the_rest_en,
     strip_connector,
     topic_words,
@@ -49,7 +50,12 @@ from kbqa.core.retrieval.focus_zh import (
     thing_focus_zh,
 )
 from kbqa.core.retrieval.follow_up_language import fragment_in
-from kbqa.core.retrieval.slots_en import replace_kind_en, replace_name_en, replace_qualifier_en
+from kbqa.core.retrieval.slots_en import (
+    asked_of_en,
+    replace_kind_en,
+    replace_name_en,
+    replace_qualifier_en,
+)
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import terms
 from kbqa.core.types import Turn
@@ -107,6 +113,8 @@ def _combine_en(rest: str, topic: str) -> str:
         return _focus_carried(body, topic)
     if first in PREPOSITIONS:
         return f"{core(topic)} {body}?"
+    if noun_phrase_en(body):  # "and the meal allowance per day?": its own question
+        return asked_of_en(body, topic) or f"{body[:1].upper()}{body[1:]}?"
     return f"{core(topic)}, for {body}?"
 
 
