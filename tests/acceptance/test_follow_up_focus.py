@@ -45,6 +45,14 @@ def test_a_consequence_follow_up_is_answered_with_the_outcome_not_the_limit(
     assert "600" not in text  # before: the limit the first question asked
 
 
+def test_a_consequence_follow_up_keeps_the_subject_not_the_adverb_before_the_ask() -> None:
+    # The earlier question's subject ended at its modal: "回收站里的文件最多" then took
+    # "超过了会怎样" ("…文件最多超过了会怎样？"), which no passage answered; the words after
+    # its last noun ("最多", how much) are no part of what was exceeded.
+    text = shown(converse("over-bin", ["回收站里的文件最多能保留多少天？", "超过了会怎样？"]))
+    assert "彻底清除" in text
+
+
 @pytest.mark.parametrize(
     ("lang", "questions", "never"),
     [

@@ -1,0 +1,32 @@
+"""Where a Chinese subject really ends: the words jieba leaves after its last noun.
+
+A question's subject is cut at its first copula, modal or question word
+(``focus_zh._subject_zh``), but jieba glues a modal to the verb after it (最多/能调) and
+an adverb of degree stands before the modal (最多): "一个客户端一分钟最多能调多少次？" gives
+the subject "一个客户端一分钟最多能调". A follow-up whose own subject is elided ("超了会怎样？")
+takes the earlier subject, so these words must go first, or the standalone question reads
+"…一分钟最多能调超了会怎样？", which nothing answers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbqa.core.retrieval.ellipsis import NOUN_TAG_PREFIXES
+from kbqa.core.text.terms import pos_tags
+
+# jieba (ICTCLAS) tags of adverbs, numerals, measure words and time words: how much or when
+_HOW_MUCH_TAGS = re.compile(r"^(?:d|dg|m|mq|q|t|tg)$")
+_VERB_TAGS = re.compile(r"^v[dgi]?$")  # verbs, not verbal nouns (vn: 审批 of 需要审批)
+
+
+def without_tail(subject: str) -> str:
+    """``subject`` without the adverbs, numerals, measure and time words and verbs that end
+    it ("一个客户端一分钟最多能调" -> "一个客户端"); a verb right after a noun is the head of
+    a compound and stays ("开放 API 的速率限制": 限制/v). "" when nothing is left."""
+    words = list(pos_tags(subject))
+    while words and (_HOW_MUCH_TAGS.match(words[-1][1]) or (
+            _VERB_TAGS.match(words[-1][1]) and not (
+                len(words) > 1 and words[-2][1].startswith(NOUN_TAG_PREFIXES)))):
+        words.pop()
+    return "".join(w for w, _ in words).strip()
