@@ -11,7 +11,7 @@ One tokenizer serves both, so a term the index matched is the same term the veri
 - Latin runs become word tokens, stemmed with Harman's S-stemmer (Harman 1991, "How
   effective is suffixing?", JASIS 42(1)): ``limits`` -> ``limit``, ``policies`` -> ``policy``.
 - Numbers stay tokens, decimals and versions whole: ``3.5``, ``2.1.0``, ``200`` (``200MB``
-  gives ``200`` and ``mb``).
+  gives ``200`` and ``mb``); thousands separators are dropped (``1,500`` -> ``1500``).
 - CJK runs are segmented with jieba in search mode (``cut_for_search``: the precise words
   plus their shorter in-dictionary parts), the field's standard Chinese segmenter, after
   folding the spoken negation 没 into the written 未 (``没用完`` meets ``未休完``).
@@ -48,9 +48,12 @@ from kbqa.core.text.normalise import CJK_CHARS
 # 2: search_terms adds CJK character bigrams; 没 (not 没有) reads as 未.
 # 3: a word in capitals is an acronym, not a stop word ("IT" is kept as ``it``).
 # 4: a hyphenated word with a part of one or two letters is one word ("Wi-Fi": ``wifi``).
-TERMS_VERSION = 4
+# 5: a number with thousands separators is one term ("1,500": ``1500``, not 1 and 500).
+TERMS_VERSION = 5
 
-_TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d+(?:\.\d+)*|[A-Za-z]+")
+# A number written with thousands separators ("1,500", "10,000") is one number: read as
+# "1" and "500" it matched "Rule 500" of an unrelated upload (a tester's report, 2026-12-06).
+_TOKEN_RE = re.compile(rf"[{CJK_CHARS}]+|\d{{1,3}}(?:,\d{{3}})+(?:\.\d+)?|\d+(?:\.\d+)*|[A-Za-z]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK_CHARS}]+")
 
 STOP_EN = frozenset(
@@ -190,7 +193,7 @@ def terms(text: str) -> list[str]:
     for match in _TOKEN_RE.finditer(folded):
         tok = match.group()
         if tok[0].isdigit():
-            out.append(tok)
+            out.append(tok.replace(",", ""))
         elif tok[0].isascii():
             low = tok.lower()
             if low not in STOP_EN or match.start() in acronyms:  # ``is_stop_en``, inlined

@@ -40,6 +40,8 @@ EXPECTED[3] = EXPECTED[2]
 # 4: a hyphenated word with a part of one or two letters is one word ("Wi-Fi": wifi);
 # SAMPLE has none.
 EXPECTED[4] = EXPECTED[3]
+# 5: a number with thousands separators is one term ("1,500": 1500); SAMPLE has none.
+EXPECTED[5] = EXPECTED[4]
 
 
 def test_changed_tokenising_comes_with_a_new_terms_version() -> None:
