@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.urls import reverse
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -162,10 +163,16 @@ THUMB_DOWN = (
 
 def footer_html(
     *, key: str, status: str, trace_id: str = "", feedback: Any = None, copyable: bool = False,
-    oob: str = "",
+    oob: str = "", status_locale: str = "",
 ) -> SafeString:
-    """The footer ``#footer-<key>`` of a turn, in the active language: its status, and once
-    it ended Copy (when ``copyable``) and the feedback form; the trace id."""
+    """The footer ``#footer-<key>`` of a turn: its status, and once it ended Copy (when
+    ``copyable``) and the feedback form; the trace id. The controls speak the active
+    language (the page's); the status describes the answer, so it speaks the answer's
+    (``status_locale``, a Django language code; the active one when "") as its card does: a
+    Chinese card over an English "Not answered" read as two answers, English buttons on a
+    Chinese page as a half-translated one (two testers, 2026-12-05 and 12-06)."""
+    with translation.override(status_locale or get_language()):
+        label, status_lang = str(STATUS_LABELS.get(status, status)), get_language()
     actions = ""
     if status not in ("streaming", "pending"):
         copy = (
@@ -181,8 +188,8 @@ def footer_html(
     )
     return mark_safe(
         f'\n<footer class="bubble-footer" lang="{esc(get_language())}" id="footer-{esc(key)}" '
-        f'data-status="{esc(status)}"{oob_attr(oob)}>\n  <span class="turn-status">'
-        f"{esc(STATUS_LABELS.get(status, status))}</span>\n  {actions}\n  {trace}\n</footer>\n"
+        f'data-status="{esc(status)}"{oob_attr(oob)}>\n  <span class="turn-status" '
+        f'lang="{esc(status_lang)}">{esc(label)}</span>\n  {actions}\n  {trace}\n</footer>\n'
     )
 
 

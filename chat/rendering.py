@@ -195,7 +195,8 @@ def turn_view(
     """Context of the ``assistant-bubble`` partial (the whole assistant turn).
 
     ``language`` is the question's (``"en"``/``"zh"``; empty while unknown): ``locale`` is the
-    Django language the bubble renders its refusal, notices and withheld note in.
+    Django language the bubble renders its refusal, notices, withheld note and status line in
+    (its controls and source labels speak the page's).
     ``feedback`` is the asker's ``chat.models.Feedback`` on this answer, if any.
     """
     numbered = blocks_by_number(blocks)
@@ -293,9 +294,8 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
     if isinstance(ev, Notice):
         with translation.override(locale):
             return fragment("notices", key=key, notices=ev.notices, oob="true")
-    if isinstance(ev, Sentence):  # the source list's words in the bubble's language
-        with translation.override(locale):
-            return sentence_fragment(outcome.sentences, blocks_by_number(outcome.blocks), key)
+    if isinstance(ev, Sentence):  # the source list's labels in the page's language
+        return sentence_fragment(outcome.sentences, blocks_by_number(outcome.blocks), key)
     if isinstance(ev, Dropped):
         with translation.override(locale):
             return fragment("withheld", key=key, dropped=outcome.dropped, oob="true")
@@ -313,10 +313,11 @@ def event_fragment(ev: Event, *, key: str, outcome: AnswerOutcome) -> SafeString
 
 
 def footer_fragment(*, key: str, status: str, outcome: AnswerOutcome) -> SafeString:
-    """The oob footer of a turn that ended with ``status``, in the question's language; Copy
-    only when the bubble shows something (sentences or a refusal card)."""
-    with translation.override(answer_locale(outcome.language)):
-        return footer_html(
-            key=key, status=status, trace_id=outcome.trace_id, oob="true",
-            copyable=bool(outcome.sentences or outcome.refusal),
-        )
+    """The oob footer of a turn that ended with ``status``: its status line in the
+    question's language, its controls in the page's; Copy only when the bubble shows
+    something (sentences or a refusal card)."""
+    return footer_html(
+        key=key, status=status, trace_id=outcome.trace_id, oob="true",
+        copyable=bool(outcome.sentences or outcome.refusal),
+        status_locale=answer_locale(outcome.language),
+    )

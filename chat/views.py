@@ -22,7 +22,6 @@ from django.http import (
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
-from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -30,7 +29,7 @@ from chat import services, turn_records
 from chat.auth import fabricate_allowed
 from chat.models import Conversation, Message, Trace
 from chat.pipeline_settings import provider_label_from_settings
-from chat.rendering import answer_locale, message_turn_view
+from chat.rendering import message_turn_view
 from chat.selectors import conversation_visible
 from chat.turn_relay import conversation_notify
 from kbqa.core.errors import KbqaError
@@ -135,9 +134,8 @@ def feedback_give(request: HttpRequest, trace_id: str) -> HttpResponse:
         return HttpResponseBadRequest(_("Choose thumbs up or thumbs down."))
     if getattr(request, "htmx", False):
         context = {"trace_id": trace.pk, "feedback": feedback, "saved": True}
-        # in the footer's language, the answer's (chat.rendering), not the page's
-        with translation.override(answer_locale(trace.language)):
-            return render(request, "chat/_fragments.html#feedback", context)
+        # a control of the footer: in the page's language (chat.fragment_html.footer_html)
+        return render(request, "chat/_fragments.html#feedback", context)
     if trace.conversation_id is not None:
         return redirect("chat_conversation", conversation_id=trace.conversation_id)
     return redirect("chat_home")

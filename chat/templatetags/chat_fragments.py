@@ -43,9 +43,10 @@ def progress_html(key: str, state: str, oob: str = "") -> SafeString:
 
 @register.simple_tag
 def footer_html(key: str, status: str, trace_id: str = "", feedback: Any = None,
-                copyable: bool = False, oob: str = "") -> SafeString:
+                copyable: bool = False, oob: str = "", status_locale: str = "") -> SafeString:
     return fragment_html.footer_html(key=key, status=status, trace_id=trace_id,
-                                     feedback=feedback, copyable=copyable, oob=oob)
+                                     feedback=feedback, copyable=copyable, oob=oob,
+                                     status_locale=status_locale)
 
 
 @register.simple_tag

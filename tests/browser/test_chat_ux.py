@@ -186,8 +186,11 @@ def test_a_chinese_question_in_the_english_ui_is_one_language_per_card(
     assert page.get_attribute("html", "lang") == "en"
     assert question.get_attribute("lang") == "zh-hans"
     assert sentence_langs == {"zh-hans"}
-    assert turn.locator(".bubble-footer").get_attribute("lang") == "zh-hans"
+    # the status line describes the answer, in its language; the controls are the page's
+    assert turn.locator(".turn-status").get_attribute("lang") == "zh-hans"
     assert turn.locator(".turn-status").inner_text() == "已回答"
+    assert turn.locator(".bubble-footer").get_attribute("lang") == "en"
+    assert turn.locator(".copy-answer").inner_text() == "Copy"
 
 
 def test_copy_includes_the_notices_shown_with_the_answer(

@@ -1,6 +1,8 @@
-"""Refusal and conflict cards, notices, the withheld note and the footer speak the question's
-language, so one card never mixes two (a Chinese card under an English "Not answered" footer
-read as two answers). Checked live over the websocket
+"""Refusal and conflict cards, notices, the withheld note and the footer's status line speak
+the question's language, so one card never mixes two (a Chinese card under an English "Not
+answered" footer read as two answers); the footer's controls (Copy, feedback, Trace) speak
+the page's (English buttons on a Chinese page read as a half-translated one). Checked live
+over the websocket
 and for stored messages on page load, in both directions (English UI with a Chinese question,
 Chinese UI with an English question).
 """
@@ -45,7 +47,7 @@ REFUSAL = Refusal(
     ),
     documents=(DocumentRef(doc_id="doc-020", title="HR handbook", chunk_id="doc-020#c01"),),
 )
-# What each language says on the card, in the notes and in the footer.
+# What each language says on the card, in the notes and in the footer's status line.
 WORDS = {
     "en": {
         "title": "The sources disagree",
@@ -76,6 +78,20 @@ def by_id(html: str, prefix: str) -> dict[str, str]:
     return next(a for _t, a in elements(html) if a.get("id", "").startswith(prefix))
 
 
+# The footer's controls, by page language.
+CONTROLS = {"en": "Trace", "zh": "追踪记录"}
+
+
+def assert_controls(html: str, footer: str, *, ui: str, question: str) -> None:
+    """The withheld note, card and status line carry the question's lang; the footer (its
+    controls) the page's, and its Trace label is the page's word."""
+    locale = "zh-hans" if question == "zh" else "en"
+    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-")] == [locale] * 2
+    assert by_id(html, "footer-")["lang"] == ("zh-hans" if ui == "zh" else "en")
+    assert f'class="turn-status" lang="{locale}"' in footer
+    assert CONTROLS[ui] in footer and CONTROLS[question] not in footer
+
+
 def assert_spoken(html: str, *, ui: str, question: str) -> None:
     """Card, notices, withheld note and footer in ``question``'s words, never ``ui``'s."""
     said, other = WORDS[question], WORDS[ui]
@@ -86,8 +102,7 @@ def assert_spoken(html: str, *, ui: str, question: str) -> None:
     assert BODY[question] in turn
     assert NOTICE[question] not in turn  # notices belong to answers, never above a refusal
     assert said["footer"] in footer and other["footer"] not in footer
-    locale = "zh-hans" if question == "zh" else "en"
-    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-", "footer-")] == [locale] * 3
+    assert_controls(html, footer, ui=ui, question=question)
 
 
 # Live, through the real pipeline: two drafts the verifier rejects end in a no-support
@@ -139,8 +154,7 @@ async def test_live_refusal_speaks_the_question_language(
     for name in ("title", "docs", "updated", "withheld"):
         assert said[name] in turn and other[name] not in turn
     assert said["footer"] in footer and other["footer"] not in footer
-    locale = "zh-hans" if question == "zh" else "en"
-    assert [by_id(html, p)["lang"] for p in ("withheld-", "refusal-", "footer-")] == [locale] * 3
+    assert_controls(html, footer, ui=ui, question=question)
 
 
 def stored_refusal(question: str) -> tuple[Any, Conversation]:
@@ -225,5 +239,7 @@ async def test_a_model_failure_speaks_the_question_language_live_and_stored(
     stored = page.content.decode().split('id="messages"')[1]
     for html in (live, stored):
         assert said["error"] in html and other["error"] not in html
-        assert said["updated"] in html and other["updated"] not in html
+        # the source list's labels are the page's (a tester, 2026-12-06: "updated … ·
+        # manual" in English on a Chinese page looked half-translated)
+        assert other["updated"] in html and said["updated"] not in html
         assert "ProviderError" not in html

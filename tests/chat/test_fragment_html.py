@@ -84,7 +84,7 @@ def test_a_sentence_continuing_its_paragraph_is_appended_to_it() -> None:
 
 FOOTER = (
     '\n<footer class="bubble-footer" lang="en" id="footer-t1" data-status="answered" '
-    'hx-swap-oob="true">\n  <span class="turn-status">Answered</span>\n  \n  '
+    'hx-swap-oob="true">\n  <span class="turn-status" lang="en">Answered</span>\n  \n  '
     '<span class="turn-actions">\n    <button type="button" class="copy-answer button-small" '
     'data-copied-label="Copied" data-sources-label="Sources:">Copy</button>\n    \n'
     '<form class="feedback" id="feedback-0123abcd" method="post" action="/feedback/0123abcd/" '
@@ -108,7 +108,7 @@ def test_an_ended_answers_footer_is_the_templates_former_html() -> None:
     assert footer == FOOTER
     assert streaming == (
         '\n<footer class="bubble-footer" lang="en" id="footer-t1" data-status="streaming">\n'
-        '  <span class="turn-status">Answering…</span>\n  \n  \n</footer>\n'
+        '  <span class="turn-status" lang="en">Answering…</span>\n  \n  \n</footer>\n'
     )
 
 
