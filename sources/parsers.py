@@ -57,9 +57,9 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     elif suffix in HTML_SUFFIXES:
         parsed = _parse_html(name, _decode(name, data))
     elif suffix == ".pdf":
-        parsed = parse_pdf(name, data)
+        parsed = parse_pdf(name, _as_named(name, suffix, data))
     else:
-        parsed = _parse_docx(name, data)
+        parsed = _parse_docx(name, _as_named(name, suffix, data))
     if not parsed.text.strip():
         raise IngestError(gettext_noop("%(name)s: the file contains no text"), name=name)
     return parsed
@@ -160,6 +160,27 @@ def _refuse_binary_kind(name: str, data: bytes) -> None:
     raise IngestError(
         gettext_noop("%(name)s: the content is a %(kind)s file (%(mime)s), not text"), **params
     )
+
+
+def _as_named(name: str, suffix: str, data: bytes) -> bytes:
+    """``data`` of a .pdf or .docx file, or ``IngestError`` when its bytes are another
+    binary format (``filetype``'s signatures): a Word document named .pdf was "not a
+    readable PDF (invalid pdf header)" where a PDF named .md was told to be uploaded as
+    .pdf (a tester, 2026-12-06). Text and unknown bytes go on to the parser's own error."""
+    kind = filetype.guess(data[:8192])
+    # a .docx is a ZIP container: a ZIP that is no Word document is the parser's to say
+    if kind is None or f".{kind.extension}" == suffix or (kind.extension, suffix) == (
+            "zip", ".docx"):
+        return data
+    params = {"name": name, "kind": kind.extension.upper(), "mime": kind.mime, "named": suffix}
+    if f".{kind.extension}" in SUPPORTED_SUFFIXES:
+        raise IngestError(
+            gettext_noop("%(name)s: the content is a %(kind)s file (%(mime)s), not a "
+                         "%(named)s file; upload it as .%(suffix)s"),
+            suffix=kind.extension, **params)
+    raise IngestError(
+        gettext_noop("%(name)s: the content is a %(kind)s file (%(mime)s), not a %(named)s "
+                     "file"), **params)
 
 
 # Unicode's control characters (category Cc: U+0000-U+001F and U+007F-U+009F) other than

@@ -246,7 +246,16 @@ def _prepare(
     else:
         parsed = parse(name=name, data=data)
     meta = {**parsed.meta, **overrides.as_dict()}
-    doc_id, authority, language, updated = checked_meta(name, meta, parsed.text)
+    try:
+        doc_id, authority, language, updated = checked_meta(name, meta, parsed.text)
+    except IngestError as exc:  # with the unknown groups, if any: every problem at once
+        if not (groups and meta.get("visibility")):
+            raise
+        try:
+            visibility_groups(name, meta["visibility"])
+        except IngestError as more:
+            raise IngestError.of_all([exc, more]) from None
+        raise
     fields = {
         "title": (meta.get("title") or parsed.title_guess or PurePath(name).stem)[:300],
         "source_url": meta.get("source_url", "")[:500],

@@ -122,6 +122,17 @@ def test_an_unknown_group_is_refused_by_name_and_nothing_is_stored(tmp_path: Pat
     assert not Document.objects.exists()
 
 
+def test_an_unknown_group_is_named_with_the_files_other_problems(tmp_path: Path) -> None:
+    # a tester's file with a bad authority, date and group was refused for the first two;
+    # the group came up only once they were fixed
+    bad = HR.replace("---\n", "---\nauthority: law\n", 1)
+    with pytest.raises(IngestError) as caught:
+        document_ingest(path=_write(tmp_path, "salary.md", bad))
+    said = "; ".join(str(e) for e in (caught.value, *caught.value.more))
+    assert "unknown authority 'law'" in said and "unknown group(s) hr" in said
+    assert not Document.objects.exists()
+
+
 def test_upload_overrides_and_reingest_keep_visibility(
     tmp_path: Path, groups: dict[str, Group]
 ) -> None:
