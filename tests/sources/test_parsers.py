@@ -280,28 +280,6 @@ PDF_AS_TEXT = b"%PDF-1.3\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog >>\nendob
 @pytest.mark.parametrize(
     ("name", "data", "reason"),
     [
-        # a tester's DOCX renamed .pdf was "not a readable PDF (invalid pdf header)"
-        ("renamed.pdf", docx_bytes([("", "Minutes.")]),
-         "renamed.pdf: the content is a DOCX file (application/vnd.openxmlformats-"
-         "officedocument.wordprocessingml.document), not a .pdf file; upload it as .docx"),
-        ("report.docx", PDF_AS_TEXT,
-         "report.docx: the content is a PDF file (application/pdf), not a .docx file; upload it"
-         " as .pdf"),
-        ("logo.pdf", b"\x89PNG\r\n\x1a\n" + b"words " * 50,
-         "logo.pdf: the content is a PNG file (image/png), not a .pdf file"),
-    ],
-)
-def test_a_pdf_or_docx_holding_another_format_says_which(
-    name: str, data: bytes, reason: str
-) -> None:
-    with pytest.raises(IngestError) as caught:
-        parse_file(name=name, data=data)
-    assert str(caught.value) == reason
-
-
-@pytest.mark.parametrize(
-    ("name", "data", "reason"),
-    [
         # mostly ASCII: it used to decode as GB18030 and be chunked as Chinese
         ("report.md", PDF_AS_TEXT,
          "report.md: the content is a PDF file (application/pdf), not text; upload it as .pdf"),
@@ -316,6 +294,15 @@ def test_a_pdf_or_docx_holding_another_format_says_which(
          * 30,
          "latin1.md: not valid UTF-8 or GB18030 text (perhaps Latin-1 or Windows-1252): "
          "open it in a text editor, save it as UTF-8 and upload it again"),
+        # a tester's DOCX renamed .pdf was "not a readable PDF (invalid pdf header)"
+        ("renamed.pdf", docx_bytes([("", "Minutes.")]),
+         "renamed.pdf: the content is a DOCX file (application/vnd.openxmlformats-"
+         "officedocument.wordprocessingml.document), not a .pdf file; upload it as .docx"),
+        ("report.docx", PDF_AS_TEXT,
+         "report.docx: the content is a PDF file (application/pdf), not a .docx file; upload it"
+         " as .pdf"),
+        ("logo.pdf", b"\x89PNG\r\n\x1a\n" + b"words " * 50,
+         "logo.pdf: the content is a PNG file (image/png), not a .pdf file"),
     ],
 )
 def test_bytes_that_are_not_text_are_refused_by_name_whatever_the_extension(
