@@ -33,17 +33,17 @@ def with_parallel(question: str, pool: Sequence[Candidate],
         return list(chosen)
     at = {(c.n, c.position): c for c in pool}
     c, added = chosen[0], []
-    kinds = _value_kinds(c.text)
+    kinds = value_kinds(c.text)
     while kinds and c.text.rstrip().endswith(_SEMICOLONS):
         nxt = at.get((c.n, c.position + 1))
-        if nxt is None or nxt in chosen or not kinds & _value_kinds(nxt.text):
+        if nxt is None or nxt in chosen or not kinds & value_kinds(nxt.text):
             break
         added.append(nxt)
         c = nxt
     return [chosen[0], *added, *chosen[1:]]
 
 
-def _value_kinds(text: str) -> frozenset[str]:
+def value_kinds(text: str) -> frozenset[str]:
     """The kinds of the values ``text`` states: the unit, any currency read as "money"
     (``CNY/night`` and ``EUR/night`` are both ``money/night``)."""
     heads = (q.unit.partition("/") for q in extract_quantities(text) if q.unit)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.expand import is_question
 from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.parallel import value_kinds
 from kbqa.core.readers.extractive.predicate import predicate_first
 from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.scoring import Scorer
@@ -114,11 +115,15 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
     return deciding
 
 
-def with_item_starts(chosen: Sequence[Candidate], blocks: Sequence[Block]) -> list[Candidate]:
-    """``chosen`` with, before each later sentence of a list item (``Candidate.continued``),
-    the sentence before it in its block when not chosen yet: "You cannot open NimbusDrive …
-    until it is on." says nothing without "Set up two-factor authentication …"."""
-    if not any(c.continued for c in chosen):
+def read_whole(chosen: Sequence[Candidate], blocks: Sequence[Block]) -> list[Candidate]:
+    """``chosen`` with the pieces each needs to be read whole, when not chosen yet: before a
+    later sentence of a list item (``Candidate.continued``) the sentence before it in its
+    block ("You cannot open NimbusDrive … until it is on." says nothing without "Set up
+    two-factor authentication …"); after a clause ending at a semicolon (both scripts) the
+    rest of its sentence (half of "超出部分自动作废；如果是经理书面要求推迟休假，可以例外处
+    理。" says the opposite of the whole: a tester, 2026-12-06), unless it is another case of
+    the same rule (``_parallel``). Shown, not checked: the answer checks ran on ``chosen``."""
+    if not any(c.continued or _open(c) for c in chosen):
         return list(chosen)
     at = {(c.n, c.position): c for c in candidates(blocks)}
     out: list[Candidate] = []
@@ -130,7 +135,23 @@ def with_item_starts(chosen: Sequence[Candidate], blocks: Sequence[Block]) -> li
             out.append(before)
         if c not in out:
             out.append(c)
+        last = c
+        while _open(last) and (after := at.get((last.n, last.position + 1))) is not None \
+                and after not in chosen and after not in out and not _parallel(last, after):
+            out.append(after)
+            last = after
     return out
+
+
+def _parallel(clause: Candidate, after: Candidate) -> bool:
+    """Whether ``after`` states a value of the kind ``clause`` states: another case of one
+    rule, which ``parallel.with_parallel`` adds or leaves out by the question's case."""
+    return bool(value_kinds(clause.text) & value_kinds(after.text))
+
+
+def _open(c: Candidate) -> bool:
+    """Whether ``c`` ends at a semicolon: its sentence goes on."""
+    return c.text.rstrip().endswith(("；", ";"))
 
 
 ASKED_SHARE = KEEP_RATIO  # of the first's score, for a sentence naming the asked thing to lead

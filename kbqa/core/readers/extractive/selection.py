@@ -60,7 +60,7 @@ from kbqa.core.readers.extractive.picking import (
     asked_thing_first,
     deciding_first,
     pick,
-    with_item_starts,
+    read_whole,
 )
 from kbqa.core.readers.extractive.predicate import undecided
 from kbqa.core.readers.extractive.question import (
@@ -358,7 +358,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     # no missing thing; a decline still names it ("…when I quit?").
     named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
     gaps = unanswered(question, tuple(named), [c.text for c in chosen])
-    return Selection(tuple(with_item_starts(chosen, blocks)), gaps, False)
+    return Selection(tuple(read_whole(chosen, blocks)), gaps, False)
 
 
 def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], scorer: Scorer,
