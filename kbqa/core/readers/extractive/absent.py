@@ -30,7 +30,6 @@ from kbqa.core.readers.extractive.question import (
     nominal_verbs,
     qualifiers,
     question_terms,
-    significant,
     tagged,
 )
 from kbqa.core.readers.extractive.question_verbs import (
@@ -54,6 +53,26 @@ from kbqa.core.text.thesaurus import (
 )
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
+
+
+def significant(term: str, question: str = "") -> bool:
+    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters,
+    and a 3-letter word that is a noun first in WordNet and no stop word ("dog", "cab",
+    "gym": "Can I bring my dog to the office?" is not answered by "bring-your-own-key
+    encryption"; "get", "pay", "new" stay out). Letters are counted in the word as the
+    question writes it (its S-stemmed term, given ``question``): folding cuts "dinner" to
+    ``din`` and "letter" to ``let``, words of 4+ letters all the same."""
+    if not term.isascii() or not term.isalpha() or len(term) >= 4:
+        return True
+    if question and any(len(stem(w)) >= 4 for w in _written_forms(term, question)):
+        return True
+    return len(term) == 3 and not is_question_word(term) and mostly_noun(term)
+
+
+def _written_forms(term: str, question: str) -> list[str]:
+    """The lower-case words of ``question`` whose folded term is ``term``."""
+    words = re.findall(r"[A-Za-z]+", question.lower())
+    return [w for w in words if fold(stem(w)) == term]
 
 
 def nameable(term: str, question: str) -> bool:

@@ -72,8 +72,9 @@ from kbqa.core.readers.extractive.identifiers import covers_salient, salient_ter
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
+    ANSWER_TYPE_TERMS,
     CLOCK_RE,
-    answer_type_terms,
+    answer_kind,
     light_parts,
     light_terms,
     unit_terms,
@@ -107,6 +108,20 @@ _LEANING_KINDS = frozenset(("quantity", "money", "number", "time", "version"))
 def clock_only(question: str) -> bool:
     """Whether every value the question states is a time of day (``CLOCK_RE``)."""
     return bool(CLOCK_RE.search(question)) and not question_numbers(CLOCK_RE.sub(" ", question))
+
+
+# The words of ANSWER_TYPE_TERMS that ask for a version: an answer-type word only when a
+# version is what the question asks for; asked how long or how much, they name the thing
+# asked about ("旧版本能放几天？": the versions kept, not a version number).
+_VERSION_TERMS = frozenset(fold(t) for t in ("version", "versions", "版本"))
+
+
+def answer_type_terms(question: str) -> frozenset[str]:
+    """``ANSWER_TYPE_TERMS`` as ``question`` uses them: without the version words unless
+    the question asks for a version (``answer_kind``)."""
+    if answer_kind(question) == "version":
+        return ANSWER_TYPE_TERMS
+    return ANSWER_TYPE_TERMS - _VERSION_TERMS
 
 
 @lru_cache(maxsize=512)

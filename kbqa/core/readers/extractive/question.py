@@ -34,7 +34,7 @@ from kbqa.core.text.terms import (
     stem,
     terms,
 )
-from kbqa.core.text.thesaurus import known_word, mostly_noun
+from kbqa.core.text.thesaurus import known_word
 
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
 
@@ -269,20 +269,6 @@ def groups(qterms: Sequence[str]) -> dict[str, str]:
     return {t: max((o for o in qterms if t in o), key=len) for t in qterms}
 
 
-# The words of ANSWER_TYPE_TERMS that ask for a version: an answer-type word only when a
-# version is what the question asks for; asked how long or how much, they name the thing
-# asked about ("旧版本能放几天？": the versions kept, not a version number).
-_VERSION_TERMS = frozenset(fold(t) for t in ("version", "versions", "版本"))
-
-
-def answer_type_terms(question: str) -> frozenset[str]:
-    """``ANSWER_TYPE_TERMS`` as ``question`` uses them: without the version words unless
-    the question asks for a version (``answer_kind``)."""
-    if answer_kind(question) == "version":
-        return ANSWER_TYPE_TERMS
-    return ANSWER_TYPE_TERMS - _VERSION_TERMS
-
-
 def answer_kind(question: str) -> AnswerKind:
     """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then
     "how long/many/much" a quantity, then "who" a person,
@@ -389,26 +375,6 @@ def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool
 def common(df: int, n_blocks: int) -> bool:
     """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
     return df >= 3 and df * 2 > n_blocks
-
-
-def significant(term: str, question: str = "") -> bool:
-    """Whether an absent term says what is asked about: numbers, Chinese, 4+ Latin letters,
-    and a 3-letter word that is a noun first in WordNet and no stop word ("dog", "cab",
-    "gym": "Can I bring my dog to the office?" is not answered by "bring-your-own-key
-    encryption"; "get", "pay", "new" stay out). Letters are counted in the word as the
-    question writes it (its S-stemmed term, given ``question``): folding cuts "dinner" to
-    ``din`` and "letter" to ``let``, words of 4+ letters all the same."""
-    if not term.isascii() or not term.isalpha() or len(term) >= 4:
-        return True
-    if question and any(len(stem(w)) >= 4 for w in _written_forms(term, question)):
-        return True
-    return len(term) == 3 and not is_question_word(term) and mostly_noun(term)
-
-
-def _written_forms(term: str, question: str) -> list[str]:
-    """The lower-case words of ``question`` whose folded term is ``term``."""
-    words = re.findall(r"[A-Za-z]+", question.lower())
-    return [w for w in words if fold(stem(w)) == term]
 
 
 # Sentence-final particles that carry the asker's mood, not the question (Li & Thompson
