@@ -153,7 +153,11 @@ def after_subject(word: str, question: str) -> bool:
 # A word may stand between: "all other domestic cities", 其他国内城市.
 OTHER_PLACES_RE = re.compile(
     r"\b(?:all |any )?other (?:[a-z]+ )?(?:cities|countries|locations|places|offices|regions)\b"
-    r"|\belsewhere\b|其[他余][\u4e00-\u9fff]{0,2}?(?:城市|地区|国家|办公室)", re.IGNORECASE)
+    r"|\belsewhere\b|其[他余][\u4e00-\u9fff]{0,2}?(?:城市|地区|国家|办公室)"
+    # a value for everywhere "…, or <another> in <a list of places>": the list is the
+    # exception ("up to EUR 170 per night, or up to EUR 240 per night in London, Paris, …")
+    r"|,\s+or\b[^.;]{0,60}?\bin\s+(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)*(?:,\s+[A-Z][\w-]*"
+    r"(?:\s+[A-Z][\w-]*)*)+,?\s+(?:and|or)\s+[A-Z])", re.IGNORECASE)
 # X一X (拖一拖, 试一试, 等一等): the verb X done a little, one verb whatever jieba cuts
 _TRIED_VERB_RE = re.compile(r"([\u4e00-\u9fff])一\1")
 _OBJECT_PRONOUNS = frozenset({"me", "us", "him", "them"})
