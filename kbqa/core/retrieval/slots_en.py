@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.ellipsis import PREPOSITIONS, QUESTION_WORDS, core, noun_phrase_en
+from kbqa.core.retrieval.ellipsis import PREPOSITIONS, QUESTION_WORDS, core
 from kbqa.core.retrieval.focus_en import (
     COMPOUND_AGENT_RE,
     DETERMINER_RE,
@@ -185,11 +185,12 @@ _ASKING_RE = re.compile(r"^\s*(how (?:long|much|many(?: [a-z]+)?|often|far|soon)
 
 def asked_of_en(body: str, topic: str) -> str | None:
     """"old versions of a doc" after "how long does deleted stuff hang around in the recycle
-    bin?" -> "How long for old versions of a doc?": a noun phrase (``noun_phrase_en``) no
-    slot of the earlier question takes gets its interrogative phrase only, not the words
-    that name the earlier thing. None for any other body or a topic opening otherwise."""
+    bin?" -> "How long for old versions of a doc?": a noun phrase (``body``, the caller
+    checked ``noun_phrase_en``) no slot of the earlier question takes gets its
+    interrogative phrase only, not the words that name the earlier thing. None for a topic
+    opening otherwise."""
     found = _ASKING_RE.match(topic)
-    if not found or not noun_phrase_en(body):
+    if not found:
         return None
     asking = found.group(1)
     return f"{asking[:1].upper()}{asking[1:]} for {body.strip()}?"

@@ -64,15 +64,9 @@ def significant(term: str, question: str = "") -> bool:
     ``din`` and "letter" to ``let``, words of 4+ letters all the same."""
     if not term.isascii() or not term.isalpha() or len(term) >= 4:
         return True
-    if question and any(len(stem(w)) >= 4 for w in _written_forms(term, question)):
+    if question and len(stem(_written(term, question))) >= 4:
         return True
     return len(term) == 3 and not is_question_word(term) and mostly_noun(term)
-
-
-def _written_forms(term: str, question: str) -> list[str]:
-    """The lower-case words of ``question`` whose folded term is ``term``."""
-    words = re.findall(r"[A-Za-z]+", question.lower())
-    return [w for w in words if fold(stem(w)) == term]
 
 
 def nameable(term: str, question: str) -> bool:

@@ -31,6 +31,7 @@ from typing import Literal
 
 from kbqa.core.readers.extractive.own_names import blank_own_names
 from kbqa.core.readers.extractive.question import (
+    CN_HOUR,
     ROLE_RE,
     AnswerKind,
     answer_kind,
@@ -155,9 +156,7 @@ _TIME_SPAN_RE = re.compile(
     r"|\b\d{1,2}\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,4}\b"
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
-    r"|\d+\s?(?:年|月|日|号|点|时)"
-    # ...or with Chinese numerals before 点 ("早上八点", "下午五点半"; not 一点 "a bit")
-    r"|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[两三四五六七八九十]{1,3}点"
+    rf"|\d+\s?(?:年|月|日|号|点|时)|{CN_HOUR}"  # or with Chinese numerals before 点
     r"|(?:周|星期)[一二三四五六日天]"
     # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
     r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"

@@ -125,11 +125,13 @@ ROLE_RE = re.compile(
     r"|编辑者|审批人|前台|服务台"
     r"|(?-i:\bHR\b)|\bhuman resources\b|\b(?:finance|legal|payroll|facilities|procurement)"
     r" (?:department|team)\b", re.IGNORECASE)
-# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点 (not a duration, a date or an amount).
+# An hour written in Chinese numerals ("早上八点", "下午五点"; not 一点, "a bit").
+CN_HOUR = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[两三四五六七八九十]{1,3}点"
+# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点, 下午五点半 (not a duration, a date or
+# an amount).
 CLOCK_RE = re.compile(
     r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
-    r"|\d{1,2}\s*点(?:半|\d{1,2}分?)?"
-    r"|(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[两三四五六七八九十]{1,3}点(?:半|[一二三四五]十分)?)",
+    rf"|\d{{1,2}}\s*点(?:半|\d{{1,2}}分?)?|{CN_HOUR}(?:半|[一二三四五]十分)?)",
     re.IGNORECASE,
 )
 _ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
