@@ -198,6 +198,13 @@ def test_when_a_rule_applies_is_answered_by_its_condition(
     assert expected in shown(converse(user, [question]))
 
 
+def test_a_condition_about_another_act_does_not_answer_when() -> None:
+    # "When in doubt, ask your line manager before you spend the money" opens with a
+    # condition and shares only "money" with the question: it says nothing of when the
+    # money comes back, and was shown as the answer.
+    assert "When in doubt" not in shown(converse("when-money", ["When do I get my money back?"]))
+
+
 def test_a_superlative_of_size_asks_for_the_size_the_documents_disagree_on() -> None:
     # "the biggest file I can upload" asks the upload size limit, on which the demo's two
     # upload guides disagree (200 MB, 100 MB): the asker's "upload" meets their "uploaded",

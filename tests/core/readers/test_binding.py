@@ -139,6 +139,12 @@ def test_a_rate_per_one_unit_is_not_answered_by_a_rate_per_another(
     # a condition about something else, and a past event, are no answer
     ("When are taxis reimbursed?", "Hotels are paid if you book them in the portal.", False),
     ("When was the office opened?", "The office is opened if a guard is present.", False),
+    # an opening condition whose main clause shares one word of the ask is about another
+    # act ("spend the money" for getting it back)
+    ("When do I get my money back?",
+     "When in doubt, ask your line manager before you spend the money, not afterwards.", False),
+    ("When will my deposit be refunded?",
+     "If unsure, call the office before you pay the deposit.", False),
 ])
 def test_a_when_question_about_a_rule_is_answered_by_its_condition(
     question: str, text: str, expected: bool

@@ -226,7 +226,10 @@ def states_condition(question: str, text: str, anchor: frozenset[str]) -> bool:
         return False
     low = unicodedata.normalize("NFKC", text).lower()
     opening = _OPENING_CONDITION_RE.match(low)
-    if opening and folded_terms(opening.group(1)) & anchor:
+    # ...its main clause about the asked thing, not one word of it: "When in doubt, ask
+    # your line manager before you spend the money" shares only "money" with "When do I
+    # get my money back?"
+    if opening and len(folded_terms(opening.group(1)) & anchor) >= min(2, len(anchor)):
         return True
     return any(fold(stem(m.group(1))) in anchor for m in _CONDITION_RE.finditer(low))
 
