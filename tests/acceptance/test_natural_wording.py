@@ -214,3 +214,14 @@ def test_a_superlative_of_size_asks_for_the_size_the_documents_disagree_on() -> 
     refusal = next(ev for ev in events if isinstance(ev, Refusal))
     assert refusal.reason == "conflict" and refusal.conflict is not None
     assert {side.value_text for side in refusal.conflict.sides} == {"200 MB", "100 MB"}
+
+
+@pytest.mark.parametrize("question", [
+    "Do I lose leave days I don't use?",
+    "Will I lose the leave days I didn't take?",
+    "Can I lose my leave days?",
+])
+def test_a_sentence_sharing_only_the_askers_verb_is_no_answer(question: str) -> None:
+    # "If you lose a receipt…" shares the act, not the leave days: it was quoted because
+    # "lose" is the rarest word of a question whose other words every leave passage has.
+    assert "receipt" not in shown(converse(f"verb-{len(question)}", [question]))

@@ -311,6 +311,21 @@ def only_light(best: Candidate, scorer: Scorer, verbs: frozenset[str] = frozense
     return all(scorer.salience.get(t, 1.0) < 1.0 or t in verbs for t in scorer.covers(best))
 
 
+def about_own_words(scored: list[tuple[float, Candidate]], scorer: Scorer,
+                    acts: frozenset[str]) -> list[tuple[float, Candidate]]:
+    """``scored`` (best first) from the first sentence that shares a word of the question
+    other than light words and the asker's verbs ``acts``, when the best shares only those
+    ("If you lose a receipt…" for "Do I lose leave days I don't use?": the same act, said of
+    something else); [] when such sentences exist but none is ``topical``. Unchanged when
+    the best shares a word of its own or no sentence does."""
+    if not scored or not only_light(scored[0][1], scorer, acts):
+        return scored
+    about = [sc for sc in scored if sc[0] > 0 and not only_light(sc[1], scorer, acts)]
+    if about and not topical(about, scorer):
+        return []
+    return about or scored
+
+
 # An ask for a cause: what answers it is about what happens, not about its circumstances.
 _WHY_RE = re.compile(r"\bwhy\b|为什么|为啥|怎么回事", re.IGNORECASE)
 

@@ -56,12 +56,7 @@ from kbqa.core.readers.extractive.narrowing import (
 )
 from kbqa.core.readers.extractive.own_names import contradicts, names_before
 from kbqa.core.readers.extractive.parallel import with_parallel
-from kbqa.core.readers.extractive.picking import (
-    asked_thing_first,
-    deciding_first,
-    pick,
-    read_whole,
-)
+from kbqa.core.readers.extractive.picking import asked_thing_first, deciding_first, pick, read_whole
 from kbqa.core.readers.extractive.predicate import undecided
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -78,6 +73,7 @@ from kbqa.core.readers.extractive.question import (
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.scoring import (
     Scorer,
+    about_own_words,
     beside_the_ask,
     block_frequency,
     block_terms,
@@ -317,6 +313,9 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     acts = verbs_after(question)
     verbs = acts if any(s >= 1.0 for s in asked.values()) else frozenset()
     if asked and only_light(scored[0][1], scorer, verbs):
+        return Selection((), gap_names(question, absent, blocks), True)
+    scored = about_own_words(scored, scorer, acts)  # [] when only verbs and light words meet
+    if not scored:
         return Selection((), gap_names(question, absent, blocks), True)
     # A yes/no question is decided by a sentence stating its predicate ("carried over"),
     # not by one about its subject only ("20 days of annual leave"): ``predicate``.
