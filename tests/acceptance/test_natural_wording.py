@@ -225,3 +225,13 @@ def test_a_sentence_sharing_only_the_askers_verb_is_no_answer(question: str) -> 
     # "If you lose a receipt…" shares the act, not the leave days: it was quoted because
     # "lose" is the rarest word of a question whose other words every leave passage has.
     assert "receipt" not in shown(converse(f"verb-{len(question)}", [question]))
+
+
+@pytest.mark.parametrize("question", [
+    "How many calls a minute can one client make before getting throttled?",
+    "How many requests per minute before I get a 429?",
+])
+def test_a_generic_verb_is_no_topic_of_the_heading_that_uses_it(question: str) -> None:
+    # "getting" met the heading "Getting an access token", which made the OAuth sentence
+    # the best one and the question was declined; the rate limit answers it.
+    assert "600 requests per minute" in shown(converse(f"generic-{len(question)}", [question]))

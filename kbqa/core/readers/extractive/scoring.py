@@ -20,6 +20,7 @@ from kbqa.core.readers.extractive.focus import AskKind, ask_clause, is_yes_no, n
 from kbqa.core.readers.extractive.own_names import contradicts
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
+    GENERIC_TERMS,
     answer_kind,
     common,
     tagged,
@@ -157,7 +158,7 @@ class Scorer:
         best: dict[str, float] = {}
         for t in found:
             g = self.group.get(t, t)
-            light = salient and (t not in topics or _morpheme(t))
+            light = salient and (t not in topics or _never_topic(t))
             w = self.weights[t] * (self.salience.get(t, 1.0) if light else 1.0)
             best[g] = max(best.get(g, 0.0), w)
         return sum(best.values())
@@ -213,14 +214,17 @@ def focus_weights(weights: dict[str, float], salience: dict[str, float],
     terms are chosen from, so "new one" or 一年 never becomes the word every quoted
     sentence must have. (Choosing them from the ask clause alone was measured and dropped:
     "Is that still how it works?" leans on the context before it.)"""
-    return {t: w * (1.0 if t in topics and not _morpheme(t) else salience.get(t, 1.0))
+    return {t: w * (1.0 if t in topics and not _never_topic(t) else salience.get(t, 1.0))
             for t, w in weights.items()}
 
 
-def _morpheme(term: str) -> bool:
-    """A single Chinese character (``一``, ``去``): a heading holding it (``第一周``) is not
-    about it, so it stays light there too."""
-    return len(term) == 1 and not term.isascii()
+def _never_topic(term: str) -> bool:
+    """A single Chinese character (``一``, ``去``: a heading holding it, ``第一周``, is not
+    about it) or a generic word (``question.GENERIC_TERMS``: "get" of "before getting
+    throttled" under "Getting an access token"): it stays light under any heading.
+    Measured 2026-12-06 for the generic words: +1 right on the nine demo sets, no answer
+    lost, RGB identical."""
+    return (len(term) == 1 and not term.isascii()) or term in GENERIC_TERMS
 
 
 def key_terms(weights: dict[str, float]) -> frozenset[str]:
