@@ -8,7 +8,10 @@ done before that clock starts: it is not the files' cost, and counting it sent e
 after the first of a small upload to the background on a freshly started server. The
 document list then shows each queued file's state (queued, ingesting with its stage and
 percent, ready, failed and why), refreshed by htmx every second while one is running, and
-reloads itself when the last one ends so the new documents are listed.
+reloads itself when the last one ends so the new documents are listed. That reload would
+lose the messages of the files told at once, so when an upload is partly queued, those
+files' outcomes go into the uploads table too, as finished rows of the same upload (a
+tester saw six of eight files' outcomes vanish a second after the page showed them).
 """
 
 from __future__ import annotations
@@ -25,7 +28,12 @@ from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from sources.forms import ScreenedUpload, UploadForm
 from sources.ingest_types import IngestOverrides, IngestResult, ingest_message
-from sources.jobs import ingest_jobs_queue, ingest_jobs_recent, ingest_jobs_resume
+from sources.jobs import (
+    FinishedUpload,
+    ingest_jobs_queue,
+    ingest_jobs_recent,
+    ingest_jobs_resume,
+)
 from sources.models import IngestJob
 from sources.services import document_ingest, reingest_source
 from sources.uploads import ingest_failure_reason
@@ -70,64 +78,64 @@ class UploadAdminMixin:
         """Ingest the small files now and queue the rest (module docstring), in order."""
         written: dict[str, str] = {}  # doc_id -> file name, to tell of a clash
         later: list[ScreenedUpload] = []
+        told: list[FinishedUpload] = []  # the files told at once, for the uploads table
         text_tools_warm()
         start = time.monotonic()
         inline_bytes = settings.KBQA_UPLOAD_INLINE_KB * 1024
         replace = form.cleaned_data["replace"]
         for screened in form.screened_uploads():
             if screened.problem:
-                report = messages.error if screened.failed else messages.warning
-                report(request, screened.problem)
+                level = "error" if screened.failed else "warning"
+                told.append(_told(request, screened.upload.name or "", False, "",
+                                  [(level, screened.problem)]))
                 continue
             in_time = time.monotonic() - start < INLINE_SECONDS
             if later or (screened.upload.size or 0) > inline_bytes or not in_time:
                 later.append(screened)
                 continue
-            result = self._ingest_upload(
-                request, screened.upload, form.overrides(), earlier=written, replace=replace
+            result, lines = self._ingest_upload(
+                screened.upload, form.overrides(), earlier=written, replace=replace
             )
             if result is not None and result.doc_id in written:
-                messages.warning(
-                    request,
-                    f"{screened.upload.name}: has the same doc_id ({result.doc_id}) as "
-                    f"{written[result.doc_id]} in this upload and replaced its text",
-                )
+                lines.append(("warning",
+                              f"{screened.upload.name}: has the same doc_id ({result.doc_id}) "
+                              f"as {written[result.doc_id]} in this upload and replaced its text"))
             elif result is not None:
                 written[result.doc_id] = screened.upload.name
+            failed = result is None and any(level == "error" for level, _ in lines)
+            told.append(_told(request, screened.upload.name or "", not failed,
+                              result.doc_id if result else "", lines))
         if later:
             uploads = [s.upload for s in later]
             ingest_jobs_queue(
                 uploads=uploads, overrides=form.overrides(), replace=replace,
-                user=request.user, earlier=written,
+                user=request.user, earlier=written, finished=told,
             )
             messages.info(request, _queued_message([u.name or "" for u in uploads]))
 
     def _ingest_upload(
         self,
-        request: HttpRequest,
         upload: Any,
         overrides: IngestOverrides,
         *,
         earlier: dict[str, str],
         replace: bool = False,
-    ) -> IngestResult | None:
-        """Ingest one file and say how it went; None when it failed or was not added (the
-        same text as a stored document). ``earlier`` maps the doc_ids written so far in this
-        upload to their file names."""
+    ) -> tuple[IngestResult | None, list[tuple[str, str]]]:
+        """Ingest one file; its result (None when it failed or was not added: the same
+        text as a stored document) and the lines saying how it went, ``(level, text)``.
+        ``earlier`` maps the doc_ids written so far in this upload to their file names."""
         try:
             result = document_ingest(file=upload, overrides=overrides, replace=replace)
         except Exception as exc:  # every failure is a message, never a 500
-            messages.error(request, ingest_failure_reason(upload.name, exc))
-            return None
+            return None, [("error", ingest_failure_reason(upload.name, exc))]
+        warnings = [("warning", w) for w in result.warnings]
         if result.status == "duplicate":
-            for warning in result.warnings:
-                messages.warning(request, warning)
-            return None
+            return None, warnings
         same_upload = result.doc_id in earlier
-        messages.success(request, ingest_message(upload.name, result, same_upload=same_upload))
-        for warning in result.warnings:
-            messages.warning(request, warning)
-        return result
+        return result, [
+            ("success", ingest_message(upload.name, result, same_upload=same_upload)),
+            *warnings,
+        ]
 
     def jobs_view(self, request: HttpRequest) -> HttpResponse:
         """The uploads panel alone (htmx polls it). When the page had a running upload
@@ -138,6 +146,17 @@ class UploadAdminMixin:
         if request.GET.get("active") and not context["jobs_active"]:
             response["HX-Refresh"] = "true"
         return response
+
+
+_REPORT = {"success": messages.success, "warning": messages.warning, "error": messages.error}
+
+
+def _told(request: HttpRequest, name: str, ready: bool, doc_id: str,
+          lines: list[tuple[str, str]]) -> FinishedUpload:
+    """Show ``lines`` (``(level, text)``) as messages now; the file's finished row."""
+    for level, text in lines:
+        _REPORT[level](request, text)
+    return FinishedUpload(name=name, ready=ready, doc_id=doc_id, messages=lines)
 
 
 def jobs_context() -> dict[str, Any]:

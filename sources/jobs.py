@@ -27,6 +27,7 @@ import threading
 import time
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -60,6 +61,18 @@ RECENT_READY = timedelta(hours=1)
 WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
+@dataclass(frozen=True)
+class FinishedUpload:
+    """A file of an upload already told at once (ingested, or refused before ingesting):
+    kept as a finished row beside the upload's queued files, so the page's reload when
+    they end does not lose its outcome. ``messages``: ``(level, text)`` lines."""
+
+    name: str
+    ready: bool
+    doc_id: str = ""
+    messages: Sequence[tuple[str, str]] = ()
+
+
 def ingest_jobs_queue(
     *,
     uploads: Sequence[File[Any]],
@@ -67,10 +80,20 @@ def ingest_jobs_queue(
     replace: bool,
     user: Any,
     earlier: dict[str, str],
+    finished: Sequence[FinishedUpload] = (),
 ) -> list[IngestJob]:
     """Store ``uploads`` as queued jobs of one batch (in order) and start the runner.
-    ``earlier``: doc_id -> file name of documents this upload already wrote."""
+    ``earlier``: doc_id -> file name of documents this upload already wrote; ``finished``:
+    its files already told, stored first as finished rows of the same batch."""
     batch = uuid.uuid4().hex
+    now = timezone.now()
+    by = user if getattr(user, "pk", None) else None
+    IngestJob.objects.bulk_create(IngestJob(
+        batch=batch, name=f.name or "upload", doc_id=f.doc_id, uploaded_by=by,
+        state=State.READY if f.ready else State.FAILED, percent=100,
+        messages=[list(line) for line in f.messages], language=translation.get_language() or "",
+        started_at=now, finished_at=now,
+    ) for f in finished)
     jobs = []
     for upload in uploads:
         job = IngestJob(
@@ -80,7 +103,7 @@ def ingest_jobs_queue(
             replace=replace,
             earlier=earlier,
             language=translation.get_language() or "",
-            uploaded_by=user if getattr(user, "pk", None) else None,
+            uploaded_by=by,
         )
         job.upload.save(job.name, upload, save=False)
         job.save()

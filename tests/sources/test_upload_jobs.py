@@ -167,6 +167,32 @@ def test_uploads_of_one_batch_go_in_the_order_sent(admin_client: Client) -> None
     )
 
 
+def test_files_told_at_once_keep_their_outcome_when_the_page_reloads(
+    admin_client: Client, settings: Any
+) -> None:
+    """A mixed upload: the small files are ingested at once and told as messages, the big
+    one is queued; the page reloads when it ends, and every file's outcome must still be
+    in the uploads table (the messages were shown once, then lost with the reload)."""
+    settings.KBQA_UPLOAD_INLINE_KB = 1
+    files = [
+        SimpleUploadedFile("faq.txt", b"Ask the service desk about parking."),
+        SimpleUploadedFile("broken.md", b"---\ntitle: [broken\n---\nx"),
+        SimpleUploadedFile("handbook.txt", b"The canteen opens at noon. " * 200),
+    ]
+    shown = admin_client.post(UPLOAD_URL, {"files": files}, follow=True).content.decode()
+    assert "faq.txt: added faq" in text(shown)
+    wait_until_finished()
+    assert admin_client.get(JOBS_URL + "?active=1")["HX-Refresh"] == "true"
+    reloaded = rows(admin_client.get(CHANGELIST).content.decode())
+    assert [(name, state) for name, state, _ in reloaded] == [
+        ("handbook.txt", "ready"), ("broken.md", "failed"), ("faq.txt", "ready")
+    ]
+    outcomes = {name: outcome for name, _, outcome in reloaded}
+    assert outcomes["faq.txt"].startswith("faq.txt: added faq (1 chunk")
+    assert outcomes["broken.md"].startswith("broken.md: bad front matter")
+    assert outcomes["handbook.txt"].startswith("handbook.txt: added handbook")
+
+
 def test_reingesting_a_large_document_runs_in_the_background(admin_client: Client) -> None:
     document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
     doc = Document.objects.get(doc_id="doc-010")
