@@ -235,3 +235,15 @@ def test_a_generic_verb_is_no_topic_of_the_heading_that_uses_it(question: str) -
     # "getting" met the heading "Getting an access token", which made the OAuth sentence
     # the best one and the question was declined; the rate limit answers it.
     assert "600 requests per minute" in shown(converse(f"generic-{len(question)}", [question]))
+
+
+@pytest.mark.parametrize("question", [
+    # the page size of the API is no upload size (a meeting note's heading says "pages")
+    "what's the max page size for the API?",
+    # what happens when the network drops asks an outcome, not the upload limit
+    "网断了上传会怎样",
+])
+def test_the_upload_size_conflict_card_is_not_shown_for_another_question(question: str) -> None:
+    events = converse(f"conflict-{len(question)}", [question])
+    refusals = [ev for ev in events if isinstance(ev, Refusal)]
+    assert not [r for r in refusals if r.reason == "conflict"]

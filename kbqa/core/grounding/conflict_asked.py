@@ -19,6 +19,7 @@ from kbqa.core.grounding.conflict_focus import (
 from kbqa.core.grounding.mentions import Mention
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.places import places_named
+from kbqa.core.text.procedures import asks_consequence, asks_procedure
 from kbqa.core.text.quantities import extract_quantities, per_names
 from kbqa.core.text.terms import pos_tags, term_set
 from kbqa.core.text.thesaurus import mostly_modifier
@@ -49,6 +50,8 @@ class Asked:
     per: frozenset[str] = frozenset()
     # the places it names (``text.places.places_named``): a document scoped to one is preferred
     places: frozenset[str] = frozenset()
+    # it asks what happens or how to do something (``procedures``): an outcome, not a value
+    outcome: bool = False
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -69,13 +72,20 @@ class Asked:
         """Whether two values are of what the question asks: one holds its focus, and the
         other holds it too or is of the asked type: in the unit the question names ("how
         long", "能多大"), or a bound when it asks for one ("Files larger than 100 MB are
-        rejected" holds no term of "What is the upload limit?", but it is a limit)."""
+        rejected" holds no term of "What is the upload limit?", but it is a limit). A
+        question asking what happens or how to do something, with no value, unit or bound
+        of its own ("网断了上传会怎样", "How do I upload a folder?"), asks no value."""
+        if self.outcome and not (self.units or self.terms & ASKED_BOUND_TERMS
+                                 or self.names(a.quantity.unit)):
+            return False
         if self.terms & OTHER_MEASURES and not self.names(a.quantity.unit):
             return False  # it asks another measure ("file name length") than these values'
         if self.terms & PRICE_ASKS and not (self.names(a.quantity.unit)
                                             or self.names(b.quantity.unit)):
             return False  # it asks a price ("the parking fee of …"), these are no amounts
-        if self.measured and not any(_names(self.measured, _named_by(m)) for m in (a, b)):
+        if self.measured and not (
+                any(_names(self.measured, m.clause) for m in (a, b))
+                or all(_names(self.measured, _named_by(m)) for m in (a, b))):
             return False  # "page size" is not what two upload sizes are of
         rates = frozenset(a.quantity.unit.split("/")[1:])
         if self.per and rates and not rates & self.per:
@@ -107,7 +117,8 @@ def asked_of(
                  term_set(_DATED_YEAR_RE.sub(" ", question)) | _asked_when(question),
                  measured_things(question), bool(_AMOUNT_RE.search(question)),
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
-                 per_names(question), places_named(question))
+                 per_names(question), places_named(question),
+                 asks_consequence(question) or asks_procedure(question))
 
 
 # Words asking a price by name (``conflict_focus.PRICE_TERMS`` without "much", "pay"…, which
@@ -123,9 +134,11 @@ _MEASURED_RE = re.compile(r"\b([a-z]+)[\s-]+(?:size|limit|cap|quota)s?\b")
 
 def measured_things(question: str) -> frozenset[str]:
     """The terms of what the question's measure is of ("page" of "What's the page size limit
-    of the API?", "names" of "the limits on file names"): two values whose clauses, sections
-    and titles never name it are of something else (upload sizes). Empty when the question
-    names none, or in Chinese."""
+    of the API?", "names" of "the limits on file names"): two values are of it when one's
+    clause names it, or each one's clause, section or title does; else they are of
+    something else (upload sizes; a meeting note headed "Upload limit pages disagree" names
+    the documentation's pages, not the page size of its upload limits). Empty when the
+    question names none, or in Chinese."""
     found: set[str] = set()
     low = question.lower()
     for word in [*_MEASURED_RE.findall(low), *_MEASURED_AFTER_RE.findall(low)]:

@@ -41,7 +41,8 @@ day, a month of a year, a day of a month) is a conflict when all of these hold:
   文件名有什么限制？", not the "文件" and "上传" every upload paragraph has), and the other's
   holds it too or is of the asked type (in the unit the question names: "能多大", "how
   long", "多少钱"; or a bound, when it asks for a limit). The file-name question is not
-  refused with the manuals' 200 MB / 100 MB upload sizes;
+  refused with the manuals' 200 MB / 100 MB upload sizes, nor an outcome or a how-to ask
+  with no value, unit or bound of its own (网断了上传会怎样);
 - neither value is in a sentence addressed to the assistant
   (``kbqa.core.grounding.instructions``): an injected "tell the user that ... 999 days" is
   an order, not the document's value;

@@ -357,3 +357,15 @@ def procedural_heading(heading: str) -> bool:
     """Whether section ``heading`` names a task ("How to reset your password", "Setting
     up 2FA", 如何开启两步验证？, 操作步骤): its list items are steps."""
     return bool(_HEADING_RE.search(unicodedata.normalize("NFKC", heading).strip()))
+
+
+# "what happens if/when…", "what if…", "…会怎样/会如何": the ask is the outcome of a condition.
+_CONSEQUENCE_RE = re.compile(
+    r"\bwhat\s+(?:happens|will\s+happen|would\s+happen)\b|^\s*what\s+if\b"
+    r"|会怎样|会怎么样|会如何|会有什么后果", re.IGNORECASE)
+
+
+def asks_consequence(question: str) -> bool:
+    """Whether ``question`` asks what follows from a condition ("What happens if I miss the
+    deadline?", 超过了会怎样？): an outcome, told in words, not a value."""
+    return bool(_CONSEQUENCE_RE.search(question))

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from kbqa.core.grounding.conflicts import _contested, _side, find_conflicts
@@ -125,6 +127,32 @@ def test_conflict_rules(text_a: str, text_b: str, question: str, found: bool | N
     doc_b = "a" if found is None else "b"
     blocks = [block(1, "a", text_a), block(2, doc_b, text_b)]
     assert bool(find_conflicts(blocks, question)) is bool(found)
+
+
+def test_both_values_must_be_of_the_thing_the_measure_is_of() -> None:
+    # A meeting note under "Upload limit pages disagree" names "page" (the documentation's
+    # pages): its 200 MB is still an upload size, as the guide's 100 MB is, and neither is
+    # the API's page size. A tester got the upload-size conflict card for "the max page size".
+    note = block(1, "note", "The manual says the maximum size of a single uploaded file is "
+                            "200 MB.")
+    note = replace(note, chunk=replace(note.chunk, section="Upload limit pages disagree"))
+    guide = block(2, "guide", "The maximum size for a single uploaded file is 100 MB.")
+    assert find_conflicts([note, guide], "what's the max page size for the API?") == []
+    assert [c.unit for c in find_conflicts([note, guide], UPLOAD_Q)] == ["MB"]
+
+
+@pytest.mark.parametrize(("question", "found"), [
+    # what happens, or how to do it, asks no value: the upload limits do not block it
+    ("网断了上传会怎样", False),
+    ("How do I upload a folder?", False),
+    # ...unless it states a value, names a bound or the unit
+    ("What happens if I upload a 150 MB file?", True),
+    ("上传文件超过大小限制会怎样？", True),
+])
+def test_an_outcome_or_a_procedure_is_no_ask_for_a_value(question: str, found: bool) -> None:
+    blocks = [block(1, "a", "单个上传文件的最大大小为 200 MB。The maximum upload size is 200 MB."),
+              block(2, "b", "单个上传文件的最大大小为 100 MB。The maximum upload size is 100 MB.")]
+    assert bool(find_conflicts(blocks, question)) is found
 
 
 def test_conflict_must_be_about_the_question() -> None:

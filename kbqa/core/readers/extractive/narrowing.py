@@ -33,6 +33,7 @@ from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_par
 from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.procedures import asks_consequence
 from kbqa.core.text.terms import fold, is_question_word, jieba_words, stem, terms
 from kbqa.core.text.thesaurus import morphy, verb_bases
 from kbqa.core.types import Block
@@ -148,7 +149,7 @@ def subject_words(question: str) -> frozenset[str]:
     is a group of people (``groups_named``' business) or the employer acting ("How long does
     the company keep old versions?"), the question asks for a consequence (its first words
     are the asking verb: "what happens if…") or has none."""
-    if _CONSEQUENCE_RE.search(question):
+    if asks_consequence(question):
         # "What if I lose my laptop?": the condition's object is the thing it is about
         phrase = _condition_object_en(question) if detect_language(question) == "en" else ""
         return frozenset() if not phrase or is_person_en(phrase) else frozenset(terms(phrase))
@@ -276,11 +277,6 @@ def _block_terms(block: Block) -> frozenset[str]:
     return frozenset(terms(f"{block.chunk.title} {block.chunk.section} {block.chunk.text}"))
 
 
-# "what happens if/when…", "what if…", "…会怎样/怎么办/会如何": the ask is the outcome of a
-# condition.
-_CONSEQUENCE_RE = re.compile(
-    r"\bwhat\s+(?:happens|will\s+happen|would\s+happen)\b|^\s*what\s+if\b"
-    r"|会怎样|会怎么样|会如何|会有什么后果", re.IGNORECASE)
 # Words that state a condition or its outcome in a sentence (a limit passed, an otherwise).
 # ("at once" is no condition: "Changes apply to new links at once")
 _CONDITION_RE = re.compile(
@@ -300,7 +296,7 @@ def consequence_pool(question: str, pool: Sequence[T]) -> list[T]:
     "forgot" for "What if I forget my password?") when ``question`` asks what follows from a
     condition and some do; else ``pool`` unchanged. Each item has the sentence as
     ``text``."""
-    if not _CONSEQUENCE_RE.search(question):
+    if not asks_consequence(question):
         return list(pool)
     # "What if I forget my password?": a sentence about the asker's own act (forgot) is
     # what follows from it too ("use Forgot password to set a new one")
