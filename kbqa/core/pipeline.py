@@ -45,6 +45,7 @@ from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.retriever import Retriever, Speller
 from kbqa.core.text import spelling
 from kbqa.core.text.normalise import detect_language, sha256
+from kbqa.core.text.number_words import in_digits
 from kbqa.core.types import (
     AnswerRequest,
     Block,
@@ -77,9 +78,7 @@ class PipelineConfig:
     with the question (semantic recall, ``retrieval.dense``; 0 = the gate looks at
     relevance only); with it, ``agreement`` also passes a question whose first BM25 hit and
     first dense hit come from one document. ``answer_deadlines`` bound each answer draft,
-    ``fast_deadlines`` the rewrite, compression and expansion calls (seconds,
-    ``generation.calls.Deadlines``).
-    """
+    ``fast_deadlines`` the rewrite, compression and expansion calls (``calls.Deadlines``)."""
 
     top_k: int = 20
     budget: int = 1200
@@ -207,12 +206,14 @@ async def _standalone(
 
 
 async def _spelled(retriever: Retriever, query: str, trace: TraceRecorder) -> str:
-    """``query`` with its misspelled words corrected against the index when the retriever
-    can (``Speller``, ``kbqa.core.text.spelling``); the corrections are recorded."""
+    """``query`` with numbers in words as digits (``text.number_words``) and misspelled words
+    corrected against the index when the retriever can (``Speller``, ``text.spelling``);
+    both are recorded."""
+    query, trace.spelling = in_digits(query)
     if not isinstance(retriever, Speller) or not spelling.may_correct(query):
         return query  # nothing to correct: no hop to the database threads
     fixed, fixes = await retriever.spell(query)
-    trace.spelling = fixes
+    trace.spelling = {**trace.spelling, **fixes}
     return fixed
 
 

@@ -86,7 +86,9 @@ class TraceRecorder:
     question: str
     standalone_query: str = ""
     expanded_query: str = ""
-    #: misspelled words of the standalone query and their corrections (``text.spelling``)
+    #: words of the standalone query read another way before the search: misspellings and
+    #: their corrections (``text.spelling``), numbers in words and their digits
+    #: (``text.number_words``)
     spelling: dict[str, str] = field(default_factory=dict)
     language: str = "en"
     hits: list[dict[str, Any]] = field(default_factory=list)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.types import Refusal
+from chat.models import Trace
+from kbqa.core.types import Done, Refusal
 from tests.acceptance.test_follow_ups import converse, shown
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
@@ -247,3 +248,16 @@ def test_the_upload_size_conflict_card_is_not_shown_for_another_question(questio
     events = converse(f"conflict-{len(question)}", [question])
     refusals = [ev for ev in events if isinstance(ev, Refusal)]
     assert not [r for r in refusals if r.reason == "conflict"]
+
+
+def test_an_amount_in_words_is_weighed_as_its_digits() -> None:
+    # "twelve hundred euros" was no amount at all: the question was refused, where "1200
+    # euros" is answered with the rule for claims above EUR 1,000; the trace says how the
+    # words were read.
+    events = converse("amount-words",
+                      ["if i spend twelve hundred euros on a claim, who needs to approve it?"])
+    assert "head of your department" in shown(events)
+    done = events[-1]
+    assert isinstance(done, Done)
+    trace = Trace.objects.get(id=done.trace_id)
+    assert trace.data["spelling"] == {"twelve hundred": "1200"}

@@ -488,7 +488,7 @@ def test_the_trace_says_which_words_were_spelled_anew(staff_client: Client) -> N
     trace = trace_make("how long do i have to submit an expence claim?",
                        spelling={"expence": "expense"})
     html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
-    assert "Spelling corrected before the search" in html
+    assert "Read another way before the search (spelling corrected" in html
     assert "<q>expence</q> → <q>expense</q>" in html
 
 

@@ -1,0 +1,51 @@
+"""English numbers written in words, read as digits: "twelve hundred euros" -> "1200 euros".
+
+People type amounts the way they say them ("if I spend twelve hundred euros", "one hundred
+and eighty euros a night"); the documents and every stage after retrieval compare digits
+(the asker's own amount against a threshold, the conflict gate's values, BM25's number
+terms). ``in_digits`` rewrites a query's English number words with text2num's
+``alpha2digit`` (Allo-Media, MIT, https://github.com/allo-media/text2num: a maintained
+parser of spelled numbers for several languages, compound ones included), which leaves a
+lone "one" or "two" as a word ("one of the documents", "no one"; its ``threshold``), as it
+leaves ordinals ("the second day"). Chinese numerals are read where quantities are
+(``kbqa.core.text.quantities``), so Chinese text is left as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+
+from text_to_num import alpha2digit
+
+# Any English number word: the cheap test before the parser runs.
+_NUMBER_WORD_RE = re.compile(
+    r"\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    r"|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty"
+    r"|sixty|seventy|eighty|ninety|hundred|thousand|million)\b", re.IGNORECASE)
+_CJK_RE = re.compile(r"[\u3400-\u9fff]")
+_WORD_RE = re.compile(r"\S+")
+
+
+def in_digits(text: str) -> tuple[str, dict[str, str]]:
+    """``text`` with its English numbers in words written in digits, and what changed
+    (words as typed -> digits; {} when nothing did). Text holding Chinese is returned as
+    it is. Never raises."""
+    if not _NUMBER_WORD_RE.search(text) or _CJK_RE.search(text):
+        return text, {}
+    try:
+        read = alpha2digit(text, "en")
+    except Exception:  # the parser is a compiled extension: a failure changes nothing
+        return text, {}
+    if read == text:
+        return text, {}
+    return read, _changes(text, read)
+
+
+def _changes(before: str, after: str) -> dict[str, str]:
+    """The runs of words of ``before`` that became other words in ``after`` (as typed ->
+    as read), aligned word by word (``difflib``)."""
+    old, new = _WORD_RE.findall(before), _WORD_RE.findall(after)
+    matcher = SequenceMatcher(a=old, b=new, autojunk=False)
+    return {" ".join(old[i1:i2]): " ".join(new[j1:j2])
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"}
