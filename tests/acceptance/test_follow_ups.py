@@ -84,3 +84,13 @@ def test_a_group_the_documents_never_mention_is_refused_in_both_languages(
     refusal = events[1]
     assert isinstance(refusal, Refusal)
     assert "10" not in refusal.message
+
+
+@pytest.mark.parametrize("follow_up", ["how many times per year?", "how often?"])
+def test_a_follow_up_of_units_alone_asks_about_the_earlier_thing(follow_up: str) -> None:
+    # "how many times per year?" names no thing of its own: it was read as a question on
+    # its own and answered with annual leave, audit logs and API advice; the declaration's
+    # "at most twice per calendar year" (a count said in a word) answers it.
+    text = shown(converse(f"times-{len(follow_up)}", ["I lost a receipt, what now?", follow_up]))
+    assert "twice per calendar year" in text
+    assert "annual leave" not in text

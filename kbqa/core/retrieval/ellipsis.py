@@ -79,6 +79,9 @@ def content_words(text: str) -> list[str]:
 # minimum?", "what's the limit?".
 _MEASURES_EN = frozenset(stem(w) for w in
                          "maximum max minimum min limit most least default cap".split())
+# ...or how often or how long, by its units alone: "how many times per year?", "how often?"
+_MEASURES_EN |= frozenset(stem(w) for w in
+                          "time times often per year month week day hour minute".split())
 
 
 # What is left of something named before: "what happens to the rest?"
@@ -305,10 +308,10 @@ def is_follow_up(question: str, previous: str = "") -> bool:
         return True  # "那外包人员呢？", "那命名过的版本呢？": "what about …?", however long
     if zh and topic_clause_ne_zh(rest):
         return True  # "吃饭呢，一天能报多少？": "as for meals, …", with or without 那
-    if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
-        return False
     if not zh and (asks_measure_only_en(rest) or of_the_rest_en(rest)):
         return True  # "what's the maximum?", "what about the rest?": of the earlier thing
+    if len(content_words(rest)) > MAX_FOLLOW_UP_TERMS:
+        return False
     if not zh and "if" in {w.lower() for w in _EN_WORD_RE.findall(rest)}:
         # "what happens if we go over?": a condition on the earlier subject, unless the
         # condition brings a thing of its own ("what if I forget my password?")

@@ -57,6 +57,9 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("and the minimum?",
          (Turn("user", "How many rows per sheet does the export tool write by default?"),),
          "The minimum (rows per sheet)?"),
+        # ...as is how often, by its units alone (before: read as a question of its own)
+        ("how many times per year?", (Turn("user", "Who signs off a travel request?"),),
+         "How many times per year (travel request)?"),
     ],
 )
 def test_rewrite_deterministic(question: str, history: tuple[Turn, ...], expected: str) -> None:

@@ -333,7 +333,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         # amount of money: a sentence stating "kept for 10 years" compares nothing with it
         return states("money", blanked)
     if kind == "quantity" and _FREQUENCY_ASK_RE.search(question.lower()):
-        return states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))
+        return (states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))) or bool(
+            _TIMES_WORD_RE.search(blanked))
     if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
         return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
     return states(kind, blanked)
@@ -354,7 +355,10 @@ def owns_money(question: str) -> bool:
 # "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
 # month"); a screen's "27 英寸" is a number but no frequency (the follow-up "那显示器呢？"
 # after "笔记本电脑多久更换一次？" quoted the monitors' size).
-_FREQUENCY_ASK_RE = re.compile(r"\bhow often\b|多久[^？?]{0,8}一次|多长时间[^？?]{0,8}一次|频率")
+_FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}一次"
+                               r"|多长时间[^？?]{0,8}一次|频率|几次|多少次")
+# A count of times said in a word: "accepted at most twice per calendar year".
+_TIMES_WORD_RE = re.compile(r"\b(?:once|twice|thrice)\b", re.IGNORECASE)
 _PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
 _FREQUENCY_RE = re.compile(
     rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
