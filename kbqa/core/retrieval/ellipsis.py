@@ -76,12 +76,9 @@ def content_words(text: str) -> list[str]:
 
 
 # A measure asked of whatever the conversation is about: "what's the maximum?", "and the
-# minimum?", "what's the limit?".
-_MEASURES_EN = frozenset(stem(w) for w in
-                         "maximum max minimum min limit most least default cap".split())
-# ...or how often or how long, by its units alone: "how many times per year?", "how often?"
-_MEASURES_EN |= frozenset(stem(w) for w in
-                          "time times often per year month week day hour minute".split())
+# minimum?", "what's the limit?", or how often by its units alone ("how many times a year?").
+_MEASURES_EN = frozenset(stem(w) for w in "maximum max minimum min limit most least default cap "
+                         "time often per year month week day hour minute".split())
 
 
 # What is left of something named before: "what happens to the rest?"
