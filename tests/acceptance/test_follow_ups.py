@@ -94,3 +94,10 @@ def test_a_follow_up_of_units_alone_asks_about_the_earlier_thing(follow_up: str)
     text = shown(converse(f"times-{len(follow_up)}", ["I lost a receipt, what now?", follow_up]))
     assert "twice per calendar year" in text
     assert "annual leave" not in text
+
+
+def test_another_action_does_not_keep_the_earlier_actions_rate() -> None:
+    # "那吃饭呢？" became "…吃饭每晚能报多少？": per night is the hotel's rate, and the hotel
+    # rule came back as the answer; meals have a daily limit of their own.
+    text = shown(converse("meal-rate", ["我下个月去上海出差，住酒店每晚能报多少？", "那吃饭呢？"]))
+    assert "每天最多报销 150 元" in text

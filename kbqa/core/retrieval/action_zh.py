@@ -9,6 +9,8 @@ whole situation (``restated_zh``).
 
 from __future__ import annotations
 
+import re
+
 from kbqa.core.retrieval.ellipsis import (
     NOUN_TAG_PREFIXES,
     PREDICATE_START_ZH,
@@ -23,8 +25,10 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
     word alone, 吃饭/v; a one-character verb and its object, 坐/v 高铁/n; or a fixed
     phrase opening with one: 坐地铁/i, 吃晚饭/l; not 审计/v 日志/n, a thing) and
     the topic's action is a verb with its object, or ``noun`` is one: "那吃饭呢？" after
-    "出差住酒店一晚能报多少？" asks "出差吃饭一晚能报多少？" (never "出差住吃饭…": the object
-    alone replaced), "那坐地铁呢？" after "出差打车能报销吗？" asks "出差坐地铁能报销吗？".
+    "出差住酒店一晚能报多少？" asks "出差吃饭能报多少？" (never "出差住吃饭…": the object
+    alone replaced; the period right after it, 一晚 or 每晚, is the hotel's rate, and "吃饭
+    每晚" quoted the hotel rule), "那坐地铁呢？" after "出差打车能报销吗？" asks
+    "出差坐地铁能报销吗？".
     The topic's action is its last verb before the predicate (a modal, also inside a word
     jieba joins: 能报/n; a copula, adverb or question word) with the nouns after it; what
     comes before it (出差) stays. None otherwise: a bare verb after a topic whose action
@@ -47,7 +51,12 @@ def replace_action_zh(noun: str, topic: str) -> str | None:
         if text[:span[0]].endswith(lead):
             span = (span[0] - len(lead), span[1])
             break
-    return f"{core(text[:span[0]] + noun + text[span[1]:])}？"
+    after = _OWN_RATE_RE.sub("", text[span[1]:], count=1)
+    return f"{core(text[:span[0]] + noun + after)}？"
+
+
+# A period right after the earlier action is that action's rate: 住酒店一晚, 打车每次.
+_OWN_RATE_RE = re.compile("^[，,]?(?:每|一)个?(?:晚|天|日|次|周|星期|月|年)")
 
 
 def restated_zh(noun: str, topic: str) -> str | None:

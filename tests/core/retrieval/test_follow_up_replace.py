@@ -221,8 +221,9 @@ def test_an_opening_ne_clause_names_the_focus_of_the_question_after_it(
 @pytest.mark.parametrize(
     ("topic", "follow_up", "expected"),
     [
-        # before: "出差住早餐一晚能报多少？" (the object alone replaced)
-        ("出差住宾馆一晚能报多少？", "那吃早餐呢？", "出差吃早餐一晚能报多少？"),
+        # before: "出差住早餐一晚能报多少？" (the object alone replaced); the night is the
+        # lodging's rate and goes with it
+        ("出差住宾馆一晚能报多少？", "那吃早餐呢？", "出差吃早餐能报多少？"),
         # before: "对于坐公交，出差打车能报销吗？" (both actions asked)
         ("出差打车能报销吗？", "那坐公交呢？", "出差坐公交能报销吗？"),
         # the new action's own opening words are not repeated
@@ -378,6 +379,11 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
         ("出差打车能报销吗？", "那周末加班打车呢？", "周末加班打车能报销吗？"),
         # another action still replaces the earlier one in its situation
         ("出差打车能报销吗？", "那坐地铁呢？", "出差坐地铁能报销吗？"),
+        # the earlier action's rate goes with it: meals are not counted per night (a tester's
+        # "那吃饭呢？" got the hotel rule again)
+        ("我下个月去上海出差，住酒店每晚能报多少？", "那吃饭呢？", "我下个月去上海出差，吃饭能报多少？"),
+        ("出差住酒店一晚能报多少？", "那吃饭呢？", "出差吃饭能报多少？"),
+        ("请供应商吃饭每人能报多少？", "那请供应商喝咖啡呢？", "请供应商喝咖啡每人能报多少？"),
     ],
 )
 def test_the_earlier_action_in_another_situation_replaces_the_situation(
