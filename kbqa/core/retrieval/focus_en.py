@@ -134,11 +134,20 @@ def parallel_en(body: str, topic: str) -> str | None:
     return f"{core(topic[:start] + noun + topic[end:])}?"
 
 
+# A word right after a modal or "to" with its subject, or after "do I": a verb there ("How
+# much can I claim for a hotel?"), whatever WordNet reads first.
+_VERB_SLOT_RE = re.compile(
+    r"\b(?:(?:to|can|could|will|would|should|must|may|might)(?: (?:i|we|you|they|he|she|it))?"
+    r"|(?:do|does|did) (?:i|we|you|they|he|she|it)) $", re.IGNORECASE)
+
+
 def _noun_words(topic: str, every: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The one-word content runs of ``topic`` that WordNet reads as nouns first
-    (``thesaurus.mostly_noun``: "laptops", not "swapped"), in order."""
+    (``thesaurus.mostly_noun``: "laptops", not "swapped"), in order; none in a verb's
+    slot ("claim" of "can I claim")."""
     return [(a, b) for a, b in every
-            if " " not in topic[a:b] and topic[a:b].islower() and thesaurus.mostly_noun(topic[a:b])]
+            if " " not in topic[a:b] and topic[a:b].islower() and thesaurus.mostly_noun(topic[a:b])
+            and not _VERB_SLOT_RE.search(topic[:a])]
 
 
 def _through_head(topic: str, run: tuple[int, int], last: str) -> tuple[int, int] | None:
@@ -184,6 +193,8 @@ def _agreeing(before: str, noun: str, after: str) -> str:
             aux = swapped.capitalize() if aux[0].isupper() else swapped
         before = bare[:m.start(1)] + aux + bare[m.end(1):]
         noun = noun if plural or noun[:1].isupper() else f"the {noun}"
+    elif plural:  # "claim for a hotel" -> "claim for meals", never "a meals"
+        before = re.sub(r"\b(?:a|an)\s+$", "", before, flags=re.IGNORECASE)
     return f"{core(before + noun + after)}?"
 
 

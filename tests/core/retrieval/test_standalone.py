@@ -57,6 +57,10 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         ("and the minimum?",
          (Turn("user", "How many rows per sheet does the export tool write by default?"),),
          "The minimum (rows per sheet)?"),
+        # the word after "can I" is the act, never the thing replaced (before: "How much can I
+        # meals for a hotel per night?"), and a plural takes no "a"
+        ("and meals?", (Turn("user", "How much can I claim for a hotel per night?"),),
+         "How much can I claim for meals?"),
         # ...as is how often, by its units alone (before: read as a question of its own)
         ("how many times per year?", (Turn("user", "Who signs off a travel request?"),),
          "How many times per year (travel request)?"),
