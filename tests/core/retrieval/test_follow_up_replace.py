@@ -381,7 +381,8 @@ def test_a_named_or_plural_focus_replaces_the_topics_own(
         ("出差打车能报销吗？", "那坐地铁呢？", "出差坐地铁能报销吗？"),
         # the earlier action's rate goes with it: meals are not counted per night (a tester's
         # "那吃饭呢？" got the hotel rule again)
-        ("我下个月去上海出差，住酒店每晚能报多少？", "那吃饭呢？", "我下个月去上海出差，吃饭能报多少？"),
+        ("我下个月去上海出差，住酒店每晚能报多少？", "那吃饭呢？",
+         "我下个月去上海出差，吃饭能报多少？"),
         ("出差住酒店一晚能报多少？", "那吃饭呢？", "出差吃饭能报多少？"),
         ("请供应商吃饭每人能报多少？", "那请供应商喝咖啡呢？", "请供应商喝咖啡每人能报多少？"),
     ],

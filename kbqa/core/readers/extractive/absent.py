@@ -6,7 +6,8 @@
 - ``nameable``: which absent words a gap sentence may name: nouns only (jieba's tags for
   Chinese; for English no -ing/-ed forms, no common verbs such as "decide" or "fix", no
   modifiers, reflexive pronouns or the unit of the asker's own number); ``after_subject``:
-  an English verb right after its subject ("if I enter…"), named only when declining.
+  an English verb right after its subject ("if I enter…"), a verb form ("took") or a time
+  ("yesterday"), named only when declining.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     NOUN_TAGS,
+    TIME_WORDS,
     VERBS,
     acronyms,
     asking_words,
@@ -50,6 +52,7 @@ from kbqa.core.text.thesaurus import (
     mostly_noun,
     only_modifier,
     relational,
+    verb_form,
 )
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
@@ -138,9 +141,12 @@ def _phrase_words(question: str) -> frozenset[str]:
 
 def after_subject(word: str, question: str) -> bool:
     """Whether English ``word`` follows a subject pronoun in ``question`` and WordNet knows
-    it as a verb ("enter" of "if I enter the wrong password"): an action, not a thing."""
-    return any(a in SUBJECT_PRONOUNS and b == word and morphy(b, "verb")
-               for a, b in _word_pairs(question))
+    it as a verb ("enter" of "if I enter the wrong password"), or is a verb form wherever
+    it stands ("took", "came", "employes" typed for "employees": ``thesaurus.verb_form``) or
+    a time ("yesterday", "September"): an action or a when, not a thing."""
+    low = word.lower()
+    return verb_form(low) or stem(low) in TIME_WORDS or any(
+        a in SUBJECT_PRONOUNS and b == low and morphy(b, "verb") for a, b in _word_pairs(question))
 
 
 # A rule for every other place: "other cities", "elsewhere", 其他城市, 其余地区.

@@ -223,7 +223,7 @@ def light_terms(question: str) -> frozenset[str]:
     # or thing, however common it is alone.
     compound = {fold(t) for w in _COMPOUND_RE.findall(question) for t in terms(w)}
     stop = {fold(t) for t in terms(question)
-            if (is_question_word(t) or t in _TIME_WORDS) and fold(t) not in compound}
+            if (is_question_word(t) or t in TIME_WORDS) and fold(t) not in compound}
     stop |= {fold(stem(m.group(1).lower())) for m in _DEICTIC_UNIT_RE.finditer(question)}
     return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
 
@@ -236,7 +236,7 @@ _DEICTIC_UNIT_RE = re.compile(r"\b(?:last|next|this|past)\s+(week|month|year|qua
 # "time" itself ("a bunch of times", "this time"), not what is asked about; Chinese ones
 # carry jieba's ``t`` tag. Units of time were measured and left out (2026-12-02, demo sets:
 # "calls per minute", "three days a week" are what those questions ask about).
-_TIME_WORDS = frozenset(stem(w) for w in (
+TIME_WORDS = frozenset(stem(w) for w in (
     "monday tuesday wednesday thursday friday saturday sunday weekend weekday today tomorrow "
     "yesterday tonight morning afternoon evening night january february march april may june "
     "july august september october november december "

@@ -353,8 +353,8 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
     said = frozenset().union(*(c.terms | c.heading | c.context for c in chosen))
     partial = [t for t in partial
                if not said & {*facts.synonyms.get(t, ()), *facts.synonyms.get(fold(t), ())}]
-    # Beside an answer, an action after its subject ("if I enter the wrong password") is
-    # no missing thing; a decline still names it ("…when I quit?").
+    # Beside an answer, an action ("if I enter the wrong password", "took") or a time
+    # ("yesterday") is no missing thing; a decline still names it ("…when I quit?").
     named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
     gaps = unanswered(question, tuple(named), [c.text for c in chosen])
     return Selection(tuple(read_whole(chosen, blocks)), gaps, False)
