@@ -144,6 +144,12 @@ def test_a_term_ask_needs_a_quoted_phrase_or_a_name() -> None:
         ("Who won the harbour regatta in 2021?", "Maria Lopez won the 2021 regatta.", True),
         ("2018年港口杯冠军是谁", "2018年港口杯决赛是布雷迪参加的第八次。", False),
         ("2022年金砖国家主席国是谁？", "马朝旭主持召开会议。", True),  # 主席国 is no role
+        # a tester's "who founded the company" got "Company equipment stays the property of
+        # Nimbus Works": a name, not who founded it
+        ("who founded the company", "Company equipment stays the property of Nimbus Works.",
+         False),
+        ("Who founded the bakery?", "Anna Berg founded the bakery in 1998.", True),
+        ("Who is the founder of the bakery?", "The bakery was set up by Anna Berg.", True),
     ],
 )
 def test_the_asked_role_is_stated(question: str, text: str, stated: bool) -> None:

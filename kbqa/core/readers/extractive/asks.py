@@ -40,7 +40,8 @@ _ZH_ROLE_RE = re.compile(
     r"总裁|董事长|旗手|代言人|主持人|吉祥物|口号|主题)(?!国)")
 _EN_ROLE_RE = re.compile(
     r"\b(director|directed|ceo|president|winner|won|win|champion|author|wrote|written|"
-    r"starring|star|actor|actress|host|hosted|mascot|slogan|theme|runner-up|runners-up)\b",
+    r"starring|star|actor|actress|host|hosted|mascot|slogan|theme|runner-up|runners-up|"
+    r"founded|founder|founders|co-founded|co-founder)\b",
     re.IGNORECASE)
 # Chinese relations asked by a verb ("谁赢得了…大选", "是谁创办的"): any word of the group
 # states it; the first three words are the ones a question uses.
@@ -57,6 +58,8 @@ _EN_ROLE_GROUPS = (
     ("author", "wrote", "written", "writer"),
     ("starring", "star", "stars", "starred", "actor", "actress", "plays", "played", "cast"),
     ("ceo", "chief executive"),
+    ("founded", "founder", "founders", "co-founded", "co-founder", "co-founders",
+     "established", "set up"),
     ("president",),
     ("host", "hosted", "hosts", "hosting"),
     ("mascot",), ("slogan",), ("theme",),
