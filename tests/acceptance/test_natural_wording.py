@@ -277,3 +277,10 @@ def test_beside_an_answer_no_gap_line_names_a_verb_form_a_typo_or_a_time(
     text = shown(converse(f"gap-{word}", [question]))
     assert expected in text
     assert f"“{word}”" not in text
+
+
+def test_a_chinese_how_to_is_answered_by_the_means_the_faq_gives() -> None:
+    # "会议室通过公司日历预订" gives the means of booking, as "booked through the calendar"
+    # does in English; the rooms' equipment was quoted instead
+    text = shown(converse("room-booking", ["会议室要怎么预订啊"]))
+    assert "通过公司日历预订" in text

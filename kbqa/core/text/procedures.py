@@ -266,6 +266,8 @@ def _zh_action(text: str) -> bool:
     """Chinese: an imperative opening the sentence (after markers and leading condition
     clauses ending in 时/后/前: ``_ZH_CONDITION_RE``), or an unnegated modal + verb
     (``请`` included) in any clause."""
+    if _ZH_MEANS_RE.search(text):
+        return True
     clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
     opening = next((i for i, c in enumerate(clauses) if not _ZH_CONDITION_RE.search(c)), -1)
     for i, clause in enumerate(clauses):
@@ -277,6 +279,9 @@ def _zh_action(text: str) -> bool:
     return False
 
 
+# The means of a task, as English "booked through the calendar" (``_EN_MEANS_RE``): "会议室
+# 通过公司日历预订", or a step closed by 即可 ("that is all it takes": 在会议邀请中添加会议室即可).
+_ZH_MEANS_RE = re.compile(r"通过[^，。；,;！？]{1,24}?[\u4e00-\u9fff]{2}|即可(?=[。！;；,，]|$)")
 # A leading clause that sets a time or condition ("设备丢失时", "删除完成后"): the action,
 # if any, comes after it.
 _ZH_CONDITION_RE = re.compile(r"(?:时|后|前|时候|的话|之后|以后|之前)\s*$")

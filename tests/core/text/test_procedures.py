@@ -76,6 +76,11 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("停用的账号在离职 6 个月后删除。", False),
         ("删除完成后，公司会向客户发送书面确认。", False),
         ("本制度说明员工可以享受的带薪假期。", False),
+        # the means of a task, as "booked through the calendar" (a tester's 会议室怎么预订
+        # got the rooms' equipment instead)
+        ("会议室通过公司日历预订。", True),
+        ("在会议邀请中添加会议室即可。", True),
+        ("会议室都配有大屏幕和视频会议设备。", False),
     ],
 )
 def test_gives_action(sentence: str, expected: bool) -> None:
