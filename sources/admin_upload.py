@@ -86,8 +86,8 @@ class UploadAdminMixin:
         for screened in form.screened_uploads():
             if screened.problem:
                 level = "error" if screened.failed else "warning"
-                told.append(_told(request, screened.upload.name or "", False, "",
-                                  [(level, screened.problem)]))
+                told.append(_told(request, screened.upload.name or "", IngestJob.State.FAILED,
+                                  "", [(level, screened.problem)]))
                 continue
             in_time = time.monotonic() - start < INLINE_SECONDS
             if later or (screened.upload.size or 0) > inline_bytes or not in_time:
@@ -102,8 +102,10 @@ class UploadAdminMixin:
                               f"as {written[result.doc_id]} in this upload and replaced its text"))
             elif result is not None:
                 written[result.doc_id] = screened.upload.name
-            failed = result is None and any(level == "error" for level, _ in lines)
-            told.append(_told(request, screened.upload.name or "", not failed,
+            failed = any(level == "error" for level, _ in lines)
+            state = (IngestJob.State.READY if result else
+                     IngestJob.State.FAILED if failed else IngestJob.State.SKIPPED)
+            told.append(_told(request, screened.upload.name or "", state,
                               result.doc_id if result else "", lines))
         if later:
             uploads = [s.upload for s in later]
@@ -151,12 +153,12 @@ class UploadAdminMixin:
 _REPORT = {"success": messages.success, "warning": messages.warning, "error": messages.error}
 
 
-def _told(request: HttpRequest, name: str, ready: bool, doc_id: str,
+def _told(request: HttpRequest, name: str, state: str, doc_id: str,
           lines: list[tuple[str, str]]) -> FinishedUpload:
     """Show ``lines`` (``(level, text)``) as messages now; the file's finished row."""
     for level, text in lines:
         _REPORT[level](request, text)
-    return FinishedUpload(name=name, ready=ready, doc_id=doc_id, messages=lines)
+    return FinishedUpload(name=name, state=state, doc_id=doc_id, messages=lines)
 
 
 def jobs_context() -> dict[str, Any]:

@@ -65,10 +65,11 @@ WORKER = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 class FinishedUpload:
     """A file of an upload already told at once (ingested, or refused before ingesting):
     kept as a finished row beside the upload's queued files, so the page's reload when
-    they end does not lose its outcome. ``messages``: ``(level, text)`` lines."""
+    they end does not lose its outcome. ``state``: ready, failed or skipped (the same text
+    as a stored document); ``messages``: ``(level, text)`` lines."""
 
     name: str
-    ready: bool
+    state: str
     doc_id: str = ""
     messages: Sequence[tuple[str, str]] = ()
 
@@ -90,7 +91,7 @@ def ingest_jobs_queue(
     by = user if getattr(user, "pk", None) else None
     IngestJob.objects.bulk_create(IngestJob(
         batch=batch, name=f.name or "upload", doc_id=f.doc_id, uploaded_by=by,
-        state=State.READY if f.ready else State.FAILED, percent=100,
+        state=f.state, percent=100,
         messages=[list(line) for line in f.messages], language=translation.get_language() or "",
         started_at=now, finished_at=now,
     ) for f in finished)
@@ -194,11 +195,10 @@ def _run(job: IngestJob) -> None:
     except Exception as exc:  # every failure is the job's reason, never a lost thread
         _finish(job, State.FAILED, [["error", ingest_failure_reason(job.name, exc)]])
         return
-    _finish(job, State.READY, _outcome(job, result), doc_id=_written(result))
-
-
-def _written(result: IngestResult) -> str:
-    return "" if result.status == "duplicate" else result.doc_id
+    if result.status == "duplicate":
+        _finish(job, State.SKIPPED, _outcome(job, result))
+    else:
+        _finish(job, State.READY, _outcome(job, result), doc_id=result.doc_id)
 
 
 def _outcome(job: IngestJob, result: IngestResult) -> list[list[str]]:
@@ -228,8 +228,9 @@ def _finish(job: IngestJob, state: str, lines: list[list[str]], *, doc_id: str =
     if job.upload:
         job.upload.delete(save=False)
     write_retried(lambda: IngestJob.objects.filter(pk=job.pk).update(
-        state=state, messages=lines, doc_id=doc_id, percent=100 if state == State.READY else
-        job.percent, finished_at=timezone.now(), upload="",
+        state=state, messages=lines, doc_id=doc_id,
+        percent=100 if state in (State.READY, State.SKIPPED) else job.percent,
+        finished_at=timezone.now(), upload="",
     ))
 
 

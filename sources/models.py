@@ -168,6 +168,8 @@ class IngestJob(models.Model):
         RUNNING = "running", _("ingesting")
         READY = "ready", _("ready")
         FAILED = "failed", _("failed")
+        # the same text as a stored document: nothing written (the outcome line says which)
+        SKIPPED = "skipped", _("not added")
 
     batch = models.CharField(_("upload"), max_length=32, db_index=True)  # files sent together
     name = models.CharField(_("file name"), max_length=255)

@@ -176,21 +176,26 @@ def test_files_told_at_once_keep_their_outcome_when_the_page_reloads(
     settings.KBQA_UPLOAD_INLINE_KB = 1
     files = [
         SimpleUploadedFile("faq.txt", b"Ask the service desk about parking."),
+        SimpleUploadedFile("faq-copy.txt", b"Ask the service desk about parking."),
         SimpleUploadedFile("broken.md", b"---\ntitle: [broken\n---\nx"),
         SimpleUploadedFile("handbook.txt", b"The canteen opens at noon. " * 200),
+        SimpleUploadedFile("handbook-copy.txt", b"The canteen opens at noon. " * 200),
     ]
     shown = admin_client.post(UPLOAD_URL, {"files": files}, follow=True).content.decode()
     assert "faq.txt: added faq" in text(shown)
     wait_until_finished()
     assert admin_client.get(JOBS_URL + "?active=1")["HX-Refresh"] == "true"
     reloaded = rows(admin_client.get(CHANGELIST).content.decode())
+    # a copy of a stored text is "not added", never "ready" (a tester read it as added)
     assert [(name, state) for name, state, _ in reloaded] == [
-        ("handbook.txt", "ready"), ("broken.md", "failed"), ("faq.txt", "ready")
+        ("handbook-copy.txt", "not added"), ("handbook.txt", "ready"),
+        ("broken.md", "failed"), ("faq-copy.txt", "not added"), ("faq.txt", "ready"),
     ]
     outcomes = {name: outcome for name, _, outcome in reloaded}
     assert outcomes["faq.txt"].startswith("faq.txt: added faq (1 chunk")
     assert outcomes["broken.md"].startswith("broken.md: bad front matter")
     assert outcomes["handbook.txt"].startswith("handbook.txt: added handbook")
+    assert "faq-copy.txt" in outcomes["faq-copy.txt"]
 
 
 def test_reingesting_a_large_document_runs_in_the_background(admin_client: Client) -> None:
