@@ -297,7 +297,19 @@ def focus_phrase_en(topic: str) -> str:
             break
         # "deleted files kept in the recycle bin": the participle inside goes too
         phrase, end = f"{phrase}{topic[end:a]}{topic[a:b]}", b
-    return without_participle(phrase)
+    return _without_verb(without_participle(phrase))
+
+
+def _without_verb(phrase: str) -> str:
+    """``phrase`` without a closing verb WordNet lacks but reads with "re-" off ("guests
+    reshare" of "Can guests reshare my files?": the subject, not its act; "reupload",
+    "resubmit"); one-word phrases are kept."""
+    words = phrase.split()
+    last = words[-1].lower() if words else ""
+    if (len(words) > 1 and last.startswith("re") and not thesaurus.known_word(last)
+            and _verb_only(last[2:])):
+        return " ".join(words[:-1])
+    return phrase
 
 
 def _names_thing(run: str) -> bool:

@@ -72,6 +72,8 @@ def _replace_focus_en(body: str, topic: str) -> str | None:
     # "what about interns?", "and part-timers?", "and 2022?": a bare group or year is
     # the fragment "for interns", "in 2022"
     words = body.split()
+    if bare and words[0].lower() in QUESTION_WORDS and not about:
+        return None  # "can they be owners": a question of its own, no noun to put in place
     # "and on Enterprise?": a name after a preposition replaces the topic's name as a bare
     # one does, when it stands in the same role (``replace_name_en``'s ``preposition``)
     led_name = (replace_name_en(words[1], topic, words[0].lower())

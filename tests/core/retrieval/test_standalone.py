@@ -61,6 +61,10 @@ ZH = (Turn("user", "回收站保留多久？"), Turn("assistant", "保留30天[1
         # meals for a hotel per night?"), and a plural takes no "a"
         ("and meals?", (Turn("user", "How much can I claim for a hotel per night?"),),
          "How much can I claim for meals?"),
+        # a question of its own with a pronoun is no noun to put in the group's place
+        # (before: "Can can they be owners reshare my files?")
+        ("and can they be owners?", (Turn("user", "Can guests reshare my files?"),),
+         "Can the guests be owners?"),
         # ...as is how often, by its units alone (before: read as a question of its own)
         ("how many times per year?", (Turn("user", "Who signs off a travel request?"),),
          "How many times per year (travel request)?"),
