@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.ellipsis import PREPOSITIONS, QUESTION_WORDS, core
+from kbqa.core.retrieval.ellipsis import (
+    PREPOSITIONS,
+    QUESTION_WORDS,
+    anaphor_en,
+    core,
+    noun_phrase_en,
+    strip_connector,
+)
 from kbqa.core.retrieval.focus_en import (
     COMPOUND_AGENT_RE,
     DETERMINER_RE,
@@ -19,6 +26,7 @@ from kbqa.core.retrieval.focus_en import (
     is_person_en,
     singular,
 )
+from kbqa.core.text.normalise import detect_language
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 
@@ -194,3 +202,20 @@ def asked_of_en(body: str, topic: str) -> str | None:
         return None
     asking = found.group(1)
     return f"{asking[:1].upper()}{asking[1:]} for {body.strip()}?"
+
+
+def names_thing_alone(question: str) -> bool:
+    """Whether English ``question`` is a noun phrase after its connector ("what about the
+    home office allowance?"), not a group of people ("and for admins?" narrows the topic)."""
+    rest = core(strip_connector(question)[0])
+    return detect_language(rest) == "en" and noun_phrase_en(rest) and not is_person_en(rest)
+
+
+def asks_with_anaphor(question: str) -> bool:
+    """Whether English ``question`` is a whole question of its own (a question word or
+    auxiliary first, after any connector) with a pronoun for the earlier topic ("And how
+    much storage does each user get with that?")."""
+    rest, _ = strip_connector(question)
+    words = _EN_WORD_RE.findall(rest)
+    return (detect_language(rest) == "en" and len(words) > 3
+            and words[0].lower() in QUESTION_WORDS and anaphor_en(rest) is not None)

@@ -52,6 +52,8 @@ from kbqa.core.retrieval.focus_zh import (
 from kbqa.core.retrieval.follow_up_language import fragment_in
 from kbqa.core.retrieval.slots_en import (
     asked_of_en,
+    asks_with_anaphor,
+    names_thing_alone,
     replace_kind_en,
     replace_name_en,
     replace_qualifier_en,
@@ -238,8 +240,12 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # was refused, "and in 2022?" asks of the laptops the user last had answered.
             # A whole question of its own pointing back ("and how much storage does each
             # user get with that?") is the new topic, its pronoun resolved.
+            # A thing named alone that fits no slot of the topic ("what about the home office
+            # allowance?" after "What if my monitor breaks?") is the new topic as well.
             topic = (_replace_focus(earlier, topic)
-                     or (_rewrite_one(earlier, topic) if _asks_with_anaphor(earlier) else topic))
+                     or (_rewrite_one(earlier, topic)
+                         if asks_with_anaphor(earlier) or names_thing_alone(earlier)
+                         else topic))
     if refused and _leans_back(question, topic) and not _replace_focus(question, topic):
         # The topic was refused for want of evidence and the follow-up names nothing new
         # ("what if I don't use them all?" after "how many vacation days…?"): its words are
@@ -280,16 +286,6 @@ def _leans_back(question: str, previous: str = "") -> bool:
     """Whether ``question`` leans on the earlier one: a follow-up by form (``is_follow_up``)
     or a verb without its object ("如何申请？", "can admins restore?": ``bare_verb``)."""
     return is_follow_up(question, previous) or bool(objectless_verb(strip_connector(question)[0]))
-
-
-def _asks_with_anaphor(question: str) -> bool:
-    """Whether English ``question`` is a whole question of its own (a question word or
-    auxiliary first, after any connector) with a pronoun for the earlier topic ("And how
-    much storage does each user get with that?")."""
-    rest, _ = strip_connector(question)
-    words = _EN_WORD_RE.findall(rest)
-    return (detect_language(rest) == "en" and len(words) > 3
-            and words[0].lower() in QUESTION_WORDS and anaphor_en(rest) is not None)
 
 
 def _typed_questions(history: Sequence[Turn]) -> list[tuple[str, bool]]:

@@ -74,6 +74,15 @@ def test_rewrite_deterministic(question: str, history: tuple[Turn, ...], expecte
     assert rewrite_deterministic(question, history) == expected
 
 
+def test_a_thing_that_fits_no_slot_of_the_topic_is_the_new_topic() -> None:
+    # "that" is the home office allowance, not the broken monitor of the first question
+    # (a tester got "Do I need a receipt for the monitor breaks?")
+    history = (Turn("user", "What if my monitor breaks?"), Turn("assistant", "…"),
+               Turn("user", "what about the home office allowance?"), Turn("assistant", "…"))
+    assert rewrite_deterministic("do I need a receipt for that?", history) == (
+        "Do I need a receipt for the home office allowance?")
+
+
 def test_a_chain_of_follow_ups_keeps_the_first_topic() -> None:
     history = (*EN, Turn("user", "and for admins?"), Turn("assistant", "Also 30 days [1]."))
     assert rewrite_deterministic("what about guests?", history) == (
