@@ -58,6 +58,7 @@ from kbqa.core.retrieval.slots_en import (
     replace_name_en,
     replace_qualifier_en,
 )
+from kbqa.core.retrieval.tail_zh import asks_of_elided_subject_zh
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import terms
 from kbqa.core.types import Turn
@@ -241,11 +242,12 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # A whole question of its own pointing back ("and how much storage does each
             # user get with that?") is the new topic, its pronoun resolved.
             # A thing named alone that fits no slot of the topic ("what about the home office
-            # allowance?" after "What if my monitor breaks?") is the new topic as well.
-            topic = (_replace_focus(earlier, topic)
-                     or (_rewrite_one(earlier, topic)
-                         if asks_with_anaphor(earlier) or names_thing_alone(earlier)
-                         else topic))
+            # allowance?" after "What if my monitor breaks?") is the new topic as well, as is
+            # an ask of the elided subject when that subject leads it (not in parentheses).
+            own = asks_with_anaphor(earlier) or names_thing_alone(earlier)
+            new = _rewrite_one(earlier, topic) if own or asks_of_elided_subject_zh(earlier) else ""
+            new = new if own or "（" not in new else ""
+            topic = _replace_focus(earlier, topic) or new or topic
     if refused and _leans_back(question, topic) and not _replace_focus(question, topic):
         # The topic was refused for want of evidence and the follow-up names nothing new
         # ("what if I don't use them all?" after "how many vacation days…?"): its words are

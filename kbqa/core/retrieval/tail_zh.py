@@ -12,7 +12,14 @@ from __future__ import annotations
 
 import re
 
-from kbqa.core.retrieval.ellipsis import NOUN_TAG_PREFIXES
+from kbqa.core.retrieval.ellipsis import (
+    NOUN_TAG_PREFIXES,
+    QUESTION_WORDS_ZH,
+    core,
+    lacks_subject_zh,
+    strip_connector,
+)
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import pos_tags
 
 # jieba (ICTCLAS) tags of adverbs, numerals, measure words and time words: how much or when
@@ -30,3 +37,13 @@ def without_tail(subject: str) -> str:
                 len(words) > 1 and words[-2][1].startswith(NOUN_TAG_PREFIXES)))):
         words.pop()
     return "".join(w for w, _ in words).strip()
+
+
+def asks_of_elided_subject_zh(question: str) -> bool:
+    """Whether Chinese ``question`` asks something of its own about an elided subject
+    ("坏了怎么办？" after "笔记本电脑多久更换一次？"): no subject, a question word or 吗 after
+    its connector. Rewritten with the earlier subject, it is the topic a later "丢了呢？"
+    replaces a part of ("笔记本电脑丢了怎么办？", not "丢了多久更换一次？")."""
+    rest = core(strip_connector(question)[0])
+    return (detect_language(rest) == "zh" and lacks_subject_zh(rest)
+            and any(word in rest for word in QUESTION_WORDS_ZH))

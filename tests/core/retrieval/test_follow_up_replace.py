@@ -408,3 +408,15 @@ def test_the_earlier_act_stays_when_its_object_is_replaced() -> None:
     # a tester's "what about sick days?" became "Can I sick days over to next year?"
     assert rewrite("Can I carry unused vacation days over to next year?",
                    "what about sick days?") == "Can I carry sick days over to next year?"
+
+
+def test_an_ask_of_the_elided_subject_is_the_topic_a_later_follow_up_changes() -> None:
+    # a tester's chain: "丢了呢？" asked the replacement cycle again ("丢了多久更换一次？")
+    history = [Turn(role="user", text="笔记本电脑多久更换一次？"),
+               Turn(role="assistant", text="…"),
+               Turn(role="user", text="坏了怎么办？"), Turn(role="assistant", text="…")]
+    assert rewrite_deterministic("丢了呢？", history) == "笔记本电脑丢了怎么办？"
+    # ...but one whose subject could only be carried in parentheses leaves the topic as it was
+    history = [Turn(role="user", text="年假有几天？"), Turn(role="assistant", text="…"),
+               Turn(role="user", text="能结转吗？"), Turn(role="assistant", text="…")]
+    assert rewrite_deterministic("那病假呢？", history) == "病假有几天？"
