@@ -81,6 +81,9 @@ _AFTER: tuple[tuple[re.Pattern[str], str, float], ...] = tuple(
         (rf"(?:%|percent{_END}|per cent{_END})", "%", 1.0),
     )
 )
+# The spoken 块 for 元 ("6000 块的报销单", "超过五千块要谁批"), not the measure word of a
+# thing after it (两块显示器): money when nothing, 钱, 的, 多, a bound or a verb follows.
+_KUAI = r"块(?=钱|的|多|左右|以[上下内]|[要能会可还就都了吗呢]|[^\u4e00-\u9fff]|$)"
 # (pattern right after the number, currency); 美元, 欧元 and 日元 before 元
 _CURRENCY_AFTER: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(f"{_GAP}(?:{pattern})", re.IGNORECASE), unit)
@@ -89,7 +92,7 @@ _CURRENCY_AFTER: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"(?:eur|euros?){_END}|欧元", "EUR"),
         (rf"(?:gbp|pounds?\s+sterling){_END}|英镑", "GBP"),
         (rf"(?:jpy|yen){_END}|日元|円", "JPY"),
-        (rf"(?:cny|rmb|yuan){_END}|元|块钱|人民币", "CNY"),
+        (rf"(?:cny|rmb|yuan){_END}|元|块钱|人民币|{_KUAI}", "CNY"),
     )
 )
 # The units of money the extractor gives (ISO 4217 codes)

@@ -42,6 +42,11 @@ from kbqa.core.text.quantities import extract_quantities
         ("$10.4 billion", [(10.4e9, "USD", "$10.4 billion")]),
         ("1.2亿美元，3万元", [(1.2e8, "USD", "1.2亿美元"), (3e4, "CNY", "3万元")]),
         ("1361万人", []),  # people are no unit
+        # the spoken 块 is 元 (a tester's 超过五千块要谁批 was no amount), not the measure word
+        # of a thing after it
+        ("超过五千块要谁批？", [(5000.0, "CNY", "五千块")]),
+        ("6000 块的报销单", [(6000.0, "CNY", "6000 块")]),
+        ("每个工位两块显示器", []),
     ],
 )
 def test_extract_quantities(text: str, expected: list[tuple[float, str, str]]) -> None:
