@@ -331,3 +331,22 @@ def test_a_chinese_numeral_of_the_question_is_the_asker_s_own_span(
     question: str, text: str, stated: bool
 ) -> None:
     assert new_answer("quantity", text, question) is stated
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "stated"),
+    [
+        # a tester's "how many…?" refused where the count is a word before the asked unit
+        ("How many global admins should we keep?",
+         "Keep at least two global admins so that you are never locked out.", True),
+        ("How many printers does each floor have?", "Each floor has three colour printers.",
+         True),
+        # ...and only there: "two ways" counts no members
+        ("How many members can a shared folder have?",
+         "There are two ways to give someone access.", False),
+    ],
+)
+def test_a_count_in_words_before_the_asked_unit_states_it(
+    question: str, text: str, stated: bool
+) -> None:
+    assert new_answer("quantity", text, question) is stated

@@ -38,6 +38,7 @@ from kbqa.core.readers.extractive.question import (
     question_terms,
     states,
     tagged,
+    unit_terms,
 )
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import asks_duration, states_duration
@@ -299,6 +300,24 @@ _DATELINE_RE = re.compile(
 _TITLED_RE = re.compile(r"《[^》]{0,60}》|“[^”]{0,60}”")
 
 
+_SPELLED = "one two three four five six seven eight nine ten eleven twelve".split()
+_SPELLED_RE = re.compile(rf"\b({'|'.join(_SPELLED)})\s+((?:[a-z-]+\s+)?)([a-z]+)\b", re.I)
+
+
+def _counted_in_words(text: str, question: str) -> str:
+    """``text`` with a number in words before the unit a "how many" question counts in as
+    its digits ("four files" for "How many files…", "two Global administrators" for "How
+    many Global administrators…"): only there, since "two ways" or "one of them" in any
+    other sentence states no count of the asked thing (measured: spelling every number
+    answered "max number of members" with "There are two ways")."""
+    units = {u for u in unit_terms(question) if u.isascii()}
+    if not units or not _SPELLED_RE.search(text):
+        return text
+    return _SPELLED_RE.sub(
+        lambda m: (f"{_SPELLED.index(m.group(1).lower()) + 1} {m.group(2)}{m.group(3)}"
+                   if fold(stem(m.group(3).lower())) in units else m.group(0)), text)
+
+
 def new_answer(kind: AskKind, text: str, question: str) -> bool:
     """Whether ``text`` states what ``kind`` asks for with a span not in ``question``:
     a dateline is dropped and the question's numbers (digits, and Chinese numerals with
@@ -306,7 +325,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     looks."""
     if kind == "other":
         return True
-    blanked = _DATELINE_RE.sub("", text)
+    blanked = _counted_in_words(_DATELINE_RE.sub("", text), question)
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
