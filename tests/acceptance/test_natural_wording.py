@@ -284,3 +284,11 @@ def test_a_chinese_how_to_is_answered_by_the_means_the_faq_gives() -> None:
     # does in English; the rooms' equipment was quoted instead
     text = shown(converse("room-booking", ["会议室要怎么预订啊"]))
     assert "通过公司日历预订" in text
+
+
+def test_an_extra_sentence_that_introduces_a_list_comes_with_its_items() -> None:
+    # Two testers got "NimbusDrive supports two methods:" with nothing after it: the intro
+    # came as the sentence after the lead, without the list it introduces.
+    text = shown(converse("intro-extra", ["what 2fa methods are there?"]))
+    assert "supports two methods:" not in text or "Hardware security key" in text
+    assert "Authenticator app" in text

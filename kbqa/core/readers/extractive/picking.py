@@ -77,7 +77,11 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
         if same and specific & cand.terms and adds(cand, [*chosen, *extras]) and (
                 same_ask(scorer.kind, scorer.question, best, cand, same_doc)):
             extras.append(cand)
-    return [*chosen, *sorted(extras, key=lambda c: (c.n, c.position))]
+    # An extra that introduces a list comes with its items ("NimbusDrive supports two
+    # methods:" was shown with nothing after it), or not at all when it has none.
+    extras = [c for c in extras if not c.intro or scorer.intros.get((c.n, c.position))]
+    return [*chosen, *(item for c in sorted(extras, key=lambda c: (c.n, c.position))
+                       for item in (c, *scorer.intros.get((c.n, c.position), ())))]
 
 
 def adds(cand: Candidate, chosen: Sequence[Candidate]) -> bool:
