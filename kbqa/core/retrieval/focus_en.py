@@ -134,20 +134,25 @@ def parallel_en(body: str, topic: str) -> str | None:
     return f"{core(topic[:start] + noun + topic[end:])}?"
 
 
-# A word right after a modal or "to" with its subject, or after "do I": a verb there ("How
-# much can I claim for a hotel?"), whatever WordNet reads first.
-_VERB_SLOT_RE = re.compile(
-    r"\b(?:(?:to|can|could|will|would|should|must|may|might)(?: (?:i|we|you|they|he|she|it))?"
-    r"|(?:do|does|did) (?:i|we|you|they|he|she|it)) $", re.IGNORECASE)
+# English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
+# fetch", "can I keep reusing", "will it go", "How much can I claim for a hotel?") is a
+# verb, whatever WordNet reads first. After "do"/"does"/"did" a verb follows only a pronoun
+# or "not" ("do you get"); a noun right after it is the subject ("do interns get"). On
+# lower-case text; the word is group 1.
+VERB_AFTER_RE = re.compile(
+    r"\b(?:(?:to|can|could|will|would|should|must|may|might)"
+    r"(?: (?:i|we|you|they|he|she|it|not))?"
+    r"|(?:do|does|did) (?:i|we|you|they|he|she|it|not)) ([a-z]+)")
 
 
 def _noun_words(topic: str, every: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """The one-word content runs of ``topic`` that WordNet reads as nouns first
     (``thesaurus.mostly_noun``: "laptops", not "swapped"), in order; none in a verb's
     slot ("claim" of "can I claim")."""
+    slots = {m.start(1) for m in VERB_AFTER_RE.finditer(topic.lower())}
     return [(a, b) for a, b in every
             if " " not in topic[a:b] and topic[a:b].islower() and thesaurus.mostly_noun(topic[a:b])
-            and not _VERB_SLOT_RE.search(topic[:a])]
+            and a not in slots]
 
 
 def _through_head(topic: str, run: tuple[int, int], last: str) -> tuple[int, int] | None:

@@ -123,8 +123,6 @@ def _combine_en(rest: str, topic: str) -> str:
     return f"{core(topic)}, for {body}?"
 
 
-
-
 def _focus_carried(body: str, topic: str) -> str:
     """``body`` with the topic's noun phrase (else its words ``body`` lacks) carried in
     parentheses: "What's the maximum (items per page)?"."""
@@ -239,15 +237,7 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
             # guests?" asks the first question of guests, not of admins and guests. A
             # follow-up the documents did not cover leaves it too: after "and monitors?"
             # was refused, "and in 2022?" asks of the laptops the user last had answered.
-            # A whole question of its own pointing back ("and how much storage does each
-            # user get with that?") is the new topic, its pronoun resolved.
-            # A thing named alone that fits no slot of the topic ("what about the home office
-            # allowance?" after "What if my monitor breaks?") is the new topic as well, as is
-            # an ask of the elided subject when that subject leads it (not in parentheses).
-            own = asks_with_anaphor(earlier) or names_thing_alone(earlier)
-            new = _rewrite_one(earlier, topic) if own or asks_of_elided_subject_zh(earlier) else ""
-            new = new if own or "（" not in new else ""
-            topic = _replace_focus(earlier, topic) or new or topic
+            topic = _replace_focus(earlier, topic) or _new_topic(earlier, topic) or topic
     if refused and _leans_back(question, topic) and not _replace_focus(question, topic):
         # The topic was refused for want of evidence and the follow-up names nothing new
         # ("what if I don't use them all?" after "how many vacation days…?"): its words are
@@ -282,6 +272,16 @@ def _latin_about(question: str) -> str:
     stands for); other questions unchanged."""
     found = _LATIN_NE_RE.match(question) or _SITUATION_NAME_RE.match(question)
     return f"what about {found.group(1)}?" if found else question
+
+
+def _new_topic(earlier: str, topic: str) -> str:
+    """``earlier`` rewritten against ``topic`` when it is a new topic, else "": a question
+    pointing back ("and how much storage does each user get with that?"), a thing named
+    alone that fits no slot ("what about the home office allowance?"), or an ask of the
+    elided subject the rewrite puts in front (笔记本电脑坏了怎么办？, not in parentheses)."""
+    own = asks_with_anaphor(earlier) or names_thing_alone(earlier)
+    new = _rewrite_one(earlier, topic) if own or asks_of_elided_subject_zh(earlier) else ""
+    return new if own or "（" not in new else ""
 
 
 def _leans_back(question: str, previous: str = "") -> bool:

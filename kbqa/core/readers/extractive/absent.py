@@ -5,7 +5,7 @@
   them that the blocks only share the question's topic.
 - ``nameable``: which absent words a gap sentence may name: nouns only (jieba's tags for
   Chinese; for English no -ing/-ed forms, no common verbs such as "decide" or "fix", no
-  modifiers, reflexive pronouns or the unit of the asker's own number); ``after_subject``:
+  modifiers, reflexive pronouns or the unit of the asker's own number); ``action_or_time``:
   an English verb right after its subject ("if I enter…"), a verb form ("took") or a time
   ("yesterday"), named only when declining.
 """
@@ -139,7 +139,7 @@ def _phrase_words(question: str) -> frozenset[str]:
     return frozenset(w for p in modifier_phrases(question) for w in p.split())
 
 
-def after_subject(word: str, question: str) -> bool:
+def action_or_time(word: str, question: str) -> bool:
     """Whether English ``word`` follows a subject pronoun in ``question`` and WordNet knows
     it as a verb ("enter" of "if I enter the wrong password"), or is a verb form wherever
     it stands ("took", "came", "employes" typed for "employees": ``thesaurus.verb_form``) or

@@ -35,9 +35,9 @@ from kbqa.core.text.terms import (
 from kbqa.core.text.thesaurus import irregular_bases
 from kbqa.core.types import Block
 
-_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+NUMBER_WORDS = {w: str(i) for i, w in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve".split())}
-_NUMBER_WORD_RE = re.compile(rf"\b({'|'.join(_NUMBER_WORDS)})\b(?=\s+([A-Za-z]+))", re.I)
+_NUMBER_WORD_RE = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\b(?=\s+([A-Za-z]+))", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 MAX_PREFIX_MATCHES = 3  # a Chinese word starting more block words than this is too vague
 # Letters of a folded English word that may be a compound ("headquarter"; "freelanc" may
@@ -66,7 +66,7 @@ def spell_numbers(question: str) -> str:
     -> "2 days"; "one of them" stays."""
     return _NUMBER_WORD_RE.sub(
         lambda m: m.group(1) if is_stop_en(m.group(2), is_acronym(m.group(2)))
-        else _NUMBER_WORDS[m.group(1).lower()], question)
+        else NUMBER_WORDS[m.group(1).lower()], question)
 
 
 def as_read(question: str, blocks: Sequence[Block]) -> str:

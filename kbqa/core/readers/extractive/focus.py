@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
+from kbqa.core.readers.extractive.expand import NUMBER_WORDS
 from kbqa.core.readers.extractive.own_names import blank_own_names
 from kbqa.core.readers.extractive.question import (
     CN_HOUR,
@@ -300,8 +301,8 @@ _DATELINE_RE = re.compile(
 _TITLED_RE = re.compile(r"《[^》]{0,60}》|“[^”]{0,60}”")
 
 
-_SPELLED = "one two three four five six seven eight nine ten eleven twelve".split()
-_SPELLED_RE = re.compile(rf"\b({'|'.join(_SPELLED)})\s+((?:[a-z-]+\s+)?)([a-z]+)\b", re.I)
+# A number in words (``expand.NUMBER_WORDS``), a word that may stand between, and a unit.
+_SPELLED_RE = re.compile(rf"\b({'|'.join(NUMBER_WORDS)})\s+((?:[a-z-]+\s+)?)([a-z]+)\b", re.I)
 
 
 def _counted_in_words(text: str, question: str) -> str:
@@ -310,12 +311,16 @@ def _counted_in_words(text: str, question: str) -> str:
     many Global administrators…"): only there, since "two ways" or "one of them" in any
     other sentence states no count of the asked thing (measured: spelling every number
     answered "max number of members" with "There are two ways")."""
+    if not _SPELLED_RE.search(text):
+        return text  # most sentences: no unit to work out
     units = {u for u in unit_terms(question) if u.isascii()}
-    if not units or not _SPELLED_RE.search(text):
-        return text
-    return _SPELLED_RE.sub(
-        lambda m: (f"{_SPELLED.index(m.group(1).lower()) + 1} {m.group(2)}{m.group(3)}"
-                   if fold(stem(m.group(3).lower())) in units else m.group(0)), text)
+
+    def counted(m: re.Match[str]) -> str:
+        unit = fold(stem(m.group(3).lower()))
+        return f"{NUMBER_WORDS[m.group(1).lower()]} {m.group(2)}{m.group(3)}" if unit in units \
+            else m.group(0)
+
+    return _SPELLED_RE.sub(counted, text) if units else text
 
 
 def new_answer(kind: AskKind, text: str, question: str) -> bool:
@@ -377,10 +382,11 @@ def owns_money(question: str) -> bool:
 _FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}一次"
                                r"|多长时间[^？?]{0,8}一次|频率|几次|多少次")
 # A count of times said in a word: "accepted at most twice per calendar year".
-_TIMES_WORD_RE = re.compile(r"\b(?:once|twice|thrice)\b", re.IGNORECASE)
+_TIMES_WORDS = "once|twice|thrice"
+_TIMES_WORD_RE = re.compile(rf"\b(?:{_TIMES_WORDS})\b", re.IGNORECASE)
 _PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
 _FREQUENCY_RE = re.compile(
     rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
-    r"|\b(?:once|twice|times|daily|weekly|monthly|yearly|annually|hourly)\b"
+    rf"|\b(?:{_TIMES_WORDS}|times|daily|weekly|monthly|yearly|annually|hourly)\b"
     r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
     re.IGNORECASE)

@@ -247,6 +247,7 @@ _UNIT_RE = re.compile(
     r"\bhow (?:many|much) ([a-z]+)(?: ([a-z]+))?|(?:多少|几)([\u3400-\u9fff])")
 
 
+@lru_cache(maxsize=1024)  # asked per candidate sentence (``focus.new_answer``)
 def unit_terms(question: str) -> frozenset[str]:
     """The folded unit words a quantity question asks in: ``day`` for "how many days",
     ``天`` for ``多少天``."""

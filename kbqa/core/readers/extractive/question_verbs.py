@@ -8,25 +8,20 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kbqa.core.retrieval.focus_en import VERB_AFTER_RE
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import fold, is_question_word, stem, terms
 
-# English has no tagger here: a word right after "to" or a modal or auxiliary ("need to
-# fetch", "can I keep reusing", "will it go") is a verb; so is a stop-list word
-# (stopwords-iso: "length", "gone"), which says less about the topic than a noun does.
-# After "do"/"does"/"did" a verb follows only a pronoun or "not" ("do you get"); a noun
-# right after it is the subject ("do interns get"), which a gap sentence may name.
-_VERB_AFTER_RE = re.compile(
-    r"\b(?:(?:to|can|could|will|would|should|must|may|might)"
-    r"(?: (?:i|we|you|they|he|she|it|not))?"
-    r"|(?:do|does|did) (?:i|we|you|they|he|she|it|not)) ([a-z]+)")
+# English has no tagger here: a word in a verb's slot (``focus_en.VERB_AFTER_RE``) is a
+# verb; so is a stop-list word (stopwords-iso: "length", "gone"), which says less about
+# the topic than a noun does.
 
 
 def verbs_after(question: str) -> frozenset[str]:
     """The folded English words of ``question`` right after "to" or a modal: verbs, which a
     gap sentence never names ("fetch")."""
     low = unicodedata.normalize("NFKC", question).lower()
-    return frozenset(fold(stem(w)) for w in _VERB_AFTER_RE.findall(low))
+    return frozenset(fold(stem(w)) for w in VERB_AFTER_RE.findall(low))
 
 
 def english_verbs(question: str) -> frozenset[str]:

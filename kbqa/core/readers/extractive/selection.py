@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from kbqa.core.grounding.instructions import addresses_assistant
 from kbqa.core.readers.extractive.absent import (
     absent_topic,
-    after_subject,
+    action_or_time,
     asked_absent,
     leans_on_context,
     misses_topic,
@@ -355,7 +355,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
                if not said & {*facts.synonyms.get(t, ()), *facts.synonyms.get(fold(t), ())}]
     # Beside an answer, an action ("if I enter the wrong password", "took") or a time
     # ("yesterday") is no missing thing; a decline still names it ("…when I quit?").
-    named = [w for w in gap_names(question, partial, blocks) if not after_subject(w, question)]
+    named = [w for w in gap_names(question, partial, blocks) if not action_or_time(w, question)]
     gaps = unanswered(question, tuple(named), [c.text for c in chosen])
     return Selection(tuple(read_whole(chosen, blocks)), gaps, False)
 
