@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from sources.forms import ScreenedUpload, UploadForm
-from sources.ingest_types import IngestOverrides, IngestResult, ingest_message
+from sources.ingest_types import IngestOverrides, IngestResult, outcome_lines
 from sources.jobs import (
     FinishedUpload,
     ingest_jobs_queue,
@@ -96,11 +96,7 @@ class UploadAdminMixin:
             result, lines = self._ingest_upload(
                 screened.upload, form.overrides(), earlier=written, replace=replace
             )
-            if result is not None and result.doc_id in written:
-                lines.append(("warning",
-                              f"{screened.upload.name}: has the same doc_id ({result.doc_id}) "
-                              f"as {written[result.doc_id]} in this upload and replaced its text"))
-            elif result is not None:
+            if result is not None and result.doc_id not in written:
                 written[result.doc_id] = screened.upload.name
             failed = any(level == "error" for level, _ in lines)
             state = (IngestJob.State.READY if result else
@@ -124,20 +120,14 @@ class UploadAdminMixin:
         replace: bool = False,
     ) -> tuple[IngestResult | None, list[tuple[str, str]]]:
         """Ingest one file; its result (None when it failed or was not added: the same
-        text as a stored document) and the lines saying how it went, ``(level, text)``.
+        text as a stored document) and the lines saying how it went (``outcome_lines``).
         ``earlier`` maps the doc_ids written so far in this upload to their file names."""
         try:
             result = document_ingest(file=upload, overrides=overrides, replace=replace)
         except Exception as exc:  # every failure is a message, never a 500
             return None, [("error", ingest_failure_reason(upload.name, exc))]
-        warnings = [("warning", w) for w in result.warnings]
-        if result.status == "duplicate":
-            return None, warnings
-        same_upload = result.doc_id in earlier
-        return result, [
-            ("success", ingest_message(upload.name, result, same_upload=same_upload)),
-            *warnings,
-        ]
+        lines = outcome_lines(upload.name, result, earlier)
+        return (None if result.status == "duplicate" else result), lines
 
     def jobs_view(self, request: HttpRequest) -> HttpResponse:
         """The uploads panel alone (htmx polls it). When the page had a running upload

@@ -7,7 +7,7 @@ ingester, the admin, the upload form and the ``ingest`` command.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -202,3 +202,22 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
         "counts": counts,
         "retitled": retitled(result),
     }
+
+
+def outcome_lines(name: str, result: IngestResult,
+                  earlier: Mapping[str, str]) -> list[tuple[str, str]]:
+    """How ingesting file ``name`` went, as ``(level, text)`` lines, alike for a file told
+    at once and one ingested in the background: the outcome (``ingest_message``), a warning
+    when an earlier file of the same upload (``earlier``: doc_id -> file name) had the same
+    doc_id, then the ingest's warnings; a copy of a stored text (``duplicate``) has only
+    its warnings, which say which document it copies."""
+    warnings = [("warning", w) for w in result.warnings]
+    if result.status == "duplicate":
+        return warnings
+    lines = [("success", ingest_message(name, result, same_upload=result.doc_id in earlier))]
+    if result.doc_id in earlier:
+        lines.append(("warning", gettext(
+            "%(name)s: has the same doc_id (%(doc_id)s) as %(other)s in this upload and "
+            "replaced its text"
+        ) % {"name": name, "doc_id": result.doc_id, "other": earlier[result.doc_id]}))
+    return lines + warnings

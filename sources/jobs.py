@@ -38,7 +38,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from kbqa.db import lock_lost, write_retried
-from sources.ingest_types import IngestOverrides, IngestResult, IngestStage, ingest_message
+from sources.ingest_types import IngestOverrides, IngestResult, IngestStage, outcome_lines
 from sources.models import IngestJob
 from sources.services import document_ingest
 from sources.uploads import ingest_failure_reason
@@ -202,18 +202,9 @@ def _run(job: IngestJob) -> None:
 
 
 def _outcome(job: IngestJob, result: IngestResult) -> list[list[str]]:
-    """The lines the upload page would have shown for this file (``admin.upload_view``)."""
-    warnings = [["warning", w] for w in result.warnings]
-    if result.status == "duplicate":
-        return warnings
+    """The lines the upload page would have shown for this file (``outcome_lines``)."""
     earlier = {**job.earlier, **_batch_written(job)}
-    lines = [["success", ingest_message(job.name, result, same_upload=result.doc_id in earlier)]]
-    if result.doc_id in earlier:
-        lines.append(["warning", gettext(
-            "%(name)s: has the same doc_id (%(doc_id)s) as %(other)s in this upload and "
-            "replaced its text"
-        ) % {"name": job.name, "doc_id": result.doc_id, "other": earlier[result.doc_id]}])
-    return lines + warnings
+    return [list(line) for line in outcome_lines(job.name, result, earlier)]
 
 
 def _batch_written(job: IngestJob) -> dict[str, str]:
