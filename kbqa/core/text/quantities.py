@@ -48,7 +48,7 @@ _END = r"(?![a-z])"
 
 _MIN = r"(?:minutes?|mins?|分钟)"
 _SEC = r"(?:seconds?|secs?|秒钟?)"
-_HOUR = r"(?:hours?|hrs?|小时|钟头)"
+_HOUR = r"(?:hours?|hrs?|h|小时|钟头)"  # "a 13h flight"
 _PER = r"\s*(?:/|per|every|each|a|an)\s*"
 _REQ = r"(?:requests?|reqs?|calls?|次)"
 # 年 as a duration ("每 3 年"), not a date ("2025年", "2025年3月")

@@ -49,10 +49,29 @@ async def test_a_sentence_sharing_only_the_askers_number_is_not_the_answer() -> 
         ("下个月去上海出差，看中的酒店一晚 650，能全报吗？", "quantity"),  # the asker's amount
         ("Is there a size cap per file?", "other"),
         ("What happened in 2021?", "other"),  # a year is no amount
+        # a name written with a digit is no amount of the asker's; a unit against one is
+        ("Which 2FA options do I have?", "other"),
+        ("Does the app still sync on 4G?", "other"),
+        ("Can I upload a 300MB video?", "quantity"),
     ],
 )
 def test_a_bare_amount_asks_for_a_quantity(question: str, kind: str) -> None:
     assert ask_kind(question) == kind
+
+
+async def test_a_name_with_a_digit_asks_for_the_list_not_a_number() -> None:
+    # "2FA" once read as the asker's own amount (2 of something): the question then asked
+    # for a number, and the password length (12 characters) answered it.
+    blocks = (
+        make_block(1, "Accounts that do not use SSO need a password of at least 12 characters.",
+                   title="Sign-in and two-factor authentication (2FA)", section="Passwords"),
+        make_block(2, "Two second factors are accepted: an authenticator app such as Authy, "
+                      "or a hardware security key such as a YubiKey.",
+                   title="Sign-in and two-factor authentication (2FA)", section="2FA"),
+    )
+    answer = await _answer("Which 2FA options do I have?", blocks)
+    assert "YubiKey" in answer
+    assert "12 characters" not in answer
 
 
 async def test_a_chinese_character_in_a_heading_is_not_its_topic() -> None:

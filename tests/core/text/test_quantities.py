@@ -47,6 +47,9 @@ from kbqa.core.text.quantities import extract_quantities
         ("超过五千块要谁批？", [(5000.0, "CNY", "五千块")]),
         ("6000 块的报销单", [(6000.0, "CNY", "6000 块")]),
         ("每个工位两块显示器", []),
+        # hours written short against the number, as people type a flight's length
+        ("a 13h flight, open 24h", [(13 / 24, "day", "13h"), (1.0, "day", "24h")]),
+        ("press the h key", []),
     ],
 )
 def test_extract_quantities(text: str, expected: list[tuple[float, str, str]]) -> None:
