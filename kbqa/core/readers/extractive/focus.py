@@ -42,10 +42,14 @@ from kbqa.core.readers.extractive.question import (
     unit_terms,
 )
 from kbqa.core.readers.extractive.text import question_numbers
-from kbqa.core.readers.extractive.units import asks_duration, states_duration
+from kbqa.core.readers.extractive.units import (
+    asks_duration,
+    states_duration,
+    without_fused_names,
+)
 from kbqa.core.text.names_zh import name_checked
 from kbqa.core.text.procedures import asks_procedure
-from kbqa.core.text.quantities import CN_NUMERALS, extract_quantities
+from kbqa.core.text.quantities import CN_NUMERALS
 from kbqa.core.text.terms import fold, is_question_word, stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
@@ -240,19 +244,6 @@ def ask_kind(question: str) -> AskKind:
     own = question_numbers(without_fused_names(question)) or _BARE_AMOUNT_RE.search(
         unicodedata.normalize("NFKC", question))
     return "quantity" if kind == "other" and own and not asks_procedure(ask) else kind
-
-
-# A number written against letters with no space: a unit ("200MB", "30min") or a name
-# ("2FA", "4G", "3D", "1Password"), which is no amount of the asker's.
-_FUSED_RE = re.compile(r"(?<![\w.-])\d+[A-Za-z]+\b")
-
-
-def without_fused_names(question: str) -> str:
-    """``question`` with each number fused to letters that are no unit of a quantity
-    (``quantities.extract_quantities`` reads none: "2FA", "4G", "3D") blanked, so "what 2fa
-    methods can I use?" states no amount of its own; "200MB" stays."""
-    return _FUSED_RE.sub(lambda m: m.group() if extract_quantities(m.group()) else " ",
-                         unicodedata.normalize("NFKC", question))
 
 
 # Two or more digits standing alone, not a year nor part of a name ("GPT-3", "Q12"). Chinese

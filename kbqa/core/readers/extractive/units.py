@@ -29,6 +29,7 @@ from kbqa.core.readers.extractive.expand import spell_numbers
 from kbqa.core.readers.extractive.question import unit_terms
 from kbqa.core.readers.extractive.text import Candidate, number_terms, question_numbers
 from kbqa.core.text import thesaurus
+from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.text.terms import fold, stem
 
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|soon)\b|多久|多长时间", re.IGNORECASE)
@@ -211,3 +212,16 @@ def pool_units(question: str, kind: str, pool: Sequence[Candidate]) -> frozenset
     if measure and not any(states_measure(c.text, measure) for c in pool):
         return None
     return frozenset()
+
+
+# A number written against letters with no space: a unit ("200MB", "30min") or a name
+# ("2FA", "4G", "3D", "1Password"), which is no amount of the asker's.
+_FUSED_RE = re.compile(r"(?<![\w.-])\d+[A-Za-z]+\b")
+
+
+def without_fused_names(question: str) -> str:
+    """``question`` with each number fused to letters that are no unit of a quantity
+    (``quantities.extract_quantities`` reads none: "2FA", "4G", "3D") blanked, so "what 2fa
+    methods can I use?" states no amount of its own; "200MB" stays."""
+    return _FUSED_RE.sub(lambda m: m.group() if extract_quantities(m.group()) else " ",
+                         unicodedata.normalize("NFKC", question))
