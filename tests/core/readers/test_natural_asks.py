@@ -448,3 +448,28 @@ async def test_a_group_named_before_the_ask_gets_its_not_covered_line() -> None:
     )
     answer = await _answer("对于实习生，打印机每月能免费打印多少页？", blocks)
     assert "500 页" in answer and "资料未涵盖：找到的资料中没有出现“实习生”。" in answer
+
+
+async def test_a_closed_compound_meets_the_blocks_word_for_its_head() -> None:
+    # "helpdesk" is no block's word; its head "desk" is, in the blocks' "Service Desk"
+    blocks = (
+        make_block(1, "The IT Service Desk is staffed Monday to Friday from 08:30 to 18:00.",
+                   title="IT handbook", section="Service Desk"),
+        make_block(2, "Laptops are replaced every four years.", title="IT handbook",
+                   section="Laptops"),
+    )
+    answer = await _answer("When is the helpdesk staffed?", blocks)
+    assert "08:30 to 18:00" in answer
+
+
+async def test_a_code_asked_with_duoshao_is_answered_by_the_code() -> None:
+    # 密码是多少 asks for the password as 密码是什么 does; read as an amount, the sentence
+    # giving the password stated none and the question was refused
+    blocks = (
+        make_block(1, "会议室的投屏密码为 Blue-7731，由行政专员每月更换。", title="办公室指南",
+                   section="会议室", language="zh"),
+        make_block(2, "大会议室最多容纳 12 人，需提前一天预订。", title="办公室指南",
+                   section="会议室", language="zh"),
+    )
+    answer = await _answer("会议室投屏密码是多少", blocks)
+    assert "Blue-7731" in answer

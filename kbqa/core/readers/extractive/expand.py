@@ -32,7 +32,7 @@ from kbqa.core.text.terms import (
     is_stop_en,
     jieba_words,
 )
-from kbqa.core.text.thesaurus import irregular_bases
+from kbqa.core.text.thesaurus import irregular_bases, known_word
 from kbqa.core.types import Block
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -145,6 +145,8 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             found = [base]  # "part-timers" are "part-time" employees
         if not found and t.isascii() and len(t) >= MIN_COMPOUND and not is_person_en(t):
             found = _head_word(t, everything)  # "headquartered" -> "head"; not "contractor"
+        if not found and t.isascii() and t.isalpha():
+            found = _tail_word(t, everything)  # "helpdesk" -> "desk" of "Service Desk"
         out.extend(found or [t])
     return list(dict.fromkeys(out))
 
@@ -172,6 +174,17 @@ def _head_word(term: str, everything: frozenset[str]) -> list[str]:
     heads = [b for b in everything if len(b) >= 4 and b.isalpha() and term.startswith(b)
              and not is_question_word(b)]
     return [max(heads, key=len)] if heads else []
+
+
+def _tail_word(term: str, everything: frozenset[str]) -> list[str]:
+    """The longest block word of 4+ letters that an English closed compound no block has
+    ends with, after an English word of 3+ letters (WordNet's): "helpdesk" -> "desk" of the
+    blocks' "IT Service Desk", "inbox" no (its rest is no word); the last part of an
+    English compound is its head, the thing it names."""
+    tails = [b for b in everything if len(b) >= 4 and b.isalpha() and term.endswith(b)
+             and len(term) - len(b) >= 3 and known_word(term[:-len(b)])
+             and not is_question_word(b)]
+    return [max(tails, key=len)] if tails else []
 
 
 def _core_chars(term: str) -> str:

@@ -75,6 +75,11 @@ _QUANTITY_RE = re.compile(
     r"will|would|should|am|are|get)\b"
     # a superlative of size asks how big: "What's the biggest file I can upload?"
     r"|\bthe (?:biggest|largest|smallest|longest|shortest|heaviest)\b")
+# 多少 after a thing that is a code or an address (密码是多少, 电话多少, 分机号是多少) asks for
+# that string, as 是什么 does, not for an amount.
+_IDENTIFIER_ASK_ZH_RE = re.compile(
+    r"(密码|口令|电话|号码|手机号|分机号?|账号|帐号|编号|工号|邮编|邮箱|网址|地址|代码|验证码|房间号"
+    r"|门牌号|车牌号?)(?:是|为)?多少(?!钱|天|个|次|年|位|人|小时|分钟)")
 # Weaker signs of a quantity, read after "who" and "which version": "the upload limit".
 _QUANTITY_WEAK_RE = re.compile(
     r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
@@ -276,7 +281,8 @@ def answer_kind(question: str) -> AnswerKind:
     """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then
     "how long/many/much" a quantity, then "who" a person,
     "which versions" a version, then "limit"/"deadline"/"when" any number (a year too)."""
-    q = question.lower()
+    # 密码是多少 asks for the password, as 密码是什么 does: no quantity
+    q = _IDENTIFIER_ASK_ZH_RE.sub(r"\1是什么", question.lower())
     # "How long does it take to charge the scanner?" asks a duration, whatever "charge" is
     if _MONEY_RE.search(q) and not _DURATION_ASK_RE.search(q):
         return "money"
