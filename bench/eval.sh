@@ -84,6 +84,16 @@ for f in tester natural; do
         --provider "$PROVIDER" --out "$OUT/lumen-$f"
 done
 
+# 3k. The third knowledge base (sources/tidelog): a company's own seven documents in five
+# formats (Markdown, text, HTML, DOCX, PDF), English and Chinese, two of which disagree; a
+# code-blind tester's 151 questions word for word (a tuning set) and a second writer's 50.
+KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py migrate --verbosity 0
+KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py ingest sources/tidelog/docs
+for f in tester natural; do
+    KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py evaluate "sources/tidelog/$f.jsonl" \
+        --provider "$PROVIDER" --out "$OUT/tidelog-$f"
+done
+
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
     $PY manage.py calibrate "$RGB_DIR/zh_refine.json" "$RGB_DIR/en_fact.json" \

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -141,3 +142,16 @@ def test_history_holds_the_earlier_user_questions_in_order():
 def test_history_must_be_a_list_of_questions(history):
     with pytest.raises(CaseFormatError, match="history"):
         parse_case({"id": "f3", "question": "q?", "expect": "answer", "history": history})
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).resolve().parents[3] / "sources").glob("*/*.jsonl")),
+    ids=lambda p: f"{p.parent.name}/{p.name}",
+)
+def test_every_shipped_case_set_reads_without_problems(path: Path) -> None:
+    # a bad line is skipped by `evaluate` with a warning: the shipped sets must have none
+    cases, problems = read_cases(path.read_text(encoding="utf-8").splitlines(),
+                                 source=path.name)
+    assert cases
+    assert problems == []

@@ -53,6 +53,7 @@ async def test_a_sentence_sharing_only_the_askers_number_is_not_the_answer() -> 
         ("Which 2FA options do I have?", "other"),
         ("Does the app still sync on 4G?", "other"),
         ("Can I upload a 300MB video?", "quantity"),
+        ("Can I get a taxi home at 11pm?", "quantity"),  # a clock time is the asker's
     ],
 )
 def test_a_bare_amount_asks_for_a_quantity(question: str, kind: str) -> None:

@@ -214,14 +214,22 @@ def pool_units(question: str, kind: str, pool: Sequence[Candidate]) -> frozenset
     return frozenset()
 
 
-# A number written against letters with no space: a unit ("200MB", "30min") or a name
-# ("2FA", "4G", "3D", "1Password"), which is no amount of the asker's.
-_FUSED_RE = re.compile(r"(?<![\w.-])\d+[A-Za-z]+\b")
+# A number written against letters with no space: a unit ("200MB", "30min", "11pm",
+# "120km") or a name ("2FA", "4G", "3D", "1Password"), which is no amount of the asker's.
+_FUSED_RE = re.compile(r"(?<![\w.-])\d+([A-Za-z]+)\b")
+# Units people write against a number that ``extract_quantities`` does not read: clock
+# times, lengths, weights, thousands, times over, ordinals. "d" and "g" are left out: "3D"
+# and "4G" name things more often than days and grams.
+_FUSED_UNITS = frozenset(
+    "am pm km m cm mm kg k x st nd rd th min mins hr hrs h sec secs s yr yrs mo".split())
 
 
 def without_fused_names(question: str) -> str:
-    """``question`` with each number fused to letters that are no unit of a quantity
-    (``quantities.extract_quantities`` reads none: "2FA", "4G", "3D") blanked, so "what 2fa
-    methods can I use?" states no amount of its own; "200MB" stays."""
-    return _FUSED_RE.sub(lambda m: m.group() if extract_quantities(m.group()) else " ",
-                         unicodedata.normalize("NFKC", question))
+    """``question`` with each number fused to letters that are no unit blanked (neither
+    ``quantities.extract_quantities`` nor ``_FUSED_UNITS`` reads one: "2FA", "4G", "3D"), so
+    "what 2fa methods can I use?" states no amount of its own; "200MB", "11pm" stay."""
+    def kept(m: re.Match[str]) -> str:
+        unit = m.group(1).lower() in _FUSED_UNITS or extract_quantities(m.group())
+        return m.group() if unit else " "
+
+    return _FUSED_RE.sub(kept, unicodedata.normalize("NFKC", question))
