@@ -141,6 +141,7 @@ MIDDLEWARE = [
     "chat.api_middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "kbqa.middleware.HtmxLoginMiddleware",
 ]
 
 ROOT_URLCONF = "kbqa.urls"

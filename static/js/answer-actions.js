@@ -4,6 +4,7 @@
 // - Deleting a conversation asks for confirmation first.
 // - Feedback keeps the keyboard focus: htmx replaces the feedback form, which would leave it
 //   on <body>; thumbs down moves it to the comment box, any other button keeps its place.
+// - For reviewers, the trace id under an answer opens its trace.
 (function () {
   'use strict';
 
@@ -99,6 +100,27 @@
     e.preventDefault();
     send.click();  // a click, not requestSubmit: htmx sends the pressed button's rating
   });
+
+  // ---- reviewers: the trace id under an answer links to its trace page. #messages carries
+  // that page's URL only for them (others see the id as text); footers arrive by htmx swaps
+  // over the websocket, so new ones are linked as they appear (a tester copied the id into
+  // the traces search by hand).
+  var messages = document.getElementById('messages');
+  var traceUrl = messages && messages.dataset.traceUrl;
+  function traceLinks() {
+    messages.querySelectorAll('code.trace-id').forEach(function (code) {
+      if (code.parentNode.tagName === 'A') { return; }
+      var link = document.createElement('a');
+      link.className = 'trace-link';
+      link.href = traceUrl.replace('TRACE_ID', encodeURIComponent(code.textContent.trim()));
+      code.parentNode.replaceChild(link, code);
+      link.appendChild(code);
+    });
+  }
+  if (traceUrl) {
+    traceLinks();
+    new MutationObserver(traceLinks).observe(messages, { childList: true, subtree: true });
+  }
 
   var deleteForm = document.getElementById('delete-form');
   if (deleteForm) {

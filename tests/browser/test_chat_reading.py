@@ -261,3 +261,23 @@ def test_admin_document_list_fits_1280(page: Any, live_server_demo: LiveServer) 
     # the table is not cut off inside its own scrolling box either
     assert results.evaluate("e => e.scrollWidth <= e.clientWidth")
     assert box["x"] + box["width"] <= results.bounding_box()["x"] + results.bounding_box()["width"]
+
+
+def test_a_reviewer_opens_an_answers_trace_from_its_footer(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    # the demo user is staff, so a reviewer: the trace id under the answer is a link, both
+    # on the answer that just arrived over the websocket and after a reload
+    from playwright.sync_api import expect
+
+    open_chat(page, live_server_demo)
+    turn = ask(page, RECYCLE)
+    link = turn.locator(".trace a.trace-link")
+    expect(link).to_have_count(1)
+    trace_id = link.inner_text().strip()
+    page.reload()
+    link = page.locator(".bubble-assistant").last.locator(".trace a.trace-link")
+    expect(link).to_have_text(trace_id)
+    link.click()
+    expect(page).to_have_url(re.compile(rf"/traces/{trace_id}/$"))
+    expect(page.locator("body")).to_contain_text(RECYCLE)

@@ -257,3 +257,16 @@ def test_every_page_links_the_favicon_and_the_old_path_redirects_to_it(
     assert (response.status_code, response["Location"]) == (301, "/static/favicon.svg")
     svg = Path(finders.find("favicon.svg")).read_text(encoding="utf-8")
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"') and len(svg) < 1000
+
+
+def test_only_reviewers_get_the_trace_link_pattern(client_alice: Client, alice: Any) -> None:
+    # answer-actions.js turns each footer's trace id into a link when #messages names the
+    # trace page; an employee who may not open traces gets the id as text only
+    messages = [a for t, a in tags(client_alice.get("/", follow=True).content.decode())
+                if a.get("id") == "messages"]
+    assert "data-trace-url" not in messages[0]
+    alice.is_staff = True  # active staff review traces (chat.auth.StaffReviewerBackend)
+    alice.save()
+    messages = [a for t, a in tags(client_alice.get("/", follow=True).content.decode())
+                if a.get("id") == "messages"]
+    assert messages[0]["data-trace-url"] == "/traces/TRACE_ID/"

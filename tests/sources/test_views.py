@@ -162,6 +162,22 @@ def test_api_accepts_a_trailing_slash_and_answers_json(
     assert key in response.json()
 
 
+def test_a_chip_after_the_session_ended_sends_the_page_to_the_login(
+    client: Client, chunk: Chunk
+) -> None:
+    # htmx followed the redirect itself and showed the login page inside the citation
+    # dialog; the whole page now goes to the login, and back to the chat after it
+    response = client.get("/chunks/doc-010%23c02/?partial=1", HTTP_HX_REQUEST="true",
+                          HTTP_HX_CURRENT_URL="http://testserver/c/7/?lang=zh-hans")
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2Fc%2F7%2F%3Flang%3Dzh-hans"
+    assert response.content == b""
+    # a page of another site is no place to come back to
+    response = client.get("/chunks/doc-010%23c02/", HTTP_HX_REQUEST="true",
+                          HTTP_HX_CURRENT_URL="https://evil.example/phish")
+    assert response["HX-Redirect"] == "/accounts/login/?next=%2F"
+
+
 def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
     response = client.get("/api/chunks/doc-010%23c02")
     assert response.status_code == 401
