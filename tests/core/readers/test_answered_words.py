@@ -37,3 +37,8 @@ def test_a_noun_the_answer_never_mentions_is_still_named() -> None:
     question = "Is parking free for visitors?"
     assert unanswered(question, ["free", "visitors"], answer) == ("visitors",)
     assert unanswered(question, ["free", "visitors"], []) == ("free", "visitors")
+    # a kind of the asked thing answers it: a meal is food (WordNet's hypernyms)
+    assert unanswered("How much do we get for food per day at a trade fair?", ["food"],
+                      ["The daily meal allowance at a trade fair is EUR 40 per day."]) == ()
+    # a broader thing is no kind of a narrower one: "lunch" is not answered by "food"
+    assert unanswered("Is lunch paid?", ["lunch"], ["Food is paid up to EUR 20."]) == ("lunch",)

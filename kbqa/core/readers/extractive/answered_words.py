@@ -13,7 +13,9 @@ keeps a gap word only when none of these kinds applies:
   "cheap", "long" (English adjectives as above; Chinese ``a``-tagged words);
 - a word the answer says in other words: one of its WordNet relatives
   (``thesaurus.related``: "buy" -> "purchase") in the answer (inflections never reach a
-  gap line: the reader matches terms stemmed).
+  gap line: the reader matches terms stemmed), or a kind of it ("food" answered by a
+  "meal allowance": ``thesaurus.kinds_of``, WordNet's hypernyms; a tester read "Not
+  covered: … food" under the meal allowance as the answer missing the point).
 """
 
 from __future__ import annotations
@@ -29,12 +31,13 @@ from kbqa.core.readers.extractive.text import gap_sentence, surfaces
 from kbqa.core.retrieval.ellipsis import REMAINDER_RE
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import fold, stem
-from kbqa.core.text.thesaurus import morphy, related
+from kbqa.core.text.thesaurus import kinds_of, morphy, related
 from kbqa.core.types import Block
 
 _PREDICATE_TAGS = re.compile(r"^(?:v[a-z]*|a[a-z]*)$")  # jieba: verbs, adjectives (vn, ad, an)
 _ADJECTIVE_TAGS = re.compile(r"^a[a-z]*$")
 _DIGIT_RE = re.compile(r"\d")
+_WORD_RE = re.compile(r"[a-z]{3,}")
 
 
 def unanswered(question: str, words: Sequence[str], answer: Sequence[str]) -> tuple[str, ...]:
@@ -65,8 +68,10 @@ def _answered(question: str, word: str, text: str, yes_no: bool, valued: bool) -
 
 def _said_otherwise(word: str, text: str) -> bool:
     """Whether ``text`` (lower case) uses one of ``word``'s WordNet relatives (``related``;
-    its inflections never reach a gap line: terms are matched stemmed)."""
-    return any(re.search(rf"\b{re.escape(r)}\b", text) for r in related(word))
+    its inflections never reach a gap line: terms are matched stemmed) or names a kind of
+    it (``kinds_of``: "meal" for "food")."""
+    return any(re.search(rf"\b{re.escape(r)}\b", text) for r in related(word)) or any(
+        word in kinds_of(w) for w in dict.fromkeys(_WORD_RE.findall(text)))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
