@@ -55,3 +55,14 @@ def test_a_follow_up_the_documents_do_not_cover_is_refused(
     ])
     assert results["miss"]["status"].startswith("refused")
     assert "20" not in results["miss"]["text"]
+
+
+def test_a_year_asked_in_a_follow_up_is_never_answered_with_todays_rule(tmp_path: Path) -> None:
+    # "那2020年的呢？" once became "2020年，…" and the year, read as a condition outside the
+    # ask, went unchecked: today's 20 days were quoted for 2020 without a word about it
+    results = evaluate_cases(tmp_path, [
+        {"id": "year", "question": "那2020年的呢？", "history": ["全职员工每年有多少天年假？"],
+         "documents": [LEAVE_ZH], "expect": "refuse"},
+    ])
+    assert results["year"]["status"].startswith("refused")
+    assert "20 天" not in results["year"]["text"]

@@ -168,8 +168,11 @@ _GROUP_MODIFIER_TAGS = ("n", "a", "b", "vn", "j")
 
 
 def _replace_year_zh(noun: str, topic: str) -> str | None:
-    """"2022年" after "笔记本电脑多久更换一次？": a year replaces the topic's year, else is
-    put before the question (the question asked of that year)."""
+    """"2022年" after "笔记本电脑多久更换一次？": a year replaces the topic's year, else
+    opens the question ("2022年笔记本电脑多久更换一次？", the question asked of that year),
+    with no comma: after one it read as a condition outside the ask clause, which the
+    answer need not state, and the current policy's value was quoted for 2022 without a
+    word about the year (a tester, 2026-12-06)."""
     m = _OF_YEAR_ZH_RE.fullmatch(noun)  # 2022年的: "the one of 2022"
     if not m:
         return None
@@ -177,7 +180,7 @@ def _replace_year_zh(noun: str, topic: str) -> str | None:
     year = _YEAR_ZH_RE.search(topic)
     if year:
         return f"{core(topic[:year.start()] + noun + topic[year.end():])}？"
-    return f"{noun}，{core(topic)}？"
+    return f"{noun}{core(topic)}？"
 
 
 def _replace_group_zh(noun: str, topic: str) -> str | None:
