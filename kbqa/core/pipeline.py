@@ -359,7 +359,7 @@ async def answer(
         judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
         # Notices come with the first verified sentence, never with a refusal; a sentence
         # citing an archived document adds its own (``grounding.standing_notice``).
-        board = NoticeBoard(notices, blocks, lang)
+        board = NoticeBoard(notices, blocks, lang, conflicts)
         drafts = generate(
             request, blocks, query, provider, judge, trace, config.answer_deadlines
         )

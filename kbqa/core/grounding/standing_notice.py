@@ -7,13 +7,17 @@ before each verified sentence is shown; it returns the ``Notice`` to show first:
 authority notices with the first sentence, and again, with an archived-document notice
 added, before the first sentence citing each archived document. Later ``Notice`` events
 repeat the earlier notices, so a front end replaces what it shows with the last one.
+An archived document the answer is from because the question names its year has its
+notice already ("Answered from …, the document of the year you asked about"): a second
+one saying it may no longer apply stacked two notices on one answer about one choice (a
+browser tester, 2026-12-06), so it is left out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from kbqa.core.types import Block, Language, Notice, Sentence
+from kbqa.core.types import Block, Conflict, Language, Notice, Sentence
 
 
 def archived_notice(lang: Language, block: Block) -> str:
@@ -31,10 +35,14 @@ def archived_notice(lang: Language, block: Block) -> str:
 class NoticeBoard:
     """The notices shown with one answer so far (``notices``), grown sentence by sentence."""
 
-    def __init__(self, notices: Sequence[str], blocks: Sequence[Block], lang: Language) -> None:
+    def __init__(self, notices: Sequence[str], blocks: Sequence[Block], lang: Language,
+                 conflicts: Sequence[Conflict] = ()) -> None:
         self.notices: tuple[str, ...] = ()
         self._pending = tuple(notices)
-        self._archived = {b.n: b for b in blocks if b.chunk.authority == "archived"}
+        year_docs = {c.sides[c.preferred].doc_id for c in conflicts
+                     if c.preferred is not None and c.preferred_by == "year"}
+        self._archived = {b.n: b for b in blocks if b.chunk.authority == "archived"
+                          and b.chunk.doc_id not in year_docs}
         self._docs: set[str] = set()
         self._lang = lang
 

@@ -1,0 +1,38 @@
+"""The notices shown before an answer's sentences: an archived source says so, once; not
+when the question asked for that document's year, whose own notice says why it is used."""
+
+from __future__ import annotations
+
+from kbqa.core.grounding.standing_notice import NoticeBoard
+from kbqa.core.types import Block, Conflict, ConflictSide, Sentence
+from tests.fakes import make_block
+
+OLD = make_block(1, "Laptops are replaced every 3 years.", title="Equipment policy (2022)",
+                 doc_id="eq-2022", authority="archived", updated="2022-01-10")
+NEW = make_block(2, "Laptops are replaced every 4 years.", title="Equipment policy",
+                 doc_id="eq", authority="policy", updated="2024-09-01")
+OLD_SAYS = Sentence(index=0, text="Laptops are replaced every 3 years.", citations=(1,))
+YEAR_NOTICE = "Answered from “Equipment policy (2022)”, the document of the year you asked about."
+
+
+def _side(block: Block, value: str) -> ConflictSide:
+    c = block.chunk
+    return ConflictSide(block.n, c.chunk_id, c.doc_id, c.title, c.updated, c.authority, value)
+
+
+def test_an_archived_source_brings_its_notice_once() -> None:
+    board = NoticeBoard((), (OLD, NEW), "en")
+    first = board.before(OLD_SAYS)
+    assert first is not None and len(first.notices) == 1
+    assert "an archived document" in first.notices[0]
+    assert board.before(Sentence(index=0, text="Again.", citations=(1,))) is None
+
+
+def test_the_document_of_the_year_asked_about_brings_only_its_year_notice() -> None:
+    # "and in 2022?": the year notice says which document answers and what the current one
+    # says; a second notice calling it superseded stacked two notices about one choice
+    by_year = Conflict(unit="month", sides=(_side(OLD, "3 years"), _side(NEW, "4 years")),
+                       context=("laptop",), preferred=0, preferred_by="year")
+    board = NoticeBoard((YEAR_NOTICE,), (OLD, NEW), "en", (by_year,))
+    shown = board.before(OLD_SAYS)
+    assert shown is not None and shown.notices == (YEAR_NOTICE,)
