@@ -281,3 +281,21 @@ def test_a_reviewer_opens_an_answers_trace_from_its_footer(
     link.click()
     expect(page).to_have_url(re.compile(rf"/traces/{trace_id}/$"))
     expect(page.locator("body")).to_contain_text(RECYCLE)
+
+
+def test_the_comment_box_opens_below_the_footer_row(
+    sized: Any, live_server_demo: LiveServer
+) -> None:
+    # thumbs down opens the comment box; status, Copy, the thumbs and the trace id keep
+    # their row instead of each dropping to a line of its own
+    turn, _question = _thumbs_down(page=sized, live=live_server_demo, label="row")
+    rows = [turn.locator(s).bounding_box() for s in
+            (".turn-status", ".copy-answer", ".feedback-down", ".trace")]
+    box = turn.locator(".feedback-comment textarea").bounding_box()
+    assert all(r is not None for r in rows) and box is not None
+    middles = [r["y"] + r["height"] / 2 for r in rows if r is not None]
+    if sized.viewport_size["width"] >= 700:
+        assert max(middles) - min(middles) < 8  # one row
+    else:
+        assert max(middles[:3]) - min(middles[:3]) < 8  # the trace id may wrap on a phone
+    assert box["y"] > max(middles)
