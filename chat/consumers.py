@@ -84,6 +84,21 @@ DETACHED: dict[str, tuple[asyncio.Task[None], asyncio.Event | None]] = {}
 RUNNING: dict[int, tuple[int, asyncio.Task[None], asyncio.Event]] = {}
 
 
+def answer_finished(question_id: int | None) -> None:
+    """The running answer (this task's) reached ``done``: it is stored and shown, so a Stop
+    arriving now (a page that still showed it streaming) must not cancel what is left of the
+    turn (announcing it to the other pages). Cancelled there, it showed "Stopped" over the
+    whole answer while the stored turn said "Answered" (a tester pressed Esc as a 50 ms
+    answer ended). Its registrations stay (``DETACHED`` keeps the task referenced) without
+    their Stop event."""
+    task = asyncio.current_task()
+    if question_id is not None:
+        RUNNING.pop(question_id, None)
+    for key, (detached, _stop) in list(DETACHED.items()):
+        if detached is task:
+            DETACHED[key] = (detached, None)
+
+
 class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
     """One browser tab's chat socket for one conversation."""
 
@@ -238,6 +253,8 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
             async with contextlib.aclosing(answer_turn(request, outcome)) as items:
                 async for item in items:
                     self.streaming = not isinstance(item, Done)
+                    if not self.streaming:
+                        answer_finished(question_id)
                     if isinstance(item, TurnOpened) and item.message is not None:
                         question_id = item.message.pk
                         self.running_register(question_id, stop)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -201,3 +202,43 @@ async def test_stop_names_only_an_answer_of_its_own_conversation(
         await receive_until(asking, 'data-status="answered"')
 
     assert not fake_provider.cancelled
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_stop_arriving_as_the_answer_ends_leaves_it_answered(
+    fake_provider: FakeProvider, leave_kb: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A tester pressed Esc as a 50 ms answer ended: the page still showed it streaming and
+    # sent Stop with its question; the turn, done and stored, was cancelled while it sent
+    # its last frame, and the bubble said "Stopped" over the whole answer while a reload
+    # said "Answered". Past its end, an answer is no longer stopped.
+    from chat import consumers
+
+    ending, release = asyncio.Event(), asyncio.Event()
+    send_html = consumers.ChatConsumer.send_html
+
+    async def slow_end(self: Any, html: str) -> None:
+        if 'data-status="answered"' in html and not release.is_set():
+            ending.set()
+            await release.wait()  # the moment between "done" and the end of the turn
+        await send_html(self, html)
+
+    monkeypatch.setattr(consumers.ChatConsumer, "send_html", slow_end)
+    fake_provider.add(FakeOutput(deltas=[f"{ANSWER} "]))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user, query="?tab=page1") as asking:
+        await asking.send_to(text_data=json.dumps({"question": QUESTION}))
+        await asyncio.wait_for(ending.wait(), timeout=10)
+        question = await Message.objects.aget(role="user")
+        async with chat_socket(conversation.pk, user, query="?tab=page2") as other:
+            await other.send_to(text_data=json.dumps({"type": "stop", "question": question.pk}))
+            await asyncio.sleep(0.2)
+            release.set()
+            shown = [await asking.receive_from(timeout=5)]
+            while not re.search(r'data-status="(?:answered|stopped)"', shown[-1]):
+                shown.append(await asking.receive_from(timeout=5))
+            assert await asking.receive_nothing(timeout=0.3)
+    assert 'data-status="answered"' in shown[-1]
+    assert not any('data-status="stopped"' in frame for frame in shown)
+    assert await stored_status(question.pk) == "answered"
