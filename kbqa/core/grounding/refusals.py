@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
+from kbqa.core.text.bilingual import bridged_terms
 from kbqa.core.text.terms import is_question_word, search_terms
 from kbqa.core.types import (
     Block,
@@ -298,7 +299,8 @@ def document_refs(blocks: Sequence[Block], question: str = "") -> tuple[Document
     """The documents a no-support refusal names: those of the leading blocks, best first,
     that share a word of substance with ``question`` (``_about``; all when it is "")."""
     asked = _asked(question)
-    return _current_first([b.chunk for b in leading_blocks(blocks) if _about(b.chunk, asked)])
+    return _current_first([b.chunk for b in leading_blocks(blocks)
+                           if _about(b.chunk, asked, across=True)])
 
 
 MAX_CLOSEST = 3  # documents a low-score refusal names
@@ -339,12 +341,19 @@ def _asked(question: str) -> frozenset[str] | None:
     return frozenset(t for t in search_terms(question) if not is_question_word(t))
 
 
-def _about(chunk: Chunk, asked: frozenset[str] | None) -> bool:
+def _about(chunk: Chunk, asked: frozenset[str] | None, across: bool = False) -> bool:
     """Whether ``chunk`` (title, section, text) shares one of the ``asked`` terms
-    (``_asked``): a document matching only question words ("the file name" for "What is
-    the CEO's name?", a rule for telling your manager for "Tell me a joke") is no lead for
-    the asker to follow. True without a filter (None)."""
+    (``_asked``), or with ``across`` one of their words in the chunk's language
+    (``bilingual.bridged_terms``: 病假 meets "sick leave", "Shenzhen" 深圳): a document
+    matching only question words ("the file name" for "What is the CEO's name?", a rule
+    for telling your manager for "Tell me a joke") is no lead for the asker to follow, but
+    one in the other language about the same thing is (a tester was told no document was
+    about 请病假需要医生证明吗？ beside the English leave policy). Only for the blocks an
+    answer was sought in: among a low score's weak hits, the dictionary's everyday words
+    (上班 "go to work") met documents about anything. True without a filter (None)."""
     if asked is None:
         return True
-    return bool(asked) and not asked.isdisjoint(
-        search_terms(f"{chunk.title}\n{chunk.section}\n{chunk.text}"))
+    found = frozenset(search_terms(f"{chunk.title}\n{chunk.section}\n{chunk.text}"))
+    if not asked or not asked.isdisjoint(found):
+        return bool(asked)
+    return across and not found.isdisjoint(bridged_terms(asked, chunk.language))

@@ -6,12 +6,14 @@ from kbqa.core.grounding.refusals import (
     authority_notice,
     authority_notices,
     closest_documents,
+    document_refs,
     partial_notice,
     refuse_conflict,
     refuse_low_score,
     refuse_no_support,
 )
 from kbqa.core.types import Chunk, Conflict, ConflictSide, DocumentRef, Language, ScoredChunk
+from tests.fakes import make_block
 
 FAQ = ConflictSide(1, "faq#c01", "faq", "Upload FAQ", "2025-03-01", "faq", "200 MB")
 POLICY = ConflictSide(2, "pol#c01", "pol", "Upload policy", "2024-01-10", "policy", "100 MB")
@@ -216,6 +218,16 @@ def test_an_archived_document_is_named_after_the_current_ones() -> None:
                             authority="archived"), 4.0)
     hits = [old, _hit("desks", 3.9), _hit("rooms", 3.5)]
     assert [d.doc_id for d in closest_documents(hits)] == ["desks", "rooms", "old"]
+
+
+def test_a_document_in_the_other_language_about_the_question_is_named() -> None:
+    # a tester was told no document was about 请病假需要医生证明吗？ beside the English
+    # leave policy: the question's words are met through the dictionary
+    leave = make_block(1, "From the third day of sick leave, bring a doctor's note.",
+                       title="Leave Policy", doc_id="leave", section="Sick leave")
+    wifi = make_block(2, "The Wi-Fi is Pinecrest.", title="Office guide", doc_id="wifi")
+    named = document_refs([leave, wifi], "请病假需要医生证明吗？")
+    assert [d.doc_id for d in named] == ["leave"]
 
 
 def test_a_notice_for_the_place_asked_about_names_it() -> None:
