@@ -151,3 +151,25 @@ def test_a_when_question_about_a_rule_is_answered_by_its_condition(
 ) -> None:
     anchor = frozenset(question_terms(question))
     assert states_condition(question, text, anchor) is expected
+
+
+async def test_a_sentence_opening_with_the_askers_case_answers_who() -> None:
+    # the name stands in the clause after the case it is for ("if you have questions
+    # about X, contact Y"): the case binds it to the question
+    from tests.core.readers.reading import extractive_answer
+    from tests.fakes import make_block
+
+    blocks = (
+        make_block(1, "如有报销相关问题，请联系财务专员李静（lijing@example.com）。",
+                   title="财务指南", section="联系方式", language="zh"),
+        make_block(2, "报销单须在 30 天内提交。", title="财务指南", section="提交", language="zh"),
+    )
+    assert "李静" in await extractive_answer("报销有问题找谁？", blocks)
+    english = (
+        make_block(1, "For questions about your payslip, write to Anna Berg in Payroll.",
+                   title="Pay", section="Contacts", doc_id="pay-1"),
+        make_block(2, "Payslips are published on the 25th.", title="Pay", section="Dates",
+                   doc_id="pay-2"),
+    )
+    answer = await extractive_answer("Who should I contact about my payslip?", english)
+    assert "Anna Berg" in answer

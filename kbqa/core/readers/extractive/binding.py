@@ -79,6 +79,7 @@ from kbqa.core.readers.extractive.question import (
     light_terms,
     unit_terms,
 )
+from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.roles import (
     another_role,
     another_title,
@@ -234,6 +235,28 @@ def states_condition(question: str, text: str, anchor: frozenset[str]) -> bool:
     return any(fold(stem(m.group(1))) in anchor for m in _CONDITION_RE.finditer(low))
 
 
+# A sentence opening with the case it is for: "如有入职相关问题，请联系…王丽", "For questions
+# about expenses, write to…", "If your laptop is stolen, call…".
+_CASE_OPENING_RE = re.compile(
+    r"^\s*(?:如有|如果|若|如需|如遇|遇到|对于|关于|if\b|for\b|in case of\b)", re.IGNORECASE)
+
+
+def _case_binds(kind: AskKind, parts: Sequence[str], question: str,
+                anchor: frozenset[str]) -> bool:
+    """Whether the sentence (``parts``, its clauses) opens with the case it is for, sharing
+    at least two of the question's ``anchor`` terms but the asker's own verbs (all, when it
+    has fewer), and a later
+    clause states the asked span: the case binds the span to the question. "入职有问题找谁？"
+    was declined beside "如有入职相关问题，请联系人力资源专员王丽", whose name shares no word
+    with the question in its own clause."""
+    if len(parts) < 2 or not _CASE_OPENING_RE.match(parts[0]):
+        return False
+    things = anchor - verbs_after(question)  # "contact" of "Who should I contact…?" asks
+    if len(folded_terms(parts[0]) & things) < min(2, len(things)) or not things:
+        return False
+    return any(_states_span(kind, part, False, question) for part in parts[1:])
+
+
 def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]) -> bool:
     """Whether sentence ``text`` states what ``kind`` asks for (``_states_span``) in a
     clause that shares an ``anchor`` term other than the asked year (or, for
@@ -248,6 +271,8 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     if kind == "time" and states_condition(question, text, anchor):
         return True
     parts = clauses(undated(text))  # a dateline says when the page was written
+    if _case_binds(kind, parts, question, anchor):
+        return True
     back = 1 if kind in _LEANING_KINDS else 0
     # The asked year says when, not what: a clause sharing only "2022" is not about it
     # (RGB whole files: zh_refine −3 unsupported answers for −1 right, en_fact −1,
