@@ -44,7 +44,9 @@ from kbqa.core.readers.extractive.question import (
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import (
     asks_duration,
+    asks_frequency,
     states_duration,
+    states_frequency,
     without_fused_names,
 )
 from kbqa.core.text.names_zh import name_checked
@@ -216,13 +218,23 @@ def ask_core(question: str) -> str:
     return _CONDITION_RE.sub("", ask_clause(question))
 
 
+# An embedded question after the asker's own act of finding out ("can I … find out whose",
+# "is there a way to see how many"); one put to the assistant ("Can you tell me how long…")
+# still asks its value.
+_EMBEDDED_RE = re.compile(
+    r"\b(?:(?:can|could|may)\s+(?:i|we)|is\s+there\s+(?:a\s+)?(?:way|any\s+way)|to)\s+"
+    r"(?:check|see|find\s+out|know|figure\s+out|look\s+up|tell|trace)\b.*$", re.IGNORECASE)
+
+
 def ask_kind(question: str) -> AskKind:
     """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
     country", 哪个城市, an ask ending in "location" or 地点), a time ("when", 几点, 哪一年,
     an ask ending in "date", 时间 or 日期) or a proper name (an ask ending in 冠军, 导演 or
     哪个…), else "other" (yes/no, procedure: any sentence)."""
     # A condition after the ask ("Can I keep my laptop when I quit?") is not what it asks.
-    ask = _CONDITION_RE.sub("", ask_clause(question))
+    # ...nor a question the asker would answer by an act of their own ("can I plug it in to
+    # find out whose it is?", "Can I check who opened my link?": yes or no, or how).
+    ask = _EMBEDDED_RE.sub("", _CONDITION_RE.sub("", ask_clause(question)))
     kind = answer_kind(ask)
     if kind != "other" and not (kind == "number" and _TIME_RE.search(ask.lower())):
         return kind
@@ -360,9 +372,8 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         # "I have a 6,000 yuan claim, is my manager's OK enough?" is decided by the source's
         # amount of money: a sentence stating "kept for 10 years" compares nothing with it
         return states("money", blanked)
-    if kind == "quantity" and _FREQUENCY_ASK_RE.search(question.lower()):
-        return (states(kind, blanked) and bool(_FREQUENCY_RE.search(blanked))) or bool(
-            _TIMES_WORD_RE.search(blanked))
+    if kind == "quantity" and asks_frequency(question):
+        return states_frequency(blanked, states(kind, blanked))
     if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
         return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
     return states(kind, blanked)
@@ -378,19 +389,3 @@ _OWN_MONEY_RE = re.compile(
 def owns_money(question: str) -> bool:
     """Whether ``question`` states an amount of money of its own (``_OWN_MONEY_RE``)."""
     return bool(_OWN_MONEY_RE.search(unicodedata.normalize("NFKC", question)))
-
-
-# "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
-# month"); a screen's "27 英寸" is a number but no frequency (the follow-up "那显示器呢？"
-# after "笔记本电脑多久更换一次？" quoted the monitors' size).
-_FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}一次"
-                               r"|多长时间[^？?]{0,8}一次|频率|几次|多少次")
-# A count of times said in a word: "accepted at most twice per calendar year".
-_TIMES_WORDS = "once|twice|thrice"
-_TIMES_WORD_RE = re.compile(rf"\b(?:{_TIMES_WORDS})\b", re.IGNORECASE)
-_PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
-_FREQUENCY_RE = re.compile(
-    rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
-    rf"|\b(?:{_TIMES_WORDS}|times|daily|weekly|monthly|yearly|annually|hourly)\b"
-    r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
-    re.IGNORECASE)

@@ -233,3 +233,30 @@ def without_fused_names(question: str) -> str:
         return m.group() if unit else " "
 
     return _FUSED_RE.sub(kept, unicodedata.normalize("NFKC", question))
+
+
+# "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
+# month"); a screen's "27 英寸" is a number but no frequency (the follow-up "那显示器呢？"
+# after "笔记本电脑多久更换一次？" quoted the monitors' size).
+_FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}一次"
+                               r"|多长时间[^？?]{0,8}一次|频率|几次|多少次")
+# A count of times said in a word: "accepted at most twice per calendar year".
+_TIMES_WORDS = "once|twice|thrice"
+_TIMES_WORD_RE = re.compile(rf"\b(?:{_TIMES_WORDS})\b", re.IGNORECASE)
+_PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
+_FREQUENCY_RE = re.compile(
+    rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
+    rf"|\b(?:{_TIMES_WORDS}|times|daily|weekly|monthly|yearly|annually|hourly)\b"
+    r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
+    re.IGNORECASE)
+
+
+def asks_frequency(question: str) -> bool:
+    """Whether ``question`` asks how often ("how often", "how many times", 多久…一次, 几次)."""
+    return bool(_FREQUENCY_ASK_RE.search(question.lower()))
+
+
+def states_frequency(text: str, counted: bool) -> bool:
+    """Whether ``text`` states a frequency: a number it states (``counted``) with a period
+    ("every 4 years", 每 4 年) or a count of times in a word ("twice a month")."""
+    return (counted and bool(_FREQUENCY_RE.search(text))) or bool(_TIMES_WORD_RE.search(text))
