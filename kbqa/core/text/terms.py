@@ -49,7 +49,8 @@ from kbqa.core.text.normalise import CJK_CHARS
 # 3: a word in capitals is an acronym, not a stop word ("IT" is kept as ``it``).
 # 4: a hyphenated word with a part of one or two letters is one word ("Wi-Fi": ``wifi``).
 # 5: a number with thousands separators is one term ("1,500": ``1500``, not 1 and 500).
-TERMS_VERSION = 5
+# 6: the pieces of English contractions (I'm, we're, you've, they'll, I'd) are stop words.
+TERMS_VERSION = 6
 
 # A number written with thousands separators ("1,500", "10,000") is one number: read as
 # "1" and "500" it matched "Rule 500" of an unrelated upload (a tester's report, 2026-12-06).
@@ -61,7 +62,7 @@ STOP_EN = frozenset(
     is are was were be been being am do does did has have had having it its this that these
     those there here i me my we our you your he she they them their his her what which who
     whom whose when where why how can could shall should will would may might must not no
-    so than too very just also any all each such only own same both s t""".split()
+    so than too very just also any all each such only own same both s t m re ve ll d""".split()
 )
 STOP_ZH = frozenset(
     "的 了 是 在 和 与 及 或 也 就 都 而 被 把 让 给 向 从 对 于 之 其 这 那 个 吗 呢 吧 啊 "

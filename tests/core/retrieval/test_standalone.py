@@ -330,6 +330,7 @@ def test_assistant_answers_never_enter_the_query() -> None:
      ("丢失的工牌要多久内报告？", False), ("怎么请假？", False), ("那怎么申请？", True),
      ("迟到了怎么办？", True), ("一年有几天年假？", False), ("过期了怎么办？", True),
      ("what if we exceed it?", True), ("what happens if we go over?", True),
+     ("what happens if I'm late?", True),
      ("What if we exceed the limit?", True), ("What if I forget my password?", False),
      ("What if I lose my laptop?", False),
      ("Is it true that contractors get a laptop?", False), ("what about that?", True)],
