@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from matplotlib.figure import Figure
 from tqdm import tqdm
 
 from chat.outcomes import AnswerOutcome
+from chat.services import HISTORY_MESSAGES, UNCOVERED_STATUSES
 from chat.turns import TurnRequest, answer_turn
 from kbqa.core.evaluation.calibration import Signals, signals_from_hits
 from kbqa.core.evaluation.cases import EvalCase, LineProblem, read_cases
@@ -41,7 +42,7 @@ from kbqa.core.retrieval.bm25 import InMemoryRetriever
 from kbqa.core.retrieval.standalone import rewrite_deterministic
 from kbqa.core.retriever import Retriever
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Audience, Block, Chunk, Claim, Turn
+from kbqa.core.types import Audience, Block, Chunk, Claim, Meta, Turn
 from sources.chunking import chunk_text
 from sources.retriever import KnowledgeBaseRetriever
 from sources.selectors import chunk_as_core, chunk_get
@@ -158,9 +159,37 @@ async def check_citations(
 
 
 def case_history(case: EvalCase) -> tuple[Turn, ...]:
-    """The case's earlier user questions as conversation turns (no answers: they are never
-    evidence, and the standalone query reads only user turns)."""
+    """The case's earlier user questions as conversation turns, as typed (no answers): what
+    calibration's retrieval-only run reads (``collect_signals``)."""
     return tuple(Turn(role="user", text=q) for q in case.history)
+
+
+async def replayed_history(case: EvalCase, request: TurnRequest) -> tuple[Turn, ...]:
+    """The case's earlier questions asked one after another as in one conversation (each
+    through the turn service with the turns before it), read back as the chat reads its
+    history (``chat.services.conversation_history``): each user turn in the standalone form
+    built for it, marked ``uncovered`` when its answer was refused for want of evidence, with
+    the answer's text after it; an exchange the model declined left out; the last
+    ``HISTORY_MESSAGES``. Asked as typed only, "and in 2022?" after a refused "and
+    monitors?" asked of the monitors, where the chat asks of the laptops the user last had
+    answered (a tester's case file, 2026-12-06)."""
+    turns: list[Turn] = []
+    for typed in case.history:
+        outcome, standalone = AnswerOutcome(), ""
+        earlier = replace(request, question=typed, store_trace=False,
+                          history=tuple(turns[-HISTORY_MESSAGES:]))
+        async with aclosing(answer_turn(earlier, outcome)) as items:
+            async for item in items:
+                if isinstance(item, Meta):
+                    standalone = item.standalone_query
+        if outcome.status == "refused_model_declined":
+            continue
+        turns.append(Turn(role="user", text=standalone or typed, typed=typed,
+                          uncovered=outcome.status in UNCOVERED_STATUSES))
+        said = " ".join(s["text"] for s in outcome.sentences)
+        if said:
+            turns.append(Turn(role="assistant", text=said))
+    return tuple(turns[-HISTORY_MESSAGES:])
 
 
 def _result(case: EvalCase, **fields: Any) -> CaseResult:
@@ -186,8 +215,9 @@ async def run_case(
     try:
         kb = case_knowledge_base(case)
         request = TurnRequest(question=case.question, fabricate=False, provider=provider,
-                              retriever=kb.retriever, config=config, store_trace=store_traces,
-                              history=case_history(case))
+                              retriever=kb.retriever, config=config, store_trace=store_traces)
+        if case.history:
+            request = replace(request, history=await replayed_history(case, request))
         async with aclosing(answer_turn(request, observed)) as items:
             async for _ in items:
                 pass

@@ -85,7 +85,12 @@ class _Said(NamedTuple):
 UNCOVERED_STATUSES = frozenset(("refused_low_score", "refused_no_support"))
 
 
-def conversation_history(*, conversation: Conversation, limit: int = 6) -> tuple[Turn, ...]:
+# Messages of the conversation the next question reads (three exchanges).
+HISTORY_MESSAGES = 6
+
+
+def conversation_history(*, conversation: Conversation, limit: int = HISTORY_MESSAGES
+                         ) -> tuple[Turn, ...]:
     """The last ``limit`` messages as Turns (oldest first): intent only, never evidence.
 
     A user turn is given in the standalone form the pipeline built for it (from the trace of

@@ -66,3 +66,19 @@ def test_a_year_asked_in_a_follow_up_is_never_answered_with_todays_rule(tmp_path
     ])
     assert results["year"]["status"].startswith("refused")
     assert "20 天" not in results["year"]["text"]
+
+
+def test_evaluate_reads_a_chain_as_the_chat_does(tmp_path: Path) -> None:
+    # evaluate gave a case's earlier questions as typed; the chat knows which of them were
+    # refused and reads each in its standalone form: after a refused "and monitors?",
+    # "and in 2022?" is asked of what the user last had answered (the laptops)
+    policy = {"doc_id": "laptops", "title": "Equipment policy", "text": (
+        "## Laptops\n\nCompany laptops are replaced every 4 years.\n\n"
+        "## Until 2022\n\nIn 2022 company laptops were still replaced every 3 years.\n")}
+    results = evaluate_cases(tmp_path, [
+        {"id": "chain", "question": "and in 2022?",
+         "history": ["How often are company laptops replaced?", "and monitors?"],
+         "documents": [policy], "expect": "answer", "answer_contains": [["3 years"]]},
+    ])
+    assert results["chain"]["status"] == "answered"
+    assert "3 years" in results["chain"]["text"]
