@@ -251,8 +251,13 @@ def test_a_user_starts_a_conversation_and_is_told_how_to_continue_it(
     ask("And for part-timers?", "--conversation", str(conversation.pk), "--user", "alice")
 
     told = f"Conversation: {conversation.pk} (continue it with --conversation {conversation.pk}"
-    assert told in out
+    assert f"{told} --user alice)" in out
     assert conversation.messages.count() == 4
+    # continued without --user, the conversation is its owner's: the hint names no user
+    # (it said "--user None", which then failed as a user name)
+    fake.add("How many days of annual leave do interns get?", ANSWER)
+    again = ask("And for interns?", "--conversation", str(conversation.pk))
+    assert f"{told})" in again and "None" not in again
 
 
 def test_a_chinese_question_gets_chinese_labels(fake: FakeProvider) -> None:

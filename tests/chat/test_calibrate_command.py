@@ -146,3 +146,10 @@ def test_with_semantic_recall_recommends_the_similarity_that_keeps_refusal_recal
     assert "refusal recall kept at 5/6; ties from 0.86 to 0.93" in out
     assert "wrongly refuses 0/12 answerable (0.0%)" in out
     assert lines[-1].startswith("Agreement (KBQA_SEMANTIC_AGREEMENT): passes 0/12 answerable")
+
+
+@pytest.mark.parametrize("name", ["missing-dir/cal.png", "cal.txt"])
+def test_a_plot_path_it_cannot_write_is_refused_before_the_run(stub_kb, tmp_path, name):
+    # matplotlib failed with a traceback after the whole run had been printed
+    with pytest.raises(CommandError, match="--plot"):
+        calibrate(str(write_cases(tmp_path)), "--plot", str(tmp_path / name))

@@ -247,3 +247,22 @@ def test_an_empty_stored_knowledge_base_is_called_out(tmp_path) -> None:
     err = StringIO()
     call_command("evaluate", str(path), "--no-progress", stdout=StringIO(), stderr=err)
     assert "the stored knowledge base is empty" in err.getvalue()
+
+
+def test_bad_options_and_skipped_lines_stop_before_the_run(tmp_path):
+    path = write_cases(tmp_path, [
+        {"id": "a", "question": "How long?", "expect": "answer", "answer_contains": "30"},
+        "{not json",
+    ])
+    taken = tmp_path / "taken"
+    taken.write_text("x", encoding="utf-8")
+    # a file where the results go: the run ended in a traceback after every case
+    with pytest.raises(CommandError, match="--out"):
+        run(str(path), "--out", str(taken))
+    # a gate must not pass on half a file
+    with pytest.raises(CommandError, match="1 line"):
+        run(str(path), "--strict")
+    with pytest.raises(CommandError, match="--limit"):
+        run(str(path), "--limit", "-5")  # ran all but the last five
+    with pytest.raises(CommandError, match="--min-relevance"):
+        call_command("evaluate", str(path), "--min-relevance", "2")

@@ -109,9 +109,12 @@ class Command(BaseCommand):
             if not opts["json"]:
                 self._summary(outcome)
                 if self.conversation_id is not None:
+                    # continued without --user, the conversation is its owner's ("--user
+                    # None" was printed, and failed as a user name)
+                    user = f" --user {opts['user']}" if opts["user"] else ""
                     self.stdout.write(gettext(
-                        "Conversation: %(id)s (continue it with --conversation %(id)s --user"
-                        " %(user)s)") % {"id": self.conversation_id, "user": opts["user"]})
+                        "Conversation: %(id)s (continue it with --conversation %(id)s%(user)s)")
+                        % {"id": self.conversation_id, "user": user})
         if outcome.status == "error":
             raise CommandError(outcome.error or "The answer ended in an error.", returncode=1)
 

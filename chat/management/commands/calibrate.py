@@ -16,6 +16,7 @@ alone. Re-run it whenever the knowledge base changes.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -31,6 +32,9 @@ from kbqa.core.evaluation.report import (
     relevance_histogram,
     source_comparison_table,
 )
+
+# Image formats the plot is written in (matplotlib's Agg, PDF and SVG back ends).
+PLOT_FORMATS = frozenset((".png", ".pdf", ".svg", ".jpg", ".jpeg"))
 
 
 class Command(BaseCommand):
@@ -50,6 +54,11 @@ class Command(BaseCommand):
         limit_rate = opts["max_wrongful_refusal"]
         if not 0.0 <= limit_rate <= 1.0:
             raise CommandError("--max-wrongful-refusal must be between 0 and 1.")
+        plot = opts["plot"]
+        if plot and not Path(plot).resolve().parent.is_dir():  # a traceback after the result
+            raise CommandError(f"--plot {plot}: no directory {Path(plot).parent} to write into")
+        if plot and Path(plot).suffix.lower() not in PLOT_FORMATS:
+            raise CommandError(f"--plot {plot}: name a {', '.join(sorted(PLOT_FORMATS))} file")
         cases, problems = load_cases(opts["files"], fmt=opts["format"])
         for problem in problems:
             self.stderr.write(f"skipped {problem}")

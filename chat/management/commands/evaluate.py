@@ -9,7 +9,9 @@ as an error result and the run goes on. Traces are not stored unless ``--store-t
 
 from __future__ import annotations
 
+import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -31,6 +33,22 @@ def current_chunks_exist() -> bool:
     return Chunk.objects.filter(is_current=True).exists()
 
 
+def _positive(value: str) -> int:
+    """``--limit``: a whole number above 0 (-5 ran all but the last five)."""
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
+
+
+def _share(value: str) -> float:
+    """``--min-relevance``: a relevance, between 0 and 1."""
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError("must be between 0 and 1")
+    return number
+
+
 def select_cases(
     cases: list[EvalCase], *, expect: list[str] | None, limit: int | None
 ) -> list[EvalCase]:
@@ -46,22 +64,29 @@ class Command(BaseCommand):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--format", choices=["cases", "rgb"], default="cases")
         parser.add_argument("--provider", help="provider name (default: KBQA_PROVIDER)")
-        parser.add_argument("--limit", type=int, help="run only the first N cases")
+        parser.add_argument("--limit", type=_positive, help="run only the first N cases")
         parser.add_argument("--expect", action="append", choices=EXPECTS,
                             help="run only cases with this expectation (repeatable)")
-        parser.add_argument("--min-relevance", type=float,
-                            help="override KBQA_MIN_RELEVANCE for this run")
+        parser.add_argument("--min-relevance", type=_share,
+                            help="override KBQA_MIN_RELEVANCE for this run (0 to 1)")
         parser.add_argument("--json", action="store_true",
                             help="one JSON object per case, then the summary, one per line")
         parser.add_argument("--out", metavar="DIR", help="write results.jsonl and results.md")
         parser.add_argument("--store-traces", action="store_true",
                             help="store a trace per case in the database (off by default)")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+        parser.add_argument("--strict", action="store_true",
+                            help="stop with an error when any line of the files is skipped")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        out = opts["out"]
+        if out and Path(out).exists() and not Path(out).is_dir():  # found after the whole run
+            raise CommandError(f"--out {out}: a file is there; name a directory")
         cases, problems = load_cases(opts["files"], fmt=opts["format"])
         for problem in problems:
             self.stderr.write(f"skipped {problem}")
+        if problems and opts["strict"]:  # a gate must not pass on half a file
+            raise CommandError(f"{len(problems)} line(s) skipped (--strict).")
         cases = select_cases(cases, expect=opts["expect"], limit=opts["limit"])
         if not cases:
             raise CommandError("No valid cases to run.")

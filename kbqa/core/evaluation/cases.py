@@ -194,10 +194,19 @@ def _documents(raw: dict[str, Any]) -> tuple[CaseDocument, ...] | None:
     return parsed
 
 
+# The fields a case may have; "note" is for people (what the answer is and where).
+CASE_FIELDS = frozenset(("id", "question", "lang", "documents", "expect", "answer_contains",
+                         "refusal_reason", "history", "groups", "note"))
+
+
 def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
     """Validate one decoded JSON object into an EvalCase. Raises CaseFormatError."""
     if not isinstance(raw, dict):
         raise CaseFormatError("a case must be a JSON object")
+    unknown = sorted(set(raw) - CASE_FIELDS)
+    if unknown:  # a misspelt "answer_contains" scored any answer as right
+        known = ", ".join(sorted(CASE_FIELDS))
+        raise CaseFormatError(f"unknown field {unknown[0]!r} (known: {known})")
     case_id, question = _required_str(raw, "id"), _required_str(raw, "question")
     expect = raw.get("expect")
     if expect not in EXPECTS:
@@ -209,13 +218,15 @@ def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
     if reason is not None and reason not in EXPECTED_REASONS:
         raise CaseFormatError(f"'refusal_reason' must be one of {EXPECTED_REASONS}")
     groups = raw.get("answer_contains")
+    if expect == "answer" and groups in ([], ""):  # nothing to match: any answer scored right
+        raise CaseFormatError("'answer_contains' must name at least one string")
     return EvalCase(
         id=case_id,
         question=question,
         lang=cast(Language, lang),
         expect=cast(Expect, expect),
         documents=_documents(raw),
-        answer_contains=() if groups is None else alias_groups(groups),
+        answer_contains=alias_groups(groups) if groups else (),
         refusal_reason=reason,
         origin=origin,
         groups=_str_list(raw, "groups"),

@@ -155,3 +155,21 @@ def test_every_shipped_case_set_reads_without_problems(path: Path) -> None:
                                  source=path.name)
     assert cases
     assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "message"),
+    [
+        # a misspelt field was ignored, and the case then scored any answer as right
+        ({"id": "a", "question": "Q?", "expect": "answer", "answer_contain": [["30"]]},
+         "unknown field 'answer_contain'"),
+        ({"id": "a", "question": "Q?", "expect": "answer", "answer_contains": []},
+         "'answer_contains' must name at least one string"),
+    ],
+)
+def test_a_case_that_would_score_any_answer_right_is_refused(raw: dict, message: str) -> None:
+    with pytest.raises(CaseFormatError, match=message):
+        parse_case(raw)
+    # a refusal case may leave the list empty: there is nothing to match
+    assert parse_case({"id": "r", "question": "Q?", "expect": "refuse",
+                       "answer_contains": [], "note": "not covered"}).answer_contains == ()
