@@ -86,6 +86,10 @@ def test_case_documents_form_their_own_kb_and_stored_kb_is_untouched(fake, store
     assert own["text"] == "Deleted files stay in the recycle bin for 30 days."
     # The stored KB knows the upload limit, but a case with documents never sees it.
     assert (own_miss["status"], own_miss["blocks"]) == ("refused_low_score", [])
+    # each line says whether the case went as expected: a right refusal is correct too
+    # (only results.md said so; "matched" is false for every refusal)
+    assert [(r["correct"], r["verdict"]) for r in (own, own_miss, stored)] == [
+        (True, "ok"), (True, "ok"), (True, "ok")]
     assert [b["chunk_id"] for b in stored["blocks"]] == stored_kb
     assert stored["text"] == "The upload size limit for attachments is 25 MB per file."
     assert [c.chunk_id for c in current_chunks()] == stored_kb

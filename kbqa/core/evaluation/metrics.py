@@ -77,6 +77,29 @@ class CaseResult:
             self.text, self.answer_contains, lang=self.lang
         )
 
+    @property
+    def correct(self) -> bool:
+        """Whether the case went as expected: an answer case answered with its text, a
+        refusal case refused (with the expected reason, when one is given) showing nothing,
+        a conflict case refused for the conflict (or answered with its text)."""
+        if self.status == "error":
+            return False
+        if self.expect == "answer":
+            return self.matched
+        if self.expect == "refuse":
+            reason_ok = not self.expected_reason or self.refusal_reason == self.expected_reason
+            return self.refused and not self.sentences and reason_ok
+        return self.refusal_reason == "conflict" or self.matched
+
+    @property
+    def verdict(self) -> str:
+        """"ok" (``correct``), "wrong" (sentences shown that do not answer as expected, or
+        shown where a refusal was expected) or "missed" (refused or failed where an answer
+        was expected, or the wrong refusal)."""
+        if self.correct:
+            return "ok"
+        return "wrong" if self.sentences else "missed"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready per-case line (``--json``, ``--out``)."""
         return {
@@ -85,7 +108,8 @@ class CaseResult:
             "sentences": list(self.sentences), "dropped": self.dropped,
             "refusal_reason": self.refusal_reason or None,
             "refusal_message": self.refusal_message or None,
-            "matched": self.matched, "latency_ms": round(self.latency_ms, 1),
+            "matched": self.matched, "correct": self.correct, "verdict": self.verdict,
+            "latency_ms": round(self.latency_ms, 1),
             "citations_checked": self.citations_checked,
             "citations_valid": self.citations_valid,
             "citation_issues": list(self.citation_issues), "error": self.error or None,

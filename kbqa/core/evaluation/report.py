@@ -146,7 +146,7 @@ def _cited_text(sentence: Mapping[str, object]) -> str:
 
 def case_markdown(result: CaseResult) -> str:
     """One case for a human reader: question, outcome, emitted text with citations."""
-    verdict = "ok" if _case_ok(result) else "MISS"
+    verdict = {"ok": "ok", "wrong": "WRONG", "missed": "MISS"}[result.verdict]
     lines = [
         f"## {result.case_id} ({result.lang}, expect {result.expect}): {verdict}",
         "",
@@ -166,17 +166,6 @@ def case_markdown(result: CaseResult) -> str:
     if result.error:
         lines += ["", f"**Error:** {result.error}"]
     return "\n".join(lines) + "\n"
-
-
-def _case_ok(r: CaseResult) -> bool:
-    if r.status == "error":
-        return False
-    if r.expect == "answer":
-        return r.matched
-    if r.expect == "refuse":
-        reason_ok = not r.expected_reason or r.refusal_reason == r.expected_reason
-        return r.refused and not r.sentences and reason_ok
-    return r.refusal_reason == "conflict" or r.matched
 
 
 def results_markdown(results: Sequence[CaseResult], *, title: str, table: str) -> str:

@@ -129,3 +129,21 @@ def test_a_conflict_case_without_values_counts_only_when_the_card_is_shown() -> 
     card = result("k1", "conflict", "refused_conflict", reason="conflict")
     one_value = result("k2", "conflict", "answered", lang="zh", sentences=[said("400 欧元。")])
     assert summarise([card, one_value]).conflict_recall == Rate(1, 2)
+
+
+def test_a_case_is_ok_wrong_or_missed() -> None:
+    # results.md said "MISS" both for an answer that was wrong and for a refusal where an
+    # answer was expected: a quality lead needs to tell them apart
+    from kbqa.core.evaluation.metrics import CaseResult
+
+    def case(expect: str, status: str, text: str = "", **extra: object) -> CaseResult:
+        sentences = ({"index": 0, "text": text, "citations": [1]},) if text else ()
+        return CaseResult(case_id="c", question="q", lang="en", expect=expect,
+                          status=status, sentences=sentences, **extra)  # type: ignore[arg-type]
+
+    wanted = (("30 days",),)
+    assert case("answer", "answered", "Kept 30 days.", answer_contains=wanted).verdict == "ok"
+    assert case("answer", "answered", "Kept a week.", answer_contains=wanted).verdict == "wrong"
+    assert case("answer", "refused_no_support", answer_contains=wanted).verdict == "missed"
+    assert case("refuse", "refused_low_score").verdict == "ok"
+    assert case("refuse", "answered", "Something.").verdict == "wrong"
