@@ -74,25 +74,21 @@ $PY manage.py evaluate sources/demo/natural7.jsonl --provider "$PROVIDER" --out 
 # added it, never looked at case by case.
 $PY manage.py evaluate sources/demo/natural8.jsonl --provider "$PROVIDER" --out "$OUT/natural8"
 
-# 3j. The second knowledge base (sources/lumen): a bilingual company whose policies are each
-# written in one language only, in a database of its own; the tester's questions (a tuning
-# set) and a code-blind writer's (held out), many asked across languages.
-KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py migrate --verbosity 0
-KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py ingest sources/lumen/docs
-for f in tester natural; do
-    KBQA_DATA_DIR="$KBQA_DATA_DIR/lumen" $PY manage.py evaluate "sources/lumen/$f.jsonl" \
-        --provider "$PROVIDER" --out "$OUT/lumen-$f"
-done
-
-# 3k. The third knowledge base (sources/tidelog): a company's own seven documents in five
-# formats (Markdown, text, HTML, DOCX, PDF), English and Chinese, two of which disagree; a
-# code-blind tester's 151 questions word for word (a tuning set) and a second writer's 50.
-KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py migrate --verbosity 0
-KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py ingest sources/tidelog/docs
-for f in tester natural; do
-    KBQA_DATA_DIR="$KBQA_DATA_DIR/tidelog" $PY manage.py evaluate "sources/tidelog/$f.jsonl" \
-        --provider "$PROVIDER" --out "$OUT/tidelog-$f"
-done
+# 3j/3k. Knowledge bases of their own, each in a database of its own, with the questions of
+# the tester who wrote its documents (a tuning set) and of a second code-blind writer.
+# sources/lumen: a bilingual company whose policies are each written in one language only,
+# many questions asked across languages. sources/tidelog: a company's own seven documents
+# in five formats (Markdown, text, HTML, DOCX, PDF), English and Chinese, two disagreeing.
+own_kb() {  # own_kb NAME: its docs/ ingested, its tester and natural sets evaluated
+    KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py migrate --verbosity 0
+    KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest "sources/$1/docs"
+    for f in tester natural; do
+        KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py evaluate "sources/$1/$f.jsonl" \
+            --provider "$PROVIDER" --out "$OUT/$1-$f"
+    done
+}
+own_kb lumen
+own_kb tidelog
 
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
