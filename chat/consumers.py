@@ -150,7 +150,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
         task = self.turn_task
         if task is not None and not task.done():
             key = self.tab or f"socket:{id(self)}"
-            DETACHED[key] = (task, self.stop)
+            DETACHED[key] = (task, self.stop if self.streaming else None)  # done: no Stop
             task.add_done_callback(lambda _t: DETACHED.pop(key, None))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -245,10 +245,9 @@ def _case_binds(kind: AskKind, parts: Sequence[str], question: str,
                 anchor: frozenset[str]) -> bool:
     """Whether the sentence (``parts``, its clauses) opens with the case it is for, sharing
     at least two of the question's ``anchor`` terms but the asker's own verbs (all, when it
-    has fewer), and a later
-    clause states the asked span: the case binds the span to the question. "入职有问题找谁？"
-    was declined beside "如有入职相关问题，请联系人力资源专员王丽", whose name shares no word
-    with the question in its own clause."""
+    has fewer), and a later clause states the asked span: the case binds the span to the
+    question. "入职有问题找谁？" was declined beside "如有入职相关问题，请联系人力资源专员王丽",
+    whose name shares no word with the question in its own clause."""
     if len(parts) < 2 or not _CASE_OPENING_RE.match(parts[0]):
         return False
     things = anchor - verbs_after(question)  # "contact" of "Who should I contact…?" asks
