@@ -48,3 +48,27 @@ async def test_a_rule_is_not_quoted_to_the_office_its_document_sends_elsewhere()
 async def test_a_chinese_policy_sending_a_region_elsewhere_is_not_quoted_to_it() -> None:
     answer = await extractive_answer("日本的同事坐火车可以坐一等座吗？", (TRAVEL_ZH, TRAVEL_EN))
     assert "二等座" not in answer
+
+
+async def test_a_rule_for_another_group_does_not_answer_the_askers_own_case() -> None:
+    # "Interns are not entitled to paid annual leave but receive 1 day off…" answered "my
+    # mom passed away, how many days can I take off?" (it shares "day off"); a question
+    # naming no group asks of the asker, and a rule whose subject is another group is not
+    # theirs
+    from tests.core.readers.reading import extractive_answer
+    from tests.fakes import make_block
+
+    blocks = (
+        make_block(1, "Full-time employees receive 25 days of paid annual leave per calendar "
+                      "year. Trainees are not entitled to paid annual leave but receive 1 day "
+                      "off per month of training.", title="Leave policy", section="Other leave",
+                   doc_id="leave"),
+        make_block(2, "The canteen opens at 08:00.", title="Office", section="Canteen",
+                   doc_id="office"),
+    )
+    answer = await extractive_answer(
+        "my sister is getting married, how many days off do I get?", blocks)
+    assert "Trainees" not in answer
+    # asked of that group, the rule answers
+    asked = await extractive_answer("Do trainees get paid annual leave?", blocks)
+    assert "Trainees are not entitled" in asked

@@ -16,6 +16,13 @@ A place or organisation is a name: an English word in capitals ("Chengdu"), a Ch
 jieba tags as a place, organisation or other proper noun (``ns``, ``nt``, ``nz``: 欧洲). The
 sentence's form is the one policies use (``_REDIRECT_EN``, ``_REDIRECT_ZH``): people of X
 follow (遵守, 适用, 按照) another document.
+
+``for_another_group``: a sentence whose subject is a particular group of people ("Interns
+are not entitled to paid annual leave…") states that group's rule; a question naming no
+group, asked by an employee of their own case ("how much paid time off for a new dad?",
+"my mom passed away, how many days can I take off?"), is not answered by it (a tester's
+company: three such answers). A default group ("Full-time employees receive…") is the
+asker's unless they say otherwise.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.narrowing import specific_groups
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.text.sentences import split_sentences
@@ -74,3 +82,22 @@ def in_scope(question: str, pool: Sequence[Candidate],
         return list(pool)
     docs = {b.n: b.chunk.doc_id for b in blocks}
     return [c for c in pool if docs[c.n] not in elsewhere or redirects(c.text)]
+
+
+# A sentence opening with its subject and a verb of having or being ("Interns are…",
+# "Contractors may…", "Part-time staff receive…").
+_SUBJECT_RE = re.compile(r"\s*([A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+(?:are|is|may|must|can|"
+                         r"cannot|receive|get|do|have)\b")
+# Modifiers of the group everyone asking is in unless they say otherwise.
+_DEFAULT_GROUP = ("full-time", "full-timer", "permanent", "regular")
+
+
+def for_another_group(question: str, lead: str) -> bool:
+    """Whether English sentence ``lead``'s subject is a particular group of people
+    (``narrowing.specific_groups``) other than the default one, while ``question`` names
+    no group (module docstring)."""
+    subject = _SUBJECT_RE.match(lead)
+    if subject is None or specific_groups(question):
+        return False
+    groups = specific_groups(subject.group(1))
+    return bool(groups) and not any(d in g for g in groups for d in _DEFAULT_GROUP)

@@ -23,7 +23,7 @@ from kbqa.core.readers.extractive.absent import (
 )
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
-from kbqa.core.readers.extractive.applicability import in_scope
+from kbqa.core.readers.extractive.applicability import for_another_group, in_scope
 from kbqa.core.readers.extractive.binding import answers
 from kbqa.core.readers.extractive.crossing import crossed
 from kbqa.core.readers.extractive.expand import (
@@ -139,7 +139,8 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     unnamed = [g for g in recipients(question) if not group_mentioned(g, everything)]
     if unnamed:
         return Selection((), tuple(unnamed), True)
-    if off_subject(question, chosen.chosen[0].n, blocks):  # about the earlier focus
+    if off_subject(question, chosen.chosen[0].n, blocks) or for_another_group(
+            question, chosen.chosen[0].text):  # the earlier focus; "Interns are…" for "I"
         return Selection((), (), True)
     quoted = {c.n for c in chosen.chosen}
     texts = " ".join(f"{b.chunk.title} {b.chunk.section} {b.chunk.text}".lower()
