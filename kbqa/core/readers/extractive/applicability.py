@@ -32,6 +32,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.narrowing import specific_groups
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate
@@ -95,9 +96,9 @@ _DEFAULT_GROUP = ("full-time", "full-timer", "permanent", "regular")
 def for_another_group(question: str, lead: str) -> bool:
     """Whether English sentence ``lead``'s subject is a particular group of people
     (``narrowing.specific_groups``) other than the default one, while ``question`` names
-    no group (module docstring)."""
+    no group and asks no person or group ("who…?") (module docstring)."""
     subject = _SUBJECT_RE.match(lead)
-    if subject is None or specific_groups(question):
-        return False
+    if subject is None or specific_groups(question) or ask_kind(question) == "person":
+        return False  # "Who can archive a shared album?" asks which group
     groups = specific_groups(subject.group(1))
     return bool(groups) and not any(d in g for g in groups for d in _DEFAULT_GROUP)
