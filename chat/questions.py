@@ -17,6 +17,8 @@ from typing import Literal
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from kbqa.core.text.courtesy import without_courtesy
+
 # C0 and C1 control characters (NUL included) except tab and newline, and lone UTF-16
 # surrogates: PostgreSQL text columns reject NUL and invalid UTF-8, and none of them carries
 # meaning in a question. A carriage return becomes a newline (Windows line ends).
@@ -89,8 +91,10 @@ def question_text(question: str) -> str:
     markup), runs of spaces collapsed. ``"<b>年假</b>有多少天？"`` -> ``"年假有多少天？"``;
     ``"<script>alert(1)</script> How…?"`` -> ``"How…?"``. Text that is not markup
     (``"x < 5"``, ``"R&D"``) is kept; a question that is markup only is returned as given.
+    Courtesy around it goes too (``text.courtesy``: "and monitors? please" is read "and
+    monitors?", a follow-up, not a question about "please").
     """
-    return _visible_text(question) or question
+    return without_courtesy(_visible_text(question) or question)
 
 
 def _visible_text(question: str) -> str:

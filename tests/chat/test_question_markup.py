@@ -46,9 +46,10 @@ def bilingual_kb(tmp_path: Path, db: Any) -> None:
         ("Is x < 5 days and R&D > 3?", "Is x < 5 days and R&D > 3?"),  # not markup: kept
         ("How much leave?", "How much leave?"),
         ("<b></b>", "<b></b>"),  # markup only: nothing else to read
+        ("and sick leave? please please", "and sick leave?"),  # courtesy is no content
     ],
     ids=["script", "zh-bold", "italic", "link", "zh-paragraphs", "style", "br-entity",
-         "comparison", "plain", "markup-only"],
+         "comparison", "plain", "markup-only", "courtesy"],
 )
 def test_question_text_is_the_question_without_its_markup(typed: str, read: str) -> None:
     assert question_text(typed) == read

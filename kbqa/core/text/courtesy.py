@@ -1,0 +1,39 @@
+"""Courtesy around a question, which says nothing of what is asked.
+
+"and monitors? please", "please, and monitors?", "and for admins? thanks": the offline
+rewrite read "please" and "thanks" as part of the follow-up and built "How often is the
+monitors? please replaced?" (a tester padded follow-ups with "please please": three answers
+about something else). ``without_courtesy`` takes a leading "please" (请问, 麻烦问一下) and
+closing thanks or please (谢谢) off before a follow-up is read; the question's own words and
+its question mark stay. Issue 12's first item names politeness among the words that are
+never content.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OPENING_RE = re.compile(
+    r"^\s*(?:(?:please|pls|plz|kindly|excuse me|sorry)\b[\s,，.!！:：]*"
+    r"|(?:请问|麻烦问一下|麻烦问下|麻烦|打扰一下|不好意思)[\s,，:：]*)+", re.IGNORECASE)
+_CLOSING_RE = re.compile(
+    r"(?:(?<![\w-])(?:please|pls|plz|thanks|thank you|thanks a lot|many thanks|thx|ty|cheers)"
+    r"|谢谢啦|谢谢|多谢|谢啦)[\s,，.。!！~]*$", re.IGNORECASE)
+_END_MARKS_RE = re.compile(r"[\s,，.。!！~?？]+$")
+
+
+def without_courtesy(question: str) -> str:
+    """``question`` without a leading "please" and closing thanks or please (module
+    docstring); a question that is nothing else is returned as it was."""
+    text = _OPENING_RE.sub("", question)
+    mark = ""
+    while True:  # "and monitors? please please", "and monitors please?"
+        ends = _END_MARKS_RE.search(text)
+        mark = mark or ("？" if ends and "？" in ends.group() else
+                        "?" if ends and "?" in ends.group() else "")
+        shorter = _CLOSING_RE.sub("", _END_MARKS_RE.sub("", text))
+        if shorter == _END_MARKS_RE.sub("", text):
+            break
+        text = shorter
+    text = _END_MARKS_RE.sub("", text) + mark if mark else text.strip()
+    return text if re.search(r"\w", text) else question
