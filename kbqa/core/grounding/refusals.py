@@ -353,7 +353,8 @@ def _about(chunk: Chunk, asked: frozenset[str] | None, across: bool = False) -> 
     (上班 "go to work") met documents about anything. True without a filter (None)."""
     if asked is None:
         return True
+    if not asked:
+        return False
     found = frozenset(search_terms(f"{chunk.title}\n{chunk.section}\n{chunk.text}"))
-    if not asked or not asked.isdisjoint(found):
-        return bool(asked)
-    return across and not found.isdisjoint(bridged_terms(asked, chunk.language))
+    return not asked.isdisjoint(found) or (
+        across and not found.isdisjoint(bridged_terms(asked, chunk.language)))

@@ -134,8 +134,6 @@ def test_a_conflict_case_without_values_counts_only_when_the_card_is_shown() -> 
 def test_a_case_is_ok_wrong_or_missed() -> None:
     # results.md said "MISS" both for an answer that was wrong and for a refusal where an
     # answer was expected: a quality lead needs to tell them apart
-    from kbqa.core.evaluation.metrics import CaseResult
-
     def case(expect: str, status: str, text: str = "", **extra: object) -> CaseResult:
         sentences = ({"index": 0, "text": text, "citations": [1]},) if text else ()
         return CaseResult(case_id="c", question="q", lang="en", expect=expect,

@@ -226,6 +226,7 @@ _EMBEDDED_RE = re.compile(
     r"(?:check|see|find\s+out|know|figure\s+out|look\s+up|tell|trace)\b.*$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=512)  # asked of one question by a dozen checks
 def ask_kind(question: str) -> AskKind:
     """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
     country", 哪个城市, an ask ending in "location" or 地点), a time ("when", 几点, 哪一年,
