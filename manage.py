@@ -14,6 +14,12 @@ def main() -> None:
         execute_from_command_line(sys.argv)
     except ImproperlyConfigured as exc:  # a setting to fix, said in one line, not a traceback
         sys.exit(f"manage.py: {exc}")
+    except BrokenPipeError:
+        # The reader of the output went away (`manage.py ask ... | head`): stop quietly, as
+        # Python's documentation recommends (signal module, "Note on SIGPIPE"), with the
+        # rest of the output sent nowhere so the interpreter's final flush cannot fail too.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":
