@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from kbqa.core.retrieval.tags_zh import before_verbal_measure, counted_act
 from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import (
@@ -31,7 +32,8 @@ MAX_FOLLOW_UP_TERMS = 2  # "and for admins?" has 1; a new question usually has 3
 MAX_ANAPHORIC_TERMS = 3
 CONNECTORS_EN = ("what about", "how about", "and what about", "and", "also", "but", "or")
 CONNECTORS_ZH = ("那么", "那如果", "那", "还有", "另外", "如果是")
-PREPOSITIONS = frozenset("for with in on at about when if after before during from to by".split())
+PREPOSITIONS = frozenset("for with in on at about when if after before during from to by outside "
+                         "within until".split())
 QUESTION_WORDS = frozenset(
     "how what when where why who which whom whose can could is are do does did will would "
     "should may must".split()
@@ -62,7 +64,9 @@ EXPLETIVE_AFTER_IT = frozenset(
 # action its own topic. After a connector ("那怎么申请？") it leans on the earlier question.
 MANNER_ZH = ("怎么", "如何", "怎样")
 PRONOUNS_ZH = ("它", "它们", "这个", "那个", "这些", "那些", "这样", "此")
-GENERIC = frozenset("long many much get need want keep 多久 多少 需要 怎么 怎样".split())
+# quantifying determiners ("every few months", "each time") count nothing either
+GENERIC = frozenset(
+    "long many much get need want keep every each few several 多久 多少 需要 怎么 怎样".split())
 # jieba part-of-speech tags that name a thing (nouns, names, English words, abbreviations,
 # verbal nouns); jieba's tag set is ICTCLAS's (jieba README, "词性标注").
 NOUN_TAG_PREFIXES = ("n", "vn", "eng", "j")
@@ -247,24 +251,16 @@ def lacks_subject_zh(text: str) -> bool:
     if len(content_words(text)) > MAX_ANAPHORIC_TERMS:
         return False
     for i, (word, flag) in enumerate(pairs):
-        if flag.startswith(NOUN_TAG_PREFIXES) and word not in QUESTION_WORDS_ZH:
+        if (flag.startswith(NOUN_TAG_PREFIXES) and word not in QUESTION_WORDS_ZH
+                and not before_verbal_measure(pairs, i)):
             return False
         if word == "的" and 0 < i < len(pairs) - 1:  # 团建的预算: a modified noun
             return False
         if i and _single_content(pairs[i - 1]) and _single_content(pairs[i]):
             return False  # 年/m 假/a: jieba cut an unknown word into characters
-        if _counted_act(pairs, i):
+        if counted_act(pairs, i):
             return False  # 两步/m 验证/v: "two-step verification", a thing
     return bool(pairs)
-
-
-def _counted_act(pairs: list[tuple[str, str]], i: int) -> bool:
-    """Whether ``pairs[i]`` is a numeral word (jieba's m, no digits: 两步, 一次性) right
-    before a verb of two characters or more, the name of a kind of act (两步验证), not an
-    amount of the predicate (超过三天会怎样)."""
-    word, flag = pairs[i]
-    return (flag == "m" and not any(ch.isdigit() for ch in word) and i + 1 < len(pairs)
-            and pairs[i + 1][1] in ("v", "vn") and len(pairs[i + 1][0]) >= 2)
 
 
 # Tags of words that never name a thing: verbs, prepositions, particles, pronouns,
@@ -373,7 +369,7 @@ def own_subject_zh(text: str) -> str:
     for i, (word, flag) in enumerate(pairs):
         if word in PREDICATE_START_ZH or any(q in word for q in QUESTION_WORDS_ZH + MANNER_ZH):
             break
-        if (not (flag.startswith(_SUBJECT_TAGS) or _counted_act(pairs, i)) or "了" in word
+        if (not (flag.startswith(_SUBJECT_TAGS) or counted_act(pairs, i)) or "了" in word
                 or (len(word) == 1 and flag.startswith("v"))):
             return ""
         subject.append(word)

@@ -20,7 +20,7 @@ from kbqa.core.retrieval.ellipsis import (
     topic_words,
     with_topic,
 )
-from kbqa.core.retrieval.places_zh import new_place_zh, without_locative
+from kbqa.core.retrieval.places_zh import new_place_zh, new_time_zh, without_locative
 from kbqa.core.retrieval.tail_zh import without_tail
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
@@ -290,8 +290,8 @@ def combine_zh(rest: str, topic: str) -> str:
     parallel = parallel_zh(noun, topic)
     if parallel:
         return parallel
-    place = new_place_zh(noun, topic) if body.endswith("呢") else ""
-    if place:  # "那成都呢？" after a question naming no place: where, not what
+    place = (new_place_zh(noun, topic) or new_time_zh(noun, topic)) if body.endswith("呢") else ""
+    if place:  # "那成都呢？", "周末呢？" after a question naming none: where or when, not what
         return f"{place}，{core(topic)}？"
     focus = first_noun_phrase_zh(topic)
     pronoun = next((p for p in PRONOUNS_ZH if p in body), None)

@@ -1,5 +1,5 @@
-"""Places in a Chinese follow-up: where the earlier question is asked again, and where the
-earlier thing was (``focus_zh.combine_zh``)."""
+"""Places and times in a Chinese follow-up: where or when the earlier question is asked
+again, and where the earlier thing was (``focus_zh.combine_zh``)."""
 
 from __future__ import annotations
 
@@ -37,3 +37,16 @@ def _described_thing(name: str) -> bool:
 
     rest = name[1:]
     return len(rest) >= 2 and [(p.word, p.flag) for p in jieba.posseg.cut(rest)] == [(rest, "n")]
+
+
+def new_time_zh(noun: str, topic: str) -> str:
+    """``noun`` as when the topic's question is asked ("周末", "春节期间") when it is a time
+    expression (jieba tags: time words, t, with locatives, f) and ``topic`` names no time
+    of its own to replace: "周末呢？" after "深圳办公室几点关门？" asks the office's weekend
+    hours, not the hours of "the weekend"; "" otherwise."""
+    import jieba.posseg
+
+    tags = [p.flag for p in jieba.posseg.cut(noun)]
+    if not tags or "t" not in tags or any(t not in ("t", "f") for t in tags):
+        return ""
+    return "" if any(p.flag == "t" for p in jieba.posseg.cut(topic)) else noun

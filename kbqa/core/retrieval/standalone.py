@@ -49,7 +49,9 @@ from kbqa.core.retrieval.focus_zh import (
     subject_zh,
     thing_focus_zh,
 )
+from kbqa.core.retrieval.follow_up_forms import as_asked_about
 from kbqa.core.retrieval.follow_up_language import fragment_in
+from kbqa.core.retrieval.places_zh import new_time_zh
 from kbqa.core.retrieval.slots_en import (
     asked_of_en,
     asks_with_anaphor,
@@ -225,10 +227,10 @@ def rewrite_deterministic(question: str, history: Sequence[Turn]) -> str:
     Any other question is returned with a leading connector removed. Assistant turns are
     never used.
     """
-    question = _latin_about(question)
+    question = as_asked_about(question)
     topic, refused = "", False
     for typed, uncovered in _typed_questions(history):
-        earlier = _latin_about(typed)
+        earlier = as_asked_about(typed)
         if not topic or not _leans_back(earlier, topic):
             topic, refused = _rewrite_one(earlier, ""), uncovered
         elif not uncovered:
@@ -252,26 +254,6 @@ def _carried(question: str, topic: str) -> str:
     body = core(strip_connector(question)[0])
     zh = detect_language(body) == "zh"
     return with_topic(body if zh else body[:1].upper() + body[1:], topic_words(topic, body), zh)
-
-
-# "那 webhook 呢？": a Chinese "and what about …?" around a Latin name or term
-_LATIN_NE_RE = re.compile(r"^\s*(?:那么|那)?\s*([A-Za-z][A-Za-z0-9 ._+-]*?)\s*呢\s*[？?]?\s*$")
-
-
-# "and if it's Paris?", "what if it is in Tokyo?": "it" is the situation, not the topic's
-# thing; the name is what changes (a place, a product), as in "what about Paris?"
-_SITUATION_NAME_RE = re.compile(
-    r"^\s*(?:(?:and|but|so)\s+)?(?:what\s+)?if\s+it(?:['’]s|\s+is|\s+was|\s+were)\s+"
-    r"(?:(?:in|on|at|for)\s+)?([A-Z][\w-]*(?:\s+[A-Z][\w-]*)*)\s*[?？]?\s*$")
-
-
-def _latin_about(question: str) -> str:
-    """"那 webhook 呢？" read as "what about webhook?": the particles are Chinese, the noun and
-    so the rewrite English (``_replace_focus_en`` replaces the topic's focus with it); "and
-    if it's Paris?" too (``_SITUATION_NAME_RE``: a name the situation is, not a thing "it"
-    stands for); other questions unchanged."""
-    found = _LATIN_NE_RE.match(question) or _SITUATION_NAME_RE.match(question)
-    return f"what about {found.group(1)}?" if found else question
 
 
 def _new_topic(earlier: str, topic: str) -> str:
@@ -318,7 +300,7 @@ def _replace_focus(question: str, topic: str) -> str | None:
     if is_verb_object_zh(noun):
         return None  # "走审批呢？" keeps the topic's focus: it names no other thing
     focus = thing_focus_zh(topic)
-    if focus and noun[-1] not in PERSON_HEADS_ZH:
+    if focus and noun[-1] not in PERSON_HEADS_ZH and not new_time_zh(noun, topic):
         return f"{core(topic.replace(focus, noun, 1))}？"
     return None
 

