@@ -75,3 +75,25 @@ async def test_how_often_is_asked_of_the_earlier_thing_and_answered() -> None:
     assert status == "answered"
     assert "do not need to change your passphrase" in shown
 
+
+KB_ZH = [
+    Chunk(chunk_id="doc-003#c01", doc_id="doc-003", title="前台须知", section="门禁",
+          updated="2025-04-03",
+          text="访客门禁卡由前台发放，离开时归还。访客门禁卡的密码每月一号更换，由保安室通知前台。"),
+    Chunk(chunk_id="doc-004#c01", doc_id="doc-004", title="出差标准", section="餐补",
+          updated="2025-04-03", text="出差期间每天的餐补为 120 元。"),
+]
+
+
+async def test_how_often_an_act_is_done_is_answered_by_once_per_period() -> None:
+    # before: refused (每月一号更换 states no counted frequency such as 每 3 个月)
+    shown, status, standalone = await ask_offline(KB_ZH, [
+        "访客门禁卡的密码是谁给的？", "多久换一次？"])
+    assert "密码" in standalone
+    assert status == "answered"
+    assert "每月一号更换" in shown
+
+
+async def test_a_rate_per_day_is_no_answer_to_how_often() -> None:
+    _, status, _ = await ask_offline(KB_ZH, ["出差餐补多久发一次？"])
+    assert status != "answered"

@@ -374,7 +374,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         # amount of money: a sentence stating "kept for 10 years" compares nothing with it
         return states("money", blanked)
     if kind == "quantity" and asks_frequency(question):
-        return states_frequency(blanked, states(kind, blanked))
+        return states_frequency(blanked, states(kind, blanked), question)
     if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
         return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
     return states(kind, blanked)

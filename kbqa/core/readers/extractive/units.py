@@ -256,7 +256,27 @@ def asks_frequency(question: str) -> bool:
     return bool(_FREQUENCY_ASK_RE.search(question.lower()))
 
 
-def states_frequency(text: str, counted: bool) -> bool:
-    """Whether ``text`` states a frequency: a number it states (``counted``) with a period
-    ("every 4 years", 每 4 年) or a count of times in a word ("twice a month")."""
-    return (counted and bool(_FREQUENCY_RE.search(text))) or bool(_TIMES_WORD_RE.search(text))
+# A frequency holds its own count ("every 3 years", 每 4 年, 3 次) or is an adverb ("weekly");
+# "per day" or 每天 beside an amount is a rate ("每天的餐补为 120 元"), not how often
+_COUNT_RE = re.compile(r"[\d一二两三四五六七八九十]")
+_ADVERB_RE = re.compile(r"daily|weekly|monthly|yearly|annually|hourly|times", re.IGNORECASE)
+# The act a Chinese "how often" asks about: 多久换一次 -> 换, 多长时间更新一次 -> 更新
+_ASKED_ACT_ZH_RE = re.compile(r"(?:多久|多长时间)\s*([\u3400-\u9fff]{1,3}?)\s*一次")
+# Once per period, no number: 每周一更换 (every Monday), 每月 (monthly)
+_EACH_PERIOD_ZH_RE = re.compile(r"每\s*个?(?:年|月|周|星期|天|日|季度)")
+
+
+def states_frequency(text: str, counted: bool, question: str = "") -> bool:
+    """Whether ``text`` states a frequency: a number it states (``counted``) in a period
+    ("every 4 years", 每 4 年), a count of times in a word ("twice a month"), or once per
+    period (每周, 每月) in a sentence that does the act a Chinese ``question`` asks how often
+    of ("多久换一次？": 每周一更换); a period alone is otherwise a rate's ("每天 35 欧元")."""
+    if _TIMES_WORD_RE.search(text) or (counted and any(
+            _COUNT_RE.search(m.group()) or _ADVERB_RE.fullmatch(m.group())
+            for m in _FREQUENCY_RE.finditer(text))):
+        return True
+    act = _ASKED_ACT_ZH_RE.search(question)
+    if not act or not _EACH_PERIOD_ZH_RE.search(text):
+        return False
+    return any(act.group(1)[-1] in clause and _EACH_PERIOD_ZH_RE.search(clause)
+               for clause in re.split(r"[，,；;。]", text))
