@@ -37,3 +37,19 @@ def test_the_sentences_holding_the_word_only_inside_another_are_found() -> None:
     everything = frozenset({"产假", "陪", "天"})
     assert inside_longer_words("How many days of maternity leave?", BLOCKS, everything) == {
         "男员工在配偶生育时可享受陪产假 15 天，须在孩子出生后 6 个月内休完。"}
+
+
+EN_LEAVE = (
+    make_block(1, "Permanent staff receive 28 days of paid annual leave per calendar year.",
+               title="Leave rules", section="Annual leave"),
+    make_block(2, "Staff receive 12 days of paid sick leave per year.",
+               title="Leave rules", section="Sick leave"),
+)
+
+
+async def test_a_chinese_word_jieba_cuts_into_characters_is_translated_whole() -> None:
+    # before: declined; jieba cuts 年假 ("annual leave") into 年/假, and one character is
+    # translated only by its first sense (假 "fake")
+    answer = await extractive_answer("年假有多少天？", EN_LEAVE)
+    assert "28 days of paid annual leave" in answer
+    assert "sick leave" not in answer

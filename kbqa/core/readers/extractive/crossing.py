@@ -71,9 +71,30 @@ def block_translations(question: str, block_terms: Sequence[frozenset[str]],
         found = _translations(t, folded, everything)
         if found:
             out[folded] = tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
+    for folded, found in _split_word_translations(question, everything).items():
+        if folded in asked and folded not in everything and folded not in out:
+            out[folded] = found
     for folded, pieces in (phrase_translations(question, everything) if phrases else {}).items():
         if folded in asked and folded not in everything:
             out[folded] = pieces  # the phrase's word, narrower than a word's translation
+    return out
+
+
+def _split_word_translations(question: str, everything: frozenset[str]
+                             ) -> dict[str, tuple[str, ...]]:
+    """Per pair of adjacent one-character Chinese terms of ``question`` written together
+    that make a CC-CEDICT word jieba's dictionary lacks (年假 "annual leave", cut 年/假),
+    the block terms (``everything``) of that word's English, under the pair's second
+    term (the head of a Chinese compound); the first is most often a stop word (年)."""
+    words = terms(question)
+    out: dict[str, tuple[str, ...]] = {}
+    for first, second in zip(words, words[1:], strict=False):
+        word = first + second
+        if len(word) != 2 or word.isascii() or word not in question:
+            continue
+        found = {fold(e) for e in composed_english_terms(word)} & everything
+        if found:
+            out[fold(second)] = tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
     return out
 
 
