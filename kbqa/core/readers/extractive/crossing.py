@@ -71,9 +71,9 @@ def block_translations(question: str, block_terms: Sequence[frozenset[str]],
         found = _translations(t, folded, everything)
         if found:
             out[folded] = tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
-    for folded, found in _split_word_translations(question, everything).items():
+    for folded, whole in _split_word_translations(question, everything).items():
         if folded in asked and folded not in everything and folded not in out:
-            out[folded] = found
+            out[folded] = whole
     for folded, pieces in (phrase_translations(question, everything) if phrases else {}).items():
         if folded in asked and folded not in everything:
             out[folded] = pieces  # the phrase's word, narrower than a word's translation
