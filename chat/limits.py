@@ -53,39 +53,49 @@ class TurnSlot:
     holder: str
 
 
-def _count(scope: str, ident: Any, per_minute: int) -> LimitRefusal | None:
-    """Count one question under ``scope:ident``; a refusal when past ``per_minute``."""
+def _count(scope: str, ident: Any, per_minute: int) -> dict[str, Any] | None:
+    """Count one question under ``scope:ident`` (django-ratelimit's usage: ``count``,
+    ``limit``, ``time_left``); None when the limit is off."""
     if per_minute <= 0:
         return None
-    usage = get_usage(
+    usage: dict[str, Any] | None = get_usage(
         None,
         group=f"kbqa.questions.{scope}",
         key=lambda _group, _request: f"{scope}:{ident}",
         rate=f"{per_minute}/m",
         increment=True,
     )
-    if usage is None or not usage["should_limit"]:
+    return usage
+
+
+def question_admit(*, user_id: Any, token_id: Any = None) -> LimitRefusal | None:
+    """Count one question for the user ``user_id`` (and the API token ``token_id``, if any).
+
+    Returns None when it may run, else a refusal whose ``retry_after`` is the time until
+    every limit the question counts under admits again: each limit's window starts at its
+    own offset, and a client that waited only for the user's window was refused again by
+    the token's (an integrator's report: four 429s in a row while obeying Retry-After).
+    """
+    usages = [u for u in (
+        _count("user", user_id, settings.KBQA_QUESTIONS_PER_MINUTE),
+        _count("token", token_id, settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE)
+        if token_id is not None else None,
+    ) if u is not None]
+    over = [u for u in usages if u["should_limit"]]
+    if not over:
         return None
-    wait = max(1, int(usage["time_left"]))
+    # A limit reached exactly by this question refuses the next one: wait for it too.
+    # django-ratelimit's window ending at second W still counts during W (its window key is
+    # int(time) <= W), so the first second that admits is W + 1: time_left + 1 from now.
+    wait = max(int(u["time_left"]) + 1 for u in usages if u["count"] >= u["limit"])
     message = ngettext(
         "You have asked %(limit)d questions in a minute, the most allowed. "
         "Try again in %(wait)d second.",
         "You have asked %(limit)d questions in a minute, the most allowed. "
         "Try again in %(wait)d seconds.",
         wait,
-    ) % {"limit": per_minute, "wait": wait}
+    ) % {"limit": over[0]["limit"], "wait": wait}
     return LimitRefusal(message, wait)
-
-
-def question_admit(*, user_id: Any, token_id: Any = None) -> LimitRefusal | None:
-    """Count one question for the user ``user_id`` (and the API token ``token_id``, if any).
-
-    Returns None when it may run, else the refusal of the first limit passed.
-    """
-    refusal = _count("user", user_id, settings.KBQA_QUESTIONS_PER_MINUTE)
-    if refusal is None and token_id is not None:
-        refusal = _count("token", token_id, settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE)
-    return refusal
 
 
 def _slot_key(conversation_id: Any) -> str:

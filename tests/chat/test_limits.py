@@ -78,3 +78,23 @@ def test_a_busy_conversation_costs_no_quota_and_a_refusal_holds_no_slot() -> Non
     over = turn_admit_sync(user_id=1, conversation_id=10)
     assert isinstance(over, LimitRefusal) and "3 questions in a minute" in over.message
     assert isinstance(turn_admit_sync(user_id=2, conversation_id=10), TurnSlot)  # slot free
+
+
+@pytest.mark.parametrize("start", [0.0, 0.9, 17.5, 59.99])
+def test_a_client_that_waits_retry_after_is_admitted_on_its_next_try(
+    settings, monkeypatch: pytest.MonkeyPatch, start: float
+) -> None:
+    # An integrator's report: a token client obeying Retry-After got four 429s in a row
+    # (the user's and the token's windows end at different seconds, and a window still
+    # counts during its last second).
+    from types import SimpleNamespace
+
+    settings.KBQA_QUESTIONS_PER_MINUTE = settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 20
+    clock = [1_000_000.0 + start]
+    monkeypatch.setattr("django_ratelimit.core.time", SimpleNamespace(time=lambda: clock[0]))
+    assert all(question_admit(user_id=5, token_id=9) is None for _ in range(20))
+    clock[0] += 0.4
+    refusal = question_admit(user_id=5, token_id=9)
+    assert refusal is not None and refusal.retry_after <= 61
+    clock[0] += refusal.retry_after
+    assert question_admit(user_id=5, token_id=9) is None
