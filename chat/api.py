@@ -24,7 +24,9 @@ API", so scripted calls do not bury the browser's own; it returns the id; send t
 to ask a follow-up with the earlier turns as context. A request refused before the answer
 starts (4xx, provider unavailable) creates none.
 
-Errors are ``{"error": "<message>"}`` with 400 (bad input, including JSON nested too deeply),
+Errors are ``{"error": "<message>", "code": "<code>"}`` (the message English whatever the
+request's language; the code for programs, README lists them) with 400 (bad input,
+including JSON nested too deeply),
 401 (no or invalid credentials), 403 (CSRF failure), 404 (unknown conversation, or someone
 else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` characters),
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
@@ -51,6 +53,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.auth import api_authenticate, challenge, fabricate_allowed
@@ -69,11 +72,14 @@ log = logging.getLogger(__name__)
 
 
 class ApiError(Exception):
-    """A request the API refuses; ``status`` is the HTTP status, the message is shown as is."""
+    """A request the API refuses; ``status`` is the HTTP status, the message is shown as is,
+    ``code`` names the error for programs (README: HTTP API, error codes)."""
 
-    def __init__(self, status: int, message: str, *, retry_after: int | None = None) -> None:
+    def __init__(self, status: int, message: str, *, code: str,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.code = code
         self.retry_after = retry_after
 
 
@@ -83,12 +89,13 @@ BUSY = "The service is busy and could not take this question; please try again s
 
 
 def error_response(
-    status: int, message: str, *, retry_after: int | None = None, **extra: Any
+    status: int, message: str, *, code: str, retry_after: int | None = None, **extra: Any
 ) -> JsonResponse:
-    """``{"error": message, **extra}`` with HTTP ``status``; a 405 names POST in ``Allow``,
-    a 401 the Bearer scheme in ``WWW-Authenticate``, a 429 or 503 the seconds to wait in
-    ``Retry-After`` (when given)."""
-    response = JsonResponse({"error": message, **extra}, status=status)
+    """``{"error": message, "code": code, **extra}`` with HTTP ``status``; a 405 names POST
+    in ``Allow``, a 401 the Bearer scheme in ``WWW-Authenticate``, a 429 or 503 the seconds
+    to wait in ``Retry-After`` (when given). ``message`` is for people and may change;
+    ``code`` is for programs and does not."""
+    response = JsonResponse({"error": message, "code": code, **extra}, status=status)
     if status == 405:
         response["Allow"] = "POST"
     if status == 401:
@@ -109,7 +116,7 @@ def json_errors(view: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> Any:
             return await view(request)
         except Exception:
             log.exception("API request failed")
-            return error_response(503, BUSY, retry_after=RETRY_AFTER_SECONDS)
+            return error_response(503, BUSY, code="service_busy", retry_after=RETRY_AFTER_SECONDS)
 
     return guarded
 
@@ -120,6 +127,16 @@ REJECTED_STATUS = {
     "empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503, "limited": 429,
     "busy": 429,
 }
+REJECTED_CODE = {
+    "empty": "empty_question", "too_long": "question_too_long",
+    "not_found": "conversation_not_found", "provider_unavailable": "provider_unavailable",
+    "limited": "rate_limited", "busy": "conversation_busy",
+}
+
+
+def _rejected(exc: TurnRejected) -> ApiError:
+    return ApiError(REJECTED_STATUS[exc.reason], str(exc), code=REJECTED_CODE[exc.reason],
+                    retry_after=exc.retry_after)
 
 
 @dataclass(frozen=True)
@@ -134,11 +151,13 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     try:
         payload = json.loads(body or b"")
     except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "The request body must be JSON.") from None
+        raise ApiError(400, "The request body must be JSON.", code="invalid_json") from None
     except RecursionError:
-        raise ApiError(400, "The request body is JSON nested too deeply.") from None
+        raise ApiError(400, "The request body is JSON nested too deeply.",
+                       code="invalid_json") from None
     if not isinstance(payload, dict):
-        raise ApiError(400, 'The request body must be a JSON object like {"question": "..."}.')
+        raise ApiError(400, 'The request body must be a JSON object like {"question": "..."}.',
+                       code="invalid_body")
     question, conversation, fabricate = (
         payload.get("question"),
         payload.get("conversation"),
@@ -147,16 +166,17 @@ def parse_answer_input(body: bytes) -> AnswerInput:
     try:
         question = question_checked(question if isinstance(question, str) else "")
     except TurnRejected as exc:
-        raise ApiError(REJECTED_STATUS[exc.reason], str(exc)) from None
+        raise _rejected(exc) from None
     # The id as the Kbqa-Conversation header gives it back ("65") is the same id.
     if isinstance(conversation, str) and re.fullmatch(r"\s*[0-9]+\s*", conversation):
         conversation = int(conversation)
     if conversation is not None and (
         isinstance(conversation, bool) or not isinstance(conversation, int)
     ):
-        raise ApiError(400, "'conversation' must be an integer conversation id.")
+        raise ApiError(400, "'conversation' must be an integer conversation id.",
+                       code="invalid_body")
     if fabricate is not None and not isinstance(fabricate, bool):
-        raise ApiError(400, "'fabricate' must be true or false.")
+        raise ApiError(400, "'fabricate' must be true or false.", code="invalid_body")
     return AnswerInput(question, conversation, fabricate)
 
 
@@ -170,11 +190,18 @@ async def turn_open(
 
     Returns the turn (to iterate to its end) and its conversation id. Raises ApiError.
     """
+    with translation.override("en"):  # the API's errors are English (its contract)
+        return await _turn_open(request, outcome, mode=mode)
+
+
+async def _turn_open(
+    request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode
+) -> tuple[TurnStream, int]:
     if request.method != "POST":
-        raise ApiError(405, "Use POST.")
+        raise ApiError(405, "Use POST.", code="method_not_allowed")
     auth = await api_authenticate(request)
     if auth.user is None:
-        raise ApiError(auth.status, auth.error)
+        raise ApiError(auth.status, auth.error, code=auth.code)
     data = parse_answer_input(request.body)
     turn = answer_turn(
         TurnRequest(
@@ -192,8 +219,7 @@ async def turn_open(
     try:
         opened = await anext(turn)
     except TurnRejected as exc:
-        status = REJECTED_STATUS[exc.reason]
-        raise ApiError(status, str(exc), retry_after=exc.retry_after) from None
+        raise _rejected(exc) from None
     assert isinstance(opened, TurnOpened) and opened.conversation is not None
     return turn, opened.conversation.pk
 
@@ -239,7 +265,7 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, outcome, mode="json")
     except ApiError as exc:
-        return error_response(exc.status, str(exc), retry_after=exc.retry_after)
+        return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
     async with aclosing(turn) as items:
         async for _ in items:
             pass
@@ -247,6 +273,7 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
         return error_response(
             503,
             outcome.error or "The answer provider failed.",
+            code="provider_error",
             retry_after=outcome.retry_after,
             trace_id=outcome.trace_id,
             conversation=conversation,
@@ -331,7 +358,7 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, AnswerOutcome(), mode="stream")
     except ApiError as exc:
-        return error_response(exc.status, str(exc), retry_after=exc.retry_after)
+        return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
     response = StreamingHttpResponse(
         with_keepalive(_sse(turn, conversation)), content_type="text/event-stream; charset=utf-8"
     )
@@ -349,5 +376,6 @@ def api_not_found(request: HttpRequest) -> JsonResponse:
     missing chunk id): an API client never gets an HTML page. Shape: ``{"error": str}``
     naming the endpoints."""
     return error_response(
-        404, f"No API endpoint at {request.path}; the endpoints are {API_ENDPOINTS}."
+        404, f"No API endpoint at {request.path}; the endpoints are {API_ENDPOINTS}.",
+        code="no_endpoint",
     )

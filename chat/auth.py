@@ -61,6 +61,12 @@ def credentials_error(header: str) -> str:
     return INVALID_TOKEN
 
 
+def error_code(message: str) -> str:
+    """The code of a 401 with ``message``: ``unauthorized`` (no credentials), else
+    ``invalid_token`` (a token that logs no one in, or another scheme than Bearer)."""
+    return "unauthorized" if message == AUTH_REQUIRED else "invalid_token"
+
+
 def challenge(message: str) -> str:
     """The ``WWW-Authenticate`` value of a 401 with ``message``."""
     return CHALLENGE if message == AUTH_REQUIRED else CHALLENGE_INVALID
@@ -203,6 +209,7 @@ class ApiAuth:
     status: int = 200
     error: str = ""
     token_id: int | None = None  # the ApiToken used, None for a session
+    code: str = ""  # the error's code for programs (``error_code``)
 
 
 async def api_authenticate(request: HttpRequest) -> ApiAuth:
@@ -218,20 +225,22 @@ async def api_authenticate(request: HttpRequest) -> ApiAuth:
         else:
             token = await db_async(token_lookup)(key)
         if token is None:
-            return ApiAuth(None, 401, credentials_error(request.headers["Authorization"]))
+            message = credentials_error(request.headers["Authorization"])
+            return ApiAuth(None, 401, message, code=error_code(message))
         return ApiAuth(token.user, token_id=token.pk)
     user = await request.auser()
     if isinstance(user, AnonymousUser) or not user.is_authenticated:
-        return ApiAuth(None, 401, AUTH_REQUIRED)
+        return ApiAuth(None, 401, AUTH_REQUIRED, code=error_code(AUTH_REQUIRED))
     reason = _csrf_failure(request)
     if reason:
-        return ApiAuth(None, 403, f"CSRF check failed: {reason}")
+        return ApiAuth(None, 403, f"CSRF check failed: {reason}", code="csrf_failed")
     return ApiAuth(user)
 
 
 def unauthorized(message: str) -> JsonResponse:
-    """A 401 ``{"error": message}`` with the ``WWW-Authenticate`` challenge to answer it."""
-    response = JsonResponse({"error": message}, status=401)
+    """A 401 ``{"error": message, "code": ...}`` with the ``WWW-Authenticate`` challenge to
+    answer it."""
+    response = JsonResponse({"error": message, "code": error_code(message)}, status=401)
     response["WWW-Authenticate"] = challenge(message)
     return response
 

@@ -47,8 +47,18 @@ def size_text(limit: int) -> str:
     return f"{max(1, limit // 1024)} KB"
 
 
-def json_error(status: int, message: str) -> bytes:
-    return json.dumps({"error": message}).encode("utf-8")
+def json_error(status: int, message: str, challenge: str = "") -> bytes:
+    """``{"error": message, "code": ...}``, the answer API's codes (README: HTTP API):
+    ``body_too_large`` for a 413; for a 401 ``invalid_token`` when its ``challenge`` says
+    so (RFC 6750 section 3.1), else ``unauthorized``; ``forbidden`` for a 403;
+    ``request_refused`` otherwise."""
+    if status == 413:
+        code = "body_too_large"
+    elif status == 401:
+        code = "invalid_token" if 'error="invalid_token"' in challenge else "unauthorized"
+    else:
+        code = "forbidden" if status == 403 else "request_refused"
+    return json.dumps({"error": message, "code": code}).encode("utf-8")
 
 
 def limit_params(limit: int) -> dict[str, str]:
@@ -57,7 +67,8 @@ def limit_params(limit: int) -> dict[str, str]:
 
 
 def error_body(
-    status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str]
+    status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str],
+    challenge: str = "",
 ) -> tuple[bytes, bytes]:
     """``(content type, body)`` of a refusal made before Django sees the request.
 
@@ -68,7 +79,7 @@ def error_body(
     next, instead of raw JSON in place of the admin.
     """
     if b"text/html" not in headers.get(b"accept", b"").lower():
-        return b"application/json", json_error(status, _filled(message, params))
+        return b"application/json", json_error(status, _filled(message, params), challenge)
     return b"text/html; charset=utf-8", html_error(status, message, headers, params)
 
 
@@ -129,7 +140,7 @@ async def _respond(
     params: Mapping[str, str] | None = None,
 ) -> None:
     headers_in = dict(scope.get("headers") or [])
-    content_type, body = error_body(status, message, headers_in, params or {})
+    content_type, body = error_body(status, message, headers_in, params or {}, challenge)
     headers = [(b"content-type", content_type), (b"content-length", b"%d" % len(body))]
     if challenge:  # a 401 names the scheme to use (RFC 9110 section 11.6.1)
         headers.append((b"www-authenticate", challenge.encode("latin-1")))

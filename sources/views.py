@@ -124,21 +124,21 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     if not request.user.is_authenticated:
         # the answer API's words (chat.auth.AUTH_REQUIRED; sources may not import chat); a
         # token that logs no one in is refused before this, by chat.auth.BearerTokenMiddleware
-        refused = JsonResponse({"error": AUTH_REQUIRED}, status=401)
+        refused = JsonResponse({"error": AUTH_REQUIRED, "code": "unauthorized"}, status=401)
         refused["WWW-Authenticate"] = 'Bearer realm="kbqa"'
         return refused
     chunk = readable_chunk(chunk_id=chunk_id, user=request.user)
     if chunk is None and (purged_at := chunk_purged_at(chunk_id=chunk_id, user=request.user)):
         day = timezone.localtime(purged_at).date().isoformat()
         message = f"Source passage {chunk_id!r} is no longer available: it was purged on {day}."
-        return JsonResponse({"error": message}, status=410)
+        return JsonResponse({"error": message, "code": "chunk_purged"}, status=410)
     if chunk is None:
         # "doc-042#c02" typed into a URL reaches the server as "doc-042": the # starts the
         # fragment, which the client never sends
         hint = ("" if "#" in chunk_id else " A passage id has the form doc-id#c01; in a URL "
                 "write its # as %23 (/api/chunks/doc-042%23c02).")
-        return JsonResponse({"error": f"No source passage with id {chunk_id!r}.{hint}"},
-                            status=404)
+        return JsonResponse({"error": f"No source passage with id {chunk_id!r}.{hint}",
+                             "code": "chunk_not_found"}, status=404)
     fields = {k: v for k, v in chunk_as_core(chunk).__dict__.items() if k != "access"}
     superseded = _superseded(chunk)
     if superseded:

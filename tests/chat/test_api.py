@@ -164,6 +164,19 @@ NO_WORDS = "The question holds no words, only punctuation or symbols. Type it in
 ONLY_MARKUP = "The question holds only markup tags, no words. Type it as text."
 
 
+def input_code(status: int, message: str) -> str:
+    """The ``code`` the API gives with each refusal of bad input (README: HTTP API)."""
+    if status == 404:
+        return "conversation_not_found"
+    if status == 413:
+        return "question_too_long"
+    if message == "The request body must be JSON.":
+        return "invalid_json"
+    if message.startswith(("'question'", "The question holds")):
+        return "empty_question"
+    return "invalid_body"
+
+
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
@@ -219,7 +232,8 @@ def test_bad_input(
 ) -> None:
     settings.KBQA_MAX_QUESTION_CHARS = 2000
     response = post(Client(), url, body, **bearer(token))
-    assert (response.status_code, response.json()) == (status, {"error": message})
+    assert (response.status_code, response.json()) == (
+        status, {"error": message, "code": input_code(status, message)})
     assert response["Content-Type"] == "application/json"
 
 
@@ -237,7 +251,8 @@ def test_unauthenticated(
     fake: FakeProvider, token: str, url: str, headers: dict[str, str], message: str
 ) -> None:
     response = post(Client(), url, {"question": "q"}, **headers)
-    assert (response.status_code, response.json()) == (401, {"error": message})
+    code = "unauthorized" if message.startswith("Authentication required") else "invalid_token"
+    assert (response.status_code, response.json()) == (401, {"error": message, "code": code})
 
 
 def test_inactive_users_token_is_refused(fake: FakeProvider, user: Any, token: str) -> None:
@@ -249,7 +264,8 @@ def test_inactive_users_token_is_refused(fake: FakeProvider, user: Any, token: s
 @pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
 def test_get_is_405(token: str, url: str) -> None:
     response = Client().get(url, **bearer(token))
-    assert (response.status_code, response.json()) == (405, {"error": "Use POST."})
+    assert (response.status_code, response.json()) == (
+        405, {"error": "Use POST.", "code": "method_not_allowed"})
     assert response["Allow"] == "POST"
 
 
@@ -264,7 +280,8 @@ def test_someone_elses_conversation_is_not_found(
     )
     assert (response.status_code, response.json()) == (
         404,
-        {"error": f"Conversation {conversation.pk} does not exist" + NOT_FOUND_TAIL},
+        {"error": f"Conversation {conversation.pk} does not exist" + NOT_FOUND_TAIL,
+         "code": "conversation_not_found"},
     )
     assert (conversation.messages.count(), Trace.objects.count()) == (0, 0)
 
@@ -303,7 +320,8 @@ def test_provider_config_error_is_503(token: str, settings: Any, url: str) -> No
         503,
         {
             "error": "The answer provider is unavailable: set ANTHROPIC_API_KEY to use the "
-            "anthropic provider"
+            "anthropic provider",
+            "code": "provider_unavailable",
         },
     )
     assert Conversation.objects.count() == 0
@@ -316,6 +334,7 @@ def test_provider_error_event_is_503_in_json(fake: FakeProvider, token: str) -> 
     assert response.status_code == 503
     assert body == {
         "error": "The model provider is overloaded; try again.",
+        "code": "provider_error",
         "trace_id": Trace.objects.get().pk,
         "conversation": Conversation.objects.get().pk,
     }
@@ -548,3 +567,23 @@ def test_the_json_answer_names_the_language_of_the_question(
                     **bearer(token))
     assert response.status_code == 200
     assert response["Content-Language"] == "zh-Hans"
+
+
+@pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
+def test_errors_are_english_with_a_code_whatever_the_client_language(
+    fake: FakeProvider, token: str, settings: Any, url: str
+) -> None:
+    # An integrator's report: with Accept-Language: zh-CN the 413 and 429 messages came in
+    # Chinese, the 400/401/404 in English, and only the prose told two 429s apart.
+    settings.KBQA_MAX_QUESTION_CHARS, settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 50, 1
+    chinese = {**bearer(token), "HTTP_ACCEPT_LANGUAGE": "zh-CN"}
+    too_long = post(Client(), url, {"question": "x" * 51}, **chinese)
+    assert (too_long.status_code, too_long.json()) == (413, {
+        "error": "Your question is 51 characters long; the limit is 50. "
+                 "Shorten it and send it again.",
+        "code": "question_too_long"})
+    fake.add(JSON_DRAFT, JSON_DRAFT)
+    post(Client(), url, {"question": QUESTION}, **chinese)
+    limited = post(Client(), url, {"question": QUESTION}, **chinese)
+    assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
+    assert limited.json()["error"].startswith("You have asked 1 question")

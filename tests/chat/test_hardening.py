@@ -245,7 +245,7 @@ def test_api_refuses_a_second_answer_in_the_same_conversation(
     turn_admit_sync(user_id=alice.pk, conversation_id=conversation.pk)  # an answer runs
     refused = post({"question": QUESTION, "conversation": conversation.pk}, key)
     assert (refused.status_code, refused["Retry-After"]) == (429, "5")
-    assert refused.json() == {"error": BUSY}
+    assert refused.json() == {"error": BUSY, "code": "conversation_busy"}
     assert fake_provider.prompts == []
     assert not Message.objects.exists()
 
@@ -268,5 +268,5 @@ def test_api_json_nested_100000_deep_is_a_400_json_error(alice: Any) -> None:
     _token, key = api_token_create(user=alice)
     response = post("[" * 100_000 + "]" * 100_000, key)
     assert (response.status_code, response.json()) == (
-        400, {"error": "The request body is JSON nested too deeply."}
+        400, {"error": "The request body is JSON nested too deeply.", "code": "invalid_json"}
     )

@@ -91,7 +91,8 @@ def test_a_200_mb_body_is_refused_at_once_and_memory_stays_bounded(server: Daphn
     started = time.monotonic()
     status, body, sent = post_large(server.port, "/api/answer", 200 * MB)
     assert status == 413
-    assert body == {"error": "The request body is too large (limit 1 MB)."}
+    assert body == {"error": "The request body is too large (limit 1 MB).",
+                    "code": "body_too_large"}
     assert sent < 20 * MB  # refused from the header, not after receiving the body
     assert time.monotonic() - started < 5
     assert server.peak_rss_mb() < 300
@@ -102,14 +103,16 @@ def test_a_200_mb_anonymous_upload_to_the_admin_is_refused_at_once(server: Daphn
         server.port, "/admin/sources/document/upload/", 200 * MB,
         content_type="multipart/form-data; boundary=kbqa",
     )
-    assert (status, body) == (413, {"error": "The request body is too large (limit 100 MB)."})
+    assert (status, body) == (413, {"error": "The request body is too large (limit 100 MB).",
+                                  "code": "body_too_large"})
     assert sent < 20 * MB
     assert server.peak_rss_mb() < 300
 
 
 def test_a_body_without_content_length_is_cut_off_at_the_limit(server: Daphne) -> None:
     status, body, sent = post_large(server.port, "/api/answer", 50 * MB, chunked=True)
-    assert (status, body) == (413, {"error": "The request body is too large (limit 1 MB)."})
+    assert (status, body) == (413, {"error": "The request body is too large (limit 1 MB).",
+                                  "code": "body_too_large"})
     assert sent < 20 * MB
     assert server.peak_rss_mb() < 300
 
@@ -123,7 +126,7 @@ def test_the_answer_api_refuses_an_anonymous_caller_before_the_body(server: Daph
 def test_json_nested_100000_deep_is_a_400_json_error(server: Daphne, api_key: str) -> None:
     status, headers, body = api_post(server.port, api_key, b"[" * 100_000 + b"]" * 100_000)
     assert (status, headers["Content-Type"]) == (400, "application/json")
-    assert body == {"error": "The request body is JSON nested too deeply."}
+    assert body == {"error": "The request body is JSON nested too deeply.", "code": "invalid_json"}
 
 
 def test_questions_over_the_minute_limit_get_429_with_retry_after(
@@ -226,7 +229,8 @@ async def test_asgi_refuses_an_invalid_token_without_reading_the_body() -> None:
     status, body, reads = await call_app(
         "/api/answer", [(b"authorization", b"Bearer nope")], [b'{"question": "hi"}'], sent
     )
-    assert (status, body, reads) == (401, {"error": "Invalid API token."}, 0)
+    assert (status, body, reads) == (
+        401, {"error": "Invalid API token.", "code": "invalid_token"}, 0)
     assert (b"www-authenticate", b'Bearer realm="kbqa", error="invalid_token"') in sent
 
 
@@ -235,14 +239,16 @@ async def test_asgi_refuses_a_declared_size_over_the_limit_without_reading() -> 
         "/accounts/login/", [(b"content-length", str(2 * MB).encode())], [b"x" * 10]
     )
     assert (status, reads) == (413, 0)
-    assert body == {"error": "The request body is too large (limit 1 MB)."}
+    assert body == {"error": "The request body is too large (limit 1 MB).",
+                    "code": "body_too_large"}
 
 
 async def test_asgi_counts_a_body_without_content_length() -> None:
     status, body, reads = await call_app("/accounts/login/", [], [b"x" * (256 * 1024)] * 8)
     assert status == 413
     assert reads == 5  # the fifth 256 KB chunk passes 1 MB: nothing after it is read
-    assert body == {"error": "The request body is too large (limit 1 MB)."}
+    assert body == {"error": "The request body is too large (limit 1 MB).",
+                    "code": "body_too_large"}
 
 
 
@@ -295,7 +301,8 @@ async def test_asgi_refuses_an_upload_from_a_non_staff_session_without_reading()
     status, body, reads = await call_app(
         "/admin/sources/document/upload/", [(b"cookie", cookie)], [b"--kbqa--"]
     )
-    assert (status, body, reads) == (403, {"error": "Log in as staff to upload documents."}, 0)
+    assert (status, body, reads) == (403, {"error": "Log in as staff to upload documents.",
+                                 "code": "forbidden"}, 0)
 
 
 @pytest.mark.django_db(transaction=True)

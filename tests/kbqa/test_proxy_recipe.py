@@ -98,14 +98,14 @@ def test_an_upload_over_1_mb_reaches_the_app(proxy: int) -> None:
     response = post(proxy, UPLOAD, 5 * MB, "multipart/form-data; boundary=kbqa")
     # the app's own answer to an anonymous upload, not nginx's "413 Request Entity Too Large"
     assert (response.status_code, response.json()) == (
-        403, {"error": "Log in as staff to upload documents."}
+        403, {"error": "Log in as staff to upload documents.", "code": "forbidden"}
     )
 
 
 def test_an_upload_over_the_request_limit_is_a_413_json_not_a_502(proxy: int) -> None:
     response = post(proxy, UPLOAD, 120 * MB, "multipart/form-data; boundary=kbqa")
     assert (response.status_code, response.json()) == (
-        413, {"error": "The request body is too large (limit 100 MB)."}
+        413, {"error": "The request body is too large (limit 100 MB).", "code": "body_too_large"}
     )
 
 
@@ -113,7 +113,7 @@ def test_an_upload_over_the_request_limit_is_a_413_json_not_a_502(proxy: int) ->
 def test_a_large_question_body_is_a_413_json_not_a_502(proxy: int, size: int) -> None:
     response = post(proxy, "/api/answer", size, "application/json")
     assert (response.status_code, response.json()) == (
-        413, {"error": "The request body is too large (limit 1 MB)."}
+        413, {"error": "The request body is too large (limit 1 MB).", "code": "body_too_large"}
     )
 
 

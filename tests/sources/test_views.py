@@ -182,7 +182,8 @@ def test_api_without_login_is_401_json(client: Client, chunk: Chunk) -> None:
     response = client.get("/api/chunks/doc-010%23c02")
     assert response.status_code == 401
     assert response.json() == {
-        "error": "Authentication required: log in or send 'Authorization: Bearer <token>'."
+        "error": "Authentication required: log in or send 'Authorization: Bearer <token>'.",
+        "code": "unauthorized",
     }
 
 
@@ -191,10 +192,10 @@ def test_api_unknown_id_is_404_json(client_in: Client) -> None:
     assert response.status_code == 404
     assert response.json() == {"error": "No source passage with id 'nope'. A passage id has the"
                                " form doc-id#c01; in a URL write its # as %23"
-                               " (/api/chunks/doc-042%23c02)."}
+                               " (/api/chunks/doc-042%23c02).", "code": "chunk_not_found"}
     # a whole id that is not there needs no hint
     missing = client_in.get("/api/chunks/nope%23c01").json()
-    assert missing == {"error": "No source passage with id 'nope#c01'."}
+    assert missing == {"error": "No source passage with id 'nope#c01'.", "code": "chunk_not_found"}
 
 
 @pytest.mark.parametrize("htmx", [False, True])
@@ -250,7 +251,7 @@ def test_purged_chunk_says_no_longer_available(
     assert (api.status_code, api.json()) == (
         410,
         {"error": "Source passage 'doc-010#c02' is no longer available: it was purged on "
-         "2025-08-02."},
+         "2025-08-02.", "code": "chunk_purged"},
     )
 
 
