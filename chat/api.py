@@ -233,7 +233,9 @@ def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome)
         "status": outcome.status,
         "answer": outcome.text,
         "sentences": [
-            {"text": s["text"], "citations": list(s["citations"])} for s in outcome.sentences
+            {"text": s["text"], "citations": list(s["citations"]), "kind": s["kind"],
+             "paragraph": s["paragraph"]}
+            for s in outcome.sentences
         ],
         "notices": outcome.notices,
         "dropped": outcome.dropped_items,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kbqa.core.text.sentences import joined
 from kbqa.core.types import Done, Dropped, Error, Event, Meta, Notice, Refusal, Sentence
 
 # Seconds a client is told to wait after a retryable failure the provider gave no time for:
@@ -53,7 +54,7 @@ class AnswerOutcome:
 
     @property
     def text(self) -> str:
-        return " ".join(s["text"] for s in self.sentences)
+        return joined([s["text"] for s in self.sentences])
 
     def shown(self) -> dict[str, Any]:
         """The assistant message's columns for what was shown so far: ``text``,

@@ -89,7 +89,8 @@ def test_json_contract_with_token(fake: FakeProvider, token: str) -> None:
     assert (body["status"], body["answer"], body["refusal"]) == ("answered", SHOWN, None)
     # the conversation in the body and, as the stream gives it, in a header
     assert response["Kbqa-Conversation"] == str(body["conversation"])
-    assert body["sentences"] == [{"text": SHOWN, "citations": [1]}]
+    assert body["sentences"] == [
+        {"text": SHOWN, "citations": [1], "kind": "claim", "paragraph": False}]
     assert [d["citations"] for d in body["dropped"]] == [[2]]
     assert body["dropped"][0]["reasons"]
     assert body["sources"] == [

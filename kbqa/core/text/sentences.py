@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kbqa.core.text.normalise import has_cjk
@@ -114,6 +115,17 @@ def join_quote_lines(text: str) -> str:
             out.append(body)
         quoting = bool(body)
     return "\n".join(out)
+
+
+def joined(sentences: Sequence[str]) -> str:
+    """``sentences`` as one text: a space after each, except after a sentence ending in a
+    full-width character (。！？), as Chinese is written: "…保存 180 天。NimbusDrive…"."""
+    out = ""
+    for s in sentences:
+        if out and s:
+            out += "" if unicodedata.east_asian_width(out[-1]) in ("W", "F") else " "
+        out += s
+    return out
 
 
 def _joins_tight(left: str, right: str) -> bool:

@@ -145,3 +145,13 @@ def test_a_wrapped_quote_is_one_verified_sentence() -> None:
     claim = "It has been superseded by the current policy and is kept only as a historical " \
             "reference. [1]"
     assert verifier.verify(parse_claim(claim)).ok
+
+
+def test_sentences_join_with_a_space_except_after_a_chinese_full_stop() -> None:
+    # An integrator's report: the JSON answer read "…保存 180 天。 NimbusDrive…"
+    from kbqa.core.text.sentences import joined
+
+    assert joined(["所有方案的历史版本都保存 180 天。", "NimbusDrive 每天备份。", "See [2]."]) == (
+        "所有方案的历史版本都保存 180 天。NimbusDrive 每天备份。See [2].")
+    assert joined(["Files stay 30 days.", "Admins can restore them."]) == (
+        "Files stay 30 days. Admins can restore them.")
