@@ -290,16 +290,21 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
-    """One Server-Sent Events frame: ``event: <name>\\ndata: <one-line JSON>\\n\\n``.
-
-    ``conversation`` is added to the data of ``meta`` and ``done`` (the first and last frame).
-    """
+def wire_payload(ev: Event, *, conversation: int | None = None) -> dict[str, Any]:
+    """``{"event": name, "data": {...}}`` as the wire sends it (SSE, ``ask --json``):
+    ``conversation`` is added to the data of ``meta`` and ``done`` (the first and last)."""
     payload = event_payload(ev)
-    data = payload["data"]
     if conversation is not None and isinstance(ev, Meta | Done):
-        data = {**data, "conversation": conversation}
-    return f"event: {payload['event']}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+        payload = {**payload, "data": {**payload["data"], "conversation": conversation}}
+    return payload
+
+
+def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
+    """One Server-Sent Events frame: ``event: <name>\\ndata: <one-line JSON>\\n\\n``
+    (``wire_payload``)."""
+    payload = wire_payload(ev, conversation=conversation)
+    data = json.dumps(payload["data"], ensure_ascii=False)
+    return f"event: {payload['event']}\ndata: {data}\n\n"
 
 
 # An SSE comment line; clients ignore it, proxies see traffic. 15 s stays under the common

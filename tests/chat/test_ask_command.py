@@ -265,3 +265,16 @@ def test_a_chinese_question_gets_chinese_labels(fake: FakeProvider) -> None:
     output = ask("公司的年会在哪里举办？")
     assert output.endswith(f"追踪记录：{Trace.objects.get().pk}（refused_low_score）\n")
     assert "Trace:" not in output
+
+
+def test_json_output_names_the_conversation_it_started_as_the_stream_does(
+    fake: FakeProvider, django_user_model: Any
+) -> None:
+    # An integrator's report: --json --user started a conversation and never said which
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    fake.add(ANSWER)
+    lines = [json.loads(x) for x in ask(QUESTION, "--user", "alice", "--json").splitlines()]
+    conversation = Conversation.objects.get(owner=alice).pk
+    by_event = {line["event"]: line["data"] for line in lines}
+    assert by_event["meta"]["conversation"] == by_event["done"]["conversation"] == conversation
+    assert "conversation" not in by_event["sentence"]

@@ -26,12 +26,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 from django.utils.translation import gettext, ngettext
 
+from chat.api import wire_payload
 from chat.outcomes import AnswerOutcome
 from chat.rendering import answer_locale
 from chat.selectors import reader_numbers
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence, event_payload
+from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence
 
 
 def render_plain(ev: Event, numbers: dict[int, int] | None = None) -> str | None:
@@ -138,7 +139,8 @@ class Command(BaseCommand):
                                                  and set(ev.notices) <= set(known)):
                     continue  # TurnOpened; --json keeps the SSE wire (meta's notices)
                 line = (
-                    json.dumps(event_payload(ev), ensure_ascii=False)
+                    json.dumps(wire_payload(ev, conversation=self.conversation_id),
+                               ensure_ascii=False)
                     if as_json
                     else render_plain(ev, reader_numbers(outcome.sentences))
                 )
