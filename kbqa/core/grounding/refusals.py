@@ -131,15 +131,17 @@ def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refus
         names = "、".join(f"《{d.title}》" + (f"（更新于 {d.updated}）" if d.updated else "")
                          for d in unique)
         message = (f"最接近的文档是{names}，但我无法从中核实出这个问题的答案。"
-                   "请打开这些文档自行查看，或联系文档负责人补充这部分信息。" if names else
+                   "请打开这些文档自行查看，或用文档里的说法再问一次；如果其中确实没有，"
+                   "请联系文档负责人补充。" if names else
                    "找到的文档都不涉及这个问题的主题，无法核实出答案。如果知识库应当包含这部分"
                    "内容，请联系知识库的维护人员补充。")
     else:
         names = ", ".join(f"“{d.title}”" + (f" (updated {d.updated})" if d.updated else "")
                           for d in unique)
         message = (f"The closest documents are {names}; I could not verify an answer to this "
-                   "question in them. Open them to look for yourself, or ask the document "
-                   "owner to add this information." if names else
+                   "question in them. Open them to look for yourself, or ask again in their "
+                   "words; if the answer is not there, ask the document owner to add it."
+                   if names else
                    "None of the documents found is about this question's subject, so I could "
                    "not verify an answer. If the knowledge base should cover it, ask the people "
                    "who maintain it to add it.")

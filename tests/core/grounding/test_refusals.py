@@ -112,12 +112,14 @@ def test_no_support_names_each_document_once() -> None:
     assert refusal.message == (
         "The closest documents are “Recycle bin guide” (updated 2025-01-02), “Storage FAQ”; "
         "I could not verify an answer to this question in them. Open them to look for "
-        "yourself, or ask the document owner to add this information."
+        "yourself, or ask again in their words; if the answer is not there, ask the document "
+        "owner to add it."
     )
     assert [d.doc_id for d in refusal.documents] == ["bin", "faq"]
     assert refuse_no_support("zh", DOCS).message == (
         "最接近的文档是《Recycle bin guide》（更新于 2025-01-02）、《Storage FAQ》，"
-        "但我无法从中核实出这个问题的答案。请打开这些文档自行查看，或联系文档负责人补充这部分信息。"
+        "但我无法从中核实出这个问题的答案。请打开这些文档自行查看，或用文档里的说法再问一次；"
+        "如果其中确实没有，请联系文档负责人补充。"
     )
 
 
