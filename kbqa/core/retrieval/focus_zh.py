@@ -21,13 +21,14 @@ from kbqa.core.retrieval.ellipsis import (
     with_topic,
 )
 from kbqa.core.retrieval.places_zh import new_place_zh, new_time_zh, without_locative
+from kbqa.core.retrieval.tags_zh import INTERROGATIVES_ZH, asking_word
 from kbqa.core.retrieval.tail_zh import without_tail
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
 
 TRAILING_PARTICLE_ZH_RE = re.compile(r"(呢|吗|啊|呀)$")
-# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier
-# question to a group of people ("for admins"), where "那历史版本呢？" asks it of another thing.
+# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier question
+# to a group of people ("for admins"); "那历史版本呢？" asks it of another thing.
 PERSON_HEADS_ZH = "员者人工生户客师"
 
 # Characters that begin no noun phrase: measure words, prepositions, particles
@@ -358,8 +359,11 @@ def thing_focus_zh(topic: str) -> str:
         # modifies it (the head phrase), where elsewhere it may take it as object (住酒店)
         clause = flag.startswith("v") and (after[0] == "的" or (
             bool(words) and words[-1][0] == "的" and after[1].startswith(NOUN_TAG_PREFIXES)))
-        if (flag == "x" and word.strip()) or not (flag.startswith(_SUBJECT_NP_TAGS) or clause):
+        if (flag == "x" and word.strip()) or not (flag.startswith(_SUBJECT_NP_TAGS) or clause) or (
+                words and asking_word(word)):
             break
+        if asking_word(word):  # 周几/nr, 哪天: a question word jieba tagged a noun names nothing
+            continue
         words.append((word, flag))
     while words and not words[-1][1].startswith(NOUN_TAG_PREFIXES):
         words.pop()
@@ -370,7 +374,6 @@ def thing_focus_zh(topic: str) -> str:
 
 
 # A noun after these is the asked type, no thing (什么时候, 哪个部门); …的时候 is "when …"
-_INTERROGATIVES_ZH = frozenset("什么 啥 哪 哪个 哪些 哪种 哪家 多少 几".split())
 
 
 def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:
@@ -381,7 +384,8 @@ def first_noun_phrase_zh(topic: str, *, things_only: bool = False) -> str:
 
     run, places, pairs = "", True, list(jieba.posseg.cut(topic))
     for before, pair in zip(["", *(p.word for p in pairs)], pairs, strict=False):
-        asked = before in _INTERROGATIVES_ZH or (before == "的" and pair.word == "时候")
+        asked = before in INTERROGATIVES_ZH or (before == "的" and pair.word == "时候") or (
+            asking_word(pair.word))
         if pair.flag.startswith(NOUN_TAG_PREFIXES) and pair.word.strip() and not asked:
             run, places = run + pair.word, places and pair.flag == "ns"
         elif run and not (things_only and places):

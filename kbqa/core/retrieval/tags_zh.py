@@ -27,3 +27,12 @@ def counted_act(pairs: list[tuple[str, str]], i: int) -> bool:
     word, flag = pairs[i]
     return (flag == "m" and not any(ch.isdigit() for ch in word) and i + 1 < len(pairs)
             and pairs[i + 1][1] in ("v", "vn") and len(pairs[i + 1][0]) >= 2)
+
+
+INTERROGATIVES_ZH = frozenset("什么 啥 哪 哪个 哪些 哪种 哪家 多少 几".split())
+
+
+def asking_word(word: str) -> bool:
+    """Whether ``word`` holds a question word (周几, 哪天, 几点), whatever jieba tags it:
+    周几 is tagged a person's name (nr), so it was read as the thing a question asks about."""
+    return any(q in word for q in INTERROGATIVES_ZH)
