@@ -3,8 +3,9 @@
 "and monitors? please", "please, and monitors?", "and for admins? thanks": the offline
 rewrite read "please" and "thanks" as part of the follow-up and built "How often is the
 monitors? please replaced?" (a tester padded follow-ups with "please please": three answers
-about something else). ``without_courtesy`` takes a leading "please" (请问, 麻烦问一下) and
-closing thanks or please (谢谢) off before a follow-up is read; the question's own words and
+about something else). ``without_courtesy`` takes a leading "please" (请问, 麻烦问一下) or
+thanks for the last answer ("ok thx.", 好的谢谢，) and closing thanks or please (谢谢) off
+before a follow-up is read; the question's own words and
 its question mark stay. Issue 12's first item names politeness among the words that are
 never content.
 """
@@ -13,9 +14,15 @@ from __future__ import annotations
 
 import re
 
+# ...and thanks for the last answer before the next question ("ok thx. who do I ask…?",
+# "thanks! and for part-timers?", 好的谢谢，那病假呢？): only with a break after it, so
+# "thanks for the help" stays as written
 _OPENING_RE = re.compile(
     r"^\s*(?:(?:please|pls|plz|kindly|excuse me|sorry)\b[\s,，.!！:：]*"
-    r"|(?:请问|麻烦问一下|麻烦问下|麻烦|打扰一下|不好意思)[\s,，:：]*)+", re.IGNORECASE)
+    r"|(?:请问|麻烦问一下|麻烦问下|麻烦|打扰一下|不好意思)[\s,，:：]*"
+    r"|(?:(?:ok|okay|alright|great|cool|perfect|got it)[\s,.!]+)?(?:thanks|thank you|thx|ty"
+    r"|cheers|many thanks)\s*[,.!;:]+\s*"
+    r"|(?:好的|好|嗯|哦)?[，,]?(?:谢谢|多谢|谢啦)[，,。.!！~～]+\s*)+", re.IGNORECASE)
 _CLOSING_RE = re.compile(
     r"(?:(?<![\w-])(?:please|pls|plz|thanks|thank you|thanks a lot|many thanks|thx|ty|cheers)"
     r"|谢谢啦|谢谢|多谢|谢啦)[\s,，.。!！~]*$", re.IGNORECASE)

@@ -21,6 +21,13 @@ from kbqa.core.text.courtesy import without_courtesy
         # the words inside a question are its own
         ("what is the thank-you gift for mentors?", "what is the thank-you gift for mentors?"),
         ("Which city hosts the summit?", "Which city hosts the summit?"),
+        # thanks for the last answer before the next question (a conversation tester's
+        # "ok thx. who do I ask…?"; 好的谢谢，那病假呢？ was read "…几天谢谢，那病假？")
+        ("ok thx. who signs off the overtime?", "who signs off the overtime?"),
+        ("thanks! and for contractors?", "and for contractors?"),
+        ("好的谢谢，那调休呢？", "那调休呢？"),
+        ("Thank you. What about the Lisbon office?", "What about the Lisbon office?"),
+        ("thanks for the quick reply", "thanks for the quick reply"),
         # nothing but courtesy is left as typed
         ("thanks!", "thanks!"),
     ],
