@@ -74,6 +74,11 @@ $PY manage.py evaluate sources/demo/natural7.jsonl --provider "$PROVIDER" --out 
 # added it, never looked at case by case.
 $PY manage.py evaluate sources/demo/natural8.jsonl --provider "$PROVIDER" --out "$OUT/natural8"
 
+# 3i''. Conversations (90 turns of 23 chats, 2-5 turns each, half Chinese, 2026-12-06): a
+# code-blind tester's own chats with the app, expectations theirs, written before asking;
+# turned into cases (history = the chat's earlier questions) by a second code-blind helper.
+$PY manage.py evaluate sources/demo/conversations.jsonl --provider "$PROVIDER" --out "$OUT/conversations"
+
 # 3j/3k. Knowledge bases of their own, each in a database of its own, with the questions of
 # the tester who wrote its documents (a tuning set) and of a second code-blind writer.
 # sources/lumen: a bilingual company whose policies are each written in one language only,
