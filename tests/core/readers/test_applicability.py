@@ -72,3 +72,16 @@ async def test_a_rule_for_another_group_does_not_answer_the_askers_own_case() ->
     # asked of that group, the rule answers
     asked = await extractive_answer("Do trainees get paid annual leave?", blocks)
     assert "Trainees are not entitled" in asked
+
+
+async def test_a_sentence_opening_with_a_group_that_states_the_rule_for_everyone_answers() -> None:
+    # A conversation tester: "is 2fa mandatory for us?" was refused; the answer opens with
+    # "Administrators can make…" and goes on "…mandatory for all employees".
+    from tests.core.readers.reading import extractive_answer
+    from tests.fakes import make_block
+
+    blocks = (make_block(1, "Administrators can make the hardware key required for everyone in "
+                            "the organisation; at Acme it is required for all employees.",
+                         title="Sign-in", section="Hardware keys"),)
+    answer = await extractive_answer("is the hardware key required for us?", blocks)
+    assert "required for all employees" in answer

@@ -91,14 +91,20 @@ _SUBJECT_RE = re.compile(r"\s*([A-Za-z-]+(?:\s+[A-Za-z-]+)?)\s+(?:are|is|may|mus
                          r"cannot|receive|get|do|have)\b")
 # Modifiers of the group everyone asking is in unless they say otherwise.
 _DEFAULT_GROUP = ("full-time", "full-timer", "permanent", "regular")
+# A rule stated for everyone, whoever the sentence opens with ("Administrators can make 2FA
+# mandatory for everyone…; at Nimbus Works it is mandatory for all employees")
+_EVERYONE_RE = re.compile(r"\b(?:everyone|everybody|all (?:employees|staff|users|members)"
+                          r"|every (?:employee|user|member))\b", re.IGNORECASE)
 
 
 def for_another_group(question: str, lead: str) -> bool:
     """Whether English sentence ``lead``'s subject is a particular group of people
     (``narrowing.specific_groups``) other than the default one, while ``question`` names
-    no group and asks no person or group ("who…?") (module docstring)."""
+    no group and asks no person or group ("who…?") (module docstring), and ``lead`` states
+    nothing for everyone ("…mandatory for all employees")."""
     subject = _SUBJECT_RE.match(lead)
     if subject is None or specific_groups(question) or ask_kind(question) == "person":
         return False  # "Who can archive a shared album?" asks which group
     groups = specific_groups(subject.group(1))
-    return bool(groups) and not any(d in g for g in groups for d in _DEFAULT_GROUP)
+    return (bool(groups) and not any(d in g for g in groups for d in _DEFAULT_GROUP)
+            and not _EVERYONE_RE.search(lead))
