@@ -22,7 +22,7 @@ from kbqa.core.retrieval.ellipsis import (
 )
 from kbqa.core.retrieval.places_zh import new_place_zh, new_time_zh, without_locative
 from kbqa.core.retrieval.tags_zh import INTERROGATIVES_ZH, asking_word
-from kbqa.core.retrieval.tail_zh import without_tail
+from kbqa.core.retrieval.tail_zh import with_counted_thing, without_tail
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
 
@@ -309,7 +309,7 @@ def combine_zh(rest: str, topic: str) -> str:
             # ...not in the earlier thing's place ("误删的文件在回收站里能放几天？")
             return f"{core(without_locative(topic.replace(thing, noun + chr(0), 1)))}？"
         return f"对于{noun}，{core(topic)}？"  # "那管理员呢？": the same question, for admins
-    subject = without_tail(re.split(r"[，,]", _subject_zh(topic))[-1])  # its last clause's
+    subject = with_counted_thing(without_tail(re.split(r"[，,]", _subject_zh(topic))[-1]), topic)
     if subject and lacks_subject_zh(body):  # "超过了会怎样？": the topic's subject was elided
         return f"{subject}{body}？"
     return with_topic(body, topic_words(topic, body), zh=True)

@@ -47,3 +47,20 @@ def asks_of_elided_subject_zh(question: str) -> bool:
     rest = core(strip_connector(question)[0])
     return (detect_language(rest) == "zh" and lacks_subject_zh(rest)
             and any(word in rest for word in QUESTION_WORDS_ZH))
+
+
+# The thing a question counts, after its question word and unit, to its end: 病假 of
+# 全职员工每年有几天病假, 年假 of …有多少天年假
+_COUNTED_THING_ZH_RE = re.compile(r"(?:几|多少)(?:个|天|次|周|小时|年|月)?([\u4e00-\u9fff]{2,6})$")
+_PERSON_HEADS_ZH = "员者人工生户客师"  # focus_zh.PERSON_HEADS_ZH (no import cycle)
+
+
+def with_counted_thing(subject: str, topic: str) -> str:
+    """The elided subject of a follow-up ("用完了怎么办？") after ``topic``: ``subject``, or,
+    when that names people and ``topic`` counts a thing of theirs ("全职员工每年有几天病假？"),
+    the thing as theirs ("全职员工每年的病假"): what is used up is the sick leave, not the
+    employees (a conversation tester's chain lost 病假)."""
+    counted = _COUNTED_THING_ZH_RE.search(core(topic))
+    if not subject or counted is None or not any(c in subject for c in _PERSON_HEADS_ZH):
+        return subject
+    return f"{subject}的{counted.group(1)}"

@@ -105,3 +105,9 @@ def test_a_question_word_jieba_tags_a_noun_is_never_the_focus_replaced() -> None
     # replaced as the thing asked about.
     standalone = rewrite("周几可以带狗来会议室？", "那猫呢？")
     assert standalone.startswith("周几") and "猫" in standalone
+
+
+def test_a_predicate_after_a_count_of_peoples_things_is_about_the_thing() -> None:
+    # A conversation tester: "用完了怎么办？" after "那病假呢？" was read "全职员工每年用完了怎么办？"
+    standalone = rewrite("全职员工每年有几天调休？", "那事假呢？", "用完了怎么办？")
+    assert "事假" in standalone and "用完了" in standalone
