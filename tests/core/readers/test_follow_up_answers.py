@@ -120,17 +120,3 @@ async def test_a_new_question_after_an_unrelated_one_is_answered_as_if_asked_alo
     after, status_after, _ = await ask_offline(kb, ["What if my phone breaks?", question])
     assert status_alone == "answered" and "8 unused days" in alone
     assert (status_after, after) == (status_alone, alone)
-
-
-async def test_a_modifier_of_the_carried_topic_the_answer_holds_whole_is_no_topic_missed() -> None:
-    # A conversation tester: "what happens if we go over?" after "what's the default rate
-    # limit…" was refused: "default" was the carried topic's rarest word and the 429
-    # sentence, under "Request limits", never says it.
-    kb = [_chunk(4, "Partner API: limits", "Request limits",
-                 "By default the partner API accepts 300 requests per minute for each key. "
-                 "Requests above the limit are answered with HTTP 429 and a Retry-After "
-                 "header.")]
-    shown, status, _ = await ask_offline(kb, [
-        "what's the default request limit of the partner API?", "what happens if we go over?"])
-    assert status == "answered"
-    assert "HTTP 429" in shown

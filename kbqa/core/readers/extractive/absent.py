@@ -247,18 +247,12 @@ def carried_topic(question: str) -> tuple[str, ...]:
 def misses_topic(question: str, lead: Candidate, weights: Mapping[str, float]) -> bool:
     """Whether ``lead`` (with its heading and title) lacks the rarest word of a follow-up's
     carried topic (``carried_topic``, by ``weights``): "超了怎么办（团建、预算、每人、钱）？"
-    is about 团建, which the client-meal limit (每人不超过 300 元) never names; a key the
-    lead lacks that only modifies the words after it, all of which the lead holds, is no
-    topic missed."""
+    is about 团建, which the client-meal limit (每人不超过 300 元) never names."""
     topic = [t for t in carried_topic(question) if t in weights]
     if not topic:
         return False
     key = max(topic, key=lambda t: weights[t])
-    held = lead.terms | lead.context | lead.heading
-    # ...unless the key only modifies what the lead holds whole: "default" of "(default rate
-    # limit for the open api)" over "Calls above the limit…" under "Rate limits"
-    after = topic[topic.index(key) + 1:]
-    return key not in held and not (after and set(after) <= held)
+    return key not in lead.terms | lead.context | lead.heading
 
 
 def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozenset[str]:
