@@ -43,6 +43,7 @@ from kbqa.core.readers.extractive.asks import (
     term_ask,
     wrong_unit,
 )
+from kbqa.core.readers.extractive.contacts import asks_contact, contact_topic, states_contact
 from kbqa.core.readers.extractive.event import (
     forecast,
     other_edition,
@@ -270,7 +271,9 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
     if kind == "time" and states_condition(question, text, anchor):
         return True
     parts = clauses(undated(text))  # a dateline says when the page was written
-    if _case_binds(kind, parts, question, anchor):
+    if _case_binds(kind, parts, question, anchor) or (  # a contact point, in one sentence
+            kind == "person" and asks_contact(question) and states_contact(text)
+            and bool(folded_terms(text) & contact_topic(question))):
         return True
     back = 1 if kind in _LEANING_KINDS else 0
     # The asked year says when, not what: a clause sharing only "2022" is not about it

@@ -1,0 +1,51 @@
+"""Who to ask: a contact point answers "who do I ask…?" as a person's name does.
+
+"Who do I ask about laptops?" is answered by "Questions about laptops, accounts or
+software: the IT helpdesk portal." — a desk, a team, a portal, an address or a number is
+where the asker goes, and no person's name is expected (a conversation tester's chain was
+refused for want of one). Only a question asking whom to turn to ("who do I ask / contact /
+talk to / call", 找谁, 问谁, 联系谁) is read so: "Who is the CEO?" still needs a person.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kbqa.core.readers.extractive.text import folded_terms
+from kbqa.core.text import thesaurus
+from kbqa.core.text.terms import fold, is_stop_en, stem
+
+_CONTACT_ASK_RE = re.compile(
+    r"\bwho (?:do|should|can|must|would) (?:i|we|you) (?:ask|contact|talk to|speak to|call|"
+    r"e-?mail|write to|tell|go to|report (?:it |this )?to)\b|找谁|问谁|联系谁|跟谁说|向谁|找哪个",
+    re.IGNORECASE)
+_CONTACT_RE = re.compile(
+    r"\b(?:help ?desk|service desk|portal|team|department|hotline|HR|IT support)\b"
+    r"|[\w.+-]+@[\w-]+\.[\w.]+|\+?\d[\d ()-]{6,}\d|服务台|部门|门户|热线|邮箱|专员|人事|行政",
+    re.IGNORECASE)
+
+
+def asks_contact(question: str) -> bool:
+    """Whether ``question`` asks whom to turn to (module docstring)."""
+    return bool(_CONTACT_ASK_RE.search(question))
+
+
+def states_contact(text: str) -> bool:
+    """Whether ``text`` names a contact point: a desk, team, department, portal or hotline,
+    an e-mail address or a phone number (English or Chinese)."""
+    return bool(_CONTACT_RE.search(text))
+
+
+_WORD_RE = re.compile(r"[A-Za-z]+")
+
+
+def contact_topic(question: str) -> frozenset[str]:
+    """The folded nouns of ``question`` after its asking words, what the contact is for
+    ("laptops" of "who do I ask about laptops?"; not "think" of "…if I think there's a
+    mistake…"): English words WordNet reads rather as nouns, a Chinese question's terms."""
+    found = _CONTACT_ASK_RE.search(question)
+    rest = question[found.end():] if found else ""
+    if not rest.isascii():
+        return folded_terms(rest)
+    return frozenset(fold(stem(w.lower())) for w in _WORD_RE.findall(rest) if len(w) > 2
+                     and not is_stop_en(w, False) and thesaurus.rather_noun(w.lower()))
