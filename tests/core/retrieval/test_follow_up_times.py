@@ -108,6 +108,7 @@ def test_a_question_word_jieba_tags_a_noun_is_never_the_focus_replaced() -> None
 
 
 def test_a_predicate_after_a_count_of_peoples_things_is_about_the_thing() -> None:
-    # A conversation tester: "用完了怎么办？" after "那病假呢？" was read "全职员工每年用完了怎么办？"
+    # A conversation tester: "用完了怎么办？" after "那病假呢？" was read
+    # "全职员工每年用完了怎么办？"
     standalone = rewrite("正式员工每年有几天年假？", "那婚假呢？", "用完了怎么办？")
     assert standalone == "正式员工每年的婚假用完了怎么办？"  # before: "正式员工每年用完了怎么办？"
