@@ -17,7 +17,7 @@ import re
 
 from kbqa.core.retrieval.ellipsis import MANNER_ZH, QUESTION_WORDS_ZH, core
 from kbqa.core.retrieval.focus_en import is_person_en
-from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH
+from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import acronym_starts, is_stop_en

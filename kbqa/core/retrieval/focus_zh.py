@@ -21,15 +21,12 @@ from kbqa.core.retrieval.ellipsis import (
     with_topic,
 )
 from kbqa.core.retrieval.places_zh import new_place_zh, new_time_zh, without_locative
-from kbqa.core.retrieval.tags_zh import INTERROGATIVES_ZH, asking_word
+from kbqa.core.retrieval.tags_zh import INTERROGATIVES_ZH, PERSON_HEADS_ZH, asking_word
 from kbqa.core.retrieval.tail_zh import with_counted_thing, without_tail
 from kbqa.core.text.normalise import has_cjk
 from kbqa.core.text.terms import pos_tags
 
 TRAILING_PARTICLE_ZH_RE = re.compile(r"(呢|吗|啊|呀)$")
-# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier question
-# to a group of people ("for admins"); "那历史版本呢？" asks it of another thing.
-PERSON_HEADS_ZH = "员者人工生户客师"
 
 # Characters that begin no noun phrase: measure words, prepositions, particles
 # ("多少天年假": 天 counts days; "在外地打车": 在 is "at"). jieba segments such runs
@@ -359,10 +356,11 @@ def thing_focus_zh(topic: str) -> str:
         # modifies it (the head phrase), where elsewhere it may take it as object (住酒店)
         clause = flag.startswith("v") and (after[0] == "的" or (
             bool(words) and words[-1][0] == "的" and after[1].startswith(NOUN_TAG_PREFIXES)))
-        if (flag == "x" and word.strip()) or not (flag.startswith(_SUBJECT_NP_TAGS) or clause) or (
-                words and asking_word(word)):
+        if (flag == "x" and word.strip()) or not (flag.startswith(_SUBJECT_NP_TAGS) or clause):
             break
         if asking_word(word):  # 周几/nr, 哪天: a question word jieba tagged a noun names nothing
+            if words:
+                break
             continue
         words.append((word, flag))
     while words and not words[-1][1].startswith(NOUN_TAG_PREFIXES):

@@ -19,7 +19,8 @@ import re
 
 from kbqa.core.retrieval.ellipsis import QUESTION_WORDS, core, strip_connector
 from kbqa.core.retrieval.focus_en import is_person_en
-from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, TRAILING_PARTICLE_ZH_RE
+from kbqa.core.retrieval.focus_zh import TRAILING_PARTICLE_ZH_RE
+from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.text.bilingual import chinese_words, english_glosses
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import is_stop_en

@@ -4,6 +4,7 @@ again, and where the earlier thing was (``focus_zh.combine_zh``)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # A locative right after a replaced thing (marked by NUL): 在回收站里, 在系统中
 _LOCATIVE_AFTER_ZH_RE = re.compile(r"\0在[^，。？?！\s]{1,8}?[里中内上]")
@@ -39,6 +40,7 @@ def _described_thing(name: str) -> bool:
     return len(rest) >= 2 and [(p.word, p.flag) for p in jieba.posseg.cut(rest)] == [(rest, "n")]
 
 
+@lru_cache(maxsize=1024)  # asked by the focus replacement and the rewrite of one follow-up
 def new_time_zh(noun: str, topic: str) -> str:
     """``noun`` as when the topic's question is asked ("周末", "春节期间") when it is a time
     expression (jieba tags: time words, t, with locatives, f) and ``topic`` names no time

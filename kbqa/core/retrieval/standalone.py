@@ -40,7 +40,6 @@ from kbqa.core.retrieval.focus_en import (
     parallel_en,
 )
 from kbqa.core.retrieval.focus_zh import (
-    PERSON_HEADS_ZH,
     TRAILING_PARTICLE_ZH_RE,
     combine_zh,
     group_span_zh,
@@ -60,6 +59,7 @@ from kbqa.core.retrieval.slots_en import (
     replace_name_en,
     replace_qualifier_en,
 )
+from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.retrieval.tail_zh import asks_of_elided_subject_zh
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import terms

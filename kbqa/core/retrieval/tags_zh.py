@@ -29,6 +29,9 @@ def counted_act(pairs: list[tuple[str, str]], i: int) -> bool:
             and pairs[i + 1][1] in ("v", "vn") and len(pairs[i + 1][0]) >= 2)
 
 
+# Agent nouns (管理员, 实习生, 用户, 访客, 员工, 老师): "那管理员呢？" narrows the earlier question
+# to a group of people ("for admins"); "那历史版本呢？" asks it of another thing.
+PERSON_HEADS_ZH = "员者人工生户客师"
 INTERROGATIVES_ZH = frozenset("什么 啥 哪 哪个 哪些 哪种 哪家 多少 几".split())
 
 

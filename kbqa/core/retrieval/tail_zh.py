@@ -19,6 +19,7 @@ from kbqa.core.retrieval.ellipsis import (
     lacks_subject_zh,
     strip_connector,
 )
+from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.terms import pos_tags
 
@@ -52,7 +53,6 @@ def asks_of_elided_subject_zh(question: str) -> bool:
 # The thing a question counts, after its question word and unit, to its end: 病假 of
 # 全职员工每年有几天病假, 年假 of …有多少天年假
 _COUNTED_THING_ZH_RE = re.compile(r"(?:几|多少)(?:个|天|次|周|小时|年|月)?([\u4e00-\u9fff]{2,6})$")
-_PERSON_HEADS_ZH = "员者人工生户客师"  # focus_zh.PERSON_HEADS_ZH (no import cycle)
 
 
 def with_counted_thing(subject: str, topic: str) -> str:
@@ -61,6 +61,6 @@ def with_counted_thing(subject: str, topic: str) -> str:
     the thing as theirs ("全职员工每年的病假"): what is used up is the sick leave, not the
     employees (a conversation tester's chain lost 病假)."""
     counted = _COUNTED_THING_ZH_RE.search(core(topic))
-    if not subject or counted is None or not any(c in subject for c in _PERSON_HEADS_ZH):
+    if not subject or counted is None or not any(c in subject for c in PERSON_HEADS_ZH):
         return subject
     return f"{subject}的{counted.group(1)}"

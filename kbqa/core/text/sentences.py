@@ -123,14 +123,19 @@ def joined(sentences: Sequence[str]) -> str:
     out = ""
     for s in sentences:
         if out and s:
-            out += "" if unicodedata.east_asian_width(out[-1]) in ("W", "F") else " "
+            out += "" if _wide(out[-1]) else " "
         out += s
     return out
 
 
 def _joins_tight(left: str, right: str) -> bool:
     """CJK characters and full-width punctuation join without a space."""
-    return all(unicodedata.east_asian_width(c) in ("W", "F") for c in (left, right))
+    return _wide(left) and _wide(right)
+
+
+def _wide(char: str) -> bool:
+    """Whether ``char`` is a CJK character or full-width punctuation (East Asian Width W/F)."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def split_sentences(text: str) -> list[str]:

@@ -70,7 +70,7 @@ def block_translations(question: str, block_terms: Sequence[frozenset[str]],
             continue
         found = _translations(t, folded, everything)
         if found:
-            out[folded] = tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
+            out[folded] = _narrowest(found)
     for folded, whole in _split_word_translations(question, everything).items():
         if folded in asked and folded not in everything and folded not in out:
             out[folded] = whole
@@ -78,6 +78,11 @@ def block_translations(question: str, block_terms: Sequence[frozenset[str]],
         if folded in asked and folded not in everything:
             out[folded] = pieces  # the phrase's word, narrower than a word's translation
     return out
+
+
+def _narrowest(found: set[str]) -> tuple[str, ...]:
+    """The longest (the narrowest) of ``found`` first, at most ``MAX_TRANSLATIONS``."""
+    return tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
 
 
 def _split_word_translations(question: str, everything: frozenset[str]
@@ -94,7 +99,7 @@ def _split_word_translations(question: str, everything: frozenset[str]
             continue
         found = {fold(e) for e in composed_english_terms(word)} & everything
         if found:
-            out[fold(second)] = tuple(sorted(found, key=lambda w: (-len(w), w))[:MAX_TRANSLATIONS])
+            out[fold(second)] = _narrowest(found)
     return out
 
 

@@ -20,6 +20,7 @@ from kbqa.core.readers.extractive.narrowing import groups_named, names_people
 from kbqa.core.readers.extractive.question import NOUN_TAGS, light_terms, question_terms, tagged
 from kbqa.core.readers.extractive.text import Candidate, Selection, folded_terms, question_numbers
 from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+from kbqa.core.readers.extractive.units import frequency_phrases
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bilingual import composed_english_terms, english_terms
@@ -30,11 +31,6 @@ _DECLINED = Selection((), (), True)
 # A Chinese count or measure (一天, 两晚, 每人): a number word leads it
 _MEASURE_ZH_RE = re.compile(r"^[一二两三四五六七八九十百千几每半]")
 _LATIN_RE = re.compile(r"[A-Za-z]+")
-# An English count of time after a quantifier ("every few months", "each year", "a couple
-# of weeks", "per day"): how often or how long, the English of 每个月, not a thing named
-_MEASURE_EN_RE = re.compile(
-    r"\b(?:every|each|per|a|an|few|several|couple\s+of|other)\s+(?:(?:few|other|couple\s+of)"
-    r"\s+)?(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
 
 
 def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
@@ -55,8 +51,8 @@ def new_words(question: str, history: Sequence[Turn]) -> frozenset[str]:
         return frozenset()  # a question sharing no word with them stands alone: nothing added
     skip = light_terms(question) | names(question) | frozenset(
         t.split(" ", 1)[1] for t in question_numbers(question).values()) | _group_words(
-        question) | frozenset(t for m in _MEASURE_EN_RE.finditer(question)
-                              for t in question_terms(m.group()))
+        question) | frozenset(t for phrase in frequency_phrases(question)
+                              for t in question_terms(phrase))
     nouns = _nouns(question)
     return frozenset(t for t in question_terms(question)
                      if t in nouns and t not in said and t not in skip

@@ -30,7 +30,8 @@ from kbqa.core.readers.extractive.question import ANSWER_TYPE_TERMS
 from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
 from kbqa.core.readers.extractive.text import Selection
 from kbqa.core.retrieval.focus_en import content_runs, is_person_en, without_participle
-from kbqa.core.retrieval.focus_zh import PERSON_HEADS_ZH, first_noun_phrase_zh
+from kbqa.core.retrieval.focus_zh import first_noun_phrase_zh
+from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.procedures import asks_consequence

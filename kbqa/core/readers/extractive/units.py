@@ -251,6 +251,12 @@ _FREQUENCY_RE = re.compile(
     re.IGNORECASE)
 
 
+def frequency_phrases(text: str) -> list[str]:
+    """The spans of ``text`` that say how often ("every few months", "each year", "per day",
+    "weekly", 每个月): ``_FREQUENCY_RE``'s matches."""
+    return [m.group() for m in _FREQUENCY_RE.finditer(text)]
+
+
 def asks_frequency(question: str) -> bool:
     """Whether ``question`` asks how often ("how often", "how many times", 多久…一次, 几次)."""
     return bool(_FREQUENCY_ASK_RE.search(question.lower()))
