@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("KBQA_SECRET_KEY", "test-only-secret-key")
-os.environ.setdefault("KBQA_DATA_DIR", tempfile.mkdtemp(prefix="kbqa-test-"))
+if "KBQA_DATA_DIR" not in os.environ:
+    # One throwaway data dir per process (each xdist worker and each server subprocess a test
+    # starts inherits its parent's); removed when the process that made it exits, so a run
+    # leaves nothing in the temp dir.
+    _data_dir = tempfile.mkdtemp(prefix="kbqa-test-")
+    os.environ["KBQA_DATA_DIR"] = _data_dir
+    atexit.register(shutil.rmtree, _data_dir, ignore_errors=True)
 
 from kbqa.settings import *  # noqa: E402,F403
 
