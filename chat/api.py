@@ -12,7 +12,8 @@ with a refusal. ``n``: the block number the
 sentences' ``citations`` use; ``label``: the number a reader sees on the chip, 1, 2, 3… in
 order of first citation, the order of this list; ``url``: the chunk's HTML page, for a
 person with a browser session; ``api_url``: its JSON at ``/api/chunks/<id>``, which a Bearer
-client can fetch). ``POST /api/answer/stream`` takes the same
+client can fetch; a refusal's closest ``documents`` and its conflict's ``sides`` carry
+both too). ``POST /api/answer/stream`` takes the same
 body and streams every event as ``event: <name>`` / ``data: <json>`` frames, ``done`` last;
 the ``meta`` and ``done`` data carry ``"conversation"`` too, and so does the
 ``Kbqa-Conversation`` response header (of both endpoints).
@@ -36,7 +37,8 @@ provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or t
 busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
 (``json_errors``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
-honoured only where ``chat.auth.fabricate_allowed`` says so.
+honoured only where ``chat.auth.fabricate_allowed`` says so (403 ``fabricate_not_allowed``
+otherwise: a client is told, not silently given an ordinary answer).
 """
 
 from __future__ import annotations
@@ -52,12 +54,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
-from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
+from chat.api_body import answer_body
 from chat.auth import api_authenticate, challenge, fabricate_allowed
-from chat.selectors import chunk_url, reader_numbers
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -105,15 +106,15 @@ def error_response(
     return response
 
 
-def json_errors(view: Callable[[HttpRequest], Awaitable[HttpResponse]]) -> Any:
+def json_errors(view: Callable[..., Awaitable[HttpResponse]]) -> Any:
     """The API's catch boundary: anything unexpected before the response starts (the
     database stayed locked or unreachable after retries, a bug) is a JSON 503 with
     ``Retry-After``, never Django's HTML 500. Logged in full."""
 
     @functools.wraps(view)
-    async def guarded(request: HttpRequest) -> HttpResponse:
+    async def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
-            return await view(request)
+            return await view(request, *args, **kwargs)
         except Exception:
             log.exception("API request failed")
             return error_response(503, BUSY, code="service_busy", retry_after=RETRY_AFTER_SECONDS)
@@ -203,13 +204,16 @@ async def _turn_open(
     if auth.user is None:
         raise ApiError(auth.status, auth.error, code=auth.code)
     data = parse_answer_input(request.body)
+    if data.fabricate and not fabricate_allowed(auth.user):
+        raise ApiError(403, "'fabricate' is for staff users only; leave it out.",
+                       code="fabricate_not_allowed")
     turn = answer_turn(
         TurnRequest(
             question=data.question,
             user=auth.user,
             conversation_id=data.conversation_id,
             start_conversation=True,
-            fabricate=True if data.fabricate and fabricate_allowed(auth.user) else None,
+            fabricate=True if data.fabricate else None,
             mode=mode,
             limited=True,
             token_id=auth.token_id,
@@ -222,41 +226,6 @@ async def _turn_open(
         raise _rejected(exc) from None
     assert isinstance(opened, TurnOpened) and opened.conversation is not None
     return turn, opened.conversation.pk
-
-
-def answer_body(request: HttpRequest, conversation: int, outcome: AnswerOutcome) -> dict[str, Any]:
-    """The non-streaming JSON contract (see the module docstring)."""
-    labels = reader_numbers(outcome.sentences)
-    return {
-        "conversation": conversation,
-        "trace_id": outcome.trace_id,
-        "status": outcome.status,
-        "answer": outcome.text,
-        "sentences": [
-            {"text": s["text"], "citations": list(s["citations"]), "kind": s["kind"],
-             "paragraph": s["paragraph"]}
-            for s in outcome.sentences
-        ],
-        "notices": outcome.notices,
-        "dropped": outcome.dropped_items,
-        "refusal": outcome.refusal,
-        "sources": [
-            {
-                "n": b["n"],
-                "label": labels[b["n"]],
-                "chunk_id": b["chunk_id"],
-                "title": b.get("title", ""),
-                "section": b.get("section", ""),
-                "updated": b.get("updated", ""),
-                "authority": b.get("authority", ""),
-                "url": request.build_absolute_uri(chunk_url(b["chunk_id"])),
-                "api_url": request.build_absolute_uri(
-                    reverse("sources:chunk-api", args=[b["chunk_id"]])
-                ),
-            }
-            for b in sorted(outcome.citations(), key=lambda b: labels[b["n"]])
-        ],
-    }
 
 
 @csrf_exempt
@@ -375,7 +344,8 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     return response
 
 
-API_ENDPOINTS = "POST /api/answer, POST /api/answer/stream, GET /api/chunks/<chunk_id>"
+API_ENDPOINTS = ("POST /api/answer, POST /api/answer/stream, POST /api/feedback/<trace_id>, "
+                 "GET /api/chunks/<chunk_id>")
 
 
 def api_not_found(request: HttpRequest) -> JsonResponse:
