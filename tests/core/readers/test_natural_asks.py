@@ -479,3 +479,20 @@ async def test_a_code_asked_with_duoshao_is_answered_by_the_code() -> None:
     )
     answer = await _answer("会议室投屏密码是多少", blocks)
     assert "Blue-7731" in answer
+
+
+async def test_a_sentence_under_an_faq_line_about_another_kind_is_not_the_answer() -> None:
+    # An FAQ kept as plain text: its question lines head the answers after them. "What is
+    # the API rate limit?" heads a rate of another kind than the asked fuel rate; the
+    # sentence under it shares only the head word, through that line.
+    faq = ("Acme Cloud FAQ\n\nIs there a free trial?\n\nYes, every new team gets 21 days "
+           "free.\n\nWhat is the API rate limit?\n\nThe Acme API accepts up to 450 calls "
+           "per minute per team.")
+    blocks = (
+        make_block(1, "Taxis are reimbursed when no public transport runs. A private van is "
+                      "reimbursed at EUR 0.31 per kilometre.", title="Travel policy",
+                   section="Taxis and private vans", score=4.6),
+        make_block(2, faq, title="Acme Cloud FAQ", section="Acme Cloud FAQ", score=1.5),
+    )
+    answer = await _answer("What's the fuel rate for driving my own van?", blocks)
+    assert "450 calls" not in answer

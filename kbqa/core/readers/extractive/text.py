@@ -167,7 +167,8 @@ class Candidate:
     table row), what the sentence is about; ``heading`` the terms of the section heading
     for the first sentence under it (the heading introduces it), else empty; ``continued``
     whether it is a later sentence of a list item, which leans on the item's first ("Set up
-    two-factor authentication … You cannot open NimbusDrive … until it is on.").
+    two-factor authentication … You cannot open NimbusDrive … until it is on."); ``topic``
+    the section heading or FAQ question line it sits under, as written.
     """
 
     n: int
@@ -182,6 +183,7 @@ class Candidate:
     lead: frozenset[str] = frozenset()
     heading: frozenset[str] = frozenset()
     continued: bool = False
+    topic: str = ""  # the section heading or FAQ question line it sits under, as written
 
 
 @dataclass(frozen=True)
@@ -243,6 +245,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
         if heading and heading <= folded_terms(block.chunk.title):
             heading = None
         faq: frozenset[str] = frozenset()
+        topic = block.chunk.section
         for position, (raw, item, continued) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
             found = folded_terms(others.sub(" ", unicodedata.normalize("NFKC", text))
@@ -251,7 +254,8 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                 intro = text.endswith((":", "："))
                 out.append(Candidate(block.n, ranks[block.n], position, text, found,
                                      context | faq, item, intro, is_fragment(text),
-                                     lead_terms(text), heading or frozenset(), continued))
+                                     lead_terms(text), heading or frozenset(), continued,
+                                     topic))
                 heading = None
                 # An FAQ's question line ("打印机卡纸怎么办？" on a line of its own in a text
                 # file, where it is no heading) heads the sentences after it, as a section
@@ -259,6 +263,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                 if (_QUESTION_END_RE.search(text) and not item
                         and f"\n{raw.strip()}\n" in f"\n{block.chunk.text}\n"):
                     faq = heading = found
+                    topic = text
     return out
 
 
