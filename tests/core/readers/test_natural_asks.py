@@ -496,3 +496,15 @@ async def test_a_sentence_under_an_faq_line_about_another_kind_is_not_the_answer
     )
     answer = await _answer("What's the fuel rate for driving my own van?", blocks)
     assert "450 calls" not in answer
+
+
+async def test_a_number_to_call_is_answered_only_by_a_sentence_giving_one() -> None:
+    # The rule for urgent incidents shares the incident and the night with the question but
+    # gives no number to dial.
+    question = "What number do I call for an urgent security incident at night?"
+    blocks = (make_block(1, "Urgent security incidents at night are handled by the on-call "
+                            "security team within two hours.", title="Security incidents"),)
+    assert "two hours" not in await _answer(question, blocks)
+    dialled = (make_block(1, "For urgent security incidents at night, call the on-call security "
+                             "team on +31 20 555 0199.", title="Security incidents"),)
+    assert "555 0199" in await _answer(question, dialled)

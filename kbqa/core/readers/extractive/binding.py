@@ -43,7 +43,12 @@ from kbqa.core.readers.extractive.asks import (
     term_ask,
     wrong_unit,
 )
-from kbqa.core.readers.extractive.contacts import asks_contact, contact_topic, states_contact
+from kbqa.core.readers.extractive.contacts import (
+    asks_contact,
+    contact_topic,
+    reach_unstated,
+    states_contact,
+)
 from kbqa.core.readers.extractive.event import (
     forecast,
     other_edition,
@@ -327,6 +332,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     if hours_unstated(ask_clause(question), [c.text for c in chosen]):
         return False  # "within 24 hours" for the helpdesk's opening hours
+    if reach_unstated(ask_clause(question), [c.text for c in chosen]):
+        return False  # the helpdesk's opening hours for the number to call
     # Any sentence may answer an untyped ask, but not one about another edition of it.
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False

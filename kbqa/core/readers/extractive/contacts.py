@@ -5,6 +5,10 @@ software: the IT helpdesk portal." — a desk, a team, a portal, an address or a
 where the asker goes, and no person's name is expected (a conversation tester's chain was
 refused for want of one). Only a question asking whom to turn to ("who do I ask / contact /
 talk to / call", 找谁, 问谁, 联系谁) is read so: "Who is the CEO?" still needs a person.
+
+A question asking for a number to call or an address to write to ("what number do I call?",
+"the helpdesk e-mail?", 打哪个电话, 邮箱是多少) is answered only by a sentence that gives one
+(``reach_unstated``): a sentence about the same desk without its number does not answer it.
 """
 
 from __future__ import annotations
@@ -49,3 +53,27 @@ def contact_topic(question: str) -> frozenset[str]:
         return folded_terms(rest)
     return frozenset(fold(stem(w.lower())) for w in _WORD_RE.findall(rest) if len(w) > 2
                      and not is_stop_en(w, False) and thesaurus.rather_noun(w.lower()))
+
+
+_PHONE_ASK_RE = re.compile(
+    r"\b(?:phone|telephone|hotline|emergency) (?:number|line)\b|\bwhat (?:number|phone)\b"
+    r"|\bnumber (?:do|should|can) (?:i|we) (?:call|ring|dial)\b|\bwhich number\b"
+    r"|(?:哪个|什么|几号)电话|电话(?:号码)?(?:是)?(?:多少|什么|哪个|几号)|打哪个|热线(?:是)?(?:多少|什么)",
+    re.IGNORECASE)
+_EMAIL_ASK_RE = re.compile(
+    r"\be-?mail address|\b(?:the|their|its|\w+'s)\s+(?:[\w-]+\s+){0,2}e-?mail(?: again)?\s*[?？]"
+    r"|\b(?:address|where) (?:do|should|can) (?:i|we) "
+    r"(?:e-?mail|write)\b|邮箱(?:地址)?(?:是)?(?:多少|什么|哪个)|(?:哪个|什么)邮箱|发到哪",
+    re.IGNORECASE)
+_PHONE_RE = re.compile(r"\+?\d[\d ()-]{6,}\d")
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+
+
+def reach_unstated(ask: str, texts: list[str]) -> bool:
+    """Whether ``ask`` (the ask clause) asks for a phone number or an e-mail address and
+    none of ``texts`` (the quoted sentences) gives one (module docstring)."""
+    said = " ".join(texts)
+    if _PHONE_ASK_RE.search(ask) and not _PHONE_RE.search(said):
+        return True
+    return bool(_EMAIL_ASK_RE.search(ask) and not _EMAIL_RE.search(said)
+                and not _PHONE_ASK_RE.search(ask))
