@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.types import Chunk, Event, ScoredChunk
 from tests.core.test_pipeline import RECYCLE, SSO, TRIAL, UPLOAD_A, UPLOAD_B, hits, names, run
@@ -106,3 +108,42 @@ async def test_question_asking_no_value_makes_no_second_search() -> None:
 
     assert names(events) == ["meta", "sentence", "done"]
     assert len(retriever.queries) == 1
+
+
+# An out-of-date FAQ disagrees with the leave policy on annual leave; questions about other
+# rates that only share "days" or "per" with that statement are answered, not refused.
+LEAVE_POLICY = Chunk(
+    chunk_id="hr-1#c01", doc_id="hr-1", title="Holiday rules", authority="other",
+    text="Annual leave: permanent staff get 27 days of paid annual leave per calendar year.\n"
+         "Leftover days lapse on 30 April.")
+LEAVE_FAQ = Chunk(
+    chunk_id="faq-1#c02", doc_id="faq-1", title="Starter FAQ", authority="other",
+    text="Permanent staff get 24 days of paid annual leave per year.")
+TRIPS = Chunk(
+    chunk_id="trips#c01", doc_id="trips", title="Trips", authority="other",
+    text="Food: food costs are repaid up to GBP 38 per day on a trip.")
+HOME = Chunk(
+    chunk_id="home#c01", doc_id="home", title="Home office", authority="other",
+    text="Staff may work from home for up to 2 days per week.")
+
+
+@pytest.mark.parametrize(("question", "first", "said"), [
+    ("What are food costs per day on a trip?", TRIPS, "GBP 38 per day"),
+    ("How many days per week can staff work from home?", HOME, "2 days per week"),
+])
+async def test_another_rate_sharing_days_with_a_disagreement_is_answered(
+    question: str, first: Chunk, said: str
+) -> None:
+    retriever = ProbedRetriever(hits(first, LEAVE_POLICY, LEAVE_FAQ),
+                                hits(LEAVE_POLICY, LEAVE_FAQ))
+    provider = FakeProvider([f"{first.text.split(': ')[-1]} [1]"])
+    events, _ = await run(question, provider, retriever)
+    assert "refusal" not in names(events)
+    assert said in "".join(e.to_dict().get("text", "") for e in events)
+
+
+async def test_the_disagreement_itself_per_year_is_still_a_conflict() -> None:
+    retriever = ProbedRetriever(hits(LEAVE_POLICY, LEAVE_FAQ, TRIPS), hits(LEAVE_POLICY, LEAVE_FAQ))
+    events, _ = await run("How many days of paid annual leave per year do permanent staff get?",
+                          FakeProvider(["Permanent staff get 27 days [1]."]), retriever)
+    assert card(events)["reason"] == "conflict"

@@ -90,6 +90,9 @@ class Asked:
         rates = frozenset(a.quantity.unit.split("/")[1:])
         if self.per and rates and not rates & self.per:
             return False  # a meal allowance per day is not what "每晚能报多少" asks
+        if self.per and not rates and (a.quantity.unit in self.per or not all(
+                _per_named(self.per, m.clause) for m in (a, b))):
+            return False  # "26 days" of leave a year is not "per day" nor "days per week"
         on_a, on_b = self.about(a), self.about(b)
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 
@@ -97,6 +100,23 @@ class Asked:
         """Whether ``m`` is in the unit the question names or a bound it asks for."""
         return self.names(m.quantity.unit) or (
             m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
+
+
+# Words by which a clause says what its value is per ("26 days of leave per calendar year",
+# 每年): a question asking a rate per one of these is about values whose clause names it.
+_PER_WORDS = {
+    "day": "day days daily 天 每天 每日", "week": "week weeks weekly 周 每周 星期",
+    # per_names reads "per year" as ``month`` (yearly prices are compared per month)
+    "month": "month months monthly 月 每月 year years yearly annual 年 每年 年度",
+    "year": "year years yearly annual 年 每年 年度",
+    "night": "night nights nightly 晚 每晚", "person": "person head people 人 人均 每人",
+}
+
+
+def _per_named(per: frozenset[str], clause: frozenset[str]) -> bool:
+    """Whether ``clause`` (a value's clause terms) names one of the periods or things of
+    ``per`` (``per_names``); True for a name ``_PER_WORDS`` lacks (nothing to tell)."""
+    return any(name not in _PER_WORDS or term_set(_PER_WORDS[name]) & clause for name in per)
 
 
 def asked_of(
