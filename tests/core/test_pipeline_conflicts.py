@@ -147,3 +147,16 @@ async def test_the_disagreement_itself_per_year_is_still_a_conflict() -> None:
     events, _ = await run("How many days of paid annual leave per year do permanent staff get?",
                           FakeProvider(["Permanent staff get 27 days [1]."]), retriever)
     assert card(events)["reason"] == "conflict"
+
+
+async def test_two_bounds_sharing_only_in_advance_are_of_two_things() -> None:
+    # A visitor rule and a leave rule both say "at least … in advance"; the question names
+    # the visitors, which only one of them is about.
+    visitors = Chunk(chunk_id="rules-zh#c02", doc_id="rules-zh", title="前台规定", language="zh",
+                     text="访客须至少提前两天在前台登记，并由接待同事陪同。")
+    adoption = Chunk(chunk_id="leave#c04", doc_id="leave", title="Leave rules",
+                     text="Adoption leave requests must reach HR at least 6 weeks in advance.")
+    retriever = ProbedRetriever(hits(visitors, adoption), hits(visitors, adoption))
+    events, _ = await run("访客要提前几天登记？",
+                          FakeProvider(["访客须至少提前两天在前台登记 [1]。"]), retriever)
+    assert "refusal" not in names(events)

@@ -95,7 +95,7 @@ from kbqa.core.grounding.passage_terms import (
 )
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
-from kbqa.core.text.terms import pos_tags
+from kbqa.core.text.terms import is_question_word, pos_tags
 from kbqa.core.text.thesaurus import morphy
 from kbqa.core.types import Block, Conflict, ConflictSide
 
@@ -251,7 +251,7 @@ def _pair_conflict(
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
-        if not shared:
+        if not shared or _named_by_one(a, b, asked):
             return None
     conflict = Conflict(
         unit=qa.unit,
@@ -321,6 +321,17 @@ def _asked_of_one(a: Mention, b: Mention, asked: Asked,
         if not any(named & c for c in own_clauses.get(chunk.doc_id, ())):
             return True
     return False
+
+
+def _named_by_one(a: Mention, b: Mention, asked: Asked) -> bool:
+    """Whether the question's words beside the ones the two subjects share are in one
+    value's clause and none in the other's: two bounds sharing only "in advance"
+    (访客需要至少提前一天登记, "Parental leave requests must be submitted at least 8 weeks in
+    advance") are of two things, and 访客, 登记 say which one the question asks of."""
+    named = frozenset(t for t in asked.terms if not is_question_word(t) and not t[0].isdigit())
+    named -= frozenset(a.subject) & frozenset(b.subject)
+    one, two = (named & (m.clause | frozenset(m.subject)) for m in (a, b))
+    return bool(one) != bool(two)
 
 
 def _names_thing(term: str) -> bool:
