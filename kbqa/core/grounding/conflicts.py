@@ -251,7 +251,7 @@ def _pair_conflict(
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
-        if not shared or _named_by_one(a, b, asked):
+        if not shared or (subjects is not None and _named_by_one(a, b, asked)):
             return None
     conflict = Conflict(
         unit=qa.unit,
@@ -324,8 +324,9 @@ def _asked_of_one(a: Mention, b: Mention, asked: Asked,
 
 
 def _named_by_one(a: Mention, b: Mention, asked: Asked) -> bool:
-    """Whether the question's words beside the ones the two subjects share are in one
-    value's clause and none in the other's: two bounds sharing only "in advance"
+    """Whether, for a pair of two languages (whose bridged subjects share a word or two by
+    chance), the question's words beside the ones the two subjects share are in one value's
+    clause and none in the other's: two bounds sharing only "in advance"
     (访客需要至少提前一天登记, "Parental leave requests must be submitted at least 8 weeks in
     advance") are of two things, and 访客, 登记 say which one the question asks of."""
     named = frozenset(t for t in asked.terms if not is_question_word(t) and not t[0].isdigit())

@@ -56,9 +56,9 @@ def contact_topic(question: str) -> frozenset[str]:
 
 
 _PHONE_ASK_RE = re.compile(
-    r"\b(?:phone|telephone|hotline|emergency) (?:number|line)\b|\bwhat (?:number|phone)\b"
-    r"|\bnumber (?:do|should|can) (?:i|we) (?:call|ring|dial)\b|\bwhich number\b"
-    r"|(?:哪个|什么|几号)电话|电话(?:号码)?(?:是)?(?:多少|什么|哪个|几号)|打哪个|热线(?:是)?(?:多少|什么)",
+    r"\b(?:phone|telephone|hotline|emergency) (?:number|line)\b|\bnumbers? to (?:call|dial)\b"
+    r"|\bnumber (?:do|should|can) (?:i|we) (?:call|ring|dial)\b"
+    r"|打(?:哪个|什么)电话|电话(?:号码)?(?:是)?(?:多少|几号)|电话号码是(?:什么|哪个)|打哪个|热线(?:是)?(?:多少|什么)",
     re.IGNORECASE)
 _EMAIL_ASK_RE = re.compile(
     r"\be-?mail address|\b(?:the|their|its|\w+'s)\s+(?:[\w-]+\s+){0,2}e-?mail(?: again)?\s*[?？]"
