@@ -508,3 +508,9 @@ async def test_a_number_to_call_is_answered_only_by_a_sentence_giving_one() -> N
     dialled = (make_block(1, "For urgent security incidents at night, call the on-call security "
                              "team on +31 20 555 0199.", title="Security incidents"),)
     assert "555 0199" in await _answer(question, dialled)
+
+
+async def test_a_duration_spelled_in_chinese_numerals_answers_how_long() -> None:
+    blocks = (make_block(1, "快递柜的包裹需要在两天内取走，逾期退回寄件人。", title="收发室规定",
+                         language="zh"),)
+    assert "两天内" in await _answer("快递柜的包裹要多久内取走？", blocks)

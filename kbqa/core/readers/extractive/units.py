@@ -42,7 +42,10 @@ _DURATION_SPAN_RE = re.compile(
     rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){{0,2}}"
     rf"{_EN_TIME_UNITS}\b"
     r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?(?:工作)?"
-    r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)",
+    r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)"
+    # spelled in Chinese numerals (提前一天, 两个小时, 半年); a month only with 个: 十月 is October
+    r"|(?<![第零一二两三四五六七八九十百千万半])[一二两三四五六七八九十半]+\s*(?:多|余)?\s*(?:个)?"
+    r"(?:工作)?(?:秒|分钟|小时|天|日|周|星期|个月|年)",
     re.IGNORECASE)
 # A number term of ``text.number_terms``: "50 item", "30 天".
 _NUMBER_TERM_RE = re.compile(r"^(\d[\d.,]*) (.+)$")
