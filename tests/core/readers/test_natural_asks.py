@@ -514,3 +514,14 @@ async def test_a_duration_spelled_in_chinese_numerals_answers_how_long() -> None
     blocks = (make_block(1, "快递柜的包裹需要在两天内取走，逾期退回寄件人。", title="收发室规定",
                          language="zh"),)
     assert "两天内" in await _answer("快递柜的包裹要多久内取走？", blocks)
+
+
+async def test_another_groups_rule_alone_does_not_answer_for_the_asked_group() -> None:
+    # The part-time rule states no number of days; the full-time one matches "how many days
+    # of annual leave" better, but quoted alone it tells a part-timer the wrong thing.
+    blocks = (make_block(1, "Annual leave: full-time staff get 28 days of paid annual leave per "
+                            "calendar year.\nPart-time staff receive a share in proportion to "
+                            "their contracted hours.\nCarry-over: at most 4 unused days move to "
+                            "the next year.", title="Leave policy"),)
+    answer = await _answer("How many days of annual leave do part-time staff get?", blocks)
+    assert "28 days" not in answer or "contracted hours" in answer

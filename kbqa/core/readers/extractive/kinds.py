@@ -64,14 +64,23 @@ def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str
             and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
 
 
-def names_a_sibling(question: str, absent: frozenset[str], sentence: str) -> bool:
+def names_a_sibling(question: str, absent: frozenset[str], sentence: str,
+                    answer: str = "") -> bool:
     """Whether ``sentence`` speaks of another kind of the thing asked about: the ask's
     absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
     a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
-    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``)."""
+    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``).
+    ``answer``: every quoted sentence, which the asked group must be named in."""
     degrees = _degrees(question)  # "the biggest file" asks a size, not a kind of file
+    kinds = qualities(question)
     pairs = [(m, h) for m, h in _heads_after(question, absent) if m not in degrees]
-    return names_another_kind(pairs, sentence, qualities=qualities(question))
+    # A group named by a compound adjective ("part-time employees") is asked even when the
+    # blocks have it: an answer giving only "full-time employees get 26 days" is another
+    # group's rule (one that goes on to the part-time rule is not).
+    groups = [(m, h) for m, h in _heads_after(question, None) if m in kinds and "-" in m
+              and (m, h) not in pairs]
+    return (names_another_kind(pairs, sentence, qualities=kinds)
+            or bool(groups) and names_another_kind(groups, answer or sentence, qualities=kinds))
 
 
 def _degrees(question: str) -> frozenset[str]:
