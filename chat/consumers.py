@@ -30,7 +30,8 @@ the layer is Redis) show a question asked elsewhere with its sentences as they a
 the turn as stored when it ends. With the in-memory layer that reaches only sockets of the
 same process. A layer that is down (Redis stopped) neither closes the socket nor stops its
 answers: the page is told, and the socket rejoins the group with backoff
-(``chat.layer_outage``).
+(``chat.layer_outage``). A question that cannot run without Redis (``chat.limits``: reason
+"unavailable") is refused with an alert, and the page gives the question back to the box.
 
 ``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
 them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
@@ -272,6 +273,8 @@ class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer)
                 return
             await self.alert(str(DELETED) if exc.reason == "not_found" else str(exc))
             self.refused_busy = exc.reason == "busy"  # told "ask again when it has finished"
+            # told "not sent": a rejoined group says the service is back (``group_rejoin``)
+            self.outage_shown = exc.reason == "unavailable"
         except asyncio.CancelledError:
             if not stop.is_set():
                 # This socket went away (the turn service stored the turn "cancelled"): the

@@ -15,7 +15,9 @@ in 11 s per tab). Here:
   the group is joined (``LAYER_BACK``, with the "connected" fragment, on which the page names
   its "Answering…" bubbles again: group events sent meanwhile were lost).
 - Questions are still answered: the socket itself carries the answer to its page; what is
-  lost is the live copy on the conversation's other tabs and processes.
+  lost is the live copy on the conversation's other tabs and processes. A turn that cannot
+  run is refused before anything is stored, its question kept in the box: ``chat.limits``
+  keeps its counts in the same Redis (reason "unavailable").
 - The log says it once per outage and process: one warning line when a layer call first
   fails (the exception's message, no traceback), one info line when a call succeeds again;
   the failures in between are logged at debug.

@@ -2,7 +2,8 @@
 servers (a deployment tester's B5).
 
 The layer is the in-memory one made to fail as channels-redis does with Redis down
-(``DownLayer``). The rejoin backoff is shortened, never timed.
+(``DownLayer``); the limits' cache, when a test takes it down too, is Django's Redis cache
+pointed at a closed loopback port. The rejoin backoff is shortened, never timed.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer, channel_layers
+from django.test import AsyncClient
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from chat import layer_outage
-from chat.models import Trace
+from chat.auth import api_token_create
+from chat.models import Conversation, Message, Trace
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
 from tests.chat.support import (
     chat_socket,
@@ -29,11 +33,17 @@ from tests.chat.support import (
     receive_until,
     user_make,
 )
-from tests.fakes.provider import FakeProvider
+from tests.fakes.provider import FakeOutput, FakeProvider
 
 __all__ = ["leave_kb"]
 pytestmark = pytest.mark.django_db(transaction=True)
 
+CLOSED_PORT_CACHE = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "redis://127.0.0.1:6399/0",  # nothing listens here
+    }
+}
 DOWN = "test.layer.down"
 REFUSED = "Error 111 connecting to 127.0.0.1:6399. Connection refused."
 
@@ -157,6 +167,34 @@ async def test_redis_stopping_under_an_open_socket_keeps_it_open_and_it_rejoins(
     assert QUESTION in "".join(shown)
 
 
+async def test_with_redis_down_a_question_is_refused_kept_unstored_then_answered_once_back(
+    layer: DownLayer, fake_provider: FakeProvider, leave_kb: None, settings: Any
+) -> None:
+    fake_provider.add(ANSWER)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    layer.down = True
+    settings.CACHES = CLOSED_PORT_CACHE
+    async with chat_socket(conversation.pk, user) as comm:
+        said = await comm.receive_from(timeout=5)
+        await comm.send_to(text_data=ask(QUESTION))
+        refused = await comm.receive_from(timeout=5)
+        stored_while_down = await Message.objects.acount(), len(fake_provider.prompts)
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+        layer.down = False
+        back = await comm.receive_from(timeout=5)
+        await comm.send_to(text_data=ask(QUESTION))
+        frames = await receive_turn(comm)
+    assert alert_of(said)[1] is True
+    text, notice = alert_of(refused)
+    assert "your question was not sent" in text
+    assert notice is False  # a refusal: the page puts the question back in the box
+    assert stored_while_down == (0, 0)
+    assert alert_of(back) == (str(layer_outage.LAYER_BACK), True)
+    assert SHOWN in "".join(frames)
+    assert await Message.objects.acount() == 2
+
+
 async def test_an_outage_is_logged_once_in_one_line_and_its_end_once(
     layer: DownLayer, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -179,3 +217,45 @@ async def test_an_outage_is_logged_once_in_one_line_and_its_end_once(
     assert f"failed: ConnectionError: {REFUSED})" in records[0].message
     assert "available again" in [r for r in records if r.levelname == "INFO"][0].message
     assert len(records) > 4  # the failed attempts between them, at debug
+
+
+async def test_an_answer_ends_as_answered_when_redis_stops_while_it_streams(
+    fake_provider: FakeProvider, leave_kb: None, settings: Any
+) -> None:
+    """Its conversation's slot cannot be given back; the answer is stored and shown all the
+    same (it ended in an error card before)."""
+    release = asyncio.Event()
+    fake_provider.add(FakeOutput(deltas=[ANSWER], hang=True, release=release))
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, user) as comm:
+        await comm.send_to(text_data=ask(QUESTION))
+        await asyncio.wait_for(fake_provider.streaming.wait(), timeout=10)
+        settings.CACHES = CLOSED_PORT_CACHE
+        release.set()
+        frames = await receive_turn(comm)
+    assert SHOWN in "".join(frames)
+    assert 'data-status="answered"' in frames[-1]
+    assert "Something went wrong" not in "".join(frames)
+    trace = await Trace.objects.aget()
+    assert trace.status == "answered"
+
+
+async def test_the_api_says_the_service_is_unavailable_not_busy(
+    fake_provider: FakeProvider, leave_kb: None, settings: Any
+) -> None:
+    user = await user_make("integrator")
+    token = (await sync_to_async(api_token_create)(user=user))[1]
+    settings.CACHES = CLOSED_PORT_CACHE
+    response = await AsyncClient().post(
+        "/api/answer", data=json.dumps({"question": QUESTION}),
+        content_type="application/json", headers={"authorization": f"Bearer {token}"},
+    )
+    assert response.status_code == 503
+    assert response["Retry-After"] == "5"
+    assert response.json() == {
+        "error": "The service is temporarily unavailable; please try again shortly.",
+        "code": "service_unavailable",
+    }
+    assert fake_provider.prompts == []
+    assert await Conversation.objects.acount() == 0
