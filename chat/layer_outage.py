@@ -56,11 +56,11 @@ LAYER_BACK = gettext_lazy("The chat service is available again: you can send you
 # "Exponential Backoff And Jitter", AWS Architecture Blog, 2015), so that a process's sockets
 # do not all ask Redis at the same moment when it comes back.
 REJOIN_FIRST_SECONDS = 1.0
-REJOIN_MAX_SECONDS = 30.0
+REJOIN_MAX_SECONDS = 15.0  # a page is back within this of Redis coming back
 
 
 def backoff_delays() -> Iterator[float]:
-    """Seconds to wait before each next attempt: about 1, 2, 4 … then 30 for ever (the
+    """Seconds to wait before each next attempt: about 1, 2, 4, 8, then 15 for ever (the
     module's bounds as they are when each wait is drawn)."""
     bound = REJOIN_FIRST_SECONDS
     while True:
@@ -156,9 +156,11 @@ class GroupMembership:
             await await_many_dispatch(reads, self.dispatch)
 
     async def layer_receive(self) -> dict[str, Any]:
-        """The next group event for this socket. While the layer fails, waits
-        (``backoff_delays``) and reads again instead of raising; the page is told and the
-        group rejoined (``group_lost``)."""
+        """The next group event for this socket. While the layer fails it reads again
+        instead of raising: once the group is rejoined (``group_lost`` told the page and
+        started rejoining), or, on a socket not admitted (yet), after ``backoff_delays``.
+        Reading again only after a wait of its own left events sent to the rejoined socket
+        unread for up to ``REJOIN_MAX_SECONDS``."""
         delays = backoff_delays()
         while True:
             try:
@@ -166,7 +168,11 @@ class GroupMembership:
             except Exception as exc:
                 layer_failed("receive", exc)
                 await self.group_lost()
-                await asyncio.sleep(next(delays))
+                rejoining = self.rejoining
+                if rejoining is not None and not rejoining.done():
+                    await asyncio.wait({rejoining})  # ends when joined, or the socket closed
+                else:
+                    await asyncio.sleep(next(delays))
                 continue
             return message
 
