@@ -33,7 +33,8 @@ else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` c
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
 token, or an answer still running in that conversation; no model call is made), 503 (provider
 unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
-provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or the service
+provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; the service
+unavailable: ``chat.limits`` could not reach Redis, ``Retry-After: 5``; or the service
 busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
 (``json_errors``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
@@ -87,6 +88,7 @@ class ApiError(Exception):
 # Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
 RETRY_AFTER_SECONDS = 5
 BUSY = "The service is busy and could not take this question; please try again shortly."
+UNAVAILABLE = "The service is temporarily unavailable; please try again shortly."
 
 
 def error_response(
@@ -126,18 +128,20 @@ def json_errors(view: Callable[..., Awaitable[HttpResponse]]) -> Any:
 # conversation is a 404 like a missing one: the API does not say which ids exist.
 REJECTED_STATUS = {
     "empty": 400, "too_long": 413, "not_found": 404, "provider_unavailable": 503, "limited": 429,
-    "busy": 429,
+    "busy": 429, "unavailable": 503,
 }
 REJECTED_CODE = {
     "empty": "empty_question", "too_long": "question_too_long",
     "not_found": "conversation_not_found", "provider_unavailable": "provider_unavailable",
-    "limited": "rate_limited", "busy": "conversation_busy",
+    "limited": "rate_limited", "busy": "conversation_busy", "unavailable": "service_unavailable",
 }
+# The turn service's message where it speaks to the chat page ("your question was not sent").
+REJECTED_MESSAGE = {"unavailable": UNAVAILABLE}
 
 
 def _rejected(exc: TurnRejected) -> ApiError:
-    return ApiError(REJECTED_STATUS[exc.reason], str(exc), code=REJECTED_CODE[exc.reason],
-                    retry_after=exc.retry_after)
+    return ApiError(REJECTED_STATUS[exc.reason], REJECTED_MESSAGE.get(exc.reason, str(exc)),
+                    code=REJECTED_CODE[exc.reason], retry_after=exc.retry_after)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,10 @@ Every admitted socket joins its conversation's channel-layer group (``chat.turn_
 other sockets on the conversation (another tab, another device, another server process when
 the layer is Redis) show a question asked elsewhere with its sentences as they are shown, and
 the turn as stored when it ends. With the in-memory layer that reaches only sockets of the
-same process.
+same process. A layer that is down (Redis stopped) neither closes the socket nor stops its
+answers: the page is told, and the socket rejoins the group with backoff
+(``chat.layer_outage``). A question that cannot run without Redis (``chat.limits``: reason
+"unavailable") is refused with an alert, and the page gives the question back to the box.
 
 ``fabricate`` (ask the provider to add two unsupported sentences, to see the verifier drop
 them) is honoured only when ``settings.DEBUG`` or ``KBQA_FABRICATE`` is on, or for staff;
@@ -51,6 +54,7 @@ from django.utils.translation import gettext_lazy
 
 from chat.auth import fabricate_allowed, session_logs_in
 from chat.frames import InputRejected, question_parse, stop_requested
+from chat.layer_outage import GroupMembership
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
 from chat.rendering import (
@@ -99,7 +103,7 @@ def answer_finished(question_id: int | None) -> None:
             DETACHED[key] = (detached, None)
 
 
-class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
+class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer):
     """One browser tab's chat socket for one conversation."""
 
     conversation: Conversation
@@ -132,8 +136,10 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
         self.conversation = conversation
         self.admitted = True
         await self.accept()
-        await self.group_change("group_add")
+        joined = await self.group_join()
         await self.send_html(self.render("connection-state", state="open", oob="true"))
+        if not joined:  # the layer is down: answered all the same, the page told so
+            await self.group_lost()
 
     async def refuse(self, message: Promise, code: int) -> None:
         """Accept only to say why and close with ``code`` (see the module docstring)."""
@@ -145,8 +151,7 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
         """Leave the group; a running answer goes on to its end and is stored (a reload
         must not cancel it), then announced to the conversation's sockets."""
         self.gone = True
-        if self.admitted:
-            await self.group_change("group_discard")
+        await self.group_leave()
         task = self.turn_task
         if task is not None and not task.done():
             key = self.tab or f"socket:{id(self)}"
@@ -255,6 +260,8 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
                     self.streaming = not isinstance(item, Done)
                     if not self.streaming:
                         answer_finished(question_id)
+                    if isinstance(item, TurnOpened):
+                        self.outage_shown = False  # its fragment clears the composer alert
                     if isinstance(item, TurnOpened) and item.message is not None:
                         question_id = item.message.pk
                         self.running_register(question_id, stop)
@@ -266,6 +273,8 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
                 return
             await self.alert(str(DELETED) if exc.reason == "not_found" else str(exc))
             self.refused_busy = exc.reason == "busy"  # told "ask again when it has finished"
+            # told "not sent": a rejoined group says the service is back (``group_rejoin``)
+            self.outage_shown = exc.reason == "unavailable"
         except asyncio.CancelledError:
             if not stop.is_set():
                 # This socket went away (the turn service stored the turn "cancelled"): the
@@ -301,8 +310,18 @@ class ChatConsumer(ConversationSockets, AsyncWebsocketConsumer):
             )
 
     async def alert(self, message: str) -> None:
+        """Show ``message`` in the composer alert: a question refused or failed (the page
+        gives the question it sent back to the box)."""
         self.alerted = True
+        self.outage_shown = False
         await self.send_html(self.render("composer-alert", message=message, oob="true"))
+
+    async def notice(self, message: str | Promise) -> None:
+        """Show ``message`` in the composer alert as news about the service, not about the
+        question just sent: the page leaves the question box as it is."""
+        self.alerted = True
+        await self.send_html(
+            self.render("composer-alert", message=message, notice=True, oob="true"))
 
     async def send_html(self, html: str) -> None:
         if html and not self.gone:

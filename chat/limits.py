@@ -9,13 +9,19 @@
 - One answer in flight per conversation: ``turn_admit`` takes the conversation's slot (a
   cache entry, ``cache.add`` is atomic) and ``turn_release`` gives it back; a slot left by a
   crashed process expires after ``SLOT_SECONDS``.
+- A cache that cannot be reached (Redis down) admits nothing: the question is refused as
+  "unavailable" before it is stored (the websocket gives it back to the box, the API answers
+  503 with ``Retry-After``). Answering anyway would lift both limits on every process at
+  once for as long as Redis is down.
 
 Refusals are ``LimitRefusal``: a message safe to show (in the active language) and the
-seconds to wait, which the API sends as ``Retry-After`` with 429 and the websocket shows.
+seconds to wait, which the API sends as ``Retry-After`` with 429 (503 when unavailable) and
+the websocket shows.
 """
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -25,14 +31,22 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
+from redis.exceptions import RedisError
 
 from kbqa.db import db_async
+
+log = logging.getLogger(__name__)
 
 # Longest an answer may hold its conversation's slot, in seconds: two drafts at the provider's
 # timeout with retries stay well inside it (KBQA_ANTHROPIC_TIMEOUT 60 s x 3 tries x 2 drafts).
 SLOT_SECONDS = 600
 # How long to wait when the conversation is busy; an answer usually takes a few seconds.
 BUSY_RETRY_SECONDS = 5
+# How long to wait when the cache is unreachable: as the API's other 503s (chat.api).
+UNAVAILABLE_RETRY_SECONDS = 5
+# What the cache raises when it cannot be reached: Django's Redis cache lets redis-py's
+# errors through (ConnectionError, TimeoutError); the OSError under them, for any backend.
+CACHE_DOWN: tuple[type[Exception], ...] = (RedisError, OSError)
 
 
 @dataclass(frozen=True)
@@ -42,7 +56,8 @@ class LimitRefusal:
 
     message: str
     retry_after: int
-    reason: Literal["limited", "busy"] = "limited"  # busy: another answer runs in it
+    # busy: another answer runs in it; unavailable: the cache could not be reached
+    reason: Literal["limited", "busy", "unavailable"] = "limited"
 
 
 @dataclass(frozen=True)
@@ -102,13 +117,29 @@ def _slot_key(conversation_id: Any) -> str:
     return f"kbqa:turn-in-flight:{conversation_id}"
 
 
+def unavailable(exc: Exception) -> LimitRefusal:
+    """The refusal of a question the cache could not count (``exc``: what it raised)."""
+    log.warning("question refused: the limits' cache is unavailable (%s: %s)",
+                type(exc).__name__, exc)
+    message = _("The chat service is temporarily unavailable; your question was not sent. "
+                "Send it again in a moment.")
+    return LimitRefusal(message, UNAVAILABLE_RETRY_SECONDS, "unavailable")
+
+
 def turn_admit_sync(
     *, user_id: Any, conversation_id: Any, token_id: Any = None
 ) -> TurnSlot | LimitRefusal:
     """Take ``conversation_id``'s slot, then count the question (a busy conversation costs
-    no quota). Returns the slot, or the refusal (and then holds nothing). Without a
-    conversation (``None``: the turn starts a new one, which cannot be busy) only the question
-    is counted and the slot holds nothing."""
+    no quota). Returns the slot, or the refusal (and then holds nothing; "unavailable" when
+    the cache could not be reached). Without a conversation (``None``: the turn starts a new
+    one, which cannot be busy) only the question is counted and the slot holds nothing."""
+    try:
+        return _turn_admit(user_id=user_id, conversation_id=conversation_id, token_id=token_id)
+    except CACHE_DOWN as exc:
+        return unavailable(exc)
+
+
+def _turn_admit(*, user_id: Any, conversation_id: Any, token_id: Any) -> TurnSlot | LimitRefusal:
     if conversation_id is None:
         return question_admit(user_id=user_id, token_id=token_id) or TurnSlot("", "")
     slot = TurnSlot(_slot_key(conversation_id), uuid.uuid4().hex)
@@ -120,7 +151,10 @@ def turn_admit_sync(
             "window or API call); ask again when it has finished."
         )
         return LimitRefusal(busy, BUSY_RETRY_SECONDS, "busy")
-    refusal = question_admit(user_id=user_id, token_id=token_id)
+    try:
+        refusal = question_admit(user_id=user_id, token_id=token_id)
+    except CACHE_DOWN as exc:
+        refusal = unavailable(exc)
     if refusal is not None:
         turn_release_sync(slot)
         return refusal
@@ -128,9 +162,15 @@ def turn_admit_sync(
 
 
 def turn_release_sync(slot: TurnSlot) -> None:
-    """Give the slot back, unless it expired and another turn holds it now."""
-    if slot.key and cache.get(slot.key) == slot.holder:
-        cache.delete(slot.key)
+    """Give the slot back, unless it expired and another turn holds it now. A cache that
+    cannot be reached keeps it until it expires (``SLOT_SECONDS``, if Redis kept it): the
+    turn is stored all the same."""
+    try:
+        if slot.key and cache.get(slot.key) == slot.holder:
+            cache.delete(slot.key)
+    except CACHE_DOWN as exc:
+        log.warning("conversation slot %s not given back: the cache is unavailable (%s: %s)",
+                    slot.key, type(exc).__name__, exc)
 
 
 # On the database threads (kbqa.db), not asgiref's one thread-sensitive thread that every

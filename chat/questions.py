@@ -112,7 +112,7 @@ def _visible_text(question: str) -> str:
 
 RejectReason = Literal[
     "empty", "too_long", "not_found", "provider_unavailable", "limited", "busy",
-    "session_ended"
+    "unavailable", "session_ended"
 ]
 
 
@@ -122,7 +122,8 @@ class TurnRejected(Exception):
     ``reason``: "empty" or "too_long" (the question), "not_found" (the conversation is
     missing or not the asker's), "provider_unavailable" (bad provider settings), "limited"
     (``chat.limits``; ``retry_after`` says how many seconds to wait), "busy" (another answer
-    runs in the conversation; ``retry_after`` too), "session_ended" (the
+    runs in the conversation; ``retry_after`` too), "unavailable" (``chat.limits`` could not
+    reach its cache: Redis is down; ``retry_after`` too), "session_ended" (the
     websocket's session no longer logs its user in).
     """
 

@@ -19,6 +19,9 @@ Every admitted chat socket joins its conversation's channel-layer group (Redis w
 - ``conversation.renamed`` and ``conversation.deleted`` (``conversation_notify``, from the
   views): the title follows; a deleted conversation says so and its running answer ends.
 
+Joining and leaving the group, and a channel layer that is down (Redis stopped: the socket
+stays open and answers its own page), are ``chat.layer_outage``'s.
+
 A socket whose page went away (a reload, a dropped connection) relays every sentence without
 being asked: Channels stops a closed socket's consumer, so the page's new socket, which learns
 of the running answer from its ``sync`` frame (``chat.turn_sync``), cannot reach the detached
@@ -28,7 +31,6 @@ when watched or gone.
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -37,15 +39,13 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy
 
 from chat.fragment_html import footer_html
+from chat.layer_outage import conversation_group, layer_answered, layer_failed
 from chat.models import Conversation, Message
 from chat.outcomes import AnswerOutcome
 from chat.rendering import message_turn_view, turn_view
 from chat.turn_sync import turns_settle
 from chat.turns import TurnOpened
 from kbqa.core.types import Dropped, Event, Notice, Sentence
-
-logger = logging.getLogger(__name__)
-
 
 # Lazy: rendered in the socket's language (``render``).
 FREE = gettext_lazy("The other answer is finished: you can send your question now.")
@@ -59,20 +59,17 @@ DELETED = gettext_lazy(
 def conversation_notify(conversation_id: int, kind: str, **fields: Any) -> None:
     """Send ``kind`` to every socket on the conversation, in any process, from sync code (a
     view: ``conversation.renamed``, ``conversation.deleted``). A channel layer that is down
-    costs the other tabs the update, nothing else."""
+    costs the other tabs the update, nothing else (``chat.layer_outage``)."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         async_to_sync(layer.group_send)(
             conversation_group(conversation_id), {"type": kind, **fields})
-    except Exception:
-        logger.warning("channel layer group_send failed", exc_info=True)
-
-
-def conversation_group(conversation_id: int) -> str:
-    """The channel-layer group of every open socket on one conversation."""
-    return f"conversation.{conversation_id}"
+    except Exception as exc:
+        layer_failed("group_send", exc)
+    else:
+        layer_answered()
 
 
 def progress_payload(outcome: AnswerOutcome) -> dict[str, Any]:
@@ -118,22 +115,17 @@ class ConversationSockets:
     async def turn_load(self, question_id: int) -> tuple[Message, Message] | None:
         raise NotImplementedError
 
-    async def group_change(self, operation: str) -> None:
-        """Join (``group_add``) or leave (``group_discard``) the conversation's group. A
-        channel layer that is down costs the other tabs their live updates, nothing else."""
-        group = conversation_group(self.conversation.pk)
-        try:
-            await getattr(self.channel_layer, operation)(group, self.channel_name)
-        except Exception:
-            logger.warning("channel layer %s failed", operation, exc_info=True)
-
     async def group_event(self, kind: str, **fields: Any) -> None:
-        """Send ``kind`` to the conversation's group, marked as this socket's and page's."""
+        """Send ``kind`` to the conversation's group, marked as this socket's and page's. A
+        channel layer that is down costs the other tabs their live updates, nothing else
+        (``chat.layer_outage``)."""
         event = {"type": kind, "sender": self.channel_name, "tab": self.tab, **fields}
         try:
             await self.channel_layer.group_send(conversation_group(self.conversation.pk), event)
-        except Exception:
-            logger.warning("channel layer group_send failed", exc_info=True)
+        except Exception as exc:
+            layer_failed("group_send", exc)
+        else:
+            layer_answered()
 
     def from_elsewhere(self, event: dict[str, Any]) -> bool:
         return event.get("sender") != self.channel_name

@@ -5,6 +5,14 @@
 //   alert says so (the ws extension would otherwise queue it silently).
 // - #connection-state says "connected" only when the server sends it (after it has checked
 //   this conversation); the socket closing or reconnecting is shown here.
+// - Reconnects back off across sockets that close soon after opening: the ws extension starts
+//   its backoff over at every open, so a server that accepted and then dropped each socket
+//   (Redis down, before the consumer survived it) was asked again about once a second.
+// - The server says "connected" again on the same socket once it has rejoined its
+//   conversation's group after the channel layer was down (chat/layer_outage.py): the page
+//   names its "Answering…" bubbles again, since what happened to them meanwhile was not relayed.
+// - A composer alert marked data-notice is news about the service ("temporarily
+//   unavailable", "available again"), not a refusal: it never puts a question back in the box.
 // - The page title follows the conversation title once the first question names it.
 // - Citation chips load the chunk view into #citation-body (hx-get); this opens the dialog.
 // - The fabrication switch is one-shot: it is unchecked once a question is sent.
@@ -80,8 +88,24 @@
   }
   // The codes after which the ws extension reconnects by itself (see its socket.onclose).
   var RETRIED = [1006, 1011, 1012, 1013];
+  // A socket open this long before it closed was steady: the next reconnect is prompt again.
+  var STEADY_MS = 30000;
+  var openedAt = 0;
+  var quickDrops = 0;  // sockets in a row that closed within STEADY_MS of opening
+  var admitted = false;  // the server has said "connected" on this socket
+  // The extension's own "full-jitter" wait (up to 1 s x 2^n, n at most 6), with n counting
+  // the quick drops as well as the failed attempts since the last open (retryCount).
+  htmx.config.wsReconnectDelay = function (retryCount) {
+    if (openedAt) {
+      quickDrops = Date.now() - openedAt < STEADY_MS ? quickDrops + 1 : 0;
+      openedAt = 0;
+    }
+    return 1000 * Math.pow(2, Math.min(retryCount + quickDrops, 6)) * Math.random();
+  };
   document.body.addEventListener('htmx:wsOpen', function (e) {
     socket = e.detail.socketWrapper;
+    openedAt = Date.now();
+    admitted = false;
     turnsSync();
   });
   // The "Answering…" bubbles this page holds, with the question above each.
@@ -205,9 +229,13 @@
   document.body.addEventListener('htmx:wsAfterMessage', function (e) {
     var message = (e.detail && e.detail.message) || '';
     var a = alertBox();
+    if (message.indexOf('id="connection-state"') >= 0 && stateName() === 'open') {
+      if (admitted) { turnsSync(); }  // rejoined after the channel layer was down
+      admitted = true;
+    }
     if (message.indexOf('id="composer-alert"') >= 0) {
       offlineShown = false;
-      if (a && a.textContent.trim() && !box.value) {
+      if (a && a.textContent.trim() && !box.value && !a.dataset.notice) {
         box.value = lastQuestion;  // refused (busy, too long...): give the text back
         countShow();
         if (fabricate) { fabricate.checked = lastFabricate; }
