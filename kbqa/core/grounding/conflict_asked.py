@@ -21,8 +21,8 @@ from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.places import places_named
 from kbqa.core.text.procedures import asks_consequence, asks_procedure
 from kbqa.core.text.quantities import extract_quantities, per_names
-from kbqa.core.text.terms import pos_tags, term_set
-from kbqa.core.text.thesaurus import mostly_modifier
+from kbqa.core.text.terms import is_question_word, pos_tags, term_set
+from kbqa.core.text.thesaurus import morphy, mostly_modifier, rather_noun
 from kbqa.core.types import Block
 
 
@@ -200,3 +200,30 @@ _WHEN_RE = re.compile(r"\bwhen\b", re.IGNORECASE)
 
 def _asked_when(question: str) -> frozenset[str]:
     return frozenset({"when"}) if _WHEN_RE.search(question) else frozenset()
+
+
+def named_by_one(a: Mention, b: Mention, asked: Asked) -> bool:
+    """Whether the question's words beside the ones two values' subjects share are in one
+    value's clause and none in the other's. Asked of a pair of two languages whose bridged
+    subjects share no thing, only a word such as "in advance" (bridged words meet by
+    chance): 访客需要至少提前一天登记 and "Parental leave requests must be submitted at least
+    8 weeks in advance" are of two things, and 访客, 登记 say which one the question asks of."""
+    named = frozenset(t for t in asked.terms if not is_question_word(t) and not t[0].isdigit())
+    named -= frozenset(a.subject) & frozenset(b.subject)
+    one, two = (named & (m.clause | frozenset(m.subject)) for m in (a, b))
+    return bool(one) != bool(two)
+
+
+def rather_thing(term: str) -> bool:
+    """Whether a bridged subject term is rather a thing than an act: an English word WordNet
+    gives more noun senses than verb ones ("hotel"; not "advance"), a Chinese noun."""
+    return rather_noun(term) if term.isascii() else names_thing(term)
+
+
+def names_thing(term: str) -> bool:
+    """Whether a context term names a thing: an English word WordNet lists as a noun
+    ("filter", "air"; not "kept" or a stem such as "replac"), a Chinese word jieba tags as
+    one (``空调``; not ``更换``)."""
+    if term.isascii():
+        return bool(morphy(term, "noun"))
+    return all(tag.startswith("n") for _, tag in pos_tags(term))

@@ -81,7 +81,13 @@ from kbqa.core.grounding.bindings import (
     grouped_document,
     other_group,
 )
-from kbqa.core.grounding.conflict_asked import Asked, asked_of
+from kbqa.core.grounding.conflict_asked import (
+    Asked,
+    asked_of,
+    named_by_one,
+    names_thing,
+    rather_thing,
+)
 from kbqa.core.grounding.conflict_bridge import Bridge
 from kbqa.core.grounding.conflict_focus import (
     unit_terms,
@@ -95,8 +101,6 @@ from kbqa.core.grounding.passage_terms import (
 )
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
-from kbqa.core.text.terms import is_question_word, pos_tags
-from kbqa.core.text.thesaurus import morphy
 from kbqa.core.types import Block, Conflict, ConflictSide
 
 MIN_SHARED_TERMS = 2
@@ -251,7 +255,8 @@ def _pair_conflict(
             return None
     else:
         shared = _same_bound(a, b, asked.terms)
-        if not shared or (subjects is not None and _named_by_one(a, b, asked)):
+        if not shared or (subjects is not None and not any(map(rather_thing, shared))
+                          and named_by_one(a, b, asked)):
             return None
     conflict = Conflict(
         unit=qa.unit,
@@ -314,34 +319,13 @@ def _asked_of_one(a: Mention, b: Mention, asked: Asked,
     languages are left to ``_other_subjects``: their bridged words are too few to say what a
     document never mentions."""
     for one, two in ((a, b), (b, a)):
-        named = frozenset(t for t in _own_words(one, two) & asked.terms if _names_thing(t))
+        named = frozenset(t for t in _own_words(one, two) & asked.terms if names_thing(t))
         chunk = two.block.chunk
         if not named or not _own_words(two, one) or named & heading_terms(chunk):
             continue
         if not any(named & c for c in own_clauses.get(chunk.doc_id, ())):
             return True
     return False
-
-
-def _named_by_one(a: Mention, b: Mention, asked: Asked) -> bool:
-    """Whether, for a pair of two languages (whose bridged subjects share a word or two by
-    chance), the question's words beside the ones the two subjects share are in one value's
-    clause and none in the other's: two bounds sharing only "in advance"
-    (访客需要至少提前一天登记, "Parental leave requests must be submitted at least 8 weeks in
-    advance") are of two things, and 访客, 登记 say which one the question asks of."""
-    named = frozenset(t for t in asked.terms if not is_question_word(t) and not t[0].isdigit())
-    named -= frozenset(a.subject) & frozenset(b.subject)
-    one, two = (named & (m.clause | frozenset(m.subject)) for m in (a, b))
-    return bool(one) != bool(two)
-
-
-def _names_thing(term: str) -> bool:
-    """Whether a context term names a thing: an English word WordNet lists as a noun
-    ("filter", "air"; not "kept" or a stem such as "replac"), a Chinese word jieba tags as
-    one (``空调``; not ``更换``)."""
-    if term.isascii():
-        return bool(morphy(term, "noun"))
-    return all(tag.startswith("n") for _, tag in pos_tags(term))
 
 
 def _own_words(one: Mention, two: Mention) -> frozenset[str]:
