@@ -22,7 +22,11 @@ import io
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+from django.http import HttpRequest
+from django.http.cookie import parse_cookie
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_noop
 
 Scope = dict[str, Any]
@@ -68,55 +72,77 @@ def limit_params(limit: int) -> dict[str, str]:
 
 def error_body(
     status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str],
-    challenge: str = "",
+    challenge: str = "", *, path: str = "/",
 ) -> tuple[bytes, bytes]:
-    """``(content type, body)`` of a refusal made before Django sees the request.
+    """``(content type, body)`` of a refusal made before Django sees the request to ``path``.
 
     ``message`` is an English template (``TOO_LARGE``, a precheck's message) filled with
-    ``params``. API clients and scripts get ``{"error": message}`` JSON, in English (the API's
-    contract); a browser posting a form (its ``Accept`` names ``text/html``: the admin's
-    upload) gets a small page in the language of its ``Accept-Language``, with what to do
-    next, instead of raw JSON in place of the admin.
+    ``params``. The API (``/api/``), scripts and anything that does not rank ``text/html``
+    above JSON in its ``Accept`` get ``{"error": message}`` JSON, in English (the API's
+    contract); a browser posting a form (the admin's upload) gets a small page in the site's
+    language with a link back (``html_error``), instead of raw JSON in place of the admin.
     """
-    if b"text/html" not in headers.get(b"accept", b"").lower():
+    request = _request_of(headers)
+    if path.startswith("/api/") or not prefers_html(request):
         return b"application/json", json_error(status, _filled(message, params), challenge)
-    return b"text/html; charset=utf-8", html_error(status, message, headers, params)
+    return b"text/html; charset=utf-8", html_error(status, message, request, params, path=path)
+
+
+def prefers_html(request: HttpRequest) -> bool:
+    """True when the request's ``Accept`` ranks ``text/html`` above ``application/json`` (a
+    browser's page or form); False for ``*/*``, no ``Accept``, or JSON first."""
+    return request.get_preferred_type(["application/json", "text/html"]) == "text/html"
 
 
 def html_error(
-    status: int, message: str, headers: Mapping[bytes, bytes], params: Mapping[str, str]
+    status: int, message: str, request: HttpRequest, params: Mapping[str, str], *, path: str
 ) -> bytes:
+    """The refusal as a page in the site's language (the language cookie, else
+    ``Accept-Language``, as ``LocaleMiddleware`` picks it), linking back (``back_link``)."""
     from django.utils import translation
     from django.utils.html import escape
     from django.utils.translation import gettext as _
 
-    with translation.override(_language_of(headers.get(b"accept-language", b""))):
+    with translation.override(translation.get_language_from_request(request)):
         title = _("The request was not accepted")
         text = _filled(_(message), params)
         advice = _("Go back and send fewer or smaller files at a time.") if status == 413 else ""
+        back = _("Go back")
         lang = translation.get_language() or "en"
     return (
         f'<!doctype html><html lang="{escape(lang)}"><head><meta charset="utf-8">'
         f"<title>{escape(title)}</title></head><body><h1>{escape(title)}</h1>"
-        f"<p>{escape(text)}</p>" + (f"<p>{escape(advice)}</p>" if advice else "") + "</body></html>"
+        f"<p>{escape(text)}</p>" + (f"<p>{escape(advice)}</p>" if advice else "")
+        + f'<p><a href="{escape(back_link(request, path))}">{escape(back)}</a></p></body></html>'
     ).encode("utf-8")
+
+
+def back_link(request: HttpRequest, path: str) -> str:
+    """Where the refusal page links: the page the form was on (its ``Referer``, only on the
+    request's own host and port), else ``/admin/`` for an admin page, else ``/``."""
+    referer = request.META.get("HTTP_REFERER", "")
+    host = request.META.get("HTTP_HOST", "")
+    if referer and host and url_has_allowed_host_and_scheme(referer, allowed_hosts={host}):
+        page = urlsplit(referer)
+        return urlunsplit(("", "", page.path or "/", page.query, ""))
+    return "/admin/" if path.startswith("/admin/") else "/"
 
 
 def _filled(template: str, params: Mapping[str, str]) -> str:
     return template % params if params else template  # a bare "%" needs no escaping then
 
 
-def _language_of(accept_language: bytes) -> str:
-    """The first supported language of an ``Accept-Language`` header, else ``en``."""
-    from django.utils.translation import get_supported_language_variant
-    from django.utils.translation.trans_real import parse_accept_lang_header
-
-    for code, _quality in parse_accept_lang_header(accept_language.decode("latin-1")):
-        try:
-            return get_supported_language_variant(code)
-        except LookupError:
-            continue
-    return "en"
+def _request_of(headers: Mapping[bytes, bytes]) -> HttpRequest:
+    """A bare ``HttpRequest`` with the headers a refusal reads (Accept, Accept-Language,
+    Referer, Host, the language cookie), so its type and language are chosen as Django
+    chooses them for a page."""
+    request = HttpRequest()
+    for name in (b"accept", b"accept-language", b"referer", b"host"):
+        if name in headers:
+            key = "HTTP_" + name.decode("ascii").upper().replace("-", "_")
+            request.META[key] = headers[name].decode("latin-1")
+    request.COOKIES = parse_cookie(headers.get(b"cookie", b"").decode("latin-1"))
+    return request
 
 
 def content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
@@ -140,7 +166,9 @@ async def _respond(
     params: Mapping[str, str] | None = None,
 ) -> None:
     headers_in = dict(scope.get("headers") or [])
-    content_type, body = error_body(status, message, headers_in, params or {}, challenge)
+    content_type, body = error_body(
+        status, message, headers_in, params or {}, challenge, path=scope["path"]
+    )
     headers = [(b"content-type", content_type), (b"content-length", b"%d" % len(body))]
     if challenge:  # a 401 names the scheme to use (RFC 9110 section 11.6.1)
         headers.append((b"www-authenticate", challenge.encode("latin-1")))
@@ -232,10 +260,12 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
             kwargs["parsePOSTFormSubmission"] = False
             super().__init__(*args, **kwargs)
             self.kbqa_limit, self.kbqa_received, self.kbqa_refused = 0, 0, False
+            self.kbqa_path = "/"
 
         def gotLength(self, length: int | None) -> None:  # noqa: N802 (Twisted's name)
             path = (getattr(self.channel, "_path", b"") or b"/").split(b"?", 1)[0]
-            self.kbqa_limit = limit_for(path.decode("latin-1"))
+            self.kbqa_path = path.decode("latin-1")
+            self.kbqa_limit = limit_for(self.kbqa_path)
             if length is not None and length > self.kbqa_limit:
                 self.kbqa_refuse()
                 return
@@ -264,7 +294,7 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
                 if values
             }
             content_type, body = error_body(
-                413, TOO_LARGE, headers, limit_params(self.kbqa_limit)
+                413, TOO_LARGE, headers, limit_params(self.kbqa_limit), path=self.kbqa_path
             )
             self.channel.transport.write(
                 b"HTTP/1.1 413 Content Too Large\r\nContent-Type: %s\r\n"

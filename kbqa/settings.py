@@ -122,6 +122,7 @@ INSTALLED_APPS = [
     "channels",
     "django_htmx",
     "template_partials",
+    "kbqa",  # the project's own system checks (kbqa.checks)
     "sources",
     "chat",
 ]

@@ -277,8 +277,9 @@ async def test_asgi_shows_a_browser_a_page_in_its_language_not_json(
 
 def test_daphne_shows_a_browser_upload_over_the_limit_a_page(server: Daphne) -> None:
     head = (
-        "POST /admin/sources/document/upload/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        f"POST /admin/sources/document/upload/ HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
         "Accept: text/html\r\nAccept-Language: zh-CN\r\n"
+        f"Referer: http://127.0.0.1:{server.port}/admin/sources/document/upload/\r\n"
         "Content-Type: multipart/form-data; boundary=kbqa\r\n"
         f"Content-Length: {200 * MB}\r\n\r\n"
     )
@@ -291,6 +292,7 @@ def test_daphne_shows_a_browser_upload_over_the_limit_a_page(server: Daphne) -> 
     assert head_part.startswith(b"HTTP/1.1 413 ")
     assert b"Content-Type: text/html; charset=utf-8" in head_part
     assert "请求内容过大（上限 100 MB）。" in body.decode("utf-8")
+    assert '<a href="/admin/sources/document/upload/">返回</a>' in body.decode("utf-8")
 
 @pytest.mark.django_db(transaction=True)
 async def test_asgi_refuses_an_upload_from_a_non_staff_session_without_reading() -> None:

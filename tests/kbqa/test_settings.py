@@ -121,3 +121,24 @@ def test_the_proxy_ssl_header_is_read_from_the_environment(tmp_path: Path) -> No
              **PRODUCTION},
     )
     assert result.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https') True True", result.stderr
+
+
+def test_check_deploy_warns_that_a_redirect_without_the_proxy_header_loops(
+    tmp_path: Path,
+) -> None:
+    """Behind nginx terminating TLS, KBQA_SECURE_SSL_REDIRECT=1 alone redirects every page to
+    itself for ever; `check --deploy` said "no issues" (B7)."""
+    env = {k: v for k, v in PRODUCTION.items() if k != "KBQA_SECURE_PROXY_SSL_HEADER"}
+    result = deploy_check({"KBQA_DATA_DIR": str(tmp_path), **env})
+    assert result.returncode != 0
+    assert "?: (kbqa.W001) KBQA_SECURE_SSL_REDIRECT is on but KBQA_SECURE_PROXY_SSL_HEADER is " \
+           "not set" in result.stderr
+    assert "HINT: Set KBQA_SECURE_PROXY_SSL_HEADER=X-Forwarded-Proto" in result.stderr
+
+
+def test_no_redirect_loop_warning_without_the_redirect(tmp_path: Path) -> None:
+    env = {k: v for k, v in PRODUCTION.items()
+           if k not in ("KBQA_SECURE_PROXY_SSL_HEADER", "KBQA_SECURE_SSL_REDIRECT")}
+    result = deploy_check({"KBQA_DATA_DIR": str(tmp_path), **env})
+    assert "security.W008" in result.stderr  # Django's own: the redirect is off
+    assert "kbqa.W001" not in result.stderr
