@@ -151,6 +151,8 @@ class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer)
         """Leave the group; a running answer goes on to its end and is stored (a reload
         must not cancel it), then announced to the conversation's sockets."""
         self.gone = True
+        if self.recheck is not None:
+            self.recheck.cancel()
         await self.group_leave()
         task = self.turn_task
         if task is not None and not task.done():

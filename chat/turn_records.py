@@ -26,6 +26,7 @@ import socket
 import uuid
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -264,10 +265,17 @@ def _left_over(trace: Trace, now: Any) -> bool:
 
 
 def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs: it exists and, where Linux's /proc says, is no zombie
+    (a killed server not yet reaped by whatever started it: a deployment tester's page
+    waited on such a one's turn as if it were still being written)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc (macOS): the signal's answer is all there is
+    return stat.rsplit(")", 1)[-1].split()[:1] != ["Z"]

@@ -31,10 +31,12 @@ when watched or gone.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.db import DatabaseError
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
@@ -47,6 +49,9 @@ from chat.turn_sync import turns_settle
 from chat.turns import TurnOpened
 from kbqa.core.types import Dropped, Event, Notice, Sentence
 
+# Seconds between looks at the turns a page watches whose end may never be announced (their
+# server died): a bubble says "Answering…" at most about this long after its turn ended.
+RECHECK_SECONDS = 5.0
 # Lazy: rendered in the socket's language (``render``).
 FREE = gettext_lazy("The other answer is finished: you can send your question now.")
 ANSWER_DELETED = gettext_lazy("The conversation was deleted before this answer was finished.")
@@ -98,6 +103,7 @@ class ConversationSockets:
     gone: bool
     alerted: bool
     watching: dict[int, str]
+    recheck: asyncio.Future[None] | None = None  # ``watched_recheck`` while it runs
     turn_task: Any
     refused_busy = False  # this page's last question was refused: another answer ran
     turn_key = ""  # the bubble of the turn this socket runs or ran last
@@ -285,3 +291,24 @@ class ConversationSockets:
         for question_id, key in pending.items():
             self.watching[question_id] = key
             await self.group_event("turn.watch", question_id=question_id)
+        if pending and (self.recheck is None or self.recheck.done()):
+            self.recheck = asyncio.ensure_future(self.watched_recheck())
+
+    async def watched_recheck(self) -> None:
+        """Every ``RECHECK_SECONDS`` while the page shows watched bubbles: replace those whose
+        turn ended without a ``turn.stored`` reaching this socket (its server died, or was
+        still stopping at the sync: the next look finds the turn interrupted)."""
+        while self.watching and not self.gone:
+            await asyncio.sleep(RECHECK_SECONDS)
+            wanted = [(key, question_id) for question_id, key in self.watching.items()]
+            try:
+                over, _ = await turns_settle(conversation=self.conversation, wanted=wanted)
+            except DatabaseError:
+                continue  # the database is out of reach a moment: look again later
+            ended = {key for key, _ in over}
+            for question_id in [q for q, key in self.watching.items() if key in ended]:
+                self.watching.pop(question_id, None)
+            for key, answer in over:
+                if not self.gone:
+                    await self.send_html(self.render(
+                        "turn-replace", turn=message_turn_view(answer), replaces=key))

@@ -242,3 +242,51 @@ async def test_stop_arriving_as_the_answer_ends_leaves_it_answered(
     assert 'data-status="answered"' in shown[-1]
     assert not any('data-status="stopped"' in frame for frame in shown)
     assert await stored_status(question.pk) == "answered"
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_turn_whose_server_dies_after_the_sync_is_replaced_soon_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The page reconnects to this process while the server that runs its answer is still
+    # stopping (it looks alive): the turn is watched; the server then dies without ever
+    # announcing the end. The page must not say "Answering…" until someone reloads it.
+    monkeypatch.setattr("chat.turn_relay.RECHECK_SECONDS", 0.05, raising=False)
+    user = await user_make("alice")
+    conversation = await conversation_make(user)
+    record = await sync_to_async(turn_records.turn_begin)(
+        conversation=conversation, user=user, question="Q?", trace_id=new_ulid()
+    )
+    dying = {**turn_records.WORKER, "token": "another-process", "pid": 999_999_999}
+    trace = await turn_records.Trace.objects.aget(pk=record.trace_id)
+    trace.data = {**trace.data, "worker": dying}
+    await trace.asave(update_fields=["data"])
+    alive = {"value": True}
+    monkeypatch.setattr(turn_records, "_alive", lambda pid: alive["value"])
+    async with chat_socket(conversation.pk, user, query="?tab=page") as reconnected:
+        await reconnected.send_to(text_data=sync(("t0123abcd", record.user_message.pk)))
+        assert await reconnected.receive_nothing(timeout=0.3)  # still running, as it looks
+        alive["value"] = False  # the other server is gone now
+        replaced = await reconnected.receive_from(timeout=10)
+    assert 'data-status="interrupted"' in replaced
+    assert "The server stopped before this answer was finished." in replaced
+
+
+@pytest.mark.skipif(not __import__("os").path.exists("/proc/self/stat"), reason="needs /proc")
+def test_a_killed_server_not_yet_reaped_counts_as_dead() -> None:
+    import subprocess
+    import sys
+    import time
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        assert turn_records._alive(child.pid)
+        child.kill()  # not waited for: a zombie until reaped
+        for _ in range(100):
+            if "Z" in open(f"/proc/{child.pid}/stat").read().rsplit(")", 1)[-1].split()[:1]:
+                break
+            time.sleep(0.02)
+        assert not turn_records._alive(child.pid)
+    finally:
+        child.kill()
+        child.wait()
