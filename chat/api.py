@@ -44,11 +44,9 @@ otherwise: a client is told, not silently given an ordinary answer).
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
-import logging
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -58,7 +56,8 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.api_body import answer_body
-from chat.auth import api_authenticate, challenge, fabricate_allowed
+from chat.api_errors import ApiError, error_response, json_errors
+from chat.auth import api_authenticate, fabricate_allowed
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -68,59 +67,6 @@ from chat.turns import (
     question_checked,
 )
 from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
-
-log = logging.getLogger(__name__)
-
-
-class ApiError(Exception):
-    """A request the API refuses; ``status`` is the HTTP status, the message is shown as is,
-    ``code`` names the error for programs (README: HTTP API, error codes)."""
-
-    def __init__(self, status: int, message: str, *, code: str,
-                 retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.retry_after = retry_after
-
-
-# Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
-RETRY_AFTER_SECONDS = 5
-BUSY = "The service is busy and could not take this question; please try again shortly."
-
-
-def error_response(
-    status: int, message: str, *, code: str, retry_after: int | None = None, **extra: Any
-) -> JsonResponse:
-    """``{"error": message, "code": code, **extra}`` with HTTP ``status``; a 405 names POST
-    in ``Allow``, a 401 the Bearer scheme in ``WWW-Authenticate``, a 429 or 503 the seconds
-    to wait in ``Retry-After`` (when given). ``message`` is for people and may change;
-    ``code`` is for programs and does not."""
-    response = JsonResponse({"error": message, "code": code, **extra}, status=status)
-    if status == 405:
-        response["Allow"] = "POST"
-    if status == 401:
-        response["WWW-Authenticate"] = challenge(message)
-    if retry_after is not None:
-        response["Retry-After"] = str(retry_after)
-    return response
-
-
-def json_errors(view: Callable[..., Awaitable[HttpResponse]]) -> Any:
-    """The API's catch boundary: anything unexpected before the response starts (the
-    database stayed locked or unreachable after retries, a bug) is a JSON 503 with
-    ``Retry-After``, never Django's HTML 500. Logged in full."""
-
-    @functools.wraps(view)
-    async def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return await view(request, *args, **kwargs)
-        except Exception:
-            log.exception("API request failed")
-            return error_response(503, BUSY, code="service_busy", retry_after=RETRY_AFTER_SECONDS)
-
-    return guarded
-
 
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
 # conversation is a 404 like a missing one: the API does not say which ids exist.
@@ -342,17 +288,3 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
     response["Kbqa-Conversation"] = str(conversation)
     return response
-
-
-API_ENDPOINTS = ("POST /api/answer, POST /api/answer/stream, POST /api/feedback/<trace_id>, "
-                 "GET /api/chunks/<chunk_id>")
-
-
-def api_not_found(request: HttpRequest) -> JsonResponse:
-    """The JSON 404 for a path under ``/api/`` that names no endpoint (a trailing slash, a
-    missing chunk id): an API client never gets an HTML page. Shape: ``{"error": str}``
-    naming the endpoints."""
-    return error_response(
-        404, f"No API endpoint at {request.path}; the endpoints are {API_ENDPOINTS}.",
-        code="no_endpoint",
-    )

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views import defaults
 
-from chat.api import api_not_found
+from chat.api_errors import api_not_found
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -23,7 +23,8 @@ urlpatterns = [
 
 
 def page_not_found(request: HttpRequest, exception: Any) -> HttpResponse:
-    """404s: JSON under ``/api/`` (``chat.api.api_not_found``), the app's own page elsewhere."""
+    """404s: JSON under ``/api/`` (``chat.api_errors.api_not_found``), the app's own page
+    elsewhere."""
     if request.path.startswith("/api/"):
         return api_not_found(request)
     return defaults.page_not_found(request, exception)
