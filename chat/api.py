@@ -33,9 +33,10 @@ else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` c
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
 token, or an answer still running in that conversation; no model call is made), 503 (provider
 unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
-provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or the service
-busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
-(``json_errors``). Auth:
+provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or
+``service_busy``: the database stayed locked or cannot be reached, ``Retry-After: 5``),
+never an HTML error page (``json_errors`` around the views; ``kbqa.urls.server_error`` and
+``kbqa.servererror`` for what fails before them: the token or session read). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
 honoured only where ``chat.auth.fabricate_allowed`` says so (403 ``fabricate_not_allowed``
 otherwise: a client is told, not silently given an ordinary answer).

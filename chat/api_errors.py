@@ -16,6 +16,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from chat.auth import challenge
+from kbqa.db import database_unreachable
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +36,9 @@ class ApiError(Exception):
 # Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
 RETRY_AFTER_SECONDS = 5
 BUSY = "The service is busy and could not take this question; please try again shortly."
+DATABASE_UNREACHABLE = (
+    "The service cannot reach its database right now; please try again shortly."
+)
 
 
 def error_response(
@@ -54,18 +58,34 @@ def error_response(
     return response
 
 
+def failure_message(exc: BaseException | None) -> str:
+    """What a client is told of a failure on the server's side: ``DATABASE_UNREACHABLE`` when
+    ``exc`` is a database that cannot be reached (``kbqa.db.database_unreachable``), else
+    ``BUSY`` (a lock held past the retries, a bug)."""
+    return DATABASE_UNREACHABLE if database_unreachable(exc) else BUSY
+
+
+def service_unavailable(exc: BaseException | None) -> JsonResponse:
+    """The API's answer to a request that failed on the server's side (``exc``, logged by
+    the caller): 503 ``{"error": failure_message(exc), "code": "service_busy"}`` with
+    ``Retry-After: RETRY_AFTER_SECONDS``. One code whatever the cause: a client waits and
+    asks again either way."""
+    return error_response(503, failure_message(exc), code="service_busy",
+                          retry_after=RETRY_AFTER_SECONDS)
+
+
 def json_errors(view: Callable[..., Awaitable[HttpResponse]]) -> Any:
     """The API's catch boundary: anything unexpected before the response starts (the
-    database stayed locked or unreachable after retries, a bug) is a JSON 503 with
-    ``Retry-After``, never Django's HTML 500. Logged in full."""
+    database stayed locked or unreachable after retries, a bug) is ``service_unavailable``,
+    a JSON 503 with ``Retry-After``, never Django's HTML 500. Logged in full."""
 
     @functools.wraps(view)
     async def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         try:
             return await view(request, *args, **kwargs)
-        except Exception:
+        except Exception as exc:
             log.exception("API request failed")
-            return error_response(503, BUSY, code="service_busy", retry_after=RETRY_AFTER_SECONDS)
+            return service_unavailable(exc)
 
     return guarded
 

@@ -1,0 +1,125 @@
+"""A database that cannot be reached (PostgreSQL stopped, a wrong password in DATABASE_URL):
+an API client gets the API's JSON 503 ``service_busy`` with ``Retry-After`` at every door, a
+browser the app's own 500 page, never Daphne's "Exception inside application" page.
+
+Through ``kbqa.asgi.application`` itself, as Daphne calls it. Every query fails as with the
+server gone: Django's cursor raises ``OperationalError`` (``database_down``), once the
+test's user, token and session are stored.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from asgiref.testing import ApplicationCommunicator
+from django.db import OperationalError, connections
+
+from chat.api_errors import DATABASE_UNREACHABLE
+from chat.auth import api_token_create
+from tests.chat.support import session_cookie, user_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+REFUSED = ('connection failed: connection to server at "127.0.0.1", port 5432 failed: '
+           "Connection refused")
+Response = tuple[int, dict[str, str], bytes]
+
+
+async def asgi_request(
+    method: str, path: str, headers: dict[str, str], body: bytes = b""
+) -> Response:
+    """One request through ``kbqa.asgi.application``: status, headers (lower-case names) and
+    body. An exception the application raises is raised here, as Daphne would meet it."""
+    from kbqa.asgi import application
+
+    raw_path, _, query = path.partition("?")
+    scope = {
+        "type": "http", "http_version": "1.1", "method": method, "scheme": "http",
+        "path": raw_path.replace("%23", "#"), "raw_path": raw_path.encode(),
+        "query_string": query.encode(), "root_path": "",
+        "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80),
+        "headers": [(b"host", b"127.0.0.1"),
+                    *((k.lower().encode(), v.encode()) for k, v in headers.items())],
+    }
+    comm = ApplicationCommunicator(application, scope)
+    await comm.send_input({"type": "http.request", "body": body})
+    start = await comm.receive_output(timeout=30)
+    received = b""
+    while True:
+        message = await comm.receive_output(timeout=30)
+        received += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    found = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    return start["status"], found, received
+
+
+def database_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on every query on every thread fails as with PostgreSQL stopped (undone
+    before the test database is emptied)."""
+    monkeypatch.setattr(type(connections["default"]), "_cursor", _refused)
+
+
+async def credentials(how: str, *, staff: bool = False) -> dict[str, str]:
+    """Request headers that log a stored user in: a bearer token or a session cookie."""
+    user = await user_make("olga", staff=staff)
+    if how == "token":
+        key = (await sync_to_async(api_token_create)(user=user))[1]
+        return {"Authorization": f"Bearer {key}"}
+    return {"Cookie": f"sessionid={await session_cookie(user)}"}
+
+
+QUESTION_BODY = json.dumps({"question": "How many days of leave?"}).encode()
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "how"),
+    [
+        # before Django: the body limit's precheck reads the token or the session
+        ("POST", "/api/answer", "token"),
+        ("POST", "/api/answer", "session"),
+        ("POST", "/api/answer/stream", "token"),
+        # in Django, outside the view's json_errors: the token middleware, the chunk view
+        ("GET", "/api/chunks/doc-001%23c01", "token"),
+        ("GET", "/api/chunks/doc-001%23c01", "session"),
+        # inside json_errors: the same answer, now saying what is wrong
+        ("POST", "/api/feedback/01JF0000000000000000000000", "token"),
+    ],
+)
+async def test_an_api_client_is_told_in_json_to_come_back(
+    method: str, path: str, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headers = {**await credentials(how), "Content-Type": "application/json"}
+    database_down(monkeypatch)
+    status, sent, body = await asgi_request(method, path, headers, QUESTION_BODY)
+    assert (status, sent["content-type"], sent["retry-after"]) == (503, "application/json", "5")
+    assert json.loads(body) == {"error": DATABASE_UNREACHABLE, "code": "service_busy"}
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/admin/sources/document/upload/"),  # the precheck reads the session
+        ("GET", "/"),  # Django's handler500
+    ],
+)
+@pytest.mark.parametrize(("language", "title"), [
+    ("en", "Something went wrong on our side"), ("zh-CN", "我们这边出了问题"),
+])
+async def test_a_browser_gets_the_apps_own_error_page(
+    method: str, path: str, language: str, title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    headers = {**await credentials("session", staff=True), "Accept": "text/html",
+               "Accept-Language": language}
+    database_down(monkeypatch)
+    status, sent, body = await asgi_request(method, path, headers)
+    page = body.decode()
+    assert (status, sent["content-type"]) == (500, "text/html; charset=utf-8")
+    assert f'<h1 id="error-title">{title}</h1>' in page and 'data-status="500"' in page
+    assert "Exception inside application" not in page
+
+
+def _refused(*args: Any, **kwargs: Any) -> Any:
+    raise OperationalError(REFUSED)
