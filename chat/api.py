@@ -36,7 +36,8 @@ unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sens
 provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; or
 ``service_busy``: the database stayed locked or cannot be reached, ``Retry-After: 5``),
 never an HTML error page (``json_errors`` around the views; ``kbqa.urls.server_error`` and
-``kbqa.servererror`` for what fails before them: the token or session read). Auth:
+``kbqa.servererror`` for what fails before them: the token or session read). A stream that
+fails once started ends with ``error`` and ``done`` frames (``_sse``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
 honoured only where ``chat.auth.fabricate_allowed`` says so (403 ``fabricate_not_allowed``
 otherwise: a client is told, not silently given an ordinary answer).
@@ -46,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
@@ -57,7 +59,13 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.api_body import answer_body
-from chat.api_errors import ApiError, error_response, json_errors
+from chat.api_errors import (
+    RETRY_AFTER_SECONDS,
+    ApiError,
+    error_response,
+    failure_message,
+    json_errors,
+)
 from chat.auth import api_authenticate, fabricate_allowed
 from chat.turns import (
     AnswerOutcome,
@@ -67,7 +75,9 @@ from chat.turns import (
     answer_turn,
     question_checked,
 )
-from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
+from kbqa.core.types import Done, Error, Event, Meta, Mode, Notice, event_payload
+
+log = logging.getLogger(__name__)
 
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
 # conversation is a 404 like a missing one: the API does not say which ids exist.
@@ -259,31 +269,54 @@ async def with_keepalive(
         await frames.aclose()
 
 
-async def _sse(turn: TurnStream, conversation: int) -> AsyncGenerator[str, None]:
+async def _sse(
+    turn: TurnStream, conversation: int, outcome: AnswerOutcome
+) -> AsyncGenerator[str, None]:
     """The turn's core events as SSE frames. A ``Notice`` that only repeats ``meta.notices``
     is not sent (clients place those); one that adds a notice (a sentence citing an archived
-    document) is, with every notice so far."""
+    document) is, with every notice so far.
+
+    A failure once the stream has started (the database gone while the answer is stored) can
+    no longer change the 200: the stream ends on it with an ``error`` frame (retryable, the
+    seconds in ``retry_after``; left out when the turn sent its own) and a ``done`` whose
+    status is ``error``. Raised, it reached Daphne, which cannot answer an exception in a
+    started response: the client waited on an open connection."""
     known: tuple[str, ...] = ()
-    async with aclosing(turn) as items:
-        async for item in items:
-            if isinstance(item, Meta):
-                known = item.notices
-            if isinstance(item, Notice) and set(item.notices) <= set(known):
-                continue
-            if isinstance(item, Event):
-                yield sse_frame(item, conversation=conversation)
+    sent: set[type[Event]] = set()
+    try:
+        async with aclosing(turn) as items:
+            async for item in items:
+                if isinstance(item, Meta):
+                    known = item.notices
+                if isinstance(item, Notice) and set(item.notices) <= set(known):
+                    continue
+                if isinstance(item, Event):
+                    sent.add(type(item))
+                    yield sse_frame(item, conversation=conversation)
+    except Exception as exc:
+        log.exception("API stream failed after it started")
+        if Done in sent:
+            return
+        if Error not in sent:
+            yield sse_frame(Error(message=failure_message(exc), retryable=True,
+                                  retry_after=RETRY_AFTER_SECONDS), conversation=conversation)
+        yield sse_frame(Done(status="error", emitted=len(outcome.sentences),
+                             dropped=outcome.dropped, trace_id=outcome.trace_id),
+                        conversation=conversation)
 
 
 @csrf_exempt
 @json_errors
 async def answer_stream(request: HttpRequest) -> HttpResponse:
     """``POST /api/answer/stream``: the stream-mode events as ``text/event-stream``."""
+    outcome = AnswerOutcome()
     try:
-        turn, conversation = await turn_open(request, AnswerOutcome(), mode="stream")
+        turn, conversation = await turn_open(request, outcome, mode="stream")
     except ApiError as exc:
         return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
     response = StreamingHttpResponse(
-        with_keepalive(_sse(turn, conversation)), content_type="text/event-stream; charset=utf-8"
+        with_keepalive(_sse(turn, conversation, outcome)),
+        content_type="text/event-stream; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream

@@ -19,8 +19,11 @@ from django.db import OperationalError, connections
 
 from chat.api_errors import DATABASE_UNREACHABLE
 from chat.auth import api_token_create
+from tests.chat.kb import ANSWER, QUESTION, leave_kb
 from tests.chat.support import session_cookie, user_make
+from tests.fakes.provider import FakeProvider
 
+__all__ = ["leave_kb"]
 pytestmark = pytest.mark.django_db(transaction=True)
 REFUSED = ('connection failed: connection to server at "127.0.0.1", port 5432 failed: '
            "Connection refused")
@@ -119,6 +122,27 @@ async def test_a_browser_gets_the_apps_own_error_page(
     assert (status, sent["content-type"]) == (500, "text/html; charset=utf-8")
     assert f'<h1 id="error-title">{title}</h1>' in page and 'data-status="500"' in page
     assert "Exception inside application" not in page
+
+
+@pytest.mark.usefixtures("leave_kb")
+async def test_a_stream_whose_answer_cannot_be_stored_ends_with_error_and_done(
+    fake_provider: FakeProvider, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    """The 200 is sent when the database goes: the stream says so and ends, where the
+    exception reached Daphne and the client waited on an open connection."""
+    settings.KBQA_CHECKPOINT_SECONDS = 0  # the first sentence shown is written at once
+    fake_provider.add(ANSWER)
+    headers = {**await credentials("token"), "Content-Type": "application/json"}
+    # the question is stored; every later write of the turn fails
+    monkeypatch.setattr("chat.turn_records.rows_update", _refused)
+    body = json.dumps({"question": QUESTION}).encode()
+    status, sent, received = await asgi_request("POST", "/api/answer/stream", headers, body)
+    frames = [frame.split("\n") for frame in received.decode().strip().split("\n\n")]
+    names = [lines[0].removeprefix("event: ") for lines in frames]
+    done = json.loads(frames[-1][1].removeprefix("data: "))
+    assert (status, sent["content-type"]) == (200, "text/event-stream; charset=utf-8")
+    assert names[0] == "meta" and names[-2:] == ["error", "done"]
+    assert done["status"] == "error" and done["trace_id"]
 
 
 def _refused(*args: Any, **kwargs: Any) -> Any:
