@@ -175,7 +175,10 @@ KBQA_CHECKPOINT_SECONDS = env_float("KBQA_CHECKPOINT_SECONDS", 2.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool (Django 5.1+) instead of persistent connections, which Django advises
     # against under ASGI (a request's thread ends, its connection would linger). One pool
-    # per process, sized for the database threads plus request threads.
+    # per process, sized for the database threads plus request threads. Django's backend
+    # with each pooled connection checked when handed out (kbqa.postgresql: after a
+    # PostgreSQL restart the pool held dead connections).
+    DATABASES["default"]["ENGINE"] = "kbqa.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2,

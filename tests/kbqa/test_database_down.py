@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from asgiref.testing import ApplicationCommunicator
 from django.db import OperationalError, connections
 
 from chat.api_errors import DATABASE_UNREACHABLE
@@ -22,41 +21,12 @@ from chat.auth import api_token_create
 from tests.chat.kb import ANSWER, QUESTION, leave_kb
 from tests.chat.support import session_cookie, user_make
 from tests.fakes.provider import FakeProvider
+from tests.kbqa.asgi_requests import asgi_request
 
 __all__ = ["leave_kb"]
 pytestmark = pytest.mark.django_db(transaction=True)
 REFUSED = ('connection failed: connection to server at "127.0.0.1", port 5432 failed: '
            "Connection refused")
-Response = tuple[int, dict[str, str], bytes]
-
-
-async def asgi_request(
-    method: str, path: str, headers: dict[str, str], body: bytes = b""
-) -> Response:
-    """One request through ``kbqa.asgi.application``: status, headers (lower-case names) and
-    body. An exception the application raises is raised here, as Daphne would meet it."""
-    from kbqa.asgi import application
-
-    raw_path, _, query = path.partition("?")
-    scope = {
-        "type": "http", "http_version": "1.1", "method": method, "scheme": "http",
-        "path": raw_path.replace("%23", "#"), "raw_path": raw_path.encode(),
-        "query_string": query.encode(), "root_path": "",
-        "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80),
-        "headers": [(b"host", b"127.0.0.1"),
-                    *((k.lower().encode(), v.encode()) for k, v in headers.items())],
-    }
-    comm = ApplicationCommunicator(application, scope)
-    await comm.send_input({"type": "http.request", "body": body})
-    start = await comm.receive_output(timeout=30)
-    received = b""
-    while True:
-        message = await comm.receive_output(timeout=30)
-        received += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    found = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    return start["status"], found, received
 
 
 def database_down(monkeypatch: pytest.MonkeyPatch) -> None:
