@@ -7,6 +7,9 @@ import sys
 
 def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kbqa.settings")
+    # A command is one process that connects itself: no psycopg pool (kbqa.settings), so a
+    # database it cannot reach fails it at once, the reason on the last line.
+    os.environ.setdefault("KBQA_DB_POOL", "0")
     from django.core.exceptions import ImproperlyConfigured
     from django.core.management import execute_from_command_line
 

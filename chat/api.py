@@ -33,10 +33,12 @@ else's), 405 (not POST), 413 (question longer than ``KBQA_MAX_QUESTION_CHARS`` c
 429 with ``Retry-After`` (``chat.limits``: too many questions a minute for the user or the
 token, or an answer still running in that conversation; no model call is made), 503 (provider
 unavailable or failing; with ``Retry-After: <seconds>`` when retrying makes sense: the
-provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``; the service
-unavailable: ``chat.limits`` could not reach Redis, ``Retry-After: 5``; or the service
-busy: the database stayed locked, ``Retry-After: 5``), never an HTML error page
-(``json_errors``). Auth:
+provider's own ``retry-after``, else ``chat.outcomes.DEFAULT_RETRY_AFTER``;
+``service_unavailable``: ``chat.limits`` could not reach Redis, ``Retry-After: 5``; or
+``service_busy``: the database stayed locked or cannot be reached, ``Retry-After: 5``),
+never an HTML error page (``json_errors`` around the views; ``kbqa.urls.server_error`` and
+``kbqa.servererror`` for what fails before them: the token or session read). A stream that
+fails once started ends with ``error`` and ``done`` frames (``_sse``). Auth:
 ``chat.auth.api_authenticate`` (bearer token, or session + CSRF). ``"fabricate": true`` is
 honoured only where ``chat.auth.fabricate_allowed`` says so (403 ``fabricate_not_allowed``
 otherwise: a client is told, not silently given an ordinary answer).
@@ -45,11 +47,10 @@ otherwise: a client is told, not silently given an ordinary answer).
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any
@@ -59,7 +60,15 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat.api_body import answer_body
-from chat.auth import api_authenticate, challenge, fabricate_allowed
+from chat.api_errors import (
+    RETRY_AFTER_SECONDS,
+    UNAVAILABLE,
+    ApiError,
+    error_response,
+    failure_message,
+    json_errors,
+)
+from chat.auth import api_authenticate, fabricate_allowed
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -68,61 +77,9 @@ from chat.turns import (
     answer_turn,
     question_checked,
 )
-from kbqa.core.types import Done, Event, Meta, Mode, Notice, event_payload
+from kbqa.core.types import Done, Error, Event, Meta, Mode, Notice, event_payload
 
 log = logging.getLogger(__name__)
-
-
-class ApiError(Exception):
-    """A request the API refuses; ``status`` is the HTTP status, the message is shown as is,
-    ``code`` names the error for programs (README: HTTP API, error codes)."""
-
-    def __init__(self, status: int, message: str, *, code: str,
-                 retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.retry_after = retry_after
-
-
-# Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
-RETRY_AFTER_SECONDS = 5
-BUSY = "The service is busy and could not take this question; please try again shortly."
-UNAVAILABLE = "The service is temporarily unavailable; please try again shortly."
-
-
-def error_response(
-    status: int, message: str, *, code: str, retry_after: int | None = None, **extra: Any
-) -> JsonResponse:
-    """``{"error": message, "code": code, **extra}`` with HTTP ``status``; a 405 names POST
-    in ``Allow``, a 401 the Bearer scheme in ``WWW-Authenticate``, a 429 or 503 the seconds
-    to wait in ``Retry-After`` (when given). ``message`` is for people and may change;
-    ``code`` is for programs and does not."""
-    response = JsonResponse({"error": message, "code": code, **extra}, status=status)
-    if status == 405:
-        response["Allow"] = "POST"
-    if status == 401:
-        response["WWW-Authenticate"] = challenge(message)
-    if retry_after is not None:
-        response["Retry-After"] = str(retry_after)
-    return response
-
-
-def json_errors(view: Callable[..., Awaitable[HttpResponse]]) -> Any:
-    """The API's catch boundary: anything unexpected before the response starts (the
-    database stayed locked or unreachable after retries, a bug) is a JSON 503 with
-    ``Retry-After``, never Django's HTML 500. Logged in full."""
-
-    @functools.wraps(view)
-    async def guarded(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            return await view(request, *args, **kwargs)
-        except Exception:
-            log.exception("API request failed")
-            return error_response(503, BUSY, code="service_busy", retry_after=RETRY_AFTER_SECONDS)
-
-    return guarded
-
 
 # HTTP status of each reason the turn service rejects a turn for. Someone else's
 # conversation is a 404 like a missing one: the API does not say which ids exist.
@@ -316,47 +273,56 @@ async def with_keepalive(
         await frames.aclose()
 
 
-async def _sse(turn: TurnStream, conversation: int) -> AsyncGenerator[str, None]:
+async def _sse(
+    turn: TurnStream, conversation: int, outcome: AnswerOutcome
+) -> AsyncGenerator[str, None]:
     """The turn's core events as SSE frames. A ``Notice`` that only repeats ``meta.notices``
     is not sent (clients place those); one that adds a notice (a sentence citing an archived
-    document) is, with every notice so far."""
+    document) is, with every notice so far.
+
+    A failure once the stream has started (the database gone while the answer is stored) can
+    no longer change the 200: the stream ends on it with an ``error`` frame (retryable, the
+    seconds in ``retry_after``; left out when the turn sent its own) and a ``done`` whose
+    status is ``error``. Raised, it reached Daphne, which cannot answer an exception in a
+    started response: the client waited on an open connection."""
     known: tuple[str, ...] = ()
-    async with aclosing(turn) as items:
-        async for item in items:
-            if isinstance(item, Meta):
-                known = item.notices
-            if isinstance(item, Notice) and set(item.notices) <= set(known):
-                continue
-            if isinstance(item, Event):
-                yield sse_frame(item, conversation=conversation)
+    sent: set[type[Event]] = set()
+    try:
+        async with aclosing(turn) as items:
+            async for item in items:
+                if isinstance(item, Meta):
+                    known = item.notices
+                if isinstance(item, Notice) and set(item.notices) <= set(known):
+                    continue
+                if isinstance(item, Event):
+                    sent.add(type(item))
+                    yield sse_frame(item, conversation=conversation)
+    except Exception as exc:
+        log.exception("API stream failed after it started")
+        if Done in sent:
+            return
+        if Error not in sent:
+            yield sse_frame(Error(message=failure_message(exc), retryable=True,
+                                  retry_after=RETRY_AFTER_SECONDS), conversation=conversation)
+        yield sse_frame(Done(status="error", emitted=len(outcome.sentences),
+                             dropped=outcome.dropped, trace_id=outcome.trace_id),
+                        conversation=conversation)
 
 
 @csrf_exempt
 @json_errors
 async def answer_stream(request: HttpRequest) -> HttpResponse:
     """``POST /api/answer/stream``: the stream-mode events as ``text/event-stream``."""
+    outcome = AnswerOutcome()
     try:
-        turn, conversation = await turn_open(request, AnswerOutcome(), mode="stream")
+        turn, conversation = await turn_open(request, outcome, mode="stream")
     except ApiError as exc:
         return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
     response = StreamingHttpResponse(
-        with_keepalive(_sse(turn, conversation)), content_type="text/event-stream; charset=utf-8"
+        with_keepalive(_sse(turn, conversation, outcome)),
+        content_type="text/event-stream; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
     response["Kbqa-Conversation"] = str(conversation)
     return response
-
-
-API_ENDPOINTS = ("POST /api/answer, POST /api/answer/stream, POST /api/feedback/<trace_id>, "
-                 "GET /api/chunks/<chunk_id>")
-
-
-def api_not_found(request: HttpRequest) -> JsonResponse:
-    """The JSON 404 for a path under ``/api/`` that names no endpoint (a trailing slash, a
-    missing chunk id): an API client never gets an HTML page. Shape: ``{"error": str}``
-    naming the endpoints."""
-    return error_response(
-        404, f"No API endpoint at {request.path}; the endpoints are {API_ENDPOINTS}.",
-        code="no_endpoint",
-    )

@@ -5,7 +5,7 @@ Body ``{"rating": "up" | "down", "comment": str?}`` (``comment`` at most
 ``chat.services.COMMENT_MAX_CHARS`` characters are kept; a later call replaces the earlier
 feedback). Returns 200 ``{"trace_id", "rating", "comment"}``. The ``trace_id`` is the one
 ``/api/answer`` returns (and the stream's ``meta`` and ``done`` carry). Errors as the answer
-API's (``chat.api.error_response``): 400 ``invalid_json`` / ``invalid_body`` /
+API's (``chat.api_errors.error_response``): 400 ``invalid_json`` / ``invalid_body`` /
 ``invalid_rating``, 401 / 403 as ``chat.auth.api_authenticate``, 404 ``trace_not_found``
 for an unknown trace or one the caller did not ask (the id alone does not reveal that it
 exists), 405 for a method other than POST. Reviewers read the feedback on the trace page.
@@ -22,7 +22,7 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat import services
-from chat.api import ApiError, error_response, json_errors
+from chat.api_errors import ApiError, error_response, json_errors
 from chat.auth import api_authenticate
 from chat.models import Feedback, Trace
 from kbqa.db import db_async, write_retried

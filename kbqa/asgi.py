@@ -7,6 +7,9 @@ apps), then import routing, then wrap websockets in
 HTTP request bodies are bounded before anything buffers them (``kbqa.bodylimit``): the admin
 upload page accepts ``KBQA_MAX_REQUEST_MB``, everything else ``DATA_UPLOAD_MAX_MEMORY_SIZE``;
 the answer API authenticates its caller before the body is read (``chat.auth.api_precheck``).
+An exception before the response starts (that precheck's database read, with the database
+unreachable) is answered as Django's ``handler500`` answers one, never with Daphne's HTML
+page (``kbqa.servererror``).
 Websockets must come from the page's own origin, port included (``kbqa.origin``).
 The lifespan protocol's shutdown closes the providers' HTTP clients (``kbqa.lifespan``).
 """
@@ -36,6 +39,7 @@ from kbqa.bodylimit import BodyLimitMiddleware, install_daphne_guard  # noqa: E4
 from kbqa.lifespan import lifespan_app  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
 from kbqa.reasons import reason_phrases_complete  # noqa: E402
+from kbqa.servererror import ServerErrorMiddleware  # noqa: E402
 from sources.warm import index_warm  # noqa: E402
 
 index_warm()  # open the retrieval index and load jieba now, not in the first question
@@ -76,7 +80,9 @@ if settings.SERVE_STATIC:
 
 application = ProtocolTypeRouter(
     {
-        "http": BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=precheck),
+        "http": ServerErrorMiddleware(
+            BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=precheck)
+        ),
         "websocket": SameOriginValidator(
             AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

@@ -29,7 +29,7 @@ from typing import Any, ParamSpec, TypeVar
 from asgiref.sync import SyncToAsync
 from channels.db import DatabaseSyncToAsync
 from django.conf import settings
-from django.db import OperationalError, connection, models
+from django.db import InterfaceError, OperationalError, connection, models
 from django.utils import timezone
 
 logger = logging.getLogger(__name__)
@@ -87,6 +87,16 @@ def lock_lost(exc: BaseException) -> bool:
     if "database is locked" in text or "database table is locked" in text:
         return True
     return getattr(exc.__cause__, "sqlstate", None) in _RETRY_SQLSTATES
+
+
+def database_unreachable(exc: BaseException | None) -> bool:
+    """True for an error of not reaching the database at all: an ``OperationalError`` or
+    ``InterfaceError`` that is no lost lock (``lock_lost``): refused or timed-out
+    connections, a wrong password, a server shutting down (PostgreSQL's AdminShutdown), no
+    pooled connection within the pool's timeout, a connection already closed. Coarse: on
+    SQLite every other ``OperationalError`` counts too (a file that cannot be opened, but
+    also a missing table); the message it picks is for clients, the log has the error."""
+    return isinstance(exc, OperationalError | InterfaceError) and not lock_lost(exc)
 
 
 def write_retried(

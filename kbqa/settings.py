@@ -176,13 +176,21 @@ KBQA_CHECKPOINT_SECONDS = env_float("KBQA_CHECKPOINT_SECONDS", 2.0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # psycopg's pool (Django 5.1+) instead of persistent connections, which Django advises
     # against under ASGI (a request's thread ends, its connection would linger). One pool
-    # per process, sized for the database threads plus request threads.
+    # per process, sized for the database threads plus request threads. Django's backend
+    # with each pooled connection checked when handed out (kbqa.postgresql: after a
+    # PostgreSQL restart the pool held dead connections).
+    DATABASES["default"]["ENGINE"] = "kbqa.postgresql"
     DATABASES["default"]["CONN_MAX_AGE"] = 0
-    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-        "min_size": 2,
-        "max_size": env_int("KBQA_DB_POOL_SIZE", KBQA_DB_THREADS + 8),
-        "timeout": 20,
-    }
+    # manage.py sets KBQA_DB_POOL=0: a command connects itself, so a stopped server or a
+    # wrong password fails it at once with the server's reason on the last line; through
+    # the pool, `migrate` retried in the background for the pool's 20 s (printing each
+    # failure) and ended on "couldn't get a connection after 20.00 sec".
+    if env_bool("KBQA_DB_POOL", True):
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 2,
+            "max_size": env_int("KBQA_DB_POOL_SIZE", KBQA_DB_THREADS + 8),
+            "timeout": 20,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # SQLite holds a team when writers queue instead of failing (README: SQLite's limits).
     # WAL: readers never wait for the one writer. IMMEDIATE: a transaction takes the write
