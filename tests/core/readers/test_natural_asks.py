@@ -525,3 +525,9 @@ async def test_another_groups_rule_alone_does_not_answer_for_the_asked_group() -
                             "the next year.", title="Leave policy"),)
     answer = await _answer("How many days of annual leave do part-time staff get?", blocks)
     assert "28 days" not in answer or "contracted hours" in answer
+
+
+async def test_an_ordinal_day_answers_when() -> None:
+    blocks = (make_block(1, "New starters collect their badge on the first working day at the "
+                            "front desk.", title="Starter FAQ", section="When do I get my badge?"),)
+    assert "first working day" in await _answer("When do I get my badge?", blocks)

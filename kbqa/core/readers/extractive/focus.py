@@ -178,6 +178,10 @@ _RELATIVE_TIME_RE = re.compile(
     r"\b(?:within|after|in)\s+\d+\s*(?:working|business|calendar)\s+days?\b"
     r"|\d+\s?个?工作日(?:内|后|之内|以内)"
     r"|\b(?:next|following)\s+(?:day|week|month|monthly|year|quarter)\b"
+    # an ordinal day of a stretch: "on the first working day", "in your first week", 入职第一天
+    r"|\b(?:on|in|from|by)\s+(?:the|your|their|his|her)\s+(?:first|second|third|last)\s+"
+    r"(?:(?:working|business|calendar)\s+)?(?:day|week|month)\b"
+    r"|第[一二三]个?(?:工作日|天|周|星期|个月)"
     r"|(?:下|次|本|每)一?个?(?:月|周|星期|季度)|次日|当天|当日|月底|月初|年底", re.IGNORECASE)
 _WHEN_RE = re.compile(r"\bwhen\b|什么时候|何时")
 
