@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
-from asgiref.testing import ApplicationCommunicator
 from django.contrib.auth import get_user_model
 from django.core.handlers.asgi import ASGIHandler
 from django.test import override_settings
@@ -16,6 +15,7 @@ from django.test import override_settings
 from chat.auth import api_token_create
 from tests.chat.kb import ANSWER, QUESTION, SHOWN, leave_kb
 from tests.fakes.provider import FakeProvider
+from tests.kbqa.asgi_requests import asgi_request
 
 __all__ = ["leave_kb"]
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("leave_kb")]
@@ -39,23 +39,9 @@ async def post(
     path: str, body: bytes, headers: list[tuple[bytes, bytes]]
 ) -> tuple[int, dict[str, str], bytes]:
     """``path`` through a Django ASGI handler built with the MIDDLEWARE in force."""
-    scope = {
-        "type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
-        "client": ("127.0.0.1", 50000), "server": ("localhost", 80),
-        "headers": [(b"host", b"localhost"), (b"content-type", b"application/json"), *headers],
-    }
-    comm = ApplicationCommunicator(ASGIHandler(), scope)
-    await comm.send_input({"type": "http.request", "body": body})
-    start = await comm.receive_output(timeout=30)
-    received = b""
-    while True:
-        message = await comm.receive_output(timeout=30)
-        received += message.get("body", b"")
-        if not message.get("more_body"):
-            break
-    found = {k.decode().lower(): v.decode() for k, v in start["headers"]}
-    return start["status"], found, received
+    named = {k.decode(): v.decode() for k, v in [(b"content-type", b"application/json"),
+                                                   *headers]}
+    return await asgi_request("POST", path, named, body, application=ASGIHandler())
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from django.db.backends import utils
 from tests.chat.kb import LAPTOP_ANSWER, LAPTOP_QUESTION, laptop_kb
 from tests.chat.support import chat_socket, conversation_make, receive_turn, user_make
 from tests.fakes.provider import FakeProvider
+from tests.kbqa.asgi_requests import asgi_request
 
 __all__ = ["laptop_kb"]
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,27 +83,11 @@ async def sse_through_asgi(key: str, question: str) -> tuple[int, bytes]:
     middleware's authentication included), as Daphne calls it."""
     import json
 
-    from asgiref.testing import ApplicationCommunicator
-
-    from kbqa.asgi import application
-
-    body = json.dumps({"question": question}).encode()
-    scope = {
-        "type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
-        "path": "/api/answer/stream", "raw_path": b"/api/answer/stream", "query_string": b"",
-        "root_path": "", "client": ("127.0.0.1", 50000), "server": ("testserver", 80),
-        "headers": [(b"authorization", f"Bearer {key}".encode()), (b"host", b"testserver"),
-                    (b"content-type", b"application/json")],
-    }
-    comm = ApplicationCommunicator(application, scope)
-    await comm.send_input({"type": "http.request", "body": body})
-    start = await comm.receive_output(timeout=30)
-    received = b""
-    while True:
-        message = await comm.receive_output(timeout=30)
-        received += message.get("body", b"")
-        if not message.get("more_body"):
-            return start["status"], received
+    status, _, body = await asgi_request(
+        "POST", "/api/answer/stream",
+        {"authorization": f"Bearer {key}", "content-type": "application/json"},
+        json.dumps({"question": question}).encode())
+    return status, body
 
 
 async def test_one_sse_answer_runs_a_pinned_number_of_statements(

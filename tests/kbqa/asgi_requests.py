@@ -3,17 +3,22 @@ it: for tests of what a client gets, without a listening port."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from asgiref.testing import ApplicationCommunicator
 
 Response = tuple[int, dict[str, str], bytes]
 
 
 async def asgi_request(
-    method: str, path: str, headers: dict[str, str], body: bytes = b""
+    method: str, path: str, headers: dict[str, str], body: bytes = b"",
+    *, application: Any = None,
 ) -> Response:
-    """One request through ``kbqa.asgi.application``: status, headers (lower-case names) and
-    body. An exception the application raises is raised here, as Daphne would meet it."""
-    from kbqa.asgi import application
+    """One request through ``application`` (default ``kbqa.asgi.application``, the whole
+    stack Daphne runs): status, headers (lower-case names) and body. An exception the
+    application raises is raised here, as Daphne would meet it."""
+    if application is None:
+        from kbqa.asgi import application
 
     raw_path, _, query = path.partition("?")
     scope = {
