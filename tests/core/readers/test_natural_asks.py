@@ -531,3 +531,9 @@ async def test_an_ordinal_day_answers_when() -> None:
     blocks = (make_block(1, "New starters collect their badge on the first working day at the "
                             "front desk.", title="Starter FAQ", section="When do I get my badge?"),)
     assert "first working day" in await _answer("When do I get my badge?", blocks)
+
+
+async def test_a_cap_in_the_askers_unit_answers_a_yes_no_ask_with_their_number() -> None:
+    blocks = (make_block(1, "Staff may take up to 4 days of study leave per year for approved "
+                            "courses.", title="Learning policy"),)
+    assert "up to 4 days" in await _answer("Can I take 4 days of study leave this year?", blocks)

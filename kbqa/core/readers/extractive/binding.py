@@ -60,6 +60,7 @@ from kbqa.core.readers.extractive.focus import (
     AskKind,
     ask_clause,
     ask_kind,
+    is_yes_no,
     new_answer,
     shares_more_than_names,
 )
@@ -94,7 +95,7 @@ from kbqa.core.readers.extractive.roles import (
 )
 from kbqa.core.readers.extractive.scope import other_scope
 from kbqa.core.readers.extractive.text import Candidate, folded_terms, question_numbers
-from kbqa.core.readers.extractive.thresholds import asker_amounts, meets_threshold
+from kbqa.core.readers.extractive.thresholds import asker_amounts, decides_cap, meets_threshold
 from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.text.terms import fold, stem
 from kbqa.core.types import Block
@@ -322,6 +323,10 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     # The rule above a threshold the asker's own amount exceeds is bound to the question
     # by that amount ("单笔金额超过 5000 元的…" for "我有张 6000 块的报销单").
     found = found or any(meets_threshold(asker_amounts(question), c.text) for c in chosen)
+    # A cap in the unit of the asker's own number decides a yes/no ask either way ("Can I
+    # work remotely 3 days a week?": "up to 3 days per week").
+    found = found or (is_yes_no(question) and any(
+        decides_cap(asker_amounts(question), c.text) for c in chosen))
     # The asker's time of day ("a taxi home at 11pm") is checked against the source's
     # times ("journeys between 22:00 and 06:00"), wherever in the sentence they stand.
     found = found or (clock_only(question) and any(CLOCK_RE.search(c.text) for c in chosen))

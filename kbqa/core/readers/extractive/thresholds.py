@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.text import Candidate, with_following
+from kbqa.core.text.bounds import bound_of
 from kbqa.core.text.quantities import CURRENCIES, chinese_number, extract_quantities
 
 # Words that make the amount after them (before them: 以上) a lower bound of the rule.
@@ -90,6 +91,19 @@ def _over(value: float, unit: str, bound: float, bound_unit: str) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def decides_cap(amounts: tuple[tuple[float, str], ...], sentence: str) -> bool:
+    """Whether ``sentence`` states a cap (``bounds.bound_of``: "up to 3 days per week",
+    不超过 500 元) in the unit of one of the asker's ``amounts``: it says yes or no to "Can
+    I work remotely 3 days a week?", whichever side of the cap the amount falls on."""
+    if not amounts:
+        return False
+    text = unicodedata.normalize("NFKC", sentence)
+    units = {unit for _, unit in amounts}
+    return any((q.unit in units or ("" in units and q.unit in CURRENCIES))
+               and bound_of(text[max(0, q.start - 40):q.start], text[q.end:q.end + 40]) == "max"
+               for q in extract_quantities(text))
+
+
 def _lower_bounds(sentence: str) -> tuple[tuple[float, str], ...]:
     """The (value, unit) lower bounds ``sentence`` states ("above EUR 1,000", 超过 5000 元,
     1 万元以上), negated ones (不超过, "not more than": caps) left out; kept per sentence,
