@@ -21,14 +21,18 @@ container after a restart), or it has been pending longer than ``STALE_AFTER`` s
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 import socket
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
@@ -38,6 +42,8 @@ from chat.models import Conversation, Message, Trace
 from chat.outcomes import AnswerOutcome
 from kbqa.core.records import TraceRecorder
 from kbqa.db import db_async, lock_lost, rows_insert, rows_update, write_retried
+
+logger = logging.getLogger(__name__)
 
 # This server process, as stored on the pending traces it runs.
 WORKER = {"host": socket.gethostname(), "pid": os.getpid(), "token": uuid.uuid4().hex}
@@ -163,16 +169,25 @@ def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome,
     saw (a tester's interrupted trace said "Sentences shown to the user: None" under two
     shown sentences). One transaction; a write that loses a lock race is skipped (the next
     checkpoint or ``turn_finish`` writes it all)."""
+    turn_checkpoint_values(record, outcome.shown(),
+                           trace_fields(trace) if trace is not None else None)
+
+
+def turn_checkpoint_values(record: TurnRecord, shown: dict[str, Any],
+                           fields: dict[str, Any] | None) -> None:
+    """``turn_checkpoint`` of values already read (``AnswerOutcome.shown()``,
+    ``trace_fields``): read on the event loop while the answer goes on, so the database
+    thread never reads a trace the pipeline is writing."""
 
     def write() -> None:
         with transaction.atomic():
-            rows_update(Message, outcome.shown(),
+            rows_update(Message, shown,
                         where={"id": record.answer_message_id, "status": "pending"})
-            if trace is not None:
-                fields = trace_fields(trace)
-                fields.update(status=Trace.Status.PENDING.value,
-                              data={**fields["data"], "status": "pending", "worker": WORKER})
-                rows_update(Trace, fields, where={"id": record.trace_id, "status": "pending"})
+            if fields is not None:
+                trace_row = {**fields, "status": Trace.Status.PENDING.value,
+                             "data": {**fields["data"], "status": "pending", "worker": WORKER}}
+                rows_update(Trace, trace_row,
+                            where={"id": record.trace_id, "status": "pending"})
 
     try:
         write()
@@ -182,6 +197,7 @@ def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome,
 
 
 turn_checkpoint_db = db_async(turn_checkpoint)
+turn_checkpoint_values_db = db_async(turn_checkpoint_values)
 
 
 def trace_fields(trace: TraceRecorder) -> dict[str, Any]:
@@ -279,3 +295,48 @@ def _alive(pid: int) -> bool:
     except OSError:
         return True  # no /proc (macOS): the signal's answer is all there is
     return stat.rsplit(")", 1)[-1].split()[:1] != ["Z"]
+
+
+class TurnCheckpoints:
+    """The sentences a turn has shown, written while it runs (``turn_checkpoint``): at once
+    for each with ``KBQA_CHECKPOINT_SECONDS`` = 0, else ``KBQA_CHECKPOINT_SECONDS`` after
+    the first and every that many seconds while there are new ones, until the turn is
+    stored (``finished``). On a timer, not on the next sentence: a deployment tester lost a
+    sentence whose server was killed 2.5-6 s after it, the model slow to its next one. A
+    timed write that fails is logged and tried at the next tick (the turn's end writes it
+    all); the values are read on the event loop, so the database thread never reads a
+    trace the pipeline is writing."""
+
+    def __init__(self, record: TurnRecord | None, outcome: AnswerOutcome,
+                 trace: TraceRecorder, finished: Callable[[], bool]) -> None:
+        self.record, self.outcome, self.trace, self.finished = record, outcome, trace, finished
+        self.timer: asyncio.Future[None] | None = None
+
+    async def shown(self) -> None:
+        """A sentence was shown (it is in ``outcome`` already)."""
+        if self.record is None:
+            return
+        if settings.KBQA_CHECKPOINT_SECONDS <= 0:
+            await turn_checkpoint_db(self.record, self.outcome, self.trace)
+        elif self.timer is None:
+            self.timer = asyncio.ensure_future(self._every(self.record))
+
+    def close(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+
+    async def _every(self, record: TurnRecord) -> None:
+        written = 0
+        while True:
+            await asyncio.sleep(settings.KBQA_CHECKPOINT_SECONDS)
+            if self.finished():
+                return
+            if len(self.outcome.sentences) == written:
+                continue
+            written = len(self.outcome.sentences)
+            try:
+                await turn_checkpoint_values_db(record, self.outcome.shown(),
+                                                trace_fields(self.trace))
+            except DatabaseError:
+                logger.warning("checkpoint of turn %s failed; the next one writes it",
+                               self.trace.trace_id)

@@ -14,12 +14,11 @@ renders.
 The websocket consumer, ``POST /api/answer`` (and ``/stream``), ``manage.py ask`` and
 ``evaluate`` only render this stream. ``TurnRejected`` is raised before anything is stored
 or yielded. A ``limited`` request (websocket, API) passes ``chat.limits`` first (questions
-per minute per user and API token, one answer in flight per conversation) before any model
-call. Database work is in ``*_db`` helpers, one trip each to the database threads: all
-before the model is asked (``turn_open_db``), then the turn stored and its slot given back
-(``turn_close_db``). A turn writes its start ("pending") and end in short transactions
-(``chat.turn_records``); once sentences have been shown for ``KBQA_CHECKPOINT_SECONDS``,
-they are written every that many seconds (one statement), so a killed server leaves them.
+per minute per user and token, one answer in flight per conversation). Database work is in
+``*_db`` helpers, one trip each to the database threads: all before the model is asked
+(``turn_open_db``), then the turn stored and its slot given back (``turn_close_db``); in
+between, the sentences shown are written ``KBQA_CHECKPOINT_SECONDS`` after the first and
+every that many seconds (``turn_records.turn_checkpoints``), so a killed server leaves them.
 """
 
 from __future__ import annotations
@@ -47,9 +46,9 @@ from chat.questions import TurnRejected, question_checked, question_text
 from chat.selectors import conversation_visible_pending
 from chat.services import conversation_history, trace_record
 from chat.turn_records import (
+    TurnCheckpoints,
     TurnRecord,
     turn_begin,
-    turn_checkpoint_db,
     turn_finish,
     turns_interrupted_close,
 )
@@ -323,7 +322,7 @@ async def answer_turn(
     provider = built
     outcome.trace_id = trace.trace_id  # the message links its trace even if Meta never came
     started, saved = time.perf_counter(), False
-    checkpoint = 0.0  # the first sentence's time, then the last write's (turn_checkpoint)
+    checkpoints = TurnCheckpoints(stored.record, outcome, trace, lambda: saved)
 
     async def store() -> None:
         # Before ``Done`` reaches the client, so "done" means stored; on the way out otherwise.
@@ -349,11 +348,8 @@ async def answer_turn(
                     outcome.add(ev)
                     if isinstance(ev, Done):
                         await store()
-                    elif isinstance(ev, Sentence) and stored.record is not None:
-                        checkpoint = checkpoint or time.perf_counter()
-                        if time.perf_counter() - checkpoint >= settings.KBQA_CHECKPOINT_SECONDS:
-                            checkpoint = time.perf_counter()
-                            await turn_checkpoint_db(stored.record, outcome, trace)
+                    elif isinstance(ev, Sentence):
+                        await checkpoints.shown()
                     yield ev
         except Exception:
             log.exception("answer failed outside the pipeline")
@@ -363,6 +359,7 @@ async def answer_turn(
                     await store()
                 yield ev
     finally:
+        checkpoints.close()
         try:
             if not saved:
                 await store()

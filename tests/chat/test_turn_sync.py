@@ -290,3 +290,26 @@ def test_a_killed_server_not_yet_reaped_counts_as_dead() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_shown_sentence_is_written_while_the_model_is_slow_to_the_next(
+    fake_provider: FakeProvider, leave_kb: None, settings: Any
+) -> None:
+    # A server killed now must leave what the user read: before, the shown sentences were
+    # written only when the next sentence came (a deployment tester lost one that way).
+    settings.KBQA_CHECKPOINT_SECONDS = 0.1
+    release = asyncio.Event()
+    deltas = [f"{ANSWER} ", "Part-time "]  # the next sentence begun, then a long pause
+    async with answer_running(fake_provider, deltas, release=release) as (_u, _c, page):
+        await receive_until(page, "Employees get 20 days")
+        written: list[Any] = []
+        for _ in range(100):
+            answer = await Message.objects.filter(role="assistant").afirst()
+            written = list(answer.sentences) if answer is not None else []
+            if written:
+                break
+            await asyncio.sleep(0.05)
+        assert answer is not None and answer.status == "pending"
+        assert [s["text"] for s in written] == [SHOWN]
+        release.set()
