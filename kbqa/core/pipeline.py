@@ -6,9 +6,9 @@ Sequence per question (README: How an answer is made):
   regenerate once (with per-sentence feedback) if nothing survived -> else refuse
   with ``no_support``.
 
-Events: ``Meta`` first, then ``Sentence``/``Dropped`` as they are decided (a ``Notice`` right
-before the first ``Sentence`` when the answer has notices, and again, with all notices so
-far, before the first sentence citing each archived document), or one
+Events: ``Meta`` first, then ``Sentence``/``Dropped`` as they are decided (a ``Notice``
+before the first ``Sentence`` citing a document a notice is about: the stronger side of an
+authority-resolved conflict, or an archived document; each repeats every notice so far), or one
 ``Refusal``; ``Error`` when the provider breaks; ``Done`` always last. Only sentences that
 passed the verifier are ever yielded as ``Sentence``.
 """
@@ -28,7 +28,7 @@ from kbqa.core.generation.drafts import SentenceGate, declined, elapsed_ms, gene
 from kbqa.core.grounding.conflict_probe import probed_blocks, with_probed
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.grounding.refusals import (
-    authority_notices,
+    authority_notice_sources,
     closest_documents,
     document_refs,
     refuse_conflict,
@@ -146,11 +146,12 @@ def passes_typed_gate(query: str, hits: Sequence[ScoredChunk], config: PipelineC
 
 def _apply_authority(
     blocks: tuple[Block, ...], conflicts: Sequence[Conflict], lang: Language
-) -> tuple[tuple[Block, ...], list[str]]:
+) -> tuple[tuple[Block, ...], list[tuple[str, frozenset[str]]]]:
     """Drop the weaker side of each authority-resolved conflict and say so: one notice per
-    group of sources that disagree (``refusals.authority_notices``)."""
+    group of sources that disagree, with the documents it is about
+    (``refusals.authority_notice_sources``)."""
     weaker = {c.sides[1 - c.preferred].chunk_id for c in conflicts if c.preferred is not None}
-    notices = authority_notices(lang, conflicts)
+    notices = authority_notice_sources(lang, conflicts)
     kept = tuple(b for b in blocks if b.chunk_id not in weaker)
     return (_renumber(kept) if weaker else blocks), notices
 
@@ -275,7 +276,6 @@ def _meta(
     lang: Language,
     blocks: Sequence[Block],
     compression: dict[str, object] | None,
-    notices: Sequence[str],
 ) -> Meta:
     """The ``Meta`` event for the blocks shown; their hashes and token counts go on the trace."""
     trace.blocks = [
@@ -292,7 +292,6 @@ def _meta(
         provider=provider.label,
         model=provider.model,
         compression=compression,
-        notices=tuple(notices),
     )
 
 
@@ -321,11 +320,9 @@ async def answer(
         hits = await _retrieve(retriever, search, config.top_k, trace)
 
         def meta(
-            blocks: Sequence[Block] = (),
-            compression: dict[str, object] | None = None,
-            notices: Sequence[str] = (),
+            blocks: Sequence[Block] = (), compression: dict[str, object] | None = None
         ) -> Meta:
-            return _meta(request, provider, trace, lang, blocks, compression, notices)
+            return _meta(request, provider, trace, lang, blocks, compression)
 
         weak = not passes_low_score_gate(hits, config)
         closed = not hits or (weak and not passes_typed_gate(query, hits, config))
@@ -345,7 +342,6 @@ async def answer(
             yield _finish(None, trace, "refused_low_score", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)
-        trace.notices = list(notices)
 
         compression: dict[str, object] | None = None
         if config.compression:
@@ -354,7 +350,7 @@ async def answer(
                 deadlines=config.fast_deadlines,
             )
             trace.compression = dict(compression)
-        yield meta(blocks, compression, notices)
+        yield meta(blocks, compression)
 
         judge = SentenceGate(blocks, config.overlap_threshold, trace, t0)
         # Notices come with the first verified sentence, never with a refusal; a sentence

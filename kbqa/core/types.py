@@ -288,6 +288,8 @@ class Meta(Event):
     provider: str
     model: str
     compression: dict[str, Any] | None = None
+    # Empty: a notice is shown only before a sentence citing the document it is about, which
+    # ``Meta`` cannot know (``Notice``); the key stays on the wire for clients that read it.
     notices: tuple[str, ...] = ()
 
 
@@ -311,10 +313,10 @@ class Notice(Event):
     """What qualifies the answer that follows (authority notices: which of two disagreeing
     documents is cited and why), in the question's language.
 
-    Yielded right before the answer's first verified ``Sentence``, and again (with every
-    notice so far) before the first sentence citing each archived document
-    (``grounding.standing_notice``); never with a refusal, which the notices would
-    contradict. ``Meta.notices`` repeats the authority notices for the wire.
+    Yielded right before the first verified ``Sentence`` citing a document a notice is
+    about (the stronger side of an authority-resolved conflict, or an archived document),
+    each time with every notice so far (``grounding.standing_notice``); never with a
+    refusal, which the notices would contradict, nor with an answer citing none of them.
     """
 
     event: ClassVar[str] = "notice"

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 
 from chat.models import Conversation
 from chat.turns import TurnRequest, answer_turn
-from kbqa.core.types import Done, Event, Meta, Refusal, Sentence
+from kbqa.core.types import Done, Event, Notice, Refusal, Sentence
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("demo_kb")]
 
@@ -63,10 +63,9 @@ def test_a_chain_takes_the_last_full_question_across_languages() -> None:
 
 def test_a_year_fragment_asks_that_years_document() -> None:
     events = converse("year", ["How often are laptops replaced?", "and in 2022?"])
-    meta = events[0]
-    assert isinstance(meta, Meta)
+    notices = [n for ev in events if isinstance(ev, Notice) for n in ev.notices]
     assert "every 3 years" in shown(events) and "every 4 years" not in shown(events)
-    assert any("2022" in notice and "4 years" in notice for notice in meta.notices)
+    assert any("2022" in notice and "4 years" in notice for notice in notices)
 
 
 @pytest.mark.parametrize(

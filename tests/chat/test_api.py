@@ -523,7 +523,7 @@ def test_control_characters_are_stripped_before_anything_is_stored(
     ]
 
 
-def test_the_json_answer_carries_the_authority_notices_sse_sends_in_meta(
+def test_the_json_answer_carries_the_authority_notices_sse_sends_before_the_sentence(
     fake: FakeProvider, token: str, tmp_path: Any
 ) -> None:
     kb_store(tmp_path, LAPTOP_DOCS)  # two policies disagree; the newer, stronger one wins
@@ -531,10 +531,11 @@ def test_the_json_answer_carries_the_authority_notices_sse_sends_in_meta(
     fake.add(claims_json((shown, [1])), LAPTOP_ANSWER)
     body = post(Client(), "/api/answer", {"question": LAPTOP_QUESTION}, **bearer(token)).json()
     _response, text = sse({"Authorization": f"Bearer {token}"}, {"question": LAPTOP_QUESTION})
-    meta = parse_frames(text)[0][1]
+    frames = parse_frames(text)
+    assert [name for name, _ in frames][:3] == ["meta", "notice", "sentence"]
     assert body["answer"] == shown
     assert len(body["notices"]) == 1 and "Equipment policy (2022)" in body["notices"][0]
-    assert body["notices"] == meta["notices"]
+    assert body["notices"] == frames[1][1]["notices"]
 
 
 @pytest.mark.parametrize(

@@ -445,12 +445,23 @@ async def test_authority_resolves_a_conflict_and_says_so() -> None:
         StaticRetriever(hits(LAPTOP_NEW, LAPTOP_OLD, SSO)),
     )
     assert names(events) == ["meta", "notice", "sentence", "done"]
-    meta = events[0].to_dict()
+    meta, notices = events[0].to_dict(), events[1].to_dict()["notices"]
     assert [b["chunk_id"] for b in meta["blocks"]] == ["doc-070#c01", "doc-003#c01"]
-    assert len(meta["notices"]) == 1
-    assert "3 years" in meta["notices"][0] and "Equipment policy (2022)" in meta["notices"][0]
-    assert trace.notices == list(meta["notices"])
-    assert events[1].to_dict() == {"notices": meta["notices"]}
+    assert len(notices) == 1
+    assert "3 years" in notices[0] and "Equipment policy (2022)" in notices[0]
+    assert trace.notices == list(notices)
+    assert not meta["notices"]  # Meta cannot know which documents the answer will cite
+
+
+async def test_an_answer_citing_neither_side_of_a_resolved_conflict_has_no_notice() -> None:
+    provider = FakeProvider(["Administrators can enforce single sign-on for every member [2]."])
+    events, trace = await run(
+        "How often are company laptops replaced, and can admins enforce single sign-on?",
+        provider,
+        StaticRetriever(hits(LAPTOP_NEW, LAPTOP_OLD, SSO)),
+    )
+    assert names(events) == ["meta", "sentence", "done"]  # no notice before it
+    assert trace.notices == []
 
 
 async def test_notices_never_come_with_a_refusal() -> None:

@@ -160,15 +160,23 @@ def authority_notice(lang: Language, conflict: Conflict) -> str:
 
 
 def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str]:
-    """One notice per group of authority-resolved conflicts that share a source: it names
-    the source(s) the answer uses (those on no conflict's weaker side) and lists every
-    other value with its source, authority and update date. Three sources that disagree
-    (manual 30 days, FAQ 60, archived 14) give one notice, not three pairwise ones that
-    name a different winner each; the other values come strongest source first, and a
-    weaker source that gives the answer's own value is not listed against it. Conflicts
-    without ``preferred`` are ignored."""
+    """The notices of ``authority_notice_sources``, without their sources."""
+    return [notice for notice, _ in authority_notice_sources(lang, conflicts)]
+
+
+def authority_notice_sources(lang: Language, conflicts: Sequence[Conflict]
+                             ) -> list[tuple[str, frozenset[str]]]:
+    """One notice per group of authority-resolved conflicts that share a source, with the
+    document ids of the sources the answer uses (those on no conflict's weaker side): it names
+    them and lists every other value with its source, authority and update date. Three
+    sources that disagree (manual 30 days, FAQ 60, archived 14) give one notice, not three
+    pairwise ones that name a different winner each; the other values come strongest source
+    first, and a weaker source that gives the answer's own value is not listed against it.
+    A notice is shown with an answer that cites one of its sources (``standing_notice``).
+    Conflicts without ``preferred`` are ignored."""
     resolved = [c for c in conflicts if c.preferred is not None]
-    notices = [_scope_notice(lang, c) for c in resolved if c.preferred_by != "authority"]
+    notices = [(_scope_notice(lang, c), frozenset({c.sides[c.preferred].doc_id}))
+               for c in resolved if c.preferred_by != "authority" and c.preferred is not None]
     for group in _groups([c for c in resolved if c.preferred_by == "authority"]):
         weak = {c.sides[1 - c.preferred]: None for c in group if c.preferred is not None}
         weak_ids = {side.chunk_id for side in weak}
@@ -176,7 +184,8 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
         used = {_value(s) for s in strong.values()}
         others = sorted((w for w in weak if _value(w) not in used), key=_by_authority)
         if others:
-            notices.append(_notice(lang, list(strong.values()), others))
+            notices.append((_notice(lang, list(strong.values()), others),
+                            frozenset(side.doc_id for side in strong.values())))
     return notices
 
 

@@ -35,10 +35,11 @@ def archived_notice(lang: Language, block: Block) -> str:
 class NoticeBoard:
     """The notices shown with one answer so far (``notices``), grown sentence by sentence."""
 
-    def __init__(self, notices: Sequence[str], blocks: Sequence[Block], lang: Language,
-                 conflicts: Sequence[Conflict] = ()) -> None:
+    def __init__(self, notices: Sequence[tuple[str, frozenset[str]]], blocks: Sequence[Block],
+                 lang: Language, conflicts: Sequence[Conflict] = ()) -> None:
         self.notices: tuple[str, ...] = ()
-        self._pending = tuple(notices)
+        self._pending = list(notices)  # (notice, the documents it is about)
+        self._doc_of = {b.n: b.chunk.doc_id for b in blocks}
         year_docs = {c.sides[c.preferred].doc_id for c in conflicts
                      if c.preferred is not None and c.preferred_by == "year"}
         self._archived = {b.n: b for b in blocks if b.chunk.authority == "archived"
@@ -48,10 +49,13 @@ class NoticeBoard:
 
     def before(self, sentence: Sentence) -> Notice | None:
         """The ``Notice`` to yield before ``sentence`` (all notices so far), or None when it
-        adds nothing: only authority notices not yet shown and archived documents it cites
-        that no earlier sentence cited count."""
-        added = list(self._pending)
-        self._pending = ()
+        adds nothing: only authority notices not yet shown about a document it cites (an
+        answer quoting another document does not say it was "answered from" that one: a
+        deployment tester's meal allowance came with the leave policy's notice) and archived
+        documents it cites that no earlier sentence cited count."""
+        cited = {self._doc_of.get(n) for n in sentence.citations}
+        added = [notice for notice, docs in self._pending if docs & cited]
+        self._pending = [(notice, docs) for notice, docs in self._pending if not docs & cited]
         for n in sentence.citations:
             block = self._archived.get(n)
             if block is not None and block.chunk.doc_id not in self._docs:

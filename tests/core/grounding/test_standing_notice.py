@@ -33,6 +33,19 @@ def test_the_document_of_the_year_asked_about_brings_only_its_year_notice() -> N
     # says; a second notice calling it superseded stacked two notices about one choice
     by_year = Conflict(unit="month", sides=(_side(OLD, "3 years"), _side(NEW, "4 years")),
                        context=("laptop",), preferred=0, preferred_by="year")
-    board = NoticeBoard((YEAR_NOTICE,), (OLD, NEW), "en", (by_year,))
+    board = NoticeBoard(((YEAR_NOTICE, frozenset({"eq-2022"})),), (OLD, NEW), "en", (by_year,))
     shown = board.before(OLD_SAYS)
     assert shown is not None and shown.notices == (YEAR_NOTICE,)
+
+
+def test_an_authority_notice_comes_only_with_a_sentence_citing_its_document() -> None:
+    # A deployment tester's meal allowance came with the leave policy's notice ("Answered
+    # from the policy Leave Policy…"), citing only the travel policy.
+    travel = make_block(3, "Meals are repaid up to EUR 45 per day.", title="Travel", doc_id="tr")
+    notice = "Answered from the policy “Equipment policy” (updated 2024-09-01)."
+    board = NoticeBoard(((notice, frozenset({"eq"})),), (OLD, NEW, travel), "en")
+    assert board.before(Sentence(index=0, text="Meals are repaid up to EUR 45 per day.",
+                                 citations=(3,))) is None
+    shown = board.before(Sentence(index=1, text="Laptops are replaced every 4 years.",
+                                  citations=(2,)))
+    assert shown is not None and shown.notices == (notice,)
