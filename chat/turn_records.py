@@ -160,24 +160,17 @@ def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, An
         IN_FLIGHT.discard(record.trace_id)
 
 
-def turn_checkpoint(record: TurnRecord, outcome: AnswerOutcome,
-                    trace: TraceRecorder | None = None) -> None:
-    """Write the sentences shown so far (``AnswerOutcome.shown``) to the turn's assistant
-    message while it is still pending, and ``trace`` as recorded so far (the standalone
-    query, the hits, the blocks, the verdicts and the sentences shown) to its pending trace,
-    so a server killed before ``turn_finish`` leaves both: the reviewer sees what the user
-    saw (a tester's interrupted trace said "Sentences shown to the user: None" under two
-    shown sentences). One transaction; a write that loses a lock race is skipped (the next
-    checkpoint or ``turn_finish`` writes it all)."""
-    turn_checkpoint_values(record, outcome.shown(),
-                           trace_fields(trace) if trace is not None else None)
-
-
-def turn_checkpoint_values(record: TurnRecord, shown: dict[str, Any],
-                           fields: dict[str, Any] | None) -> None:
-    """``turn_checkpoint`` of values already read (``AnswerOutcome.shown()``,
-    ``trace_fields``): read on the event loop while the answer goes on, so the database
-    thread never reads a trace the pipeline is writing."""
+def turn_checkpoint(record: TurnRecord, shown: dict[str, Any],
+                    fields: dict[str, Any] | None) -> None:
+    """Write the sentences shown so far (``shown``: ``AnswerOutcome.shown()``) to the
+    turn's assistant message while it is still pending, and the trace as recorded so far
+    (``fields``: ``trace_fields``, the standalone query, the hits, the blocks, the verdicts
+    and the sentences shown) to its pending trace, so a server killed before
+    ``turn_finish`` leaves both: the reviewer sees what the user saw (a tester's interrupted
+    trace said "Sentences shown to the user: None" under two shown sentences). The values
+    are read by the caller on the event loop, so this database thread never reads a trace
+    the pipeline is writing. One transaction; a write that loses a lock race is skipped
+    (the next checkpoint or ``turn_finish`` writes it all)."""
 
     def write() -> None:
         with transaction.atomic():
@@ -197,7 +190,6 @@ def turn_checkpoint_values(record: TurnRecord, shown: dict[str, Any],
 
 
 turn_checkpoint_db = db_async(turn_checkpoint)
-turn_checkpoint_values_db = db_async(turn_checkpoint_values)
 
 
 def trace_fields(trace: TraceRecorder) -> dict[str, Any]:
@@ -304,8 +296,7 @@ class TurnCheckpoints:
     stored (``finished``). On a timer, not on the next sentence: a deployment tester lost a
     sentence whose server was killed 2.5-6 s after it, the model slow to its next one. A
     timed write that fails is logged and tried at the next tick (the turn's end writes it
-    all); the values are read on the event loop, so the database thread never reads a
-    trace the pipeline is writing."""
+    all)."""
 
     def __init__(self, record: TurnRecord | None, outcome: AnswerOutcome,
                  trace: TraceRecorder, finished: Callable[[], bool]) -> None:
@@ -317,7 +308,7 @@ class TurnCheckpoints:
         if self.record is None:
             return
         if settings.KBQA_CHECKPOINT_SECONDS <= 0:
-            await turn_checkpoint_db(self.record, self.outcome, self.trace)
+            await self._write(self.record)
         elif self.timer is None:
             self.timer = asyncio.ensure_future(self._every(self.record))
 
@@ -335,8 +326,11 @@ class TurnCheckpoints:
                 continue
             written = len(self.outcome.sentences)
             try:
-                await turn_checkpoint_values_db(record, self.outcome.shown(),
-                                                trace_fields(self.trace))
+                await self._write(record)
             except DatabaseError:
                 logger.warning("checkpoint of turn %s failed; the next one writes it",
                                self.trace.trace_id)
+
+    async def _write(self, record: TurnRecord) -> None:
+        # read here, on the event loop; written on the database threads
+        await turn_checkpoint_db(record, self.outcome.shown(), trace_fields(self.trace))
