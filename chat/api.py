@@ -64,11 +64,13 @@ from chat.api_errors import (
     RETRY_AFTER_SECONDS,
     UNAVAILABLE,
     ApiError,
+    api_caller,
     error_response,
     failure_message,
     json_errors,
+    json_object,
 )
-from chat.auth import api_authenticate, fabricate_allowed
+from chat.auth import fabricate_allowed
 from chat.turns import (
     AnswerOutcome,
     TurnOpened,
@@ -110,16 +112,7 @@ class AnswerInput:
 
 def parse_answer_input(body: bytes) -> AnswerInput:
     """Validate a request body. Raises ``ApiError`` 400 (shape, types, empty) or 413 (length)."""
-    try:
-        payload = json.loads(body or b"")
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "The request body must be JSON.", code="invalid_json") from None
-    except RecursionError:
-        raise ApiError(400, "The request body is JSON nested too deeply.",
-                       code="invalid_json") from None
-    if not isinstance(payload, dict):
-        raise ApiError(400, 'The request body must be a JSON object like {"question": "..."}.',
-                       code="invalid_body")
+    payload = json_object(body, '{"question": "..."}')
     question, conversation, fabricate = (
         payload.get("question"),
         payload.get("conversation"),
@@ -159,11 +152,7 @@ async def turn_open(
 async def _turn_open(
     request: HttpRequest, outcome: AnswerOutcome, *, mode: Mode
 ) -> tuple[TurnStream, int]:
-    if request.method != "POST":
-        raise ApiError(405, "Use POST.", code="method_not_allowed")
-    auth = await api_authenticate(request)
-    if auth.user is None:
-        raise ApiError(auth.status, auth.error, code=auth.code)
+    auth = await api_caller(request)
     data = parse_answer_input(request.body)
     if data.fabricate and not fabricate_allowed(auth.user):
         raise ApiError(403, "'fabricate' is for staff users only; leave it out.",
@@ -197,7 +186,7 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, outcome, mode="json")
     except ApiError as exc:
-        return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
+        return exc.response()
     async with aclosing(turn) as items:
         async for _ in items:
             pass
@@ -317,7 +306,7 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     try:
         turn, conversation = await turn_open(request, outcome, mode="stream")
     except ApiError as exc:
-        return error_response(exc.status, str(exc), code=exc.code, retry_after=exc.retry_after)
+        return exc.response()
     response = StreamingHttpResponse(
         with_keepalive(_sse(turn, conversation, outcome)),
         content_type="text/event-stream; charset=utf-8",

@@ -9,13 +9,14 @@ endpoint. The codes are listed in ``chat.api``'s docstring and in README (HTTP A
 from __future__ import annotations
 
 import functools
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from chat.auth import challenge
+from chat.auth import ApiAuth, api_authenticate, challenge
 from kbqa.db import database_unreachable
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,11 @@ class ApiError(Exception):
         self.status = status
         self.code = code
         self.retry_after = retry_after
+
+    def response(self) -> JsonResponse:
+        """This refusal as the client gets it (``error_response``)."""
+        return error_response(self.status, str(self), code=self.code,
+                              retry_after=self.retry_after)
 
 
 # Seconds a client should wait before asking again after a 503 (RFC 9110 section 10.2.3).
@@ -57,6 +63,35 @@ def error_response(
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
+
+
+async def api_caller(request: HttpRequest) -> ApiAuth:
+    """Who makes an API ``request``: a POST with credentials (``chat.auth.api_authenticate``:
+    a bearer token, or a session with its CSRF token). Raises ``ApiError`` 405 for another
+    method, 401 or 403 for missing or refused credentials."""
+    if request.method != "POST":
+        raise ApiError(405, "Use POST.", code="method_not_allowed")
+    auth = await api_authenticate(request)
+    if auth.user is None:
+        raise ApiError(auth.status, auth.error, code=auth.code)
+    return auth
+
+
+def json_object(body: bytes, example: str) -> dict[str, Any]:
+    """A request ``body`` as a JSON object. Raises ``ApiError`` 400 ``invalid_json`` (not
+    JSON, or nested too deeply to read) or ``invalid_body`` (another JSON value; the
+    message shows ``example``, a valid body)."""
+    try:
+        payload = json.loads(body or b"")
+    except (ValueError, UnicodeDecodeError):
+        raise ApiError(400, "The request body must be JSON.", code="invalid_json") from None
+    except RecursionError:
+        raise ApiError(400, "The request body is JSON nested too deeply.",
+                       code="invalid_json") from None
+    if not isinstance(payload, dict):
+        raise ApiError(400, f"The request body must be a JSON object like {example}.",
+                       code="invalid_body")
+    return payload
 
 
 def failure_message(exc: BaseException | None) -> str:

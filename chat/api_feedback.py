@@ -13,7 +13,6 @@ exists), 405 for a method other than POST. Reviewers read the feedback on the tr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,21 +21,14 @@ from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
 from chat import services
-from chat.api_errors import ApiError, error_response, json_errors
-from chat.auth import api_authenticate
+from chat.api_errors import ApiError, api_caller, json_errors, json_object
 from chat.models import Feedback, Trace
 from kbqa.db import db_async, write_retried
 
 
 def feedback_input(body: bytes) -> tuple[str, str]:
     """``(rating, comment)`` from a request body. Raises ``ApiError`` 400."""
-    try:
-        payload = json.loads(body or b"")
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        raise ApiError(400, "The request body must be JSON.", code="invalid_json") from None
-    if not isinstance(payload, dict):
-        raise ApiError(400, 'The request body must be a JSON object like {"rating": "up"}.',
-                       code="invalid_body")
+    payload = json_object(body, '{"rating": "up"}')
     rating, comment = payload.get("rating"), payload.get("comment", "")
     if rating not in Feedback.Rating.values:
         raise ApiError(400, "'rating' must be \"up\" or \"down\".", code="invalid_rating")
@@ -66,16 +58,12 @@ async def feedback_give(request: HttpRequest, trace_id: str) -> HttpResponse:
         try:
             body = await _feedback(request, trace_id)
         except ApiError as exc:
-            return error_response(exc.status, str(exc), code=exc.code)
+            return exc.response()
     return JsonResponse(body, json_dumps_params={"ensure_ascii": False})
 
 
 async def _feedback(request: HttpRequest, trace_id: str) -> dict[str, Any]:
-    if request.method != "POST":
-        raise ApiError(405, "Use POST.", code="method_not_allowed")
-    auth = await api_authenticate(request)
-    if auth.user is None:
-        raise ApiError(auth.status, auth.error, code=auth.code)
+    auth = await api_caller(request)
     rating, comment = feedback_input(request.body)
     feedback = await db_async(feedback_store)(
         trace_id=trace_id, user=auth.user, rating=rating, comment=comment
