@@ -353,8 +353,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     if other_purpose(question, lead.text):
         return False  # "EUR 300 for a desk chair" for what buddy coffees cost
     # ...nor does the heading it sits under ("What is the API rate limit?" for a mileage rate)
-    if names_a_sibling(question, absent, lead.text, said) or names_a_sibling(
-            question, absent, lead.topic):
+    if names_a_sibling(question, absent, lead.text, said, lead.topic):
         return False
     seen = lead.terms | lead.context | lead.heading
     block = next((b for b in blocks if b.n == lead.n), None)

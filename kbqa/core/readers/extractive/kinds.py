@@ -65,22 +65,25 @@ def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str
 
 
 def names_a_sibling(question: str, absent: frozenset[str], sentence: str,
-                    answer: str = "") -> bool:
-    """Whether ``sentence`` speaks of another kind of the thing asked about: the ask's
-    absent modifier ("paternity leave", ``陪产假``) where the sentence has the same head with
-    a modifier sharing nothing with it ("annual leave", "rate limit" for "mileage rate").
-    A modifier sharing a character with the asked one is a variant (``医生证明``/``医院证明``).
-    ``answer``: every quoted sentence, which the asked group must be named in."""
+                    answer: str = "", topic: str = "") -> bool:
+    """Whether ``sentence``, or ``topic``, the heading or FAQ line it sits under, speaks of
+    another kind of the thing asked about: the ask's absent modifier ("paternity leave",
+    ``陪产假``) where it has the same head with a modifier sharing nothing with it ("annual
+    leave", "rate limit" for "mileage rate"). A modifier sharing a character with the asked
+    one is a variant (``医生证明``/``医院证明``). ``answer``: every quoted sentence, which the
+    asked group must be named in."""
     degrees = _degrees(question)  # "the biggest file" asks a size, not a kind of file
     kinds = qualities(question)
-    pairs = [(m, h) for m, h in _heads_after(question, absent) if m not in degrees]
+    every = _heads_after(question, None)
+    pairs = [(m, h) for m, h in every if m in absent and h not in absent and m not in degrees]
     # A group named by a compound adjective ("part-time employees") is asked even when the
     # blocks have it: an answer giving only "full-time employees get 26 days" is another
     # group's rule (one that goes on to the part-time rule is not).
-    groups = [(m, h) for m, h in _heads_after(question, None) if m in kinds and "-" in m
-              and (m, h) not in pairs]
-    return (names_another_kind(pairs, sentence, qualities=kinds)
-            or bool(groups) and names_another_kind(groups, answer or sentence, qualities=kinds))
+    groups = [(m, h) for m, h in every if m in kinds and "-" in m and (m, h) not in pairs]
+    return any(
+        names_another_kind(pairs, text, qualities=kinds)
+        or bool(groups) and names_another_kind(groups, whole, qualities=kinds)
+        for text, whole in ((sentence, answer or sentence), (topic, topic)) if text)
 
 
 def _degrees(question: str) -> frozenset[str]:
