@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kbqa.core.grounding.authority import YEAR_RE
 from kbqa.core.grounding.conflict_focus import (
@@ -116,7 +117,13 @@ _PER_WORDS = {
 def _per_named(per: frozenset[str], clause: frozenset[str]) -> bool:
     """Whether ``clause`` (a value's clause terms) names one of the periods or things of
     ``per`` (``per_names``); True for a name ``_PER_WORDS`` lacks (nothing to tell)."""
-    return any(name not in _PER_WORDS or term_set(_PER_WORDS[name]) & clause for name in per)
+    return any(name not in _PER_WORDS or _per_terms(name) & clause for name in per)
+
+
+@lru_cache(maxsize=16)
+def _per_terms(name: str) -> frozenset[str]:
+    """The folded terms of ``_PER_WORDS[name]`` (read once: the gate weighs every pair)."""
+    return term_set(_PER_WORDS[name])
 
 
 def asked_of(

@@ -322,11 +322,12 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
     # The rule above a threshold the asker's own amount exceeds is bound to the question
     # by that amount ("单笔金额超过 5000 元的…" for "我有张 6000 块的报销单").
-    found = found or any(meets_threshold(asker_amounts(question), c.text) for c in chosen)
+    amounts = asker_amounts(question)
+    found = found or any(meets_threshold(amounts, c.text) for c in chosen)
     # A cap in the unit of the asker's own number decides a yes/no ask either way ("Can I
     # work remotely 3 days a week?": "up to 3 days per week").
     found = found or (is_yes_no(question) and any(
-        decides_cap(asker_amounts(question), c.text) for c in chosen))
+        decides_cap(amounts, c.text) for c in chosen))
     # The asker's time of day ("a taxi home at 11pm") is checked against the source's
     # times ("journeys between 22:00 and 06:00"), wherever in the sentence they stand.
     found = found or (clock_only(question) and any(CLOCK_RE.search(c.text) for c in chosen))
