@@ -173,3 +173,18 @@ async def test_a_sentence_opening_with_the_askers_case_answers_who() -> None:
     )
     answer = await extractive_answer("Who should I contact about my payslip?", english)
     assert "Anna Berg" in answer
+
+
+
+@pytest.mark.parametrize("question", [
+    "下午想请个假去取个快递，年假最小能按多少请？",
+    "明天上午要去趟银行，年假最小能按多少请？",
+])
+async def test_words_only_the_askers_story_has_bind_nothing(question: str) -> None:
+    # The errand is why the asker asks; no source speaks of it, so the rule that answers
+    # the ask clause is not declined for failing to mention it.
+    blocks = (make_block(1, "全职员工每年有 15 天年假，按天计算。", title="休假制度",
+                         section="一、年假"),
+              make_block(2, "可以，年假最小申请单位为半天。", title="休假制度",
+                         section="五、常见问题"))
+    assert "半天" in await _answer(question, blocks)

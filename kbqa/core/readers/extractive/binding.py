@@ -57,6 +57,7 @@ from kbqa.core.readers.extractive.event import (
     year_only,
 )
 from kbqa.core.readers.extractive.focus import (
+    CLAUSE_END_RE,
     AskKind,
     ask_clause,
     ask_kind,
@@ -130,6 +131,20 @@ def answer_type_terms(question: str) -> frozenset[str]:
     if answer_kind(question) == "version":
         return ANSWER_TYPE_TERMS
     return ANSWER_TYPE_TERMS - _VERSION_TERMS
+
+
+def bound_terms(question: str, qterms: Sequence[str], kept: Sequence[str]) -> frozenset[str]:
+    """The question's terms an answer is bound to (``answers``' ``qterms``): ``qterms``
+    without the terms no block has that stand only in the asker's story, outside every
+    clause ending with a question mark and outside ``ask_clause`` (``kept``: the terms some
+    block has and the ask clause's own, as the reader expanded them). The errand of
+    "下午想请个假去办点事，年假最小能按多少请？" cannot be shared by any sentence, so binding
+    to it refused the rule that answers (半天); a term of an earlier question ("有婚假吗？
+    几天？") still binds."""
+    text = unicodedata.normalize("NFKC", question)
+    asking = [p for p in CLAUSE_END_RE.split(text) if p.rstrip().endswith("?")]
+    said = folded_terms(" ".join([*asking, ask_clause(question)])) | frozenset(kept)
+    return frozenset(t for t in qterms if t in said)
 
 
 @lru_cache(maxsize=512)

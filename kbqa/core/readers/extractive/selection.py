@@ -24,7 +24,7 @@ from kbqa.core.readers.extractive.absent import (
 from kbqa.core.readers.extractive.acronyms import acronym_bridges, capped
 from kbqa.core.readers.extractive.answered_words import gap_names, unanswered
 from kbqa.core.readers.extractive.applicability import for_another_group, in_scope
-from kbqa.core.readers.extractive.binding import answers
+from kbqa.core.readers.extractive.binding import answers, bound_terms
 from kbqa.core.readers.extractive.crossing import crossed
 from kbqa.core.readers.extractive.expand import (
     as_read,
@@ -374,8 +374,8 @@ def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], sc
     if chosen[0] in other:
         return []
     chosen = [c for c in chosen if c not in other]
-    ok = answers(question, chosen, frozenset(facts.qterms), blocks, frozenset(facts.absent))
-    return chosen if ok else []
+    bound = bound_terms(question, facts.qterms, [*facts.present, *facts.absent])
+    return chosen if answers(question, chosen, bound, blocks, frozenset(facts.absent)) else []
 
 
 def _decide_meaning(question: str, blocks: Sequence[Block], quoted: Sequence[Candidate],
