@@ -284,3 +284,46 @@ async def test_an_faqs_answer_label_is_not_quoted() -> None:
                          title="办公室常见问题", language="zh"),)
     answer = await _answer("全职员工调休有多少天？", blocks)
     assert answer.startswith("全职员工每年有 6 天调休")
+
+
+@pytest.mark.parametrize(("question", "sentence"), [
+    ("How long is the lunch break?", "The lunch break is half an hour."),
+    ("How long does the fire drill take?", "The fire drill takes two hours."),
+    ("How long does a visa application take?", "A visa application takes a week and a half."),
+    ("How soon must I answer a P1 ticket?", "Answer a P1 ticket within an hour."),
+])
+async def test_a_duration_spelled_in_words_answers_how_long(question: str,
+                                                           sentence: str) -> None:
+    block = make_block(1, f"{sentence} Ask the office manager for details.",
+                       title="Office guide", section="Times")
+    assert (await _answer(question, (block,))).startswith(sentence)
+
+
+async def test_an_age_is_no_deadline() -> None:
+    # "more than two years old" says how old a laptop is, not how long one has to report it
+    block = make_block(1, "Leavers may buy their laptop if it is more than 2 years old.",
+                       title="Equipment policy", section="Laptops")
+    draft = await _answer("I lost my laptop on the bus. Is there a deadline for reporting it?",
+                          (block,))
+    assert "2 years old" not in draft
+
+
+async def test_an_age_answers_a_question_stating_one() -> None:
+    block = make_block(1, "Leavers may buy their laptop if it is more than two years old.",
+                       title="Equipment policy", section="Laptops")
+    draft = await _answer("I'm leaving soon and my laptop is about 3 years old. Can I buy it?",
+                          (block,))
+    assert "two years old" in draft
+
+
+async def test_a_rates_period_does_not_bind_a_sentence_about_something_else() -> None:
+    # "how many days a week … in the office": "a week" is the rate's period, so a sentence
+    # whose only shared word is "week" (about borrowing a monitor) is no answer
+    blocks = (make_block(1, "Staff who work from home at least 2 days a week can borrow one "
+                            "monitor, a keyboard and a mouse to take home. In addition, the "
+                            "company pays a one-time home office allowance of EUR 250.",
+                         title="Equipment policy", section="Working from home"),
+              make_block(2, "Core hours are 10:00 to 16:00 local time.", title="About us",
+                         section="How we work"))
+    draft = await _answer("How many days a week do we have to be at the office?", blocks)
+    assert "monitor" not in draft

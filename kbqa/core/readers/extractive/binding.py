@@ -147,13 +147,19 @@ def bound_terms(question: str, qterms: Sequence[str], kept: Sequence[str]) -> fr
     return frozenset(t for t in qterms if t in said)
 
 
+# The period of a rate asked ("how many days a week"): part of the unit, not what is asked of.
+_PERIOD_RE = re.compile(
+    r"\bhow (?:many|much) [a-z]+(?: [a-z]+)? (?:a|an|per|each|every) "
+    r"(minute|hour|day|night|week|month|quarter|year)s?\b", re.IGNORECASE)
+
+
 @lru_cache(maxsize=512)
 def anchors(question: str, qterms: frozenset[str]) -> frozenset[str]:
     """The terms of ``qterms`` (the question's folded terms) a bound span's clause must share:
     all but answer-type words ("limit", 时间), the unit of "how many days" and Chinese light
     words (pronouns such as 谁 and 哪, measure words, times, single characters). English
     stop-list words stay anchors ("free" in "try NimbusDrive for free")."""
-    units = unit_terms(question)
+    units = unit_terms(question) | frozenset(fold(stem(p)) for p in _PERIOD_RE.findall(question))
     light = light_parts(sorted(qterms), light_terms(question) | units)
     skip = frozenset(t for t in light if not t.isascii()) | units | answer_type_terms(question)
     return frozenset(t for t in qterms if t not in skip)

@@ -69,6 +69,36 @@ def spell_numbers(question: str) -> str:
         else NUMBER_WORDS[m.group(1).lower()], question)
 
 
+_TIME_UNIT = r"(second|minute|hour|day|week|month|year|working day|business day)"
+_HALF_RE = re.compile(rf"\bhalf an? {_TIME_UNIT}\b", re.IGNORECASE)
+_AND_A_HALF_RE = re.compile(
+    rf"\b(?:an?|({'|'.join(NUMBER_WORDS)}|\d+)) "
+    rf"(?:and a half {_TIME_UNIT}s?|{_TIME_UNIT}s? and a half)\b",
+    re.IGNORECASE)
+_COUNTED_TIME_RE = re.compile(
+    rf"\b({'|'.join(NUMBER_WORDS)})\b(?=[ -](?:full |calendar |consecutive )?{_TIME_UNIT})",
+    re.IGNORECASE)
+_ONE_UNIT_RE = re.compile(
+    rf"\b(within|in|for|after|than|about|up to|at least|at most|once) an? {_TIME_UNIT}\b",
+    re.IGNORECASE)
+
+
+def spell_amounts(text: str) -> str:
+    """``text`` (a source's sentence) with its English spelled durations as digits, so a
+    sentence stating one answers "how long" as "2 hours" does: "two hours" -> "2 hours"
+    (a count of other things, "two ways", stays words), "half a day" -> "0.5 day", "one
+    and a half hours" / "a day and a half" -> "1.5 hours" / "1.5 days", "within an hour"
+    -> "within 1 hour". "EUR 45 a day" (a rate) stays."""
+    def and_a_half(m: re.Match[str]) -> str:
+        count = m.group(1)
+        whole = int(NUMBER_WORDS.get(count.lower(), count)) if count else 1
+        return f"{whole}.5 {m.group(2) or m.group(3)}s"
+    text = _HALF_RE.sub(lambda m: f"0.5 {m.group(1)}", text)
+    text = _AND_A_HALF_RE.sub(and_a_half, text)
+    text = _ONE_UNIT_RE.sub(lambda m: f"{m.group(1)} 1 {m.group(2)}", text)
+    return _COUNTED_TIME_RE.sub(lambda m: NUMBER_WORDS[m.group(1).lower()], text)
+
+
 def as_read(question: str, blocks: Sequence[Block]) -> str:
     """``question`` as the reader reads it over ``blocks``: without closing mood particles
     (``question.without_mood_particles``), count words apart (``count_words_apart``)."""

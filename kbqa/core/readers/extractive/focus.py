@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
-from kbqa.core.readers.extractive.expand import NUMBER_WORDS
+from kbqa.core.readers.extractive.expand import NUMBER_WORDS, spell_amounts
 from kbqa.core.readers.extractive.own_names import blank_own_names
 from kbqa.core.readers.extractive.question import (
     CN_HOUR,
@@ -74,6 +74,8 @@ _ZH_COUNT_RE = re.compile(
     rf"(?<![{CN_NUMERALS}\d])[{CN_NUMERALS}]+\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|元|块|人)")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
+_AGE_RE = re.compile(r"\b\d+(?:\.\d+)?[ -](?:year|month|week|day)s?[ -]old\b", re.IGNORECASE)
+_AGE_ASK_RE = re.compile(r"\bhow old\b|\bage\b|多大|几岁|年龄|年限|多少年", re.IGNORECASE)
 
 
 @lru_cache(maxsize=512)
@@ -351,7 +353,9 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     looks."""
     if kind == "other":
         return True
-    blanked = _counted_in_words(_DATELINE_RE.sub("", text), question)
+    blanked = _counted_in_words(_DATELINE_RE.sub("", spell_amounts(text)), question)
+    if not _AGE_ASK_RE.search(question) and not _AGE_RE.search(question):  # not how long
+        blanked = _AGE_RE.sub("…", blanked)
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)
