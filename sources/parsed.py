@@ -94,3 +94,31 @@ def title_like(line: str, *, numbered: bool = False) -> bool:
         return False
     match = _NOT_TITLE_RE.match(line)
     return match is None or (numbered and match.group(0).strip()[:1].isdigit())
+
+
+# A section number opening a line of plain text: 一、 第二章 （三） 4. 4.2 IV.
+_SECTION_NUMBER_RE = re.compile(
+    r"^(?:[一二三四五六七八九十百]+[、.．]|第[一二三四五六七八九十百\d]+[章节条部篇]"
+    r"|[（(][一二三四五六七八九十\d]+[)）]|\d{1,2}(?:\.\d{1,2})*[.、)]?\s*(?=\D)|[IVX]+\.\s)")
+_SECTION_MAX_WIDTH = 40  # display columns: a section title is a few words
+
+
+def numbered_headings(text: str) -> str:
+    """``text`` (a plain-text file) with its numbered section titles as ``##`` headings:
+    a line opening with a section number ("一、服务时间", "第二章 报销", "3. Refunds") that
+    is title-like and short (``_SECTION_MAX_WIDTH`` columns), stands after a blank line (or
+    first) and is followed by a line of text that is not the next numbered item (a list of
+    steps stays a list). Without it such a title was glued to its section's first sentence
+    ("五、常见问题客户忘记密码时…") and every passage's section was the document title."""
+    lines = text.split("\n")
+    out = list(lines)
+    for i, line in enumerate(lines):
+        title = line.strip()
+        before = lines[i - 1].strip() if i else ""
+        after = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in title)
+        if (title and not before and after and width <= _SECTION_MAX_WIDTH
+                and _SECTION_NUMBER_RE.match(title) and not _SECTION_NUMBER_RE.match(after)
+                and title_like(title, numbered=True)):
+            out[i] = f"## {title}"
+    return "\n".join(out)

@@ -24,7 +24,7 @@ import filetype
 from kbqa.core.errors import IngestError, gettext_noop
 from sources.docx_text import docx_modified, docx_text, docx_title
 from sources.front_matter import clean_meta, yaml_load, yaml_problem
-from sources.parsed import ParsedDocument, first_heading, title_line, titled
+from sources.parsed import ParsedDocument, first_heading, numbered_headings, title_line, titled
 from sources.pdf_text import parse_pdf
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
@@ -234,7 +234,7 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
     if not handler.detect(text):
         if plain and not first_heading(text):
             title, text = title_line(text, "")
-            return ParsedDocument(text, {}, title)
+            return ParsedDocument(numbered_headings(text), {}, title)
         return ParsedDocument(text, {}, first_heading(text))
     raw_meta = ""
     try:

@@ -385,3 +385,25 @@ def test_bad_metadata_is_refused_with_every_reason(name: str, data: bytes, messa
     with pytest.raises(IngestError) as caught:
         document_ingest(file=SimpleUploadedFile(name, data))
     assert str(caught.value) == message
+
+
+def test_a_text_files_numbered_section_titles_become_its_sections() -> None:
+    # before: "五、常见问题客户忘记密码时…" was one sentence, and every passage's section was
+    # the document's title
+    data = ("售后服务手册\n\n适用于全体客服人员。\n\n"
+            "一、服务时间\n客服工作时间为周一至周五 9:00 至 18:00。\n\n"
+            "二、常见问题\n客户忘记密码时，请引导客户使用登录页的重置链接。\n\n"
+            "3. Escalation\nTickets open for more than 2 working days go to second-line support.\n"
+            ).encode()
+    parsed = parse_file(name="手册.txt", data=data)
+    chunks = [(c.section, c.text) for c in chunk_text(parsed.text)]
+    assert parsed.title_guess == "售后服务手册"
+    sections = {section for section, _ in chunks}
+    assert {"一、服务时间", "二、常见问题", "3. Escalation"} <= sections
+    assert not any("常见问题客户" in text for _, text in chunks)
+
+
+def test_a_text_files_numbered_steps_stay_a_list() -> None:
+    data = b"Refund guide\n\nTo ask for a refund:\n\n1. Open the billing page\n2. Click Refund\n"
+    parsed = parse_file(name="refunds.txt", data=data)
+    assert "## 1." not in parsed.text and "1. Open the billing page" in parsed.text
