@@ -122,3 +122,50 @@ def numbered_headings(text: str) -> str:
                 and title_like(title, numbered=True)):
             out[i] = f"## {title}"
     return "\n".join(out)
+
+
+# A date the document states about itself near its top: "Last reviewed 2026-08-20",
+# "Version of 2026-05-12", "Updated: 12 May 2026", "更新日期：2026-10-20", "修订于2026年5月12日".
+_STATED_LABEL = (
+    r"(?:(?:last\s+)?(?:updated|reviewed|revised|modified)(?:\s+on)?|version\s+(?:of|date)"
+    r"|effective(?:\s+(?:from|date|as\s+of))?"
+    r"|更新日期|更新时间|更新于|最后更新|修订日期|修订于|发布日期|生效日期|版本日期)")
+_STATED_DATE_RE = re.compile(
+    _STATED_LABEL + r"\s*[:：]?\s*(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})"
+    r"|(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日"
+    r"|(\d{1,2}\s+[A-Za-z]{3,9}\.?\s+\d{4}|[A-Za-z]{3,9}\.?\s+\d{1,2},?\s+\d{4}))",
+    re.IGNORECASE)
+_STATED_WITHIN = 1200  # characters from the top: a date further down is about something else
+_ENGLISH_DATES = ("%d %B %Y", "%d %b %Y", "%B %d %Y", "%b %d %Y")
+
+
+def stated_date(text: str) -> str | None:
+    """The ISO date (``YYYY-MM-DD``) a document's text gives itself near its top, after a
+    label saying what it is ("Last reviewed", "Version of", "Updated", 更新日期, 修订于, 生效
+    日期), or None: none there, no real day, or after tomorrow. An exported PDF's or Word
+    file's own metadata says when the file was made, so the date its author wrote wins
+    over it (a tester's 2026-05 office guide, exported today, was \"more recently updated\"
+    than a 2026-10 handbook in a conflict card)."""
+    match = _STATED_DATE_RE.search(text[:_STATED_WITHIN])
+    if not match:
+        return None
+    numbers = [g for g in match.groups()[:6] if g]
+    day: datetime | None = None
+    try:
+        if numbers:
+            day = datetime(int(numbers[0]), int(numbers[1]), int(numbers[2]))
+        else:
+            words = " ".join(match.group(7).replace(",", " ").replace(".", " ").split())
+            day = next((d for d in (_english_date(words, f) for f in _ENGLISH_DATES) if d), None)
+    except ValueError:
+        return None
+    if day is None or after_tomorrow(day.date()):
+        return None
+    return day.date().isoformat()
+
+
+def _english_date(words: str, form: str) -> datetime | None:
+    try:
+        return datetime.strptime(words, form)
+    except ValueError:
+        return None

@@ -24,7 +24,14 @@ import filetype
 from kbqa.core.errors import IngestError, gettext_noop
 from sources.docx_text import docx_modified, docx_text, docx_title
 from sources.front_matter import clean_meta, yaml_load, yaml_problem
-from sources.parsed import ParsedDocument, first_heading, numbered_headings, title_line, titled
+from sources.parsed import (
+    ParsedDocument,
+    first_heading,
+    numbered_headings,
+    stated_date,
+    title_line,
+    titled,
+)
 from sources.pdf_text import parse_pdf
 
 TEXT_SUFFIXES = frozenset({".md", ".markdown", ".txt", ".text"})
@@ -62,6 +69,12 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
         parsed = _parse_docx(name, _as_named(name, suffix, data))
     if not parsed.text.strip():
         raise IngestError(gettext_noop("%(name)s: the file contains no text"), name=name)
+    # The date the text gives itself: where the file states none (text, HTML, Markdown
+    # without an updated field), and over a PDF's or Word file's metadata, which says when
+    # the file was made (``parsed.stated_date``). Front matter and the upload form win.
+    day = stated_date(parsed.text)
+    if day and (suffix in (".pdf", ".docx") or "updated" not in parsed.meta):
+        parsed = replace(parsed, meta={**parsed.meta, "updated": day})
     return parsed
 
 

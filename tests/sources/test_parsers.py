@@ -407,3 +407,23 @@ def test_a_text_files_numbered_steps_stay_a_list() -> None:
     data = b"Refund guide\n\nTo ask for a refund:\n\n1. Open the billing page\n2. Click Refund\n"
     parsed = parse_file(name="refunds.txt", data=data)
     assert "## 1." not in parsed.text and "1. Open the billing page" in parsed.text
+
+
+def test_the_date_a_pdf_states_about_itself_wins_over_its_files_date() -> None:
+    # an exported PDF's metadata says today; its text says which version it is
+    data = pdf_bytes(["Office guide", "Version of 2025-05-12.", "The office opens at 07:30."])
+    assert parse_file(name="guide.pdf", data=data).meta["updated"] == "2025-05-12"
+
+
+@pytest.mark.parametrize(("name", "text", "updated"), [
+    ("handbook.txt", "客服手册\n\n负责人：陈晓。更新日期：2025-10-20。\n\n工单需在 4 小时内回复。",
+     "2025-10-20"),
+    ("it.html", "<h1>IT</h1><p>Last reviewed 20 August 2025. Call the helpdesk.</p>",
+     "2025-08-20"),
+    ("notes.md", "# Notes\n\nNothing dated here, though it was updated often.", None),
+    ("leave.md", "---\nupdated: 2024-03-01\n---\n# Leave\n\nLast updated 2025-01-01.",
+     "2024-03-01"),
+])
+def test_a_date_the_text_states_dates_a_file_without_one(name: str, text: str,
+                                                         updated: str | None) -> None:
+    assert parse_file(name=name, data=text.encode()).meta.get("updated") == updated
