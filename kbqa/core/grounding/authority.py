@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from kbqa.core.text.places import place_in
 from kbqa.core.types import Block, Conflict
 
 AUTHORITY_RANK = {"policy": 4, "manual": 3, "faq": 2, "meeting-note": 1, "other": 1, "archived": 0}
@@ -59,5 +60,5 @@ def scoped(conflict: Conflict, a: Block, b: Block, years: frozenset[str],
 def of_place(block: Block, places: frozenset[str]) -> str:
     """The first of ``places`` (sorted) that ``block``'s document title or section names;
     "" for none."""
-    scope = f"{block.chunk.title} {block.chunk.section}".lower()
-    return next((p for p in sorted(places) if p.lower() in scope), "")
+    scope = f"{block.chunk.title} {block.chunk.section}"
+    return next((p for p in sorted(places) if place_in(p, scope)), "")

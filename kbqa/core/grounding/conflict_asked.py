@@ -53,6 +53,8 @@ class Asked:
     places: frozenset[str] = frozenset()
     # it asks what happens or how to do something (``procedures``): an outcome, not a value
     outcome: bool = False
+    # it asks how many of a thing ("how many meeting rooms", 几间, 多少个): ``_COUNT_RE``
+    counted: bool = False
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -88,6 +90,8 @@ class Asked:
                 any(_names(self.measured, m.clause) for m in (a, b))
                 or all(_names(self.measured, _named_by(m)) for m in (a, b))):
             return False  # "page size" is not what two upload sizes are of
+        if self.counted and not (self.names(a.quantity.unit) or self.names(b.quantity.unit)):
+            return False  # "How many meeting rooms…?" asks a count, not "3 hours" of booking
         rates = frozenset(a.quantity.unit.split("/")[1:])
         if self.per and rates and not rates & self.per:
             return False  # a meal allowance per day is not what "每晚能报多少" asks
@@ -145,7 +149,8 @@ def asked_of(
                  measured_things(question), bool(_AMOUNT_RE.search(question)),
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
                  per_names(question), places_named(question),
-                 asks_consequence(question) or asks_procedure(question))
+                 asks_consequence(question) or asks_procedure(question),
+                 bool(_COUNT_RE.search(question)))
 
 
 # Words asking a price by name (``conflict_focus.PRICE_TERMS`` without "much", "pay"…, which
@@ -198,6 +203,10 @@ def _named_by(m: Mention) -> frozenset[str]:
     return m.clause | term_set(f"{chunk.section} {chunk.title}")
 
 
+# A count of things asked: "how many" before a noun, 几 or 多少 with a measure word for things
+# (a unit the values are in, "how many days", is read by ``Asked.names`` first).
+_COUNT_RE = re.compile(r"\bhow many\b|(?:几|多少)\s*(?:个|间|台|位|名|家|张|条|种|项|所|辆|把|部)",
+                       re.IGNORECASE)
 _NUMERAL_RE = re.compile(r"[一二两三四五六七八九十百千万几半每多]")
 _AMOUNT_RE = re.compile(r"\bhow (?:much|many)\b|多少|几", re.IGNORECASE)
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")

@@ -11,7 +11,9 @@ in a chunk of average length: ``idf * (k1 + 1) / (1 + k1)``, Robertson & Zaragoz
 its relevance raised in the same proportion, and the hits are ranked again (ties by chunk
 id). Indexing every title with its chunks was measured and dropped (README, Evaluation:
 the demo sets lost six right answers); this weighs only the place. English capitalised
-words name products as often as places ("NimbusDrive"), so only Chinese places count here.
+words name products as often as places ("NimbusDrive"), so one counts here only as the
+romanised name of a Chinese place in a title ("Suzhou" for 苏州办公室指南:
+``text.places.romanised``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from kbqa.core.text.places import chinese_places
+from kbqa.core.text.places import chinese_places, places_named, romanised
 from kbqa.core.text.terms import search_terms
 from kbqa.core.types import ScoredChunk
 
@@ -29,11 +31,18 @@ def scope_boosted(hits: Sequence[ScoredChunk], query: str,
     """``hits`` with the place boost (module docstring), best first, ties by chunk id;
     ``hits`` as they are when the query names no Chinese place or no title names one."""
     places = chinese_places(query)
-    if not places or not any(p in h.chunk.title for h in hits for p in places):
+    english = {romanised(w) for w in places_named(query) - places}
+    if not places and not english:
+        return list(hits)
+
+    def named_in(title: str) -> list[str]:  # "Suzhou" of the query names 苏州 of a title
+        return [p for p in places if p in title] + [
+            p for p in chinese_places(title) if p not in places and romanised(p) in english]
+    if not any(named_in(h.chunk.title) for h in hits):
         return list(hits)
     out = []
     for h in hits:
-        named = [p for p in places if p in h.chunk.title]
+        named = named_in(h.chunk.title)
         own = set(search_terms(f"{h.chunk.section}\n{h.chunk.text}")) if named else set()
         # at tf 1 and a length normalisation of k1, (k1 + 1) / (1 + k1) = 1: the idf itself
         boost = sum(idf(p) for p in named if p not in own)

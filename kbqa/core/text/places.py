@@ -4,11 +4,14 @@
 ``ns``), two characters or more (深圳, 成都). ``places_named``: those and, in English, the
 capitalised words after the question's first word ("the Berlin office"), which may also
 be product names: callers only ever compare them with document titles and sections.
+``place_in``: a place named in either language ("Suzhou" and 苏州), by the place's Hanyu
+Pinyin (``pypinyin``, MIT: its phrase dictionary reads 重庆 as chongqing).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kbqa.core.text.terms import pos_tags
 
@@ -24,3 +27,24 @@ def chinese_places(question: str) -> frozenset[str]:
 def places_named(question: str) -> frozenset[str]:
     """``chinese_places`` and the capitalised English words after the first word."""
     return chinese_places(question) | frozenset(_NAME_EN_RE.findall(question))
+
+
+@lru_cache(maxsize=1024)
+def romanised(place: str) -> str:
+    """``place`` as one lowercase word: a Chinese name in Hanyu Pinyin without tones (苏州 ->
+    ``suzhou``), an English one without spaces and hyphens ("Xi'an" -> ``xi'an``)."""
+    if place.isascii():
+        return re.sub(r"[\s-]+", "", place).lower()
+    from pypinyin import lazy_pinyin
+
+    return "".join(lazy_pinyin(place)).lower()
+
+
+def place_in(place: str, text: str) -> bool:
+    """Whether ``text`` (a title, a section) names ``place``: as written, or in the other
+    language ("Suzhou" in 苏州办公室指南, 苏州 in "Suzhou office guide")."""
+    if place.lower() in text.lower():
+        return True
+    if place.isascii():
+        return any(romanised(p) == romanised(place) for p in chinese_places(text))
+    return romanised(place) in {romanised(w) for w in _NAME_EN_RE.findall(f" {text}")}

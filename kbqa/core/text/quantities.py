@@ -122,7 +122,10 @@ _PER_AFTER = [(re.compile(rf"\s*(?:/|\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每
 # What a question asks a rate per ("the hotel limit per night", 每晚, 人均), in the same names
 _PER_ASKED = [(re.compile(rf"(?:\bper\b|\ba\b|\ban\b|\beach\b|\bevery\b|每)\s*(?:个|一)?\s*"
                           rf"{words}(?![a-z])", re.IGNORECASE), name)
-              for words, name, _factor in _PER_WHAT]
+              for words, name, _factor in _PER_WHAT] + [
+    # "一天多少", "一晚能报多少": 一 and a period before the amount asked is a rate too
+    (re.compile(rf"一\s*(?:个)?\s*{words}\s*(?:能|可以|最多|最高)?\s*(?:报销?|补|给|发)?\s*(?:多少|几)"),
+     name) for words, name, _factor in _PER_WHAT]
 # "每晚不超过 700 元", "每天最多报销 150 元": a bound's words may stand between (``gap``)
 _PER_BEFORE = [(re.compile(rf"每\s*(?:个|一)?\s*{words}(?P<gap>[^\d\s。；;，,：:、每]{{0,6}})\s*$"),
                 name, factor)

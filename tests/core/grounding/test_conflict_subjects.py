@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.grounding.conflict_asked import asked_of
-from kbqa.core.types import Chunk, Turn
+from kbqa.core.grounding.mentions import mentions_of
+from kbqa.core.text.places import place_in
+from kbqa.core.types import Block, Chunk, Turn
 from tests.core.test_pipeline import StaticRetriever, hits, names, run
 from tests.fakes.provider import FakeProvider
 
@@ -189,3 +191,49 @@ async def test_a_value_before_the_noun_it_qualifies_is_compared_in_either_langua
     assert names(events) == ["meta", "refusal", "done"]
     sides = sorted(s["value_text"] for s in events[1].to_dict()["conflict"]["sides"])
     assert sides == ["250 欧元", "EUR 300"]
+
+
+# Two offices' guides, one in each language, with their own booking limits
+ROTTERDAM = Chunk(
+    chunk_id="rotterdam#c03", doc_id="rotterdam", title="Rotterdam Office Guide",
+    section="Desks and meeting rooms", updated="2025-05-12", authority="manual",
+    text="Meeting rooms are booked in Google Calendar. The large room Maas seats 12 people "
+         "and the rooms Rotte and Schie seat 6 each.\nA meeting room booking may last at most "
+         "3 hours; longer bookings need approval from the office manager.",
+)
+SUZHOU = Chunk(
+    chunk_id="suzhou#c03", doc_id="suzhou", title="苏州办公室指南", section="会议室",
+    updated="2025-10-10", authority="manual",
+    text="办公室共有 4 间会议室：西湖（12 人）、太湖（8 人）和阳澄湖（4 人）。\n"
+         "会议室通过飞书日历预订，单次预订不超过 2 小时。",
+)
+MEALS = Chunk(
+    chunk_id="travel#c05", doc_id="travel", title="差旅报销制度", section="餐补",
+    updated="2025-01-06", authority="policy", text="国内出差每天餐补 120 元，按出差天数发放。",
+)
+
+
+
+@pytest.mark.parametrize(("question", "about"), [
+    ("出差餐补一天多少？", False),  # a rate per day (一天多少), not a booking's length
+    ("How many meeting rooms does the Suzhou office have?", False),  # a count of rooms
+    ("会议室最多能订多久？", True),
+])
+def test_two_offices_booking_limits_are_of_what_is_asked_only_when_it_asks_a_length(
+        question: str, about: bool) -> None:
+    blocks = [Block(n=i, chunk=c, score=1.0, tokens=10, text=c.text)
+              for i, c in enumerate((ROTTERDAM, SUZHOU), start=1)]
+    limits = [m for b in blocks for m in mentions_of(b)]
+    asked = asked_of(blocks, blocks, limits, question)
+    assert asked.pair_about(limits[0], limits[1]) is about
+
+
+@pytest.mark.parametrize(("place", "title", "named"), [
+    ("Suzhou", "苏州办公室指南", True),
+    ("苏州", "Suzhou office guide", True),
+    ("Chongqing", "重庆办公室指南", True),
+    ("Suzhou", "深圳办公室指南", False),
+    ("Rotterdam", "Rotterdam Office Guide", True),
+])
+def test_a_place_is_named_in_either_language(place: str, title: str, named: bool) -> None:
+    assert place_in(place, title) is named
