@@ -84,16 +84,29 @@ $PY manage.py evaluate sources/demo/conversations.jsonl --provider "$PROVIDER" -
 # sources/lumen: a bilingual company whose policies are each written in one language only,
 # many questions asked across languages. sources/tidelog: a company's own seven documents
 # in five formats (Markdown, text, HTML, DOCX, PDF), English and Chinese, two disagreeing.
+# sources/orchard: a third tester's eight documents in five formats, uploaded as that tester
+# did: the files in docs/ with their own front matter, docs/policy/ and docs/manual/ with
+# that authority chosen in the upload form.
 own_kb() {  # own_kb NAME: its docs/ ingested, its tester and natural sets evaluated
     KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py migrate --verbosity 0
-    KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest "sources/$1/docs"
+    KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest \
+        $(find "sources/$1/docs" -maxdepth 1 -type f | sort)
+    for authority in policy manual; do
+        if [ -d "sources/$1/docs/$authority" ]; then
+            KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest --authority "$authority" \
+                "sources/$1/docs/$authority"
+        fi
+    done
     for f in tester natural; do
-        KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py evaluate "sources/$1/$f.jsonl" \
-            --provider "$PROVIDER" --out "$OUT/$1-$f"
+        if [ -f "sources/$1/$f.jsonl" ]; then
+            KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py evaluate "sources/$1/$f.jsonl" \
+                --provider "$PROVIDER" --out "$OUT/$1-$f"
+        fi
     done
 }
 own_kb lumen
 own_kb tidelog
+own_kb orchard
 
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
