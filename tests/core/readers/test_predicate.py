@@ -112,3 +112,21 @@ def test_a_question_asking_leave_is_decided_by_a_grant_or_a_refusal(
     question: str, sentence: str, states: bool
 ) -> None:
     assert states_predicate(question, sentence) is states
+
+
+@pytest.mark.parametrize(("question", "rule"), [
+    ("Can I fly premium economy to Tokyo?", "Premium economy is never reimbursed."),
+    ("出差可以坐头等舱吗？", "头等舱一律不予报销，总经理事先书面批准的除外。"),
+])
+def test_a_rule_on_the_asked_thing_decides_whether_one_may(question: str,
+                                                                 rule: str) -> None:
+    # the question's verb ("fly", 坐) is not the rule's: the rule on the thing decides
+    block = make_block(1, f"Trains are second class. {rule}" if question.isascii()
+                       else f"火车乘坐二等座。{rule}", title="Travel policy", section="Travel")
+    assert rule in [c.text for c in select(question, (block,)).chosen]
+
+
+def test_a_rule_on_another_thing_still_decides_nothing() -> None:
+    block = make_block(1, "Taxis are reimbursed only between 22:00 and 06:00.",
+                       title="Travel policy", section="Travel")
+    assert select("Can I fly premium economy to Tokyo?", (block,)).chosen == ()

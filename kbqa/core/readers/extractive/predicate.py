@@ -31,7 +31,7 @@ from typing import TypeVar
 from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
-from kbqa.core.readers.extractive.text import Candidate
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import a_not_a_pieces, fold, is_question_word, stem
 
@@ -140,6 +140,27 @@ _GRANTS_RE = re.compile(
     r"|允许|准许|禁止|不得|不准", re.IGNORECASE)
 
 
+# "Can I fly business class?", 可以坐公务舱吗: asking whether one may, decided by the rule on
+# the asked thing that grants, refuses or pays for it ("Business class is never reimbursed.",
+# 公务舱一律不予报销), when that sentence names something of the ask besides its verb.
+_ASKS_MAY_RE = re.compile(
+    r"\b(?:can|could)\s+(?:i|we|you|employees|staff)\b|可以|可不可以|能不能|能否", re.IGNORECASE)
+_RULES_RE = re.compile(
+    r"\b(?:reimbursed|refunded|covered|paid\s+for|approval|approved|not\s+allowed|never)\b"
+    r"|报销|批准|不予|一律|不允许|不可以", re.IGNORECASE)
+
+
+def rules_on_asked(question: str, text: str) -> bool:
+    """Whether ``text`` is a rule on what "may I…?" ``question`` asks about (``_ASKS_MAY_RE``,
+    ``_RULES_RE``), sharing a word of the ask clause that is not its predicate."""
+    ask = ask_clause(question)
+    if not _ASKS_MAY_RE.search(ask) or not _RULES_RE.search(text):
+        return False
+    own = folded_terms(ask) - _predicate_forms(question) - {
+        fold(stem(w)) for w in predicate_terms(question)}
+    return bool(own & folded_terms(text))
+
+
 @lru_cache(maxsize=512)
 def _asks_leave(question: str) -> bool:
     """Whether the ask clause of ``question`` asks leave (``_ASKS_LEAVE_RE``): read once per
@@ -153,7 +174,7 @@ def states_predicate(question: str, text: str) -> bool:
     forms = _predicate_forms(question)
     if not forms:
         return True
-    if _asks_leave(question) and _GRANTS_RE.search(text):
+    if (_asks_leave(question) and _GRANTS_RE.search(text)) or rules_on_asked(question, text):
         return True
     if any(_CJK_RE.search(f) and f in text for f in forms):
         return True
