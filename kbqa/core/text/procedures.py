@@ -312,12 +312,17 @@ def _zh_opens_with_verb(words: list[tuple[str, str]]) -> bool:
     return not any(w in _ZH_STATEMENT for w, _ in words[i + 1:])
 
 
+# A modal jieba joins with the preposition after it (需在 24 小时内告知, 应于月底前提交): a modal
+_MODAL_PREPOSITION_RE = re.compile(r"[需须应要][在于向按到经]")
+
+
 def _zh_modal_verb(words: list[tuple[str, str]]) -> bool:
     """Whether a modal in ``words`` (one clause) is followed by a verb in it, with no
     negation right before it, not ``所`` (所需要的: a relative clause), the verb with no
     attributive 的 right after it (可以享受的带薪假期: ``_first_verb``)."""
     for i, (word, _) in enumerate(words):
-        if word not in _ZH_MODALS or (i and words[i - 1][0] in _ZH_NEGATIONS | {"所"}):
+        modal = word in _ZH_MODALS or _MODAL_PREPOSITION_RE.fullmatch(word) is not None
+        if not modal or (i and words[i - 1][0] in _ZH_NEGATIONS | {"所"}):
             continue
         verb = _first_verb(words[i + 1:])
         if verb is not None:

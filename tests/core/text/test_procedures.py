@@ -99,3 +99,11 @@ def test_procedural_heading(heading: str, expected: bool) -> None:
 def test_a_verb_opening_a_question_is_what_happened_not_the_task() -> None:
     assert opening_verbs("Left my laptop bag on the train. What do I need to do?") == {"left"}
     assert opening_verbs("How do I set up 2FA?") == frozenset()
+
+
+@pytest.mark.parametrize("sentence", [
+    "工牌丢失需在 48 小时内告知前台，补办费用为 30 元。",  # jieba cuts 需在 as one word
+    "报销单应于次月 5 日前提交给财务。",
+])
+def test_a_modal_joined_to_its_preposition_still_gives_an_action(sentence: str) -> None:
+    assert gives_action(sentence)
