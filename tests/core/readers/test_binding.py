@@ -188,3 +188,14 @@ async def test_words_only_the_askers_story_has_bind_nothing(question: str) -> No
               make_block(2, "可以，年假最小申请单位为半天。", title="休假制度",
                          section="五、常见问题"))
     assert "半天" in await _answer(question, blocks)
+
+
+
+async def test_an_acronym_is_stated_by_its_spelled_out_phrase() -> None:
+    blocks = (make_block(1, "Customers reset their password through the Forgot password link. "
+                            "Single sign-on (SAML) is available on the Enterprise plan only.",
+                         title="Support FAQ", section="Accounts"),
+              make_block(2, "Passwords must be 12 characters long.", title="Support FAQ",
+                         section="Security"))
+    draft = await _answer("Can a Team customer use SAML SSO?", blocks)
+    assert draft.startswith("Single sign-on (SAML) is available on the Enterprise plan only.")

@@ -76,7 +76,7 @@ from kbqa.core.readers.extractive.frames import (
     unnamed_attribute,
     year_in_force,
 )
-from kbqa.core.readers.extractive.identifiers import covers_salient, salient_terms, stated_term
+from kbqa.core.readers.extractive.identifiers import covers_salient, names_identifier, salient_terms
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.question import (
@@ -391,7 +391,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     quoted = unicodedata.normalize("NFKC", " ".join(c.text for c in chosen)).lower()
     # Item 3 of issue 12: the ask's identifiers ("2021", "Q1", "SSO") are stated by the
     # quoted sentences or the lead's heading or title, not only somewhere in its passage.
-    stated = all(stated_term(t, quoted) or t in lead.context or stated_term(t, titled)
+    stated = all(names_identifier(t, quoted) or t in lead.context or names_identifier(t, titled)
                  for t in salient)
     shared = shares_more_than_names(question, qterms, seen) or (
         by_meaning and not qterms & seen)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.text.acronyms import initials
 from kbqa.core.text.normalise import has_cjk
 
 _IDENTIFIER_RE = re.compile(
@@ -54,8 +55,15 @@ def covers_salient(salient: frozenset[str], text: str, context: frozenset[str]) 
     no year may still answer "in 2021" (measured on RGB en_fact: requiring the year itself
     lost 8 points of accuracy for 11 points of unsupported answers)."""
     low = unicodedata.normalize("NFKC", text).lower()
-    return all(stated_term(t, low) or t in context or not _other_of_shape(t, low)
+    return all(names_identifier(t, low) or t in context or not _other_of_shape(t, low)
                for t in salient)
+
+
+def names_identifier(term: str, low: str) -> bool:
+    """Whether ``low`` (NFKC, lower-cased text) states identifier ``term``: written
+    (``stated_term``) or, for an acronym, spelled out ("sso": "single sign-on (saml) is
+    available…", ``text.acronyms.initials``)."""
+    return stated_term(term, low) or (term.isalpha() and bool(initials(term, [low])))
 
 
 def stated_term(term: str, low: str) -> bool:
