@@ -199,3 +199,16 @@ async def test_an_acronym_is_stated_by_its_spelled_out_phrase() -> None:
                          section="Security"))
     draft = await _answer("Can a Team customer use SAML SSO?", blocks)
     assert draft.startswith("Single sign-on (SAML) is available on the Enterprise plan only.")
+
+
+async def test_a_day_of_each_month_answers_when() -> None:
+    block = make_block(1, "工资每月 8 日发放，报销款每月 12 日和 26 日统一打款到工资卡。",
+                       title="财务制度", section="付款")
+    assert "12 日和 26 日" in await _answer("报销的款什么时候到账？", (block,))
+
+
+async def test_a_verb_the_question_said_in_full_is_not_read_as_the_blocks_word() -> None:
+    # 报 of "…要报备吗？什么时候报？" is that 报备, not the reimbursement (报销) of the block
+    block = make_block(1, "审批通过后，报销款在每月 15 日随工资一起发放。",
+                       title="报销常见问题", section="到账时间")
+    assert "报销款" not in await _answer("出差要在系统里报备吗？最晚什么时候报？", (block,))

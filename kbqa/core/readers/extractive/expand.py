@@ -30,6 +30,7 @@ from kbqa.core.text.terms import (
     is_acronym,
     is_question_word,
     is_stop_en,
+    jieba_frequency,
     jieba_words,
 )
 from kbqa.core.text.thesaurus import irregular_bases, known_word
@@ -164,8 +165,12 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
             found = [v for v in _BOUND_VARIANTS.get(t, ()) if v in everything][:1]
         if not found:
             found = [w for w in _per_forms(t) if w in everything][:1]
-        if not found and _CJK_RE.search(t):
-            core = _core_chars(t)
+        # ...unless the question's own word begins with it: 报 of "要报备吗？什么时候报？" is
+        # that 报备, not the blocks' 报销
+        core = _core_chars(t) if _CJK_RE.search(t) else ""
+        if not found and _CJK_RE.search(t) and not (core and any(
+                len(q) > len(core) and q.startswith(core) and q != t
+                and jieba_frequency().get(q) for q in qterms)):
             found = _starting_with(t, everything) or (
                 _one_character(core, everything) if len(core) == 1
                 else _starting_with(core, everything))

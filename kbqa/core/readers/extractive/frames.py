@@ -176,7 +176,8 @@ def past_title(question: str, clause: str) -> bool:
 # A Chinese date names its month ("7月23日"); a day alone ("当地时间26日", "29日起", even
 # after a year) is a day of a month the clause does not name: it does not answer 什么时候
 # or 时间 ("几点"/"几时" asks take a clock time; opening hours "9:00 至 18:00" name no day).
-_ZH_MONTH_RE = re.compile(r"\d{1,2}\s*月|[一二三四五六七八九十]{1,2}月")
+# a month, or a month said by its place ("每月 10 日": the 10th of each month, 次月 5 日)
+_ZH_MONTH_RE = re.compile(r"\d{1,2}\s*月|[一二三四五六七八九十]{1,2}月|每个?月|[当次下上本]月")
 _DAY_RE = re.compile(r"(?<![\d月])\d{1,2}\s*[日号](?!期|本|元)")
 _CLOCK_ASK_RE = re.compile(r"几点|几时|时刻|\bwhat time\b", re.IGNORECASE)
 
