@@ -27,7 +27,7 @@ from kbqa.core.text.bilingual import (
     chinese_words,
     english_glosses,
 )
-from kbqa.core.text.terms import is_question_word, terms
+from kbqa.core.text.terms import cjk_bigrams, is_question_word, terms
 
 MAX_TRANSLATIONS = 4  # index terms per unknown word, as many as thesaurus expansions
 MIN_WORDS = 2  # query words that must translate (module doc)
@@ -59,7 +59,12 @@ def translation_terms(query: str, known: Callable[[str], bool], memo: Memo | Non
     if not available():
         return {}
     out: dict[str, list[str]] = {}
-    for term in dict.fromkeys(terms(query)):
+    words = terms(query)
+    # jieba may cut a word apart (年假有多少天: 年/假): a character pair of the query that
+    # is a phrase's word (``_compound``) is looked up as well
+    pairs = [b for b in cjk_bigrams(query) if b not in words and not known(b)
+             and _compound(b, known)]
+    for term in dict.fromkeys([*words, *pairs]):
         if known(term) or term[0].isdigit() or is_question_word(term):
             continue
         if found := memoised(memo, ("translation", term), partial(_known_words, term, known)):
@@ -68,7 +73,19 @@ def translation_terms(query: str, known: Callable[[str], bool], memo: Memo | Non
         phrases = phrase_terms(query, known, memo)
     for word, found in phrases.items():  # a phrase's words count as two
         out[word] = list(dict.fromkeys([*found, *out.get(word, [])]))[:MAX_TRANSLATIONS]
-    return out if len(out) + len(phrases) >= MIN_WORDS else {}
+    # A Chinese word glossed as a phrase of two known terms (年假 "annual leave", 试用期
+    # "probationary period") names one thing as specifically as the English phrase does.
+    compounds = sum(1 for t in out if t not in phrases and _compound(t, known))
+    return out if len(out) + len(phrases) + compounds >= MIN_WORDS else {}
+
+
+def _compound(term: str, known: Callable[[str], bool]) -> bool:
+    """Whether Chinese ``term``'s first (main) gloss is two or more terms, all in the index
+    (年假 "annual leave"; not 活动, whose first gloss is "exercise" and a later one a
+    phrase)."""
+    glosses = english_glosses(term) if not term.isascii() else ()
+    return bool(glosses) and len(glosses[0]) >= 2 and all(
+        known(_inflected(t, known)) for t in glosses[0])
 
 
 def phrase_terms(query: str, known: Callable[[str], bool],

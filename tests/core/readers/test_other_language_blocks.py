@@ -53,3 +53,24 @@ async def test_a_chinese_word_jieba_cuts_into_characters_is_translated_whole() -
     answer = await extractive_answer("年假有多少天？", EN_LEAVE)
     assert "28 days of paid annual leave" in answer
     assert "sick leave" not in answer
+
+
+
+async def test_an_answer_leaving_a_word_uncovered_yields_to_the_other_languages() -> None:
+    # the Chinese FAQ shares 加班 and 经理 but not 加班费 (overtime pay), which only the
+    # English handbook states for the asked group
+    faq = "费用报销常见问题"
+    blocks = (
+        make_block(1, "出差期间的出租车费用可以报销，须提供发票。晚上 21:00 以后加班回家的"
+                      "出租车费用也可以报销，但须有经审批的加班记录。日常上下班的交通费用不予报销。",
+                   title=faq, section="问：打车费能报销吗？", language="zh"),
+        make_block(2, "发票遗失的，须填写《发票遗失说明》，由直属经理签字确认。", title=faq,
+                   section="问：发票丢了怎么办？", language="zh"),
+        make_block(3, "人民币 5,000 元以下的报销由直属经理审批。", title=faq,
+                   section="问：报销由谁审批？", language="zh"),
+        make_block(4, "Overtime must be approved in advance by your direct manager in the HR "
+                      "system before it is worked. Managers (grade M2 and above) are not "
+                      "eligible for overtime pay.", title="Employee handbook",
+                   section="Overtime", language="en"))
+    draft = await extractive_answer("经理有加班费吗？", blocks)
+    assert draft.startswith("Managers (grade M2 and above) are not eligible for overtime pay.")

@@ -65,3 +65,10 @@ def test_a_stop_word_and_a_word_make_no_phrase() -> None:
     # "whats yearly" is "yearly" alone to the dictionary (每年): one word, not a phrase
     index = set(search_terms("正式员工每年享有 15 天年假。")) | {"cap"}
     assert phrase_terms("whats yearly cap", index.__contains__) == {}
+
+
+def test_a_word_jieba_cuts_apart_and_glossed_as_a_phrase_reaches_the_english_policy() -> None:
+    # 年假有多少天: jieba cuts 年/假; 年假 is "annual leave", one thing, as specific as
+    # the two-word English phrase
+    found = translation_terms("年假有多少天？", EN_INDEX.__contains__)
+    assert found["年假"][:2] == ["annual", "leave"]

@@ -172,7 +172,11 @@ def crossed(question: str, blocks: Sequence[Block], terms_of: Sequence[frozenset
     if other and len(other) < len(blocks):  # blocks of both languages (most answers: one)
         own = frozenset().union(*(t for b, t in zip(blocks, terms_of, strict=True)
                                   if b.chunk.language == language))
-        if _phrase_elsewhere(question, own, other_terms):
+        # ...or when the answer in the question's language leaves a word of it uncovered
+        # (经理有加班费吗？ got a taxi rule sharing 加班; the English handbook says who
+        # gets overtime pay)
+        if _phrase_elsewhere(question, own, other_terms) or (
+                not first.declined and first.uncovered):
             tries.append(([b for b, _ in other], other_terms))
     if not first.declined:
         if len(tries) < 2:
