@@ -85,3 +85,31 @@ async def test_a_sentence_opening_with_a_group_that_states_the_rule_for_everyone
                          title="Sign-in", section="Hardware keys"),)
     answer = await extractive_answer("is the hardware key required for us?", blocks)
     assert "required for all employees" in answer
+
+
+@pytest.mark.parametrize("question", [
+    "How many meeting rooms does the Hangzhou office have?",
+    "杭州办公室有几间会议室？",
+])
+async def test_another_offices_guide_does_not_answer_for_the_office_asked(question: str) -> None:
+    guide = make_block(1, "The office has 3 meeting rooms: Maas, Rotte and Schie.",
+                       title="Rotterdam Office Guide", section="Meeting rooms")
+    guide_zh = make_block(2, "办公室共有 3 间会议室：西湖、太湖和阳澄湖。", title="苏州办公室指南",
+                          section="会议室", language="zh")
+    # the asked city is named elsewhere in passing, so it is no missing word
+    scope = make_block(3, "This policy applies to Orchard Ltd in Rotterdam and Orchard "
+                          "(Hangzhou) Co., Ltd. 本制度适用于鹿特丹和杭州的全体员工。",
+                       title="Leave policy", section="Scope")
+    draft = await extractive_answer(question, (guide, guide_zh, scope))
+    assert "3 meeting rooms" not in draft and "3 间会议室" not in draft
+
+
+async def test_the_office_asked_is_answered_from_its_own_guide() -> None:
+    guide = make_block(1, "The office has 3 meeting rooms: Maas, Rotte and Schie.",
+                       title="Rotterdam Office Guide", section="Meeting rooms")
+    guide_zh = make_block(2, "办公室共有 4 间会议室：西湖、太湖、金鸡湖和阳澄湖。",
+                          title="苏州办公室指南", section="会议室", language="zh")
+    assert "4 间会议室" in await extractive_answer("苏州办公室有几间会议室？", (guide, guide_zh))
+    # a question naming no office keeps every guide
+    assert "3 meeting rooms" in await extractive_answer(
+        "How many meeting rooms does the office have?", (guide,))
