@@ -93,3 +93,19 @@ async def test_an_faq_question_line_heads_its_answer() -> None:
     answer = await extractive_answer("打印机卡纸怎么办？", blocks)
     assert "取出卡住的纸张" in answer
     assert "彩色打印" not in answer
+
+
+
+async def test_the_verb_of_a_phrasal_verb_brings_no_synonym_of_its_own() -> None:
+    # "passed away" is no "travel" (a WordNet sense of "pass")
+    blocks = (make_block(1, "The daily meal allowance is paid for each travel day and covers "
+                            "lunch, dinner and snacks. Berlin: Hotel per night EUR 180; Meal "
+                            "allowance per day EUR 55.", title="Travel policy",
+                         section="Daily allowances"),
+              make_block(2, "Employees receive 1 day of paid leave for their own wedding.",
+                         title="Leave policy", section="Other leave"),
+              make_block(3, "Mailboxes are kept for 90 days and then deleted.",
+                         title="IT policy", section="Leavers"))
+    draft = await extractive_answer("my grandmother passed away last night. how many days off "
+                                    "can I take?", blocks)
+    assert "allowance" not in draft

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from kbqa.core.readers.extractive.acronyms import with_bridges
 from kbqa.core.readers.extractive.expand import expand, with_bigrams
 from kbqa.core.readers.extractive.question import question_terms
-from kbqa.core.readers.extractive.question_verbs import own_acts
+from kbqa.core.readers.extractive.question_verbs import own_acts, phrasal_verbs
 from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
@@ -54,9 +54,12 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
     own = [t for t in dict.fromkeys(terms(question))
            if t.isascii() and t.isalpha() and len(t) > 2 and not is_question_word(t)]
     folded_own = {fold(t) for t in own}
+    # the verb of a phrasal verb ("passed away") means the phrase: its own synonyms
+    # ("travel") are another sense
+    phrasal = phrasal_verbs(question)[0]
     out: dict[str, tuple[str, ...]] = {}
     for t in own:
-        if fold(t) in everything:
+        if fold(t) in everything or fold(t) in phrasal:
             continue  # the blocks use the word itself: its other senses are noise
         def in_blocks(word: str, asked: str = t) -> str | None:
             word_terms = question_terms(word)  # folded; generic words ("get") dropped
