@@ -350,3 +350,15 @@ def test_a_count_in_words_before_the_asked_unit_states_it(
     question: str, text: str, stated: bool
 ) -> None:
     assert new_answer("quantity", text, question) is stated
+
+
+@pytest.mark.parametrize(("question", "ask"), [
+    ("I'm joining as a designer next month - which laptop will I get?",
+     "which laptop will I get?"),
+    ("New hire here — what monitors can I pick from?", "what monitors can I pick from?"),
+    # a yes/no ask after the dash still leans on what comes before it
+    ("taking a client out for lunch next week - can I put the wine on expenses?",
+     "taking a client out for lunch next week - can I put the wine on expenses?"),
+])
+def test_a_dash_before_a_wh_question_ends_the_story(question: str, ask: str) -> None:
+    assert ask_clause(question) == ask

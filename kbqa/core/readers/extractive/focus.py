@@ -47,6 +47,7 @@ from kbqa.core.readers.extractive.units import (
     asks_frequency,
     states_duration,
     states_frequency,
+    without_ages,
     without_fused_names,
 )
 from kbqa.core.text.names_zh import name_checked
@@ -74,8 +75,7 @@ _ZH_COUNT_RE = re.compile(
     rf"(?<![{CN_NUMERALS}\d])[{CN_NUMERALS}]+\s*个?\s*(?:天|小时|分钟|秒|周|星期|月|年|次|元|块|人)")
 _NAME_TAGS = frozenset(("nr", "ns", "nt", "nz", "eng"))
 _TITLE_RE = re.compile(r"《([^》]+)》")
-_AGE_RE = re.compile(r"\b\d+(?:\.\d+)?[ -](?:year|month|week|day)s?[ -]old\b", re.IGNORECASE)
-_AGE_ASK_RE = re.compile(r"\bhow old\b|\bage\b|多大|几岁|年龄|年限|多少年", re.IGNORECASE)
+_DASH_RE = re.compile(r"\s+[-–—]+\s+(?=(?:what|which|how|when|where|who|whom|whose)\b)", re.I)
 
 
 @lru_cache(maxsize=512)
@@ -87,7 +87,8 @@ def ask_clause(question: str) -> str:
     is a yes/no one wanting no typed value and an earlier question of the message wants
     one ("IT 服务台几点下班？我六点半还能去吗？": the yes/no hangs on the time asked first),
     the earlier question is the ask: its answer decides the later one."""
-    text = unicodedata.normalize("NFKC", question).strip()
+    # a dash before a wh-question ends the story ("…in two weeks - which laptop…?")
+    text = _DASH_RE.sub(". ", unicodedata.normalize("NFKC", question).strip())
     parts = [p for p in CLAUSE_END_RE.split(text) if p.strip()]
     asking = [i for i, p in enumerate(parts) if p.rstrip().endswith("?")]
     # A typed question after the last question mark, written without one of its own, asks
@@ -354,8 +355,7 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     if kind == "other":
         return True
     blanked = _counted_in_words(_DATELINE_RE.sub("", spell_amounts(text)), question)
-    if not _AGE_ASK_RE.search(question) and not _AGE_RE.search(question):  # not how long
-        blanked = _AGE_RE.sub("…", blanked)
+    blanked = without_ages(question, blanked)  # "2 years old" says how old, not how long
     own = set(_DIGIT_WORD_RE.findall(question)) | set(re.findall(r"[A-Z][a-z]+", question))
     for span in sorted(own, key=len, reverse=True):
         blanked = re.sub(rf"(?<![A-Za-z0-9_.]){re.escape(span)}(?![A-Za-z0-9_.])", "…", blanked)

@@ -289,3 +289,15 @@ def states_frequency(text: str, counted: bool, question: str = "") -> bool:
         return False
     return any(act.group(1)[-1] in clause and _EACH_PERIOD_ZH_RE.search(clause)
                for clause in re.split(r"[，,；;。]", text))
+
+
+_AGE_RE = re.compile(r"\b\d+(?:\.\d+)?[ -](?:year|month|week|day)s?[ -]old\b", re.IGNORECASE)
+_AGE_ASK_RE = re.compile(r"\bhow old\b|\bage\b|多大|几岁|年龄|年限|多少年", re.IGNORECASE)
+
+
+def without_ages(question: str, text: str) -> str:
+    """``text`` with its ages ("more than 2 years old") blanked, unless ``question`` asks
+    an age or states one: an age says how old a thing is, not how long one has to act."""
+    if _AGE_ASK_RE.search(question) or _AGE_RE.search(question):
+        return text
+    return _AGE_RE.sub("…", text)
