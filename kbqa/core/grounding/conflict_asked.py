@@ -55,6 +55,8 @@ class Asked:
     outcome: bool = False
     # it asks how many of a thing ("how many meeting rooms", 几间, 多少个): ``_COUNT_RE``
     counted: bool = False
+    # the scales of the durations it states (``_scale``): "40 天" is on the scale of days
+    scales: frozenset[str] = frozenset()
 
     def about(self, m: Mention) -> bool:
         """Whether ``m``'s clause holds the question's focus (``conflict_focus``); a question
@@ -102,8 +104,12 @@ class Asked:
         return (on_a or on_b) and (on_a or self.of_type(a)) and (on_b or self.of_type(b))
 
     def of_type(self, m: Mention) -> bool:
-        """Whether ``m`` is in the unit the question names or a bound it asks for."""
-        return self.names(m.quantity.unit) or (
+        """Whether ``m`` is in the unit the question names or a bound it asks for; a
+        duration only on the question's own scale ("40 天" of the question is no measure of
+        "2 小时": durations share the unit ``day``)."""
+        scaled = (m.quantity.unit != "day" or not self.scales
+                  or _scale(m.quantity.text) in self.scales)
+        return (self.names(m.quantity.unit) and scaled) or (
             m.bound is not None and bool(self.terms & ASKED_BOUND_TERMS))
 
 
@@ -150,7 +156,9 @@ def asked_of(
                  frozenset(t for t in terms if t not in BOUND_TERMS and t not in counts),
                  per_names(question), places_named(question),
                  asks_consequence(question) or asks_procedure(question),
-                 bool(_COUNT_RE.search(question)))
+                 bool(_COUNT_RE.search(question)),
+                 frozenset(_scale(q.text) for q in extract_quantities(question)
+                           if q.unit == "day"))
 
 
 # Words asking a price by name (``conflict_focus.PRICE_TERMS`` without "much", "pay"…, which
@@ -207,6 +215,14 @@ def _named_by(m: Mention) -> frozenset[str]:
 # (a unit the values are in, "how many days", is read by ``Asked.names`` first).
 _COUNT_RE = re.compile(r"\bhow many\b|(?:几|多少)\s*(?:个|间|台|位|名|家|张|条|种|项|所|辆|把|部)",
                        re.IGNORECASE)
+_HOURS_RE = re.compile(r"小时|分钟|秒|hour|hr|minute|min|second|sec", re.IGNORECASE)
+
+
+def _scale(written: str) -> str:
+    """A duration's scale as written: ``hours`` (hours, minutes, seconds) or ``days``."""
+    return "hours" if _HOURS_RE.search(written) else "days"
+
+
 _NUMERAL_RE = re.compile(r"[一二两三四五六七八九十百千万几半每多]")
 _AMOUNT_RE = re.compile(r"\bhow (?:much|many)\b|多少|几", re.IGNORECASE)
 _DATED_YEAR_RE = re.compile(r"(?<!\d)(?:19|20)\d\d\s*年")

@@ -218,6 +218,7 @@ MEALS = Chunk(
     ("出差餐补一天多少？", False),  # a rate per day (一天多少), not a booking's length
     ("How many meeting rooms does the Suzhou office have?", False),  # a count of rooms
     ("会议室最多能订多久？", True),
+    ("订了会议室，已经过了 40 天还能改吗？", False),  # the asker's days, not a booking's hours
 ])
 def test_two_offices_booking_limits_are_of_what_is_asked_only_when_it_asks_a_length(
         question: str, about: bool) -> None:
