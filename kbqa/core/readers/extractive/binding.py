@@ -137,10 +137,9 @@ def bound_terms(question: str, qterms: Sequence[str], kept: Sequence[str]) -> fr
     """The question's terms an answer is bound to (``answers``' ``qterms``): ``qterms``
     without the terms no block has that stand only in the asker's story, outside every
     clause ending with a question mark and outside ``ask_clause`` (``kept``: the terms some
-    block has and the ask clause's own, as the reader expanded them). The errand of
-    "下午想请个假去办点事，年假最小能按多少请？" cannot be shared by any sentence, so binding
-    to it refused the rule that answers (半天); a term of an earlier question ("有婚假吗？
-    几天？") still binds."""
+    block has and the ask clause's own, as the reader expanded them): the errand of
+    "下午想请个假去办点事，年假最小能按多少请？" binds nothing (半天 answers); a term of an
+    earlier question ("有婚假吗？几天？") still binds."""
     text = unicodedata.normalize("NFKC", question)
     asking = [p for p in CLAUSE_END_RE.split(text) if p.rstrip().endswith("?")]
     said = folded_terms(" ".join([*asking, ask_clause(question)])) | frozenset(kept)
@@ -159,10 +158,13 @@ def anchors(question: str, qterms: frozenset[str]) -> frozenset[str]:
     all but answer-type words ("limit", 时间), the unit of "how many days" and Chinese light
     words (pronouns such as 谁 and 哪, measure words, times, single characters). English
     stop-list words stay anchors ("free" in "try NimbusDrive for free")."""
-    units = unit_terms(question) | frozenset(fold(stem(p)) for p in _PERIOD_RE.findall(question))
+    units = unit_terms(question)
     light = light_parts(sorted(qterms), light_terms(question) | units)
     skip = frozenset(t for t in light if not t.isascii()) | units | answer_type_terms(question)
-    return frozenset(t for t in qterms if t not in skip)
+    kept = frozenset(t for t in qterms if t not in skip)
+    # the period of an asked rate binds only when no word but the asker's numbers is left
+    period = frozenset(fold(stem(p)) for p in _PERIOD_RE.findall(question))
+    return kept - period if any(not t.isdigit() for t in kept - period) else kept
 
 
 def clauses(text: str) -> list[str]:
