@@ -207,11 +207,6 @@ SUZHOU = Chunk(
     text="办公室共有 4 间会议室：西湖（12 人）、太湖（8 人）和阳澄湖（4 人）。\n"
          "会议室通过飞书日历预订，单次预订不超过 2 小时。",
 )
-MEALS = Chunk(
-    chunk_id="travel#c05", doc_id="travel", title="差旅报销制度", section="餐补",
-    updated="2025-01-06", authority="policy", text="国内出差每天餐补 120 元，按出差天数发放。",
-)
-
 
 
 @pytest.mark.parametrize(("question", "about"), [
