@@ -62,6 +62,7 @@ from kbqa.core.retrieval.slots_en import (
 from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.retrieval.tail_zh import asks_of_elided_subject_zh
 from kbqa.core.text.normalise import detect_language
+from kbqa.core.text.places import places_named
 from kbqa.core.text.terms import terms
 from kbqa.core.types import Turn
 
@@ -133,6 +134,9 @@ def _focus_carried(body: str, topic: str) -> str:
     return with_topic(body[:1].upper() + body[1:] if extra else body, extra, zh=False)
 
 
+_OFFICE_EN_RE = re.compile(r"\b[A-Z][a-z]+ (?:office|branch)\b")
+
+
 def _replace_pronoun_en(body: str, topic: str) -> str | None:
     """"how often do they get swapped out?" after "What laptop will I get…?" -> "How often
     do the laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for
@@ -149,7 +153,11 @@ def _replace_pronoun_en(body: str, topic: str) -> str | None:
     if not owner and re.match(r"['’]s\b", after):  # "if it's a big one": "it is"
         after = " is" + after[2:]
     text = body[:found.start()] + phrase + after
-    return f"{text[:1].upper()}{text[1:]}?"
+    # the office the earlier question was about still is ("…in the Suzhou office?", then
+    # "and if I lose it, what does a replacement cost?"), unless this one names a place
+    office = _OFFICE_EN_RE.search(topic)
+    extra = [office.group()] if office and not places_named(body) else []
+    return with_topic(f"{text[:1].upper()}{text[1:]}", extra, zh=False)
 
 
 def _combine_across(rest: str, topic: str) -> str:

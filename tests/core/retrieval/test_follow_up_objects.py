@@ -96,3 +96,15 @@ async def test_the_model_is_asked_to_rewrite_a_verb_without_its_object() -> None
         provider=provider, trace=trace)
     assert query == "如何申请居家办公补贴？"
     assert "without its object" in provider.prompts[0].system
+
+
+async def test_it_stands_for_the_thing_not_a_phrasal_verb_and_the_office_is_carried() -> None:
+    # "pick up" is the act of the earlier question; "access badge" its thing; the office it
+    # was about still is
+    trace = TraceRecorder(trace_id="t", question="and if I lose it, what does a new one cost?")
+    query = await standalone_query(
+        question="and if I lose it, what does a new one cost?",
+        history=(Turn("user", "Where do I pick up my key card on my first day in the Lisbon "
+                              "office?"),),
+        provider=FakeProvider([]), trace=trace)
+    assert query == "If I lose the key card, what does a new one cost (Lisbon office)?"
