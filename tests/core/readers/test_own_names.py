@@ -42,3 +42,14 @@ async def test_a_sentence_naming_the_host_city_is_answered() -> None:
     block = make_block(1, "The city of Valdora hosted the 2016 Harbour Games.", title="Passage 1")
     draft = await _answer("Which city hosted the harbour games in 2016?", (block,))
     assert draft == "The city of Valdora hosted the 2016 Harbour Games. [1]"
+
+
+async def test_another_citys_row_does_not_answer_for_a_city_the_table_lacks() -> None:
+    table = make_block(1, "Berlin: Hotel per night EUR 160; Meal allowance per day EUR 50.\n"
+                          "Madrid: Hotel per night EUR 150; Meal allowance per day EUR 45.",
+                       title="Travel policy (Europe)", section="City rates")
+    draft = await _answer("Flying to Chicago for a trade fair. What's the most I can "
+                                    "spend on a hotel per night?", (table,))
+    assert "EUR 160" not in draft and "EUR 150" not in draft
+    assert "EUR 150" in await _answer(
+        "What's the hotel limit per night in Madrid?", (table,))

@@ -79,6 +79,7 @@ from kbqa.core.readers.extractive.frames import (
 from kbqa.core.readers.extractive.identifiers import covers_salient, names_identifier, salient_terms
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
+from kbqa.core.readers.extractive.own_names import another_row
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
     CLOCK_RE,
@@ -372,16 +373,15 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False
     if all(capital_unnamed(ask_clause(question), c.text) for c in chosen):
         return False
-    if other_rate(question, said, kind):
-        return False  # "600 requests per minute" for a mileage rate per km
-    if other_purpose(question, lead.text):
-        return False  # "EUR 300 for a desk chair" for what buddy coffees cost
+    block = next((b for b in blocks if b.n == lead.n), None)
+    passage = block.chunk.text if block else lead.text
+    if (other_rate(question, said, kind) or other_purpose(question, lead.text)
+            or another_row(question, lead.text, passage)):
+        return False  # 600 requests/minute for a mileage rate, a chair for coffees, London
     # ...nor does the heading it sits under ("What is the API rate limit?" for a mileage rate)
     if names_a_sibling(question, absent, lead.text, said, lead.topic):
         return False
     seen = lead.terms | lead.context | lead.heading
-    block = next((b for b in blocks if b.n == lead.n), None)
-    passage = block.chunk.text if block else lead.text
     # Every noun of the ask that a block names is named by the answer or its passage.
     quoted_terms = [c.terms | c.context for c in chosen] + [folded_terms(passage)]
     if not by_meaning and unnamed(question, anchor, qterms, absent, quoted_terms):

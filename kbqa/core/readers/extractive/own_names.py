@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from kbqa.core.readers.extractive.question import question_terms, tagged
+from kbqa.core.text.places import places_named
 from kbqa.core.text.terms import fold, is_question_word, stem
 
 # jieba's name tags (as ``focus.names`` reads them, but "eng": a Latin word is handled as
@@ -76,3 +77,22 @@ def contradicts(question_names: dict[str, frozenset[str]], sentence: str) -> boo
         if asked and not names & asked and not any(a in low for a in asked):
             return True
     return False
+
+
+# A table row keyed by a name: "London: Hotel per night EUR 220; Meal allowance per day …"
+_ROW_KEY_RE = re.compile(r"\s*([A-Z][a-z]+(?: [A-Z][a-z]+)*):\s+[A-Z]")
+_CELL_RE = re.compile(r";\s*[A-Z][A-Za-z ]*:")
+
+
+def another_row(question: str, text: str, passage: str) -> bool:
+    """Whether ``text`` is a table row keyed by a name (``_ROW_KEY_RE``) the question does
+    not name, while the question names a place or name of its own that the row's whole
+    ``passage`` (its table) lacks: the London row does not answer "What's the max hotel
+    rate in New York?" (a table of European cities)."""
+    row = _ROW_KEY_RE.match(text)
+    # "Plan: Starter; Price: EUR 6" is a row of labelled cells, keyed by no name
+    if row is None or row.group(1).lower() in question.lower() or _CELL_RE.search(text):
+        return False
+    low = passage.lower()
+    return any(p.lower() not in low for p in places_named(question)
+               if p.isascii() and not is_question_word(p.lower()))
