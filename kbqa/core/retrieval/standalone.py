@@ -62,7 +62,7 @@ from kbqa.core.retrieval.slots_en import (
 from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
 from kbqa.core.retrieval.tail_zh import asks_of_elided_subject_zh
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.text.places import places_named
+from kbqa.core.text.places import offices, places_named
 from kbqa.core.text.terms import terms
 from kbqa.core.types import Turn
 
@@ -134,9 +134,6 @@ def _focus_carried(body: str, topic: str) -> str:
     return with_topic(body[:1].upper() + body[1:] if extra else body, extra, zh=False)
 
 
-_OFFICE_EN_RE = re.compile(r"\b[A-Z][a-z]+ (?:office|branch)\b")
-
-
 def _replace_pronoun_en(body: str, topic: str) -> str | None:
     """"how often do they get swapped out?" after "What laptop will I get…?" -> "How often
     do the laptop get swapped out?": the pronoun stands for the topic's noun phrase, not for
@@ -155,8 +152,8 @@ def _replace_pronoun_en(body: str, topic: str) -> str | None:
     text = body[:found.start()] + phrase + after
     # the office the earlier question was about still is ("…in the Suzhou office?", then
     # "and if I lose it, what does a replacement cost?"), unless this one names a place
-    office = _OFFICE_EN_RE.search(topic)
-    extra = [office.group()] if office and not places_named(body) else []
+    named = [written for place, written in offices(topic) if place.isascii()]
+    extra = named[:1] if not places_named(body) else []
     return with_topic(f"{text[:1].upper()}{text[1:]}", extra, zh=False)
 
 

@@ -4,6 +4,7 @@
 ``ns``), two characters or more (深圳, 成都). ``places_named``: those and, in English, the
 capitalised words after the question's first word ("the Berlin office"), which may also
 be product names: callers only ever compare them with document titles and sections.
+``offices``: the places a text names an office of ("Amsterdam Office Guide", 苏州办公室).
 ``place_in``: a place named in either language ("Suzhou" and 苏州), by the place's Hanyu
 Pinyin (``pypinyin``, MIT: its phrase dictionary reads 重庆 as chongqing).
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kbqa.core.text.terms import pos_tags
+from kbqa.core.text.terms import is_stop_en, pos_tags
 
 # A capitalised English word after the question's first word, not an acronym.
 _NAME_EN_RE = re.compile(r"(?<=\s)[A-Z][a-z]{2,}\b")
@@ -48,3 +49,20 @@ def place_in(place: str, text: str) -> bool:
     if place.isascii():
         return any(romanised(p) == romanised(place) for p in chinese_places(text))
     return romanised(place) in {romanised(w) for w in _NAME_EN_RE.findall(f" {text}")}
+
+
+# An office of a place: "Amsterdam Office Guide", "the Suzhou office", 苏州办公室指南, 深圳分公司
+_OFFICE_RE = re.compile(
+    r"\b([A-Z][a-z]+)\s+(?i:office|branch|site|campus)\b"
+    r"|([\u4e00-\u9fff]{2,4}?)(?:办公室|分公司|办事处|园区)")
+
+
+@lru_cache(maxsize=4096)
+def offices(text: str) -> tuple[tuple[str, str], ...]:
+    """(place, as written) of each office ``text`` names (``_OFFICE_RE``): ("Suzhou",
+    "Suzhou office"); a capitalised stop word ("The Office") is no place, and a Chinese one
+    only a place jieba tags so (十点办公室 is no office of 十点)."""
+    found = [(m.group(1) or m.group(2), m.group()) for m in _OFFICE_RE.finditer(text)]
+    places = chinese_places(text) if any(not f.isascii() for f, _ in found) else frozenset()
+    return tuple((f, w) for f, w in found if (f.isascii() and not is_stop_en(f, False))
+                 or any(p in f for p in places))

@@ -36,9 +36,9 @@ from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.narrowing import specific_groups
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate
-from kbqa.core.text.places import chinese_places, place_in, places_named
+from kbqa.core.text.places import offices, place_in, places_named
 from kbqa.core.text.sentences import split_sentences
-from kbqa.core.text.terms import fold, is_stop_en, stem, terms
+from kbqa.core.text.terms import fold, stem, terms
 from kbqa.core.types import Block
 
 # "Employees of the Chengdu office follow the Chinese policy … instead."
@@ -111,33 +111,17 @@ def for_another_group(question: str, lead: str) -> bool:
             and not _EVERYONE_RE.search(lead))
 
 
-# A document for one office: its title names the office ("苏州办公室指南", "Amsterdam Office
-# Guide", "深圳分公司报销制度").
-_OFFICE_TITLE_RE = re.compile(
-    r"\b([A-Z][a-z]+)\s+(?i:office|branch|site|campus)\b"
-    r"|([\u4e00-\u9fff]{2,4}?)(?:办公室|分公司|办事处|园区)")
-
-
 def other_offices(question: str, blocks: Sequence[Block]) -> frozenset[str]:
     """The doc_ids among ``blocks`` whose title is for another office than the one the
     question names: "北京办公室有几间会议室？" is not answered from 苏州办公室指南, nor "the
     Suzhou office" from "Amsterdam Office Guide". The question names an office as "<place>
     office" / <地名>办公室, or by a place some block's title names an office for ("How many
     rooms are there in Suzhou?"); a capitalised word alone (Friday, a product) names none."""
-    titles = {b.chunk.doc_id: _offices(b.chunk.title) for b in blocks}
+    titles = {b.chunk.doc_id: [p for p, _ in offices(b.chunk.title)] for b in blocks}
     named = places_named(question)
-    asked = set(_offices(question)) | {
-        p for p in named if any(place_in(p, o) for offices in titles.values() for o in offices)}
+    asked = {p for p, _ in offices(question)} | {
+        p for p in named if any(place_in(p, o) for names in titles.values() for o in names)}
     if not asked:
         return frozenset()
-    return frozenset(doc for doc, offices in titles.items()
-                     if offices and not any(place_in(p, o) for p in asked for o in offices))
-
-
-def _offices(text: str) -> tuple[str, ...]:
-    """The places ``text`` names an office of (``_OFFICE_TITLE_RE``; a Chinese one only a
-    place jieba tags so: 十点办公室 is no office of 十点)."""
-    found = [m.group(1) or m.group(2) for m in _OFFICE_TITLE_RE.finditer(text)]
-    places = chinese_places(text) if any(not f.isascii() for f in found) else frozenset()
-    return tuple(f for f in found if (f.isascii() and not is_stop_en(f.lower(), False))
-                 or any(p in f for p in places))
+    return frozenset(doc for doc, names in titles.items()
+                     if names and not any(place_in(p, o) for p in asked for o in names))
