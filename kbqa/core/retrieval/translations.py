@@ -19,7 +19,7 @@ score and in relevance's ideal score.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
+from functools import cache, partial
 
 from kbqa.core.text.bilingual import (
     available,
@@ -60,10 +60,10 @@ def translation_terms(query: str, known: Callable[[str], bool], memo: Memo | Non
         return {}
     out: dict[str, list[str]] = {}
     words = terms(query)
+    compound = cache(partial(_compound, known=known))  # read once per word of this query
     # jieba may cut a word apart (年假有多少天: 年/假): a character pair of the query that
     # is a phrase's word (``_compound``) is looked up as well
-    pairs = [b for b in cjk_bigrams(query) if b not in words and not known(b)
-             and _compound(b, known)]
+    pairs = [b for b in cjk_bigrams(query) if b not in words and not known(b) and compound(b)]
     for term in dict.fromkeys([*words, *pairs]):
         if known(term) or term[0].isdigit() or is_question_word(term):
             continue
@@ -75,7 +75,7 @@ def translation_terms(query: str, known: Callable[[str], bool], memo: Memo | Non
         out[word] = list(dict.fromkeys([*found, *out.get(word, [])]))[:MAX_TRANSLATIONS]
     # A Chinese word glossed as a phrase of two known terms (年假 "annual leave", 试用期
     # "probationary period") names one thing as specifically as the English phrase does.
-    compounds = sum(1 for t in out if t not in phrases and _compound(t, known))
+    compounds = sum(1 for t in out if t not in phrases and compound(t))
     return out if len(out) + len(phrases) + compounds >= MIN_WORDS else {}
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, without_mood_particles
 from kbqa.core.retrieval.focus_en import is_person_en
@@ -84,6 +85,7 @@ _ONE_UNIT_RE = re.compile(
     re.IGNORECASE)
 
 
+@lru_cache(maxsize=8192)  # asked of every candidate sentence (``focus.new_answer``)
 def spell_amounts(text: str) -> str:
     """``text`` (a source's sentence) with its English spelled durations as digits, so a
     sentence stating one answers "how long" as "2 hours" does: "two hours" -> "2 hours"

@@ -153,12 +153,19 @@ _RULES_RE = re.compile(
 def rules_on_asked(question: str, text: str) -> bool:
     """Whether ``text`` is a rule on what "may I…?" ``question`` asks about (``_ASKS_MAY_RE``,
     ``_RULES_RE``), sharing a word of the ask clause that is not its predicate."""
+    own = _asked_things(question)
+    return bool(own) and bool(_RULES_RE.search(text)) and bool(own & folded_terms(text))
+
+
+@lru_cache(maxsize=512)
+def _asked_things(question: str) -> frozenset[str]:
+    """The folded words of a may-I ask clause besides its predicate (empty for any other
+    question): read once per question, not per sentence ranked."""
     ask = ask_clause(question)
-    if not _ASKS_MAY_RE.search(ask) or not _RULES_RE.search(text):
-        return False
-    own = folded_terms(ask) - _predicate_forms(question) - {
+    if not _ASKS_MAY_RE.search(ask):
+        return frozenset()
+    return folded_terms(ask) - _predicate_forms(question) - {
         fold(stem(w)) for w in predicate_terms(question)}
-    return bool(own & folded_terms(text))
 
 
 @lru_cache(maxsize=512)
