@@ -84,13 +84,17 @@ def titled(text: str, stated: str, modified: datetime | None = None) -> ParsedDo
     return ParsedDocument(text, meta, title or first_heading(text))
 
 
+def _width(line: str) -> int:
+    """``line``'s display columns: a CJK character (U+2E80 and up) counts 2."""
+    return sum(2 if ord(ch) >= 0x2E80 else 1 for ch in line)
+
+
 def title_like(line: str, *, numbered: bool = False) -> bool:
     """Whether ``line`` could be a title: not empty, at most ``_TITLE_MAX_WIDTH`` columns, not
     a list item/table row/heading/fence, not ending like a sentence or clause. ``numbered``
     allows ``1. Scope`` (for a line already known to be set as a heading)."""
     line = line.strip()
-    width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in line)
-    if not line or width > _TITLE_MAX_WIDTH or line.endswith(_TITLE_END):
+    if not line or _width(line) > _TITLE_MAX_WIDTH or line.endswith(_TITLE_END):
         return False
     match = _NOT_TITLE_RE.match(line)
     return match is None or (numbered and match.group(0).strip()[:1].isdigit())
@@ -116,8 +120,7 @@ def numbered_headings(text: str) -> str:
         title = line.strip()
         before = lines[i - 1].strip() if i else ""
         after = lines[i + 1].strip() if i + 1 < len(lines) else ""
-        width = sum(2 if ord(ch) >= 0x2E80 else 1 for ch in title)
-        if (title and not before and after and width <= _SECTION_MAX_WIDTH
+        if (title and not before and after and _width(title) <= _SECTION_MAX_WIDTH
                 and _SECTION_NUMBER_RE.match(title) and not _SECTION_NUMBER_RE.match(after)
                 and title_like(title, numbered=True)):
             out[i] = f"## {title}"
