@@ -598,6 +598,8 @@ async def test_a_clause_quoted_up_to_its_semicolon_ends_as_a_sentence_on_screen(
         ("mobil", "Can I claim my mobile phone as an expense?", True),  # a kind of phone
         ("phone", "Can I claim my mobile phone as an expense?", True),
         ("myself", "Can I buy software myself and expense it?", False),  # a stop word
+        # an indefinite pronoun is grammar, though WordNet knows "nobody" as a noun
+        ("nobody", "and if it happens on a saturday night when nobody's at the desk?", False),
     ],
 )
 def test_a_gap_line_names_only_what_the_question_is_about(
@@ -606,6 +608,24 @@ def test_a_gap_line_names_only_what_the_question_is_about(
     from kbqa.core.readers.extractive.absent import nameable
 
     assert nameable(term, question) is named
+
+
+@pytest.mark.parametrize(
+    ("question", "missing", "line"),
+    [
+        ("Can I fly business class to New York?", ["york"],
+         "Not covered: none of the sources found uses the word “New York”."),
+        ("Can I fly business class to Chengdu?", ["chengdu"],
+         "Not covered: none of the sources found uses the word “Chengdu”."),
+    ],
+)
+def test_a_gap_line_names_a_name_of_several_words_whole(
+    question: str, missing: list[str], line: str
+) -> None:
+    """Half a name ("York") reads as a word the user never asked about."""
+    from kbqa.core.readers.extractive.text import gap_sentence, surfaces
+
+    assert gap_sentence("en", surfaces(question, missing)) == line
 
 
 async def test_the_kind_asked_about_outranks_the_group_asking() -> None:

@@ -183,7 +183,10 @@ def _before_object(word: str, question: str) -> bool:
 _REFLEXIVE_RE = re.compile(r"(?:my|your|him|her|it|our|them|one)sel(?:f|ves)"
                            # and a possessive pronoun: "mine" of "what if mine breaks?" is
                            # no mine (WordNet knows only the noun)
-                           r"|mine|yours|ours|theirs|hers")
+                           r"|mine|yours|ours|theirs|hers"
+                           # nor an indefinite pronoun: "nobody" of "when nobody's at the
+                           # desk" is a WordNet noun ("a person of no influence")
+                           r"|(?:no|any|some|every)(?:body|one|thing|where)")
 
 
 def _before_noun(word: str, question: str) -> bool:

@@ -325,8 +325,17 @@ def surfaces(question: str, missing: Sequence[str]) -> tuple[str, ...]:
         w = m.group()
         kept = (w.isupper() and len(w) > 1) or (w[0].isupper() and _inside_sentence(folded, m))
         by_term.setdefault(fold(stem(w.lower())), w if kept else w.lower())
+    # a word of a name of several capitalised words is named as that name: "York" of "New
+    # York" is half a place
+    for m in _NAME_RUN_RE.finditer(folded):
+        if _inside_sentence(folded, m):
+            for w in m.group().split():
+                by_term[fold(stem(w.lower()))] = m.group()
     names = [by_term.get(t, t) for t in missing if not any(ch.isdigit() for ch in t)]
     return tuple(dict.fromkeys(without_parts(names)))
+
+
+_NAME_RUN_RE = re.compile(r"\b(?!I\b)[A-Z][a-z]+(?:[ \t]+(?!I\b)[A-Z][A-Za-z]*)+\b")
 
 
 def _inside_sentence(text: str, m: re.Match[str]) -> bool:
