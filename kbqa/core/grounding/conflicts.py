@@ -101,6 +101,7 @@ from kbqa.core.grounding.passage_terms import (
 )
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import detect_language, normalise
+from kbqa.core.text.terms import is_question_word
 from kbqa.core.types import Block, Conflict, ConflictSide
 
 MIN_SHARED_TERMS = 2
@@ -341,7 +342,9 @@ def _same_bound(a: Mention, b: Mention, question_terms: frozenset[str]) -> tuple
     if a.bound is None or a.bound != b.bound:
         return ()
     other = set(b.subject) - _unit_words(a.quantity.unit)
-    shared = tuple(t for t in a.subject if t in other)
+    # a function word is no subject: "at least 8 weeks before it starts" (parental leave)
+    # and "at least 14 days before departure" (trips) share only "before"
+    shared = tuple(t for t in a.subject if t in other and not is_question_word(t))
     if len(shared) < MIN_SHARED_SUBJECT or not question_terms & {*a.subject, *b.subject}:
         return ()
     return shared

@@ -88,6 +88,10 @@ def test_one_bound_phrased_two_ways_with_two_values_is_a_conflict(
         (MAX_200, "Mailboxes are limited to 100 MB.", "What is the upload limit?"),
         # Not about the question.
         (MAX_200, REJECT_100, "How long are backups kept?"),
+        # Two notice periods that share only a preposition: parental leave is no trip
+        ("Parental leave must be announced to HR at least 8 weeks before it starts.",
+         "All business trips are booked through TravelDesk at least 14 days before departure.",
+         "I've still got 8 days of leave left from this year. What happens to them?"),
     ],
 )
 def test_no_conflict(a: str, b: str, question: str) -> None:
