@@ -74,3 +74,37 @@ async def test_an_answer_leaving_a_word_uncovered_yields_to_the_other_languages(
                    section="Overtime", language="en"))
     draft = await extractive_answer("经理有加班费吗？", blocks)
     assert draft.startswith("Managers (grade M2 and above) are not eligible for overtime pay.")
+
+
+ONBOARDING_ZH = make_block(3, "前 30 天内：完成反贿赂与合规培训，并在 PeopleDesk 中填写"
+                              "紧急联系人信息。", title="新员工入职清单", section="第一个月",
+                           language="zh")
+
+
+async def test_an_ask_word_only_the_other_languages_blocks_say_is_answered_there() -> None:
+    # before: declined; the Chinese checklist's "前 30 天内" shared 天 with the question and
+    # outranked the English policy, whose "annual leave" is what 年假 asks about
+    answer = await extractive_answer("年假有多少天？", (*EN_LEAVE, ONBOARDING_ZH))
+    assert "28 days of paid annual leave" in answer
+    assert "30 天" not in answer
+
+
+async def test_an_answer_read_there_must_say_the_word_it_was_read_for() -> None:
+    # 网盘 ("cloud drive") is in no Chinese block and its dictionary English ("cloud",
+    # "online") is in the English manual; its system-requirements sentence met the asker's
+    # "10" of 安卓 10 (Windows 10) but is about the desktop client, not the app asked about
+    client = "NimbusDrive desktop sync client"
+    blocks = (
+        make_block(1, "The client runs on Windows 10 and Windows 11 (64-bit) and on macOS 13 "
+                      "Ventura or later, on both Intel and Apple silicon.", title=client,
+                   section="Supported systems"),
+        make_block(2, "请在 24 小时内通过门户提交“设备丢失”工单。IT 会远程锁定设备并清除公司数据，"
+                      "同时安排备用电脑。", title="IT 服务台与办公室常见问题",
+                   section="电脑丢失了怎么办？", language="zh"),
+        make_block(3, "By default the client shows every file in your NimbusDrive but downloads a "
+                      "file only when you open it. Files that exist only in the cloud have a "
+                      "cloud icon; files stored on your disk have a green tick.", title=client,
+                   section="Files on demand"),
+    )
+    answer = await extractive_answer("我这台备用机是安卓 10，能装咱们的网盘 app 吗？", blocks)
+    assert "Windows 10" not in answer

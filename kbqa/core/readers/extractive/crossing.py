@@ -160,12 +160,16 @@ def crossed(question: str, blocks: Sequence[Block], terms_of: Sequence[frozenset
     blocks are still read ("can I take it in half days?" got an English carry-over rule,
     where only the Chinese policy says 半天). Without such a phrase the other language's
     blocks are not read alone: a Chinese question about the 2022 APEC meeting was answered
-    from an English passage on something else (RGB).
+    from an English passage on something else (RGB). Nor are they when nothing answered,
+    unless a word of the ask is in none of the question's language's blocks and in theirs
+    (``_words_elsewhere``: 年假 beside a Chinese checklist's "前 30 天内" and the English
+    "annual leave"); an answer from them must then say it (``_says_all``).
     A translation is weaker evidence than the asker's own word: an answer through it must
     cover the whole question (no "Not covered" word left: "yearly training / conference
     budget" met 会议室 through "conference" alone, with "budget" uncovered) and say every
     translated word of the ask (``_says_translated``)."""
     tries = [(blocks, terms_of)]
+    elsewhere: dict[str, set[str]] = {}  # an ask word only the other language's blocks say
     language = detect_language(question)
     other = [(b, t) for b, t in zip(blocks, terms_of, strict=True) if b.chunk.language != language]
     other_terms = [t for _, t in other]
@@ -175,8 +179,13 @@ def crossed(question: str, blocks: Sequence[Block], terms_of: Sequence[frozenset
         # ...or when the answer in the question's language leaves a word of it uncovered
         # (经理有加班费吗？ got a taxi rule sharing 加班; the English handbook says who
         # gets overtime pay)
-        if _phrase_elsewhere(question, own, other_terms) or (
-                not first.declined and first.uncovered):
+        phrase = _phrase_elsewhere(question, own, other_terms) or (
+            not first.declined and first.uncovered)
+        # ...or, when nothing answered, a word of the ask only they say (年假 beside a
+        # Chinese checklist's 天: the English policy's "annual leave")
+        elsewhere = {} if phrase or not first.declined else _words_elsewhere(
+            question, own, other_terms)
+        if phrase or elsewhere:
             tries.append(([b for b, _ in other], other_terms))
     if not first.declined:
         if len(tries) < 2:
@@ -194,7 +203,8 @@ def crossed(question: str, blocks: Sequence[Block], terms_of: Sequence[frozenset
         # among both languages' blocks, the answer must say the translated words (in the
         # other's alone, every word is translated and the reader's coverage decides)
         if not chosen.declined and not chosen.uncovered and (
-                some is not blocks or _says_translated(chosen, translations, question)):
+                _says_translated(chosen, translations, question) if some is blocks
+                else _says_all(chosen, elsewhere)):
             return chosen if some is blocks else _with_phrases(chosen, question, some_terms)
     return first
 
@@ -220,6 +230,35 @@ def _phrase_elsewhere(question: str, own: frozenset[str],
     everything = frozenset().union(*other_terms) if other_terms else frozenset()
     return any(fold(f) not in own
                for f, _s, _w, _p in _phrases(ask_clause(question), everything))
+
+
+def _words_elsewhere(question: str, own: frozenset[str],
+                     other_terms: Sequence[frozenset[str]]) -> dict[str, set[str]]:
+    """The words of the ask clause that none of the question's own language's blocks has
+    (``own``) and the other language's blocks say in theirs, with those translations
+    (``_translations``; a pair jieba cut apart, ``_split_word_translations``): "年假有多少
+    天？" beside a Chinese checklist's "前 30 天内" and the English policy's "25 days of paid
+    annual leave"."""
+    everything = frozenset().union(*other_terms) if other_terms else frozenset()
+    ask = ask_clause(question)
+    asked = set(question_terms(ask))
+    split = _split_word_translations(ask, everything)  # 年假 cut 年/假: under 假
+    out: dict[str, set[str]] = {}
+    for t in dict.fromkeys(terms(ask)):
+        folded = fold(t)
+        if folded in asked and folded not in own and not t[0].isdigit() and (
+                found := set(split.get(folded, ())) or _translations(t, folded, everything)):
+            out[folded] = found
+    return out
+
+
+def _says_all(chosen: Selection, elsewhere: Mapping[str, set[str]]) -> bool:
+    """Whether the chosen sentences say each word ``_words_elsewhere`` found in its
+    translation: the other language's blocks were read for those words, and an answer met
+    through the rest of the question (a number, 15 of "iOS 15" in "15% cheaper") is not
+    about them."""
+    said = frozenset().union(*(folded_terms(c.text) for c in chosen.chosen))
+    return all(said & found for found in elsewhere.values())
 
 
 def _says_translated(chosen: Selection, translations: Mapping[str, tuple[str, ...]],
