@@ -44,19 +44,28 @@ def replace_name_en(noun: str, topic: str, preposition: str = "") -> str | None:
     noun = noun.strip()
     if not all(_is_name(w) for w in noun.split()) or not noun:
         return None
-    # names of one or more words ("Paris", "New York"), each word a name
+    # names of one or more words ("Paris", "New York"), each word a name; a sentence's first
+    # word is capitalised as a sentence's ("…3 nights. My manager said…")
     names = [m for m in re.finditer(r"(?<=\s)[a-z]*[A-Z][A-Za-z]*(?:\s+[A-Z][A-Za-z]+)*", topic)
-             if all(_is_name(w) for w in m.group().split())]
+             if all(_is_name(w) for w in m.group().split())
+             and not _SENTENCE_END_RE.search(topic[:m.start()])]
     after = [m for m in names if re.search(r"\b(?:in|at|for|to|from|on)\s+$", topic[:m.start()])]
     if preposition:
-        led = re.compile(rf"\b(?!{re.escape(preposition)}\b)(?:{'|'.join(PREPOSITIONS)})\s+$",
-                         re.IGNORECASE)
+        # a place is one role whichever of these leads it: "going to Paris", "in London"
+        same = _PLACE_PREPOSITIONS if preposition.lower() in _PLACE_PREPOSITIONS else {
+            preposition.lower()}
+        others = "|".join(sorted(set(PREPOSITIONS) - same))
+        led = re.compile(rf"\b(?:{others})\s+$", re.IGNORECASE)
         names = [m for m in names if not led.search(topic[:m.start()])]
         after = [m for m in after if m in names]
     for m in after + names:
         if m.group() != noun:
             return f"{core(topic[:m.start()] + noun + topic[m.end():])}?"
     return None
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?]\s+$")
+_PLACE_PREPOSITIONS = frozenset({"in", "at", "to"})
 
 
 def _is_name(word: str) -> bool:

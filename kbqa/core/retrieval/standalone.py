@@ -70,6 +70,23 @@ _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 def _replace_focus_en(body: str, topic: str) -> str | None:
+    """The topic with the part ``body`` names replaced (``_replace_in``), in its ask (its
+    last sentence) when that holds such a part: "what about meals?" after "…for a
+    workshop, 3 nights. … how much can i spend per night on the hotel?" replaces the hotel,
+    not the story's nights."""
+    story = _STORY_RE.match(topic)
+    if story:
+        asked = _replace_in(body, topic[story.end():])
+        if asked:
+            return topic[:story.end()] + asked
+    return _replace_in(body, topic)
+
+
+# the sentences before a question's last one, which asks (the asker's story)
+_STORY_RE = re.compile(r".*[.!?]\s+(?=\S)", re.DOTALL)
+
+
+def _replace_in(body: str, topic: str) -> str | None:
     """The topic with the part ``body`` names replaced (``focus_en``); a bare noun and
     "about X" name a new focus as "for X" does when X is of a kind the topic holds (a group,
     a year), else as a new thing."""

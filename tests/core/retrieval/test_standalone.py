@@ -423,3 +423,33 @@ def test_what_is_left_of_the_earlier_thing_leans_back() -> None:
     topic = "Can I carry over unused overtime hours?"
     assert rewrite_deterministic("what happens to the rest?", (Turn("user", topic),)) == (
         "What happens to the rest (unused overtime hours)?")
+
+
+STORY_EN = (Turn("user", "Im going to Paris next month for a customer workshop, 3 nights. My "
+                         "manager said the hotel is expensive there. how much can i spend per "
+                         "night on the hotel?"),)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        # a sentence's capital is no name ("My"); "to Paris" and "in London" are one role
+        ("and in London?", "Im going to London next month for a customer workshop, 3 nights. "
+                           "My manager said the hotel is expensive there. how much can i spend "
+                           "per night on the hotel?"),
+        # the ask's thing is replaced, not a word of the story ("3 nights" -> "3 meals")
+        ("what about meals?", "Im going to Paris next month for a customer workshop, 3 nights. "
+                              "My manager said the hotel is expensive there. how much can i "
+                              "spend per night on the meals?"),
+    ],
+)
+def test_a_follow_up_to_a_story_replaces_the_part_the_ask_means(
+    question: str, expected: str
+) -> None:
+    assert rewrite_deterministic(question, STORY_EN) == expected
+
+
+def test_a_name_led_by_another_role_is_kept() -> None:
+    history = (Turn("user", "What is the hotel limit per night in Paris?"),)
+    assert rewrite_deterministic("and for Rotterdam staff?", history) == (
+        "What is the hotel limit per night in Paris for Rotterdam staff?")
