@@ -35,6 +35,7 @@ from kbqa.core.grounding.refusals import (
     refuse_declined,
     refuse_low_score,
     refuse_no_support,
+    refuse_small_talk,
 )
 from kbqa.core.grounding.standing_notice import NoticeBoard
 from kbqa.core.providers.base import Provider
@@ -44,6 +45,7 @@ from kbqa.core.retrieval.expansion import expand_query
 from kbqa.core.retrieval.standalone import standalone_query
 from kbqa.core.retriever import Retriever, Speller
 from kbqa.core.text import spelling
+from kbqa.core.text.courtesy import is_small_talk
 from kbqa.core.text.normalise import detect_language, sha256
 from kbqa.core.text.number_words import in_digits
 from kbqa.core.types import (
@@ -269,14 +271,8 @@ def _in_language(
     return next((c for c in conflicts if all(s.n in own for s in c.sides)), conflicts[0])
 
 
-def _meta(
-    request: AnswerRequest,
-    provider: Provider,
-    trace: TraceRecorder,
-    lang: Language,
-    blocks: Sequence[Block],
-    compression: dict[str, object] | None,
-) -> Meta:
+def _meta(request: AnswerRequest, provider: Provider, trace: TraceRecorder, lang: Language,
+          blocks: Sequence[Block], compression: dict[str, object] | None) -> Meta:
     """The ``Meta`` event for the blocks shown; their hashes and token counts go on the trace."""
     trace.blocks = [
         {"n": b.n, "chunk_id": b.chunk_id, "sha256": sha256(b.text), "tokens": b.tokens}
@@ -314,6 +310,11 @@ async def answer(
     trace.provider, trace.model = provider.name, provider.model
     judge: SentenceGate | None = None
     try:
+        if is_small_talk(request.question):  # "thanks!", "help": nothing to look up
+            yield _meta(request, provider, trace, lang, (), None)
+            yield _refusal(trace, refuse_small_talk(lang))
+            yield _finish(None, trace, "refused_low_score", t0)
+            return
         query = await _spelled(retriever, await _standalone(request, provider, trace, config),
                                trace)
         search = await _search_query(query, provider, trace, config)

@@ -121,6 +121,23 @@ async def test_low_score_refuses_before_any_model_call() -> None:
     assert trace.refusal_reason == "low_score"
 
 
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [("thanks!", "I answer questions about the documents"), ("ok bye", "Ask one in a sentence"),
+     ("help", "Ask one in a sentence"), ("谢谢", "请用一句话提问")],
+)
+async def test_small_talk_is_told_how_to_ask_without_a_search(message: str, says: str) -> None:
+    # a tester's "thanks!" was told no answer could be verified, with documents to open
+    provider = FakeProvider([])
+    retriever = StaticRetriever(hits(RECYCLE, TRIAL, SSO))
+    events, trace = await run(message, provider, retriever)
+    assert names(events) == ["meta", "refusal", "done"]
+    refusal = events[1].to_dict()
+    assert says in refusal["message"] and not refusal["documents"]
+    assert retriever.queries == [] and provider.prompts == []
+    assert trace.status == "refused_low_score"
+
+
 WEAK = PipelineConfig(min_relevance=0.13, reader_relevance=0.05)
 
 

@@ -90,6 +90,18 @@ def refuse_low_score(
     return Refusal(reason="low_score", message=message, documents=tuple(unique))
 
 
+def refuse_small_talk(lang: Language) -> Refusal:
+    """A message with no question in it ("thanks!", "help", 谢谢; ``courtesy.is_small_talk``):
+    what the assistant answers and how to ask, no documents (a tester's "thanks!" was told
+    no answer could be verified and pointed to the desktop sync client). A low-score
+    refusal: no passage can match a message without words of substance."""
+    message = ("我回答的是知识库文档里的问题。请用一句话提问，例如某项制度、产品或流程的具体规定。"
+               if lang == "zh" else
+               "I answer questions about the documents in the knowledge base. Ask one in a "
+               "sentence, for example about a rule in a policy, a product or a process.")
+    return Refusal(reason="low_score", message=message)
+
+
 def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
     """The sources give different values and no authority signal decides between them.
 

@@ -44,3 +44,17 @@ def without_courtesy(question: str) -> str:
         text = shorter
     text = _END_MARKS_RE.sub("", text) + mark if mark else text.strip()
     return text if re.search(r"\w", text) else question
+
+
+# A message of nothing but greeting, thanks, assent or a call for help: no question to
+# search for ("thanks!", "ok bye", "help", 谢谢, 好的).
+_SMALL_TALK_RE = re.compile(
+    r"^(?:(?:hi|hello|hey|thanks|thank you|thx|ty|cheers|ok|okay|alright|great|cool|nice"
+    r"|perfect|awesome|got it|bye|goodbye|see you|help|yes|no|你好|您好|谢谢|多谢|谢啦|好的"
+    r"|好|嗯|哦|再见|拜拜|帮助|收到|明白了|知道了)[\s,，.。!！~～?？]*)+$", re.IGNORECASE)
+
+
+def is_small_talk(message: str) -> bool:
+    """Whether ``message`` is only greeting, thanks, assent or "help" (``_SMALL_TALK_RE``):
+    there is nothing to look up, and a refusal naming documents would be noise."""
+    return bool(_SMALL_TALK_RE.match(message.strip()))
