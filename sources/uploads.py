@@ -17,7 +17,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.files.base import File
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from kbqa.core.errors import IngestError
 from sources.containment import ParseLimits
@@ -29,7 +29,8 @@ def ingest_failure_reason(name: str, exc: Exception) -> str:
     """A message safe to show, in the active language: the IngestError's own (its template
     translated, ``IngestError.template``), or a generic one (logged in full)."""
     if isinstance(exc, IngestError):
-        return "; ".join(_translated(e) for e in (exc, *exc.more))
+        return pgettext("between problems of one file", "; ").join(
+            _translated(e) for e in (exc, *exc.more))
     logger.exception("unexpected error ingesting %s", name)
     return gettext("%(name)s: unexpected error (%(error)s)") % {
         "name": name,

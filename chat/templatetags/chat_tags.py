@@ -79,6 +79,10 @@ INSTRUCTION_REASON_LABELS = {
     "output": _("orders the assistant what to answer or cite"),
     "payload": _("the order after a short instruction on the same line"),
 }
+# The providers' names as a trace records them; a model's own name ("claude-…") is a name.
+PROVIDER_NAME_LABELS = {
+    "extractive": _("offline extractive"),
+}
 UNIT_LABELS = {
     "day": _("days"),
     "business day": _("business days"),
@@ -106,6 +110,11 @@ _label_filter(
     "stop_reason_label",
     STOP_REASON_LABELS,
     'A provider\'s stop reason in words: ``"end_turn"`` -> "finished" (translated).',
+)
+_label_filter(
+    "provider_label",
+    PROVIDER_NAME_LABELS,
+    'A trace\'s provider in words: ``"extractive"`` -> "offline extractive" (translated).',
 )
 _label_filter(
     "unit_label",

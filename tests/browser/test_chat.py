@@ -277,7 +277,7 @@ def test_reviewer_pages_fit_a_phone_and_the_favicon_loads(
     icon = page.request.get(f"{live_server_demo.url}/favicon.ico")
 
     assert widths == {url: 375 for url in widths}
-    assert provider.split() == ["extractive"]
+    assert provider.split() == ["offline", "extractive"]  # named once, as the chat names it
     assert (icon.status, icon.url.endswith("/static/favicon.svg")) == (200, True)
     assert icon.headers["content-type"].startswith("image/svg+xml")
 

@@ -387,8 +387,8 @@ def test_detail_of_a_trace_without_data(staff_client: Client) -> None:
 @pytest.mark.parametrize(
     ("provider", "model", "shown"),
     [
-        ("extractive", "extractive", "extractive"),
-        ("extractive", "", "extractive"),
+        ("extractive", "extractive", "offline extractive"),  # as the chat names it
+        ("extractive", "", "offline extractive"),
         ("anthropic", "claude-sonnet-4-5", "anthropic claude-sonnet-4-5"),
         ("", "", "–"),
     ],
@@ -443,6 +443,16 @@ def test_chinese_detail_translates_verdicts_purposes_stop_reasons_and_units(
     assert "正常结束" in html and "单位: 天" in html
     for untranslated in (">ok<", ">answer<", "end_turn", "单位: day"):
         assert untranslated not in html, untranslated
+
+
+def test_the_offline_provider_is_named_in_the_reviewers_language(staff_client: Client) -> None:
+    # a tester's Chinese trace list said "extractive" where the chat says 离线抽取式
+    trace = trace_make("How long are files kept?")
+    listing = staff_client.get("/traces/?lang=zh-hans").content.decode()
+    detail = staff_client.get(f"/traces/{trace.pk}/?lang=zh-hans").content.decode()
+    assert 'class="trace-provider">离线抽取式' in listing
+    assert 'value="extractive">离线抽取式</option>' in listing
+    assert '<dd id="provider">离线抽取式</dd>' in detail
 
 
 @pytest.mark.parametrize(

@@ -387,6 +387,21 @@ def test_bad_metadata_is_refused_with_every_reason(name: str, data: bytes, messa
     assert str(caught.value) == message
 
 
+@pytest.mark.django_db
+def test_every_problem_of_one_file_is_listed_in_the_admins_language() -> None:
+    # a tester's Chinese admin joined two problems with an English "; "
+    from django.utils import translation
+
+    from sources.uploads import ingest_failure_reason
+
+    with pytest.raises(IngestError) as caught:
+        document_ingest(file=SimpleUploadedFile(
+            "baddate.md", b"---\nupdated: 2026-02-30\nauthority: supreme\n---\nText"))
+    with translation.override("zh-hans"):
+        said = ingest_failure_reason("baddate.md", caught.value)
+    assert "；baddate.md" in said and "; baddate.md" not in said
+
+
 def test_a_text_files_numbered_section_titles_become_its_sections() -> None:
     # before: "五、常见问题客户忘记密码时…" was one sentence, and every passage's section was
     # the document's title

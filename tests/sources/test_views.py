@@ -65,6 +65,11 @@ def test_document_text_is_escaped(client_in: Client, chunk: Chunk) -> None:
     assert "<script>alert(1)" not in html
 
 
+def test_the_passage_date_reads_in_chinese(client_in: Client, chunk: Chunk) -> None:
+    html = client_in.get("/chunks/doc-010%23c02/?lang=zh-hans").content.decode()
+    assert '<span class="chunk-updated">更新日期：' in html
+
+
 def test_htmx_request_gets_only_the_partial(client_in: Client, chunk: Chunk) -> None:
     response = client_in.get("/chunks/doc-010%23c02/", headers={"HX-Request": "true"})
     html = response.content.decode().strip()
