@@ -43,9 +43,11 @@ FEEDBACK_CHOICES = [
 
 
 class TraceFilterForm(forms.Form):
-    """``?q=&status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of ``/traces/``."""
+    """``?q=&user=&status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of
+    ``/traces/``."""
 
     q = forms.CharField(required=False)
+    user = forms.CharField(required=False)
     status = forms.ChoiceField(required=False, choices=[("", ""), *Trace.Status.choices])
     provider = forms.ChoiceField(required=False)
     feedback = forms.ChoiceField(required=False, choices=FEEDBACK_CHOICES)
@@ -84,5 +86,6 @@ class TraceFilterForm(forms.Form):
             "date_from": data.get("from"),
             "date_to": data.get("to"),
             "search": data.get("q") or "",
+            "user": (data.get("user") or "").strip(),
             "feedback": data.get("feedback") or "",
         }

@@ -24,7 +24,7 @@ PAGE_SIZE = 25
 @login_required
 @permission_required(REVIEWER_PERMISSION, raise_exception=True)
 def trace_list(request: HttpRequest) -> HttpResponse:
-    """``GET /traces/?status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&page=``.
+    """``GET /traces/?status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD&q=&user=&page=``.
 
     A bad field (a date that is not YYYY-MM-DD, "to" before "from") is shown as an error next
     to it and ignored; the other fields still filter.
@@ -32,7 +32,7 @@ def trace_list(request: HttpRequest) -> HttpResponse:
     providers = trace_providers()
     form = TraceFilterForm(request.GET, providers=providers)
     # The list shows columns only; ``data`` holds every prompt and draft: kilobytes a row.
-    traces = traces_filter(**form.filters()).defer("data").select_related("feedback")
+    traces = traces_filter(**form.filters()).defer("data").select_related("feedback", "user")
     page = Paginator(traces, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,

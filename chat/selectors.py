@@ -46,12 +46,15 @@ def traces_filter(
     date_to: dt.date | None = None,
     search: str = "",
     feedback: str = "",
+    user: str = "",
 ) -> QuerySet[Trace]:
     """Traces newest first, narrowed by exact status/provider, inclusive local dates, a
-    case-insensitive search of the question (or standalone query, or an exact trace id), and
-    readers' feedback: ``"up"``, ``"down"``, ``"any"`` (rated) or ``"comment"`` (with a
-    comment)."""
+    case-insensitive search of the question (or standalone query, or an exact trace id),
+    the asker's user name (exact, any case) and readers' feedback: ``"up"``, ``"down"``,
+    ``"any"`` (rated) or ``"comment"`` (with a comment)."""
     qs = Trace.objects.order_by("-created_at", "-id")
+    if user:
+        qs = qs.filter(user__username__iexact=user)
     if feedback in ("up", "down"):
         qs = qs.filter(feedback__rating=feedback)
     elif feedback == "any":
@@ -156,6 +159,14 @@ class TraceEvidence:
     # Block sentences that address the assistant, excluded as evidence: n, chunk_id, text,
     # reason (``kbqa.core.grounding.instructions.InstructionReason``; "" in older traces), url.
     instructions: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def went_on_below(self) -> bool:
+        """Whether the turn went on to an answer though no hit reached the threshold: the
+        pipeline's typed gate (``kbqa.core.pipeline.passes_typed_gate``) let a question
+        asking for a typed value or a procedure through, to be answered only by a verified
+        sentence stating one (a tester read "below" beside an answer as a skipped gate)."""
+        return bool(self.hits and self.blocks) and not any(h["passes"] for h in self.hits)
 
     @property
     def unsent_drops(self) -> int:

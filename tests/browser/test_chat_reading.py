@@ -165,7 +165,7 @@ def _reviewer_sees_comment(page: Any, live: LiveServer, question: str, comment: 
     page.goto(f"{live.url}/traces/?feedback=down")
     row = page.locator(".trace-row", has_text=question)
     expect(row).to_have_count(1)
-    row.locator("a").click()
+    row.locator(".trace-question a").click()
     expect(page.locator("#feedback-comment")).to_have_text(comment)
 
 

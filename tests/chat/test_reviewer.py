@@ -407,7 +407,7 @@ def test_list_cells_carry_their_column_name_for_the_phone_layout(
 ) -> None:
     html = staff_client.get("/traces/?q=upload").content.decode()
     labels = re.findall(r'<td data-label="([^"]+)"', html)
-    assert labels == ["Time", "Status", "Provider", "Question", "Feedback", "Total ms"]
+    assert labels == ["Time", "Status", "User", "Provider", "Question", "Feedback", "Total ms"]
     assert '<div class="rv-scroll">' in html
 
 
@@ -443,6 +443,40 @@ def test_chinese_detail_translates_verdicts_purposes_stop_reasons_and_units(
     assert "正常结束" in html and "单位: 天" in html
     for untranslated in (">ok<", ">answer<", "end_turn", "单位: day"):
         assert untranslated not in html, untranslated
+
+
+@pytest.mark.parametrize(
+    ("relevance", "blocks", "said"),
+    [(0.09, True, True), (0.3, True, False), (0.09, False, False)],
+)
+def test_an_answer_below_the_threshold_says_which_gate_let_it_through(
+    staff_client: Client, relevance: float, blocks: bool, said: bool
+) -> None:
+    # a tester read "below" beside an answered question as a gate that was skipped
+    hit = {"chunk_id": "doc-010#c01", "score": 4.2, "relevance": relevance}
+    block = {"n": 1, "chunk_id": "doc-010#c01", "sha256": "ab", "tokens": 40}
+    trace = trace_make("How many days do deleted files stay in the bin?", min_relevance=0.15,
+                       hits=[hit], blocks=[block] if blocks else [],
+                       status="answered" if blocks else "refused_low_score")
+    html = staff_client.get(f"/traces/{trace.pk}/").content.decode()
+    assert ('id="typed-gate"' in html) is said
+    if said:
+        chinese = staff_client.get(f"/traces/{trace.pk}/?lang=zh-hans").content.decode()
+        assert "没有命中达到阈值" in chinese
+
+
+def test_a_reviewer_finds_one_persons_questions(staff_client: Client,
+                                                django_user_model: Any) -> None:
+    # a tester had to search question texts to find what one colleague asked
+    alice = django_user_model.objects.create_user("alice", password="pw")
+    bob = django_user_model.objects.create_user("bob", password="pw")
+    for user, question in ((alice, "How long are files kept?"), (bob, "Who approves claims?")):
+        trace = trace_make(question)
+        Trace.objects.filter(pk=trace.pk).update(user=user)
+    html = staff_client.get("/traces/").content.decode()
+    assert re.findall(r'class="trace-user"><a href="\?user=(\w+)">', html) == ["bob", "alice"]
+    assert listed_questions(staff_client, "?user=ALICE") == ["How long are files kept?"]
+    assert listed_questions(staff_client, "?user=carol") == []
 
 
 def test_the_offline_provider_is_named_in_the_reviewers_language(staff_client: Client) -> None:
