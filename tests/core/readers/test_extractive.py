@@ -308,6 +308,17 @@ WHO_RESTORES = make_block(2, (
     "Viewers and Commenters can look at the history of a file but cannot restore anything."
 ), section="Who can restore")
 SCOPE = make_block(3, "This policy applies to all employees of Nimbus Works B.V. in every office.")
+ON_DEMAND = make_block(3, "By default the client shows every file in your NimbusDrive but "
+                          "downloads a file only when you open it. Files that exist only in the "
+                          "cloud have a cloud icon.", section="Files on demand")
+
+
+async def test_who_may_do_an_act_is_answered_by_the_sentence_naming_who_does_it() -> None:
+    # before: "restore" was read as the asker's own act, saying nothing, and the reader
+    # looked for sentences about files instead, declining over "Editors and Owners can
+    # restore …" under "Who can restore"
+    answer = await _answer("Who can restore files?", (WHO_RESTORES, ON_DEMAND))
+    assert answer.startswith("Editors and Owners can restore")
 PARKING = make_block(1, "The Quillfeather parking garage opens at 06:00 and closes at 23:00 on "
                         "weekdays. Visitors pay at the machine next to the lift.")
 PARKING_COPY = make_block(2, "The Quillfeather parking garage opens at 06:00 and closes at 23:00 "

@@ -309,9 +309,9 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         return Selection((), gap_names(question, list(asked), blocks), True)
     if not topical(scored, scorer):
         return Selection((), gap_names(question, absent, blocks), True)
-    # With a thing asked about absent ("cat" of "Can I bring my cat to work?"), the asker's
-    # verb alone ("bring", of "bring-your-own-key encryption") says nothing of it either.
-    acts = verbs_after(question)
+    # With a thing asked about absent ("Can I bring my cat?"), the asker's verb alone says
+    # nothing of it ("bring-your-own-key"); "Who can restore files?" asks who does the act.
+    acts = verbs_after(question) if scorer.kind != "person" else frozenset()
     verbs = acts if any(s >= 1.0 for s in asked.values()) else frozenset()
     if asked and only_light(scored[0][1], scorer, verbs):
         return Selection((), gap_names(question, absent, blocks), True)
