@@ -14,15 +14,19 @@ from __future__ import annotations
 
 import re
 
+# The words of thanks and of assent, in both languages (an opening's, a small talk's).
+_THANKS_EN = r"thanks|thank you|thx|ty|cheers|many thanks"
+_ASSENT_EN = r"ok|okay|alright|great|cool|perfect|got it"
+_THANKS_ZH = r"谢谢|多谢|谢啦"
+_ASSENT_ZH = r"好的|好|嗯|哦"
 # ...and thanks for the last answer before the next question ("ok thx. who do I ask…?",
 # "thanks! and for part-timers?", 好的谢谢，那病假呢？): only with a break after it, so
 # "thanks for the help" stays as written
 _OPENING_RE = re.compile(
     r"^\s*(?:(?:please|pls|plz|kindly|excuse me|sorry)\b[\s,，.!！:：]*"
     r"|(?:请问|麻烦问一下|麻烦问下|麻烦|打扰一下|不好意思)[\s,，:：]*"
-    r"|(?:(?:ok|okay|alright|great|cool|perfect|got it)[\s,.!]+)?(?:thanks|thank you|thx|ty"
-    r"|cheers|many thanks)\s*[,.!;:]+\s*"
-    r"|(?:好的|好|嗯|哦)?[，,]?(?:谢谢|多谢|谢啦)[，,。.!！~～]+\s*)+", re.IGNORECASE)
+    rf"|(?:(?:{_ASSENT_EN})[\s,.!]+)?(?:{_THANKS_EN})\s*[,.!;:]+\s*"
+    rf"|(?:{_ASSENT_ZH})?[，,]?(?:{_THANKS_ZH})[，,。.!！~～]+\s*)+", re.IGNORECASE)
 _CLOSING_RE = re.compile(
     r"(?:(?<![\w-])(?:please|pls|plz|thanks|thank you|thanks a lot|many thanks|thx|ty|cheers)"
     r"|谢谢啦|谢谢|多谢|谢啦)[\s,，.。!！~]*$", re.IGNORECASE)
@@ -49,9 +53,9 @@ def without_courtesy(question: str) -> str:
 # A message of nothing but greeting, thanks, assent or a call for help: no question to
 # search for ("thanks!", "ok bye", "help", 谢谢, 好的).
 _SMALL_TALK_RE = re.compile(
-    r"^(?:(?:hi|hello|hey|thanks|thank you|thx|ty|cheers|ok|okay|alright|great|cool|nice"
-    r"|perfect|awesome|got it|bye|goodbye|see you|help|yes|no|你好|您好|谢谢|多谢|谢啦|好的"
-    r"|好|嗯|哦|再见|拜拜|帮助|收到|明白了|知道了)[\s,，.。!！~～?？]*)+$", re.IGNORECASE)
+    rf"^(?:(?:hi|hello|hey|{_THANKS_EN}|{_ASSENT_EN}|nice|awesome|bye|goodbye|see you|help"
+    rf"|yes|no|你好|您好|{_THANKS_ZH}|{_ASSENT_ZH}|再见|拜拜|帮助|收到|明白了|知道了)"
+    r"[\s,，.。!！~～?？]*)+$", re.IGNORECASE)
 
 
 def is_small_talk(message: str) -> bool:

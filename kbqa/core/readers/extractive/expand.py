@@ -34,7 +34,7 @@ from kbqa.core.text.terms import (
     jieba_frequency,
     jieba_words,
 )
-from kbqa.core.text.thesaurus import irregular_bases, known_word
+from kbqa.core.text.thesaurus import known_word, verb_forms
 from kbqa.core.types import Block
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -241,15 +241,13 @@ def _starting_with(stem_: str, everything: frozenset[str],
 
 
 def _same_verb(term: str, everything: frozenset[str]) -> list[str]:
-    """The block words that are an irregular form of the English verb ``term`` or its base
-    (WordNet's verb exception list, ``thesaurus.irregular_bases``: "forget" and "forgot",
-    "lose" and "lost", "pay" and "paid"), at most two. Regular forms are left as they are
-    ("paying" is not "paid": measured, it answered the asker's framing words)."""
+    """The block words that are another form of the irregular English verb ``term``
+    (``thesaurus.verb_forms``, WordNet's verb exception list: "forget" and "forgot", "lose"
+    and "lost", "pay" and "paid"), at most two. Regular forms are left as they are ("paying"
+    is not "paid": measured, it answered the asker's framing words)."""
     if not term.isalpha():
         return []
-    bases = {term, *irregular_bases(term)}
-    found = sorted(w for w in everything if w != term and w.isalpha() and w.isascii()
-                   and (w in bases or bases & set(irregular_bases(w))))
+    found = sorted(w for w in verb_forms(term) if w in everything)
     return found if len(found) <= 2 else []
 
 
