@@ -14,6 +14,7 @@ import re
 
 from kbqa.core.retrieval.ellipsis import GENERIC, NP_GLUE_EN, PREPOSITIONS, QUESTION_WORDS, core
 from kbqa.core.text import thesaurus
+from kbqa.core.text.phrases import phrasal_verb
 from kbqa.core.text.terms import acronym_starts, is_stop_en
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
@@ -325,6 +326,6 @@ def _names_thing(run: str) -> bool:
     up" of "Where do I pick up my access badge?" is the act; "access badge" the thing), or
     one WordNet reads rather as a noun."""
     words = _EN_WORD_RE.findall(run)
-    if len(words) == 2 and words[1].lower() in _PARTICLES and thesaurus.phrasal_verb(*words):
+    if len(words) == 2 and words[1].lower() in _PARTICLES and phrasal_verb(*words):
         return False
     return len(words) > 1 or (bool(words) and thesaurus.rather_noun(words[0]))

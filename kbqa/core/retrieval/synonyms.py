@@ -29,7 +29,7 @@ from functools import partial
 
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.translations import Memo, memoised, phrase_terms, translation_terms
-from kbqa.core.text import bilingual, thesaurus
+from kbqa.core.text import bilingual, phrases, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, search_terms, terms
 from kbqa.core.text.thesaurus import verb_forms
@@ -72,9 +72,11 @@ def synonym_terms(query: str, known: Callable[[str], bool],
                   memo: Memo | None = None) -> dict[str, list[str]]:
     """Per English content term of ``query`` that ``known`` rejects, the index terms of its
     WordNet words of one term that ``known`` accepts and that are no function words (at
-    most ``MAX_EXPANSIONS``); per Chinese word the index lacks, its CC-CEDICT
-    near-synonyms the index has (``chinese_terms``). Terms with none are left out; {}
-    when off. ``memo`` (``lexical_query``) keeps each term's expansions."""
+    most ``MAX_EXPANSIONS``); per phrasal verb's verb (any), its phrase's one-word
+    synonyms the index has (``phrases.phrasal_synonyms``: "passed away" -> die, death);
+    per Chinese word the index lacks, its CC-CEDICT near-synonyms the index has
+    (``chinese_terms``). Terms with none are left out; {} when off. ``memo``
+    (``lexical_query``) keeps each term's expansions."""
     if not _STATE["enabled"]:
         return {}
     out = chinese_terms(query, known, memo)
@@ -87,7 +89,22 @@ def synonym_terms(query: str, known: Callable[[str], bool],
                 thesaurus.one_word_relatives, term, partial(_index_term, known, term),
                 MAX_EXPANSIONS)):
             out[term] = found
+    # a phrasal verb's verb ("passed away") means the phrase: the phrase's synonyms
+    # (die, death) replace the verb's own (travel), whether the index knows the verb or not
+    for verb, particle in phrases.phrasal_pairs(query):
+        own = terms(verb)
+        if found := memoised(memo, ("phrasal", f"{verb} {particle}"),
+                             partial(_phrasal_terms, verb, particle, known)):
+            out[own[0] if own else verb] = found
     return out
+
+
+def _phrasal_terms(verb: str, particle: str, known: Callable[[str], bool]) -> list[str]:
+    """The index terms of ``phrases.phrasal_synonyms`` that ``known`` accepts and that are
+    no function words, at most ``MAX_EXPANSIONS``."""
+    found = [t[0] for w in phrases.phrasal_synonyms(verb, particle)
+             if len(t := terms(w)) == 1 and known(t[0]) and not is_question_word(t[0])]
+    return list(dict.fromkeys(found))[:MAX_EXPANSIONS]
 
 
 def chinese_terms(query: str, known: Callable[[str], bool],

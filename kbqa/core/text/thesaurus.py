@@ -21,7 +21,6 @@ Without the data files (``wn`` not installed) every lookup returns nothing.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable
 from functools import lru_cache
@@ -103,7 +102,7 @@ class _WordNet:
         return ""
 
 
-_POS_OF_LETTER = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
+POS_OF_LETTER = {"n": "noun", "v": "verb", "a": "adj", "s": "adj", "r": "adv"}
 
 
 def _lemma(word: str) -> str:
@@ -143,6 +142,12 @@ def _wordnet() -> _WordNet | None:
             root = data_dir()
             _LOADED.append(_WordNet(root) if root is not None else None)
         return _LOADED[0]
+
+
+def database() -> _WordNet | None:
+    """The loaded WordNet database (``index``, ``exceptions``, ``synset``), or None without
+    the data files: for ``kbqa.core.text.phrases``."""
+    return _wordnet()
 
 
 def available() -> bool:
@@ -224,17 +229,6 @@ def verb_bases(word: str) -> frozenset[str]:
     return frozenset(morphy(word, "verb")) or frozenset((word,))
 
 
-def phrasal_verb(word: str, particle: str) -> bool:
-    """Whether WordNet lists ``word`` (any inflection) with ``particle`` as one verb:
-    "hang around", "logged out", "chip in" (WordNet 3.0's index.verb holds ``hang_around``,
-    ``log_out``, ``chip_in``). False without ``wn``."""
-    wn = _wordnet()
-    if wn is None:
-        return False
-    return any(f"{base}_{particle}" in wn.index["verb"]
-               for base in morphy(word.lower(), "verb"))
-
-
 def known_word(word: str) -> bool:
     """Whether WordNet lists the English ``word`` (any inflection) in any part of speech.
     False without ``wn``."""
@@ -286,24 +280,6 @@ def verb_forms(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f for f in (*bases, *forms) if f != low))
 
 
-def modifier_phrases(text: str) -> frozenset[str]:
-    """The two- and three-word phrases of English ``text`` (lower case, as written) that
-    WordNet lists only as adjectives or adverbs: "in advance", "in person", "on time",
-    "for free". Empty without ``wn``."""
-    wn = _wordnet()
-    if wn is None:
-        return frozenset()
-    words = re.findall(r"[a-z]+", text.lower())
-    found = set()
-    for n in (2, 3):
-        for i in range(len(words) - n + 1):
-            key = "_".join(words[i:i + n])
-            if (key in wn.index["adj"] or key in wn.index["adv"]) and not (
-                    key in wn.index["noun"] or key in wn.index["verb"]):
-                found.add(" ".join(words[i:i + n]))
-    return frozenset(found)
-
-
 def mostly_noun(word: str) -> bool:
     """Whether WordNet lists more noun senses for the English ``word`` (any inflection)
     than verb, adjective and adverb senses together: "dog" (7 against 1), "cab", "gym";
@@ -334,9 +310,9 @@ def related(word: str, broader: bool = False) -> tuple[str, ...]:
                 synonyms += lemmas
                 for symbol, letter, target, word_no in pointers:
                     if symbol in HYPERNYMS and pos == "noun" and broader:
-                        wider += wn.synset(_POS_OF_LETTER[letter], target)[0]
+                        wider += wn.synset(POS_OF_LETTER[letter], target)[0]
                     elif symbol in DERIVED and word_no:  # a lexical pointer: that word
-                        derived.append(wn.synset(_POS_OF_LETTER[letter], target)[0][word_no - 1])
+                        derived.append(wn.synset(POS_OF_LETTER[letter], target)[0][word_no - 1])
     ordered = dict.fromkeys(synonyms + wider + derived)
     return tuple(w for w in ordered if w not in own)
 

@@ -149,3 +149,39 @@ def test_another_verb_form_weighs_as_a_synonym_and_stays_out_of_the_ideal() -> N
     # a stop-list verb's forms say nothing ("take clients out" is no "taken within")
     take = synonyms.lexical_query("Can I take a client out?", known, lambda t: 1.0, ["client"])
     assert "taken" not in take.terms
+
+
+LEAVE = [
+    _chunk(80, "Leave policy", "Other leave",
+           "Employees receive 2 days of paid leave for their own wedding and 3 days of "
+           "compassionate leave when a close family member dies."),
+    _chunk(81, "Leave policy", "Sick leave",
+           "Employees receive up to 10 days of fully paid sick leave per year."),
+    _chunk(82, "Office guide", "Parking",
+           "The garage charges EUR 12 per day; pass holders park for free."),
+    _chunk(83, "Travel policy", "Daily allowances",
+           "The daily meal allowance is paid for each travel day and covers lunch and dinner."),
+    _chunk(84, "Leave policy", "Annual leave",
+           "Unused days expire on 31 March of the next year."),
+]
+
+
+async def test_a_phrasal_verb_is_searched_and_answered_by_what_it_means() -> None:
+    # "passed away" is "dies" in the policy: before, the search looked for "passed" (a pass
+    # for the garage) and the reader refused or quoted another day count
+    question = "my grandmother passed away, how many days can I take off?"
+    assert Bm25Index(LEAVE).search(question, 1)[0].chunk.doc_id == "doc-080"
+    trace = TraceRecorder(trace_id="01TEST", question=question)
+    events = [ev async for ev in answer(
+        AnswerRequest(question=question), retriever=InMemoryRetriever(LEAVE),
+        provider=ExtractiveProvider(), config=CONFIG, trace=trace)]
+    said = " ".join(ev.text for ev in events if isinstance(ev, Sentence))
+    assert "3 days of compassionate leave" in said
+    assert "sick leave" not in said
+
+
+def test_a_phrasal_verb_is_expanded_through_the_phrase_not_its_verb() -> None:
+    known = {"die", "dy", "death", "expire", "travel", "grandmother"}.__contains__
+    found = synonyms.synonym_terms("my grandmother passed away", known)
+    # "expire" is one of the phrase's WordNet lemmas, but its own first sense is another
+    assert found == {"passed": ["die", "dy", "death"]}

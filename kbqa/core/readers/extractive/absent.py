@@ -42,11 +42,11 @@ from kbqa.core.readers.extractive.question_verbs import (
 )
 from kbqa.core.readers.extractive.text import Candidate, question_numbers, surfaces
 from kbqa.core.retrieval.focus_en import is_person_en
+from kbqa.core.text.phrases import modifier_phrases
 from kbqa.core.text.spelling import misspelt
 from kbqa.core.text.terms import fold, is_question_word, is_stop_en, jieba_frequency, stem
 from kbqa.core.text.thesaurus import (
     known_word,
-    modifier_phrases,
     morphy,
     mostly_modifier,
     mostly_noun,

@@ -9,7 +9,8 @@ import unicodedata
 from functools import lru_cache
 
 from kbqa.core.retrieval.focus_en import VERB_AFTER_RE
-from kbqa.core.text import thesaurus
+from kbqa.core.text import phrases
+from kbqa.core.text.phrases import PARTICLE_RE
 from kbqa.core.text.terms import fold, is_question_word, stem, terms
 
 # English has no tagger here: a word in a verb's slot (``focus_en.VERB_AFTER_RE``) is a
@@ -33,16 +34,11 @@ def english_verbs(question: str) -> frozenset[str]:
     return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0]
 
 
-_PARTICLE_RE = re.compile(
-    r"\b([a-z]+)\s+(?:(?:me|you|him|her|it|us|them)\s+)?"
-    r"(around|about|away|back|down|in|off|on|out|over|through|up)\b")
-
-
 @lru_cache(maxsize=1024)
 def phrasal_verbs(question: str) -> tuple[frozenset[str], frozenset[str]]:
     """The folded verbs and particles of the English phrasal verbs WordNet lists in
     ``question`` ("does deleted stuff hang around", "it logged me out": ``hang``/``around``,
-    ``log``/``out``; ``thesaurus.phrasal_verb``): the verb says an action, and the particle
+    ``log``/``out``; ``phrases.phrasal_pairs``): the verb says an action, and the particle
     is part of it, no thing a block may lack."""
     pairs = phrasal_pairs(question)
     return (frozenset(w for w, _ in pairs), frozenset(fold(stem(p)) for _, p in pairs))
@@ -53,8 +49,7 @@ def phrasal_pairs(question: str) -> frozenset[tuple[str, str]]:
     """(folded verb, particle as written) of each English phrasal verb WordNet lists in
     ``question`` ("passed away": ``("pass", "away")``)."""
     low = unicodedata.normalize("NFKC", question).lower()
-    return frozenset((fold(stem(w)), p) for w, p in _PARTICLE_RE.findall(low)
-                     if not is_question_word(w) and thesaurus.phrasal_verb(w, p))
+    return frozenset((fold(stem(w)), p) for w, p in phrases.phrasal_pairs(low))
 
 
 _WORDS_RE = re.compile(r"[a-z]+")
@@ -65,7 +60,7 @@ def without_particle(verb: str, particle: str, text: str) -> bool:
     after it (an object pronoun between allowed, as ``phrasal_pairs`` reads them): "have
     passed probation" for "passed away" is another act, not the one asked about."""
     low = unicodedata.normalize("NFKC", text).lower()
-    spots = [m for m in _PARTICLE_RE.finditer(low) if fold(stem(m.group(1))) == verb]
+    spots = [m for m in PARTICLE_RE.finditer(low) if fold(stem(m.group(1))) == verb]
     said = any(m.group(2) == particle for m in spots)
     return not said and verb in {fold(stem(w)) for w in _WORDS_RE.findall(low)}
 

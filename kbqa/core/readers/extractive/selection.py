@@ -94,8 +94,8 @@ from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
     block_synonyms,
     expanded_question_terms,
-    expanded_terms,
     only_expanded,
+    ranked_below,
     synonym_groups,
 )
 from kbqa.core.readers.extractive.text import Candidate, Selection, candidates, list_items
@@ -226,7 +226,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     unasked = frozenset(t for t in present if ask and t not in ask)  # context words only
     topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
     weights = capped(term_weights(present, pool, df, len(blocks)), bridges or {})
-    added = expanded_terms(synonyms)  # a synonym ranks below the user's own word
+    added = ranked_below(question, synonyms, terms)  # a synonym, not the user's own word
     focus = {t: f * SYNONYM_WEIGHT if t in added else f
              for t, f in salience(present, light).items()}
     kind = ask_kind(question)

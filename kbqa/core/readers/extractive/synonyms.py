@@ -32,14 +32,15 @@ from kbqa.core.readers.extractive.question_verbs import own_acts, phrasal_verbs
 from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.retrieval.focus_en import same_kind_en
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
-from kbqa.core.text import thesaurus
+from kbqa.core.text import phrases, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
-from kbqa.core.text.terms import fold, is_question_word, terms
+from kbqa.core.text.terms import fold, is_question_word, stem, terms
 
 MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' first
 MIN_SOURCES = 2  # question words a sentence must meet through synonyms when it shares none
 
 __all__ = ["SYNONYM_WEIGHT", "block_synonyms", "expanded_terms", "only_expanded",
+           "phrasal_synonyms", "ranked_below",
            "synonym_groups", "with_synonyms"]
 
 
@@ -47,7 +48,8 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
                    ) -> dict[str, tuple[str, ...]]:
     """Per folded English content term of ``question``, the folded terms of its WordNet
     words that a block of ``block_terms`` has and the question has not (at most
-    ``MAX_SYNONYMS``); terms with none left out. {} when expansion is off."""
+    ``MAX_SYNONYMS``), per phrasal verb's verb the phrase's (``phrasal_synonyms``); terms
+    with none left out. {} when expansion is off."""
     if not enabled():
         return {}
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
@@ -70,7 +72,26 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
 
         if found := thesaurus.one_word_relatives(t, in_blocks, MAX_SYNONYMS):
             out[fold(t)] = tuple(found)
-    return out | _chinese_synonyms(question, everything)
+    return out | phrasal_synonyms(question, everything) | _chinese_synonyms(question, everything)
+
+
+def phrasal_synonyms(question: str, everything: frozenset[str]
+                     ) -> dict[str, tuple[str, ...]]:
+    """Per folded verb of an English phrasal verb in ``question`` ("passed away": ``pass``),
+    the folded one-word synonyms of the phrase that ``everything`` (the blocks' terms) has
+    and the question has not (``phrases.phrasal_synonyms``: ``death``, ``dy`` of "dies"), at
+    most ``MAX_SYNONYMS``. They say what the asker said, in the sense the asker meant (the
+    phrase's most frequent one), so they count as the asker's own word, not as a synonym
+    ranking below it (``selection``)."""
+    own = {fold(t) for t in terms(question)}
+    out: dict[str, tuple[str, ...]] = {}
+    for verb, particle in phrases.phrasal_pairs(question):
+        said = [f[0] for w in phrases.phrasal_synonyms(verb, particle)
+                if len(f := [fold(t) for t in terms(w)]) == 1 and f[0] in everything
+                and f[0] not in own]
+        if said:
+            out[fold(stem(verb))] = tuple(dict.fromkeys(said))[:MAX_SYNONYMS]
+    return out
 
 
 def _chinese_synonyms(question: str, everything: frozenset[str]) -> dict[str, tuple[str, ...]]:
@@ -91,6 +112,14 @@ def with_synonyms(qterms: Sequence[str], synonyms: Mapping[str, tuple[str, ...]]
     the question's words that its terms hold only as pieces (``弄丢``: ``弄``, ``丢``)."""
     extra = [s for t in [*qterms, *synonyms] for s in synonyms.get(t, ()) if s not in qterms]
     return list(dict.fromkeys([*qterms, *extra]))
+
+
+def ranked_below(question: str, synonyms: Mapping[str, tuple[str, ...]],
+                 block_terms: Sequence[frozenset[str]]) -> frozenset[str]:
+    """The terms of ``synonyms`` (``block_synonyms``) that rank below the user's own words:
+    all but a phrasal verb's (``phrasal_synonyms``: "passed away" said as "death")."""
+    everything = frozenset().union(*block_terms) if block_terms else frozenset()
+    return expanded_terms(synonyms) - expanded_terms(phrasal_synonyms(question, everything))
 
 
 def expanded_terms(synonyms: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
