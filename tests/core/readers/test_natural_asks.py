@@ -537,3 +537,32 @@ async def test_a_cap_in_the_askers_unit_answers_a_yes_no_ask_with_their_number()
     blocks = (make_block(1, "Staff may take up to 4 days of study leave per year for approved "
                             "courses.", title="Learning policy"),)
     assert "up to 4 days" in await _answer("Can I take 4 days of study leave this year?", blocks)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        # whether something happens to the costs, not what they are
+        ("Are minibar costs reimbursed?", "other"),
+        ("Can the visa fee be paid back?", "other"),
+        ("Are the costs of a visa reimbursed?", "other"),
+        # a price asked for
+        ("Is there a fee?", "money"),
+        ("Does it cost anything?", "money"),
+        ("How much does the minibar cost?", "money"),
+    ],
+)
+def test_a_yes_no_ask_about_costs_asks_whether_not_how_much(question: str, kind: str) -> None:
+    assert ask_kind(question) == kind
+
+
+async def test_whether_costs_are_reimbursed_is_answered_by_the_rule_not_another_amount() -> None:
+    blocks = (
+        make_block(1, "Trips with an estimated total cost above EUR 2,000 also need approval "
+                      "from the Finance Director.", title="Travel policy", section="Approval"),
+        make_block(2, "The daily meal allowance while travelling is EUR 45 per day. Alcohol is "
+                      "not reimbursed, except at a client dinner approved by the Finance "
+                      "Director.", title="Travel policy", section="Meals"),
+    )
+    answer = await _answer("Are alcohol costs reimbursed?", blocks)
+    assert answer.startswith("Alcohol is not reimbursed")

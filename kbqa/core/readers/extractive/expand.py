@@ -22,7 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from kbqa.core.readers.extractive.question import GENERIC_TERMS, without_mood_particles
+from kbqa.core.readers.extractive.question import GENERIC_TERMS
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.quantities import CN_NUMERALS, COUNT_WORDS_ZH
 from kbqa.core.text.terms import (
@@ -104,7 +104,7 @@ def spell_amounts(text: str) -> str:
 
 def as_read(question: str, blocks: Sequence[Block]) -> str:
     """``question`` as the reader reads it over ``blocks``: without closing mood particles
-    (``question.without_mood_particles``), count words apart (``count_words_apart``)."""
+    (``without_mood_particles``), count words apart (``count_words_apart``)."""
     question = without_mood_particles(question)
     if not any(ch in COUNT_WORDS_ZH for ch in question):
         return question  # no count word to read apart (every English question)
@@ -305,3 +305,14 @@ def describes_document(text: str) -> bool:
     """Whether sentence ``text`` describes its own document ("This policy explains which
     business expenses Nimbus Works pays back, …"): never an answer."""
     return bool(_DESCRIBES_DOCUMENT_RE.search(text))
+
+
+# Sentence-final particles that carry the asker's mood, not the question (Li & Thompson
+# 1981, ch. 7): 保存多久嘛, 能报吗呀. 吗 (a yes/no question) and 呢 (a follow-up's "and …?")
+# say what is asked and stay.
+_MOOD_PARTICLES_RE = re.compile(r"[嘛呀啊吧哦啦呐]+(?=[？?！!。～~\s]*$)")
+
+
+def without_mood_particles(question: str) -> str:
+    """``question`` without its closing mood particles (``_MOOD_PARTICLES_RE``)."""
+    return _MOOD_PARTICLES_RE.sub("", question)

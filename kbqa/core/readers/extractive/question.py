@@ -88,6 +88,11 @@ _QUANTITY_WEAK_RE = re.compile(
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|often|soon)\b|多久|多长时间|多少天")
 _MONEY_RE = re.compile(
     r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费")
+# ...but not "Are minibar costs reimbursed?": a yes/no ask whose predicate is a participle
+# asks whether that happens to the costs ("covered", "paid back"), not what they are.
+_PASSIVE_ASK_RE = re.compile(
+    r"^\s*(?:is|are|was|were|(?:can|will|would|could|should|may)\b.*\bbe)\b.*"
+    r"\b(?:[a-z]+ed|paid)(?:\s+(?:back|in full|too|also|as well))?\s*[?.!]*\s*$")
 _CURRENCY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
     r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")
@@ -287,7 +292,7 @@ def answer_kind(question: str) -> AnswerKind:
     # 密码是多少 asks for the password, as 密码是什么 does: no quantity
     q = _IDENTIFIER_ASK_ZH_RE.sub(r"\1是什么", question.lower())
     # "How long does it take to charge the scanner?" asks a duration, whatever "charge" is
-    if _MONEY_RE.search(q) and not _DURATION_ASK_RE.search(q):
+    if _MONEY_RE.search(q) and not _DURATION_ASK_RE.search(q) and not _PASSIVE_ASK_RE.search(q):
         return "money"
     if _QUANTITY_RE.search(q):
         return "quantity"
@@ -387,14 +392,3 @@ def in_matched_phrase(term: str, question: str, present: frozenset[str]) -> bool
 def common(df: int, n_blocks: int) -> bool:
     """The verifier's rule: in more than half of the blocks and in at least 3 of them."""
     return df >= 3 and df * 2 > n_blocks
-
-
-# Sentence-final particles that carry the asker's mood, not the question (Li & Thompson
-# 1981, ch. 7): 保存多久嘛, 能报吗呀. 吗 (a yes/no question) and 呢 (a follow-up's "and …?")
-# say what is asked and stay.
-_MOOD_PARTICLES_RE = re.compile(r"[嘛呀啊吧哦啦呐]+(?=[？?！!。～~\s]*$)")
-
-
-def without_mood_particles(question: str) -> str:
-    """``question`` without its closing mood particles (``_MOOD_PARTICLES_RE``)."""
-    return _MOOD_PARTICLES_RE.sub("", question)
