@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 
 from kbqa.core.retrieval.focus_en import VERB_AFTER_RE
-from kbqa.core.text import phrases
+from kbqa.core.text import phrases, thesaurus
 from kbqa.core.text.phrases import PARTICLE_RE
 from kbqa.core.text.terms import fold, is_question_word, stem, terms
 
@@ -30,7 +30,8 @@ def english_verbs(question: str) -> frozenset[str]:
     sentence may still name a stop-list noun such as "bill") and the verbs of its phrasal
     verbs ("hang" of "hang around": ``phrasal_verbs``)."""
     low = unicodedata.normalize("NFKC", question).lower()
-    stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)}
+    stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)
+            and not thesaurus.mostly_noun(t)}
     return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0]
 
 
