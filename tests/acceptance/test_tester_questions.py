@@ -109,3 +109,10 @@ def test_a_stop_list_noun_no_document_has_is_what_is_asked() -> None:
     events = converse("meeting-room", ["How do I book a meeting room?"])
     assert shown(events) == ""
     assert any(isinstance(ev, Refusal) for ev in events)
+
+
+def test_a_bound_word_says_a_bound_answers_not_what_it_is_about() -> None:
+    # "maximum" outweighed "file name": "The maximum size of a single uploaded file is
+    # 200 MB." led the answer to a question about a file name's length
+    text = shown(converse("name-length", ["waht is the maximun file name length?"]))
+    assert text.startswith("A file name may be up to 255 characters long.")

@@ -64,6 +64,9 @@ ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
     "often frequently frequency version versions "
     "上限 最多 最长 大小 期限 截止 时限 金额 数量 钱 价格 费用 标准 版本 人数 次数 预算 长度 容量 "
     "时间 日期").split()) | PLACE_TYPE_TERMS
+# ...of which the bound words say only that a bound answers ("the maximum file name length"):
+# light words (``light_terms``), or "The maximum size of a file…" leads for a name's length.
+BOUND_TERMS = frozenset("maximum minimum max min".split())
 # "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
 # documents: without it "How long does the recycle bin keep items?" quoted how to restore).
 # "The most I can claim", "the least we pay" ask an amount someone may reach ("the most
@@ -233,7 +236,8 @@ def light_terms(question: str) -> frozenset[str]:
     # or thing, however common it is alone.
     compound = {fold(t) for w in _COMPOUND_RE.findall(question) for t in terms(w)}
     stop = {fold(t) for t in terms(question)
-            if (is_question_word(t) or t in TIME_WORDS) and fold(t) not in compound}
+            if (is_question_word(t) or t in TIME_WORDS or fold(t) in BOUND_TERMS)
+            and fold(t) not in compound}
     stop |= {fold(stem(m.group(1).lower())) for m in _DEICTIC_UNIT_RE.finditer(question)}
     return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
 
