@@ -32,7 +32,7 @@ from kbqa.core.retrieval.translations import Memo, memoised, phrase_terms, trans
 from kbqa.core.text import bilingual, phrases, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import is_question_word, search_terms, terms
-from kbqa.core.text.thesaurus import verb_forms
+from kbqa.core.text.word_forms import verb_forms
 
 SYNONYM_WEIGHT = 0.5  # of a user's own term; Voorhees 1994 (see the module docstring)
 PHRASE_WEIGHT = 2.0  # a two-word phrase's translation: both words, each at the user's weight
@@ -145,7 +145,7 @@ def lexical_query(query: str, known: Callable[[str], bool], idf: Callable[[str],
     """``query``'s search terms plus the thesaurus expansions of its unknown words at
     ``SYNONYM_WEIGHT``; in ``ideal_terms`` (``terms.relevance_terms``) each expanded word
     is replaced by its expansion of highest ``idf`` at that weight. The other forms of an
-    irregular verb the query uses (``thesaurus.verb_forms``: "lose" and "lost", WordNet's
+    irregular verb the query uses (``word_forms.verb_forms``: "lose" and "lost", WordNet's
     verb exception list; never a stop-list verb such as "take") join at that weight too,
     outside the ideal: the user's own word, inflected (measured: +3 right, one wrong
     answer fewer on the nine demo sets; RGB unchanged).

@@ -261,25 +261,6 @@ def irregular_bases(word: str) -> tuple[str, ...]:
     return wn.exceptions["verb"].get(word.lower(), ()) if wn is not None else ()
 
 
-@lru_cache(maxsize=1)
-def _irregular_forms() -> dict[str, list[str]]:
-    """WordNet's verb exception list turned around: base -> its irregular forms."""
-    out: dict[str, list[str]] = {}
-    for form, bases in (wn.exceptions["verb"].items() if (wn := _wordnet()) is not None else ()):
-        for base in bases:
-            out.setdefault(base, []).append(form)
-    return out
-
-
-def verb_forms(word: str) -> tuple[str, ...]:
-    """The other forms of an irregular English verb, either way ("lose" -> lost; "lost" ->
-    lose), from WordNet's verb exception list; () for a regular verb or without ``wn``."""
-    low = word.lower()
-    bases = irregular_bases(low)
-    forms = [g for b in (low, *bases) for g in _irregular_forms().get(b, ())]
-    return tuple(dict.fromkeys(f for f in (*bases, *forms) if f != low))
-
-
 def mostly_noun(word: str) -> bool:
     """Whether WordNet lists more noun senses for the English ``word`` (any inflection)
     than verb, adjective and adverb senses together: "dog" (7 against 1), "cab", "gym";

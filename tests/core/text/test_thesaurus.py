@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.text import thesaurus
+from kbqa.core.text import thesaurus, word_forms
 
 
 def test_the_data_files_are_installed() -> None:
@@ -54,3 +54,10 @@ def test_the_word_itself_is_not_its_synonym() -> None:
 def test_a_relational_adjective_pertains_to_a_noun(word: str, expected: bool) -> None:
     # "parental leave" is a kind of leave; "the real limit" is the limit
     assert thesaurus.relational(word) is expected
+
+
+def test_a_word_family_is_the_word_in_other_parts_of_speech() -> None:
+    assert {"expiry", "expiration"} <= set(word_forms.word_family("expires"))
+    assert "cancellation" in word_forms.word_family("cancel")
+    # an irregular form is not read as another word's: "days left" is no "leave"
+    assert word_forms.word_family("left") == ()

@@ -28,13 +28,16 @@ from kbqa.core.text.quantities import CN_NUMERALS, COUNT_WORDS_ZH
 from kbqa.core.text.terms import (
     a_not_a_pieces,
     cjk_bigrams,
+    fold,
     is_acronym,
     is_question_word,
     is_stop_en,
     jieba_frequency,
     jieba_words,
+    stem,
 )
-from kbqa.core.text.thesaurus import known_word, verb_forms
+from kbqa.core.text.thesaurus import known_word
+from kbqa.core.text.word_forms import verb_forms, word_family
 from kbqa.core.types import Block
 
 NUMBER_WORDS = {w: str(i) for i, w in enumerate(
@@ -188,6 +191,27 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
     return list(dict.fromkeys(out))
 
 
+def with_family(question: str, qterms: Sequence[str],
+                block_terms: Sequence[frozenset[str]]) -> list[str]:
+    """``qterms`` with each English term no block has replaced by the block terms of its
+    word family (``word_forms.word_family``: "expire" met as the blocks' "expiry", "cancel"
+    as "cancellation"), at most two; never a word for people ("approver"): the word said
+    in another part of speech, which the suffix stemmer (``terms.fold``) keeps apart."""
+    everything = frozenset().union(*block_terms) if block_terms else frozenset()
+    words = {fold(stem(w.lower())): w.lower() for w in _LATIN_RE.findall(question)}
+    out: list[str] = []
+    for t in qterms:
+        written = words.get(t)
+        found = [] if t in everything or written is None else [
+            f for w in word_family(written) if not is_person_en(w)
+            for f in (fold(stem(w)),) if f in everything and f != t]
+        out.extend(list(dict.fromkeys(found))[:2] if found else [t])
+    return list(dict.fromkeys(out))
+
+
+_LATIN_RE = re.compile(r"[A-Za-z]+")
+
+
 def with_bigrams(question: str, qterms: Sequence[str],
                  block_terms: Sequence[frozenset[str]]) -> list[str]:
     """``qterms`` plus the question's CJK bigrams that are block words, without the
@@ -242,7 +266,7 @@ def _starting_with(stem_: str, everything: frozenset[str],
 
 def _same_verb(term: str, everything: frozenset[str]) -> list[str]:
     """The block words that are another form of the irregular English verb ``term``
-    (``thesaurus.verb_forms``, WordNet's verb exception list: "forget" and "forgot", "lose"
+    (``word_forms.verb_forms``, WordNet's verb exception list: "forget" and "forgot", "lose"
     and "lost", "pay" and "paid"), at most two. Regular forms are left as they are ("paying"
     is not "paid": measured, it answered the asker's framing words)."""
     if not term.isalpha():

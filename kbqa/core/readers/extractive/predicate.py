@@ -32,7 +32,7 @@ from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
-from kbqa.core.text import thesaurus
+from kbqa.core.text import thesaurus, word_forms
 from kbqa.core.text.terms import a_not_a_pieces, fold, is_question_word, stem
 
 T = TypeVar("T")
@@ -111,7 +111,8 @@ def _verb_here(word: str, after: frozenset[str]) -> bool:
 
 @lru_cache(maxsize=512)
 def _predicate_forms(question: str) -> frozenset[str]:
-    """The verb bases of ``predicate_terms`` and their one-word WordNet relatives."""
+    """The verb bases of ``predicate_terms``, their one-word WordNet relatives and word
+    family ("expire": expiry)."""
     forms: set[str] = set()
     for word in predicate_terms(question):
         if _CJK_RE.search(word):
@@ -124,7 +125,8 @@ def _predicate_forms(question: str) -> frozenset[str]:
             continue
         for base in thesaurus.verb_bases(word):
             forms.add(base)
-            forms.update(r for r in thesaurus.related(base) if " " not in r)
+            forms.update(r for r in (*thesaurus.related(base), *word_forms.word_family(base))
+                         if " " not in r)
     return frozenset(forms)
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from kbqa.core.readers.extractive.acronyms import with_bridges
-from kbqa.core.readers.extractive.expand import expand, with_bigrams
+from kbqa.core.readers.extractive.expand import expand, with_bigrams, with_family
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.question_verbs import own_acts, phrasal_verbs
 from kbqa.core.readers.extractive.text import Candidate
@@ -167,7 +167,6 @@ def expanded_question_terms(question: str, terms: Sequence[frozenset[str]],
     content for the declines, whatever its synonyms match; an acronym the blocks define
     (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
     replaced by it when no block writes it."""
-    qterms = with_bigrams(question, expand(question_terms(question), terms, translations,
-                                           own_acts(question)),
-                          terms)
+    qterms = with_bigrams(question, with_family(question, expand(
+        question_terms(question), terms, translations, own_acts(question)), terms), terms)
     return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
