@@ -123,3 +123,12 @@ def test_a_verb_is_met_by_its_noun_in_the_documents() -> None:
     # question was refused as missing "expire"
     text = shown(converse("expire", ["Do sharing links expire?"]))
     assert "expiry date" in text
+
+
+def test_the_versions_asked_for_are_no_other_edition() -> None:
+    # "Windows 10" was read as another edition of the question's "Windows" (as "Diablo 3" is
+    # of "Diablo"), so the supported-systems sentence did not count as an answer
+    text = shown(converse("windows", [
+        "Which Windows versions are supported by the desktop client?"]))
+    assert "Windows 10 and Windows 11" in text
+

@@ -210,7 +210,8 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
         return True  # "年均1300万人", "全省…136.8万人" for the country's figure of a year
     if another_frame(question, window):
         return True
-    if other_edition(question, window) or forecast(question, window):
+    # ...but the versions asked for are numbered names ("Which Windows versions…?": 10, 11)
+    if (kind != "version" and other_edition(question, window)) or forecast(question, window):
         return True
     if other_work(question, window):
         return True
