@@ -132,3 +132,12 @@ def test_the_versions_asked_for_are_no_other_edition() -> None:
         "Which Windows versions are supported by the desktop client?"]))
     assert "Windows 10 and Windows 11" in text
 
+
+@pytest.mark.parametrize(("user", "question", "expected"), [
+    ("enterprise-en", "How much does the Enterprise plan cost?", "quoted individually"),
+    ("enterprise-zh", "企业版多少钱？", "价格单独报价"),
+])
+def test_a_price_set_per_customer_answers_what_it_costs(
+        user: str, question: str, expected: str) -> None:
+    # an amount with a currency was the only price a sentence could state
+    assert expected in shown(converse(user, [question]))

@@ -99,11 +99,12 @@ _PASSIVE_ASK_RE = re.compile(
 _CURRENCY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥]|元|欧元|美元|英镑)\s?\d|\d\s?(?:\b(?:EUR|USD|CNY"
     r"|RMB|GBP|euros?|dollars?)\b|[€$£¥]|元|欧元|美元|英镑)")
-# A price of nothing states an amount too: "free of charge", "at no cost", 免费, 不收费.
-# Not a free trial or "Free up space": the price itself is nothing.
+# A price of nothing states an amount too: "free of charge", "at no cost", 免费, 不收费 (not
+# a free trial or "Free up space"); so does a price set per customer ("quoted individually").
 _FREE_RE = re.compile(
     r"\b(?:free of charge|for free|(?:is|are|stays?|remains?) free|at no (?:extra )?(?:cost|charge)"
-    r"|no charge|costs? nothing)\b|免费(?![\u4e00-\u9fff])|不收费|不另收费|无需付费", re.IGNORECASE)
+    r"|no charge|costs? nothing|(?:quoted|priced) individually|custom pric\w*|price on request)"
+    r"\b|免费(?![\u4e00-\u9fff])|不收费|不另收费|无需付费|面议|单独报价|另行报价", re.IGNORECASE)
 # A Chinese amount written in words, with its unit: 半天, 两周, 三个月; not 每天, 上半年 (a
 # period's name), 第三次 or 前两次 (which ones, not how many).
 _COUNT_ZH_RE = re.compile(r"(?<![每当这那哪同上下第前后近头])(?:半|[一二两三四五六七八九十]+个?半?)"
