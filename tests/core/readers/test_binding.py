@@ -6,8 +6,8 @@ from kbqa.core.readers.extractive.binding import (
     anchors,
     bound_answer,
     clauses,
-    states_condition,
 )
+from kbqa.core.readers.extractive.conditions import states_condition
 from kbqa.core.readers.extractive.focus import ask_kind, new_answer
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.selection import select
@@ -145,6 +145,10 @@ def test_a_rate_per_one_unit_is_not_answered_by_a_rate_per_another(
      "When in doubt, ask your line manager before you spend the money, not afterwards.", False),
     ("When will my deposit be refunded?",
      "If unsure, call the office before you pay the deposit.", False),
+    # a clause about the asked thing that ends on when it happens
+    ("When do I get access to customer data?", "Complete the course within 14 days; access "
+     "to customer data is switched on only after you pass it.", True),
+    ("When do I get access to customer data?", "Data is exported after midnight.", False),
 ])
 def test_a_when_question_about_a_rule_is_answered_by_its_condition(
     question: str, text: str, expected: bool

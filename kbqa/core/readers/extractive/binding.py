@@ -43,6 +43,7 @@ from kbqa.core.readers.extractive.asks import (
     term_ask,
     wrong_unit,
 )
+from kbqa.core.readers.extractive.conditions import states_condition
 from kbqa.core.readers.extractive.contacts import (
     asks_contact,
     contact_topic,
@@ -240,31 +241,6 @@ def _same_subject(parts: list[str], i: int) -> int:
     while i + n + 1 < len(parts) and _SAME_SUBJECT_RE.match(parts[i + n + 1]):
         n += 1
     return n
-
-
-_WHEN_DOES_RE = re.compile(r"^(?:and |so |but )?when (?:is|are|do|does|can|will|should|must)\b")
-_CONDITION_RE = re.compile(
-    r"\b([a-z]+) (?:only )?(?:when|if|unless|as long as|provided|whenever)\b")
-# ...or one opening with its condition: "When an illness lasts more than 3 days, a
-# doctor's note is required."
-_OPENING_CONDITION_RE = re.compile(r"^(?:when|if|whenever|once|after) [^,;]+, (.+)$")
-
-
-def states_condition(question: str, text: str, anchor: frozenset[str]) -> bool:
-    """Whether ``text`` states the condition a "When are/does … ?" ``question`` asks: a
-    word of the question (``anchor``, folded) right before "when", "if", "unless", "as long
-    as" ("are reimbursed when…"), or a condition opening the sentence whose main clause
-    has such a word ("When an illness lasts…, a doctor's note is required")."""
-    if not _WHEN_DOES_RE.match(ask_clause(question).strip().lower()):
-        return False
-    low = unicodedata.normalize("NFKC", text).lower()
-    opening = _OPENING_CONDITION_RE.match(low)
-    # ...its main clause about the asked thing, not one word of it: "When in doubt, ask
-    # your line manager before you spend the money" shares only "money" with "When do I
-    # get my money back?"
-    if opening and len(folded_terms(opening.group(1)) & anchor) >= min(2, len(anchor)):
-        return True
-    return any(fold(stem(m.group(1))) in anchor for m in _CONDITION_RE.finditer(low))
 
 
 # A sentence opening with the case it is for: "如有入职相关问题，请联系…王丽", "For questions
