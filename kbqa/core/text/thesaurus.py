@@ -21,6 +21,7 @@ Without the data files (``wn`` not installed) every lookup returns nothing.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from functools import lru_cache
@@ -230,9 +231,15 @@ def verb_bases(word: str) -> frozenset[str]:
 
 
 def known_word(word: str) -> bool:
-    """Whether WordNet lists the English ``word`` (any inflection) in any part of speech.
-    False without ``wn``."""
-    return any(morphy(word.lower(), pos) for pos in ("noun", "verb", "adj", "adv"))
+    """Whether WordNet lists the English ``word`` (any inflection) in any part of speech,
+    an "-es" form only after s, x, z, ch, sh or o ("employes" is a typo, though morphy's
+    rule would give "employ"). False without ``wn``."""
+    low = word.lower()
+    return any(b for pos in POS for b in morphy(low, pos)
+               if not (low == b + "es" and not _SIBILANT_END_RE.search(b)))
+
+
+_SIBILANT_END_RE = re.compile(r"(?:s|x|z|ch|sh|o)$")
 
 
 def rather_noun(word: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kbqa.core.text.spelling import corrected, misspelt
+from kbqa.core.text.thesaurus import known_word
 
 INDEX = {"expense": 40, "annual": 12, "recycle": 5, "password": 9, "variation": 2,
          "location": 7, "cap": 3, "spot": 4, "expanse": 1, "user": 6, "log": 30}
@@ -93,3 +94,15 @@ def test_it_after_a_determiner_is_the_acronym_when_the_index_has_it(query: str,
                          lambda w: index.get(w, 0))
     assert fixed == expected
     assert _correct("whats the it helpdesk email?")[0] == "what's the it helpdesk email?"
+
+
+def test_an_impossible_es_form_is_a_typo_not_a_word() -> None:
+    # WordNet's detachment rule read "employes" as "employ" + "es" (English writes
+    # "employs"), so the typo was kept and the question refused as missing "employes"
+    assert known_word("employs") and known_word("watches") and known_word("goes")
+    assert not known_word("employes")
+    fixed, fixes = corrected(
+        "how many days do full time employes get?", {"employee", "day"}.__contains__,
+        lambda letter: sorted(t for t in ("employee", "day") if t[0] == letter),
+        lambda term: 1)
+    assert fixes == {"employes": "employee"}
