@@ -118,8 +118,10 @@ def parse_answer_input(body: bytes) -> AnswerInput:
         payload.get("conversation"),
         payload.get("fabricate"),
     )
+    if question is not None and not isinstance(question, str):  # a type error, not emptiness
+        raise ApiError(400, "'question' must be a string.", code="invalid_body")
     try:
-        question = question_checked(question if isinstance(question, str) else "")
+        question = question_checked(question or "")
     except TurnRejected as exc:
         raise _rejected(exc) from None
     # The id as the Kbqa-Conversation header gives it back ("65") is the same id.

@@ -173,6 +173,8 @@ def input_code(status: int, message: str) -> str:
         return "question_too_long"
     if message == "The request body must be JSON.":
         return "invalid_json"
+    if message == "'question' must be a string.":
+        return "invalid_body"
     if message.startswith(("'question'", "The question holds")):
         return "empty_question"
     return "invalid_body"
@@ -185,7 +187,8 @@ def input_code(status: int, message: str) -> str:
         ('["q"]', 400, 'The request body must be a JSON object like {"question": "..."}.'),
         ({}, 400, "'question' is required and must be a non-empty string."),
         ({"question": "   "}, 400, "'question' is required and must be a non-empty string."),
-        ({"question": 5}, 400, "'question' is required and must be a non-empty string."),
+        ({"question": 5}, 400, "'question' must be a string."),
+        ({"question": ["q"]}, 400, "'question' must be a string."),
         ({"question": "\x00\x01 "}, 400, "'question' is required and must be a non-empty string."),
         ({"question": " ? "}, 400, NO_WORDS),
         ({"question": "？……"}, 400, NO_WORDS),
