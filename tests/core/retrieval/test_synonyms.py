@@ -52,10 +52,10 @@ def _switch() -> Iterator[None]:
     synonyms.set_enabled(True)
 
 
-async def _ask(question: str) -> tuple[list[str], str]:
+async def _ask(question: str, kb: list[Chunk] = KB) -> tuple[list[str], str]:
     trace = TraceRecorder(trace_id="01TEST", question=question)
     events = [ev async for ev in answer(
-        AnswerRequest(question=question), retriever=InMemoryRetriever(KB),
+        AnswerRequest(question=question), retriever=InMemoryRetriever(kb),
         provider=ExtractiveProvider(), config=CONFIG, trace=trace)]
     return [ev.text for ev in events if isinstance(ev, Sentence)], trace.status
 
@@ -171,11 +171,7 @@ async def test_a_phrasal_verb_is_searched_and_answered_by_what_it_means() -> Non
     # for the garage) and the reader refused or quoted another day count
     question = "my grandmother passed away, how many days can I take off?"
     assert Bm25Index(LEAVE).search(question, 1)[0].chunk.doc_id == "doc-080"
-    trace = TraceRecorder(trace_id="01TEST", question=question)
-    events = [ev async for ev in answer(
-        AnswerRequest(question=question), retriever=InMemoryRetriever(LEAVE),
-        provider=ExtractiveProvider(), config=CONFIG, trace=trace)]
-    said = " ".join(ev.text for ev in events if isinstance(ev, Sentence))
+    said = " ".join((await _ask(question, LEAVE))[0])
     assert "3 days of compassionate leave" in said
     assert "sick leave" not in said
 
