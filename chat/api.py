@@ -79,6 +79,7 @@ from chat.turns import (
     answer_turn,
     question_checked,
 )
+from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Done, Error, Event, Meta, Mode, Notice, event_payload
 
 log = logging.getLogger(__name__)
@@ -156,6 +157,7 @@ async def _turn_open(
 ) -> tuple[TurnStream, int]:
     auth = await api_caller(request)
     data = parse_answer_input(request.body)
+    outcome.language = detect_language(data.question)  # until the answer's Meta says
     if data.fabricate and not fabricate_allowed(auth.user):
         raise ApiError(403, "'fabricate' is for staff users only; leave it out.",
                        code="fabricate_not_allowed")
@@ -207,8 +209,13 @@ async def answer_json(request: HttpRequest) -> HttpResponse:
     if conversation is not None:  # as the stream sends it: a client reads one place
         response["Kbqa-Conversation"] = str(conversation)
     if outcome.language:  # the answer speaks the question's language, not the request's
-        response["Content-Language"] = "zh-Hans" if outcome.language == "zh" else "en"
+        response["Content-Language"] = content_language(outcome.language)
     return response
+
+
+def content_language(language: str) -> str:
+    """The ``Content-Language`` of an answer in ``language`` ("zh" or "en")."""
+    return "zh-Hans" if language == "zh" else "en"
 
 
 def wire_payload(ev: Event, *, conversation: int | None = None) -> dict[str, Any]:
@@ -316,4 +323,6 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
     response["Kbqa-Conversation"] = str(conversation)
+    # the stream speaks the question's language (refusals, notices), not the request's
+    response["Content-Language"] = content_language(outcome.language)
     return response

@@ -394,6 +394,18 @@ def test_sse_events_in_order(fake: FakeProvider, token: str) -> None:
     assert fake.prompts[0].task == "answer"
 
 
+@pytest.mark.parametrize(("question", "language"), [
+    ("回收站会把文件保留多久？", "zh-Hans"), (QUESTION, "en")])
+def test_the_stream_names_the_language_of_the_question(
+    fake: FakeProvider, token: str, question: str, language: str
+) -> None:
+    # a tester's Chinese stream came with the request's "Content-Language: en"
+    fake.add(STREAM_DRAFT)
+    response, _ = sse({"Authorization": f"Bearer {token}", "Accept-Language": "en"},
+                      {"question": question})
+    assert response["Content-Language"] == language
+
+
 def test_sse_provider_error_streams_error_then_done(fake: FakeProvider, token: str) -> None:
     fake.add(ProviderError("The model provider is overloaded; try again.", retryable=True))
     response, text = sse({"Authorization": f"Bearer {token}"}, {"question": QUESTION})
