@@ -130,9 +130,10 @@ def source_text(chunk_text: str, metadata: str = "") -> SourceText:
 
 
 def _with_headers(text: str) -> str:
-    """``text`` with each Markdown table row preceded by its table's header row (and the
+    """``text`` with each Markdown table row written with its table's header row (and the
     ``|---|`` rule left out): a row's cells are about its columns ("Uptime commitment"), as
-    the offline reader writes them ("Plan: Business; …; Uptime commitment: 99.9%")."""
+    the offline reader writes them ("Plan: Business; …; Uptime commitment: 99.9%";
+    ``_row_sentence``)."""
     out: list[str] = []
     header = ""
     for line in text.split("\n"):
@@ -145,8 +146,19 @@ def _with_headers(text: str) -> str:
             header = line.strip()
             out.append(line)
         else:
-            out.append(f"{header} {line.strip()}")
+            out.append(_row_sentence(header, line.strip()))
     return "\n".join(out)
+
+
+def _row_sentence(header: str, row: str) -> str:
+    """A table ``row`` as one sentence of ``Header: value`` clauses ("Plan: Starter; …;
+    Uptime commitment: none."), so a cell's negation ("none") is its own clause's, not the
+    whole row's; the header and row as written when their cells do not pair up."""
+    names = [c.strip() for c in header.strip("|").split("|")]
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    if len(names) != len(cells):
+        return f"{header} {row}"
+    return "; ".join(f"{n}: {c}" for n, c in zip(names, cells, strict=True)) + "."
 
 
 def negated_terms(text: str) -> frozenset[str]:

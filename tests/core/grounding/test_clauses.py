@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from kbqa.core.grounding.clauses import clause_issues
 from kbqa.core.grounding.source_text import negated_terms, parity, source_text, split_clauses
 
 
@@ -65,6 +66,15 @@ def test_a_table_row_is_read_with_its_header_and_wrapped_lines_are_joined() -> N
         "years.", "Equipment policy"
     )
     assert [s[0] for s in source.sentences] == [
-        "| plan | uptime |", "| plan | uptime | | business | 99.9% |",
+        "| plan | uptime |", "plan: business; uptime: 99.9%.",
         "laptops are replaced every 4 years.", "equipment policy",
     ]
+
+
+def test_a_cells_negation_is_its_own_not_the_rows() -> None:
+    # the reader quotes a row as "Header: value" clauses; "none" in one cell made the whole
+    # row a denial, and the row was withheld under a right answer ("1 sentence withheld")
+    source = source_text("| Plan | Price | Uptime commitment |\n|---|---|---|\n"
+                         "| Starter | EUR 6 per user per month | none |")
+    row = "Plan: Starter; Price: EUR 6 per user per month; Uptime commitment: none"
+    assert clause_issues(row, [(1, source)]) == []
