@@ -141,3 +141,13 @@ def test_a_price_set_per_customer_answers_what_it_costs(
         user: str, question: str, expected: str) -> None:
     # an amount with a currency was the only price a sentence could state
     assert expected in shown(converse(user, [question]))
+
+
+def test_can_i_is_decided_by_the_askers_section_not_the_admins_rule() -> None:
+    # "Administrators can limit external sharing…" decided the yes/no ask and was then
+    # dropped as another group's rule; the section "Sharing with people outside the
+    # company" says how the asker does it
+    text = shown(converse("outside", [
+        "Can I share a file with someone outside the company?"]))
+    assert "Share dialog" in text
+    assert "Administrators" not in text

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from kbqa.core.readers.extractive.applicability import for_another_group
 from kbqa.core.readers.extractive.expand import is_question
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.parallel import value_kinds
@@ -106,7 +107,11 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
     the rate per the asked unit (``units.rate_first``: per night, 每晚)."""
     deciding = threshold_first(scored, scorer.amounts)
     if deciding[0] is scored[0]:
-        deciding = predicate_first(question, scored, {i: c.text for i, (_, c) in enumerate(scored)})
+        # ...never a rule for another group ("Administrators can limit external sharing…"
+        # for "Can I share a file…?": what the asker may do is not what admins may)
+        deciding = predicate_first(question, scored, {
+            i: "" if for_another_group(question, c.text) else c.text
+            for i, (_, c) in enumerate(scored)})
         # ...one lacking a key word of the ask the best one has speaks of another thing:
         # "give it an expiry date" of a link's password for "give her my Wi-Fi password?"
         # (a key word of a condition before the ask, "if our webhook endpoint is down", is

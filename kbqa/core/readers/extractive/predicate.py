@@ -226,6 +226,11 @@ def predicate_first(question: str, scored: Sequence[tuple[float, T]],
 
 def undecided(question: str, chosen: Sequence[Candidate]) -> bool:
     """Whether ``question`` asks yes or no about a predicate that none of the ``chosen``
-    sentences states: they speak of its subject only."""
+    sentences states, nor the section heading of one that shares three of the question's
+    terms ("Can I share a file with someone outside the company?" under "Sharing with
+    people outside the company"): they speak of its subject only."""
+    asked = folded_terms(question)
     return bool(_predicate_forms(question)) and not any(
-        states_predicate(question, c.text) for c in chosen)
+        states_predicate(question, c.text) or (
+            len(folded_terms(c.topic) & asked) >= 3 and states_predicate(question, c.topic))
+        for c in chosen)
