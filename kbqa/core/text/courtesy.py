@@ -28,8 +28,8 @@ _OPENING_RE = re.compile(
     rf"|(?:(?:{_ASSENT_EN})[\s,.!]+)?(?:{_THANKS_EN})\s*[,.!;:]+\s*"
     rf"|(?:{_ASSENT_ZH})?[，,]?(?:{_THANKS_ZH})[，,。.!！~～]+\s*)+", re.IGNORECASE)
 _CLOSING_RE = re.compile(
-    r"(?:(?<![\w-])(?:please|pls|plz|thanks|thank you|thanks a lot|many thanks|thx|ty|cheers)"
-    r"|谢谢啦|谢谢|多谢|谢啦)[\s,，.。!！~]*$", re.IGNORECASE)
+    rf"(?:(?<![\w-])(?:please|pls|plz|thanks a lot|{_THANKS_EN})"
+    rf"|谢谢啦|{_THANKS_ZH})[\s,，.。!！~]*$", re.IGNORECASE)
 _END_MARKS_RE = re.compile(r"[\s,，.。!！~?？]+$")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import partial
 
 from kbqa.core.readers.extractive.applicability import for_another_group
 from kbqa.core.readers.extractive.expand import is_question
@@ -109,9 +110,9 @@ def deciding_first(question: str, scored: list[tuple[float, Candidate]],
     if deciding[0] is scored[0]:
         # ...never a rule for another group ("Administrators can limit external sharing…"
         # for "Can I share a file…?": what the asker may do is not what admins may)
-        deciding = predicate_first(question, scored, {
-            i: "" if for_another_group(question, c.text) else c.text
-            for i, (_, c) in enumerate(scored)})
+        deciding = predicate_first(question, scored,
+                                   {i: c.text for i, (_, c) in enumerate(scored)},
+                                   partial(for_another_group, question))
         # ...one lacking a key word of the ask the best one has speaks of another thing:
         # "give it an expiry date" of a link's password for "give her my Wi-Fi password?"
         # (a key word of a condition before the ask, "if our webhook endpoint is down", is

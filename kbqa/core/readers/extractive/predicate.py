@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -211,14 +211,16 @@ def _noun_too(word: str) -> bool:
 
 
 def predicate_first(question: str, scored: Sequence[tuple[float, T]],
-                    text_of: dict[int, str]) -> list[tuple[float, T]]:
+                    text_of: dict[int, str],
+                    skip: Callable[[str], bool] = lambda _text: False) -> list[tuple[float, T]]:
     """``scored`` (best first) with the best item whose sentence (``text_of`` by position
     in ``scored``) states a predicate of ``question`` moved to the front, the others in
-    their order; unchanged when the question has no predicate or no sentence states it."""
+    their order; a sentence ``skip`` rejects (a rule for another group) is passed over;
+    unchanged when the question has no predicate or no sentence states it."""
     if not _predicate_forms(question):
         return list(scored)
-    first = next((i for i in range(len(scored)) if states_predicate(question, text_of[i])),
-                 None)
+    first = next((i for i in range(len(scored)) if states_predicate(question, text_of[i])
+                  and not skip(text_of[i])), None)
     if first is None:
         return list(scored)
     return [scored[first], *scored[:first], *scored[first + 1:]]

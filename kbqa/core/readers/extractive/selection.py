@@ -226,7 +226,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     unasked = frozenset(t for t in present if ask and t not in ask)  # context words only
     topics = frozenset().union(*(c.context | c.lead for c in pool)) if pool else frozenset()
     weights = capped(term_weights(present, pool, df, len(blocks)), bridges or {})
-    added = ranked_below(question, synonyms, terms)  # a synonym, not the user's own word
+    added = ranked_below(question, synonyms)  # a synonym, not the user's own word
     focus = {t: f * SYNONYM_WEIGHT if t in added else f
              for t, f in salience(present, light).items()}
     kind = ask_kind(question)

@@ -114,12 +114,13 @@ def with_synonyms(qterms: Sequence[str], synonyms: Mapping[str, tuple[str, ...]]
     return list(dict.fromkeys([*qterms, *extra]))
 
 
-def ranked_below(question: str, synonyms: Mapping[str, tuple[str, ...]],
-                 block_terms: Sequence[frozenset[str]]) -> frozenset[str]:
+def ranked_below(question: str, synonyms: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
     """The terms of ``synonyms`` (``block_synonyms``) that rank below the user's own words:
-    all but a phrasal verb's (``phrasal_synonyms``: "passed away" said as "death")."""
-    everything = frozenset().union(*block_terms) if block_terms else frozenset()
-    return expanded_terms(synonyms) - expanded_terms(phrasal_synonyms(question, everything))
+    all but a phrasal verb's, found under its verb (``phrasal_synonyms``: "passed away"
+    said as "death")."""
+    verbs = phrasal_verbs(question)[0]
+    return expanded_terms(synonyms) - expanded_terms(
+        {w: found for w, found in synonyms.items() if w in verbs})
 
 
 def expanded_terms(synonyms: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
