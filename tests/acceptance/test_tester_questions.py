@@ -151,3 +151,11 @@ def test_can_i_is_decided_by_the_askers_section_not_the_admins_rule() -> None:
         "Can I share a file with someone outside the company?"]))
     assert "Share dialog" in text
     assert "Administrators" not in text
+
+
+def test_the_sentence_about_everything_asked_leads_over_one_under_a_matching_heading() -> None:
+    # "请在 24 小时内提交“设备丢失”工单" under "电脑丢失了怎么办？" shares 丢失 and the ask's
+    # form and outscored the invoice rule, then was off the topic: the question was refused
+    text = shown(converse("lost-invoice", ["报销的时候发票弄丢了怎么办？"]))
+    assert "发票遗失说明" in text
+    assert "设备丢失" not in text

@@ -81,6 +81,7 @@ from kbqa.core.readers.extractive.scoring import (
     key_terms,
     only_light,
     outweighed,
+    ranked,
     salience,
     term_weights,
     topical,
@@ -127,8 +128,7 @@ def select(question: str, blocks: Sequence[Block]) -> Selection:
     chosen = of_asked_kind(question, blocks, chosen, reselect)
     if chosen.declined:
         return chosen
-    # a group no block names gets its "Not covered" line; one named only by other blocks
-    # cannot (the line would be false), so the question is declined
+    # a group no block names gets its "Not covered" line; one only other blocks name: declined
     elsewhere = set(unmentioned_groups(question, [c.n for c in chosen.chosen], blocks))
     nowhere = unmentioned_groups(question, [b.n for b in blocks], blocks)
     if elsewhere - set(nowhere):
@@ -247,8 +247,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
         answering = action_pool(question, pool, blocks, scorer.intros, objects)
         verb = asked_action(ask_clause(question))  # an action, not a kind of the object
         absent = [t for t in absent if t != verb]
-    scored = sorted(((scorer(c), c) for c in answering),
-                    key=lambda sc: (-sc[0], sc[1].rank, sc[1].n, sc[1].position))
+    scored = ranked(((scorer(c), c) for c in answering), scorer, whole=all(df.values()))
     later_ask = later_asks(question)  # usually "": nothing to expand
     later = set(expanded_question_terms(later_ask, terms, synonyms, translations, bridges)
                 if later_ask else ())
