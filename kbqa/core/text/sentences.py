@@ -9,7 +9,8 @@ A sentence ends at:
 - a line break: each list item or non-empty line is its own sentence.
 
 Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig. Co.`` never end a
-sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, dotted initials (``B.V.``, ``U.S.``) and an
+sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, the short forms written before a number
+or a date (``ext. 5555``, ``Tel.``, ``Rm.``, ``p.``, ``15 Jan. 2025``), dotted initials (``B.V.``, ``U.S.``) and an
 ellipsis (``...``, ``…``) end one only when the next word starts with a capital letter (or
 the text ends), or for a Latin ``... `` between two Chinese characters (a snippet's cut); a
 full stop followed by a lower-case Latin letter never ends one (English sentences start with
@@ -78,7 +79,15 @@ _PARTIAL_MARKER_RE = re.compile(r"[\[【［(（][^\]】］)）\n]{0,64}|" + _SUP
 _HARD_ABBREVIATIONS = frozenset(
     "e.g. i.e. dr. mr. mrs. ms. prof. vs. approx. cf. fig. st. co.".split()
 )
-_SOFT_ABBREVIATIONS = frozenset("etc. no. a.m. p.m. inc. ltd. jr. sr.".split())
+# ...and the short forms that stand before a number or a date in documents ("ext. 5555",
+# "Tel. +65 …", "by 15 Jan. 2025", "Rm. 1203", "p. 4", "Mon.–Fri."): a sentence does not
+# start with a digit after them.
+_SOFT_ABBREVIATIONS = frozenset(
+    "etc. no. nos. nr. a.m. p.m. inc. ltd. jr. sr. ext. tel. fax. mob. p. pp. vol. art. sec. "
+    "para. ch. rm. bldg. ca. incl. excl. dept. est. min. max. hr. hrs. mins. "
+    "jan. feb. mar. apr. jun. jul. aug. sep. sept. oct. nov. dec. "
+    "mon. tue. tues. wed. thu. thur. thurs. fri. sat. sun.".split()
+)
 _OPENERS = "([{\"'“‘（「『《【"
 
 

@@ -13,6 +13,13 @@ CASES = [
     ("Plan A vs. plan B. Done.", ["Plan A vs. plan B.", "Done."]),
     ("See form No. 5 today. Done.", ["See form No. 5 today.", "Done."]),
     ("It takes approx. 3 days. Done.", ["It takes approx. 3 days.", "Done."]),
+    # a short form before a number or a date: the number is no sentence of its own
+    ("Call helpdesk@corvane.com or ext. 5555, Monday to Friday. Done.",
+     ["Call helpdesk@corvane.com or ext. 5555, Monday to Friday.", "Done."]),
+    ("Tel. 6555 0100 or Rm. 12 on p. 4. Done.", ["Tel. 6555 0100 or Rm. 12 on p. 4.", "Done."]),
+    ("Claim by 15 Jan. 2025 at the latest. Done.",
+     ["Claim by 15 Jan. 2025 at the latest.", "Done."]),
+    ("Dial the ext. Then wait.", ["Dial the ext.", "Then wait."]),
     ("Pens, paper, etc. are free. Done.", ["Pens, paper, etc. are free.", "Done."]),
     ("Pens, paper, etc. The end.", ["Pens, paper, etc.", "The end."]),
     (
