@@ -10,11 +10,12 @@ A sentence ends at:
 
 Exceptions: ``e.g. i.e. Dr. Mr. Mrs. Ms. Prof. vs. approx. cf. fig. Co.`` never end a
 sentence; ``etc. No. a.m. p.m. Inc. Ltd. Jr.``, the short forms written before a number
-or a date (``ext. 5555``, ``Tel.``, ``Rm.``, ``p.``, ``15 Jan. 2025``), dotted initials (``B.V.``, ``U.S.``) and an
-ellipsis (``...``, ``…``) end one only when the next word starts with a capital letter (or
-the text ends), or for a Latin ``... `` between two Chinese characters (a snippet's cut); a
-full stop followed by a lower-case Latin letter never ends one (English sentences start with
-a capital); ``1.`` at the start of a line is a list number.
+or a date (``ext. 5555``, ``Tel.``, ``Rm.``, ``p.``, ``15 Jan. 2025``), dotted initials
+(``B.V.``, ``U.S.``) and an ellipsis (``...``, ``…``) end one only when the next word
+starts with a capital letter (or the text ends), or for a Latin ``... `` between two
+Chinese characters (a snippet's cut); a full stop followed by a lower-case Latin letter
+never ends one (English sentences start with a capital); ``1.`` at the start of a line is
+a list number.
 
 What follows the final punctuation stays with the sentence: closing quotes and brackets
 (``."``, ``。」``, ``.)``) and citation markers (``... 30 days. [2]``, ``... 30 天。【2】``,
