@@ -17,7 +17,11 @@ Units and their normalised form (``Quantity.unit``):
   "每分钟 100 次"; per second x 60, per hour / 60.
 - ``%`` (``%``, ``％``, percent); currencies ``USD`` ($, US$, USD, dollars, 美元), ``EUR``
   (€, EUR, euros, 欧元), ``GBP`` (£, GBP, 英镑), ``JPY`` (JPY, 日元, 円) and ``CNY`` (¥, RMB,
-  CNY, 元, 人民币), never converted into each other (exchange rates change; documents do not).
+  CNY, 元, 人民币); every other ISO 4217 code written in capitals before or after the number
+  ("SGD 60", "1,200 CHF"; the code list from ``pycountry``, less the codes that are also
+  English words, "TOP 10", "ALL 3", except ``KEPT_WORD_CODES``) and the dollar signs of
+  other countries (S$, HK$, A$, C$, NZ$: CLDR's symbols); never converted into each other
+  (exchange rates change; documents do not).
 - a price "per" something keeps it in its unit, so a monthly fee is never compared with a
   one-off price: "EUR 40 per month", "€40/month", "40 元/月", "每月 40 元" are
   ``EUR/month`` or ``CNY/month``; "EUR 6 per user per month" and "每位用户每月 6 欧元" are
@@ -37,6 +41,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import cache
+
+import pycountry
+
+from kbqa.core.text.thesaurus import database
 
 _NUM = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[零一二两三四五六七八九十百千]+"
 # Chinese numeral characters, and the count words that follow a number and end its phrase
@@ -95,11 +104,55 @@ _CURRENCY_AFTER: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (rf"(?:cny|rmb|yuan){_END}|元|块钱|人民币|{_KUAI}", "CNY"),
     )
 )
+# Codes that are English words too, kept: in a document they stand for the money
+KEPT_WORD_CODES = frozenset({"CAD", "INR", "THB"})
+# Other dollars by their CLDR symbol ("S$ 60"): before the US dollar's bare "$"
+_DOLLAR_PREFIXES = {"HK": "HKD", "NZ": "NZD", "AU": "AUD", "CA": "CAD", "S": "SGD", "A": "AUD",
+                    "C": "CAD"}
+
+
+@cache
+def currency_codes() -> frozenset[str]:
+    """ISO 4217 codes (``pycountry``) that read as money when written in capitals beside a
+    number: not the fund, metal and test codes (X.., but XAF, XOF, XPF and XCD, which are
+    currencies), and not a code that is an English word WordNet lists ("ALL", "TOP", "CUP")
+    unless ``KEPT_WORD_CODES`` holds it."""
+    wn = database()
+    words = frozenset(c for c in (x.alpha_3 for x in pycountry.currencies) if wn is not None
+                      and any(c.lower() in wn.index[pos] for pos in wn.index))
+    return frozenset(
+        c for c in (x.alpha_3 for x in pycountry.currencies)
+        if (not c.startswith("X") or c in {"XAF", "XOF", "XPF", "XCD"})
+        and (c not in words or c in KEPT_WORD_CODES))
+
+
+@cache
+def _code_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """(code right before the number, code right after it), codes in capitals only."""
+    codes = "|".join(sorted(currency_codes()))
+    return re.compile(rf"\b({codes})\s*$"), re.compile(rf"\s*({codes})\b")
+
+
+def names_money(text: str) -> bool:
+    """Whether ``text`` writes an amount with a currency code of ``currency_codes`` in
+    capitals or another country's dollar sign ("SGD 60", "60 SGD", "S$60"); the readers'
+    own patterns cover $, €, 元 and the like."""
+    return bool(_code_money_re().search(unicodedata.normalize("NFKC", text)))
+
+
+@cache
+def _code_money_re() -> re.Pattern[str]:
+    codes = "|".join(sorted(currency_codes()))
+    dollars = "|".join(_DOLLAR_PREFIXES)
+    return re.compile(rf"\b(?:{codes})\s?\d|\d\s?(?:{codes})\b|\b(?:{dollars})\$\s?\d")
+
+
 # The units of money the extractor gives (ISO 4217 codes)
-CURRENCIES = frozenset(unit for _, unit in _CURRENCY_AFTER)
+CURRENCIES = frozenset(unit for _, unit in _CURRENCY_AFTER) | currency_codes()
 # (pattern right before the number, unit): "$30", "USD 30", "€30", "EUR 30", "¥30", "RMB 30"
 _BEFORE = (
-    (re.compile(r"(?:(?:\bus\s?)?\$|\busd)\s*$", re.IGNORECASE), "USD"),
+    *((re.compile(rf"\b{prefix}\$\s*$"), code) for prefix, code in _DOLLAR_PREFIXES.items()),
+    (re.compile(r"(?:\bus\s?\$|(?<![a-z])\$|\busd)\s*$", re.IGNORECASE), "USD"),
     (re.compile(r"(?:€|\beur)\s*$", re.IGNORECASE), "EUR"),
     (re.compile(r"(?:£|\bgbp)\s*$", re.IGNORECASE), "GBP"),
     (re.compile(r"\bjpy\s*$", re.IGNORECASE), "JPY"),
@@ -228,6 +281,11 @@ def _currency(text: str, before: str, start: int, end: int) -> tuple[str, int, i
         after = pattern.match(text, end)
         if after:
             return currency, start, after.end()
+    code_before, code_after = _code_patterns()
+    if prefix := code_before.search(before):
+        return prefix.group(1), start - (len(before) - prefix.start()), end
+    if after := code_after.match(text, end):
+        return after.group(1), start, after.end()
     return None
 
 

@@ -234,6 +234,20 @@ def test_a_year_in_the_question_prefers_that_years_document(
     assert (conflict.preferred, conflict.preferred_by) == (preferred, preferred_by)
 
 
+def test_two_amounts_in_a_currency_of_any_code_are_a_conflict() -> None:
+    # a tester's Singapore FAQ and policy: SGD was no currency, so the FAQ's older value was
+    # quoted alone, with no card and no notice
+    blocks = [
+        block(1, "faq", "The meal allowance for overseas business travel is SGD 50 per day.",
+              "faq", "2024-06-15"),
+        block(2, "policy", "The meal allowance for overseas business travel is SGD 60 per day.",
+              "policy", "2025-03-01"),
+    ]
+    (conflict,) = find_conflicts(blocks, "How much is the daily meal allowance overseas?")
+    assert conflict.unit == "SGD/day"
+    assert (conflict.preferred, conflict.preferred_by) == (1, "authority")
+
+
 def test_one_conflict_per_document_pair_and_unit() -> None:
     blocks = [
         block(1, "a", "The maximum upload size is 200 MB. The maximum upload size is 200 MB."),

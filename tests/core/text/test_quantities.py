@@ -38,6 +38,15 @@ from kbqa.core.text.quantities import extract_quantities
         ("EUR 6 per user per month", [(6.0, "EUR/person/month", "EUR 6 per user per month")]),
         ("12 美元每月", [(12.0, "USD/month", "12 美元每月")]),
         ("$10 per minute", [(10.0, "USD", "$10")]),  # a price, not a request rate
+        # any ISO 4217 code in capitals, and other countries' dollar signs (a tester's
+        # Singapore policy and FAQ gave SGD 60 and SGD 50 a day: no amounts, no conflict)
+        ("The meal allowance is SGD 60 per day.", [(60.0, "SGD/day", "SGD 60 per day")]),
+        ("1,200 CHF per month, HK$ 300", [(1200.0, "CHF/month", "1,200 CHF per month"),
+                                         (300.0, "HKD", "HK$ 300")]),
+        ("S$50 a night, US$30, $40", [(50.0, "SGD/night", "S$50 a night"),
+                                      (30.0, "USD", "US$30"), (40.0, "USD", "$40")]),
+        ("INR 500 and CAD 20", [(500.0, "INR", "INR 500"), (20.0, "CAD", "CAD 20")]),
+        ("TOP 10 tips, ALL 3 rooms, sgd 5", []),  # codes that are words; codes in capitals
         # scale words
         ("$10.4 billion", [(10.4e9, "USD", "$10.4 billion")]),
         ("1.2亿美元，3万元", [(1.2e8, "USD", "1.2亿美元"), (3e4, "CNY", "3万元")]),

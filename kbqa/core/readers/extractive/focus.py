@@ -52,7 +52,7 @@ from kbqa.core.readers.extractive.units import (
 )
 from kbqa.core.text.names_zh import name_checked
 from kbqa.core.text.procedures import asks_procedure
-from kbqa.core.text.quantities import CN_NUMERALS
+from kbqa.core.text.quantities import CN_NUMERALS, names_money
 from kbqa.core.text.terms import fold, is_question_word, stem
 
 MIN_ASK_TERMS = 2  # an ask clause with fewer content terms leans on the clause before it
@@ -388,13 +388,13 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
     return states(kind, blanked)
 
 
-# An amount of money the asker states: a currency's sign, code or name, and the spoken
-# Chinese 块 (钱) for 元 ("6000 块", "€1,400", "290 euros", "500 bucks").
+# An amount the asker states: a sign, code or name, and 块 (钱) ("6000 块", "500 bucks").
 _OWN_MONEY_RE = re.compile(
     r"(?:\b(?:EUR|USD|CNY|RMB|GBP)\b|[€$£¥])\s?\d|\d\s?(?:(?:EUR|USD|CNY|RMB|GBP|euros?|"
     r"dollars?|bucks|quid)\b|[€$£¥]|元|块|欧元|美元|英镑)", re.IGNORECASE)
 
 
 def owns_money(question: str) -> bool:
-    """Whether ``question`` states an amount of money of its own (``_OWN_MONEY_RE``)."""
-    return bool(_OWN_MONEY_RE.search(unicodedata.normalize("NFKC", question)))
+    """Whether ``question`` states an amount of money (``_OWN_MONEY_RE``, ``names_money``)."""
+    return names_money(question) or bool(_OWN_MONEY_RE.search(unicodedata.normalize(
+        "NFKC", question)))

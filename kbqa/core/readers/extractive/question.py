@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import question_numbers
+from kbqa.core.text.quantities import names_money
 from kbqa.core.text.terms import (
     A_NOT_A_RE,
     a_not_a_pieces,
@@ -313,7 +314,7 @@ def states(kind: AnswerKind, text: str) -> bool:
     ("EUR 15", ``15 欧元``), a number other than a year, a version
     ("iOS 16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
     if kind == "money":
-        return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text))
+        return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text) or names_money(text))
     if kind == "quantity":
         return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text))
                     or _COUNT_ZH_RE.search(text))
