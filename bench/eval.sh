@@ -86,12 +86,13 @@ $PY manage.py evaluate sources/demo/conversations.jsonl --provider "$PROVIDER" -
 # in five formats (Markdown, text, HTML, DOCX, PDF), English and Chinese, two disagreeing.
 # sources/orchard: a third tester's eight documents in five formats, uploaded as that tester
 # did: the files in docs/ with their own front matter, docs/policy/ and docs/manual/ with
-# that authority chosen in the upload form.
+# that authority chosen in the upload form. sources/corvane: a fifth tester's ten documents
+# (Singapore and Shenzhen, six English and four Chinese, five formats; docs/faq/ too).
 own_kb() {  # own_kb NAME: its docs/ ingested, its tester and natural sets evaluated
     KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py migrate --verbosity 0
     KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest \
         $(find "sources/$1/docs" -maxdepth 1 -type f | sort)
-    for authority in policy manual; do
+    for authority in policy manual faq; do
         if [ -d "sources/$1/docs/$authority" ]; then
             KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest --authority "$authority" \
                 "sources/$1/docs/$authority"
@@ -107,6 +108,7 @@ own_kb() {  # own_kb NAME: its docs/ ingested, its tester and natural sets evalu
 own_kb lumen
 own_kb tidelog
 own_kb orchard
+own_kb corvane
 
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
