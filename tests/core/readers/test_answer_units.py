@@ -327,3 +327,14 @@ async def test_a_rates_period_does_not_bind_a_sentence_about_something_else() ->
                          section="How we work"))
     draft = await _answer("How many days a week do we have to be at the office?", blocks)
     assert "monitor" not in draft
+
+
+async def test_working_days_are_days_for_how_many_days() -> None:
+    # a tester's "how many days of annual leave do i get?" was refused: "18 working days"
+    # stated no number of days, so the interns' "1 day" led and was another group's rule
+    blocks = (make_block(1, "Full-time employees receive 18 working days of paid annual leave "
+                            "per calendar year.\n\nInterns receive 1 day of paid leave for each "
+                            "full month of their internship.", title="Leave Policy",
+                         section="Annual leave"),)
+    draft = await _answer("how many days of annual leave do i get?", blocks)
+    assert "18 working days" in draft

@@ -39,6 +39,11 @@ _OPENERS = "\"'“‘(（[【「《"
 _NUMBER_UNIT_RE = re.compile(
     rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([A-Za-z]+)|([{CJK_CHARS}]))")
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
+# ...and a number counted in a time unit one or two words later ("18 working days", "10
+# fully paid days"), which is as many days as "18 days" for "how many days"
+_QUALIFIED_TIME_RE = re.compile(
+    r"(?<![\w.:-])(\d+(?:\.\d+)?)\s+((?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){1,2})"
+    r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
 # A sentence worth quoting on its own has at least this many words (a CJK character counts
 # half a word): "No." or "Restore." answer nothing by themselves.
 MIN_WORDS = 4
@@ -56,9 +61,10 @@ def folded_terms(text: str) -> frozenset[str]:
 
 
 def number_terms(text: str) -> frozenset[str]:
-    """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``
-    (a Latin word folded, a Chinese one by its first character; none for a year, a number
-    inside a name such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word)."""
+    """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``, and
+    with a time unit a word or two later (``18 day`` of "18 working days"); a Latin word
+    folded, a Chinese one by its first character; none for a year, a number inside a name
+    such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word."""
     folded = unicodedata.normalize("NFKC", text)
     acronyms = acronym_starts(folded)  # "3 IT staff": IT is the unit's word, not "it"
     out: set[str] = set()
@@ -67,6 +73,9 @@ def number_terms(text: str) -> frozenset[str]:
         if _YEAR_RE.fullmatch(number) or (word and is_stop_en(word, m.start(2) in acronyms)):
             continue
         out.add(f"{number} {fold(stem(word.lower())) if word else cjk}")
+    out.update(f"{m.group(1)} {fold(stem(m.group(3).lower()))}"
+               for m in _QUALIFIED_TIME_RE.finditer(folded)
+               if not any(is_stop_en(w, False) for w in m.group(2).split()))  # "on the day"
     return frozenset(out)
 
 
