@@ -32,7 +32,10 @@ day, a month of a year, a day of a month) is a conflict when all of these hold:
   shares a term with either context, or it states a quantity in the unit and both values are
   bounds of one kind ("Will a 150 MB recording go through?" against two upload limits);
   for two bounds, the question shares a term with either subject ("What is the upload
-  limit?"). A question about the recycle bin is not blocked by an upload-size conflict;
+  limit?"), and across two languages names what both bound (a tester's "can I take some
+  days off to look after him?" met family care leave's "up to 3 days" and 事假's "不超过 10
+  天": both bound some "leave", which the question never says). A question about the
+  recycle bin is not blocked by an upload-size conflict;
 - two dates count only when the question asks when ("when", "date", "什么时候", "时间") and
   only as one statement given two dates: different events' dates share their words
   ("Marvel's Spider-Man was released ..." and its sequel's release);
@@ -257,7 +260,8 @@ def _pair_conflict(
     else:
         shared = _same_bound(a, b, asked.terms)
         if not shared or (subjects is not None and not any(map(rather_thing, shared))
-                          and named_by_one(a, b, asked)):
+                          and named_by_one(a, b, asked)) or (
+                subjects is not None and not set(shared) & asked.terms):
             return None
     conflict = Conflict(
         unit=qa.unit,

@@ -233,3 +233,31 @@ def test_two_offices_booking_limits_are_of_what_is_asked_only_when_it_asks_a_len
 ])
 def test_a_place_is_named_in_either_language(place: str, title: str, named: bool) -> None:
     assert place_in(place, title) is named
+
+
+# A leave policy in English and an attendance rule in Chinese: two kinds of leave, each
+# with its own yearly cap
+FAMILY_CARE = Chunk(
+    chunk_id="leave#c05", doc_id="leave", title="Corvane Leave Policy",
+    section="Family care leave",
+    updated="2025-01-06", authority="policy",
+    text="Employees may take up to 3 days of paid family care leave per year to care for a "
+         "hospitalised\nimmediate family member (spouse, child or parent). A hospital "
+         "admission letter is required.\nBeyond 3 days, employees may use annual leave or "
+         "apply for unpaid leave.",
+)
+PERSONAL = Chunk(
+    chunk_id="attendance#c07", doc_id="attendance", title="深圳办公室考勤与加班制度",
+    section="六、事假", updated="2024-11-01", authority="policy", language="zh",
+    text="事假为无薪假，每年累计不超过 10 天，须至少提前 1 个工作日在企业微信申请。"
+         "年假、病假等其他假期见英文版 Corvane Leave Policy。",
+)
+
+
+async def test_two_languages_bounds_on_a_thing_the_question_never_names_are_no_conflict() -> None:
+    # a tester's "my dad is in hospital…" got a card pitting family care leave's 3 days
+    # against the Shenzhen cap on unpaid personal leave: both bound some "leave", which the
+    # question does not name
+    events, _ = await run("my dad is in hospital, can i take some days off to look after him?",
+                          FakeProvider([]), StaticRetriever(hits(FAMILY_CARE, PERSONAL)))
+    assert "refusal" not in names(events)
