@@ -118,33 +118,31 @@ def currency_codes() -> frozenset[str]:
     currencies), and not a code that is an English word WordNet lists ("ALL", "TOP", "CUP")
     unless ``KEPT_WORD_CODES`` holds it."""
     wn = database()
-    words = frozenset(c for c in (x.alpha_3 for x in pycountry.currencies) if wn is not None
-                      and any(c.lower() in wn.index[pos] for pos in wn.index))
+
+    def word(code: str) -> bool:
+        return wn is not None and any(code.lower() in wn.index[pos] for pos in wn.index)
+
     return frozenset(
         c for c in (x.alpha_3 for x in pycountry.currencies)
         if (not c.startswith("X") or c in {"XAF", "XOF", "XPF", "XCD"})
-        and (c not in words or c in KEPT_WORD_CODES))
+        and (c in KEPT_WORD_CODES or not word(c)))
 
 
 @cache
-def _code_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """(code right before the number, code right after it), codes in capitals only."""
+def _code_patterns() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """(code right before a number, code right after it, either or a dollar sign beside a
+    number anywhere), codes in capitals only."""
     codes = "|".join(sorted(currency_codes()))
-    return re.compile(rf"\b({codes})\s*$"), re.compile(rf"\s*({codes})\b")
+    dollars = "|".join(_DOLLAR_PREFIXES)
+    return (re.compile(rf"\b({codes})\s*$"), re.compile(rf"\s*({codes})\b"), re.compile(
+        rf"\b(?:{codes})\s?\d|\d\s?(?:{codes})\b|\b(?:{dollars})\$\s?\d"))
 
 
 def names_money(text: str) -> bool:
     """Whether ``text`` writes an amount with a currency code of ``currency_codes`` in
     capitals or another country's dollar sign ("SGD 60", "60 SGD", "S$60"); the readers'
     own patterns cover $, €, 元 and the like."""
-    return bool(_code_money_re().search(unicodedata.normalize("NFKC", text)))
-
-
-@cache
-def _code_money_re() -> re.Pattern[str]:
-    codes = "|".join(sorted(currency_codes()))
-    dollars = "|".join(_DOLLAR_PREFIXES)
-    return re.compile(rf"\b(?:{codes})\s?\d|\d\s?(?:{codes})\b|\b(?:{dollars})\$\s?\d")
+    return bool(_code_patterns()[2].search(unicodedata.normalize("NFKC", text)))
 
 
 # The units of money the extractor gives (ISO 4217 codes)
@@ -281,7 +279,7 @@ def _currency(text: str, before: str, start: int, end: int) -> tuple[str, int, i
         after = pattern.match(text, end)
         if after:
             return currency, start, after.end()
-    code_before, code_after = _code_patterns()
+    code_before, code_after, _ = _code_patterns()
     if prefix := code_before.search(before):
         return prefix.group(1), start - (len(before) - prefix.start()), end
     if after := code_after.match(text, end):
