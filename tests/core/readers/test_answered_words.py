@@ -42,3 +42,8 @@ def test_a_noun_the_answer_never_mentions_is_still_named() -> None:
                       ["The daily meal allowance at a trade fair is EUR 40 per day."]) == ()
     # a broader thing is no kind of a narrower one: "lunch" is not answered by "food"
     assert unanswered("Is lunch paid?", ["lunch"], ["Food is paid up to EUR 20."]) == ("lunch",)
+    # ...but the asked thing's own category answers it one level up: a tester's "can I add
+    # my husband to the medical insurance" was told "Not covered: … husband" under
+    # "Spouses and children can be added to the medical plan."
+    assert unanswered("can I add my husband to the medical insurance", ["husband"],
+                      ["Spouses and children can be added to the medical plan."]) == ()

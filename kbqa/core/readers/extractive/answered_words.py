@@ -15,7 +15,8 @@ keeps a gap word only when none of these kinds applies:
   (``thesaurus.related``: "buy" -> "purchase") in the answer (inflections never reach a
   gap line: the reader matches terms stemmed), or a kind of it ("food" answered by a
   "meal allowance": ``thesaurus.kinds_of``, WordNet's hypernyms; a tester read "Not
-  covered: … food" under the meal allowance as the answer missing the point).
+  covered: … food" under the meal allowance as the answer missing the point), or what it
+  is a kind of, one level up ("Spouses and children can be added" answers "my husband").
 """
 
 from __future__ import annotations
@@ -68,10 +69,12 @@ def _answered(question: str, word: str, text: str, yes_no: bool, valued: bool) -
 
 def _said_otherwise(word: str, text: str) -> bool:
     """Whether ``text`` (lower case) uses one of ``word``'s WordNet relatives (``related``;
-    its inflections never reach a gap line: terms are matched stemmed) or names a kind of
-    it (``kinds_of``: "meal" for "food")."""
+    its inflections never reach a gap line: terms are matched stemmed), names a kind of
+    it (``kinds_of``: "meal" for "food") or what it is a kind of ("spouses" for "husband":
+    the rule for every spouse is the rule for hers)."""
     return any(re.search(rf"\b{re.escape(r)}\b", text) for r in related(word)) or any(
-        word in kinds_of(w) for w in dict.fromkeys(_WORD_RE.findall(text)))
+        word in kinds_of(w) for w in dict.fromkeys(_WORD_RE.findall(text))) or any(
+        re.search(rf"\b{re.escape(k)}(?:e?s)?\b", text) for k in kinds_of(word, 1))
 
 
 def gap_names(question: str, absent: Sequence[str], blocks: Sequence[Block]) -> tuple[str, ...]:
