@@ -338,3 +338,28 @@ async def test_working_days_are_days_for_how_many_days() -> None:
                          section="Annual leave"),)
     draft = await _answer("how many days of annual leave do i get?", blocks)
     assert "18 working days" in draft
+
+
+async def test_how_long_the_asker_means_to_is_no_word_of_the_answer() -> None:
+    # "for a month" is the asker's plan: a payroll FAQ's "the 10th of the month take effect"
+    # shared "take" and "month" and was quoted for a tester's unpaid-leave question
+    policy = "Corvane Leave Policy"
+    blocks = (
+        make_block(1, "Employees may apply for up to 30 calendar days of unpaid leave per year. "
+                      "Unpaid leave needs the\napproval of the department head and of HR.",
+                   title=policy, section="Unpaid leave"),
+        make_block(2, "Update your bank details in Workday. Changes made before the 10th of the "
+                      "month take effect for that month's salary; later changes take effect the "
+                      "following month.", title="Finance FAQ for Employees",
+                   section="How do I change my bank account?"),
+        make_block(3, "Maternity leave is 16 weeks of paid leave for employees with at least 3 "
+                      "months of service.\n\nPaternity leave is 10 working days of paid leave, "
+                      "to be taken within 16 weeks of the birth.", title=policy,
+                   section="Parental leave"),
+        make_block(4, "Employees may take up to 3 days of paid family care leave per year to care "
+                      "for a hospitalised\nimmediate family member (spouse, child or parent).\n"
+                      "Beyond 3 days, employees may use annual leave or apply for unpaid leave.",
+                   title=policy, section="Family care leave"),
+    )
+    answer = await _answer("can I take unpaid leave for a month to go travelling", blocks)
+    assert "take effect" not in answer

@@ -245,12 +245,12 @@ def light_terms(question: str) -> frozenset[str]:
 
 
 _COMPOUND_RE = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)+")
-# ...but a unit after "last", "next" or "this" says when ("sick … last week"), and after a
-# vague "every few" or "every other" how often the asker guesses ("change it every few
-# months?"), not what is asked about
+# ...but a unit after "last", "next" or "this" says when ("sick … last week"), after "every
+# few" how often the asker guesses, after "for a" how long they mean to ("unpaid leave for a
+# month": a bank rule's "the 10th of the month" led): not what is asked about
 _DEICTIC_UNIT_RE = re.compile(
-    r"\b(?:last|next|this|past|every\s+(?:few|other|couple\s+of))\s+(week|month|year|quarter)s?\b",
-    re.IGNORECASE)
+    r"\b(?:last|next|this|past|every\s+(?:few|other|couple\s+of)|for\s+(?:a|an|one))\s+"
+    r"(week|month|year|quarter)s?\b", re.IGNORECASE)
 # English time words: when the asker is ("since Monday", "in June", "every morning"), and
 # "time" itself ("a bunch of times", "this time"), not what is asked about; Chinese ones
 # carry jieba's ``t`` tag. Units of time were measured and left out (2026-12-02, demo sets:
