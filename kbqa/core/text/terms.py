@@ -239,8 +239,9 @@ def fold(term: str) -> str:
     """A looser English match than the S-stemmer: ``reimbursed``/``reimbursement`` -> ``reimburs``.
 
     Latin words lose one common suffix (a doubled final consonant is then undoubled:
-    ``submitting`` -> ``submit``) and a final ``e`` if at least 4 letters remain; numbers and
-    Chinese terms are returned unchanged.
+    ``submitting`` -> ``submit``; a consonant's ``i`` before ``-ed``/``-es``/``-er`` is
+    ``y`` again: ``carried`` -> ``carry``) and a final ``e`` if at least 4 letters remain;
+    numbers and Chinese terms are returned unchanged.
     """
     if not term.isascii() or not term.isalpha():
         return term
@@ -249,6 +250,8 @@ def fold(term: str) -> str:
             term = term[: -len(suffix)]
             if suffix[0] in "ie" and term[-1] == term[-2] and term[-1] in _UNDOUBLE:
                 term = term[:-1]
+            elif suffix[0] == "e" and term[-1] == "i" and term[-2] not in "aeiou":
+                term = term[:-1] + "y"  # "carried" -> "carry", as "carry" itself
             break
     return term[:-1] if term.endswith("e") and len(term) > 4 else term
 

@@ -6,6 +6,7 @@ from kbqa.core.text.normalise import detect_language, fingerprint
 from kbqa.core.text.terms import (
     TERMS_VERSION,
     cjk_bigrams,
+    fold,
     is_question_word,
     relevance_terms,
     search_terms,
@@ -150,3 +151,13 @@ def test_a_number_with_thousands_separators_is_one_term() -> None:
     assert terms("a claim of EUR 1,500") == ["claim", "eur", "1500"]
     assert terms("10,000 users, not 1,2,3") == ["10000", "user", "1", "2", "3"]
     assert terms("EUR 1,234.50") == ["eur", "1234.50"]
+
+
+@pytest.mark.parametrize(("word", "folded"), [
+    # a consonant's y turned i before -ed, -es, -er is y again: "carried over" is the
+    # asker's "carry over" (a tester's carry-over question led with another rule's "carry")
+    ("carried", "carry"), ("carries", "carry"), ("carry", "carry"), ("applied", "apply"),
+    ("denied", "deny"), ("submitted", "submit"), ("reimbursed", "reimburs"),
+])
+def test_fold_meets_a_word_and_its_inflections(word: str, folded: str) -> None:
+    assert fold(word) == folded
