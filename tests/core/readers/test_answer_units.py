@@ -363,3 +363,15 @@ async def test_how_long_the_asker_means_to_is_no_word_of_the_answer() -> None:
     )
     answer = await _answer("can I take unpaid leave for a month to go travelling", blocks)
     assert "take effect" not in answer
+
+
+@pytest.mark.parametrize("question", ["When are salaries paid?", "when do we get paid?"])
+async def test_a_day_of_the_month_answers_when(question: str) -> None:
+    # "paid on the 25th of each month" stated no time, so a tester's payday questions were
+    # refused beside the sentence that answers them
+    blocks = (make_block(1, "Singapore salaries are paid on the 25th of each month. Payslips "
+                            "are available in Workday.", title="Finance FAQ",
+                         section="When is payday?"),
+              make_block(2, "Expense claims are paid with the next payroll run.",
+                         title="Finance FAQ", section="Expenses"))
+    assert "on the 25th of each month" in await _answer(question, blocks)

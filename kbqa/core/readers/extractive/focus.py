@@ -167,13 +167,13 @@ _TIME_SPAN_RE = re.compile(
     r"|\b\d{1,2}\.?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,4}\b"
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"|\b(?:on|by|before|after|until|from)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"  # of the month
     rf"|\d+\s?(?:年|月|日|号|点|时)|{CN_HOUR}"  # or with Chinese numerals before 点
     r"|(?:周|星期)[一二三四五六日天]"
     # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
     r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"
     r"|\d+\s?(?:分钟|小时|天|周|个月|年)(?:内|后|前|之内|以内)", re.IGNORECASE)
-# ...in working days, or to the calendar with no number ("the next monthly salary",
-# 随下一个月的工资, 次日):
+# ...in working days, or to the calendar with no number ("the next monthly salary", 次日):
 # it answers "when" (什么时候, 何时), not a question for a day, a date or a time of day
 # ("Which day of the month…", 哪天, 几点), nor for an event's 时间 (新片上映时间: news says
 # 当天, 下个月 of other things; RGB zh_refine +2 unsupported answers with it).
