@@ -375,3 +375,17 @@ async def test_a_day_of_the_month_answers_when(question: str) -> None:
               make_block(2, "Expense claims are paid with the next payroll run.",
                          title="Finance FAQ", section="Expenses"))
     assert "on the 25th of each month" in await _answer(question, blocks)
+
+
+async def test_address_names_what_answers_not_what_is_asked_about() -> None:
+    # "address" is in no document (they write "is at …", "portal vpn.corvane.com"), so a
+    # tester's address questions were refused as asking about something the blocks lack
+    office = make_block(1, "Our Singapore head office is at 18 Harbourfront Walk, #09-01, "
+                           "Singapore 098637, a 5-minute walk from HarbourFront MRT station.",
+                        title="Singapore Office Guide", section="Getting here")
+    vpn = make_block(1, "Use GlobalProtect (portal vpn.corvane.com) to reach the transport "
+                        "management system (TMS) and the shared drives from outside the "
+                        "office. A VPN session disconnects after 12 hours.",
+                     title="Corvane IT Guide for Employees", section="6. VPN")
+    assert "18 Harbourfront Walk" in await _answer("office address singapore", (office,))
+    assert "vpn.corvane.com" in await _answer("what's the vpn address", (vpn,))

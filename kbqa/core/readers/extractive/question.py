@@ -53,10 +53,10 @@ VERBS = frozenset(fold(w) for w in (
     "last take use work go come mean run apply happen exist stay become allow do make give "
     "put set find decide fix change say think help handle solve resolve choose agree start "
     "stop add remove send ask show see look turn open close follow".split()))
-# Words naming the kind of place asked for ("which cities", 哪几个城市): a place the answer
-# names answers them ("法兰克福和新加坡" for 城市), so no "not covered" line names them.
-PLACE_TYPE_TERMS = frozenset(fold(stem(t)) for t in (
-    "city cities country countries location place 城市 国家 地点 地方 位置 地区").split())
+# Words naming the kind of place asked for ("which cities", 哪几个城市, "office address"): a
+# place the answer names answers them ("法兰克福和新加坡" for 城市), no "not covered" names them.
+PLACE_TYPE_TERMS = frozenset(fold(stem(t)) for t in "city cities country countries location "
+                             "place address 城市 国家 地点 地方 位置 地区 地址".split())
 # Words naming the kind of answer rather than what is asked about: a quoted number answers
 # them, and their absence from the blocks is no reason to decline.
 ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
