@@ -163,7 +163,7 @@ _PER_WHAT = (
     (r"(?:months?|mo|月)", "month", 1.0),
     (r"(?:years?|yr|annum|年)", "month", 1 / 12),
     (r"(?:weeks?|wk|周|星期)", "week", 1.0),
-    (r"(?:days?|日|天)", "day", 1.0),
+    (r"(?:(?:working |business )?days?|工作日|日|天)", "day", 1.0),  # a working day's rate
     (r"(?:nights?|晚|夜)", "night", 1.0),
     (r"(?:hours?|hr|小时)", "hour", 1.0),
 )

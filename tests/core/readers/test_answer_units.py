@@ -389,3 +389,13 @@ async def test_address_names_what_answers_not_what_is_asked_about() -> None:
                      title="Corvane IT Guide for Employees", section="6. VPN")
     assert "18 Harbourfront Walk" in await _answer("office address singapore", (office,))
     assert "vpn.corvane.com" in await _answer("what's the vpn address", (vpn,))
+
+
+async def test_a_chinese_word_cut_otherwise_in_the_answer_still_binds_it() -> None:
+    # jieba cut 餐补为… as one word, so the clause stating 30 元 did not hold 餐补 and a
+    # tester's 餐补一天多少钱 was refused beside its answer
+    blocks = (make_block(1, "餐补为每个工作日 30 元，交通补贴为每月 400 元，均随工资发放。",
+                         title="员工福利说明", section="补贴", language="zh"),
+              make_block(2, "入职第一天上午 9:30 到 21 层前台报到。", title="新员工入职FAQ",
+                         section="报到", language="zh"))
+    assert "30 元" in await _answer("餐补一天多少钱", blocks)

@@ -45,6 +45,9 @@ from kbqa.core.text.quantities import extract_quantities
                                          (300.0, "HKD", "HK$ 300")]),
         ("S$50 a night, US$30, $40", [(50.0, "SGD/night", "S$50 a night"),
                                       (30.0, "USD", "US$30"), (40.0, "USD", "$40")]),
+        # a working day's rate is a rate per day
+        ("餐补为每个工作日 30 元", [(30.0, "CNY/day", "每个工作日 30 元")]),
+        ("EUR 30 per working day", [(30.0, "EUR/day", "EUR 30 per working day")]),
         ("INR 500 and CAD 20", [(500.0, "INR", "INR 500"), (20.0, "CAD", "CAD 20")]),
         ("TOP 10 tips, ALL 3 rooms, sgd 5", []),  # codes that are words; codes in capitals
         # scale words

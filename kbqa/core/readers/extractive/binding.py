@@ -294,9 +294,12 @@ def bound_answer(kind: AskKind, text: str, question: str, anchor: frozenset[str]
         ahead = 1 if back and i == 0 and kind != "time" else 0
         ahead = max(ahead, _same_subject(parts, i))
         window = " ".join(parts[max(0, i - back):i + 1 + ahead])
+        before = antecedent(parts, i, window)
+        # a Chinese word jieba cut otherwise in the clause (餐补 of 餐补为…) is still there
         if (_states_span(kind, part, i == 0, question)
                 and not _about_another(kind, question, part, window, " ".join(parts[:i + 1]))
-                and folded_terms(antecedent(parts, i, window)) & about):
+                and (folded_terms(before) & about or any(
+                    len(t) > 1 and not t.isascii() and t in before for t in about))):
             return True
     return False
 
