@@ -34,13 +34,12 @@ _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _CJK_END = "。！？；"
 _OPENERS = "\"'“‘(（[【「《"
-# A number and the word right after it: "40 days", "30 天", "200MB". Years stand alone.
-# A number inside a name ("gpt-3", "q3", "v2.1") is not a quantity.
+# A number and the word right after it: "40 days", "30 天", "200MB"; not a year, nor a
+# number inside a name ("gpt-3", "q3", "v2.1").
 _NUMBER_UNIT_RE = re.compile(
     rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([A-Za-z]+)|([{CJK_CHARS}]))")
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
-# ...and a number counted in a time unit one or two words later ("18 working days", "10
-# fully paid days"), which is as many days as "18 days" for "how many days"
+# ...and one counted in a time unit a word or two later ("18 working days" is 18 days)
 _QUALIFIED_TIME_RE = re.compile(
     r"(?<![\w.:-])(\d+(?:\.\d+)?)\s+((?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){1,2})"
     r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
