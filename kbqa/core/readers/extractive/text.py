@@ -43,8 +43,7 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 _QUALIFIED_TIME_RE = re.compile(
     r"(?<![\w.:-])(\d+(?:\.\d+)?)\s+((?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){1,2})"
     r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
-# A sentence worth quoting on its own has at least this many words (a CJK character counts
-# half a word): "No." or "Restore." answer nothing by themselves.
+# Words a sentence quoted alone has at least (a CJK character half): "No." answers nothing.
 MIN_WORDS = 4
 # A "sentence" longer than this (in words, a CJK character counting half, as ``is_fragment``
 # counts) is no sentence but text without punctuation (a chunk of a file of run-on words):
