@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.text.quantities import CURRENCIES
+from kbqa.core.text.quantities import is_currency
 from kbqa.core.text.terms import fold, term_set, terms
 from kbqa.core.types import Block
 
@@ -138,6 +138,6 @@ def unit_terms(unit: str) -> frozenset[str]:
     currency = unit.split("/")[0]
     if currency in CURRENCY_TERMS:
         return PRICE_TERMS | CURRENCY_TERMS[currency]
-    if currency in CURRENCIES:  # "SGD", "CHF": the code names it
+    if is_currency(currency):  # "SGD", "CHF": the code names it
         return PRICE_TERMS | {currency.lower()}
     return UNIT_TERMS.get(unit, frozenset())

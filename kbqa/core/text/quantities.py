@@ -145,8 +145,14 @@ def names_money(text: str) -> bool:
     return bool(_code_patterns()[2].search(unicodedata.normalize("NFKC", text)))
 
 
-# The units of money the extractor gives (ISO 4217 codes)
-CURRENCIES = frozenset(unit for _, unit in _CURRENCY_AFTER) | currency_codes()
+# The currencies the extractor names by their words and signs (ISO 4217 codes)
+_NAMED_CURRENCIES = frozenset(unit for _, unit in _CURRENCY_AFTER)
+
+
+def is_currency(unit: str) -> bool:
+    """Whether ``unit`` (a quantity's unit before any "/per") is money: one of the named
+    currencies or ``currency_codes`` (read on first use, not at import: WordNet's index)."""
+    return unit in _NAMED_CURRENCIES or unit in currency_codes()
 # (pattern right before the number, unit): "$30", "USD 30", "€30", "EUR 30", "¥30", "RMB 30"
 _BEFORE = (
     *((re.compile(rf"\b{prefix}\$\s*$"), code) for prefix, code in _DOLLAR_PREFIXES.items()),

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from kbqa.core.readers.extractive.focus import ask_kind, names
 from kbqa.core.readers.extractive.text import Candidate
 from kbqa.core.readers.extractive.thresholds import asker_amounts
-from kbqa.core.text.quantities import CURRENCIES, extract_quantities
+from kbqa.core.text.quantities import extract_quantities, is_currency
 
 _SEMICOLONS = ("；", ";")
 
@@ -66,5 +66,5 @@ def value_kinds(text: str) -> frozenset[str]:
     """The kinds of the values ``text`` states: the unit, any currency read as "money"
     (``CNY/night`` and ``EUR/night`` are both ``money/night``)."""
     heads = (q.unit.partition("/") for q in extract_quantities(text) if q.unit)
-    return frozenset(("money" if head in CURRENCIES else head) + slash + per
+    return frozenset(("money" if is_currency(head) else head) + slash + per
                      for head, slash, per in heads)

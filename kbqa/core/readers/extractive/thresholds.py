@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.text import Candidate, with_following
 from kbqa.core.text.bounds import bound_of
-from kbqa.core.text.quantities import CURRENCIES, chinese_number, extract_quantities
+from kbqa.core.text.quantities import chinese_number, extract_quantities, is_currency
 
 # Words that make the amount after them (before them: 以上) a lower bound of the rule.
 _ABOVE_BEFORE_RE = re.compile(
@@ -81,7 +81,7 @@ _MONTH_DAYS = (28, 31)
 def _over(value: float, unit: str, bound: float, bound_unit: str) -> bool:
     """Whether the asker's ``value`` in ``unit`` is above ``bound`` in ``bound_unit``: in
     the same unit, a bare amount against money, or months against days (``_MONTH_DAYS``)."""
-    if unit == bound_unit or (not unit and bound_unit in CURRENCIES):
+    if unit == bound_unit or (not unit and is_currency(bound_unit)):
         return value > bound
     if unit == "month" and bound_unit == "day" and bound >= _MONTH_DAYS[0]:
         return value * _MONTH_DAYS[0] > bound  # not "6 小时以上" (a flight's length)
@@ -99,7 +99,7 @@ def decides_cap(amounts: tuple[tuple[float, str], ...], sentence: str) -> bool:
         return False
     text = unicodedata.normalize("NFKC", sentence)
     units = {unit for _, unit in amounts}
-    return any((q.unit in units or ("" in units and q.unit in CURRENCIES))
+    return any((q.unit in units or ("" in units and is_currency(q.unit)))
                and bound_of(text[max(0, q.start - 40):q.start], text[q.end:q.end + 40]) == "max"
                for q in extract_quantities(text))
 
