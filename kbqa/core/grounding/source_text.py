@@ -19,6 +19,7 @@ from kbqa.core.grounding.predicates import polar_form
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.sentences import join_quote_lines, split_sentences
+from kbqa.core.text.tables import cells, row_sentence
 from kbqa.core.text.terms import jieba_words, term_set, terms
 
 #: Negation words, matched as whole words (English) or jieba words (Chinese).
@@ -151,14 +152,14 @@ def _with_headers(text: str) -> str:
 
 
 def _row_sentence(header: str, row: str) -> str:
-    """A table ``row`` as one sentence of ``Header: value`` clauses ("Plan: Starter; …;
-    Uptime commitment: none."), so a cell's negation ("none") is its own clause's, not the
-    whole row's; the header and row as written when their cells do not pair up."""
-    names = [c.strip() for c in header.strip("|").split("|")]
-    cells = [c.strip() for c in row.strip("|").split("|")]
-    if len(names) != len(cells):
+    """A table ``row`` as one sentence of ``Header: value`` clauses, as the reader quotes
+    it (``text.tables.row_sentence``: "Plan: Starter; …; Uptime commitment: none."), so a
+    cell's negation ("none") is its own clause's; the header and row as written when their
+    cells do not pair up."""
+    names, values = cells(header), cells(row)
+    if len(names) != len(values):
         return f"{header} {row}"
-    return "; ".join(f"{n}: {c}" for n, c in zip(names, cells, strict=True)) + "."
+    return row_sentence(names, values) + "."
 
 
 def negated_terms(text: str) -> frozenset[str]:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
+from kbqa.core.text.tables import cells, row_sentence
 from kbqa.core.text.terms import acronym_starts, fold, is_stop_en, stem, terms, without_parts
 from kbqa.core.types import Block, Language
 
@@ -140,23 +141,17 @@ def is_fragment(text: str) -> bool:
 def table_sentences(lines: Sequence[str]) -> list[str]:
     """Markdown table ``lines`` (header first) as one sentence per body row.
 
-    Cells are paired with their header (``Header: value``) and joined with ``; `` (Chinese
-    headers: ``：`` and ``，``); empty cells and rows that would not stay one sentence are left
-    out. A table without a rule line under its header is read as body rows only.
+    Cells are paired with their header (``text.tables.row_sentence``); rows that would not
+    stay one sentence are left out. A table without a rule line under its header is read as
+    body rows only.
     """
-    rows = [[_EMPHASIS_RE.sub("", c).strip() for c in ln.strip().strip("|").split("|")]
+    rows = [[_EMPHASIS_RE.sub("", c).strip() for c in cells(ln)]
             for ln in lines if not _TABLE_RULE_RE.match(ln.strip())]
     has_header = len(lines) > 1 and bool(_TABLE_RULE_RE.match(lines[1].strip()))
     header, body = (rows[0], rows[1:]) if has_header else ([], rows)
-    zh = any(_wide(ch) for ch in "".join(header))
-    colon, sep = ("：", "，") if zh else (": ", "; ")
     out: list[str] = []
     for row in body:
-        cells = [
-            f"{header[i]}{colon}{cell}" if i < len(header) and header[i] else cell
-            for i, cell in enumerate(row) if cell
-        ]
-        text = sep.join(cells)
+        text = row_sentence(header, row)
         if text and len(split_sentences(text)) == 1:
             out.append(text)
     return out
