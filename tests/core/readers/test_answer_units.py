@@ -8,6 +8,7 @@ import pytest
 
 from kbqa.core.readers.extractive.focus import is_yes_no
 from kbqa.core.readers.extractive.question import answer_kind
+from kbqa.core.readers.extractive.selection import select
 from kbqa.core.readers.extractive.units import asked_units, asks_duration, states_duration
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
@@ -399,3 +400,21 @@ async def test_a_chinese_word_cut_otherwise_in_the_answer_still_binds_it() -> No
               make_block(2, "入职第一天上午 9:30 到 21 层前台报到。", title="新员工入职FAQ",
                          section="报到", language="zh"))
     assert "30 元" in await _answer("餐补一天多少钱", blocks)
+
+
+def test_an_amount_in_any_currency_with_decimals_answers_how_much() -> None:
+    # "SGD 0.60" was read as a dotted version ("TLS 1.2"): no amount, so declined
+    policy = "Travel and Expense Policy"
+    blocks = [
+        make_block(1, "Taxis and ride-hailing are reimbursed for trips to and from the airport. "
+                      "Travel between home and your usual office is not reimbursed.\n\n"
+                      "Business use of a personal car is reimbursed at SGD 0.60 per km.",
+                   title=policy, section="Local transport", chunk_no=5),
+        make_block(2, "Hotels are reimbursed up to SGD 250 per night in Asia.", title=policy,
+                   section="Hotels", chunk_no=3),
+        make_block(3, "The office is open from 8:00 to 19:00 on working days.",
+                   title="Office Guide", section="Opening hours", doc_id="office"),
+    ]
+    selection = select("how much per km if i drive my own car for work", blocks)
+    assert [c.text for c in selection.chosen] == [
+        "Business use of a personal car is reimbursed at SGD 0.60 per km."]

@@ -24,7 +24,7 @@ from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.readers.extractive.text import question_numbers
-from kbqa.core.text.quantities import names_money
+from kbqa.core.text.quantities import is_currency, names_money
 from kbqa.core.text.terms import (
     A_NOT_A_RE,
     a_not_a_pieces,
@@ -114,10 +114,9 @@ _COUNT_ZH_RE = re.compile(r"(?<![每当这那哪同上下第前后近头])(?:半
 # Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
 # right before it.
 _QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.A-Za-z-])(?!(?:19|20)\d\d(?![\d.]))\d")
-# A name with a dotted version ("OAuth 2.0", "TLS 1.2") names a standard, not an amount of
-# anything; a currency code before a decimal ("EUR 0.30") is an amount.
-_DOTTED_VERSION_RE = re.compile(
-    r"\b(?!(?:EUR|USD|CNY|RMB|GBP|CHF|JPY)\b)[A-Za-z]+\s?\d+(?:\.\d+)+\b")
+# A name with a dotted version ("OAuth 2.0", "TLS 1.2") names a standard, not an amount;
+# a currency code before a decimal ("EUR 0.30", "SGD 0.60": ``is_currency``) is an amount.
+_DOTTED_VERSION_RE = re.compile(r"\b([A-Za-z]+)\s?\d+(?:\.\d+)+\b")
 _PERSON_RE = re.compile(r"\bwho(?:m|se)?\b|谁")
 _VERSION_RE = re.compile(r"\bversions?\b|版本")
 # "iOS 16", "Windows 11", "SAML 2.0", "v2.1": a name with its version number.
@@ -311,13 +310,14 @@ def answer_kind(question: str) -> AnswerKind:
 
 def states(kind: AnswerKind, text: str) -> bool:
     """Whether sentence ``text`` states what ``kind`` asks for: an amount with a currency
-    ("EUR 15", ``15 欧元``), a number other than a year, a version
-    ("iOS 16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
+    ("EUR 15", ``15 欧元``), a number other than a year (and a version's), a version ("iOS
+    16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
     if kind == "money":
         return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text) or names_money(text))
     if kind == "quantity":
-        return bool(_QUANTITY_NUMBER_RE.search(_DOTTED_VERSION_RE.sub("…", text))
-                    or _COUNT_ZH_RE.search(text))
+        text = _DOTTED_VERSION_RE.sub(
+            lambda m: m[0] if m[1] == "RMB" or is_currency(m[1]) else "…", text)
+        return bool(_QUANTITY_NUMBER_RE.search(text) or _COUNT_ZH_RE.search(text))
     if kind == "number":
         return any(ch.isdigit() for ch in text)
     if kind == "version":
