@@ -162,3 +162,14 @@ def test_a_word_folding_cuts_short_still_counts_as_missing() -> None:
                        doc_id="sync", chunk_no=2)]
     assert select("Taking a client out for dinner in Lyon, is that okay?", sync).declined
     assert select("Can I send a client a letter about it?", sync).declined
+
+
+def test_a_word_its_heading_says_alone_is_the_sentences_topic() -> None:
+    # "dental" qualifies "treatment" in the sentence, but the section is "Dental": before,
+    # the sentence was read as another sense of the asked "dental coverage" and declined
+    blocks = [make_block(1, "Dental treatment is reimbursed up to SGD 300 per calendar year. "
+                            "Cosmetic treatment such as whitening is not covered.",
+                         title="Benefits Summary", section="Dental")]
+    selection = select("dental coverage how much", blocks)
+    assert [c.text for c in selection.chosen][:1] == [
+        "Dental treatment is reimbursed up to SGD 300 per calendar year."]

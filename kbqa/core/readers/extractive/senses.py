@@ -248,6 +248,10 @@ def only_other_senses(question: str, c: Candidate, blocks: Sequence[Block],
     # storage can be bought…" is about extra storage under "How storage quotas work"
     gone = other_senses(question, c.text, c.context).union(
         *(other_senses(question, label) - c.terms for label in labels))
+    # ...and a word its section heading says in the asked sense ("Dental" over "Dental
+    # treatment is reimbursed…" for "dental coverage") is the sentence's topic
+    if labels and labels[0]:
+        gone -= folded_terms(labels[0]) - other_senses(question, labels[0])
     return specific <= gone | acts
 
 
