@@ -108,3 +108,21 @@ async def test_an_answer_read_there_must_say_the_word_it_was_read_for() -> None:
     )
     answer = await extractive_answer("我这台备用机是安卓 10，能装咱们的网盘 app 吗？", blocks)
     assert "Windows 10" not in answer
+
+
+# The tester's Shenzhen attendance rules end their unpaid-leave section by sending readers
+# to the English policy for everything else ("年假、病假等其他假期见英文版…"): that mention of
+# 病假 is no answer, and the English "Sick leave" section is about the asked leave.
+SICK_EN = make_block(1, "Employees receive 14 days of fully paid outpatient sick leave per year. "
+                        "A medical certificate (MC) is required for any absence of more than 1 "
+                        "day.", title="Leave Policy", section="Sick leave")
+UNPAID_ZH = make_block(2, "事假为无薪假，每年累计不超过 10 天，须至少提前 1 个工作日申请。"
+                          "年假、病假等其他假期见英文版 Leave Policy。",
+                       title="深圳办公室考勤与加班制度", section="六、事假", language="zh")
+
+
+async def test_a_chinese_leave_question_is_answered_by_the_english_section_about_it() -> None:
+    # before: "事假为无薪假，每年累计不超过 10 天" (another leave's cap) was the answer
+    answer = await extractive_answer("病假一年几天？", (SICK_EN, UNPAID_ZH))
+    assert "14 days" in answer
+    assert "事假" not in answer

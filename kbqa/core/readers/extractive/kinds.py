@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import light_terms, tagged
+from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.terms import fold, is_question_word, stem
 from kbqa.core.text.thesaurus import morphy, only_modifier
@@ -117,12 +118,27 @@ def _noun(word: str) -> bool:
 
 def kinds_stated(question: str, texts: Sequence[str]) -> list[tuple[str, str]]:
     """The ask's (modifier, head) pairs ("sick leave", ``病假`` is one word so Chinese pairs
-    are jieba's words) that one of ``texts`` states as written: the blocks speak of the
-    asked kind, so a sentence about another kind of it is not the answer."""
+    are jieba's words) that one of ``texts`` states as written, or, for a Chinese pair, an
+    English text by one of its CC-CEDICT glosses (病假 "sick leave"): the blocks speak of
+    the asked kind, so a sentence about another kind of it is not the answer."""
     joined = [_phrase_words(t) for t in texts]
     pairs = _heads_after(question, None) + _zh_focus_pair(question)
     return [(a, b) for a, b in pairs
-            if any(_adjacent(a, b, words, low) for words, low in joined)]
+            if any(_adjacent(a, b, words, low) or words and _glossed(a + b, words)
+                   for words, low in joined)]
+
+
+def _glossed(word: str, words: list[str]) -> bool:
+    """Whether the folded English ``words`` hold a gloss of two or more terms of the
+    Chinese ``word`` in a row."""
+    if word.isascii():
+        return False
+    for gloss in bilingual.english_glosses(word):
+        folded = [fold(stem(t)) for t in gloss]
+        n = len(folded)
+        if n > 1 and any(words[i:i + n] == folded for i in range(len(words) - n + 1)):
+            return True
+    return False
 
 
 def _zh_focus_pair(question: str) -> list[tuple[str, str]]:

@@ -216,13 +216,21 @@ def off_subject(question: str, best: int, blocks: Sequence[Block]) -> bool:
     the asked thing (``subject_words``; text, section or title) while another block holds
     them all: the sentence answers of something else, as the earlier question's focus. A
     block holding some of them ("systems" of "operating systems", "free trial" of "free
-    trial last", where the run takes the verb) is about the thing."""
+    trial last", where the run takes the verb) is about the thing. A block in the other
+    language holds a Chinese word by every term of one of its glosses (病假 "sick leave")."""
     # A single Chinese character (``单`` of jieba's ``报销/单``) is a morpheme, no subject.
     wanted = frozenset(w for w in subject_words(question) if w.isascii() or len(w) > 1)
     if not wanted:
         return False
-    held = {b.n: wanted & _block_terms(b) for b in blocks}
+    held = {b.n: _held(wanted, _block_terms(b)) for b in blocks}
     return not held.get(best, wanted) and any(h == wanted for h in held.values())
+
+
+def _held(wanted: frozenset[str], said: frozenset[str]) -> frozenset[str]:
+    """The words of ``wanted`` that ``said`` (a block's terms) has, or has a Chinese one's
+    whole CC-CEDICT gloss of."""
+    return frozenset(w for w in wanted if w in said or not w.isascii() and any(
+        gloss and set(gloss) <= said for gloss in bilingual.english_glosses(w)))
 
 
 # The form ``standalone`` gives a follow-up naming a thing its rewrite could not put in the
