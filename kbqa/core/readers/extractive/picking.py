@@ -24,6 +24,7 @@ from kbqa.core.types import Block
 MAX_SENTENCES = 3  # quoted sentences per answer, list items of the lead intro aside (brief)
 KEEP_RATIO = 0.5  # an extra sentence must score half the best (measured on demo and RGB)
 FOLLOW_RATIO = 0.5  # the same for the sentence right after the best, which is tried first
+SUBJECT_FOLLOW_RATIO = 0.3  # ...when it states the best's subject (key term) again
 DUPLICATE_JACCARD = 0.6  # term-set Jaccard at or above which two sentences say the same
 # A sentence opening with a bare reply ("Yes, …", "No, …", 可以，, 不需要，) answers the FAQ
 # question before it in its passage: beside another question's answer it reads as a reply
@@ -52,8 +53,6 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     chosen = [best, *scorer.intros.get((best.n, best.position), ())]
     # The next sentence continues the best: compared without the heading the best has.
     plain = scorer(best, heading=False)
-    follow = [(best_score, c) for s, c in keyed if s >= FOLLOW_RATIO * plain
-              and (c.n, c.position) == (best.n, best.position + 1) and not c.item]
     # The unit of the asker's own number ("characters" of "my password is 10 characters")
     # measures; an extra sharing only it ("A file name may be up to 255 characters long.")
     # is about something else.
@@ -62,8 +61,15 @@ def pick(scored: list[tuple[float, Candidate]], scorer: Scorer,
     subject = frozenset(t for t in scorer.own(best) & scorer.key
                         if t not in scorer.verbs and t not in measures
                         and (t.isascii() or len(t) > 1))
+    after = [(s, c) for s, c in keyed
+             if (c.n, c.position) == (best.n, best.position + 1) and not c.item]
+    follow = [(best_score, c) for s, c in after if s >= FOLLOW_RATIO * plain]
+    # ...and at a lower score, after the other extras, when it takes up the best's subject
+    # ("Carried-over days must be used by 31 March" after "Up to 5 unused days may be…")
+    weak = [(best_score, c) for s, c in after
+            if SUBJECT_FOLLOW_RATIO * plain <= s < FOLLOW_RATIO * plain and subject & c.terms]
     extras: list[Candidate] = []
-    for score, cand in [*follow, *keyed]:
+    for score, cand in [*follow, *keyed, *weak]:
         if len(chosen) + len(extras) >= MAX_SENTENCES:
             break
         # An extra supports the lead, so it need not state the asked type itself.
