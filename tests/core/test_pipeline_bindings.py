@@ -142,3 +142,18 @@ async def test_bold_spanning_two_sentences_leaves_no_asterisks_on_screen() -> No
     assert reasons == []
     assert screen == ["Company laptops are replaced every 4 years.",
                       "The IT helpdesk contacts you when your laptop is due."]
+
+
+CANTEEN = Chunk(
+    chunk_id="faq-zh#c02", doc_id="faq-zh", title="苏州工厂员工常见问题", section="食堂",
+    text="员工食堂位于 3 号楼一楼。早餐 6:30–8:00，午餐 11:00–13:00，晚餐 17:00–19:00，"
+         "夜宵 23:30–0:30（仅供夜班员工）。", language="zh",
+)
+
+
+async def test_a_source_sentence_with_its_own_restriction_inside_a_word_is_shown() -> None:
+    # the claim's 仅 (of jieba's 仅供) was a restriction, the source clause's was not, so the
+    # source's own sentence was dropped as adding "仅供夜班员工" (a code-blind tester)
+    await assert_shown("食堂夜宵几点", CANTEEN,
+                       "早餐 6:30–8:00，午餐 11:00–13:00，晚餐 17:00–19:00，"
+                       "夜宵 23:30–0:30（仅供夜班员工）。[1]")

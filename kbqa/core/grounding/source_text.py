@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kbqa.core.grounding.instructions import without_instructions
-from kbqa.core.grounding.predicates import polar_form
+from kbqa.core.grounding.predicates import polar_form, restriction_scope
 from kbqa.core.text.normalise import detect_language, has_cjk, normalise
 from kbqa.core.text.quantities import Quantity, extract_quantities
 from kbqa.core.text.sentences import join_quote_lines, split_sentences
@@ -94,7 +94,10 @@ def parity(text: str) -> int:
 
 
 def _restricted(text: str) -> bool:
-    return any(w in RESTRICTIONS for w in clause_words(text))
+    """Whether a source clause restricts: a restriction word, or one inside a longer word
+    as the claim side finds it (``restriction_scope``: 仅 of jieba's 仅供)."""
+    return restriction_scope(text) is not None or any(
+        w in RESTRICTIONS for w in clause_words(text))
 
 
 def split_clauses(text: str) -> list[str]:
