@@ -362,3 +362,22 @@ def test_a_count_in_words_before_the_asked_unit_states_it(
 ])
 def test_a_dash_before_a_wh_question_ends_the_story(question: str, ask: str) -> None:
     assert ask_clause(question) == ask
+
+
+@pytest.mark.parametrize(("sentence", "expected"), [
+    ("员工食堂位于 3 号楼一楼。", False),  # building 3: no date
+    ("坐地铁 2 号线到园区站。", False),
+    ("工资每月 10 号发放。", True),
+])
+def test_a_numbered_building_or_line_is_no_date(sentence: str, expected: bool) -> None:
+    assert new_answer("time", sentence, "食堂什么时候开放？") is expected
+
+
+async def test_an_faq_answer_is_bound_to_its_question_line() -> None:
+    # before: "员工食堂位于 3 号楼一楼。" (its "3 号" read as a date) was the answer, and the
+    # opening hours, which never name the canteen, were not bound to the question
+    faq = make_block(1, "问：食堂什么时候开放？\n\n答：员工食堂位于 3 号楼一楼。早餐 6:30–8:00，"
+                        "午餐 11:00–13:00，晚餐 17:00–19:00。", title="苏州工厂员工常见问题",
+                     section="食堂", language="zh")
+    answer = await _answer("食堂什么时候开放？", (faq,))
+    assert answer.startswith("早餐 6:30–8:00")

@@ -168,7 +168,7 @@ _TIME_SPAN_RE = re.compile(
     r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,4}\b"
     r"|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
     r"|\b(?:on|by|before|after|until|from)\s+the\s+\d{1,2}(?:st|nd|rd|th)\b"  # of the month
-    rf"|\d+\s?(?:年|月|日|号|点|时)|{CN_HOUR}"  # or with Chinese numerals before 点
+    rf"|\d+\s?(?:年|月|日|号(?![楼线门馆厅室房机位码口窗库])|点|时)|{CN_HOUR}"  # not 3 号楼
     r"|(?:周|星期)[一二三四五六日天]"
     # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
     r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"
