@@ -132,6 +132,16 @@ def question_focus(blocks: Sequence[Block], leading: Sequence[Block], question: 
     return Focus(weights, best)
 
 
+def measured_words(unit: str) -> frozenset[str]:
+    """What a quantity in ``unit`` measures, for durations ("time", 时间): any two bounds of
+    durations share them, whatever they bound (a dry-ice shipment's "maximum transit time
+    … 72 hours" and 加班时间 "不得超过 36 小时")."""
+    return _SPAN_WORDS if unit in ("day", "month", "business day") else frozenset()
+
+
+_SPAN_WORDS = frozenset({"time", "period", "duration", "时间", "时长", "期限"})
+
+
 def unit_terms(unit: str) -> frozenset[str]:
     """Question terms that ask for a quantity in ``unit`` ("how many MB", "多少天", "how much
     does it cost"); empty for a unit no word names."""

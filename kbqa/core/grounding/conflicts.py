@@ -92,9 +92,7 @@ from kbqa.core.grounding.conflict_asked import (
     rather_thing,
 )
 from kbqa.core.grounding.conflict_bridge import Bridge
-from kbqa.core.grounding.conflict_focus import (
-    unit_terms,
-)
+from kbqa.core.grounding.conflict_focus import measured_words, unit_terms
 from kbqa.core.grounding.mentions import Mention, mentions_of
 from kbqa.core.grounding.passage_terms import (
     chunk_clauses,
@@ -345,7 +343,7 @@ def _same_bound(a: Mention, b: Mention, question_terms: frozenset[str]) -> tuple
     () otherwise (module doc)."""
     if a.bound is None or a.bound != b.bound:
         return ()
-    other = set(b.subject) - _unit_words(a.quantity.unit)
+    other = set(b.subject) - _unit_words(a.quantity.unit) - measured_words(a.quantity.unit)
     # a function word is no subject: "at least 8 weeks before it starts" (parental leave)
     # and "at least 14 days before departure" (trips) share only "before"
     shared = tuple(t for t in a.subject if t in other and not is_question_word(t))

@@ -7,6 +7,7 @@ import pytest
 from kbqa.core.grounding.conflicts import find_conflicts
 from kbqa.core.text.bounds import bound_of
 from kbqa.core.text.quantities import extract_quantities, fold
+from kbqa.core.types import Block, Chunk
 from tests.core.grounding.test_conflicts import block
 
 MAX_200 = "The maximum upload size is 200 MB per file."
@@ -106,3 +107,20 @@ def test_authority_still_decides_between_two_phrasings() -> None:
     )
     assert [(c.sides[c.preferred].doc_id if c.preferred is not None else None)
             for c in conflicts] == ["policy"]
+
+
+
+def test_two_durations_bounding_only_time_across_languages_are_no_conflict() -> None:
+    # a tester's card said the cold-chain policy's 72 hours disagreed with the Suzhou
+    # handbook's monthly overtime cap, 36 小时: both bound a "time" (加班时间), nothing more
+    policy = Block(n=1, score=1.0, tokens=10, text="", chunk=Chunk(
+        chunk_id="cold-chain#c03", doc_id="cold-chain", title="Cold-Chain Shipping Policy",
+        section="2. Dry ice", authority="policy", updated="2026-05-04",
+        text="The maximum transit time for dry-ice shipments is 72 hours. Shipments that "
+             "cannot arrive within 72 hours must not be sent."))
+    handbook = Block(n=2, score=1.0, tokens=10, text="", chunk=Chunk(
+        chunk_id="handbook#c04", doc_id="handbook", title="苏州工厂员工手册（考勤、加班与休假）",
+        section="三、加班与加班费", authority="policy", updated="2026-01-01", language="zh",
+        text="每月加班时间不得超过 36 小时。夜班津贴为每班 35 元，中班津贴为每班 15 元。"))
+    assert find_conflicts([policy, handbook],
+                          "What is the maximum transit time for a dry ice shipment?") == []
