@@ -88,10 +88,14 @@ $PY manage.py evaluate sources/demo/conversations.jsonl --provider "$PROVIDER" -
 # did: the files in docs/ with their own front matter, docs/policy/ and docs/manual/ with
 # that authority chosen in the upload form. sources/corvane: a fifth tester's ten documents
 # (Singapore and Shenzhen, six English and four Chinese, five formats; docs/faq/ too).
+# sources/halvard: a sixth tester's ten documents (a lab-equipment maker in Munich and
+# Suzhou, half English and half Chinese, five formats), every file uploaded with an authority.
 own_kb() {  # own_kb NAME: its docs/ ingested, its tester and natural sets evaluated
     KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py migrate --verbosity 0
-    KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest \
-        $(find "sources/$1/docs" -maxdepth 1 -type f | sort)
+    own=$(find "sources/$1/docs" -maxdepth 1 -type f | sort)
+    if [ -n "$own" ]; then
+        KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest $own
+    fi
     for authority in policy manual faq; do
         if [ -d "sources/$1/docs/$authority" ]; then
             KBQA_DATA_DIR="$KBQA_DATA_DIR/$1" $PY manage.py ingest --authority "$authority" \
@@ -109,6 +113,7 @@ own_kb lumen
 own_kb tidelog
 own_kb orchard
 own_kb corvane
+own_kb halvard
 
 # 4. RGB: each case brings its own temporary knowledge base (the stored one is not touched).
 if [ -d "$RGB_DIR" ]; then
