@@ -157,3 +157,17 @@ async def test_a_source_sentence_with_its_own_restriction_inside_a_word_is_shown
     await assert_shown("食堂夜宵几点", CANTEEN,
                        "早餐 6:30–8:00，午餐 11:00–13:00，晚餐 17:00–19:00，"
                        "夜宵 23:30–0:30（仅供夜班员工）。[1]")
+
+
+LEAVE_TIERS = Chunk(
+    chunk_id="handbook-zh#c05", doc_id="handbook-zh", title="苏州工厂员工手册", section="四、休假",
+    text="年假：累计工作满 1 年不满 10 年的，年假 5 天；满 10 年不满 20 年的，年假 10 天；"
+         "满 20 年的，年假 15 天。年假须提前 3 个工作日在系统中申请。", language="zh",
+)
+
+
+async def test_a_tier_quoted_whole_from_its_source_sentence_is_shown() -> None:
+    # the source sentence states "20 年" twice, for two tiers; the middle tier, quoted as
+    # written between its semicolons, was dropped as giving "20 年" for another subject
+    await assert_shown("满10年年假几天", LEAVE_TIERS, "满 10 年不满 20 年的，年假 10 天。[1]")
+

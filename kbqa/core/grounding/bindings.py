@@ -191,11 +191,26 @@ def quantity_issues(
                 continue
             named = _own_terms(clause, quantity, words)
             reasons = [_bound(quantity, named, subject, s, sentences) for s in giving]
-            if all(reasons):
+            if all(reasons) and not any(_verbatim(clause, s[0]) for s in giving):
                 issues.append(f"gives “{quantity.text}”, which {cited} states for "
                               f"{reasons[0]}, not for this (a number counts only for the "
                               "subject the source states it for)")
     return issues
+
+
+def _verbatim(clause: str, text: str) -> bool:
+    """Whether ``clause`` is whole clauses of source sentence ``text`` as written (both
+    normalised), from a clause mark to a clause mark: "满 10 年不满 20 年的，年假 10 天" of
+    "…年假 5 天；满 10 年不满 20 年的，年假 10 天；满 20 年的…" moves no number."""
+    own = clause.strip().rstrip(".。;；")
+    found = text.find(own) if own else -1
+    end = found + len(own)
+    before = text[:found].rstrip()
+    return found >= 0 and (not before or before[-1] in _MARKS) and (
+        end == len(text) or text[end] in _MARKS)
+
+
+_MARKS = ";；:：,，.。\n"
 
 
 def _own_terms(clause: str, quantity: Quantity,
