@@ -171,3 +171,9 @@ async def test_a_tier_quoted_whole_from_its_source_sentence_is_shown() -> None:
     # written between its semicolons, was dropped as giving "20 年" for another subject
     await assert_shown("满10年年假几天", LEAVE_TIERS, "满 10 年不满 20 年的，年假 10 天。[1]")
 
+
+
+async def test_a_tier_with_another_tiers_number_is_dropped() -> None:
+    # before: shown; the tiers share their words, so no group qualified the 15 天 alone
+    await assert_dropped("满10年年假几天", LEAVE_TIERS, "满 10 年不满 20 年的，年假 15 天。[1]",
+                         "15 天", fed_back=False)

@@ -14,18 +14,8 @@ block:
   gives it to the other group the block names (English: "Full-time employees receive 20
   days…" / "Part-time employees receive a share…").
 
-What "bound" means here (``value_groups``): a source sentence is cut into clauses at ``, ;
-: ，；：`` and at " or " / "或"; a clause holding values of the unit owns them (two values in
-one clause split it at the midpoint between them); a clause without a value before the
-first valued clause is the topic, shared by every value ("hotels:"); one after a valued
-clause continues it (the list "paris, zurich, new york and tokyo" after "…in london"). A
-value is *bound* to the terms of its group that no other value's group has (its
-*qualifiers*: london, paris… for 240; none for 170). This is the scope rule of NegEx
-(Chapman et al. 2001) applied to values: a cue governs the words of its own clause up to
-the next cue or clause boundary. Then (``binding_issue``) a sentence's value must be the
-one whose qualifiers it names most; when it names none, the value with the fewest
-qualifiers (the general rule, 170): a value stated only for named subjects is not stated
-for others.
+What "bound" means (``value_groups``, ``binding_issue``): see
+``kbqa.core.grounding.value_groups``.
 
 A group (``group_issue``) is a content word right before a head word ("全职/员工",
 "full-time/employees"); the sentence's group before its value must not be one the block
@@ -41,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
+from kbqa.core.grounding.value_groups import binding_issue, value_groups
 from kbqa.core.text import thesaurus
 from kbqa.core.text.bounds import BOUND_TERMS
 from kbqa.core.text.normalise import has_cjk
@@ -50,68 +41,7 @@ from kbqa.core.text.terms import jieba_frequency, jieba_words, term_set, terms
 #: A source sentence as ``source_text.SourceText`` holds it: normalised text, terms, quantities.
 SentenceFacts = tuple[str, frozenset[str], tuple[Quantity, ...]]
 
-_GROUP_CUT_RE = re.compile(r"[;，；：]|(?<!\d)[,:]|[,:](?!\d)| or |或")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:[-'’][a-z0-9]+)*")
-
-
-def value_groups(text: str, quantities: Sequence[Quantity], unit: str
-                 ) -> list[tuple[Quantity, frozenset[str]]]:
-    """Each quantity of ``unit`` in normalised ``text`` (offsets as ``extract_quantities``
-    gives them) with the terms bound to it (module doc); [] when ``text`` states fewer than
-    two distinct values of ``unit``, since one value is bound to the whole sentence."""
-    same = [q for q in quantities if q.unit == unit]
-    if len({q.value for q in same}) < 2:
-        return []
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for cut in _GROUP_CUT_RE.finditer(text):
-        spans.append((start, cut.start()))
-        start = cut.end()
-    spans.append((start, len(text)))
-    owner = [_owner(a, b, same) for a, b in spans]
-    bound: list[set[str]] = [set() for _ in same]
-    current = -1
-    for (a, b), owned in zip(spans, owner, strict=True):
-        for i, lo, hi in owned:
-            bound[i] |= term_set(text[lo:hi])
-        current = owned[-1][0] if owned else current
-        if not owned and current >= 0:
-            bound[current] |= term_set(text[a:b])
-    numbers = set().union(*(term_set(q.text) for q in same))
-    return [(q, frozenset(bound[i] - numbers)) for i, q in enumerate(same)]
-
-
-def _owner(a: int, b: int, same: Sequence[Quantity]) -> list[tuple[int, int, int]]:
-    """The values in span [a, b) with the part of the span each owns (midpoints between)."""
-    inside = [i for i, q in enumerate(same) if a <= q.start < b]
-    out = []
-    for k, i in enumerate(inside):
-        lo = a if k == 0 else (same[inside[k - 1]].end + same[i].start) // 2
-        hi = b if k == len(inside) - 1 else (same[i].end + same[inside[k + 1]].start) // 2
-        out.append((i, lo, hi))
-    return out
-
-
-def binding_issue(quantity: Quantity, named: frozenset[str],
-                  groups: Sequence[tuple[Quantity, frozenset[str]]]) -> str:
-    """"" when ``quantity`` (a sentence's) is the value of ``groups`` (one source sentence's
-    ``value_groups``) that the sentence's terms ``named`` bind it to; else whom the source
-    states that value for: its qualifiers, quoted, or "the general case" when it has none.
-    "" when ``groups`` is empty."""
-    if not groups:
-        return ""
-    qualifiers = [(q, b - frozenset().union(*(o for p, o in groups if p is not q)))
-                  for q, b in groups]
-    scores = [len(named & own) for _, own in qualifiers]
-    if max(scores):
-        chosen = [q for (q, _), s in zip(qualifiers, scores, strict=True) if s == max(scores)]
-    else:
-        fewest = min(len(own) for _, own in qualifiers)
-        chosen = [q for q, own in qualifiers if len(own) == fewest]
-    if any(q.same_value(quantity) for q in chosen):
-        return ""
-    mine = next((own for q, own in qualifiers if q.same_value(quantity)), frozenset())
-    return f"“{', '.join(sorted(mine))}”" if mine else "the general case"
 
 
 # A count word after a number ends its phrase: jieba glues it to the next word otherwise
@@ -169,12 +99,13 @@ def group_issue(subject: str, value_sentence: str, block: Sequence[str]) -> str:
 
 def quantity_issues(
     clause: str, pieces: Sequence[str], sentences: Sequence[SentenceFacts], cited: str,
-    words: Callable[[str], frozenset[str]],
+    words: Callable[[str], frozenset[str]], conditions: Sequence[Quantity] = (),
 ) -> list[str]:
     """One issue per quantity of the ``pieces`` of normalised ``clause`` (its parts cut at
     commas) that no source sentence about its subject gives with equal value and unit
     (``clauses`` check 3), or that every such sentence binds to another subject (module
-    doc). ``cited`` names the blocks ("[1] or [2]"); ``words`` gives a text's claim terms."""
+    doc). ``cited`` names the blocks ("[1] or [2]"); ``words`` gives a text's claim terms;
+    ``conditions``: the quantities of the clause's leading condition ("满 10 年…的，")."""
     issues = []
     for piece in pieces:
         start = 0
@@ -188,6 +119,15 @@ def quantity_issues(
                 issues.append(f"gives “{quantity.text}”, which {cited} does not give for this "
                               "(a number counts only with its unit, in the source sentence "
                               "about the same thing)")
+                continue
+            # The numbers of its condition in other units (a tier's "满 10 年不满 20 年的，")
+            # come with the value in one source sentence, or the value is not theirs.
+            beside = [q for q in conditions if q.unit != quantity.unit]
+            if beside and not any(all(any(q.unit == o.unit and q.same_value(o) for q in s[2])
+                                      for o in beside) for s in giving):
+                issues.append(f"gives “{quantity.text}” with “{beside[0].text}”, which "
+                              f"{cited} never states together (a number counts only with "
+                              "the conditions the source states it under)")
                 continue
             named = _own_terms(clause, quantity, words)
             reasons = [_bound(quantity, named, subject, s, sentences) for s in giving]

@@ -80,6 +80,7 @@ from kbqa.core.grounding.source_text import (
     split_clauses,
 )
 from kbqa.core.text.normalise import detect_language, normalise
+from kbqa.core.text.quantities import extract_quantities
 from kbqa.core.text.terms import term_set
 
 #: A clause must have more than this share of its terms in one source sentence (module doc).
@@ -94,6 +95,7 @@ _CONTEXT_RE = re.compile(
     r"^(?:if|when|whenever|while|during|for|in|on|at|after|before|once|unless|until|as|since|"
     r"according to|under|within|by|per|with)\b|^(?:在|如果|若|假如|当|对于|关于|根据|按照|依照|"
     r"除了|凡|由于|为了)|(?:时|之后|以后|之前|以前|后|前|期间|的话)$"
+    r"|[\u4e00-\u9fff\d]\s*的$"  # "满 20 年的，": a condition naming who, as 凡…者 does
 )
 
 
@@ -284,5 +286,7 @@ def _quantity_issues(clause: str, sources: Sequence[tuple[int, SourceText]]) -> 
     """One issue per quantity of ``clause`` that the source sentences about its subject do
     not give, or give for another subject (module doc, check 3; ``bindings``)."""
     sentences = [s for _, src in sources for s in src.sentences]
-    return quantity_issues(clause, split_clauses(clause), sentences,
-                           _cites([n for n, _ in sources]), _clause_terms)
+    pieces = split_clauses(clause)
+    conditions = [q for p in pieces[:-1] if _CONTEXT_RE.search(p) for q in extract_quantities(p)]
+    return quantity_issues(clause, pieces, sentences, _cites([n for n, _ in sources]),
+                           _clause_terms, conditions)

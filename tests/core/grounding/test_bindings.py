@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.grounding.bindings import value_groups
 from kbqa.core.grounding.parsing import parse_claim
 from kbqa.core.grounding.predicates import is_fragment, polar_form, restriction_scope
+from kbqa.core.grounding.value_groups import value_groups
 from kbqa.core.text.quantities import extract_quantities
 
 HOTELS = ("hotels: up to eur 170 per night, or up to eur 240 per night in london, paris, "
