@@ -362,3 +362,17 @@ def time_noun(word: str) -> bool:
     day" or "day" (WordNet hypernyms, one level): "weekends", "night", "Saturday"; not
     "leave" (a kind of "time off") or "vacation" (of "leisure")."""
     return bool(kinds_of(word.lower(), 1) & _TIMES)
+
+
+# WordNet synsets a measure or property noun is a kind of, within two levels
+_ATTRIBUTES = frozenset({"physical property", "fundamental quantity", "magnitude",
+                         "visual property", "measure", "property"})
+
+
+@lru_cache(maxsize=4096)
+def attribute_noun(word: str) -> bool:
+    """Whether the English noun ``word`` names a measure or property of things (WordNet:
+    a kind of "property", "measure", "magnitude", "fundamental quantity", "physical
+    property" or "visual property" within two hypernym levels): "temperature", "size",
+    "color", "time", "weight"; not "freezer" or "plan"."""
+    return bool(kinds_of(word.lower(), 2) & _ATTRIBUTES)

@@ -11,10 +11,9 @@ from kbqa.core.readers.extractive.narrowing import (
     answers_another_group,
     consequence_pool,
     groups_named,
-    off_subject,
-    subject_words,
     unmentioned_groups,
 )
+from kbqa.core.readers.extractive.subjects import off_subject, subject_words
 from tests.core.readers.reading import extractive_answer
 from tests.fakes import make_block
 
@@ -175,3 +174,15 @@ async def test_a_place_the_rule_for_all_other_places_covers_is_answered() -> Non
     )
     answer = await extractive_answer("What is the hotel limit in Ghent?", blocks)
     assert "USD 140 in all other cities" in answer
+
+
+def test_a_measure_after_what_is_the_answer_not_the_thing_asked_about() -> None:
+    # before: "temperature" was the asked thing, which the freezer block never says while
+    # the shipping blocks do, so "Ultra-low freezers are set to −80 °C" was declined
+    question = "What temperature are the ultra low freezers set to?"
+    assert subject_words(question) == frozenset({"ultra", "low", "freezer"})
+    freezers = make_block(1, "Ultra-low freezers are set to −80 °C.",
+                          title="Lab safety rules", section="Cold storage")
+    shipping = make_block(2, "Every shipment contains a temperature data logger.",
+                          title="Cold-chain policy", section="Temperature loggers")
+    assert not off_subject(question, 1, [freezers, shipping])

@@ -48,7 +48,6 @@ from kbqa.core.readers.extractive.narrowing import (
     answers_another_group,
     consequence_pool,
     group_mentioned,
-    off_subject,
     recipients,
     unmentioned_groups,
     unquoted_thing,
@@ -91,6 +90,7 @@ from kbqa.core.readers.extractive.second_look import of_asked_kind, with_asked_g
 from kbqa.core.readers.extractive.senses import only_other_senses
 from kbqa.core.readers.extractive.standing import settled_pool, with_outcomes
 from kbqa.core.readers.extractive.steps import action_pool, is_procedure, task_objects
+from kbqa.core.readers.extractive.subjects import off_subject
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
     block_synonyms,
