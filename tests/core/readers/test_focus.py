@@ -381,3 +381,12 @@ async def test_an_faq_answer_is_bound_to_its_question_line() -> None:
                      section="食堂", language="zh")
     answer = await _answer("食堂什么时候开放？", (faq,))
     assert answer.startswith("早餐 6:30–8:00")
+
+
+@pytest.mark.parametrize("question", [
+    "Which days can we ship refrigerated kits?",  # before: "other", any sentence answered
+    "What day is the payroll run?",
+    "Which year was the office opened?",
+])
+def test_which_days_asks_a_time(question: str) -> None:
+    assert ask_kind(question) == "time"

@@ -159,7 +159,7 @@ AskKind = AnswerKind | Literal["place", "time", "name"]
 _PLACE_RE = re.compile(
     r"\b(?:which|what) (?:city|country|cities|countries)\b|哪(?:个|些|几个)(?:城市|国家)")
 _TIME_RE = re.compile(
-    r"^(?:and |so )?when\b|\bwhat time\b|\bwhich (?:year|day|month|date)\b"
+    r"^(?:and |so )?when\b|\bwhat time\b|\b(?:which|what) (?:year|day|month|date)s?\b"
     r"|什么时候|何时|几点|哪天|哪一天|哪年|哪一年|几号|几月|哪个月")
 _TIME_SPAN_RE = re.compile(
     r"\b(?:19|20)\d\d\b|\b\d{1,2}:\d\d\b"
