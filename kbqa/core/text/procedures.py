@@ -67,7 +67,8 @@ PROCEDURE_NOUNS = frozenset(
 _ZH_HOW = frozenset(("怎么", "如何", "怎样", "咋", "怎么样才能", "如何才能"))
 # What 怎么 asks when an adverb or a copula follows it: why ("怎么只出黑白的", 怎么不, 怎么会)
 # or how it is (怎么样), not how to do.
-_ZH_NOT_HOW = frozenset("会 是 样 这么 那么 还 又 就 总 老 都".split())
+# ...nor 算/计算 ("加班费怎么算": how a value is computed, which a rule or rate answers)
+_ZH_NOT_HOW = frozenset("会 是 样 这么 那么 还 又 就 总 老 都 算 计算 折算 计".split())
 _ZH_ASK_RE = re.compile(
     r"怎么办|怎么弄|怎么操作|怎么做|如何操作|步骤|流程|操作方法|(?:什么|有没有|有何)办法")
 

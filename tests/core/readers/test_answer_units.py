@@ -418,3 +418,15 @@ def test_an_amount_in_any_currency_with_decimals_answers_how_much() -> None:
     selection = select("how much per km if i drive my own car for work", blocks)
     assert [c.text for c in selection.chosen] == [
         "Business use of a personal car is reimbursed at SGD 0.60 per km."]
+
+
+async def test_how_a_pay_is_computed_is_answered_by_its_rates_not_by_who_approves() -> None:
+    # "怎么算" was a how-to ask, so only an action answered it: the approval step
+    rules = make_block(1, "加班须事先由班长在系统中申请，经部门经理批准。"
+                          "加班费以本人小时工资为基数计算：\n\n"
+                          "- 工作日延长工作时间，按小时工资的 150% 支付加班费。\n"
+                          "- 休息日加班且不能安排补休的，按小时工资的 200% 支付。",
+                       title="苏州工厂员工手册", section="三、加班与加班费", language="zh")
+    answer = await _answer("工作日加班费怎么算", (rules,))
+    assert answer.startswith("工作日延长工作时间，按小时工资的 150% 支付加班费")
+    assert answer_kind("加班费怎么算") == "quantity"

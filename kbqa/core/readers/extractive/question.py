@@ -74,7 +74,7 @@ BOUND_TERMS = frozenset("maximum minimum max min".split())
 # popular plan" does not).
 _QUANTITY_RE = re.compile(
     r"\bhow (?:long|many|much|big|large|often|soon|quickly|fast)\b"
-    r"|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]"
+    r"|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]|[怎如][么何]计?算"  # 怎么算: a rate or amount
     r"|人数|次数|\bthe (?:most|least)\s+(?:i|we|you|they|one|someone)\s+(?:can|could|may|"
     r"will|would|should|am|are|get)\b"
     # a superlative of size asks how big: "What's the biggest file I can upload?"
