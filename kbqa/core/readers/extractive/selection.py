@@ -89,7 +89,7 @@ from kbqa.core.readers.extractive.scoring import (
 from kbqa.core.readers.extractive.second_look import of_asked_kind, with_asked_group
 from kbqa.core.readers.extractive.senses import only_other_senses
 from kbqa.core.readers.extractive.standing import settled_pool, with_outcomes
-from kbqa.core.readers.extractive.steps import action_pool, is_procedure, task_objects
+from kbqa.core.readers.extractive.steps import action_pool, is_procedure, task_objects, whole_steps
 from kbqa.core.readers.extractive.subjects import off_subject
 from kbqa.core.readers.extractive.synonyms import (
     SYNONYM_WEIGHT,
@@ -259,6 +259,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
                    [t for t in qterms if df[t] == 0 and t in later and t not in absent],
                    {**synonyms, **(bridges or {})}, core)
     lexical = _decide(question, blocks, scored, scorer, facts)
+    lexical = whole_steps(lexical, pool, blocks, qterms) if answering is not pool else lexical
     # A sentence whose meaning stands out from all the others (semantic recall on) answers
     # when it passes the answer checks, even where the question's own words are absent;
     # replacing the lexical reader's answer takes more than answering where it declines.

@@ -17,7 +17,9 @@ names the closest documents.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from kbqa.core.readers.extractive.asks import refined_kind
 from kbqa.core.readers.extractive.focus import AskKind, ask_clause
@@ -29,7 +31,7 @@ from kbqa.core.readers.extractive.question import (
     unit_terms,
 )
 from kbqa.core.readers.extractive.question_verbs import english_verbs
-from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.text import Candidate, Selection, folded_terms
 from kbqa.core.text.procedures import (
     PROCEDURE_NOUNS,
     acting_role,
@@ -103,3 +105,49 @@ def task_objects(question: str, ask: set[str]) -> frozenset[str]:
     kinds = frozenset(fold(stem(w)) for w in PROCEDURE_NOUNS)
     return frozenset(t for t in ask if t not in light and t not in verbs and t not in kinds
                      and not is_question_word(t))
+
+
+MAX_STEPS = 12  # list items quoted for a how-to answer (a long procedure's first dozen)
+# A numbered list item's line: "1. ", "2) ", "3、", "（4）", "(5)"
+_NUMBERED_RE = re.compile(r"^[ \t]*(?:\d{1,2}[.)、]|[（(]\d{1,2}[)）])[ \t]*(.+)$", re.MULTILINE)
+
+
+def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate], text: str,
+               titled: bool = False) -> tuple[Candidate, ...]:
+    """A how-to answer whose lead is an item of a numbered list in its block's ``text``
+    (or of any list when ``titled``: its heading names a word of the question, "3. Rotor
+    inspection" for "How do I inspect the centrifuge rotor?"), with that item's whole list
+    in reading order (the run of items around it in its block under the same heading, at
+    most ``MAX_STEPS``) in place of the items quoted, the other quoted sentences after it:
+    a numbered procedure shown with a step left out is worse than none (a tester's
+    pump-tube change lost its lock-out step, "按照上锁挂牌（LOTO）程序切断电源"). ``chosen``
+    as it is otherwise (a first-day checklist's items are each their own answer)."""
+    lead = chosen[0]
+    if not lead.item or not titled and not any(
+            lead.text[:12] in line for line in _NUMBERED_RE.findall(text)):
+        return tuple(chosen)
+    same = sorted((c for c in pool if c.n == lead.n and c.topic == lead.topic),
+                  key=lambda c: c.position)
+    at = next((i for i, c in enumerate(same) if c.position == lead.position), None)
+    if at is None:
+        return tuple(chosen)
+    start = at
+    while start > 0 and same[start - 1].item:
+        start -= 1
+    end = at
+    while end + 1 < len(same) and same[end + 1].item:
+        end += 1
+    run = same[start:end + 1][:MAX_STEPS]
+    return (*run, *(c for c in chosen if c not in run))
+
+
+def whole_steps(chosen: Selection, pool: Sequence[Candidate], blocks: Sequence[Block],
+                qterms: Sequence[str]) -> Selection:
+    """``chosen`` (a how-to answer from ``pool``, the candidates of ``blocks``) with its
+    lead's whole list (``whole_list``); declined as it is. ``qterms``: the question's terms,
+    which the list's heading names when it is about the asked task."""
+    if chosen.declined:
+        return chosen
+    lead = next(b.chunk for b in blocks if b.n == chosen.chosen[0].n)
+    titled = bool(folded_terms(lead.section) & frozenset(qterms))
+    return replace(chosen, chosen=whole_list(chosen.chosen, pool, lead.text, titled))
