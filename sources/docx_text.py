@@ -74,9 +74,12 @@ def docx_text(document: Any, title: str = "") -> DocxText:
 
 def _blocks(container: Any, document: Any) -> Iterator[str]:
     """Paragraphs (with their text boxes after them) and tables of ``container``, in order."""
+    number = 0  # Word numbers a "List Number" run itself; its text holds no "1."
     for child in container.iterchildren():
         if child.tag == qn("w:p"):
-            yield _paragraph(child, document)
+            text = _paragraph(child, document)
+            number = number + 1 if text.startswith(_NUMBERED) else 0
+            yield f"{number}. {text[len(_NUMBERED):]}" if number else text
             for box in _text_boxes(child):
                 yield from _blocks(box, document)
         elif child.tag == qn("w:tbl"):
@@ -109,7 +112,12 @@ def _paragraph(p: Any, document: Any) -> str:
     level = re.match(r"Heading (\d)", name)
     if level or name == "Title":
         return "#" * (int(level.group(1)) if level else 1) + " " + text
+    if name.startswith("List Number"):
+        return _NUMBERED + text
     return "- " + text if name.startswith("List") else text
+
+
+_NUMBERED = "\x00"  # ``_paragraph``'s mark for a numbered list item, numbered by ``_blocks``
 
 
 def _text_boxes(p: Any) -> list[Any]:

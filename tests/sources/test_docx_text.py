@@ -186,3 +186,17 @@ def test_ingest_reports_unread_content(
                        para(embedded_object())])
     call_command("ingest", str(write_file("quotas2.docx", other)))
     assert "WARNING quotas2.docx: 1 embedded object was not read" in capsys.readouterr().err
+
+
+def test_a_numbered_list_keeps_its_numbers() -> None:
+    # Word numbers a "List Number" run itself; before, its steps read as "- " bullets, so a
+    # how-to answer could not tell a procedure from a checklist
+    data = docx_with([para(run("Rotor inspection"), style="Heading2"),
+                      para(run("Switch off the centrifuge."), style="ListNumber"),
+                      para(run("Open the lid."), style="ListNumber"),
+                      para(run("Tools you need:")),
+                      para(run("Lifting tool"), style="ListBullet"),
+                      para(run("Record the inspection."), style="ListNumber")])
+    assert parse_file(name="m.docx", data=data).text == (
+        "## Rotor inspection\n\n1. Switch off the centrifuge.\n\n2. Open the lid.\n\n"
+        "Tools you need:\n\n- Lifting tool\n\n1. Record the inspection.")
