@@ -22,7 +22,7 @@ from typing import Any
 import filetype
 
 from kbqa.core.errors import IngestError, gettext_noop
-from sources.docx_text import docx_modified, docx_text, docx_title
+from sources.docx_text import docx_modified, docx_text, docx_title, row_statement
 from sources.front_matter import clean_meta, yaml_load, yaml_problem
 from sources.parsed import (
     ParsedDocument,
@@ -306,6 +306,7 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
         soup.head.decompose()
     for br in soup.find_all("br"):  # a line break ends a line: "click<br>The password" is two
         br.replace_with(LINE_BREAK)
+    _tables_as_rows(soup)
     groups: list[tuple[Any, list[str]]] = []  # (nearest block element, its strings) in order
     for string in soup.find_all(string=True):
         if type(string) is not NavigableString:
@@ -318,6 +319,30 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
     blocks = [_html_block(getattr(el, "name", "") or "", "".join(parts)) for el, parts in groups]
     body = "\n\n".join(b for b in blocks if b.strip())
     return ParsedDocument(body, {}, title or first_heading(body))
+
+
+def _tables_as_rows(soup: Any) -> None:
+    """Each outermost ``<table>`` of ``soup`` replaced by one paragraph per row, read with
+    the header row's labels as a DOCX table is (``row_statement``: "Suzhou: phone ext.
+    8400; hours 8:00 to 20:00 CST."): cell by cell, "Suzhou" and "ext. 8400" were two
+    paragraphs that said nothing of each other."""
+    for table in soup.find_all("table"):
+        if table.find_parent("table") is not None:
+            continue
+        rows = [(tr, [" ".join(c.get_text(" ").replace(LINE_BREAK, " ").split())
+                      for c in tr.find_all(["td", "th"], recursive=False)])
+                for tr in table.find_all("tr") if tr.find_parent("table") is table]
+        rows = [(tr, cells) for tr, cells in rows if any(cells)]
+        header: list[str] = []
+        if len(rows) > 1 and rows[0][0].find("th", recursive=False) is not None:
+            header = rows[0][1]
+            rows = rows[1:]
+        div = soup.new_tag("div")
+        for _, cells in rows:
+            p = soup.new_tag("p")
+            p.string = row_statement(header, cells)
+            div.append(p)
+        table.replace_with(div)
 
 
 def _html_block(tag: str, text: str) -> str:

@@ -72,6 +72,19 @@ def test_html_line_breaks_end_lines() -> None:
     )
 
 
+def test_html_table_rows_read_as_statements() -> None:
+    """An HTML table is read row by row with its header's labels, as a DOCX table is: cell by
+    cell, "Suzhou" and "ext. 8400" were two paragraphs (a tester's helpdesk number)."""
+    html = ("<h2>IT Service Desk</h2><table><tr><th>Site</th><th>Phone</th><th>Hours</th></tr>"
+            "<tr><td>Munich</td><td>ext. 4400</td><td>7:00 to 18:00 CET</td></tr>"
+            "<tr><td>Suzhou</td><td>ext. 8400</td><td>8:00 to 20:00 CST</td></tr></table>"
+            "<p>E-mail: servicedesk@halvard.example</p>")
+    assert parse_file(name="it.html", data=html.encode()).text == (
+        "## IT Service Desk\n\nMunich: phone ext. 4400; hours 7:00 to 18:00 CET.\n\n"
+        "Suzhou: phone ext. 8400; hours 8:00 to 20:00 CST.\n\n"
+        "E-mail: servicedesk@halvard.example")
+
+
 def test_pdf_text_layer_is_read() -> None:
     parsed = parse_file(
         name="memo.pdf", data=pdf_bytes(["Parking is free on weekends.", "Ask HR."])
