@@ -1,0 +1,39 @@
+"""Amounts asked and stated: a decimal in any currency is an amount, and 怎么算 asks for a
+rate or an amount, not for steps (two code-blind testers, 2026-12-06 and 2026-12-07)."""
+
+from __future__ import annotations
+
+from kbqa.core.readers.extractive.question import answer_kind
+from kbqa.core.readers.extractive.selection import select
+from tests.core.readers.reading import extractive_answer as _answer
+from tests.fakes import make_block
+
+
+def test_an_amount_in_any_currency_with_decimals_answers_how_much() -> None:
+    # "SGD 0.60" was read as a dotted version ("TLS 1.2"): no amount, so declined
+    policy = "Travel and Expense Policy"
+    blocks = [
+        make_block(1, "Taxis and ride-hailing are reimbursed for trips to and from the airport. "
+                      "Travel between home and your usual office is not reimbursed.\n\n"
+                      "Business use of a personal car is reimbursed at SGD 0.60 per km.",
+                   title=policy, section="Local transport", chunk_no=5),
+        make_block(2, "Hotels are reimbursed up to SGD 250 per night in Asia.", title=policy,
+                   section="Hotels", chunk_no=3),
+        make_block(3, "The office is open from 8:00 to 19:00 on working days.",
+                   title="Office Guide", section="Opening hours", doc_id="office"),
+    ]
+    selection = select("how much per km if i drive my own car for work", blocks)
+    assert [c.text for c in selection.chosen] == [
+        "Business use of a personal car is reimbursed at SGD 0.60 per km."]
+
+
+async def test_how_a_pay_is_computed_is_answered_by_its_rates_not_by_who_approves() -> None:
+    # "怎么算" was a how-to ask, so only an action answered it: the approval step
+    rules = make_block(1, "加班须事先由班长在系统中申请，经部门经理批准。"
+                          "加班费以本人小时工资为基数计算：\n\n"
+                          "- 工作日延长工作时间，按小时工资的 150% 支付加班费。\n"
+                          "- 休息日加班且不能安排补休的，按小时工资的 200% 支付。",
+                       title="苏州工厂员工手册", section="三、加班与加班费", language="zh")
+    answer = await _answer("工作日加班费怎么算", (rules,))
+    assert answer.startswith("工作日延长工作时间，按小时工资的 150% 支付加班费")
+    assert answer_kind("加班费怎么算") == "quantity"
