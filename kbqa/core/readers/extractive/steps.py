@@ -17,7 +17,6 @@ names the closest documents.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
@@ -108,14 +107,12 @@ def task_objects(question: str, ask: set[str]) -> frozenset[str]:
 
 
 MAX_STEPS = 12  # list items quoted for a how-to answer (a long procedure's first dozen)
-# A numbered list item's line: "1. ", "2) ", "3、", "（4）", "(5)"
-_NUMBERED_RE = re.compile(r"^[ \t]*(?:\d{1,2}[.)、]|[（(]\d{1,2}[)）])[ \t]*(.+)$", re.MULTILINE)
 
 
-def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate], text: str,
+def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate],
                titled: bool = False) -> tuple[Candidate, ...]:
-    """A how-to answer whose lead is an item of a numbered list in its block's ``text``
-    (or of any list when ``titled``: its heading names a word of the question, "3. Rotor
+    """A how-to answer whose lead is an item of a numbered list (``Candidate.numbered``),
+    or of any list when ``titled`` (its heading names a word of the question, "3. Rotor
     inspection" for "How do I inspect the centrifuge rotor?"), with that item's whole list
     in reading order (the run of items around it in its block under the same heading, at
     most ``MAX_STEPS``) in place of the items quoted, the other quoted sentences after it:
@@ -123,8 +120,7 @@ def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate], text: str
     pump-tube change lost its lock-out step, "按照上锁挂牌（LOTO）程序切断电源"). ``chosen``
     as it is otherwise (a first-day checklist's items are each their own answer)."""
     lead = chosen[0]
-    if not lead.item or not titled and not any(
-            lead.text[:12] in line for line in _NUMBERED_RE.findall(text)):
+    if not lead.item or not (titled or lead.numbered):
         return tuple(chosen)
     same = sorted((c for c in pool if c.n == lead.n and c.topic == lead.topic),
                   key=lambda c: c.position)
@@ -150,4 +146,4 @@ def whole_steps(chosen: Selection, pool: Sequence[Candidate], blocks: Sequence[B
         return chosen
     lead = next(b.chunk for b in blocks if b.n == chosen.chosen[0].n)
     titled = bool(folded_terms(lead.section) & frozenset(qterms))
-    return replace(chosen, chosen=whole_list(chosen.chosen, pool, lead.text, titled))
+    return replace(chosen, chosen=whole_list(chosen.chosen, pool, titled))

@@ -29,7 +29,7 @@ from kbqa.core.text.terms import acronym_starts, fold, is_stop_en, stem, terms, 
 from kbqa.core.types import Block, Language
 
 _LINE_START_RE = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、]\s?|#|\||>)")
-_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|\d{1,2}[.)]\s+)")
+_BULLET_RE = re.compile(r"^\s*(?:[-*+•]\s+|(\d{1,2})[.)]\s+)")
 _EMPHASIS_RE = re.compile(r"\*\*|__|`|(?<!\w)[*_](?=\w)|(?<=\w)[*_](?!\w)")
 _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
@@ -170,7 +170,8 @@ class Candidate:
     for the first sentence under it (the heading introduces it), else empty; ``continued``
     whether it is a later sentence of a list item, which leans on the item's first ("Set up
     two-factor authentication … You cannot open NimbusDrive … until it is on."); ``topic``
-    the section heading or FAQ question line it sits under, as written.
+    the section heading or FAQ question line it sits under, as written; ``numbered``
+    whether it is an item of a numbered list ("1. …", a procedure's step).
     """
 
     n: int
@@ -186,6 +187,7 @@ class Candidate:
     heading: frozenset[str] = frozenset()
     continued: bool = False
     topic: str = ""  # the section heading or FAQ question line it sits under, as written
+    numbered: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,20 +202,22 @@ class Selection:
     unanswered: tuple[str, ...] = ()
 
 
-def _pieces(text: str) -> list[tuple[str, bool, bool]]:
-    """``(sentence, is list item, continues an item)`` in reading order; table rows come as
-    table sentences."""
-    out: list[tuple[str, bool, bool]] = []
+def _pieces(text: str) -> list[tuple[str, bool, bool, bool]]:
+    """``(sentence, is list item, continues an item, numbered item)`` in reading order;
+    table rows come as table sentences."""
+    out: list[tuple[str, bool, bool, bool]] = []
     table: list[str] = []
     for line in [*unwrap(text).splitlines(), ""]:
         if line.startswith("|"):
             table.append(line)
             continue
         if table:
-            out.extend((row, False, False) for row in table_sentences(table))
+            out.extend((row, False, False, False) for row in table_sentences(table))
             table = []
-        item = bool(_BULLET_RE.match(line))
-        out.extend((raw, item, item and i > 0) for i, raw in enumerate(split_sentences(line)))
+        bullet = _BULLET_RE.match(line)
+        item, numbered = bool(bullet), bool(bullet and bullet.group(1))
+        out.extend((raw, item, item and i > 0, numbered)
+                   for i, raw in enumerate(split_sentences(line)))
     return out
 
 
@@ -221,7 +225,7 @@ def quotable_sentences(text: str) -> list[str]:
     """The texts of the ``Candidate`` sentences of a chunk whose original text is ``text``,
     in reading order: what the reader may compare with a question, so what ingestion
     encodes (README: Semantic recall)."""
-    return [t for t in (clean(raw) for raw, _, _ in _pieces(text))
+    return [t for t in (clean(raw) for raw, *_ in _pieces(text))
             if t and _quotable(t, folded_terms(t))]
 
 
@@ -248,7 +252,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
             heading = None
         faq: frozenset[str] = frozenset()
         topic = block.chunk.section
-        for position, (raw, item, continued) in enumerate(_pieces(block.chunk.text)):
+        for position, (raw, item, continued, numbered) in enumerate(_pieces(block.chunk.text)):
             text = clean(raw)
             found = folded_terms(others.sub(" ", unicodedata.normalize("NFKC", text))
                                  if others else text)
@@ -257,7 +261,7 @@ def candidates(blocks: Sequence[Block]) -> list[Candidate]:
                 out.append(Candidate(block.n, ranks[block.n], position, text, found,
                                      context | faq, item, intro, is_fragment(text),
                                      lead_terms(text), heading or frozenset(), continued,
-                                     topic))
+                                     topic, numbered))
                 heading = None
                 # An FAQ's question line ("打印机卡纸怎么办？" on a line of its own in a text
                 # file, where it is no heading) heads the sentences after it, as a section
