@@ -57,6 +57,7 @@ from kbqa.core.readers.extractive.event import (
     strip_years,
     year_only,
 )
+from kbqa.core.readers.extractive.expand import is_question
 from kbqa.core.readers.extractive.focus import (
     CLAUSE_END_RE,
     AskKind,
@@ -327,7 +328,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     # An FAQ's answer is bound to its question line when that holds the anchor ("问：食堂什么
     # 时候开放？" over "早餐 6:30–8:00，午餐 11:00–13:00…", which never names the canteen).
     found = found or not by_meaning and bool(anchor) and any(
-        c.topic.rstrip().endswith(("?", "？")) and anchor <= folded_terms(c.topic)
+        is_question(c.topic) and anchor <= folded_terms(c.topic)
         and new_answer(kind, c.text, question) for c in chosen)
     # The rule above a threshold the asker's own amount exceeds is bound to the question
     # by that amount ("单笔金额超过 5000 元的…" for "我有张 6000 块的报销单").
