@@ -77,9 +77,9 @@ def _blocks(container: Any, document: Any) -> Iterator[str]:
     number = 0  # Word numbers a "List Number" run itself; its text holds no "1."
     for child in container.iterchildren():
         if child.tag == qn("w:p"):
-            text = _paragraph(child, document)
-            number = number + 1 if text.startswith(_NUMBERED) else 0
-            yield f"{number}. {text[len(_NUMBERED):]}" if number else text
+            text, numbered = _paragraph(child, document)
+            number = number + 1 if numbered else 0
+            yield f"{number}. {text}" if numbered else text
             for box in _text_boxes(child):
                 yield from _blocks(box, document)
         elif child.tag == qn("w:tbl"):
@@ -103,21 +103,20 @@ def _text(element: Any) -> str:
     return "".join(parts)
 
 
-def _paragraph(p: Any, document: Any) -> str:
+def _paragraph(p: Any, document: Any) -> tuple[str, bool]:
+    """The paragraph's Markdown-like text, and whether it is a numbered list item (its
+    number is ``_blocks``' to give)."""
     text = " ".join(_text(p).split())
     if not text:
-        return ""
+        return "", False
     style = Paragraph(p, document).style
     name = (style.name if style is not None else "") or ""
     level = re.match(r"Heading (\d)", name)
     if level or name == "Title":
-        return "#" * (int(level.group(1)) if level else 1) + " " + text
+        return "#" * (int(level.group(1)) if level else 1) + " " + text, False
     if name.startswith("List Number"):
-        return _NUMBERED + text
-    return "- " + text if name.startswith("List") else text
-
-
-_NUMBERED = "\x00"  # ``_paragraph``'s mark for a numbered list item, numbered by ``_blocks``
+        return text, True
+    return ("- " + text if name.startswith("List") else text), False
 
 
 def _text_boxes(p: Any) -> list[Any]:
