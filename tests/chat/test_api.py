@@ -28,6 +28,7 @@ from tests.chat.kb import (
     kb_store,
     leave_kb,
 )
+from tests.chat.support import limit_clock_fixture  # noqa: F401  (the fixture)
 from tests.fakes.provider import FakeProvider
 
 __all__ = ["leave_kb"]
@@ -588,10 +589,12 @@ def test_the_json_answer_names_the_language_of_the_question(
 
 @pytest.mark.parametrize("url", ["/api/answer", "/api/answer/stream"])
 def test_errors_are_english_with_a_code_whatever_the_client_language(
-    fake: FakeProvider, token: str, settings: Any, url: str
+    fake: FakeProvider, token: str, settings: Any, url: str, limit_clock: float
 ) -> None:
     # An integrator's report: with Accept-Language: zh-CN the 413 and 429 messages came in
     # Chinese, the 400/401/404 in English, and only the prose told two 429s apart.
+    # The clock is stopped: a one-minute window ending between the two questions let the
+    # second through (CI, once); the first answer is read whole, as a client would.
     settings.KBQA_MAX_QUESTION_CHARS, settings.KBQA_TOKEN_QUESTIONS_PER_MINUTE = 50, 1
     chinese = {**bearer(token), "HTTP_ACCEPT_LANGUAGE": "zh-CN"}
     too_long = post(Client(), url, {"question": "x" * 51}, **chinese)
@@ -600,7 +603,11 @@ def test_errors_are_english_with_a_code_whatever_the_client_language(
                  "Shorten it and send it again.",
         "code": "question_too_long"})
     fake.add(JSON_DRAFT, JSON_DRAFT)
-    post(Client(), url, {"question": QUESTION}, **chinese)
+    if url.endswith("stream"):
+        sse({"Authorization": f"Bearer {token}", "Accept-Language": "zh-CN"},
+            {"question": QUESTION})
+    else:
+        post(Client(), url, {"question": QUESTION}, **chinese)
     limited = post(Client(), url, {"question": QUESTION}, **chinese)
     assert limited.status_code == 429 and limited.json()["code"] == "rate_limited"
     assert limited.json()["error"].startswith("You have asked 1 question")
