@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from kbqa.core.readers.extractive.contacts import asks_contact, states_contact
+from kbqa.core.readers.extractive.contacts import (
+    asks_contact,
+    reach_unstated,
+    states_contact,
+)
 from tests.core.readers.reading import extractive_answer
 from tests.fakes import make_block
 
@@ -48,3 +52,30 @@ async def test_a_desk_for_another_matter_is_no_answer() -> None:
     answer = await extractive_answer(
         "Who do I talk to if I think there is a typo in my payslip?", blocks)
     assert "service desk" not in answer
+
+
+# A company's numbers are often extensions: the Halvard tester's "厂区紧急电话是多少" and
+# "设备坏了打哪个电话" were refused over "厂区紧急电话：分机 8119（24 小时）。", whose four digits
+# were read as no phone number.
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [("厂区紧急电话是多少", "厂区紧急电话：分机 8119（24 小时）。", "8119"),
+     ("设备坏了打哪个电话",
+      "设备故障请立即报告当班班长，并拨打设备部值班电话：分机 8399（24 小时）。", "8399"),
+     # "call" is how the question asks for the number, not a word the answer must have
+     ("What number do I call for the IT helpdesk?", "IT helpdesk: ext. 4410 (08:00 to 18:00).",
+      "4410")],
+)
+async def test_an_extension_is_a_number_to_call(question: str, text: str,
+                                                expected: str) -> None:
+    blocks = (make_block(1, text, title="Contacts", section="Phone numbers"),
+              make_block(2, "The canteen opens at 08:00.", title="Office", section="Canteen"))
+    assert expected in await extractive_answer(question, blocks)
+
+
+def test_numbers_to_call() -> None:
+    ask = "What number do I call for the IT helpdesk?"
+    assert not reach_unstated(ask, ["The IT helpdesk answers on ext. 4410 from 08:00."])
+    assert not reach_unstated(ask, ["For a fire, dial 112."])
+    assert reach_unstated(ask, ["The IT helpdesk answers from 08:00 to 18:00."])
+    assert not states_contact("Each rack holds 4 x 250 ml bottles.")

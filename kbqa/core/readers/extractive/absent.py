@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.contacts import reach_verbs
 from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
 from kbqa.core.readers.extractive.question import (
     ANSWER_TYPE_TERMS,
@@ -278,6 +279,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     (``医院证明``): a head they only ever write bare ("a password of 12 characters") is not
     what the qualifier asks for ("the wifi password")."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question) | phrasal_verbs(question)[1]
+    skip |= reach_verbs(question)  # "what number do I call": the number answers "call"
     # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
     skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
     # and a piece of a question word (``长时间`` of ``多长时间``)

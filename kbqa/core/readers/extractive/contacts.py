@@ -19,13 +19,19 @@ from kbqa.core.readers.extractive.text import folded_terms
 from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import fold, is_stop_en, stem
 
+# A phone number: eight or more digits with their separators, an extension ("分机 8119",
+# "ext. 4410", "x4410": a company's own numbers are often only those) or a short number
+# after a dialling verb ("call 112", 拨打 119).
+_PHONE = (r"\+?\d[\d ()-]{6,}\d|(?:分机|内线|短号)号?\s*[:：]?\s*\d{3,}"
+          r"|\b(?:ext\.?|extension)\s*\d{3,}\b|\bx\d{3,}\b|(?:\b(?:call|dial|ring)\s+|拨打\s*|致电\s*)\d{3,}")
+_PHONE_RE = re.compile(_PHONE, re.IGNORECASE)
 _CONTACT_ASK_RE = re.compile(
     r"\bwho (?:do|should|can|must|would) (?:i|we|you) (?:ask|contact|talk to|speak to|call|"
     r"e-?mail|write to|tell|go to|report (?:it |this )?to)\b|找谁|问谁|联系谁|跟谁说|向谁|找哪个",
     re.IGNORECASE)
 _CONTACT_RE = re.compile(
     r"\b(?:help ?desk|service desk|portal|team|department|hotline|HR|IT support)\b"
-    r"|[\w.+-]+@[\w-]+\.[\w.]+|\+?\d[\d ()-]{6,}\d|服务台|部门|门户|热线|邮箱|专员|人事|行政",
+    rf"|[\w.+-]+@[\w-]+\.[\w.]+|{_PHONE}|服务台|部门|门户|热线|邮箱|专员|人事|行政",
     re.IGNORECASE)
 
 
@@ -65,7 +71,6 @@ _EMAIL_ASK_RE = re.compile(
     r"|\b(?:address|where) (?:do|should|can) (?:i|we) "
     r"(?:e-?mail|write)\b|邮箱(?:地址)?(?:是)?(?:多少|什么|哪个)|(?:哪个|什么)邮箱|发到哪",
     re.IGNORECASE)
-_PHONE_RE = re.compile(r"\+?\d[\d ()-]{6,}\d")
 _EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
 
 
@@ -77,3 +82,16 @@ def reach_unstated(ask: str, texts: list[str]) -> bool:
         return True
     return bool(_EMAIL_ASK_RE.search(ask) and not _EMAIL_RE.search(said)
                 and not _PHONE_ASK_RE.search(ask))
+
+
+# The verbs of asking for a number or an address ("what number do I call", 打哪个电话, 发到哪):
+# the ask's form, not a word the blocks must have (the number answers it).
+_REACH_VERBS = frozenset("call ring dial phone e-mail email write 打 拨 拨打 发".split())
+
+
+def reach_verbs(question: str) -> frozenset[str]:
+    """The words of ``_REACH_VERBS`` that ``question`` uses to ask for a phone number or an
+    e-mail address; empty for any other question."""
+    if not (_PHONE_ASK_RE.search(question) or _EMAIL_ASK_RE.search(question)):
+        return frozenset()
+    return _REACH_VERBS

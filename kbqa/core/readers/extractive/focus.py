@@ -209,13 +209,13 @@ _CONDITION_RE = re.compile(r"(?<=\w)\s+(?:when|if|while|after|before|once)\b.*$"
 # Quantity nouns (销量, 票房) and 在哪/"where" were measured and dropped (natural set: one
 # right answer fewer).
 _HEAD_TIME_RE = re.compile(r"(?:时间|日期|时候|\bdate)$")
-# A Chinese ask for a titleholder (冠军, 导演, 主教练) or "which one" (哪个组, 哪家公司) is
-# answered by a proper name, person or not (jieba's nr/ns/nt/nz): a "name" (RGB whole
-# files: zh_refine +2 right, 4 fewer unsupported; demo and natural unchanged). English
-# "which <noun>" was measured and dropped (RGB no change, demo one answer fewer).
+# A Chinese ask for a titleholder (冠军, 导演, 主教练) or "which one" (哪个组, 哪家公司; not
+# 哪个电话/邮箱: ``contacts.reach_unstated``) is answered by a proper name (jieba's nr/ns/nt/nz):
+# a "name" (RGB whole files: zh_refine +2 right, 4 fewer unsupported; demo and natural
+# unchanged). English "which <noun>" was measured and dropped (RGB same, demo −1 answer).
 _HEAD_NAME_RE = re.compile(
     r"(?:冠军|亚军|季军|得主|导演|作者|编剧|主演|主教练|总统|总理|市长|议长|行政长官)"
-    r"(?:是谁|是哪[个支部家位])?$|哪[个支部家位]\w*$")
+    r"(?:是谁|是哪[个支部家位])?$|哪[个支部家位](?!电话|号码|分机|热线|邮箱)\w*$")
 _HEAD_PLACE_RE = re.compile(r"(?:地点|地方|位置|起点|终点|举办地|首都|\blocation)$")
 
 
