@@ -12,8 +12,11 @@ def test_words_glossed_alike_are_synonyms() -> None:
     assert "删除" in chinese_synonyms("删掉")  # both "to delete"
 
 
-def test_a_single_character_has_no_synonyms() -> None:
-    assert chinese_synonyms("丢") == ()
+def test_a_one_character_verb_has_the_synonyms_of_its_first_sense_only() -> None:
+    # 工牌丢了怎么办 against "工牌遗失须在 24 小时内报告…" (a code-blind tester, refused)
+    assert "丢" in lookup_words("工牌丢了怎么办")
+    assert {"遗失", "丢失"} <= set(chinese_synonyms("丢"))  # "to lose"
+    assert "投放" not in chinese_synonyms("丢")  # its third sense, "to throw"
 
 
 def test_a_gloss_many_words_share_names_no_synonym() -> None:
