@@ -204,6 +204,20 @@ def gives_action(sentence: str) -> bool:
     return m is not None and (m.group(1).startswith("be ") or _is_verb(m.group(1)))
 
 
+def opens_with_action(sentence: str) -> bool:
+    """Whether ``sentence`` opens with an order, after markers and a leading condition: a
+    step of a procedure ("Open the cover…", 打开泵头盖板…), not a rule about a subject of
+    its own (员工工牌为蓝色, "Badges are blue"), which a list of rules is made of."""
+    text = unicodedata.normalize("NFKC", sentence).strip()
+    if not text or reported(text):
+        return False
+    if not _CJK_RE.search(text):
+        return any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c)
+    clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
+    opening = next((c for c in clauses if not _ZH_CONDITION_RE.search(c)), "")
+    return _zh_opens_with_verb([(w, t) for w, t in pos_tags(opening) if w.strip()])
+
+
 def _is_verb(word: str) -> bool:
     """Whether English ``word`` (lower case) is a verb's base form: a closed-class
     operation verb or a lemma of WordNet's verb index."""

@@ -30,3 +30,16 @@ async def test_an_item_of_a_checklist_about_something_else_comes_alone() -> None
     answer = await extractive_answer("I lost my authenticator phone, how do I sign in?",
                                      (FIRST_DAY,))
     assert "access badge" not in answer
+
+
+BADGES = make_block(3, "1. 员工工牌为蓝色，外包人员工牌为绿色。\n"
+                       "2. 员工进出厂区必须刷卡，不得借用他人工牌或尾随他人进入。\n"
+                       "3. 工牌遗失须在 24 小时内报告保安室（分机 8110），保安室会立即注销该卡。\n"
+                       "4. 员工离职时须将工牌交还行政部，未交还的扣除 100 元。",
+                    title="访客与工牌管理规定", section="二、员工工牌", language="zh")
+
+
+async def test_a_numbered_list_of_rules_is_no_procedure() -> None:
+    # A code-blind tester's 工牌丢了怎么办 got all five badge rules, colours included.
+    answer = await extractive_answer("工牌遗失了怎么办", (BADGES,))
+    assert "8110" in answer and "蓝色" not in answer and "离职" not in answer

@@ -38,6 +38,7 @@ from kbqa.core.text.procedures import (
     gives_action,
     minutes_source,
     opening_verbs,
+    opens_with_action,
     procedural_heading,
 )
 from kbqa.core.text.terms import fold, is_question_word, stem
@@ -110,7 +111,7 @@ MAX_STEPS = 12  # list items quoted for a how-to answer (a long procedure's firs
 
 
 def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate],
-               titled: bool = False) -> tuple[Candidate, ...]:
+               titled: bool = False, procedural: bool = False) -> tuple[Candidate, ...]:
     """A how-to answer whose lead is an item of a numbered list (``Candidate.numbered``),
     or of any list when ``titled`` (its heading names a word of the question, "3. Rotor
     inspection" for "How do I inspect the centrifuge rotor?"), with that item's whole list
@@ -118,7 +119,10 @@ def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate],
     most ``MAX_STEPS``) in place of the items quoted, the other quoted sentences after it:
     a numbered procedure shown with a step left out is worse than none (a tester's
     pump-tube change lost its lock-out step, "按照上锁挂牌（LOTO）程序切断电源"). ``chosen``
-    as it is otherwise (a first-day checklist's items are each their own answer)."""
+    as it is otherwise (a first-day checklist's items are each their own answer), and for
+    a list of rules: under no task heading (``procedural``: "更换蠕动泵管的步骤"), fewer than
+    half its items open with an order (``opens_with_action``; "二、员工工牌": 员工工牌为蓝色…,
+    whose lost-badge rule answers 工牌丢了怎么办 alone)."""
     lead = chosen[0]
     if not lead.item or not (titled or lead.numbered):
         return tuple(chosen)
@@ -134,6 +138,8 @@ def whole_list(chosen: Sequence[Candidate], pool: Sequence[Candidate],
     while end + 1 < len(same) and same[end + 1].item:
         end += 1
     run = same[start:end + 1][:MAX_STEPS]
+    if not procedural and 2 * sum(opens_with_action(c.text) for c in run) < len(run):
+        return tuple(chosen)
     return (*run, *(c for c in chosen if c not in run))
 
 
@@ -146,4 +152,5 @@ def whole_steps(chosen: Selection, pool: Sequence[Candidate], blocks: Sequence[B
         return chosen
     lead = next(b.chunk for b in blocks if b.n == chosen.chosen[0].n)
     titled = bool(folded_terms(lead.section) & frozenset(qterms))
-    return replace(chosen, chosen=whole_list(chosen.chosen, pool, titled))
+    return replace(chosen, chosen=whole_list(chosen.chosen, pool, titled,
+                                             procedural_heading(lead.section)))
