@@ -8,7 +8,12 @@ import pytest
 
 from kbqa.core.readers.extractive.focus import is_yes_no
 from kbqa.core.readers.extractive.question import answer_kind
-from kbqa.core.readers.extractive.units import asked_units, asks_duration, states_duration
+from kbqa.core.readers.extractive.units import (
+    asked_units,
+    asks_duration,
+    states_duration,
+    states_elapsed,
+)
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
 
@@ -22,6 +27,7 @@ from tests.fakes import make_block
         ("合同终止后 45 天内删除。", True),
         ("一般问题 2 个工作日内响应。", True),  # a working day
         ("停用的账号在离职 6 个月后删除。", True),
+        ("已经删了一个多月了", True),
         ("NimbusDrive tries the delivery again up to 5 more times.", False),
         ("2024年发布。", False),  # a year is no duration
     ],
@@ -399,3 +405,13 @@ async def test_a_chinese_word_cut_otherwise_in_the_answer_still_binds_it() -> No
               make_block(2, "入职第一天上午 9:30 到 21 层前台报到。", title="新员工入职FAQ",
                          section="报到", language="zh"))
     assert "30 元" in await _answer("餐补一天多少钱", blocks)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [("要是已经删了一个多月了呢？", True), ("三个多月前出差的打车票还能报吗", True),
+     ("电脑用了快三年了，能换新的吗？", True), ("工作服一年发几套", False),
+     ("能请一天假吗？", False)],
+)
+def test_time_gone_by_is_the_askers_own_span(question: str, expected: bool) -> None:
+    assert states_elapsed(question) is expected

@@ -250,6 +250,13 @@ async def test_two_questions_in_one_message_get_the_typed_answer_first() -> None
         ("My claim for a training course is about €1,400. Is my manager's OK enough?",
          "quantity"),
         ("我有张 6000 块的发票，组长签字就行吗？", "quantity"),
+        # a span in Chinese numerals: "要是已经删了一个多月了呢？" (after a question about a
+        # deleted folder) was answered with a rule about legal holds that states no period
+        ("要是已经删了一个多月了呢？", "quantity"),
+        ("删了两个月了还能找回来吗？", "quantity"),
+        # ...time gone by, not a rate's span nor a request's
+        ("工作服一年发几套", "other"),
+        ("下个月搬家，能请一天假吗？", "other"),
         ("The 12-month plan. Is it cheaper?", "other"),
     ],
 )

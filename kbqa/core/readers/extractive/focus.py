@@ -46,6 +46,7 @@ from kbqa.core.readers.extractive.units import (
     asks_duration,
     asks_frequency,
     states_duration,
+    states_elapsed,
     states_frequency,
     without_ages,
     without_fused_names,
@@ -257,12 +258,11 @@ def ask_kind(question: str) -> AskKind:
         return "place"
     if kind == "other" and _HEAD_NAME_RE.search(head):
         return "name"
-    # The asker's own amount ("swapped every 3 years. Is that still how it works?", "at 220
-    # a night. Will I get it all back?") is checked against the source's: a quantity.
-    # A bare amount ("一晚 650，能全报吗？") is the asker's own value as much.
+    # The asker's own amount ("swapped every 3 years. Is that still…?", "at 220 a night",
+    # 一晚 650, time gone by: 删了一个多月了) is checked against the source's: a quantity.
     # A how-to ask states no amount of its own: "How do I set up 2FA?" asks for steps.
-    own = question_numbers(without_fused_names(question)) or _BARE_AMOUNT_RE.search(
-        unicodedata.normalize("NFKC", question))
+    own = (question_numbers(without_fused_names(question)) or states_elapsed(question)
+           or _BARE_AMOUNT_RE.search(unicodedata.normalize("NFKC", question)))
     return "quantity" if kind == "other" and own and not asks_procedure(ask) else kind
 
 

@@ -42,10 +42,11 @@ _DURATION_SPAN_RE = re.compile(
     rf"(?<![\d.])\d+(?:[.,]\d+)?(?:\s*-\s*|\s+)(?:(?!(?:per|an?|each|every)\s)[a-z-]+\s+){{0,2}}"
     rf"{_EN_TIME_UNITS}\b"
     r"|(?<![\d.])(?!(?:19|20)\d\d\s?年)\d+(?:\.\d+)?\s*(?:多|余)?\s*(?:个)?(?:工作)?"
-    r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年)"
-    # spelled in Chinese numerals (提前一天, 两个小时, 半年); a month only with 个: 十月 is October
+    r"(?:秒|分钟|小时|天|日|周|星期|个月|月|年|(?<=个)多(?:月|小时|星期))"
+    # spelled in Chinese numerals (提前一天, 两个小时, 半年, 一个多月); a month only with 个:
+    # 十月 is October
     r"|(?<![第零一二两三四五六七八九十百千万半])[一二两三四五六七八九十半]+\s*(?:多|余)?\s*(?:个)?"
-    r"(?:工作)?(?:秒|分钟|小时|天|日|周|星期|个月|年)",
+    r"(?:工作)?(?:秒|分钟|小时|天|日|周|星期|个月|年|(?<=个)多(?:月|小时|星期))",
     re.IGNORECASE)
 # A number term of ``text.number_terms``: "50 item", "30 天".
 _NUMBER_TERM_RE = re.compile(r"^(\d[\d.,]*) (.+)$")
@@ -69,6 +70,16 @@ _LENGTH_ASK_RE = re.compile(
 def states_duration(text: str) -> bool:
     """Whether ``text`` states a number with a time unit ("15 minutes", ``45 天``)."""
     return bool(_DURATION_SPAN_RE.search(unicodedata.normalize("NFKC", text)))
+
+
+def states_elapsed(text: str) -> bool:
+    """Whether ``text`` says how long ago or how long something has gone on: a duration
+    (``_DURATION_SPAN_RE``) right before 了 or 前 (删了一个多月了, 三个多月前, 用了快三年了),
+    the asker's own span to check against the source's; not a rate's (一年发几套) nor a
+    request's (请一天假)."""
+    norm = unicodedata.normalize("NFKC", text)
+    return any(norm[m.end():m.end() + 1] in ("了", "前")
+               for m in _DURATION_SPAN_RE.finditer(norm))
 
 
 @lru_cache(maxsize=512)
