@@ -71,6 +71,10 @@ _ZH_HOW = frozenset(("怎么", "如何", "怎样", "咋", "怎么样才能", "�
 _ZH_NOT_HOW = frozenset("会 是 样 这么 那么 还 又 就 总 老 都 算 计算 折算 计".split())
 _ZH_ASK_RE = re.compile(
     r"怎么办|怎么弄|怎么操作|怎么做|如何操作|步骤|流程|操作方法|(?:什么|有没有|有何)办法")
+# ...nor paying out pay (病假工资怎么发, 奖金如何发放: at what rate, which a rule answers; 邮件
+# 怎么发 is still how to send one)
+_ZH_PAY_VERBS = frozenset("发 发放 给 付 支付".split())
+_ZH_PAY_RE = re.compile(r"工资|薪|奖金|补贴|津贴|费|报酬|提成")
 
 
 @lru_cache(maxsize=1024)
@@ -84,7 +88,8 @@ def asks_procedure(ask: str) -> bool:
     words = pos_tags(text)
     for (word, _), (after, tag) in zip(words, words[1:], strict=False):
         if word in _ZH_HOW and after.strip() and after not in _ZH_NOT_HOW and not (
-                tag.startswith("d") or tag == "x"):
+                tag.startswith("d") or tag == "x"
+                or (after in _ZH_PAY_VERBS and _ZH_PAY_RE.search(text))):
             return True
     return False
 

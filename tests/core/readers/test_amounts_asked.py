@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from kbqa.core.readers.extractive.question import answer_kind
 from kbqa.core.readers.extractive.selection import select
+from kbqa.core.text.procedures import asks_procedure
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
 
@@ -37,3 +38,12 @@ async def test_how_a_pay_is_computed_is_answered_by_its_rates_not_by_who_approve
     answer = await _answer("工作日加班费怎么算", (rules,))
     assert answer.startswith("工作日延长工作时间，按小时工资的 150% 支付加班费")
     assert answer_kind("加班费怎么算") == "quantity"
+
+
+async def test_how_pay_is_paid_out_is_answered_by_its_rates() -> None:
+    # 病假工资怎么发 (a code-blind tester) was a how-to ask: no action in the leave rules
+    leave = make_block(1, "病假：凭二级以上医院的病假证明请假。每年前 5 天病假工资按 100% 发放，"
+                          "之后按当地最低工资的 80% 发放。\n\n婚假 3 天；丧假 3 天。",
+                       title="苏州工厂员工手册", section="四、休假", language="zh")
+    assert "100%" in await _answer("病假工资怎么发", (leave,))
+    assert asks_procedure("邮件怎么发") and not asks_procedure("病假工资怎么发")
