@@ -274,7 +274,8 @@ _ZH_OPERATION = frozenset(
     安装 设置 输入 使用 访问 找 按 按照 重置 报告 确认 保存 开启 关闭 启用 停用 勾选 切换
     归还 交给 告知 通知 携带 到 去 点 选 拍照 附上 登记""".split())
 _ZH_MARKERS = frozenset(
-    """首先 然后 接着 再 最后 之后 随后 先 请 并 即可 直接 可 只需 只要""".split())
+    """首先 然后 接着 再 最后 之后 随后 先 请 并 即可 直接 可 只需 只要
+    立即 立刻 马上 及时 尽快 迅速""".split())
 _ZH_MODALS = frozenset("可以 可 需要 需 须 必须 应 应该 应当 要 请 务必 记得 只需".split())
 _ZH_NEGATIONS = frozenset("不 无 别 勿 不得 不要 无需 不必 不用 没有 未 禁止 严禁 不能".split())
 _ZH_STATIVE = frozenset("是 有 为 包括 支持 属于 成为 会 能 可能 没有 存在 增加 新增 提供".split())
@@ -323,6 +324,8 @@ def _zh_opens_with_verb(words: list[tuple[str, str]]) -> bool:
     i = 0
     while i < len(words) and words[i][0] in _ZH_MARKERS:
         i += 1
+    if i < len(words) and words[i] == ("用", "p"):  # its means first: 用洗眼器冲洗
+        return bool(_first_verb(words[i + 1:]))
     if i >= len(words) or not _zh_verb(*words[i]):
         return False
     if i + 1 < len(words) and words[i + 1][0] in ("了", "过", "着"):

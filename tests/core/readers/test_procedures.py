@@ -111,3 +111,14 @@ async def test_a_fact_question_about_the_same_topic_is_still_answered() -> None:
     said, status, _ = await _ask("两步验证支持哪两种方式？", [ZH_MEETING, ZH_FACTS])
     assert status == "answered"
     assert "身份验证器应用" in said[0]
+
+
+async def test_what_to_do_after_an_accident_is_answered_by_the_first_aid_rule() -> None:
+    # A code-blind tester's 眼睛溅到化学品怎么处理: "处理" (handle) is how the ask is put,
+    # not a word the documents must have, and 立即用洗眼器…冲洗 is an order.
+    safety = _chunk(8, "苏州洁净室与化学品安全须知", "三、化学品安全", (
+        "使用甲醛、苯酚和氯仿必须在通风橱内操作。\n\n"
+        "皮肤或眼睛接触化学品时，立即用洗眼器或紧急喷淋冲洗至少 15 分钟，然后报告班长。"
+        "洗眼器距离工作台不得超过 10 米。"), language="zh")
+    said, status, _ = await _ask("眼睛溅到化学品怎么处理", [safety, ZH_FACTS])
+    assert status == "answered" and "15 分钟" in said[0]

@@ -81,6 +81,11 @@ def test_asks_procedure(ask: str, expected: bool) -> None:
         ("会议室通过公司日历预订。", True),
         ("在会议邀请中添加会议室即可。", True),
         ("会议室都配有大屏幕和视频会议设备。", False),
+        # an urgent adverb and the means before the verb (a code-blind tester's
+        # 眼睛溅到化学品怎么处理 was refused)
+        ("皮肤或眼睛接触化学品时，立即用洗眼器或紧急喷淋冲洗至少 15 分钟，然后报告班长。", True),
+        ("用户可以在设置中修改头像。", True),
+        ("用户名由字母和数字组成。", False),
     ],
 )
 def test_gives_action(sentence: str, expected: bool) -> None:

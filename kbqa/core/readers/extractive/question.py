@@ -48,11 +48,11 @@ GENERIC_TERMS = frozenset(
 )
 # Verbs that carry the question's grammar, not its subject: never named as not covered
 # ("How long does the free trial last?" is answered; "last" is not missing), nor taken as
-# the specific thing asked about ("What did the meeting decide?").
+# the specific thing asked about ("What did the meeting decide?"); 处理/解决 as "handle".
 VERBS = frozenset(fold(w) for w in (
     "last take use work go come mean run apply happen exist stay become allow do make give "
     "put set find decide fix change say think help handle solve resolve choose agree start "
-    "stop add remove send ask show see look turn open close follow".split()))
+    "stop add remove send ask show see look turn open close follow 处理 解决".split()))
 # Words naming the kind of place asked for ("which cities", 哪几个城市, "office address"): a
 # place the answer names answers them ("法兰克福和新加坡" for 城市), no "not covered" names them.
 PLACE_TYPE_TERMS = frozenset(fold(stem(t)) for t in "city cities country countries location "
