@@ -370,7 +370,8 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     seen = lead.terms | lead.context | lead.heading
     # Every noun of the ask that a block names is named by the answer or its passage.
     quoted_terms = [c.terms | c.context for c in chosen] + [folded_terms(passage)]
-    if not by_meaning and unnamed(question, anchor, qterms, absent, quoted_terms):
+    if not by_meaning and unnamed(question, anchor, qterms, absent, quoted_terms,
+                                  f"{passage}\n{said}"):
         return False
     # The title as written: a two-letter acronym ("IT 服务台") is no folded term.
     titled = unicodedata.normalize(

@@ -40,12 +40,14 @@ _YEAR_RE = re.compile(r"(?:19|20)\d\d")
 
 
 def unnamed(question: str, anchor: frozenset[str], qterms: frozenset[str],
-            absent: frozenset[str], seen: Sequence[frozenset[str]]) -> frozenset[str]:
+            absent: frozenset[str], seen: Sequence[frozenset[str]],
+            written: str = "") -> frozenset[str]:
     """The nouns of the ask clause of ``question`` (its ``anchor`` terms that jieba tags as
     nouns, years aside) that some block mentions (not in ``absent``) and none of ``seen``
     (folded term sets: the quoted sentences, their headings and titles, the lead's passage)
-    names, itself or by a part of it among ``qterms``. Empty for questions without Chinese
-    (no tags) and for yes/no questions."""
+    names, itself or by a part of it among ``qterms``, nor ``written`` (their text as
+    written) holds: jieba may cut a word otherwise there (外包人员工牌: 外/包人/员工/牌).
+    Empty for questions without Chinese (no tags) and for yes/no questions."""
     ask = ask_clause(question)
     tags = dict(tagged(ask))
     if not tags or _YES_NO_RE.search(ask):
@@ -61,6 +63,7 @@ def unnamed(question: str, anchor: frozenset[str], qterms: frozenset[str],
     # The word after 如何/怎么 is the asked action, however jieba tags it (如何重置密码).
     nouns.discard(asked_action(ask))
     named = {group[t] for t in terms if t in everything and (t.isascii() or len(t) > 1)}
+    named |= {t for t in nouns if len(t) > 1 and not t.isascii() and t in written}
     if any(s & _OTHERS_ZH and s & _PLACES_ZH for s in seen):
         named |= {t for t in nouns if tags.get(t) == "ns"}  # 其他城市 names 成都 too
     return frozenset(nouns - named)
