@@ -123,6 +123,15 @@ def test_a_consequence_is_answered_from_a_sentence_stating_a_condition(
     assert [s.text for s in consequence_pool(question, lang)] == kept
 
 
+async def test_a_condition_clause_in_de_states_the_consequence() -> None:
+    # 离职不还工牌会怎样 (a code-blind tester) was refused: "未交还的扣除 100 元" states the
+    # outcome of not returning the badge in a 的-clause, which was no condition
+    rules = make_block(1, "员工工牌为蓝色。迟到超过 15 分钟按旷工半天处理。员工离职时须将工牌交还"
+                          "行政部，未交还的扣除 100 元。", title="访客与工牌管理规定",
+                       section="员工工牌", language="zh")
+    assert "100 元" in await extractive_answer("离职不还工牌会怎样", (rules,))
+
+
 @pytest.mark.parametrize(
     ("question", "quoted", "texts", "declined"),
     [

@@ -182,7 +182,9 @@ def unquoted_thing(question: str, chosen: Sequence[str], blocks: Sequence[Block]
 _CONDITION_RE = re.compile(
     r"\b(?:if|when|whenever|(?<!at )once|after|above|beyond|exceeds?|exceeded|exceeding|over"
     r"|more\s+than|otherwise|unless|until|as\s+long\s+as|provided)\b"
-    r"|超过|超出|如果|若|否则|逾期|之后|以后", re.IGNORECASE)
+    r"|超过|超出|如果|若|否则|逾期|之后|以后"
+    # a condition clause ending in 的 or 时 ("未交还的扣除 100 元", "满 10 年的，…", "…时，")
+    r"|[未没不][\u4e00-\u9fff]{1,6}?的|的[，,]|时[，,]", re.IGNORECASE)
 
 
 # The asker's own act in a condition: "if I forget", "if we lose", "if mine breaks".
