@@ -415,3 +415,15 @@ async def test_a_chinese_word_cut_otherwise_in_the_answer_still_binds_it() -> No
 )
 def test_time_gone_by_is_the_askers_own_span(question: str, expected: bool) -> None:
     assert states_elapsed(question) is expected
+
+
+async def test_every_so_many_hours_of_running_is_how_often() -> None:
+    # 蠕动泵管多久换一次 (a code-blind tester) got "洁净室工作服…每天更换" from another
+    # block: the maintenance table's "每运行 250 小时" was no frequency
+    table = make_block(1, "| 设备 | 项目 | 周期 |\n|---|---|---|\n"
+                          "| FL-200 灌装线 | 清洁灌装针头 | 每班结束后 |\n"
+                          "| FL-200 灌装线 | 更换蠕动泵管 | 每运行 250 小时 |",
+                       title="设备维护规程", section="一、维护周期", language="zh")
+    faq = make_block(2, "每年发放两套工作服。洁净室工作服由洗衣房统一清洗，每天更换。",
+                     title="员工常见问题", section="工作服", language="zh")
+    assert "250 小时" in await _answer("蠕动泵管多久换一次", (table, faq))

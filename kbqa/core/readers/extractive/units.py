@@ -261,7 +261,9 @@ _PERIOD = r"(?:year|month|week|day|hour|quarter)s?\b"
 _FREQUENCY_RE = re.compile(
     rf"\b(?:every|each|per|a|an)\s+(?:\w+\s+)?{_PERIOD}"
     rf"|\b(?:{_TIMES_WORDS}|times|daily|weekly|monthly|yearly|annually|hourly)\b"
-    r"|每\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)|[\d一二两三]+\s*次",
+    # ...of use too: 每运行 250 小时 (every 250 running hours), 每使用 50 次
+    r"|每\s*(?:运行|使用|工作|行驶|累计)?\s*[\d一二两三四五六]*\s*个?(?:年|月|周|星期|天|日|小时|季度)"
+    r"|[\d一二两三]+\s*次",
     re.IGNORECASE)
 
 
