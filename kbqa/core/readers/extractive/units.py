@@ -286,6 +286,7 @@ _ADVERB_RE = re.compile(r"daily|weekly|monthly|yearly|annually|hourly|times", re
 _ASKED_ACT_ZH_RE = re.compile(r"(?:多久|多长时间)\s*([\u3400-\u9fff]{1,3}?)\s*一次")
 # Once per period, no number: 每周一更换 (every Monday), 每月 (monthly)
 _EACH_PERIOD_ZH_RE = re.compile(r"每\s*个?(?:年|月|周|星期|天|日|季度)")
+_DOING_ZH = ("做", "搞", "弄", "进行", "开展", "执行", "实施")
 
 
 def states_frequency(text: str, counted: bool, question: str = "") -> bool:
@@ -300,7 +301,9 @@ def states_frequency(text: str, counted: bool, question: str = "") -> bool:
     act = _ASKED_ACT_ZH_RE.search(question)
     if not act or not _EACH_PERIOD_ZH_RE.search(text):
         return False
-    return any(act.group(1)[-1] in clause and _EACH_PERIOD_ZH_RE.search(clause)
+    # 做 (多久做一次) is any act: 每天第一次运行前必须进行 B-D 测试
+    acts = _DOING_ZH if act.group(1)[-1] in _DOING_ZH else (act.group(1)[-1],)
+    return any(any(a in clause for a in acts) and _EACH_PERIOD_ZH_RE.search(clause)
                for clause in re.split(r"[，,；;。]", text))
 
 
