@@ -91,7 +91,7 @@ _QUANTITY_WEAK_RE = re.compile(
 # A price: "how much does it cost", "多少钱"; answered by an amount with its currency.
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|often|soon)\b|多久|多长时间|多少天")
 _MONEY_RE = re.compile(
-    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费")
+    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费|[要花付]钱")
 # ...but not "Are minibar costs reimbursed?": a yes/no ask whose predicate is a participle
 # asks whether that happens to the costs ("covered", "paid back"), not what they are.
 _PASSIVE_ASK_RE = re.compile(
