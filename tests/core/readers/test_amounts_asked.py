@@ -56,3 +56,14 @@ async def test_whether_something_costs_money_is_answered_by_free() -> None:
                      language="zh")
     assert answer_kind("班车要钱吗") == "money"
     assert "班车免费" in await _answer("班车要钱吗", (faq,))
+
+
+async def test_what_time_is_answered_by_a_time_not_by_an_faq_asking_what_time() -> None:
+    # 班车几点发车？ (a code-blind tester) got nothing: 几点 matched the FAQ line
+    # "入职第一天几点报到？", whose answer outranked the shuttle's times and was no answer
+    faq = make_block(1, "入职第一天上午 9:30 到 21 层前台报到。", title="新员工入职常见问题",
+                     section="入职第一天几点报到？需要带什么材料？", language="zh")
+    guide = make_block(2, "公司班车每个工作日 7:50 从地铁深圳湾公园站 B 出口出发，18:15 从公司楼下"
+                          "返程，员工免费乘坐。", title="深圳办公室指南", section="班车",
+                       language="zh", doc_id="guide")
+    assert "7:50" in await _answer("班车几点发车？", (faq, guide))

@@ -213,12 +213,12 @@ def asking_words(question: str) -> list[str]:
 
 def question_terms(question: str) -> list[str]:
     """The question's distinct content terms, folded, in order: generic words, Chinese
-    function words (``后``: jieba tags ``_SCORELESS_TAGS``) and Latin tokens of 1-2
-    letters ("a b recycle bin") removed, a number joined with its unit or next word
-    (``40 day``: 40 days is not 40 users; ``extractive_text.question_numbers``)."""
+    function words (``后``: jieba tags ``_SCORELESS_TAGS``), 几点/几时 (an FAQ line asking
+    几点 is no answer; a time is) and Latin tokens of 1-2 letters ("a b recycle bin")
+    removed, a number joined with its unit or next word (``40 day``: not 40 users)."""
     joined = question_numbers(question)
     skip = GENERIC_TERMS | frozenset(w for w, t in tagged(question) if _SCORELESS_TAGS.match(t))
-    skip |= a_not_a_pieces(question)
+    skip |= a_not_a_pieces(question) | {"几点", "几时", "几点钟"}
     out = [joined.get(t, fold(t)) for t in terms(question)
            if t not in skip and not (t.isascii() and t.isalpha() and len(t) <= 2)]
     return list(dict.fromkeys(out))
