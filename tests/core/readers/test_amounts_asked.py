@@ -67,3 +67,14 @@ async def test_what_time_is_answered_by_a_time_not_by_an_faq_asking_what_time() 
                           "返程，员工免费乘坐。", title="深圳办公室指南", section="班车",
                        language="zh", doc_id="guide")
     assert "7:50" in await _answer("班车几点发车？", (faq, guide))
+
+
+async def test_an_asking_compound_is_no_word_the_blocks_lack() -> None:
+    # 试用期工资打几折 (a code-blind tester): 打几折 ("what percentage") is how it asks
+    faq = make_block(1, "劳动合同期限一般为 3 年，试用期为 3 个月。试用期工资为转正后工资的 90%。",
+                     title="新员工入职常见问题", section="试用期多长？试用期工资怎么算？",
+                     language="zh")
+    other = make_block(2, "餐补为每个工作日 30 元，交通补贴为每月 400 元，均随工资发放。",
+                       title="深圳员工福利说明", section="餐补和交通补贴", language="zh",
+                       doc_id="benefits")
+    assert "90%" in await _answer("试用期工资打几折", (faq, other))
