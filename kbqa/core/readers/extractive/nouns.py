@@ -30,6 +30,7 @@ from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.narrowing import EVERYONE_ZH
 from kbqa.core.readers.extractive.question import groups, tagged
 from kbqa.core.text.procedures import asked_action
+from kbqa.core.text.terms import jieba_words
 
 # jieba (ICTCLAS) tags of words that name a thing: nouns and names (n, nr, ns, nt, nz...),
 # abbreviations (j: 冬奥会), foreign words (eng: RCEP), set phrases (l, i).
@@ -63,10 +64,21 @@ def unnamed(question: str, anchor: frozenset[str], qterms: frozenset[str],
     # The word after 如何/怎么 is the asked action, however jieba tags it (如何重置密码).
     nouns.discard(asked_action(ask))
     named = {group[t] for t in terms if t in everything and (t.isascii() or len(t) > 1)}
-    named |= {t for t in nouns if len(t) > 1 and not t.isascii() and t in written}
+    named |= _written(nouns, written)
     if any(s & _OTHERS_ZH and s & _PLACES_ZH for s in seen):
         named |= {t for t in nouns if tags.get(t) == "ns"}  # 其他城市 names 成都 too
     return frozenset(nouns - named)
+
+
+def _written(nouns: set[str], written: str) -> set[str]:
+    """The Chinese ``nouns`` (two characters or more) that ``written`` holds across jieba's
+    words there (外/包人/员/工牌 holds 人员), not inside one longer word (张颂文 holds 张颂, a
+    piece the question's cut made of a name: no noun of its own)."""
+    found = {t for t in nouns if len(t) > 1 and not t.isascii() and t in written}
+    if not found:
+        return found
+    words = jieba_words(written)
+    return {t for t in found if not any(t in w and t != w for w in words)}
 
 
 # A sentence stating the rule for every other place ("其他城市每晚不超过 500 元") names any
