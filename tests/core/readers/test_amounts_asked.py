@@ -51,9 +51,9 @@ async def test_how_pay_is_paid_out_is_answered_by_its_rates() -> None:
 
 async def test_whether_something_costs_money_is_answered_by_free() -> None:
     # 班车要钱吗 (a code-blind tester) was refused beside "班车免费，凭工牌乘车。"
-    faq = make_block(1, "问：有没有上下班班车？\n\n答：有。公司提供 3 条班车线路，早上 7:10 从各站发车。"
-                        "班车免费，凭工牌乘车。", title="员工常见问题", section="班车",
-                     language="zh")
+    faq = make_block(1, "问：有没有上下班班车？\n\n答：有。公司提供 3 条班车线路，早上 7:10 "
+                        "从各站发车。班车免费，凭工牌乘车。", title="员工常见问题",
+                     section="班车", language="zh")
     assert answer_kind("班车要钱吗") == "money"
     assert "班车免费" in await _answer("班车要钱吗", (faq,))
 

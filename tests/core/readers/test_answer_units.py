@@ -432,7 +432,8 @@ async def test_every_so_many_hours_of_running_is_how_often() -> None:
 async def test_how_often_something_is_done_is_answered_by_each_day() -> None:
     # B-D测试多久做一次 (a code-blind tester): 做 is any act, here 进行
     rules = make_block(1, "- 标准灭菌程序为 121 °C、30 分钟。\n"
-                          "- 每天第一次运行前必须进行 B-D 测试（布维-狄克测试），测试不合格不得使用。\n"
+                          "- 每天第一次运行前必须进行 B-D 测试（布维-狄克测试），"
+                          "测试不合格不得使用。\n"
                           "- 操作人员必须佩戴隔热手套和面罩。",
                        title="设备维护规程", section="三、高压灭菌器日常操作要求", language="zh")
     assert "每天第一次运行前" in await _answer("B-D测试多久做一次", (rules,))
