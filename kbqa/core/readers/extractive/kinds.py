@@ -81,10 +81,25 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str,
     # blocks have it: an answer giving only "full-time employees get 26 days" is another
     # group's rule (one that goes on to the part-time rule is not).
     groups = [(m, h) for m, h in every if m in kinds and "-" in m and (m, h) not in pairs]
-    return any(
+    return other_leave_zh(question, sentence) or any(
         names_another_kind(pairs, text, qualities=kinds)
         or bool(groups) and names_another_kind(groups, whole, qualities=kinds)
         for text, whole in ((sentence, answer or sentence), (topic, topic)) if text)
+
+
+# The kinds of leave Chinese HR documents name (年假, 事假, 婚假, 陪产假…), which jieba may cut
+# apart (年/假, 陪/产假): longest first, so 陪产假 (paternity) is not 产假 (maternity).
+_LEAVE_KINDS_ZH = sorted("""年假 年休假 病假 事假 婚假 产假 陪产假 产检假 丧假 护理假 育儿假 探亲假
+    哺乳假 工伤假 调休假""".split(), key=len, reverse=True)
+_LEAVE_ZH_RE = re.compile("|".join(_LEAVE_KINDS_ZH))
+
+
+def other_leave_zh(question: str, sentence: str) -> bool:
+    """Whether ``question`` asks of a kind of leave (``_LEAVE_ZH_RE``) and ``sentence`` names
+    only other kinds: "事假为无薪假…" for 年假有多少天？ (a tester's, answered so)."""
+    asked = set(_LEAVE_ZH_RE.findall(question))
+    said = set(_LEAVE_ZH_RE.findall(sentence))
+    return bool(asked and said) and not asked & said
 
 
 def _degrees(question: str) -> frozenset[str]:

@@ -40,7 +40,7 @@ from kbqa.core.readers.extractive.focus import (
     new_answer,
 )
 from kbqa.core.readers.extractive.identifiers import own_values
-from kbqa.core.readers.extractive.kinds import kinds_stated, names_another_kind
+from kbqa.core.readers.extractive.kinds import kinds_stated, names_another_kind, other_leave_zh
 from kbqa.core.readers.extractive.meaning import CONFIDENT_Z, REPLACE_Z, confident, rerank
 from kbqa.core.readers.extractive.narrower import general_first
 from kbqa.core.readers.extractive.narrowing import (
@@ -213,8 +213,8 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     # section about another kind of it ("Annual leave") is no candidate.
     sections = {b.n: b.chunk.section for b in blocks}
     kinds = kinds_stated(question, list(sections.values()))
-    pool = [c for c in pool
-            if not names_another_kind(kinds, sections.get(c.n, ""), frozenset(qterms))]
+    pool = [c for c in pool if not other_leave_zh(question, c.text)  # 事假… for 年假
+            and not names_another_kind(kinds, sections.get(c.n, ""), frozenset(qterms))]
     # A document sending the asker's office or region elsewhere ("Employees of the Chengdu
     # office follow the Chinese policy instead") answers with that sentence only.
     pool = in_scope(question, pool, blocks)

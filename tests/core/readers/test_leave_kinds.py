@@ -1,0 +1,34 @@
+"""Kinds of leave in Chinese: an answer about 婚假 or 陪产假 quotes that kind, not the other
+kinds of its sentence, and another kind alone is no answer (a code-blind tester, 2026-12-07)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.core.readers.reading import extractive_answer
+from tests.fakes import make_block
+
+LEAVE = make_block(4, "年假：累计工作满 1 年不满 10 年的，年假 5 天；满 10 年的，年假 10 天。\n\n"
+                      "病假：凭医院的病假证明请假。\n\n"
+                      "婚假 3 天；产假 158 天（含国家规定的 98 天）；陪产假 15 天；丧假 3 天。",
+                   title="苏州工厂员工手册", section="四、休假", language="zh")
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "unsaid"),
+    [("陪产假能休几天？", "陪产假 15 天", "158"),  # 陪产假 (paternity) is not 产假 (maternity)
+     ("婚假几天？", "婚假 3 天", "产假"),
+     ("产假多少天", "产假 158 天", "陪产假")],
+)
+async def test_a_kind_of_leave_is_answered_by_that_kind_alone(question: str, said: str,
+                                                              unsaid: str) -> None:
+    # a tester's 婚假几天？ got every leave of the sentence; 陪产假 got the annual leave tiers
+    answer = await extractive_answer(question, (LEAVE,))
+    assert said in answer and unsaid not in answer
+
+
+async def test_another_kind_of_leave_is_no_answer() -> None:
+    # 年假有多少天？ was answered with "事假为无薪假，每年累计不超过 10 天…"
+    other = make_block(5, "事假为无薪假，每年累计不超过 10 天，须至少提前 1 个工作日申请。",
+                       title="考勤与加班制度", section="三、请假", language="zh")
+    assert "事假" not in await extractive_answer("年假有多少天？", (other,))
