@@ -66,13 +66,11 @@ PROCEDURE_NOUNS = frozenset(
     步骤 流程 办法 方法 操作""".split())
 _ZH_HOW = frozenset(("怎么", "如何", "怎样", "咋", "怎么样才能", "如何才能"))
 # What 怎么 asks when an adverb or a copula follows it: why ("怎么只出黑白的", 怎么不, 怎么会)
-# or how it is (怎么样), not how to do.
-# ...nor 算/计算 ("加班费怎么算": how a value is computed, which a rule or rate answers)
+# or how it is (怎么样), not how to do; nor 算/计算 (加班费怎么算: a rule or rate answers).
 _ZH_NOT_HOW = frozenset("会 是 样 这么 那么 还 又 就 总 老 都 算 计算 折算 计".split())
 _ZH_ASK_RE = re.compile(
     r"怎么办|怎么弄|怎么操作|怎么做|如何操作|步骤|流程|操作方法|(?:什么|有没有|有何)办法")
-# ...nor paying out pay (病假工资怎么发, 奖金如何发放: at what rate, which a rule answers; 邮件
-# 怎么发 is still how to send one)
+# ...nor paying out pay (病假工资怎么发: at what rate; 邮件怎么发 is still how to send one)
 _ZH_PAY_VERBS = frozenset("发 发放 给 付 支付".split())
 _ZH_PAY_RE = re.compile(r"工资|薪|奖金|补贴|津贴|费|报酬|提成")
 
@@ -87,9 +85,9 @@ def asks_procedure(ask: str) -> bool:
         return True
     words = pos_tags(text)
     for (word, _), (after, tag) in zip(words, words[1:], strict=False):
+        paid = after in _ZH_PAY_VERBS and _ZH_PAY_RE.search(text)
         if word in _ZH_HOW and after.strip() and after not in _ZH_NOT_HOW and not (
-                tag.startswith("d") or tag == "x"
-                or (after in _ZH_PAY_VERBS and _ZH_PAY_RE.search(text))):
+                tag.startswith("d") or tag == "x" or paid):
             return True
     return False
 
@@ -210,9 +208,8 @@ def gives_action(sentence: str) -> bool:
 
 
 def opens_with_action(sentence: str) -> bool:
-    """Whether ``sentence`` opens with an order, after markers and a leading condition: a
-    step of a procedure ("Open the cover…", 打开泵头盖板…), not a rule about a subject of
-    its own (员工工牌为蓝色, "Badges are blue"), which a list of rules is made of."""
+    """Whether ``sentence`` opens with an order after markers and a leading condition, as
+    a step does ("Open the cover…", 打开泵头盖板…), not a rule's subject (员工工牌为蓝色)."""
     text = unicodedata.normalize("NFKC", sentence).strip()
     if not text or reported(text):
         return False
@@ -273,8 +270,7 @@ _ZH_OPERATION = frozenset(
     """点击 单击 进入 打开 选择 联系 提交 登录 登入 前往 填写 发送 拨打 申请 扫描 上传 下载
     安装 设置 输入 使用 访问 找 按 按照 重置 报告 确认 保存 开启 关闭 启用 停用 勾选 切换
     归还 交给 告知 通知 携带 到 去 点 选 拍照 附上 登记""".split())
-_ZH_MARKERS = frozenset(
-    """首先 然后 接着 再 最后 之后 随后 先 请 并 即可 直接 可 只需 只要
+_ZH_MARKERS = frozenset("""首先 然后 接着 再 最后 之后 随后 先 请 并 即可 直接 可 只需 只要
     立即 立刻 马上 及时 尽快 迅速""".split())
 _ZH_MODALS = frozenset("可以 可 需要 需 须 必须 应 应该 应当 要 请 务必 记得 只需".split())
 _ZH_NEGATIONS = frozenset("不 无 别 勿 不得 不要 无需 不必 不用 没有 未 禁止 严禁 不能".split())
