@@ -194,30 +194,30 @@ _EN_CLAUSE_RE = re.compile(r"\s*[;:]\s*|\s+(?:and then|then)\s+")
 def gives_action(sentence: str) -> bool:
     """Whether ``sentence`` tells someone what to do (English or Chinese, see the module
     docstring) and is not reported speech (``reported``)."""
-    text = unicodedata.normalize("NFKC", sentence).strip()
-    if not text or reported(text):
-        return False
-    if _CJK_RE.search(text):
-        return _zh_action(text)
-    if any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c):
-        return True
-    if _EN_OBLIGATION_RE.search(text.lower()) or _EN_MEANS_RE.search(text.lower()):
-        return True
-    m = _EN_MODAL_RE.search(text.lower())
-    return m is not None and (m.group(1).startswith("be ") or _is_verb(m.group(1)))
+    return _orders(sentence, anywhere=True)
 
 
 def opens_with_action(sentence: str) -> bool:
     """Whether ``sentence`` opens with an order after markers and a leading condition, as
     a step does ("Open the cover…", 打开泵头盖板…), not a rule's subject (员工工牌为蓝色)."""
+    return _orders(sentence, anywhere=False)
+
+
+def _orders(sentence: str, anywhere: bool) -> bool:
+    """An imperative opening a clause; ``anywhere``: or an obligation, means or modal."""
     text = unicodedata.normalize("NFKC", sentence).strip()
     if not text or reported(text):
         return False
-    if not _CJK_RE.search(text):
-        return any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c)
-    clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
-    opening = next((c for c in clauses if not _ZH_CONDITION_RE.search(c)), "")
-    return _zh_opens_with_verb([(w, t) for w, t in pos_tags(opening) if w.strip()])
+    if _CJK_RE.search(text):
+        return _zh_action(text, anywhere)
+    if any(_imperative(c) for c in _EN_CLAUSE_RE.split(text) if c):
+        return True
+    if not anywhere:
+        return False
+    if _EN_OBLIGATION_RE.search(text.lower()) or _EN_MEANS_RE.search(text.lower()):
+        return True
+    m = _EN_MODAL_RE.search(text.lower())
+    return m is not None and (m.group(1).startswith("be ") or _is_verb(m.group(1)))
 
 
 def _is_verb(word: str) -> bool:
@@ -279,19 +279,19 @@ _ZH_CLAUSE_RE = re.compile(r"[，,；;：:。！!？?]")
 _ZH_STEP_RE = re.compile(r"^(?:第[一二三四五六七八九十\d]+步|\d+[.、)）])\s*")
 
 
-def _zh_action(text: str) -> bool:
+def _zh_action(text: str, anywhere: bool = True) -> bool:
     """Chinese: an imperative opening the sentence (after markers and leading condition
-    clauses ending in 时/后/前: ``_ZH_CONDITION_RE``), or an unnegated modal + verb
-    (``请`` included) in any clause."""
-    if _ZH_MEANS_RE.search(text):
+    clauses ending in 时/后/前: ``_ZH_CONDITION_RE``); ``anywhere``: or the means of a task,
+    or an unnegated modal + verb (``请`` included) in any clause."""
+    if anywhere and _ZH_MEANS_RE.search(text):
         return True
     clauses = [c for c in _ZH_CLAUSE_RE.split(_ZH_STEP_RE.sub("", text)) if c.strip()]
     opening = next((i for i, c in enumerate(clauses) if not _ZH_CONDITION_RE.search(c)), -1)
-    for i, clause in enumerate(clauses):
+    for i, clause in enumerate(clauses if anywhere else clauses[:opening + 1]):
         words = [(w, t) for w, t in pos_tags(clause) if w.strip()]
         if i == opening and _zh_opens_with_verb(words):
             return True
-        if _zh_modal_verb(words):
+        if anywhere and _zh_modal_verb(words):
             return True
     return False
 
