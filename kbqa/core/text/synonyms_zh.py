@@ -79,7 +79,6 @@ def lookup_words(text: str) -> list[str]:
     two characters or more, its one-character verbs and the pairs of consecutive
     one-character words (no stop words), none a question word."""
     words = terms(text)
-    verbs = {w for w, tag in pos_tags(text) if len(w) == 1 and tag == "v"}
     out: list[str] = []
     for i, w in enumerate(words):
         if w.isascii() or is_question_word(w):
@@ -89,6 +88,12 @@ def lookup_words(text: str) -> list[str]:
         elif i + 1 < len(words) and len(nxt := words[i + 1]) == 1 and not nxt.isascii() \
                 and w not in STOP_ZH and nxt not in STOP_ZH and f"{w}{nxt}" in text:
             out.append(w + nxt)
-        elif w not in STOP_ZH and w in verbs:
+        elif w not in STOP_ZH and _one_character_verb(w, text):
             out.append(w)
     return list(dict.fromkeys(out))
+
+
+def _one_character_verb(word: str, text: str) -> bool:
+    """Whether jieba tags the one-character ``word`` of ``text`` as a verb (``v``); tagging
+    runs only for such a word (``pos_tags`` is kept per text), not on every query."""
+    return any(w == word and tag == "v" for w, tag in pos_tags(text))
