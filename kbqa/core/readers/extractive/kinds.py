@@ -81,7 +81,7 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str,
     # blocks have it: an answer giving only "full-time employees get 26 days" is another
     # group's rule (one that goes on to the part-time rule is not).
     groups = [(m, h) for m, h in every if m in kinds and "-" in m and (m, h) not in pairs]
-    return other_leave_zh(question, sentence) or any(
+    return any(
         names_another_kind(pairs, text, qualities=kinds)
         or bool(groups) and names_another_kind(groups, whole, qualities=kinds)
         for text, whole in ((sentence, answer or sentence), (topic, topic)) if text)
@@ -96,7 +96,8 @@ _LEAVE_ZH_RE = re.compile("|".join(_LEAVE_KINDS_ZH))
 
 def other_leave_zh(question: str, sentence: str) -> bool:
     """Whether ``question`` asks of a kind of leave (``_LEAVE_ZH_RE``) and ``sentence`` names
-    only other kinds: "事假为无薪假…" for 年假有多少天？ (a tester's, answered so)."""
+    only other kinds: "事假为无薪假…" for 年假有多少天？ (a tester's, answered so). Such a
+    sentence is no candidate (``selection``), so no lead is one."""
     asked = set(_LEAVE_ZH_RE.findall(question))
     said = set(_LEAVE_ZH_RE.findall(sentence))
     return bool(asked and said) and not asked & said
