@@ -280,10 +280,10 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     what the qualifier asks for ("the wifi password")."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question) | phrasal_verbs(question)[1]
     skip |= reach_verbs(question)  # "what number do I call": the number answers "call"
-    # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only.
-    skip |= frozenset(t for t in qterms if not t.isascii() and is_question_word(t))
-    # ...nor one holding an interrogative (打几折: "what percentage", answered by 90%)
-    skip |= frozenset(t for t in qterms if not t.isascii() and ("几" in t or "多少" in t))
+    # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only;
+    # a word holding an interrogative asks too (打几折: "what percentage", answered by 90%)
+    skip |= frozenset(t for t in qterms if not t.isascii() and (
+        is_question_word(t) or "几" in t or "多少" in t))
     # and a piece of a question word (``长时间`` of ``多长时间``)
     asks = asking_words(question)
     skip |= frozenset(t for t in qterms if any(t != w and t in w for w in asks))

@@ -25,13 +25,14 @@ from kbqa.core.text.terms import fold, is_stop_en, stem
 _PHONE = (r"\+?\d[\d ()-]{6,}\d|(?:分机|内线|短号)号?\s*[:：]?\s*\d{3,}"
           r"|\b(?:ext\.?|extension)\s*\d{3,}\b|\bx\d{3,}\b|(?:\b(?:call|dial|ring)\s+|拨打\s*|致电\s*)\d{3,}")
 _PHONE_RE = re.compile(_PHONE, re.IGNORECASE)
+_EMAIL = r"[\w.+-]+@[\w-]+\.[\w.]+"
 _CONTACT_ASK_RE = re.compile(
     r"\bwho (?:do|should|can|must|would) (?:i|we|you) (?:ask|contact|talk to|speak to|call|"
     r"e-?mail|write to|tell|go to|report (?:it |this )?to)\b|找谁|问谁|联系谁|跟谁说|向谁|找哪个",
     re.IGNORECASE)
 _CONTACT_RE = re.compile(
     r"\b(?:help ?desk|service desk|portal|team|department|hotline|HR|IT support)\b"
-    rf"|[\w.+-]+@[\w-]+\.[\w.]+|{_PHONE}|服务台|部门|门户|热线|邮箱|专员|人事|行政",
+    rf"|{_EMAIL}|{_PHONE}|服务台|部门|门户|热线|邮箱|专员|人事|行政",
     re.IGNORECASE)
 
 
@@ -71,7 +72,7 @@ _EMAIL_ASK_RE = re.compile(
     r"|\b(?:address|where) (?:do|should|can) (?:i|we) "
     r"(?:e-?mail|write)\b|邮箱(?:地址)?(?:是)?(?:多少|什么|哪个)|(?:哪个|什么)邮箱|发到哪",
     re.IGNORECASE)
-_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")
+_EMAIL_RE = re.compile(_EMAIL)
 
 
 def reach_unstated(ask: str, texts: list[str]) -> bool:
@@ -90,8 +91,8 @@ _REACH_VERBS = frozenset("call ring dial phone e-mail email write 打 拨 拨打
 
 
 def reach_verbs(question: str) -> frozenset[str]:
-    """The words of ``_REACH_VERBS`` that ``question`` uses to ask for a phone number or an
-    e-mail address; empty for any other question."""
+    """``_REACH_VERBS`` when ``question`` asks for a phone number or an e-mail address
+    (the caller skips those of its words among them); empty for any other question."""
     if not (_PHONE_ASK_RE.search(question) or _EMAIL_ASK_RE.search(question)):
         return frozenset()
     return _REACH_VERBS
