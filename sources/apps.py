@@ -14,9 +14,10 @@ class SourcesConfig(AppConfig):
 
         from django.conf import settings
 
-        from kbqa.core.retrieval import synonyms
+        from kbqa.core.retrieval import cross_language, synonyms
         from kbqa.core.text import bilingual
         from sources import checks  # noqa: F401  (registers the index check)
 
         synonyms.set_enabled(settings.KBQA_SYNONYMS)
+        cross_language.set_threshold(settings.KBQA_MIN_RELEVANCE)
         bilingual.set_cache_dir(Path(settings.DATA_DIR) / "cache")

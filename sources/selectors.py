@@ -26,13 +26,13 @@ from django.db import connection
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
+from kbqa.core.retrieval.cross_language import cross_hits
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
 from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.scope import scope_boosted
 from kbqa.core.retrieval.store import IndexReader, IndexStore
 from kbqa.core.retrieval.synonyms import enabled as synonyms_enabled
-from kbqa.core.retrieval.synonyms import lexical_query
-from kbqa.core.text.terms import TERMS_VERSION, relevance_terms
+from kbqa.core.text.terms import TERMS_VERSION
 from sources.models import Chunk, Document, PurgedChunk
 from sources.vectors import current_encoder
 
@@ -274,10 +274,7 @@ def _lexical_hits(
     key = (query, k, audience, synonyms_enabled())
     found = snapshot.searches.get(key)
     if found is None:
-        expanded = lexical_query(query, snapshot.knows, snapshot.idf,
-                                 relevance_terms(query, snapshot.knows), snapshot.expansions)
-        found = tuple(snapshot.search(expanded.terms, k, audience=audience,
-                                      ideal_terms=expanded.ideal_terms, weights=expanded.weights))
+        found = tuple(cross_hits(snapshot, query, k, audience))
         with _lock:
             if len(snapshot.searches) >= SEARCHES_KEPT:
                 snapshot.searches.clear()

@@ -25,6 +25,7 @@ from kbqa.core.evaluation.metrics import CaseResult, summarise, summarise_by_lan
 from kbqa.core.evaluation.report import results_markdown, summary_table
 from kbqa.core.pipeline import PipelineConfig
 from kbqa.core.providers.base import Provider
+from kbqa.core.retrieval import cross_language
 from sources.models import Chunk
 
 
@@ -105,6 +106,7 @@ class Command(BaseCommand):
         overrides: dict[str, Any] = {}
         if opts["min_relevance"] is not None:
             overrides["min_relevance"] = opts["min_relevance"]
+            cross_language.set_threshold(opts["min_relevance"])  # the same low-score line
         config = pipeline_config_from_settings(**overrides)
         results = async_to_sync(self._run)(cases, provider, config, opts)
         self._report(results, opts, provider)

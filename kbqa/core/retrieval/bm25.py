@@ -20,11 +20,11 @@ from typing import Protocol
 
 from rank_bm25 import BM25Okapi
 
+from kbqa.core.retrieval.cross_language import cross_hits
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.scoring import K1, B, ideal_score, lucene_idf
 from kbqa.core.retrieval.segment import build_segment
-from kbqa.core.retrieval.synonyms import lexical_query
-from kbqa.core.text.terms import relevance_terms, search_terms
+from kbqa.core.text.terms import search_terms
 from kbqa.core.types import Audience, Chunk, ScoredChunk
 
 __all__ = ["B", "K1", "ideal_score", "lucene_idf", "Bm25Index", "InMemoryRetriever"]
@@ -107,15 +107,7 @@ class Bm25Index:
         query with no terms (empty, punctuation).
         """
         snapshot = self._snapshot
-        lexical = lexical_query(query, snapshot.knows, snapshot.idf,
-                                relevance_terms(query, snapshot.knows))
-        hits = snapshot.search(
-            lexical.terms,
-            k,
-            audience=audience,
-            ideal_terms=lexical.ideal_terms,
-            weights=lexical.weights,
-        )
+        hits = cross_hits(snapshot, query, k, audience)
         return [
             ScoredChunk(chunk=self._chunks[h.chunk_id], score=h.score, relevance=h.relevance)
             for h in hits

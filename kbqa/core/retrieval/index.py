@@ -243,6 +243,8 @@ class IndexSnapshot:
         audience: Audience | None = None,
         ideal_terms: Sequence[str] | None = None,
         weights: Mapping[str, float] | None = None,
+        groups: Sequence[frozenset[str]] = (),
+        min_groups: int = 0,
     ) -> list[Hit]:
         """At most ``k`` hits with score > 0 among the chunks ``audience`` may read (None:
         all), best first, ties by chunk_id ascending.
@@ -250,14 +252,18 @@ class IndexSnapshot:
         ``query_terms`` count once each (distinct). ``relevance = score *
         length_allowance / ideal_score`` (``scoring``: ``ideal_score`` over
         ``ideal_terms``, default the query terms, with that set's IDFs), in [0, 1];
-        ``weights`` scale terms in both (``scores``). Returns [] for an empty index or
-        readable set, k < 1, or no terms.
+        ``weights`` scale terms in both (``scores``). With ``min_groups``, only chunks
+        holding a term of at least that many of ``groups`` are hits (a translated query's
+        words, each with its alternatives: ``cross_language``). Returns [] for an empty
+        index or readable set, k < 1, or no terms.
         """
         terms = list(dict.fromkeys(query_terms))
         view = self.view(audience)
         if not terms or k < 1 or not view.total:
             return []
         per_segment, freqs = self.scores(terms, audience, weights)
+        if min_groups:
+            per_segment = self._with_groups(per_segment, view, groups, min_groups)
         candidates = []
         for i, score in per_segment.items():
             pos = _segment_best(score, k)
@@ -276,6 +282,21 @@ class IndexSnapshot:
                 if ideal > 0 else 0.0)
             for _, cid, key, value, i, p in found
         ]
+
+    def _with_groups(self, per_segment: dict[int, Array], view: _View,
+                     groups: Sequence[frozenset[str]], least: int) -> dict[int, Array]:
+        """``per_segment``'s scores, 0 where a position holds terms of fewer than ``least``
+        of ``groups``."""
+        counts = {i: np.zeros(len(self.segments[i]), dtype=np.int32) for i in per_segment}
+        for group in groups:
+            held = {i: np.zeros(len(c), dtype=bool) for i, c in counts.items()}
+            for term in group:
+                for i, pos, _ in self._postings(term, view):
+                    if i in held:
+                        held[i][pos] = True
+            for i, c in counts.items():
+                c += held[i]
+        return {i: np.where(counts[i] >= least, score, 0.0) for i, score in per_segment.items()}
 
     def _idf_in(self, view: _View, term: str, freqs: dict[str, int]) -> float:
         if term not in freqs:

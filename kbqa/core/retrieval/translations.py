@@ -85,7 +85,7 @@ def _compound(term: str, known: Callable[[str], bool]) -> bool:
     phrase)."""
     glosses = english_glosses(term) if not term.isascii() else ()
     return bool(glosses) and len(glosses[0]) >= 2 and all(
-        known(_inflected(t, known)) for t in glosses[0])
+        known(inflected(t, known)) for t in glosses[0])
 
 
 def phrase_terms(query: str, known: Callable[[str], bool],
@@ -123,13 +123,13 @@ def _known_words(term: str, known: Callable[[str], bool]) -> list[str]:
     if term.isascii():
         pieces = [terms(w) for w in chinese_of_term(term)] if term.isalpha() else []
     else:
-        pieces = [[_inflected(t, known) for t in g]
+        pieces = [[inflected(t, known) for t in g]
                   for g in english_glosses(term)] if len(term) > 1 else []
     whole = [p for p in pieces if p and all(known(t) and not is_question_word(t) for t in p)]
     return list(dict.fromkeys(t for p in whole for t in p))
 
 
-def _inflected(term: str, known: Callable[[str], bool]) -> str:
+def inflected(term: str, known: Callable[[str], bool]) -> str:
     """``term`` (a gloss's base form: "close") or the regular inflection of it the index
     has ("closed", "closing"); plurals are already one term (``terms.stem``)."""
     if known(term) or not term.isalpha():
