@@ -106,9 +106,13 @@ class Command(BaseCommand):
         overrides: dict[str, Any] = {}
         if opts["min_relevance"] is not None:
             overrides["min_relevance"] = opts["min_relevance"]
-            cross_language.set_threshold(opts["min_relevance"])  # the same low-score line
         config = pipeline_config_from_settings(**overrides)
-        results = async_to_sync(self._run)(cases, provider, config, opts)
+        # retrieval's second search in the other language draws the same low-score line
+        before = cross_language.set_threshold(config.min_relevance)
+        try:
+            results = async_to_sync(self._run)(cases, provider, config, opts)
+        finally:
+            cross_language.set_threshold(before)
         self._report(results, opts, provider)
 
     async def _run(

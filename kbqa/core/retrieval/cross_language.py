@@ -143,10 +143,11 @@ def _translations(word: str, known: Callable[[str], bool]) -> list[str]:
     return list(dict.fromkeys(" ".join(p) for p in whole))[:MAX_ALTERNATIVES]
 
 
-def set_threshold(relevance: float) -> None:
-    """The low-score threshold below which the translation is searched (the ``sources``
-    app sets ``KBQA_MIN_RELEVANCE``)."""
-    _STATE["below"] = relevance
+def set_threshold(relevance: float) -> float:
+    """Set the low-score threshold below which the translation is searched (the
+    ``sources`` app sets ``KBQA_MIN_RELEVANCE``); returns the one it replaces."""
+    before, _STATE["below"] = _STATE["below"], relevance
+    return before
 
 
 def cross_hits(snapshot: IndexSnapshot, query: str, k: int,

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
+from kbqa.core.retrieval import cross_language
 from kbqa.core.retrieval.bm25 import Bm25Index
 from kbqa.core.retrieval.index import IndexSnapshot
 from kbqa.core.retrieval.segment import build_segment
@@ -9,6 +14,13 @@ from kbqa.core.text.terms import search_terms
 from kbqa.core.types import Chunk
 
 MIN_RELEVANCE = 0.15  # KBQA_MIN_RELEVANCE's default
+
+
+@pytest.fixture(autouse=True)
+def _threshold() -> Iterator[None]:
+    before = cross_language.set_threshold(MIN_RELEVANCE)
+    yield
+    cross_language.set_threshold(before)
 
 
 def _chunk(chunk_id: str, text: str, section: str = "", language: str = "en") -> Chunk:
