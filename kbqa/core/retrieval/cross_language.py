@@ -30,9 +30,14 @@ from functools import partial
 from kbqa.core.retrieval.index import Hit, IndexSnapshot
 from kbqa.core.retrieval.scoring import ideal_score
 from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, lexical_query
-from kbqa.core.retrieval.translations import Memo, inflected, memoised
+from kbqa.core.retrieval.translations import (
+    Memo,
+    known_phrase_words,
+    known_translations,
+    memoised,
+)
 from kbqa.core.text import bilingual
-from kbqa.core.text.terms import STOP_ZH, cjk_bigrams, is_question_word, relevance_terms, terms
+from kbqa.core.text.terms import cjk_bigrams, is_question_word, relevance_terms, terms
 from kbqa.core.types import Audience
 
 MAX_ALTERNATIVES = 3  # translations per word, the dictionary's first (most frequent) ones
@@ -55,10 +60,11 @@ class Translated:
 
 
 def translated_query(query: str, known: Callable[[str], bool], idf: Callable[[str], float],
-                     memo: Memo | None = None) -> Translated | None:
+                     asked: Sequence[str], memo: Memo | None = None) -> Translated | None:
     """``query`` written in the other language (module doc), or None when no word of it
     has a translation the index knows (a knowledge base of one language, a question of
-    names and numbers) or without the dictionary."""
+    names and numbers) or without the dictionary. ``asked`` are the query's own ideal
+    terms (``terms.relevance_terms``): its untranslated ones count in the translation's."""
     if not bilingual.available():
         return None
     words = list(dict.fromkeys(terms(query)))
@@ -92,7 +98,7 @@ def translated_query(query: str, known: Callable[[str], bool], idf: Callable[[st
         return None
     query_terms = list(dict.fromkeys(t for u in units for alt in u for t in alt))
     ideal = [t for u in units for t in max(u, key=lambda a: sum(map(idf, a)))]
-    ideal += [w for w in relevance_terms(query, known) if w in untranslated]
+    ideal += [w for w in asked if w in untranslated]
     return Translated(query_terms, list(dict.fromkeys(ideal)),
                       [frozenset(t for alt in u for t in alt) for u in units])
 
@@ -117,30 +123,16 @@ def _english_phrases(words: Sequence[str], known: Callable[[str], bool],
 
 
 def _phrase_words(phrase: str, known: Callable[[str], bool]) -> list[str]:
-    """The Chinese words glossed exactly as ``phrase`` whose every term the index has, each
-    as its terms joined by a space."""
-    return [" ".join(p) for w in bilingual.chinese_words(phrase)
-            if (p := terms(w)) and all(known(t) for t in p)]
+    """``translations.known_phrase_words``, each word's terms joined by a space (a memo
+    keeps strings)."""
+    return [" ".join(p) for p in known_phrase_words(phrase, known)]
 
 
 def _translations(word: str, known: Callable[[str], bool]) -> list[str]:
-    """``word``'s translations whose every term the index has, each as its terms joined by
-    a space, at most ``MAX_ALTERNATIVES``: a Chinese word's glosses (a one-character
-    word's first gloss only: 丢 is "lose", and also "put aside" and "throw"), an English
-    word's Chinese words."""
-    if word.isascii():
-        if not word.isalpha():
-            return []
-        pieces = [terms(w) for w in bilingual.chinese_of_term(word)]
-    else:
-        if len(word) == 1 and word in STOP_ZH:
-            return []
-        glosses = bilingual.english_glosses(word)
-        pieces = [[inflected(t, known) for t in g] for g in glosses[:1 if len(word) == 1
-                                                                      else None]]
-    whole = [p for p in pieces
-             if p and all(known(t) and not is_question_word(t) for t in p)]
-    return list(dict.fromkeys(" ".join(p) for p in whole))[:MAX_ALTERNATIVES]
+    """``translations.known_translations`` (a one-character Chinese word by its first
+    gloss), each joined by a space, at most ``MAX_ALTERNATIVES``."""
+    found = known_translations(word, known, one_character=True)
+    return list(dict.fromkeys(" ".join(p) for p in found))[:MAX_ALTERNATIVES]
 
 
 def set_threshold(relevance: float) -> float:
@@ -157,14 +149,14 @@ def cross_hits(snapshot: IndexSnapshot, query: str, k: int,
     merged with the top ``k`` of its translation (``translated_query``) among the chunks
     holding translations of ``MIN_WORDS_HELD`` of its words, if the best of those, at
     ``CROSS_WEIGHT``, reaches the threshold (``merged``)."""
-    own = lexical_query(query, snapshot.knows, snapshot.idf,
-                        relevance_terms(query, snapshot.knows), snapshot.expansions)
+    asked = relevance_terms(query, snapshot.knows)
+    own = lexical_query(query, snapshot.knows, snapshot.idf, asked, snapshot.expansions)
     hits = snapshot.search(own.terms, k, audience=audience, ideal_terms=own.ideal_terms,
                            weights=own.weights)
     below = _STATE["below"]
     if hits and hits[0].relevance >= below:
         return hits
-    other = translated_query(query, snapshot.knows, snapshot.idf, snapshot.expansions)
+    other = translated_query(query, snapshot.knows, snapshot.idf, asked, snapshot.expansions)
     if other is None:
         return hits
     found = snapshot.search(other.terms, k, audience=audience, ideal_terms=other.ideal_terms,

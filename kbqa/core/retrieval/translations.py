@@ -27,7 +27,7 @@ from kbqa.core.text.bilingual import (
     chinese_words,
     english_glosses,
 )
-from kbqa.core.text.terms import cjk_bigrams, is_question_word, terms
+from kbqa.core.text.terms import STOP_ZH, cjk_bigrams, is_question_word, terms
 
 MAX_TRANSLATIONS = 4  # index terms per unknown word, as many as thesaurus expansions
 MIN_WORDS = 2  # query words that must translate (module doc)
@@ -85,7 +85,7 @@ def _compound(term: str, known: Callable[[str], bool]) -> bool:
     phrase)."""
     glosses = english_glosses(term) if not term.isascii() else ()
     return bool(glosses) and len(glosses[0]) >= 2 and all(
-        known(inflected(t, known)) for t in glosses[0])
+        known(_inflected(t, known)) for t in glosses[0])
 
 
 def phrase_terms(query: str, known: Callable[[str], bool],
@@ -109,27 +109,41 @@ def phrase_terms(query: str, known: Callable[[str], bool],
 
 
 def _phrase_words(phrase: str, known: Callable[[str], bool]) -> list[str]:
-    """The index terms of the Chinese words one of whose glosses is exactly the two-word
+    """The index terms of ``known_phrase_words``, each once."""
+    return list(dict.fromkeys(t for p in known_phrase_words(phrase, known) for t in p))
+
+
+def known_phrase_words(phrase: str, known: Callable[[str], bool]) -> list[list[str]]:
+    """The terms of each Chinese word one of whose glosses is exactly the two-word
     ``phrase`` (``bilingual.chinese_words``), each word only when the index has all its
     terms (陪产假 is 陪 and 产假)."""
     pieces = [terms(w) for w in chinese_words(phrase)]
-    return list(dict.fromkeys(t for p in pieces if p and all(known(t) for t in p)
-                              for t in p))
+    return [p for p in pieces if p and all(known(t) for t in p)]
 
 
 def _known_words(term: str, known: Callable[[str], bool]) -> list[str]:
-    """The index terms of ``term``'s words in the other language: each Chinese word whose
-    terms the index all has, or each gloss whose terms it all has."""
+    """The index terms of ``known_translations``, each once."""
+    return list(dict.fromkeys(t for p in known_translations(term, known) for t in p))
+
+
+def known_translations(term: str, known: Callable[[str], bool],
+                       one_character: bool = False) -> list[list[str]]:
+    """The index terms of each of ``term``'s words in the other language whose terms the
+    index all has and that are no function words: an English word's Chinese words, a
+    Chinese word's glosses (with ``one_character``, a one-character word's first gloss,
+    no stop character: 丢 is "lose", and also "put aside" and "throw"; without, none)."""
     if term.isascii():
         pieces = [terms(w) for w in chinese_of_term(term)] if term.isalpha() else []
+    elif len(term) > 1:
+        pieces = [[_inflected(t, known) for t in g] for g in english_glosses(term)]
+    elif one_character and term not in STOP_ZH:
+        pieces = [[_inflected(t, known) for t in g] for g in english_glosses(term)[:1]]
     else:
-        pieces = [[inflected(t, known) for t in g]
-                  for g in english_glosses(term)] if len(term) > 1 else []
-    whole = [p for p in pieces if p and all(known(t) and not is_question_word(t) for t in p)]
-    return list(dict.fromkeys(t for p in whole for t in p))
+        pieces = []
+    return [p for p in pieces if p and all(known(t) and not is_question_word(t) for t in p)]
 
 
-def inflected(term: str, known: Callable[[str], bool]) -> str:
+def _inflected(term: str, known: Callable[[str], bool]) -> str:
     """``term`` (a gloss's base form: "close") or the regular inflection of it the index
     has ("closed", "closing"); plurals are already one term (``terms.stem``)."""
     if known(term) or not term.isalpha():
