@@ -13,6 +13,7 @@ from kbqa.core.readers.extractive.units import (
     asks_duration,
     states_duration,
     states_elapsed,
+    states_time_asked,
 )
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
@@ -437,3 +438,68 @@ async def test_how_often_something_is_done_is_answered_by_each_day() -> None:
                           "- 操作人员必须佩戴隔热手套和面罩。",
                        title="设备维护规程", section="三、高压灭菌器日常操作要求", language="zh")
     assert "每天第一次运行前" in await _answer("B-D测试多久做一次", (rules,))
+
+
+_MONTHLY_LIMITS = (  # a tester's question's blocks (sources/corvane)
+    make_block(1, "Printers use follow-me printing: tap your access card on any printer to "
+                  "release your job. Colour printing is limited to 200 pages per person per "
+                  "month.", title="Corvane IT Guide", doc_id="it-guide", chunk_no=11,
+               section="10. Printing"),
+    make_block(2, "Maternity leave is 16 weeks of paid leave for employees with at least 3 "
+                  "months of service.\nEmployees in Shenzhen receive the Guangdong statutory "
+                  "entitlement of 178 days of maternity leave\ninstead.\n\nPaternity leave "
+                  "is 10 working days of paid leave, to be taken within 16 weeks of the "
+                  "birth.", title="Corvane Leave Policy", doc_id="leave-policy", chunk_no=6,
+               section="Parental leave"),
+    make_block(3, "Corvane does not provide parking. Season parking in the building costs SGD "
+                  "180 per month and is\npaid by the employee. Bicycle racks and showers are "
+                  "on level B1.", title="Singapore Office Guide", doc_id="office-guide-sg",
+               chunk_no=6, section="Parking and bicycles"),
+    make_block(4, "The IT Service Desk is reachable at helpdesk@corvane.com or ext. 5555, "
+                  "Monday to Friday from 8:00 to 19:00 Singapore time. For urgent problems "
+                  "outside these hours call the on-call engineer at +65 6123 4567. In "
+                  "Shenzhen the local IT contact is Li Wei, ext. 8810.",
+               title="Corvane IT Guide", doc_id="it-guide", chunk_no=2,
+               section="1. Getting help"),
+    make_block(5, "Hotel costs are reimbursed up to the following limits per night, including "
+                  "taxes:\n\nSingapore: Hotel limit per night SGD 280.\n\nShenzhen: Hotel "
+                  "limit per night CNY 700.\n\nFor cities not listed, the limit is SGD 250 "
+                  "per night unless Finance approves a higher amount before booking.",
+               title="Corvane Travel and Expense Policy", doc_id="travel-expense-policy",
+               chunk_no=3, section="2. Hotels"),
+)
+
+
+async def test_how_many_hours_is_not_answered_by_weeks_or_pages() -> None:
+    # a tester's question: "overtime" is in no block, "per month" in three, none states a
+    # number of hours; the reader quoted pages, weeks of leave and the parking fee
+    answer = await _answer("how many hours of overtime max per month in shenzhen",
+                           _MONTHLY_LIMITS)
+    for quoted in ("200 pages", "16 weeks", "178 days", "SGD 180"):
+        assert quoted not in answer
+
+
+async def test_how_many_hours_is_answered_in_hours() -> None:
+    blocks = (*_MONTHLY_LIMITS,
+              make_block(6, "Overtime may not exceed 36 hours per month.",
+                         title="Working Hours", section="Overtime"))
+    answer = await _answer("how many hours of overtime can I do per month?", blocks)
+    assert "36 hours" in answer
+    assert "16 weeks" not in answer
+
+
+@pytest.mark.parametrize(
+    ("ask", "text", "expected"),
+    [
+        ("how many days of leave do I get?", "Parental leave is 2 weeks.", True),  # near
+        ("年假有多少天？", "每年 15 天带薪年假。", True),
+        ("审批要几个小时？", "审批在 4 小时内完成。", True),
+        ("how many hours of overtime per month?", "Maternity leave is 16 weeks.", False),
+        ("how many hours of overtime per month?", "200 pages per person per month", False),
+        ("How long is the trial?", "The trial lasts 30 days.", True),  # any duration
+        ("工资几月几日发？", "每月 10 日发放。", None),  # a date, no count of time
+    ],
+)
+def test_a_count_of_time_is_stated_in_its_unit_or_a_near_one(
+        ask: str, text: str, expected: bool | None) -> None:
+    assert states_time_asked(ask, text) is expected

@@ -43,11 +43,10 @@ from kbqa.core.readers.extractive.question import (
 )
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.readers.extractive.units import (
-    asks_duration,
     asks_frequency,
-    states_duration,
     states_elapsed,
     states_frequency,
+    states_time_asked,
     without_ages,
     without_fused_names,
 )
@@ -383,8 +382,9 @@ def new_answer(kind: AskKind, text: str, question: str) -> bool:
         return states("money", blanked)
     if kind == "quantity" and asks_frequency(question):
         return states_frequency(blanked, states(kind, blanked), question)
-    if kind in ("quantity", "number") and asks_duration(ask_clause(question)):
-        return states_duration(blanked)  # "How long until I can try again?": "15 minutes"
+    if kind in ("quantity", "number") and (
+            timed := states_time_asked(ask_clause(question), blanked)) is not None:
+        return timed  # "How long until I can try again?": "15 minutes", not "5 more times"
     return states(kind, blanked)
 
 

@@ -2,7 +2,7 @@
 
 A sentence holding a number does not answer every quantity ask: "How long until I can try
 again?" is not answered by "tries the delivery again up to 5 more times", nor "Can I pull
-all 2,000 items in one call?" by "retry after a 429 answer". Three rules:
+all 2,000 items in one call?" by "retry after a 429 answer". Four rules:
 
 - ``asks_duration``/``states_duration``: "how long", "how soon", 多久, 多长时间 ask for a
   duration, which only a number with a time unit states ("15 minutes", "30-day",
@@ -13,6 +13,10 @@ all 2,000 items in one call?" by "retry after a 429 answer". Three rules:
   candidate sentence states a number in one of them, a sentence whose numbers are in other
   units (a status code, a count of retries) does not state what is asked
   (``selection``'s ``Scorer.units``), so it no longer outranks it.
+- ``asked_time_units``/``states_time_asked``: "how many hours", 多少天, 几个小时 count in a
+  unit of time, which a sentence states only in that unit or the next smaller or larger
+  one ("how many days" by "2 weeks"; "how many hours of overtime" not by "16 weeks" of
+  leave, nor by "200 pages per person per month").
 - ``own_measure``/``pool_units``: a Chinese ask counting in a count word of its own
   (``多少分``: points) that no sentence states a number in is not answered at all.
 """
@@ -317,3 +321,57 @@ def without_ages(question: str, text: str) -> str:
     if _AGE_ASK_RE.search(question) or _AGE_RE.search(question):
         return text
     return _AGE_RE.sub("…", text)
+
+
+# Units of time by name, English and Chinese, as one canonical name each.
+_TIME_UNIT = {
+    **{w: w.rstrip("s") for w in ("seconds", "minutes", "hours", "days", "weeks", "months",
+                                  "years")},
+    **{w: w for w in ("second", "minute", "hour", "day", "week", "month", "year")},
+    "secs": "second", "sec": "second", "mins": "minute", "min": "minute", "hrs": "hour",
+    "hr": "hour", "秒": "second", "分钟": "minute", "小时": "hour", "天": "day", "日": "day",
+    "周": "week", "星期": "week", "礼拜": "week", "月": "month", "个月": "month", "年": "year",
+}
+# The units a source may state an asked one in: the next smaller and larger ones ("how many
+# days" is answered by "2 weeks"; "how many hours" by "within one working day"), not one far
+# off ("16 weeks" of maternity leave for the hours of overtime a month).
+_NEAR_UNITS = {
+    "second": {"second", "minute"}, "minute": {"second", "minute", "hour"},
+    "hour": {"minute", "hour"}, "day": {"hour", "day", "week", "month"},
+    "week": {"day", "week", "month"}, "month": {"day", "week", "month", "year"},
+    "year": {"month", "year"},
+}
+_ASKED_TIME_RE = re.compile(
+    r"\bhow many\s+(?:[a-z]+\s+)?(seconds|minutes|hours|days|weeks|months|years)\b"
+    r"|(?:多少|几)\s*(?:个)?\s*(秒|分钟|小时|天|周|星期|礼拜|个月|年)"
+    r"|多少\s*(日|月)", re.IGNORECASE)
+_STATED_UNIT_RE = re.compile(
+    rf"{_EN_TIME_UNITS}\b|分钟|小时|个月|星期|礼拜|[秒天日周月年]", re.IGNORECASE)
+
+
+def asked_time_units(question: str) -> frozenset[str]:
+    """The units of time a source may answer a "how many <unit of time>" ask in ("how many
+    hours", 多少天, 几个小时: the unit and the next smaller and larger, ``_NEAR_UNITS``);
+    empty for any other ask (几月 and 几日 ask a date, "how long" any duration)."""
+    text = unicodedata.normalize("NFKC", question)
+    found = {_TIME_UNIT[u.lower()] for m in _ASKED_TIME_RE.finditer(text) for u in m.groups()
+             if u}
+    return frozenset().union(*(_NEAR_UNITS[u] for u in found)) if found else frozenset()
+
+
+def stated_time_units(text: str) -> frozenset[str]:
+    """The units of time of the durations ``text`` states (``_DURATION_SPAN_RE``: "16
+    weeks", ``30 天内``; no rate's "per month", no year)."""
+    norm = unicodedata.normalize("NFKC", text)
+    return frozenset(_TIME_UNIT[u.lower()] for m in _DURATION_SPAN_RE.finditer(norm)
+                     for u in _STATED_UNIT_RE.findall(m.group())[-1:])
+
+
+def states_time_asked(ask: str, text: str) -> bool | None:
+    """For ask clause ``ask``, whether ``text`` states the time it asks: for "how many
+    <unit of time>" a duration in a near unit (``asked_time_units``: "how many hours of
+    overtime" is not answered by "16 weeks" of leave), for "how long" any duration
+    (``asks_duration``); None for any other ask."""
+    if near := asked_time_units(ask):
+        return bool(stated_time_units(text) & near)
+    return states_duration(text) if asks_duration(ask) else None
