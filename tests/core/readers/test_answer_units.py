@@ -503,3 +503,22 @@ async def test_how_many_hours_is_answered_in_hours() -> None:
 def test_a_count_of_time_is_stated_in_its_unit_or_a_near_one(
         ask: str, text: str, expected: bool | None) -> None:
     assert states_time_asked(ask, text) is expected
+
+
+async def test_the_asked_unit_alone_does_not_make_a_sentence_about_the_question() -> None:
+    # a tester's 年假有多少天？ over a company's Chinese blocks (the annual leave is in its
+    # English policy, not retrieved): the parcel locker's "保存 7 天" shares only 天, the
+    # unit asked in, and was quoted as the annual leave
+    blocks = (
+        make_block(1, "事假为无薪假，每年累计不超过 10 天，须至少提前 1 个工作日在企业微信申请。"
+                      "年假、病假等其他假期见英文版 Corvane Leave Policy。",
+                   title="深圳办公室考勤与加班制度", section="六、事假", language="zh",
+                   doc_id="attendance", chunk_no=7),
+        make_block(2, "劳动合同期限一般为 3 年，试用期为 3 个月。试用期工资为转正后工资的 90%。",
+                   title="新员工入职常见问题（深圳）", section="试用期多长？试用期工资怎么算？",
+                   language="zh", doc_id="onboarding-faq", chunk_no=3),
+        make_block(3, "个人快递统一放在前台快递柜，保存 7 天，逾期退回。", title="深圳办公室指南",
+                   section="快递", language="zh", doc_id="office-guide-sz", chunk_no=8),
+    )
+    answer = await _answer("年假有多少天？", blocks)
+    assert "7 天" not in answer and "快递" not in answer

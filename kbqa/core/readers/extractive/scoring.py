@@ -24,6 +24,7 @@ from kbqa.core.readers.extractive.question import (
     answer_kind,
     common,
     tagged,
+    unit_terms,
 )
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
 from kbqa.core.readers.extractive.thresholds import meets_threshold
@@ -257,6 +258,9 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     salient = {t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()
                if scorer.salience.get(t, 1.0) >= 1.0} or {
         t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()}
+    # ...nor the unit the ask counts in (天 of 年假有多少天: "保存 7 天" is about parcels)
+    salient = {t: w for t, w in salient.items() if t not in unit_terms(scorer.question)
+               } or salient
     top = max(salient.values())
     rarest = {t for t, w in salient.items() if w >= top - 1e-9}
     n_groups = len({scorer.group.get(t, t) for t in scorer.weights})
