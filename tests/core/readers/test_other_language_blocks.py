@@ -126,3 +126,25 @@ async def test_a_chinese_leave_question_is_answered_by_the_english_section_about
     answer = await extractive_answer("病假一年几天？", (SICK_EN, UNPAID_ZH))
     assert "14 days" in answer
     assert "事假" not in answer
+
+
+_LEAVE_EN = (  # a company's English leave policy, its only source on leave (tidelog's)
+    make_block(1, "Employees receive 2 days of paid leave for their own wedding and 3 days of "
+                  "compassionate leave when a close family member dies.\n\nInterns are not "
+                  "entitled to paid annual leave but receive 1 day off per month of "
+                  "internship.", title="Leave Policy", section="Other leave",
+               doc_id="leave-policy", chunk_no=4),
+    make_block(2, "The birth parent receives 16 weeks of paid parental leave.",
+               title="Leave Policy", section="Parental leave", doc_id="leave-policy",
+               chunk_no=3),
+    make_block(3, "Full-time employees receive 25 days of paid annual leave per calendar "
+                  "year.", title="Leave Policy", section="Annual leave",
+               doc_id="leave-policy", chunk_no=1),
+)
+
+
+async def test_a_chinese_yes_no_question_is_decided_by_the_english_rule_for_its_group() -> None:
+    # a tester's 实习生有带薪年假吗？ was refused: the predicate 带薪 ("paid") and the group
+    # 实习生 ("interns") were looked for in their Chinese form in English sentences
+    answer = await extractive_answer("实习生有带薪年假吗？", _LEAVE_EN)
+    assert answer.startswith("Interns are not entitled to paid annual leave")

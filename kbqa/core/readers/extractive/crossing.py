@@ -97,7 +97,7 @@ def _split_word_translations(question: str, everything: frozenset[str]
         word = first + second
         if len(word) != 2 or word.isascii() or word not in question:
             continue
-        found = {fold(e) for e in composed_english_terms(word)} & everything
+        found = _gloss_terms(word, everything)
         if found:
             out[fold(second)] = _narrowest(found)
     return out
@@ -291,5 +291,15 @@ def _translations(term: str, folded: str, everything: frozenset[str]) -> set[str
         return ({w for w in chinese_of_term(term) if w in everything} | single
                 | {w for w in chinese if bases & {fold(e) for e in composed_english_terms(w)}})
     if not term.isascii() and len(term) > 1:
-        return {fold(e) for e in composed_english_terms(term)} & everything
+        return _gloss_terms(term, everything)
     return set()
+
+
+def _gloss_terms(word: str, everything: frozenset[str]) -> set[str]:
+    """The block terms (``everything``) of Chinese ``word``'s English: the words of its
+    CC-CEDICT glosses that the blocks say whole (带薪 "paid", not "full" of "full pay" nor
+    "receive" of "to receive one's regular salary while on vacation"; 年假 "annual leave",
+    not "year" of "new year holiday"), else any word of a gloss the blocks have."""
+    whole = {fold(e) for g in english_glosses(word) if all(fold(e) in everything for e in g)
+             for e in g}
+    return whole or {fold(e) for e in composed_english_terms(word)} & everything

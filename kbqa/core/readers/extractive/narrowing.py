@@ -27,6 +27,7 @@ from kbqa.core.readers.extractive.question_verbs import SUBJECT_PRONOUNS
 from kbqa.core.readers.extractive.text import Selection
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.retrieval.tags_zh import PERSON_HEADS_ZH
+from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.text.procedures import asks_consequence
 from kbqa.core.text.terms import fold, is_question_word, stem, terms
@@ -291,7 +292,9 @@ def specific_groups(text: str) -> list[str]:
 
 def group_mentioned(group: str, texts: str) -> bool:
     """Whether ``texts`` mention ``group``: its first word, singular ("contractor"), or the
-    base of a hyphenated agent noun ("full-time" of "full-timers")."""
+    base of a hyphenated agent noun ("full-time" of "full-timers"); or in the other
+    language, by a one-word CC-CEDICT gloss of a Chinese group (实习生: "intern")."""
     first = _singular(group.split()[0])
     base = re.sub(r"e?r$", "", first) if "-" in first else first
-    return first in texts or base in texts
+    return first in texts or base in texts or not first.isascii() and any(
+        g[0] in texts for g in bilingual.english_glosses(group) if len(g) == 1)

@@ -13,7 +13,10 @@ nothing. What decides a yes/no question is its predicate (carry over, be reimbur
   and a verb before 的, which qualifies a noun (``打车的发票``).
 - ``states_predicate``: a sentence states one of them: in English a word whose WordNet
   verb base is the predicate's or one of its one-word relatives (same synset, derivation:
-  "reimbursement" for "reimbursed", "claim" for "claimed"); in Chinese the word itself.
+  "reimbursement" for "reimbursed", "claim" for "claimed"); in Chinese the word itself, and
+  in a block of the other language the words of its one- or two-word CC-CEDICT glosses
+  (带薪: "paid"), so 实习生有带薪年假吗？ is decided by "Interns are not entitled to paid
+  annual leave".
 - ``predicate_first``: the best ranked sentence that states a predicate goes first, so
   the sentence that decides the question leads; ``undecided``: no quoted sentence states
   one, and the reader declines. A question holding its own amount ("一晚 560，是不是超标
@@ -32,7 +35,7 @@ from kbqa.core.readers.extractive.focus import ask_clause, ask_kind, is_yes_no
 from kbqa.core.readers.extractive.question import GENERIC_TERMS, VERBS, tagged
 from kbqa.core.readers.extractive.question_verbs import verbs_after
 from kbqa.core.readers.extractive.text import Candidate, folded_terms
-from kbqa.core.text import thesaurus, word_forms
+from kbqa.core.text import bilingual, thesaurus, word_forms
 from kbqa.core.text.terms import a_not_a_pieces, fold, is_question_word, stem
 
 T = TypeVar("T")
@@ -122,12 +125,29 @@ def _predicate_forms(question: str) -> frozenset[str]:
             core = _COMPLEMENT_ZH_RE.sub("", word)
             if core and core != word:
                 forms.add(core)
+            forms.update(_english_forms(word))
             continue
         for base in thesaurus.verb_bases(word):
             forms.add(base)
             forms.update(r for r in (*thesaurus.related(base), *word_forms.word_family(base))
                          if " " not in r)
     return frozenset(forms)
+
+
+def _english_forms(word: str) -> set[str]:
+    """The English words that say Chinese predicate ``word`` in a block of the other
+    language: the words of its CC-CEDICT glosses of one or two words (带薪 "paid"), with
+    their verb bases, grammar and generic verbs aside."""
+    out: set[str] = set()
+    for gloss in bilingual.english_glosses(word):
+        if len(gloss) > 2:
+            continue
+        for w in gloss:
+            if fold(stem(w)) not in GENERIC_TERMS and fold(stem(w)) not in VERBS \
+                    and not is_question_word(w):
+                out.add(w)
+                out.update(thesaurus.verb_bases(w))
+    return out
 
 
 # A question asking leave ("Is it ok to play games…?", "am I allowed to fly…?", 允许…吗) is
