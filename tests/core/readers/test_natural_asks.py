@@ -566,3 +566,46 @@ async def test_whether_costs_are_reimbursed_is_answered_by_the_rule_not_another_
     )
     answer = await _answer("Are alcohol costs reimbursed?", blocks)
     assert answer.startswith("Alcohol is not reimbursed")
+
+
+_MUNICH_FAQ = (  # a company's Munich FAQ and IT page, as retrieved (sources/halvard)
+    make_block(1, "**When is the canteen open?**\nThe canteen in Building A, ground floor, is "
+                  "open Monday to Friday from 11:30 to 14:00. Breakfast is served from 7:30 "
+                  "to 9:30.\n\n**Can I park at the head office?**\nYes. Car park P1 is for "
+                  "staff with a parking permit (EUR 25 per month, deducted from salary). "
+                  "Apply to Facilities, ext. 2050. Bicycle parking is free in the courtyard.",
+               title="Halvard Biotech Employee FAQ (Munich)",
+               section="Canteen and parking", doc_id="faq", chunk_no=2),
+    make_block(2, "**What are the core hours in Munich?**\nCore hours are 9:30 to 15:00 "
+                  "(Friday 9:30 to 13:00). Flexitime outside core hours is recorded in the "
+                  "time-tracking system.\n\n**How many days of home office are allowed?**\n"
+                  "Up to 2 days per week, agreed with your manager. Laboratory staff can work "
+                  "from home only on days without lab work.",
+               title="Halvard Biotech Employee FAQ (Munich)",
+               section="Working time", doc_id="faq", chunk_no=5),
+    make_block(3, "Maintained by Internal Communications (Lena Hofmann, ext. 2310). Last "
+                  "revised September 2025.",
+               title="Halvard Biotech Employee FAQ (Munich)",
+               section="Halvard Biotech Employee FAQ (Munich)", doc_id="faq", chunk_no=1),
+    make_block(4, "Document owner: EHS Manager (Dr. Katrin Vogel), Building B, Room B2.14, "
+                  "ext. 2150.\nApplies to all laboratories in the Munich head office (Labs "
+                  "B2.01 to B2.12 and the QC lab C1.05).", title="Munich Laboratory Safety Rules",
+               section="Munich Laboratory Safety Rules", doc_id="lab-safety", chunk_no=1),
+    make_block(5, "Munich: phone ext. 4400; hours 7:00 to 18:00 CET.\n\nSuzhou: phone ext. "
+                  "8400; hours 8:00 to 20:00 CST.\n\nE-mail: servicedesk@halvard.example",
+               title="IT Accounts, Passwords and VPN", section="IT Service Desk",
+               doc_id="it-accounts", chunk_no=6),
+)
+
+
+async def test_the_hours_of_a_named_place_are_its_opening_times() -> None:
+    # a tester's "canteen hours munich?" got the core working hours and the IT desk's
+    # phone hours, which say "hours"; the canteen's sentence says when it is open
+    answer = await _answer("canteen hours munich?", _MUNICH_FAQ)
+    assert "11:30 to 14:00" in answer
+    assert "Core hours" not in answer and "ext. 4400" not in answer
+
+
+async def test_hours_that_are_the_topic_still_answer() -> None:
+    answer = await _answer("what are the core hours in munich?", _MUNICH_FAQ)
+    assert "Core hours are 9:30 to 15:00" in answer

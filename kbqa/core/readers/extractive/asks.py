@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import AskKind
 from kbqa.core.readers.extractive.question import CLOCK_RE, tagged
+from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import stem
 
 _ZH_ROLE_RE = re.compile(
@@ -224,6 +225,19 @@ def wrong_unit(question: str, clause: str) -> bool:
 _OPEN_HOURS_RE = re.compile(
     r"\b(?:opening|office|business|working|service|support|core)\s+hours\b|\bopen(?:ing)? times?\b"
     r"|营业时间|办公时间|开放时间|服务时间|几点(?:开门|关门|上班|下班)", re.IGNORECASE)
+
+
+# "canteen hours", "gym hours": the hours a place named before them is open.
+_NAMED_HOURS_RE = re.compile(r"(?<!how many )\b([a-z]+)\s+hours\b", re.IGNORECASE)
+
+
+def asks_hours_of(question: str) -> bool:
+    """Whether ``question`` asks when something is open: ``_OPEN_HOURS_RE``, or "<noun>
+    hours" ("canteen hours munich?"; not "fixed hours", not "how many overtime hours"):
+    "hours" there asks for the answer's type, times of day, as "price" asks for money."""
+    return bool(_OPEN_HOURS_RE.search(question)) or any(
+        thesaurus.mostly_noun(m.group(1).lower()) and "how many" not in question.lower()
+        for m in _NAMED_HOURS_RE.finditer(question))
 
 
 def hours_unstated(ask: str, texts: Sequence[str]) -> bool:

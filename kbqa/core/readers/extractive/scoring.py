@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from kbqa.core.readers.extractive.asks import asks_hours_of
 from kbqa.core.readers.extractive.focus import AskKind, ask_clause, is_yes_no, new_answer
 from kbqa.core.readers.extractive.own_names import contradicts
 from kbqa.core.readers.extractive.question import (
@@ -228,14 +229,15 @@ def _never_topic(term: str) -> bool:
     return (len(term) == 1 and not term.isascii()) or term in GENERIC_TERMS
 
 
-def key_terms(weights: dict[str, float]) -> frozenset[str]:
+def key_terms(weights: dict[str, float], question: str = "") -> frozenset[str]:
     """The question's rarest present terms: weight at least ``KEY_SHARE`` of the top one,
-    answer-type words ("limit") and single Chinese characters aside unless nothing else is
-    left. Every quoted sentence must have one (measured on the demo set: "the hotel limit"
-    took an API rate-limit sentence as an extra)."""
-    specific = {t: w for t, w in weights.items()
-                if t not in ANSWER_TYPE_TERMS and (t.isascii() or len(t) > 1)} or weights
-    if not specific:
+    answer-type words ("limit"; "hours" of a place's, ``asks_hours_of``: the canteen's, not
+    the core hours) and single Chinese characters aside unless nothing else is left. Every
+    quoted sentence must have one (measured on the demo set: "the hotel limit" took an API
+    rate-limit sentence as an extra)."""
+    typed = ANSWER_TYPE_TERMS | ({"hour"} if question and asks_hours_of(question) else set())
+    if not (specific := {t: w for t, w in weights.items()
+                         if t not in typed and (t.isascii() or len(t) > 1)} or weights):
         return frozenset()
     top = max(specific.values())
     return frozenset(t for t, w in specific.items() if w >= KEY_SHARE * top - 1e-9)
@@ -255,12 +257,10 @@ def on_topic(best: Candidate, scorer: Scorer) -> bool:
     unsupported unchanged) and RGB's whole files (identical case for case)."""
     covered = scorer.covers(best)
     # Light words never make the rarest term while the question has a word of its own.
-    salient = {t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()
-               if scorer.salience.get(t, 1.0) >= 1.0} or {
-        t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()}
+    weighed = {t: w * scorer.salience.get(t, 1.0) for t, w in scorer.weights.items()}
+    salient = {t: w for t, w in weighed.items() if scorer.salience.get(t, 1.0) >= 1.0} or weighed
     # ...nor the unit the ask counts in (天 of 年假有多少天: "保存 7 天" is about parcels)
-    salient = {t: w for t, w in salient.items() if t not in unit_terms(scorer.question)
-               } or salient
+    salient = {t: w for t, w in salient.items() if t not in unit_terms(scorer.question)} or salient
     top = max(salient.values())
     rarest = {t for t, w in salient.items() if w >= top - 1e-9}
     n_groups = len({scorer.group.get(t, t) for t in scorer.weights})

@@ -234,7 +234,7 @@ def _select_terms(question: str, blocks: Sequence[Block], terms: Sequence[frozen
     if units is None:  # a measure of its own no sentence states ("多少分算及格": points)
         return Selection((), gap_names(question, absent, blocks), True)
     scorer = Scorer(weights, kind, list_items(pool),
-                    key_terms(focus_weights(weights, focus, topics)),
+                    key_terms(focus_weights(weights, focus, topics), question),
                     synonym_groups(groups(present), {**synonyms, **(bridges or {})}),
                     names_before(question),
                     qualifiers(question) | function_words(question) | VERBS, question,
