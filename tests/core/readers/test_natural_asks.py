@@ -13,6 +13,7 @@ from kbqa.core.readers.extractive.identifiers import own_values
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.question import light_terms, question_terms, unit_terms
 from kbqa.core.text.terms import fold, stem
+from kbqa.core.types import Block
 from tests.core.readers.reading import extractive_answer as _answer
 from tests.fakes import make_block
 
@@ -568,25 +569,25 @@ async def test_whether_costs_are_reimbursed_is_answered_by_the_rule_not_another_
     assert answer.startswith("Alcohol is not reimbursed")
 
 
-_MUNICH_FAQ = (  # a company's Munich FAQ and IT page, as retrieved (sources/halvard)
-    make_block(1, "**When is the canteen open?**\nThe canteen in Building A, ground floor, is "
-                  "open Monday to Friday from 11:30 to 14:00. Breakfast is served from 7:30 "
-                  "to 9:30.\n\n**Can I park at the head office?**\nYes. Car park P1 is for "
-                  "staff with a parking permit (EUR 25 per month, deducted from salary). "
-                  "Apply to Facilities, ext. 2050. Bicycle parking is free in the courtyard.",
-               title="Halvard Biotech Employee FAQ (Munich)",
-               section="Canteen and parking", doc_id="faq", chunk_no=2),
-    make_block(2, "**What are the core hours in Munich?**\nCore hours are 9:30 to 15:00 "
-                  "(Friday 9:30 to 13:00). Flexitime outside core hours is recorded in the "
-                  "time-tracking system.\n\n**How many days of home office are allowed?**\n"
-                  "Up to 2 days per week, agreed with your manager. Laboratory staff can work "
-                  "from home only on days without lab work.",
-               title="Halvard Biotech Employee FAQ (Munich)",
-               section="Working time", doc_id="faq", chunk_no=5),
-    make_block(3, "Maintained by Internal Communications (Lena Hofmann, ext. 2310). Last "
-                  "revised September 2025.",
-               title="Halvard Biotech Employee FAQ (Munich)",
-               section="Halvard Biotech Employee FAQ (Munich)", doc_id="faq", chunk_no=1),
+def _faq(n: int, text: str, section: str, chunk_no: int) -> Block:
+    """A block of a company's Munich employee FAQ (sources/halvard)."""
+    return make_block(n, text, title="Halvard Biotech Employee FAQ (Munich)", section=section,
+                      doc_id="faq", chunk_no=chunk_no)
+
+
+_MUNICH_FAQ = (  # a company's Munich FAQ and IT page, as retrieved
+    _faq(1, "**When is the canteen open?**\nThe canteen in Building A, ground floor, is open "
+            "Monday to Friday from 11:30 to 14:00. Breakfast is served from 7:30 to 9:30.\n\n"
+            "**Can I park at the head office?**\nYes. Car park P1 is for staff with a parking "
+            "permit (EUR 25 per month, deducted from salary). Apply to Facilities, ext. 2050. "
+            "Bicycle parking is free in the courtyard.", "Canteen and parking", 2),
+    _faq(2, "**What are the core hours in Munich?**\nCore hours are 9:30 to 15:00 (Friday "
+            "9:30 to 13:00). Flexitime outside core hours is recorded in the time-tracking "
+            "system.\n\n**How many days of home office are allowed?**\nUp to 2 days per "
+            "week, agreed with your manager. Laboratory staff can work from home only on days "
+            "without lab work.", "Working time", 5),
+    _faq(3, "Maintained by Internal Communications (Lena Hofmann, ext. 2310). Last revised "
+            "September 2025.", "Halvard Biotech Employee FAQ (Munich)", 1),
     make_block(4, "Document owner: EHS Manager (Dr. Katrin Vogel), Building B, Room B2.14, "
                   "ext. 2150.\nApplies to all laboratories in the Munich head office (Labs "
                   "B2.01 to B2.12 and the QC lab C1.05).", title="Munich Laboratory Safety Rules",
