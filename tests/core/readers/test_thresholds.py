@@ -19,6 +19,10 @@ ABOVE_CNY = "单笔金额超过 5000 元的，还需部门负责人审批。"
     ("报销了 1.2万，要谁批？", ((12000.0, ""),)),
     ("2025年的报销单要谁批？", ()),  # a year is no amount
     ("How many days do I get?", ()),
+    # a rate says how often, not an amount a rule's bound is for
+    ("I work 3 days a week, how much leave do I get", ()),
+    ("我每周工作 3 天，年假有几天？", ()),
+    ("I was sick for 3 days last week", ((3.0, "day"),)),
 ])
 def test_the_askers_amounts_are_read_with_or_without_a_currency(
     question: str, amounts: tuple[tuple[float, str], ...]
@@ -109,3 +113,20 @@ async def test_a_sentence_sharing_only_the_unit_of_the_askers_number_does_not_le
     answer = await extractive_answer("what if I'm sick for 5 days?", blocks)
     assert "safety course" not in answer  # before: its "14 days" led
     assert "doctor's note is required" in answer
+
+
+async def test_the_askers_rate_is_not_held_against_a_rules_bound() -> None:
+    # a tester's part-time question got the medical-certificate rule: "3 days a week" was
+    # read as 3 days, above its "more than 1 day"
+    blocks = (
+        make_block(1, "Employees receive 14 days of paid sick leave per year. A medical "
+                      "certificate (MC) is required for any absence of more than 1 day.",
+                   title="Leave Policy", section="Sick leave", doc_id="leave", chunk_no=3),
+        make_block(2, "Part-time employees receive annual leave pro-rated to their contracted "
+                      "hours. For example, an employee contracted for 3 days a week receives "
+                      "60% of 18 days, rounded up to 11 days.", title="Leave Policy",
+                   section="Annual leave", doc_id="leave", chunk_no=2),
+    )
+    answer = await extractive_answer("I work 3 days a week, how much leave do I get", blocks)
+    assert "medical certificate" not in answer
+    assert "11 days" in answer

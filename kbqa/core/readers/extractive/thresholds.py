@@ -34,6 +34,9 @@ _BARE_RE = re.compile(
     r"(?<![A-Za-z\d.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{3,}(?:\.\d+)?|\d+(?:\.\d+)?(?=\s*万))"
     r"(?=\s*(?:块|元|多|万|$|\W))|([一二两三四五六七八九十百千]{2,})(?=多|块|元)")
 _SCALE_RE = re.compile(r"\s*万")
+_RATE_AFTER_RE = re.compile(r"\s*(?:a|an|per|each|every|/)\s*(?:day|week|month|year)\b",
+                            re.IGNORECASE)
+_RATE_BEFORE_RE = re.compile(r"每\s*(?:个)?(?:天|日|周|星期|月|年)[^，。,.\d]{0,4}$")
 _JUST_ABOVE = 1e-6
 
 
@@ -41,13 +44,15 @@ _JUST_ABOVE = 1e-6
 def asker_amounts(question: str) -> tuple[tuple[float, str], ...]:
     """The amounts ``question`` states, as (value, unit): a quantity with its unit, or a
     bare amount (unit "") the asker leaves without one (``八千多``, ``6000 块``); one stated
-    as a lower bound ("over 1000 euros", 超过 5000 元) just above its value."""
+    as a lower bound ("over 1000 euros", 超过 5000 元) just above its value; none for a
+    rate ("3 days a week", 每周工作 3 天), which says how often, not how much."""
     text = unicodedata.normalize("NFKC", question)
     # An amount the asker states as a bound ("claims over 1000 euros") is just above it: the
     # rule "Claims above EUR 1,000…" is the rule for that case.
     bounds = set(_lower_bounds(text))
     found = [(q.value + (_JUST_ABOVE if (q.value, q.unit) in bounds else 0.0), q.unit)
-             for q in extract_quantities(text)]
+             for q in extract_quantities(text) if not _RATE_AFTER_RE.match(text, q.end)
+             and not _RATE_BEFORE_RE.search(text, 0, q.start)]
     for match in _BARE_RE.finditer(text):
         digits, chinese = match.groups()
         value = float(digits.replace(",", "")) if digits else chinese_number(chinese or "")
