@@ -259,10 +259,10 @@ TIME_WORDS = frozenset(stem(w) for w in (
     "yesterday tonight morning afternoon evening night january february march april may june "
     "july august september october november december "
     "time").split())
-# The unit after "how many" or 多少/几 ("how many days", 多少天): any stated quantity
-# answers it, so it says nothing about which sentence is about the question.
+# The unit after "how many" or 多少/几 ("how many days", 多少天; "how much leave" names what
+# is measured): any stated quantity answers it, so it says nothing about the topic.
 _UNIT_RE = re.compile(
-    r"\bhow (?:many|much) ([a-z]+)(?: ([a-z]+))?|(?:多少|几)([\u3400-\u9fff])")
+    r"\bhow many ([a-z]+)(?: ([a-z]+))?|(?:多少|几)([\u3400-\u9fff])")
 
 
 @lru_cache(maxsize=1024)  # asked per candidate sentence (``focus.new_answer``)
