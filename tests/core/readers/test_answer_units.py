@@ -193,6 +193,8 @@ async def test_the_reception_answers_who() -> None:
 )
 def test_the_most_someone_can_reach_asks_an_amount(question: str, kind: str) -> None:
     # Before: "the most I can claim" was untyped, and the sync client's sentence answered it.
+    # a tester's "whats the budget for our team outing?" got a document's "Maintained by
+    # the Finance team" line: no amount of money answers it now, so it is refused
     assert answer_kind(question) == kind
 
 
@@ -522,3 +524,18 @@ async def test_the_asked_unit_alone_does_not_make_a_sentence_about_the_question(
     )
     answer = await _answer("年假有多少天？", blocks)
     assert "7 天" not in answer and "快递" not in answer
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("whats the budget for our team outing?", "money"),
+        ("what is the budget for a team dinner?", "money"),
+        ("Is there a budget for team outings?", "other"),  # whether one exists
+    ],
+)
+def test_a_budget_asked_for_is_an_amount_of_money(question: str, kind: str) -> None:
+    # a tester's "whats the budget for our team outing?" got a document's "Maintained by
+    # the Finance team" line: no amount of money answers it now, so it is refused
+    assert answer_kind(question) == kind
+

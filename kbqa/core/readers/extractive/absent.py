@@ -16,6 +16,7 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
+from kbqa.core.readers.extractive.acronyms import acronyms
 from kbqa.core.readers.extractive.contacts import reach_verbs
 from kbqa.core.readers.extractive.focus import ask_clause, is_yes_no, names
 from kbqa.core.readers.extractive.question import (
@@ -23,7 +24,6 @@ from kbqa.core.readers.extractive.question import (
     NOUN_TAGS,
     TIME_WORDS,
     VERBS,
-    acronyms,
     asking_words,
     common,
     function_words,

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.text.acronyms import definitions, initials, is_short_form
-from kbqa.core.text.terms import STOP_EN
+from kbqa.core.text.terms import STOP_EN, fold, stem
 from kbqa.core.types import Chunk
 
 _WORD_RE = re.compile(r"[A-Za-z0-9]+")
@@ -86,3 +86,12 @@ def capped(weights: Mapping[str, float], bridges: Mapping[str, tuple[str, ...]]
                 if t in out:
                     out[t] = min(out[t], weights[key])
     return out
+
+
+_ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
+
+
+def acronyms(question: str) -> frozenset[str]:
+    """Upper-case words of 3-5 letters in ``question`` (``CEO``, ``VPN``), folded: short,
+    but as specific as any word."""
+    return frozenset(fold(stem(w.lower())) for w in _ACRONYM_RE.findall(question))

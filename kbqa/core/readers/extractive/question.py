@@ -92,6 +92,10 @@ _QUANTITY_WEAK_RE = re.compile(
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|often|soon)\b|多久|多长时间|多少天")
 _MONEY_RE = re.compile(
     r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费|[要花付]钱")
+# "What's the budget for…" asks an amount of money; "is there a budget for…" whether one
+# exists, which a rule without an amount may answer
+_BUDGET_RE = re.compile(r"\bwhat(?:'s|s| is| are)? (?:the |our |my |a )?budgets?\b")
+_EXISTS_RE = re.compile(r"\b(?:is|are) there\b|\bdo (?:we|i|you) (?:have|get)\b")
 # ...but not "Are minibar costs reimbursed?": a yes/no ask whose predicate is a participle
 # asks whether that happens to the costs ("covered", "paid back"), not what they are.
 _PASSIVE_ASK_RE = re.compile(
@@ -148,7 +152,6 @@ CLOCK_RE = re.compile(
     rf"|\d{{1,2}}\s*点(?:半|\d{{1,2}}分?)?|{CN_HOUR}(?:半|[一二三四五]十分)?)",
     re.IGNORECASE,
 )
-_ACRONYM_RE = re.compile(r"\b[A-Z]{3,5}\b")
 NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
 # conjunctions, particles, interjections. Numerals and quantifiers stay (天 in 多少天).
@@ -297,7 +300,8 @@ def answer_kind(question: str) -> AnswerKind:
     # 密码是多少 asks for the password, as 密码是什么 does: no quantity
     q = _IDENTIFIER_ASK_ZH_RE.sub(r"\1是什么", question.lower())
     # "How long does it take to charge the scanner?" asks a duration, whatever "charge" is
-    if _MONEY_RE.search(q) and not _DURATION_ASK_RE.search(q) and not _PASSIVE_ASK_RE.search(q):
+    if (_MONEY_RE.search(q) or (_BUDGET_RE.search(q) and not _EXISTS_RE.search(q))) and not (
+            _DURATION_ASK_RE.search(q) or _PASSIVE_ASK_RE.search(q)):
         return "money"
     if _QUANTITY_RE.search(q):
         return "quantity"
@@ -333,12 +337,6 @@ def _person_name(match: re.Match[str]) -> bool:
     whose legal form follows them ("Apple Computer Inc.") or is their second word."""
     text, words = match.string, match.group().split()
     return not (_LEGAL_FORM_RE.fullmatch(words[-1]) or _LEGAL_FORM_RE.match(text, match.end()))
-
-
-def acronyms(question: str) -> frozenset[str]:
-    """Upper-case words of 3-5 letters in ``question`` (``CEO``, ``VPN``), folded: short,
-    but as specific as any word."""
-    return frozenset(fold(stem(w.lower())) for w in _ACRONYM_RE.findall(question))
 
 
 @lru_cache(maxsize=256)
