@@ -228,16 +228,15 @@ _OPEN_HOURS_RE = re.compile(
 
 
 # "canteen hours", "gym hours": the hours a place named before them is open.
-_NAMED_HOURS_RE = re.compile(r"(?<!how many )\b([a-z]+)\s+hours\b", re.IGNORECASE)
+_NAMED_HOURS_RE = re.compile(r"\b([a-z]+)\s+hours\b", re.IGNORECASE)
 
 
 def asks_hours_of(question: str) -> bool:
     """Whether ``question`` asks when something is open: ``_OPEN_HOURS_RE``, or "<noun>
     hours" ("canteen hours munich?"; not "fixed hours", not "how many overtime hours"):
     "hours" there asks for the answer's type, times of day, as "price" asks for money."""
-    return bool(_OPEN_HOURS_RE.search(question)) or any(
-        thesaurus.mostly_noun(m.group(1).lower()) and "how many" not in question.lower()
-        for m in _NAMED_HOURS_RE.finditer(question))
+    return bool(_OPEN_HOURS_RE.search(question)) or ("how many" not in question.lower() and any(
+        thesaurus.mostly_noun(m.group(1).lower()) for m in _NAMED_HOURS_RE.finditer(question)))
 
 
 def hours_unstated(ask: str, texts: Sequence[str]) -> bool:

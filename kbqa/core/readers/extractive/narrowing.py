@@ -296,5 +296,5 @@ def group_mentioned(group: str, texts: str) -> bool:
     language, by a one-word CC-CEDICT gloss of a Chinese group (实习生: "intern")."""
     first = _singular(group.split()[0])
     base = re.sub(r"e?r$", "", first) if "-" in first else first
-    return first in texts or base in texts or not first.isascii() and any(
-        g[0] in texts for g in bilingual.english_glosses(group) if len(g) == 1)
+    return first in texts or base in texts or (not first.isascii() and any(
+        g[0] in texts for g in bilingual.english_glosses(group) if len(g) == 1))
