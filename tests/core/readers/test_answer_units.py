@@ -539,3 +539,16 @@ def test_a_budget_asked_for_is_an_amount_of_money(question: str, kind: str) -> N
     # the Finance team" line: no amount of money answers it now, so it is refused
     assert answer_kind(question) == kind
 
+
+
+async def test_when_an_alarm_goes_off_is_answered_by_its_condition() -> None:
+    # a tester's "when does the freezer alarm go off" was refused: the rule states a
+    # threshold the event happens past ("when a freezer is warmer than -70 °C"), no time
+    block = make_block(
+        1, "- Cold rooms are kept at 4 °C (allowed range 2–8 °C).\n- Ultra-low freezers are "
+           "set to −80 °C; an alarm is sent to the on-call technician when a freezer is "
+           "warmer than −70 °C for more than 15 minutes.\n- Liquid nitrogen may only be "
+           "decanted in room B2.11, which has an oxygen monitor.",
+        title="Laboratory Safety Rules", section="5. Cold storage and cryogenics")
+    answer = await _answer("when does the freezer alarm go off", (block,))
+    assert "warmer than −70 °C" in answer

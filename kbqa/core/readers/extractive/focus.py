@@ -173,10 +173,10 @@ _TIME_SPAN_RE = re.compile(
     # A time relative to an event answers "when" too: "every 4 years", "within 14 days".
     r"|\b(?:every|after|within|before|in)\s+\d+\s*(?:minute|hour|day|week|month|year)s?\b"
     r"|\d+\s?(?:分钟|小时|天|周|个月|年)(?:内|后|前|之内|以内)", re.IGNORECASE)
-# ...in working days, or to the calendar with no number ("the next monthly salary", 次日):
-# it answers "when" (什么时候, 何时), not a question for a day, a date or a time of day
-# ("Which day of the month…", 哪天, 几点), nor for an event's 时间 (新片上映时间: news says
-# 当天, 下个月 of other things; RGB zh_refine +2 unsupported answers with it).
+# ...in working days, to the calendar with no number ("the next monthly salary", 次日) or
+# past a threshold ("when a freezer is warmer than -70 °C"): it answers "when" (什么时候,
+# 何时), not a day, date or time of day ("Which day of the month…", 哪天, 几点), nor an
+# event's 时间 (新片上映时间: news says 当天, 下个月 of other things: +2 unsupported on RGB).
 _RELATIVE_TIME_RE = re.compile(
     r"\b(?:within|after|in)\s+\d+\s*(?:working|business|calendar)\s+days?\b"
     r"|\d+\s?个?工作日(?:内|后|之内|以内)"
@@ -184,8 +184,8 @@ _RELATIVE_TIME_RE = re.compile(
     # an ordinal day of a stretch: "on the first working day", "in your first week", 入职第一天
     r"|\b(?:on|in|from|by)\s+(?:the|your|their|his|her)\s+(?:first|second|third|last)\s+"
     r"(?:(?:working|business|calendar)\s+)?(?:day|week|month)\b"
-    r"|第[一二三]个?(?:工作日|天|周|星期|个月)"
-    r"|(?:下|次|本|每)一?个?(?:月|周|星期|季度)|次日|当天|当日|月底|月初|年底", re.IGNORECASE)
+    r"|第[一二三]个?(?:工作日|天|周|星期|个月)|(?:下|次|本|每)一?个?(?:月|周|星期|季度)"
+    r"|次日|当天|当日|月底|月初|年底|\b(?:when|once)\b[^.;]*\b(?:more|less|\w+er)\s+than\b", re.I)
 _WHEN_RE = re.compile(r"\bwhen\b|什么时候|何时")
 
 
