@@ -26,6 +26,7 @@ from django.db import connection
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
+from kbqa.core.retrieval import cross_language
 from kbqa.core.retrieval.cross_language import cross_hits
 from kbqa.core.retrieval.dense import DENSE_WEIGHT, DenseHit, dense_search, fuse, vector_model
 from kbqa.core.retrieval.index import Hit, IndexSnapshot
@@ -261,17 +262,19 @@ def chunks_search(
 def _lexical_hits(
     snapshot: IndexSnapshot, query: str, k: int, audience: types.Audience
 ) -> tuple[Hit, ...]:
-    """BM25's top ``k`` for ``query`` with its expansions (``lexical_query``) among what
-    ``audience`` may read, kept on ``snapshot`` (``SEARCHES_KEPT`` at most): they follow from
-    the snapshot's files, the query, the audience and the thesaurus switch alone, and a
-    change to the knowledge base (in any process) is read as a new snapshot, which starts
-    afresh. The pipeline searches three times per question (the question, the conflict
+    """BM25's top ``k`` for ``query`` with its expansions and, when its own words find
+    nothing close, its translation (``cross_language.cross_hits``) among what ``audience``
+    may read, kept on ``snapshot`` (``SEARCHES_KEPT`` at most): they follow from the
+    snapshot's files, the query, the audience, the thesaurus switch and the threshold below
+    which the translation is searched (``evaluate --min-relevance`` sets its own for a run)
+    alone, and a change to the knowledge base (in any process) is read as a new snapshot,
+    which starts afresh. The pipeline searches three times per question (the question, the conflict
     gate's probe in each language) and users ask the same questions: expanding and scoring
     again was about 60% of a search's CPU (cProfile of ``bench/load.py``'s question's three
     searches, in process); under that bench a search's CPU on the database threads went
     from 1.28 to 0.73 ms (2026-12-02). The chunks are still read afresh
     (``current_chunks_of``)."""
-    key = (query, k, audience, synonyms_enabled())
+    key = (query, k, audience, synonyms_enabled(), cross_language.threshold())
     found = snapshot.searches.get(key)
     if found is None:
         found = tuple(cross_hits(snapshot, query, k, audience))

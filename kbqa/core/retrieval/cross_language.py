@@ -142,6 +142,11 @@ def set_threshold(relevance: float) -> float:
     return before
 
 
+def threshold() -> float:
+    """The low-score threshold below which the translation is searched (``set_threshold``)."""
+    return _STATE["below"]
+
+
 def cross_hits(snapshot: IndexSnapshot, query: str, k: int,
                audience: Audience | None) -> list[Hit]:
     """BM25's top ``k`` for ``query`` and its thesaurus expansions
@@ -153,7 +158,7 @@ def cross_hits(snapshot: IndexSnapshot, query: str, k: int,
     own = lexical_query(query, snapshot.knows, snapshot.idf, asked, snapshot.expansions)
     hits = snapshot.search(own.terms, k, audience=audience, ideal_terms=own.ideal_terms,
                            weights=own.weights)
-    below = _STATE["below"]
+    below = threshold()
     if hits and hits[0].relevance >= below:
         return hits
     other = translated_query(query, snapshot.knows, snapshot.idf, asked, snapshot.expansions)
