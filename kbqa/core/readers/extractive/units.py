@@ -349,6 +349,7 @@ _STATED_UNIT_RE = re.compile(
     rf"{_EN_TIME_UNITS}\b|分钟|小时|个月|星期|礼拜|[秒天日周月年]", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1024)  # asked per candidate sentence (``focus.new_answer``)
 def asked_time_units(question: str) -> frozenset[str]:
     """The units of time a source may answer a "how many <unit of time>" ask in ("how many
     hours", 多少天, 几个小时: the unit and the next smaller and larger, ``_NEAR_UNITS``);
