@@ -15,7 +15,7 @@ import re
 from kbqa.core.retrieval.ellipsis import GENERIC, NP_GLUE_EN, PREPOSITIONS, QUESTION_WORDS, core
 from kbqa.core.text import thesaurus
 from kbqa.core.text.phrases import phrasal_verb
-from kbqa.core.text.terms import acronym_starts, is_stop_en
+from kbqa.core.text.terms import acronym_starts, is_question_word, is_stop_en
 
 _EN_WORD_RE = re.compile(r"[A-Za-z]+")
 RUN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -32,7 +32,15 @@ PERSON_NOUNS_EN = frozenset(
     freelancer consultant owner editor viewer developer engineer partner""".split()
 )
 _PERSON_SUFFIX_RE = re.compile(r"(?:ee|ist|ian)$")
-COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-[a-z]+(?:er|or)$")
+_COMPOUND_AGENT_RE = re.compile(r"^[a-z]+-([a-z]+(?:er|or))$")
+
+
+def is_compound_agent(word: str) -> bool:
+    """Whether lower-case ``word`` is a hyphenated agent noun ("part-timer", "co-worker"):
+    its last part ends in -er/-or and is no function word ("carried-over days" names no
+    one; stopwords-iso's English, ``terms.is_question_word``)."""
+    match = _COMPOUND_AGENT_RE.match(word)
+    return match is not None and not is_question_word(match.group(1))
 
 
 def content_runs(text: str) -> list[tuple[int, int]]:
@@ -87,7 +95,7 @@ def is_person_en(phrase: str) -> bool:
     if not words:
         return False
     last = singular(words[-1])
-    if COMPOUND_AGENT_RE.match(last):
+    if is_compound_agent(last):
         return True
     part = singular(head(last))
     return part in PERSON_NOUNS_EN or (len(part) > 4 and bool(_PERSON_SUFFIX_RE.search(part)))

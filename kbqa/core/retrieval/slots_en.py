@@ -17,12 +17,12 @@ from kbqa.core.retrieval.ellipsis import (
     strip_connector,
 )
 from kbqa.core.retrieval.focus_en import (
-    COMPOUND_AGENT_RE,
     DETERMINER_RE,
     RUN_WORD_RE,
     YEAR_RE,
     content_runs,
     head,
+    is_compound_agent,
     is_person_en,
     singular,
 )
@@ -140,7 +140,7 @@ def _replace_compound(noun: str, topic: str) -> str | None:
     """"part-timers" after a topic with "full-time": the compound's base ("part-time")
     replaces the topic's hyphenated word with the same last part."""
     agent = singular(noun.lower())
-    if " " in noun or not COMPOUND_AGENT_RE.match(agent):
+    if " " in noun or not is_compound_agent(agent):
         return None
     for base in (agent[:-1], agent[:-2]):  # part-time+r, co-work+er
         for word in re.finditer(r"[A-Za-z]+-[A-Za-z]+", topic):

@@ -113,3 +113,21 @@ async def test_the_office_asked_is_answered_from_its_own_guide() -> None:
     # a question naming no office keeps every guide
     assert "3 meeting rooms" in await extractive_answer(
         "How many meeting rooms does the office have?", (guide,))
+
+
+async def test_a_hyphenated_word_ending_in_a_preposition_names_no_group() -> None:
+    # "Carried-over days must be used by 31 March…" was read as a rule for the group
+    # "carried-over" (a hyphenated -er word, like "part-timer"), so "what happens to carried
+    # over days…?" was declined although the sentence answers it
+    blocks = (
+        make_block(1, "Full-time employees receive 18 working days of paid annual leave per "
+                      "calendar year.\n\nUp to 5 unused days may be carried over into the next "
+                      "year. Carried-over days must be used by 31 March; any days not used by "
+                      "then are forfeited.", title="Leave Policy", section="Annual leave",
+                   doc_id="leave"),
+        make_block(2, "Reception keeps petty cash for small office purchases of up to SGD 100.",
+                   title="Finance FAQ", section="Petty cash", doc_id="faq"),
+    )
+    answer = await extractive_answer(
+        "what happens to carried over days if I dont use them by march", blocks)
+    assert "forfeited" in answer
