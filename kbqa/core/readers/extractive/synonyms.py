@@ -40,7 +40,7 @@ MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' fir
 MIN_SOURCES = 2  # question words a sentence must meet through synonyms when it shares none
 
 __all__ = ["SYNONYM_WEIGHT", "block_synonyms", "expanded_terms", "only_expanded",
-           "phrasal_synonyms", "ranked_below",
+           "inflections", "phrasal_synonyms", "ranked_below",
            "synonym_groups", "with_synonyms"]
 
 
@@ -72,7 +72,35 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
 
         if found := thesaurus.one_word_relatives(t, in_blocks, MAX_SYNONYMS):
             out[fold(t)] = tuple(found)
-    return out | phrasal_synonyms(question, everything) | _chinese_synonyms(question, everything)
+    return (out | phrasal_synonyms(question, everything) | _chinese_synonyms(question, everything)
+            | inflections(question, everything))
+
+
+def inflections(question: str, everything: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """Per folded English term of ``question`` that no block has, the block terms
+    (``everything``) that are the same verb in another form, one of the two irregular
+    (WordNet's verb exception list, ``thesaurus.irregular_bases``): "my laptop is broken"
+    meets "If your laptop breaks", "who do I tell?" meets "Tell … within 24 hours" and
+    "after I told HR" meets it too; a block's form that is an adjective of its own ("paid
+    leave") does not meet "pays". Stemming already joins the regular forms; these are the
+    asker's own word, not a synonym."""
+    irregular: dict[str, list[str]] = {}  # a verb base -> the block's irregular forms of it
+    for term in everything:  # an adjective of its own is another word ("paid leave")
+        if term.isascii() and term.isalpha() and not thesaurus.morphy(term, "adj"):
+            for base in thesaurus.irregular_bases(term):
+                irregular.setdefault(base, []).append(term)
+    out: dict[str, tuple[str, ...]] = {}
+    for t in dict.fromkeys(terms(question)):
+        if not (t.isascii() and t.isalpha() and len(t) > 2) or fold(t) in everything \
+                or is_question_word(t):
+            continue
+        bases = thesaurus.verb_bases(t)
+        found = [f for b in bases if thesaurus.irregular_bases(t)
+                 and (f := fold(stem(b))) in everything]
+        found += [form for b in bases for form in irregular.get(b, ())]
+        if found:
+            out[fold(t)] = tuple(dict.fromkeys(found))[:MAX_SYNONYMS]
+    return out
 
 
 def phrasal_synonyms(question: str, everything: frozenset[str]
@@ -119,8 +147,9 @@ def ranked_below(question: str, synonyms: Mapping[str, tuple[str, ...]]) -> froz
     all but a phrasal verb's, found under its verb (``phrasal_synonyms``: "passed away"
     said as "death")."""
     verbs = phrasal_verbs(question)[0]
-    return expanded_terms(synonyms) - expanded_terms(
-        {w: found for w, found in synonyms.items() if w in verbs})
+    own = {s for w, found in synonyms.items() for s in found
+           if w in verbs or thesaurus.verb_bases(w) & thesaurus.verb_bases(s)}
+    return expanded_terms(synonyms) - own
 
 
 def expanded_terms(synonyms: Mapping[str, tuple[str, ...]]) -> frozenset[str]:
