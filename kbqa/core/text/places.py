@@ -51,10 +51,11 @@ def place_in(place: str, text: str) -> bool:
     return romanised(place) in {romanised(w) for w in _NAME_EN_RE.findall(f" {text}")}
 
 
-# An office of a place: "Amsterdam Office Guide", "the Suzhou office", 苏州办公室指南, 深圳分公司
+# An office of a place: "Amsterdam Office Guide", "the Suzhou office", "the Suzhou plant",
+# 苏州办公室指南, 深圳分公司, 苏州工厂
 _OFFICE_RE = re.compile(
-    r"\b([A-Z][a-z]+)\s+(?i:office|branch|site|campus)\b"
-    r"|([\u4e00-\u9fff]{2,4}?)(?:办公室|分公司|办事处|园区)")
+    r"\b([A-Z][a-z]+)\s+(?i:office|branch|site|campus|plant|factory)\b"
+    r"|([\u4e00-\u9fff]{2,4}?)(?:办公室|分公司|办事处|园区|工厂|厂区)")
 
 
 @lru_cache(maxsize=4096)
@@ -66,3 +67,23 @@ def offices(text: str) -> tuple[tuple[str, str], ...]:
     places = chinese_places(text) if any(not f.isascii() for f, _ in found) else frozenset()
     return tuple((f, w) for f, w in found if (f.isascii() and not is_stop_en(f, False))
                  or any(p in f for p in places))
+
+
+# A title's scope in brackets: "Employee FAQ (Munich)", "Benefits Summary (Singapore)"
+_BRACKETED_RE = re.compile(r"\(([A-Z][a-z]+)\)")
+LOCATION_FILE = 15  # WordNet's noun.location (wninput(5WN) lexnames)
+
+
+def title_places(title: str) -> tuple[str, ...]:
+    """The places a document ``title`` is scoped to: those it names an office of
+    (``offices``) and a bracketed English place name whose most frequent WordNet sense is a
+    location ("Employee FAQ (Munich)"; not "(Orchard Metrics)", "(2023)" or "(Draft)")."""
+    from kbqa.core.text import thesaurus
+
+    found = [p for p, _ in offices(title)]
+    wn = thesaurus.database()
+    for name in _BRACKETED_RE.findall(title):
+        senses = wn.index["noun"].get(name.lower(), ()) if wn is not None else ()
+        if senses and wn is not None and wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE:
+            found.append(name)
+    return tuple(found)

@@ -80,6 +80,12 @@ class _WordNet:
         return lemmas, pointers
 
 
+    def lexicographer_file(self, pos: str, offset: int) -> int:
+        """The lexicographer file number of a synset (wninput(5WN) lexnames: 15 is
+        noun.location), -1 when its line is missing."""
+        fields = self._line(pos, offset).split(maxsplit=2)
+        return int(fields[1]) if len(fields) > 1 else -1
+
     def _line(self, pos: str, offset: int) -> str:
         """The data line of the synset at ``offset``, by bisection on the file: the copy
         ``wn`` ships has CRLF line ends, so its byte offsets are off by one per line

@@ -131,3 +131,40 @@ async def test_a_hyphenated_word_ending_in_a_preposition_names_no_group() -> Non
     answer = await extractive_answer(
         "what happens to carried over days if I dont use them by march", blocks)
     assert "forfeited" in answer
+
+
+@pytest.mark.parametrize(("title", "places"), [
+    ("Halvard Biotech Employee FAQ (Munich)", ("Munich",)),
+    ("Benefits Summary (Singapore)", ("Singapore",)),
+    ("Leave Policy (Orchard Metrics)", ()),  # a company, not a place
+    ("Expense FAQ (2023)", ()),
+    ("Equipment Policy (Draft)", ()),  # WordNet's draft is no location
+    ("苏州工厂员工手册", ("苏州",)),
+    ("Amsterdam Office Guide", ("Amsterdam",)),
+])
+def test_a_title_is_scoped_to_the_place_it_names(title: str, places: tuple[str, ...]) -> None:
+    from kbqa.core.text.places import title_places
+
+    assert title_places(title) == places
+
+
+async def test_a_site_the_question_names_is_not_answered_from_another_sites_document() -> None:
+    # "How much does a staff parking permit cost at the Suzhou plant?" was answered with
+    # the Munich FAQ's "EUR 25 per month" (its title names Munich in brackets): no document
+    # at hand is the Suzhou plant's
+    blocks = (
+        make_block(1, "Car park P1 is for staff with a parking permit (EUR 25 per month, "
+                      "deducted from salary). Bicycle parking is free in the courtyard.",
+                   title="Halvard Biotech Employee FAQ (Munich)", section="Canteen and parking",
+                   doc_id="faq"),
+        make_block(2, "Policy LOG-007, version 4. Applies to all shipments from Munich and "
+                      "Suzhou.", title="Cold-Chain Shipping Policy",
+                   section="Cold-Chain Shipping Policy", doc_id="cold-chain"),
+    )
+    answer = await extractive_answer(
+        "How much does a staff parking permit cost at the Suzhou plant?", blocks)
+    assert "EUR 25" not in answer
+    # asked of Munich, the FAQ answers
+    munich = await extractive_answer(
+        "How much does a staff parking permit cost in Munich?", blocks)
+    assert "EUR 25" in munich

@@ -36,7 +36,7 @@ from kbqa.core.readers.extractive.focus import ask_kind
 from kbqa.core.readers.extractive.narrowing import specific_groups
 from kbqa.core.readers.extractive.question import tagged
 from kbqa.core.readers.extractive.text import Candidate
-from kbqa.core.text.places import offices, place_in, places_named
+from kbqa.core.text.places import offices, place_in, places_named, title_places
 from kbqa.core.text.sentences import split_sentences
 from kbqa.core.text.terms import fold, stem, terms
 from kbqa.core.types import Block
@@ -117,7 +117,7 @@ def other_offices(question: str, blocks: Sequence[Block]) -> frozenset[str]:
     Suzhou office" from "Amsterdam Office Guide". The question names an office as "<place>
     office" / <地名>办公室, or by a place some block's title names an office for ("How many
     rooms are there in Suzhou?"); a capitalised word alone (Friday, a product) names none."""
-    titles = {b.chunk.doc_id: [p for p, _ in offices(b.chunk.title)] for b in blocks}
+    titles = {b.chunk.doc_id: title_places(b.chunk.title) for b in blocks}
     named = places_named(question)
     asked = {p for p, _ in offices(question)} | {
         p for p in named if any(place_in(p, o) for names in titles.values() for o in names)}
