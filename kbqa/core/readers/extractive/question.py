@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Literal
 
+from kbqa.core.readers.extractive.question_verbs import catenative_verbs
 from kbqa.core.readers.extractive.text import question_numbers
 from kbqa.core.text.quantities import is_currency, names_money
 from kbqa.core.text.terms import (
@@ -243,6 +244,7 @@ def light_terms(question: str) -> frozenset[str]:
             if (is_question_word(t) or t in TIME_WORDS or fold(t) in BOUND_TERMS)
             and fold(t) not in compound}
     stop |= {fold(stem(m.group(1).lower())) for m in _DEICTIC_UNIT_RE.finditer(question)}
+    stop |= catenative_verbs(question)  # "required" of "required to be in the office"
     return frozenset(stop) | frozenset(w for w, tag in tagged(question) if _LIGHT_TAGS.match(tag))
 
 

@@ -78,3 +78,20 @@ def own_acts(question: str) -> frozenset[str]:
     relation a question asks about ("won" of "Who won…?")."""
     low = unicodedata.normalize("NFKC", question).lower()
     return frozenset(fold(stem(w)) for w in _OWN_ACT_RE.findall(low))
+
+
+# A participle before "to" and a verb: "are we required to be in the office?", "allowed to
+# bring", "supposed to do", "expected to work"
+_CATENATIVE_RE = re.compile(r"\b([a-z]+ed)\s+to\s+([a-z]+)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=512)
+def catenative_verbs(question: str) -> frozenset[str]:
+    """The folded English participles of ``question`` that take another verb after "to"
+    (``_CATENATIVE_RE``; both WordNet verbs): they say that the act after them is required
+    or allowed, like a modal, and what is asked is that act and its object ("office" of
+    "required to be in the office"), not "required"."""
+    found = ((m.group(1).lower(), m.group(2).lower()) for m in _CATENATIVE_RE.finditer(question))
+    return frozenset(fold(stem(p)) for p, verb in found  # an inflected form: not "need"
+                     if (bases := thesaurus.morphy(p, "verb")) and p not in bases
+                     and thesaurus.morphy(verb, "verb"))
