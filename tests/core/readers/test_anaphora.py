@@ -37,3 +37,15 @@ async def test_a_clause_naming_nothing_is_bound_by_the_clause_before_it() -> Non
     )
     answer = await extractive_answer("发票遗失说明一年能用几次？", blocks)
     assert "2 次" in answer
+
+
+@pytest.mark.parametrize(("clause", "own"), [
+    ("每人每年最多可以使用 2 次。", False),
+    ("帕默斯顿于1865年去世", True),  # a person and a year: the clause's own subject
+    ("Claims are paid monthly.", True),  # a capitalised word
+    ("最多可以报销 3 次", False),
+])
+def test_a_clause_names_a_subject_of_its_own(clause: str, own: bool) -> None:
+    from kbqa.core.readers.extractive.anaphora import names_own
+
+    assert names_own(clause) is own
