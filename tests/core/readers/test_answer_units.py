@@ -11,6 +11,7 @@ from kbqa.core.readers.extractive.question import answer_kind
 from kbqa.core.readers.extractive.units import (
     asked_units,
     asks_duration,
+    asks_frequency,
     states_duration,
     states_elapsed,
     states_time_asked,
@@ -552,3 +553,26 @@ async def test_when_an_alarm_goes_off_is_answered_by_its_condition() -> None:
         title="Laboratory Safety Rules", section="5. Cold storage and cryogenics")
     answer = await _answer("when does the freezer alarm go off", (block,))
     assert "warmer than −70 °C" in answer
+
+
+@pytest.mark.parametrize(("question", "frequency"), [
+    ("客户提的工单我们最晚多久要第一次回复？", False),  # 第一次: the first reply
+    ("笔记本电脑多久换一次？", True),
+    ("How often are laptops replaced?", True),
+])
+def test_the_first_time_is_no_frequency(question: str, frequency: bool) -> None:
+    assert asks_frequency(question) is frequency
+
+
+async def test_how_long_until_the_first_reply_is_answered_by_a_duration() -> None:
+    # "客户提的工单我们最晚多久要第一次回复？" was read as "how often" (…一次) and declined
+    blocks = (
+        make_block(1, "客户工单需在 4 个工作小时内首次回复。\n无法在 2 个工作日内解决的工单需升级给"
+                      "二线支持团队。", title="OrchardBoard 中文客服手册", section="二、工单处理",
+                   doc_id="support"),
+        make_block(2, "中国客户的数据存储在阿里云上海区域。\n客户要求删除数据时，需由客户管理员通过"
+                      "邮件书面申请，我们在 7 个工作日内完成删除。",
+                   title="OrchardBoard 中文客服手册", section="四、数据与隐私", doc_id="support"),
+    )
+    answer = await _answer("客户提的工单我们最晚多久要第一次回复？", blocks)
+    assert "4 个工作小时" in answer

@@ -256,8 +256,9 @@ def without_fused_names(question: str) -> str:
 # "How often…?", "多久更换一次？" ask for a frequency ("every 4 years", "每 4 年", "twice a
 # month"); a screen's "27 英寸" is a number but no frequency (the follow-up "那显示器呢？"
 # after "笔记本电脑多久更换一次？" quoted the monitors' size).
-_FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}一次"
-                               r"|多长时间[^？?]{0,8}一次|频率|几次|多少次")
+# (第一次 is "the first time", an ordinal: 多久要第一次回复 asks how long until the first reply)
+_FREQUENCY_ASK_RE = re.compile(r"\bhow (?:often|many times)\b|多久[^？?]{0,8}(?<!第)一次"
+                               r"|多长时间[^？?]{0,8}(?<!第)一次|频率|几次|多少次")
 # A count of times said in a word: "accepted at most twice per calendar year".
 _TIMES_WORDS = "once|twice|thrice"
 _TIMES_WORD_RE = re.compile(rf"\b(?:{_TIMES_WORDS})\b", re.IGNORECASE)
