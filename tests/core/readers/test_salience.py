@@ -9,8 +9,8 @@ from kbqa.core.readers.extractive.focus import (
     ask_clause,
     ask_kind,
     new_answer,
-    shares_more_than_names,
 )
+from kbqa.core.readers.extractive.identifiers import shares_more_than_names
 from kbqa.core.readers.extractive.question import (
     light_terms,
     states,

@@ -66,7 +66,6 @@ from kbqa.core.readers.extractive.focus import (
     ask_kind,
     is_yes_no,
     new_answer,
-    shares_more_than_names,
 )
 from kbqa.core.readers.extractive.frames import (
     another_frame,
@@ -79,7 +78,12 @@ from kbqa.core.readers.extractive.frames import (
     unnamed_attribute,
     year_in_force,
 )
-from kbqa.core.readers.extractive.identifiers import covers_salient, names_identifier, salient_terms
+from kbqa.core.readers.extractive.identifiers import (
+    covers_salient,
+    names_identifier,
+    salient_terms,
+    shares_more_than_names,
+)
 from kbqa.core.readers.extractive.kinds import names_a_sibling
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.own_names import another_row

@@ -10,8 +10,8 @@ words of the ask do. So:
   than ``MIN_ASK_TERMS`` content terms ("If I book a meeting at 9, can I expect everyone
   to be around?").
 - ``identifiers.salient_terms``: the identifiers of the ask clause (years, "Q1",
-  acronyms), which a quoted sentence must state. ``shares_more_than_names``: it must also
-  share a word that is not a name (``names``: capitalised words, jieba's name tags): a
+  acronyms), which a quoted sentence must state. ``identifiers.shares_more_than_names``:
+  it must also share a word that is not a name (``names``: capitalised words, jieba's name tags): a
   sentence sharing only a company or product name is not about the question.
 - ``ask_kind``: what kind of thing answers the ask clause (``answer_kind``'s kinds, a place,
   a time, or "other": yes/no, which any sentence may answer, and procedures, which only an
@@ -142,16 +142,6 @@ def names(question: str) -> frozenset[str]:
     for title in _TITLE_RE.findall(ask):  # a work's title: 《踏冰逐梦》
         found |= set(question_terms(title))
     return frozenset(found)
-
-
-def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[str]) -> bool:
-    """Whether a sentence (``seen``: its terms with heading and title) shares with the ask
-    clause (``ask``: its terms, expanded) a term that is not a name, a piece of a Chinese
-    name (``肯尼`` of ``肯尼迪``) or an identifier ("2010"): sharing only "Nimbus Works", or
-    "World Cup" and "2010", is not being about it."""
-    named = names(question)
-    pieces = {t for t in ask if not t.isascii() and any(t in n for n in named)}
-    return bool((ask - named - pieces) & seen)
 
 
 AskKind = AnswerKind | Literal["place", "time", "name"]

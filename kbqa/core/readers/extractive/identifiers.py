@@ -5,6 +5,7 @@ with digits such as "Q1", acronyms): a sentence quoted as the answer must state 
 them (with its heading and title), or at least its passage must name no other of the same
 shape (``covers_salient``). ``own_values``: the question's numbers that are no identifier,
 the asker's own values ("220 a night"), which the answer states otherwise.
+``shares_more_than_names``: a sentence sharing only a name with the ask is not about it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from kbqa.core.readers.extractive.focus import ask_clause
+from kbqa.core.readers.extractive.focus import ask_clause, names
 from kbqa.core.text.acronyms import initials
 from kbqa.core.text.normalise import has_cjk
 
@@ -81,3 +82,24 @@ def _other_of_shape(term: str, low: str) -> bool:
     if letters and any(ch.isdigit() for ch in term):
         return re.search(rf"(?<![a-z]){re.escape(letters.group())}\d", low) is not None
     return True
+
+
+# An ask of what or who something is: any page about it seems to answer (RGB's negatives).
+_IDENTITY_ASK_RE = re.compile(
+    r"\b(?:what|who)(?:'s|\s+(?:is|are|was|were))\b|\bwhat\s+does\b.*\bmean\b"
+    r"|是什么|什么是|是谁|谁是|是啥", re.IGNORECASE)
+
+
+def shares_more_than_names(question: str, ask: frozenset[str], seen: frozenset[str]) -> bool:
+    """Whether a sentence (``seen``: its terms with heading and title) shares with the ask
+    clause (``ask``: its terms, expanded) a term that is not a name, a piece of a Chinese
+    name (``肯尼`` of ``肯尼迪``) or an identifier ("2010"): sharing only "Nimbus Works", or
+    "World Cup" and "2010", is not being about it. An ask of nothing but a name ("where's
+    the AED?") shares that, unless it asks what or who the name is (``_IDENTITY_ASK_RE``:
+    "俄罗斯瓦格纳是什么" was answered from a negative page on RGB)."""
+    named = names(question)
+    pieces = {t for t in ask if not t.isascii() and any(t in n for n in named)}
+    rest = ask - named - pieces
+    if not rest and not _IDENTITY_ASK_RE.search(ask_clause(question)):
+        rest = ask
+    return bool(rest & seen)
