@@ -35,6 +35,7 @@ from kbqa.core.retrieval.synonyms import SYNONYM_WEIGHT, enabled
 from kbqa.core.text import phrases, thesaurus
 from kbqa.core.text.synonyms_zh import chinese_synonyms, lookup_words
 from kbqa.core.text.terms import fold, is_question_word, stem, terms
+from kbqa.core.text.word_forms import verb_forms
 
 MAX_SYNONYMS = 3  # block terms per question word, the most frequent senses' first
 MIN_SOURCES = 2  # question words a sentence must meet through synonyms when it shares none
@@ -79,25 +80,18 @@ def block_synonyms(question: str, block_terms: Sequence[frozenset[str]]
 def inflections(question: str, everything: frozenset[str]) -> dict[str, tuple[str, ...]]:
     """Per folded English term of ``question`` that no block has, the block terms
     (``everything``) that are the same verb in another form, one of the two irregular
-    (WordNet's verb exception list, ``thesaurus.irregular_bases``): "my laptop is broken"
-    meets "If your laptop breaks", "who do I tell?" meets "Tell … within 24 hours" and
-    "after I told HR" meets it too; a block's form that is an adjective of its own ("paid
-    leave") does not meet "pays". Stemming already joins the regular forms; these are the
-    asker's own word, not a synonym."""
-    irregular: dict[str, list[str]] = {}  # a verb base -> the block's irregular forms of it
-    for term in everything:  # an adjective of its own is another word ("paid leave")
-        if term.isascii() and term.isalpha() and not thesaurus.morphy(term, "adj"):
-            for base in thesaurus.irregular_bases(term):
-                irregular.setdefault(base, []).append(term)
+    (``word_forms.verb_forms``, WordNet's verb exception list): "my laptop is broken" meets
+    "If your laptop breaks", "what if someone steals my badge?" meets "a stolen badge". A
+    block's irregular form that is an adjective of its own ("paid leave") does not meet
+    "pays". Stemming already joins the regular forms; these are the asker's own word, not
+    a synonym."""
     out: dict[str, tuple[str, ...]] = {}
     for t in dict.fromkeys(terms(question)):
         if not (t.isascii() and t.isalpha() and len(t) > 2) or fold(t) in everything \
                 or is_question_word(t):
             continue
-        bases = thesaurus.verb_bases(t)
-        found = [f for b in bases if thesaurus.irregular_bases(t)
-                 and (f := fold(stem(b))) in everything]
-        found += [form for b in bases for form in irregular.get(b, ())]
+        found = [f for form in verb_forms(t) if (f := fold(stem(form))) in everything
+                 and not (thesaurus.irregular_bases(form) and thesaurus.morphy(form, "adj"))]
         if found:
             out[fold(t)] = tuple(dict.fromkeys(found))[:MAX_SYNONYMS]
     return out
