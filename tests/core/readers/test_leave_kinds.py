@@ -32,3 +32,32 @@ async def test_another_kind_of_leave_is_no_answer() -> None:
     other = make_block(5, "事假为无薪假，每年累计不超过 10 天，须至少提前 1 个工作日申请。",
                        title="考勤与加班制度", section="三、请假", language="zh")
     assert "事假" not in await extractive_answer("年假有多少天？", (other,))
+
+
+@pytest.mark.parametrize(("sentence", "other"), [
+    # "while" is a function word, whatever its folded form ("whil") looks like
+    ("The daily meal allowance while travelling is EUR 45 per day.", False),
+    ("Business travelling is reimbursed at cost.", True),
+])
+def test_a_function_word_before_the_head_names_no_other_kind(sentence: str,
+                                                             other: bool) -> None:
+    from kbqa.core.readers.extractive.kinds import names_another_kind
+
+    assert names_another_kind([("wen", "travell")], sentence) is other
+
+
+async def test_a_typo_before_a_verb_does_not_make_the_answer_another_kind() -> None:
+    # "whats the daily meal allowance wen travelling" (spelling corrected daly, alowance;
+    # "wen" is a word of its own) was declined: "wen travelling" against "while travelling"
+    # read "while" (folded "whil") as another kind of travelling
+    blocks = (
+        make_block(1, "The daily meal allowance while travelling is EUR 45 per day. Alcohol is "
+                      "not reimbursed, except at a client dinner approved by the Finance "
+                      "Director.", title="Travel and Expense Policy", section="Meals",
+                   doc_id="travel"),
+        make_block(2, "Pinecrest Labs B.V. reimburses reasonable costs that employees incur "
+                      "while travelling on company business.", title="Travel and Expense Policy",
+                   section="Travel and Expense Policy", doc_id="travel"),
+    )
+    answer = await extractive_answer("whats the daily meal allowance wen travelling", blocks)
+    assert "EUR 45" in answer

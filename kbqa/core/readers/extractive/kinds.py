@@ -189,7 +189,7 @@ def names_another_kind(pairs: Sequence[tuple[str, str]], sentence: str,
                 continue
             for spelled, folded in phrases:
                 before = [i for i, b in enumerate(folded[1:]) if b == head]
-                if any(folded[i] not in asked and not is_question_word(folded[i])
+                if any(folded[i] not in asked and not is_question_word(spelled[i])
                        and not (modifier in qualities and _noun(spelled[i])) for i in before):
                     return True
         return False
