@@ -61,3 +61,31 @@ async def test_a_typo_before_a_verb_does_not_make_the_answer_another_kind() -> N
     )
     answer = await extractive_answer("whats the daily meal allowance wen travelling", blocks)
     assert "EUR 45" in answer
+
+
+@pytest.mark.parametrize(("question", "pairs"), [
+    # 到底 (an adverb) and 里 (a locative) qualify no kind; 存在 is a verb, no head
+    ("客户问我们的文件到底存在哪些地方的机房里？", {("客户", "问")}),
+    ("加班到晚上十点半打车回家能报销吗？", set()),  # 晚上 十点 半: times and numbers
+    ("陪产假的天数怎么算？", set()),
+])
+def test_a_chinese_kind_is_a_noun_qualified_by_a_word_of_substance(
+        question: str, pairs: set[tuple[str, str]]) -> None:
+    from kbqa.core.readers.extractive.kinds import _heads_after
+
+    assert set(_heads_after(question, None)) == pairs
+
+
+async def test_a_time_before_the_asked_act_makes_no_other_kind() -> None:
+    # "加班到晚上十点半打车回家能报销吗？" was declined: "半 打车" (half past, taxi) was read as a
+    # kind of taxi ride the rule's "通勤的打车" is not
+    blocks = (
+        make_block(1, "国内出差优先乘坐高铁二等座。\n出差期间在目的地乘坐出租车或网约车可以报销，"
+                      "需附行程单。\n上下班通勤的打车费用不予报销，晚上 22:00 以后因加班离开办公室"
+                      "的除外。", title="中国区差旅与费用报销制度", section="交通",
+                   doc_id="travel"),
+        make_block(2, "访客需要提前 1 个工作日在飞书“访客登记”中登记，并由接待员工到前台迎接。",
+                   title="苏州办公室指南", section="访客", doc_id="office"),
+    )
+    answer = await extractive_answer("加班到晚上十点半打车回家能报销吗？", blocks)
+    assert "22:00" in answer

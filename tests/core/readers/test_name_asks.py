@@ -31,3 +31,12 @@ def test_an_ask_of_a_name_alone_shares_it_unless_it_asks_what_it_is(question: st
 
     ask = frozenset(question_terms(question))
     assert shares_more_than_names(question, ask, ask) is shared
+
+
+@pytest.mark.parametrize("question", [
+    "客户问我们的文件到底存在哪些地方的机房里？", "公司在什么地方？",
+    "Which countries is the data stored in?"])
+def test_which_places_asks_a_place(question: str) -> None:
+    from kbqa.core.readers.extractive.focus import ask_kind
+
+    assert ask_kind(question) == "place"

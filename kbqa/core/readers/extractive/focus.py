@@ -147,7 +147,8 @@ def names(question: str) -> frozenset[str]:
 AskKind = AnswerKind | Literal["place", "time", "name"]
 # A named place answers these; "where" alone is often answered by "the garage next door".
 _PLACE_RE = re.compile(
-    r"\b(?:which|what) (?:city|country|cities|countries)\b|哪(?:个|些|几个)(?:城市|国家)")
+    r"\b(?:which|what) (?:city|country|cities|countries)\b|哪(?:个|些|几个)(?:城市|国家|地方)"
+    r"|什么地方")
 _TIME_RE = re.compile(
     r"^(?:and |so )?when\b|\bwhat time\b|\b(?:which|what) (?:year|day|month|date)s?\b"
     r"|什么时候|何时|几点|哪天|哪一天|哪年|哪一年|几号|几月|哪个月")
