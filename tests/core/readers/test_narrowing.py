@@ -195,3 +195,26 @@ def test_a_measure_after_what_is_the_answer_not_the_thing_asked_about() -> None:
     shipping = make_block(2, "Every shipment contains a temperature data logger.",
                           title="Cold-chain policy", section="Temperature loggers")
     assert not off_subject(question, 1, [freezers, shipping])
+
+
+@pytest.mark.parametrize(("question", "subject"), [
+    ("周末能去公司加班吗？", set()),  # the employer's premises, as "the company" acting
+    ("笔记本电脑多久换一次？", {"笔记本电脑", "笔记", "笔记本", "电脑"}),
+])
+def test_the_employer_is_no_asked_thing(question: str, subject: set[str]) -> None:
+    assert subject_words(question) == subject
+
+
+async def test_a_question_going_to_the_office_is_answered_by_the_office_rule() -> None:
+    # "周末能去公司加班吗？" was declined as off its subject: 公司 was read as the asked thing,
+    # and only the onboarding checklist (公司会为每位新员工…) names it
+    blocks = (
+        make_block(1, "办公室开放时间为周一至周五 8:00 至 20:00。周末和法定节假日办公室关闭，"
+                      "如需加班请提前一天向行政专员申请临时门禁权限。", title="深圳办公室指南",
+                   section="开放时间", doc_id="office"),
+        make_block(2, "第一周：与直属经理进行一次一对一面谈，确认试用期目标。公司会为每位新员工"
+                      "安排一名入职伙伴（buddy），负责解答日常问题。", title="新员工入职清单",
+                   section="新员工入职清单", doc_id="onboarding"),
+    )
+    answer = await extractive_answer("周末能去公司加班吗？", blocks)
+    assert "办公室关闭" in answer

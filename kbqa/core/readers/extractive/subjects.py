@@ -30,8 +30,8 @@ def subject_words(question: str) -> frozenset[str]:
     """The folded terms of the thing ``question`` asks about: in English its first run of
     content words without a closing participle ("monitors" of "How often are monitors
     replaced?"), in Chinese its first run of nouns (jieba tags: 笔记本电脑); empty when that
-    is a group of people (``groups_named``' business) or the employer acting ("How long does
-    the company keep old versions?"), the question asks for a consequence (its first words
+    is a group of people (``groups_named``' business) or the employer acting or its premises
+    ("How long does the company keep old versions?", 周末能去公司加班吗？), the question asks for a consequence (its first words
     are the asking verb: "what happens if…") or has none."""
     if asks_consequence(question):
         # "What if I lose my laptop?": the condition's object is the thing it is about
@@ -39,7 +39,8 @@ def subject_words(question: str) -> frozenset[str]:
         return frozenset() if not phrase or is_person_en(phrase) else frozenset(terms(phrase))
     if detect_language(question) == "zh":
         phrase = first_noun_phrase_zh(question, things_only=True)
-        person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase))
+        person = bool(phrase) and (phrase[-1] in PERSON_HEADS_ZH or _person_zh(phrase)
+                                   or phrase in _EMPLOYER_ZH)  # 去公司加班: its premises
     else:
         phrase = _asked_run_en(question)
         # "does the company keep…": the employer acting, as a pronoun would ("do you keep")
@@ -49,6 +50,7 @@ def subject_words(question: str) -> frozenset[str]:
 
 # The asker's employer named as the actor of a question, as "we" or "you" would be.
 _EMPLOYER_EN = frozenset({"company", "organisation", "organization", "employer", "firm"})
+_EMPLOYER_ZH = frozenset({"公司", "单位"})
 
 
 # Where an English question names the thing it asks about: after "what"/"which", or after
