@@ -31,8 +31,9 @@ def subject_words(question: str) -> frozenset[str]:
     content words without a closing participle ("monitors" of "How often are monitors
     replaced?"), in Chinese its first run of nouns (jieba tags: 笔记本电脑); empty when that
     is a group of people (``groups_named``' business) or the employer acting or its premises
-    ("How long does the company keep old versions?", 周末能去公司加班吗？), the question asks for a consequence (its first words
-    are the asking verb: "what happens if…") or has none."""
+    ("How long does the company keep old versions?", 周末能去公司加班吗？), the question asks
+    for a consequence (its first words are the asking verb: "what happens if…") or has
+    none."""
     if asks_consequence(question):
         # "What if I lose my laptop?": the condition's object is the thing it is about
         phrase = _condition_object_en(question) if detect_language(question) == "en" else ""
