@@ -126,6 +126,7 @@ def test_a_hyphenated_compound_is_never_light() -> None:
         ("How many sick days do full-timers get?", "day"),
         ("How many days do interns get?", "day"),
         ("员工每年有多少天病假？", "天"),
+        ("How many people fit in the big meeting room?", "peopl"),  # "fit" is the verb
     ],
 )
 def test_the_unit_of_how_many_is_the_noun(question: str, unit: str) -> None:
@@ -669,3 +670,15 @@ def test_a_compound_head_is_a_kind_of_thing_not_a_unit_of_time() -> None:
     assert compound_head("bathroom") == "room"
     assert compound_head("workday") is None  # a measure, not what the day is
     assert compound_head("deadline") is None  # no kind of line
+
+
+async def test_a_count_answers_the_unit_asked_in_the_other_language() -> None:
+    # "How many people fit in the big meeting room in Shenzhen?" over the Chinese office
+    # guide was declined: "大会议室“珠江”可容纳 12 人。" answers, but "people" (人's second
+    # gloss) stayed uncovered, and an answer read across languages must cover every word;
+    # the count answers the unit "how many" asks in, as a number answers "deadline"
+    blocks = (make_block(1, "会议室通过飞书日历预订，单次预订不得超过 2 小时。"
+                            "大会议室“珠江”可容纳 12 人。", title="深圳办公室指南",
+                         section="会议室", doc_id="office"),)
+    answer = await _answer("How many people fit in the big meeting room in Shenzhen?", blocks)
+    assert "12 人" in answer

@@ -36,7 +36,7 @@ from kbqa.core.text.terms import (
     stem,
     terms,
 )
-from kbqa.core.text.thesaurus import known_word
+from kbqa.core.text.thesaurus import known_word, morphy, rather_noun
 
 AnswerKind = Literal["money", "quantity", "person", "version", "number", "other"]
 
@@ -272,12 +272,12 @@ _UNIT_RE = re.compile(
 
 @lru_cache(maxsize=1024)  # asked per candidate sentence (``focus.new_answer``)
 def unit_terms(question: str) -> frozenset[str]:
-    """The folded unit words a quantity question asks in: ``day`` for "how many days",
-    ``天`` for ``多少天``."""
+    """The folded unit words a quantity question asks in: ``day`` for "how many days" and
+    "how many sick days" (a noun after the adjective; "do", "fit" are none), ``天`` for 多少天."""
     found = _UNIT_RE.findall(unicodedata.normalize("NFKC", question).lower())
-    # "how many sick days": the unit is the noun after the adjective ("do" is no noun).
     return frozenset(
-        fold(stem(after if after and not is_question_word(after) else en)) if en else zh
+        fold(stem(after if after and not is_question_word(after) and (
+            rather_noun(after) or not morphy(after, "verb")) else en)) if en else zh
         for en, after, zh in found)
 
 

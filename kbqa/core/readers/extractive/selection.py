@@ -342,7 +342,7 @@ def _decide(question: str, blocks: Sequence[Block], scored: list[tuple[float, Ca
         chosen = _checked(question, blocks, pick(scored, scorer, docs, general), scorer,
                           facts) or chosen
     if any(_DIGIT_RE.search(c.text) for c in chosen):
-        absent = [t for t in absent if t not in ANSWER_TYPE_TERMS]  # a number answers them
+        absent = [t for t in absent if t not in ANSWER_TYPE_TERMS | unit_terms(question)]
     if scorer.kind == "place" and any(new_answer("place", c.text, question) for c in chosen):
         absent = [t for t in absent if t not in PLACE_TYPE_TERMS]  # a place answers 城市
     # A Chinese word qualifying an answered noun phrase is not missing (jieba's noun tags
