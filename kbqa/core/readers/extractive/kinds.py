@@ -53,20 +53,20 @@ def _heads_after(question: str, absent: frozenset[str] | None) -> list[tuple[str
     -> ("paternity", "leave") when "paternity" is absent (every pair when ``absent`` is
     None); Chinese by jieba's words."""
     ask = ask_clause(question)
-    verbs: set[str] = set()
+    no_kind: set[str] = set()  # words that qualify no kind
     heads: set[str] | None = None
     if tagged(ask):  # jieba's spaces and punctuation (tag x) are no words
         words = [w for w, tag in tagged(ask) if tag != "x" and w.strip()]
         # A verb before a noun is what is done to it (走审批), not its kind; an adverb,
         # numeral, time or locative (到底, 十点, 晚上, 里) qualifies no kind either.
-        verbs = {w for w, tag in tagged(ask) if tag in ("v", "vd", "vg", "vi", "vq")
-                 or tag in ("d", "m", "t", "f")}
+        no_kind = {w for w, tag in tagged(ask)
+                   if tag in ("v", "vd", "vg", "vi", "vq", "d", "m", "t", "f")}
         # ...and the head of a kind is a noun (机房, 审批 as vn), not a verb or 里
         heads = {w for w, tag in tagged(ask) if tag.startswith("n") or tag == "vn"}
     else:
         words = [fold(stem(w.lower())) for w in _LATIN_RE.findall(ask)]
     return [(a, b) for a, b in zip(words, words[1:], strict=False)
-            if (absent is None or (a in absent and b not in absent)) and a not in verbs
+            if (absent is None or (a in absent and b not in absent)) and a not in no_kind
             and (heads is None or b in heads)
             and not is_question_word(a) and not is_question_word(b)]  # "old": not a kind
 
