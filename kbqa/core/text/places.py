@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from kbqa.core.text import thesaurus
 from kbqa.core.text.terms import is_stop_en, pos_tags
 
 # A capitalised English word after the question's first word, not an acronym.
@@ -74,16 +75,13 @@ _BRACKETED_RE = re.compile(r"\(([A-Z][a-z]+)\)")
 LOCATION_FILE = 15  # WordNet's noun.location (wninput(5WN) lexnames)
 
 
+@lru_cache(maxsize=4096)  # asked of every block's title on each pass of the reader
 def title_places(title: str) -> tuple[str, ...]:
     """The places a document ``title`` is scoped to: those it names an office of
     (``offices``) and a bracketed English place name whose most frequent WordNet sense is a
     location ("Employee FAQ (Munich)"; not "(Orchard Metrics)", "(2023)" or "(Draft)")."""
-    from kbqa.core.text import thesaurus
-
-    found = [p for p, _ in offices(title)]
     wn = thesaurus.database()
-    for name in _BRACKETED_RE.findall(title):
-        senses = wn.index["noun"].get(name.lower(), ()) if wn is not None else ()
-        if senses and wn is not None and wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE:
-            found.append(name)
-    return tuple(found)
+    bracketed = [name for name in _BRACKETED_RE.findall(title) if wn is not None
+                 and (senses := wn.index["noun"].get(name.lower()))
+                 and wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE]
+    return (*(p for p, _ in offices(title)), *bracketed)

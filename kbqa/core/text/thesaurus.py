@@ -79,7 +79,6 @@ class _WordNet:
                     for i in range(n_pointers)]
         return lemmas, pointers
 
-
     def lexicographer_file(self, pos: str, offset: int) -> int:
         """The lexicographer file number of a synset (wninput(5WN) lexnames: 15 is
         noun.location), -1 when its line is missing."""

@@ -332,11 +332,11 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         found = any(bound_answer(kind, c.text, question, anchor) for c in chosen)
         # ...or a clause after a semicolon stating an amount, naming no one of its own, the
         # clause it leans on sharing an anchor ("…《发票遗失说明》…；每人每年最多可以使用 2 次。")
-        passages = {b.n: b.chunk.text for b in blocks}
-        found = found or kind in ("quantity", "number", "money") and any(
-            new_answer(kind, c.text, question) and not names_own(c.text) and bool(
+        if not found and kind in ("quantity", "number", "money"):
+            passages = {b.n: b.chunk.text for b in blocks}
+            found = any(new_answer(kind, c.text, question) and not names_own(c.text) and bool(
                 anchor & folded_terms(clause_before(c.text, passages.get(c.n, ""))))
-            for c in chosen)
+                for c in chosen)
     # An FAQ's answer is bound to its question line when that holds the anchor ("问：食堂什么
     # 时候开放？" over "早餐 6:30–8:00，午餐 11:00–13:00…", which never names the canteen).
     found = found or not by_meaning and bool(anchor) and any(
