@@ -18,6 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from kbqa.core.text.courtesy import without_courtesy
+from kbqa.core.text.reported import reported_question
 from kbqa.core.text.topic_return import topic_returned
 
 # C0 and C1 control characters (NUL included) except tab and newline, and lone UTF-16
@@ -94,9 +95,11 @@ def question_text(question: str) -> str:
     (``"x < 5"``, ``"R&D"``) is kept; a question that is markup only is returned as given.
     Courtesy around it goes too (``text.courtesy``: "and monitors? please" is read "and
     monitors?", a follow-up, not a question about "please"), and a frame going back to an
-    earlier topic (``text.topic_return``: "回到打车的问题，…" is read "打车，…").
+    earlier topic (``text.topic_return``: "回到打车的问题，…" is read "打车，…"), and a frame of
+    asking on someone's behalf (``text.reported``: "A customer is asking whether X. What do I
+    tell them?" is read "X?").
     """
-    return topic_returned(without_courtesy(_visible_text(question) or question))
+    return topic_returned(reported_question(without_courtesy(_visible_text(question) or question)))
 
 
 def _visible_text(question: str) -> str:
