@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from kbqa.core.text import thesaurus
+from kbqa.core.text import bilingual, thesaurus
 from kbqa.core.text.terms import is_stop_en, pos_tags
 
 # A capitalised English word after the question's first word, not an acronym.
@@ -22,8 +22,50 @@ _NAME_EN_RE = re.compile(r"(?<=\s)[A-Z][a-z]{2,}\b")
 
 
 def chinese_places(question: str) -> frozenset[str]:
-    """The Chinese place names of ``question`` (jieba's ns, two characters or more)."""
-    return frozenset(w for w, tag in pos_tags(question) if tag == "ns" and len(w) >= 2)
+    """The Chinese place names of ``question`` (jieba's ns, two characters or more, that
+    ``may_name_place``)."""
+    return frozenset(w for w, tag in pos_tags(question)
+                     if tag == "ns" and len(w) >= 2 and may_name_place(w))
+
+
+@lru_cache(maxsize=4096)
+def may_name_place(word: str) -> bool:
+    """Whether a Chinese ``word`` jieba tags as a place (ns) may be one: CC-CEDICT does
+    not gloss it, or one of its gloss words is no WordNet word (a name: "jiangxi"), has a
+    location sense (noun.location, ``LOCATION_FILE``) or is a noun only whose first sense
+    is an object (noun.object, ``OBJECT_FILE``: "europe", "river"). jieba's dictionary
+    tags 中断 ("cut short", "break off"), 加密 ("encrypt") and 日志 ("journal", "log")
+    ns: a place asked for ("哪个国家") was answered with a sentence where the upload "中断"."""
+    glosses = bilingual.english_glosses(word)
+    return not glosses or any(_place_gloss(w) for gloss in glosses for w in gloss)
+
+
+@lru_cache(maxsize=4096)
+def glossed_place(word: str) -> bool:
+    """Whether CC-CEDICT's first gloss of a Chinese ``word`` is one English word whose
+    most frequent WordNet noun sense is a named place (noun.location, an instance of a
+    kind: "qatar", "frankfurt"), whatever jieba tags the word (卡塔尔: ``nr``)."""
+    glosses = bilingual.english_glosses(word)
+    wn = thesaurus.database()
+    if wn is None or not glosses or len(glosses[0]) != 1:
+        return False
+    senses = wn.index["noun"].get(glosses[0][0])
+    if not senses:
+        return False
+    return wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE and any(
+        symbol == "@i" for symbol, *_ in wn.synset("noun", senses[0])[1])
+
+
+def _place_gloss(word: str) -> bool:
+    wn = thesaurus.database()
+    if wn is None or not thesaurus.known_word(word):
+        return True
+    bases = thesaurus.morphy(word, "noun")[:1]
+    if not bases:
+        return False
+    files = [wn.lexicographer_file("noun", o) for o in wn.index["noun"][bases[0]]]
+    return LOCATION_FILE in files or files[0] == OBJECT_FILE and not any(
+        thesaurus.morphy(word, pos) for pos in ("verb", "adj", "adv"))
 
 
 def places_named(question: str) -> frozenset[str]:
@@ -72,7 +114,7 @@ def offices(text: str) -> tuple[tuple[str, str], ...]:
 
 # A title's scope in brackets: "Employee FAQ (Munich)", "Benefits Summary (Singapore)"
 _BRACKETED_RE = re.compile(r"\(([A-Z][a-z]+)\)")
-LOCATION_FILE = 15  # WordNet's noun.location (wninput(5WN) lexnames)
+LOCATION_FILE, OBJECT_FILE = 15, 17  # WordNet's noun.location, noun.object (lexnames(5WN))
 
 
 @lru_cache(maxsize=4096)  # asked of every block's title on each pass of the reader

@@ -51,6 +51,7 @@ from kbqa.core.readers.extractive.units import (
     without_fused_names,
 )
 from kbqa.core.text.names_zh import name_checked
+from kbqa.core.text.places import glossed_place, may_name_place
 from kbqa.core.text.procedures import asks_procedure
 from kbqa.core.text.quantities import CN_NUMERALS, names_money
 from kbqa.core.text.terms import fold, is_question_word, stem
@@ -291,13 +292,17 @@ def _capital_named(text: str, question: str) -> bool:
 
 
 def _states_place(text: str) -> bool:
-    """A place name in ``text`` (``_states_proper_name`` with jieba's ``ns``) other than one
-    that owns a role or a newsroom (``_OWNER_OF_RE`` on the words right after it)."""
+    """A place name in ``text`` (``_states_proper_name`` with jieba's ``ns``, a word that
+    ``places.may_name_place``, or another name CC-CEDICT glosses as a place:
+    ``places.glossed_place``) other than one that owns a role or a newsroom
+    (``_OWNER_OF_RE`` on the words right after it)."""
     words = tagged(text)
     if not words:
         return _states_proper_name(text, ("ns",))
-    return any(tag == "ns" and not _OWNER_OF_RE.match("".join(w for w, _ in words[i + 1:i + 6]))
-               for i, (_, tag) in enumerate(words))
+    return any((tag == "ns" and may_name_place(word)
+                or tag in ("nr", "nz", "nt") and glossed_place(word))
+               and not _OWNER_OF_RE.match("".join(w for w, _ in words[i + 1:i + 6]))
+               for i, (word, tag) in enumerate(words))
 
 
 # A dateline ("Sep 5, 2016 ...", "6 days ago ...") says when a text was published, not
