@@ -18,6 +18,7 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from kbqa.core.text.courtesy import without_courtesy
+from kbqa.core.text.left_behind import as_lost
 from kbqa.core.text.reported import reported_question
 from kbqa.core.text.topic_return import topic_returned
 
@@ -97,9 +98,11 @@ def question_text(question: str) -> str:
     monitors?", a follow-up, not a question about "please"), and a frame going back to an
     earlier topic (``text.topic_return``: "回到打车的问题，…" is read "打车，…"), and a frame of
     asking on someone's behalf (``text.reported``: "A customer is asking whether X. What do I
-    tell them?" is read "X?").
+    tell them?" is read "X?"), and a thing of one's own left somewhere is read as lost
+    (``text.left_behind``: "I left my laptop on the train" as "I lost my laptop…").
     """
-    return topic_returned(reported_question(without_courtesy(_visible_text(question) or question)))
+    text = reported_question(without_courtesy(_visible_text(question) or question))
+    return as_lost(topic_returned(text))
 
 
 def _visible_text(question: str) -> str:
