@@ -71,8 +71,7 @@ ANSWER_TYPE_TERMS = frozenset(fold(t) for t in (
 BOUND_TERMS = frozenset("maximum minimum max min".split())
 # "How long/many/much", "多久/多少/几": the answer is a quantity (measured on the demo
 # documents: without it "How long does the recycle bin keep items?" quoted how to restore).
-# "The most I can claim", "the least we pay" ask an amount someone may reach ("the most
-# popular plan" does not).
+# "The most I can claim", "the least we pay" ask an amount one may reach (not "most popular").
 _QUANTITY_RE = re.compile(
     r"\bhow (?:long|many|much|big|large|often|soon|quickly|fast)\b"
     r"|多久|多少|多长|多大|(?<!哪)几[天个次年月周小]|[怎如][么何]计?算"  # 怎么算: a rate or amount
@@ -89,10 +88,13 @@ _IDENTIFIER_ASK_ZH_RE = re.compile(
 _QUANTITY_WEAK_RE = re.compile(
     r"\bwhen\b|\bdeadline|\bdue\b|\b(?:max|maximum|minimum|limit)\w*"
     r"|上限|最多|最长|截止|期限|时限|什么时候|何时")
-# A price: "how much does it cost", "多少钱"; answered by an amount with its currency.
+# A price: "how much does it cost", "多少钱", "how much for a new one?", "how much can I
+# claim"; answered by an amount with its currency.
 _DURATION_ASK_RE = re.compile(r"\bhow (?:long|often|soon)\b|多久|多长时间|多少天")
 _MONEY_RE = re.compile(
-    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费|[要花付]钱")
+    r"\b(?:cost|costs|price|prices|priced|fee|fees|charge|charged|pay)\b|多少钱|价格|收费|[要花付]钱"
+    r"|\bhow much (?:for|(?:can|could|may) (?:i|we|you|they) (?:claim|spend|expense)"
+    r"|do (?:i|we|you|they) get back)\b")
 # "What's the budget for…" asks an amount of money; "is there a budget for…" whether one
 # exists, which a rule without an amount may answer
 _BUDGET_RE = re.compile(r"\bwhat(?:'s|s| is| are)? (?:the |our |my |a )?budgets?\b")
@@ -115,9 +117,8 @@ _FREE_RE = re.compile(
 # period's name), 第三次 or 前两次 (which ones, not how many).
 _COUNT_ZH_RE = re.compile(r"(?<![每当这那哪同上下第前后近头])(?:半|[一二两三四五六七八九十]+个?半?)"
                           r"(?:天|小时|周|星期|个月|年|次)")
-# A digit that is not only a year ("the 2022 version" states no duration).
-# Nor a digit inside an identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen
-# right before it.
+# A digit that is not only a year ("the 2022 version" states no duration), nor inside an
+# identifier ("HMAC-SHA256", "X1", "FIDO2"): letters or a hyphen right before it.
 _QUANTITY_NUMBER_RE = re.compile(r"(?<![\d.A-Za-z-])(?!(?:19|20)\d\d(?![\d.]))\d")
 # A name with a dotted version ("OAuth 2.0", "TLS 1.2") names a standard, not an amount;
 # a currency code before a decimal ("EUR 0.30", "SGD 0.60": ``is_currency``) is an amount.
@@ -146,8 +147,7 @@ ROLE_RE = re.compile(
     r" (?:department|team)\b", re.IGNORECASE)
 # An hour written in Chinese numerals ("早上八点", "下午五点"; not 一点, "a bit").
 CN_HOUR = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[两三四五六七八九十]{1,3}点"
-# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点, 下午五点半 (not a duration, a date or
-# an amount).
+# A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点, 下午五点半 (no duration, date, amount).
 CLOCK_RE = re.compile(
     r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
     rf"|\d{{1,2}}\s*点(?:半|\d{{1,2}}分?)?|{CN_HOUR}(?:半|[一二三四五]十分)?)",
