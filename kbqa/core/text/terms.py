@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
+from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import CJK_CHARS
 
 # Bump whenever ``search_terms()`` may return something different for some text (tokenising,
@@ -241,10 +242,14 @@ def fold(term: str) -> str:
     Latin words lose one common suffix (a doubled final consonant is then undoubled:
     ``submitting`` -> ``submit``; a consonant's ``i`` before ``-ed``/``-es``/``-er`` is
     ``y`` again: ``carried`` -> ``carry``) and a final ``e`` if at least 4 letters remain;
-    numbers and Chinese terms are returned unchanged.
+    numbers and Chinese terms are returned unchanged. A noun in "-al" that WordNet derives
+    from a verb folds as the verb: ``approval`` -> ``approv`` as ``approves`` does
+    (``_al_verb``).
     """
     if not term.isascii() or not term.isalpha():
         return term
+    if term.endswith(("al", "als")) and len(term) >= 7:
+        term = _al_verb(term[:-1] if term.endswith("s") else term) or term
     for suffix in _SUFFIXES:
         if term.endswith(suffix) and len(term) - len(suffix) >= 4:
             term = term[: -len(suffix)]
@@ -254,6 +259,19 @@ def fold(term: str) -> str:
                 term = term[:-1] + "y"  # "carried" -> "carry", as "carry" itself
             break
     return term[:-1] if term.endswith("e") and len(term) > 4 else term
+
+
+def _al_verb(noun: str) -> str | None:
+    """The verb an English noun in "-al" is derived from, by WordNet's derivational links
+    (``thesaurus.related``): approval -> approve, removal -> remove, withdrawal ->
+    withdraw; None for an adjective ("personal", "parental") and for "portal" or "total",
+    which no verb's is."""
+    if not thesaurus.morphy(noun, "noun") or thesaurus.morphy(noun, "adj"):
+        return None  # an adjective ("parental" of "parent") names no act
+    base = noun[:-2]
+    related = set(thesaurus.related(noun))
+    return next((v for v in (base, base + "e") if v in related and thesaurus.morphy(v, "verb")),
+                None)
 
 
 def term_set(text: str) -> frozenset[str]:

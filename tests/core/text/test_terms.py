@@ -161,3 +161,18 @@ def test_a_number_with_thousands_separators_is_one_term() -> None:
 ])
 def test_fold_meets_a_word_and_its_inflections(word: str, folded: str) -> None:
     assert fold(word) == folded
+
+
+@pytest.mark.parametrize(("noun", "verb"), [
+    # "who approves a claim of 3000 dollars" never met "Claims over SGD 2,000 also need the
+    # approval of your department head": the noun a verb names by "-al" is the verb
+    ("approval", "approves"), ("approvals", "approved"), ("removal", "removed"),
+    ("renewal", "renews"), ("withdrawal", "withdraw"),
+])
+def test_fold_meets_a_verb_and_its_noun_in_al(noun: str, verb: str) -> None:
+    assert fold(noun) == fold(verb)
+
+
+@pytest.mark.parametrize("word", ["personal", "medical", "parental", "portal", "total"])
+def test_a_word_in_al_no_verb_is_derived_from_stays(word: str) -> None:
+    assert fold(word) == word
