@@ -19,6 +19,7 @@ from django.conf import settings
 
 from chat.frames import frame_limit
 from chat.models import Conversation, Message, Trace
+from kbqa.asgi import application
 from sources.claim_links import claim_signature
 from tests.chat.kb import (
     ANSWER,
@@ -40,6 +41,7 @@ from tests.chat.support import (
     oob_targets,
     receive_turn,
     receive_until,
+    session_cookie,
     user_make,
 )
 from tests.fakes.provider import FakeOutput, FakeProvider
@@ -88,6 +90,20 @@ async def test_anonymous_socket_is_closed_with_4401() -> None:
         closing = await comm.receive_output(timeout=5)
     assert "Log in again" in alert["text"]
     assert closing["type"] == "websocket.close" and closing["code"] == 4401
+
+
+@pytest.mark.parametrize("path", ["/ws/chat/abc/", "/ws/chat/", "/ws/chat/82", "/ws/nothing/",
+                                  "/", "/api/answer"])
+async def test_a_socket_on_a_path_without_a_route_is_refused_not_an_error(
+        path: str, caplog: pytest.LogCaptureFixture) -> None:
+    # Channels' router raised ValueError ("No route found"): HTTP 500 and a traceback per probe
+    user = await user_make("bob")
+    headers = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1"),
+               (b"cookie", f"sessionid={await session_cookie(user)}".encode())]
+    comm = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await comm.connect()
+    assert not connected
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL")]
 
 
 @pytest.mark.parametrize("whose", ["other user's", "missing"])
