@@ -2,13 +2,14 @@
 program (a chat bot relaying its users' reactions), as the browser's feedback buttons give it.
 
 Body ``{"rating": "up" | "down", "comment": str?}`` (``comment`` at most
-``chat.services.COMMENT_MAX_CHARS`` characters are kept; a later call replaces the earlier
-feedback). Returns 200 ``{"trace_id", "rating", "comment"}``. The ``trace_id`` is the one
-``/api/answer`` returns (and the stream's ``meta`` and ``done`` carry). Errors as the answer
-API's (``chat.api_errors.error_response``): 400 ``invalid_json`` / ``invalid_body`` /
-``invalid_rating``, 401 / 403 as ``chat.auth.api_authenticate``, 404 ``trace_not_found``
-for an unknown trace or one the caller did not ask (the id alone does not reveal that it
-exists), 405 for a method other than POST. Reviewers read the feedback on the trace page.
+``chat.services.COMMENT_MAX_CHARS`` characters; a longer one is refused, never cut; a later
+call replaces the earlier feedback). Returns 200 ``{"trace_id", "rating", "comment"}``. The
+``trace_id`` is the one ``/api/answer`` returns (and the stream's ``meta`` and ``done``
+carry). Errors as the answer API's (``chat.api_errors.error_response``): 400
+``invalid_json`` / ``invalid_body`` / ``invalid_rating`` / ``comment_too_long``, 401 / 403
+as ``chat.auth.api_authenticate``, 404 ``trace_not_found`` for an unknown trace or one the
+caller did not ask (the id alone does not reveal that it exists), 405 for a method other
+than POST. Reviewers read the feedback on the trace page.
 """
 
 from __future__ import annotations
@@ -34,6 +35,9 @@ def feedback_input(body: bytes) -> tuple[str, str]:
         raise ApiError(400, "'rating' must be \"up\" or \"down\".", code="invalid_rating")
     if not isinstance(comment, str):
         raise ApiError(400, "'comment' must be a string.", code="invalid_body")
+    if len(comment.strip()) > services.COMMENT_MAX_CHARS:
+        raise ApiError(400, f"'comment' is {len(comment.strip())} characters long; at most "
+                       f"{services.COMMENT_MAX_CHARS} are accepted.", code="comment_too_long")
     return rating, comment
 
 

@@ -57,6 +57,8 @@ def test_a_client_rates_an_answer_by_its_trace_id_and_reviewers_see_it(
         ([1], 400, "invalid_body"),
         ({"rating": "meh"}, 400, "invalid_rating"),
         ({"rating": "up", "comment": 3}, 400, "invalid_body"),
+        # a long comment was cut to 2,000 characters without a word: now refused whole
+        ({"rating": "down", "comment": "x" * 2001}, 400, "comment_too_long"),
     ],
 )
 def test_bad_feedback_is_a_json_400_and_stores_nothing(
