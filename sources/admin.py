@@ -18,7 +18,7 @@ from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
@@ -174,9 +174,12 @@ class DocumentAdmin(UploadAdminMixin, admin.ModelAdmin):
         return format_html('<a href="{}">{}</a>', url, document.original_name or url)
 
     def original_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
-        """The stored original file, as a download: staff who may view this document."""
+        """The stored original file, as a download: staff who may view this document; 404
+        for a document that does not exist (or that this admin's list does not show)."""
         document = self.get_object(request, unquote(object_id))
-        if document is None or not self.has_view_permission(request, document):
+        if document is None:
+            raise Http404(_("No such document."))
+        if not self.has_view_permission(request, document):
             raise PermissionDenied
         return document_original(document=document, user=request.user)
 

@@ -446,6 +446,8 @@ def test_a_document_without_a_stored_file_has_no_link_and_its_url_is_404(
     page = admin_client.get(f"{CHANGELIST}{bare.pk}/change/").content.decode()
     assert "/original/" not in page
     assert admin_client.get(f"{CHANGELIST}{bare.pk}/original/").status_code == 404
+    # ...as is the file of a document that does not exist (it was 403, "permission denied")
+    assert admin_client.get(f"{CHANGELIST}99999/original/").status_code == 404
 
 
 def test_chinese_admin_reads_upload_outcomes_in_chinese(admin_client: Client) -> None:
