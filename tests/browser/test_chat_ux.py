@@ -228,3 +228,18 @@ def test_chinese_answers_render_with_the_shipped_font_where_none_is_installed(
     assert any("\u4e00" <= ch <= "\u9fff" for ch in shown)
     assert loaded >= 1
     assert page.evaluate("document.fonts.check('16px \"kbqa Noto Sans SC\"', '年假')")
+
+
+def test_a_chinese_chunk_id_in_monospace_has_the_shipped_font_too(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    """Monospace text fell back to the system's monospace font only, which has no CJK
+    glyphs here: an uploaded document's chunk id "团建制度#c01" showed as boxes."""
+    page.goto(f"{live_server_demo.url}/chunks/doc-021%23c03/")
+    family = page.locator("code.chunk-id").evaluate("c => getComputedStyle(c).fontFamily")
+    code = page.evaluate(
+        "() => { const c = document.createElement('code'); c.textContent = '团建制度#c01';"
+        " document.body.appendChild(c); return getComputedStyle(c).fontFamily; }")
+
+    assert "kbqa Noto Sans SC" in family
+    assert "kbqa Noto Sans SC" in code
