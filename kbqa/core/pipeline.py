@@ -375,7 +375,7 @@ async def answer(
             yield _finish(judge, trace, "refused_model_declined", t0)
             return
         if not judge.emitted:
-            yield _refusal(trace, refuse_no_support(lang, document_refs(blocks, query)))
+            yield _refusal(trace, refuse_no_support(lang, document_refs(blocks, query), query))
             yield _finish(judge, trace, "refused_no_support", t0)
             return
         for gap in judge.release_gaps():  # only after an emitted sentence (and its notices)

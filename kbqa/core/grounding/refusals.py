@@ -11,6 +11,9 @@ Each of the three refusals says something different and tells the user what to d
   to ask the document owner;
 - ``model_declined``: the model itself declined (API ``stop_reason: refusal``) -> say so
   plainly, not "not covered", and suggest rephrasing or asking a person.
+
+A low-score or no-support refusal of a question in a language kbqa does not read says so
+instead, in English and Chinese (``text.languages``), still naming the closest documents.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Sequence
 from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
 from kbqa.core.text.bilingual import bridged_terms
+from kbqa.core.text.languages import NAMES, other_language
 from kbqa.core.text.terms import is_question_word, search_terms
 from kbqa.core.types import (
     Block,
@@ -63,6 +67,8 @@ def refuse_low_score(
     words and that the documents may not cover it, and names up to ``MAX_DOCUMENTS_NAMED``
     closest documents when retrieval found any."""
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
+    if code := other_language(question):
+        return Refusal(reason="low_score", message=_unread(code), documents=tuple(unique))
     cjk = sum(1 for ch in question if "\u4e00" <= ch <= "\u9fff")
     short = bool(question) and (
         cjk <= SHORT_QUESTION_CHARS if cjk else len(question.split()) <= SHORT_QUESTION_WORDS)
@@ -102,6 +108,14 @@ def refuse_small_talk(lang: Language) -> Refusal:
     return Refusal(reason="low_score", message=message)
 
 
+def _unread(code: str) -> str:
+    """What to do with a question in another language, in English and in Chinese."""
+    english, chinese = NAMES[code]
+    return (f"This question looks like {english}: I read questions in English and Chinese "
+            f"only. Please ask again in English or Chinese. 这个问题看起来是{chinese}，我只能读懂"
+            "英文和中文的问题，请用英文或中文再问一次。")
+
+
 def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
     """The sources give different values and no authority signal decides between them.
 
@@ -130,7 +144,8 @@ def refuse_conflict(lang: Language, conflict: Conflict) -> Refusal:
     return Refusal(reason="conflict", message=message, conflict=conflict)
 
 
-def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refusal:
+def refuse_no_support(lang: Language, documents: Sequence[DocumentRef],
+                      question: str = "") -> Refusal:
     """Documents were retrieved but no sentence drawn from them survived verification.
 
     Names up to ``MAX_DOCUMENTS_NAMED`` distinct documents as the *closest* ones, so the
@@ -139,6 +154,8 @@ def refuse_no_support(lang: Language, documents: Sequence[DocumentRef]) -> Refus
     to whoever maintains the knowledge base.
     """
     unique = list({d.doc_id: d for d in documents}.values())[:MAX_DOCUMENTS_NAMED]
+    if code := other_language(question):
+        return Refusal(reason="no_support", message=_unread(code), documents=tuple(unique))
     if lang == "zh":
         names = "、".join(f"《{d.title}》" + (f"（更新于 {d.updated}）" if d.updated else "")
                          for d in unique)
