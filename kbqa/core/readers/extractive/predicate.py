@@ -164,12 +164,14 @@ _GRANTS_RE = re.compile(
 
 # "Can I fly business class?", 可以坐公务舱吗: asking whether one may, decided by the rule on
 # the asked thing that grants, refuses or pays for it ("Business class is never reimbursed.",
-# 公务舱一律不予报销), when that sentence names something of the ask besides its verb.
+# 公务舱一律不予报销, "premium economy is allowed for longer flights"), when that sentence
+# names something of the ask besides its verb.
 _ASKS_MAY_RE = re.compile(
     r"\b(?:can|could)\s+(?:i|we|you|employees|staff)\b|可以|可不可以|能不能|能否", re.IGNORECASE)
 _RULES_RE = re.compile(
-    r"\b(?:reimbursed|refunded|covered|paid\s+for|approval|approved|not\s+allowed|never)\b"
-    r"|报销|批准|不予|一律|不允许|不可以", re.IGNORECASE)
+    r"\b(?:reimbursed|refunded|covered|paid\s+for|approval|approved|allowed|permitted"
+    r"|prohibited|forbidden|never)\b"
+    r"|报销|批准|不予|一律|允许|准许|禁止|不得|不可以", re.IGNORECASE)
 
 
 def rules_on_asked(question: str, text: str) -> bool:
