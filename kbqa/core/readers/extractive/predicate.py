@@ -169,16 +169,19 @@ _GRANTS_RE = re.compile(
 _ASKS_MAY_RE = re.compile(
     r"\b(?:can|could)\s+(?:i|we|you|employees|staff)\b|可以|可不可以|能不能|能否", re.IGNORECASE)
 _RULES_RE = re.compile(
-    r"\b(?:reimbursed|refunded|covered|paid\s+for|approval|approved|allowed|permitted"
-    r"|prohibited|forbidden|never)\b"
-    r"|报销|批准|不予|一律|允许|准许|禁止|不得|不可以", re.IGNORECASE)
+    r"\b(?:reimbursed|refunded|covered|paid\s+for|approval|approved|not\s+allowed|never)\b"
+    r"|报销|批准|不予|一律|不允许|不可以", re.IGNORECASE)
 
 
 def rules_on_asked(question: str, text: str) -> bool:
     """Whether ``text`` is a rule on what "may I…?" ``question`` asks about (``_ASKS_MAY_RE``,
-    ``_RULES_RE``), sharing a word of the ask clause that is not its predicate."""
+    ``_RULES_RE``; or a grant or refusal, ``_GRANTS_RE``, when the ask is not itself about
+    paying: "Taxis are allowed at night" does not say whether a taxi is reimbursed), sharing
+    a word of the ask clause that is not its predicate."""
     own = _asked_things(question)
-    return bool(own) and bool(_RULES_RE.search(text)) and bool(own & folded_terms(text))
+    rule = _RULES_RE.search(text) or (
+        _GRANTS_RE.search(text) and not _RULES_RE.search(ask_clause(question)))
+    return bool(own) and bool(rule) and bool(own & folded_terms(text))
 
 
 @lru_cache(maxsize=512)
