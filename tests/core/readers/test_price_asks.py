@@ -70,3 +70,22 @@ async def test_who_approves_a_large_claim_names_the_rule_above_its_amount() -> N
     )
     answer = await extractive_answer("who approves a claim of 3000 dollars", blocks)
     assert "department head" in answer
+
+
+async def test_a_year_like_amount_of_money_is_the_askers_amount_not_a_year() -> None:
+    # "over 2000 euros" was read as the year 2000: an identifier every quoted sentence had to
+    # state, and no amount to check against "above EUR 1,000"
+    blocks = (
+        make_block(1, "Your line manager approves each expense claim in the portal. Claims "
+                      "above EUR 1,000 also need approval from the head of your department. "
+                      "Finance checks approved claims within 5 working days.",
+                   title="Expense and reimbursement policy", section="Approval and payment"),
+        make_block(2, "File every expense claim in the finance portal, with a photo or PDF of "
+                      "the receipt attached. Submit each claim within 60 days of the date the "
+                      "cost was incurred. Claims filed later are only reimbursed with written "
+                      "approval from the finance director.",
+                   title="Expense and reimbursement policy", section="Filing an expense claim",
+                   doc_id="doc-001", chunk_no=3),
+    )
+    answer = await extractive_answer("Who approves an expense claim over 2000 euros?", blocks)
+    assert "head of your department" in answer

@@ -73,3 +73,12 @@ def test_an_anniversary_is_no_number_of_weeks() -> None:
     # 77周年 is the 77th anniversary; 两周年假 is two weeks of annual leave
     assert extract_quantities("纪念七七事变 77 周年") == []
     assert [(q.value, q.unit) for q in extract_quantities("连休 2 周年假")] == [(14.0, "day")]
+
+
+def test_a_year_like_number_with_a_currency_is_money() -> None:
+    from kbqa.core.text.quantities import money_at
+
+    assert money_at("a claim over 2000 euros", 13)
+    assert money_at("花了 2000 元", 3)
+    assert not money_at("in 2021 the policy changed", 3)
+    assert not money_at("2024 年", 0)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from kbqa.core.readers.extractive.focus import ask_clause, names
 from kbqa.core.text.acronyms import initials
 from kbqa.core.text.normalise import has_cjk
+from kbqa.core.text.quantities import money_at
 
 _IDENTIFIER_RE = re.compile(
     r"(?<![\d.])(?:19|20)\d\d(?![\d.])"  # a year
@@ -32,9 +33,12 @@ def salient_terms(question: str) -> frozenset[str]:
     """Identifiers of the ask clause, lower-cased, which a quoted sentence must state:
     years ("2021"), words with digits ("q1", "gpt-3"), acronyms ("sso"), and in a Chinese
     ask a capitalised Latin word ("Linux" of 桌面客户端支持 Linux 吗). A plain amount ("3
-    years", "220 a night") is the asker's own value to check, not an identifier."""
+    years", "220 a night", "2000 euros") is the asker's own value to check, not an
+    identifier."""
     ask = ask_clause(question)
-    found = {w.lower() for w in _IDENTIFIER_RE.findall(ask) if w.lower() not in _NOT_IDENTIFIERS}
+    found = {m.group().lower() for m in _IDENTIFIER_RE.finditer(ask)
+             if m.group().lower() not in _NOT_IDENTIFIERS
+             and not (m.group().isdigit() and money_at(ask, m.start()))}  # "2000 euros"
     if has_cjk(ask):  # a Latin name in a Chinese ask names a product or system
         found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
     return frozenset(found)

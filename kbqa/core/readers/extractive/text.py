@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import CJK_CHARS
+from kbqa.core.text.quantities import money_at
 from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
 from kbqa.core.text.tables import cells, row_sentence
 from kbqa.core.text.terms import acronym_starts, fold, is_stop_en, stem, terms, without_parts
@@ -36,8 +37,7 @@ _TABLE_RULE_RE = re.compile(r"^\|?[\s:|-]+\|?$")
 _LATIN_WORD_RE = re.compile(r"[A-Za-z0-9]+")
 _CJK_END = "。！？；"
 _OPENERS = "\"'“‘(（[【「《"
-# A number and the word right after it: "40 days", "30 天", "200MB"; not a year, nor a
-# number inside a name ("gpt-3", "q3", "v2.1").
+# A number and the word right after it ("40 days", "30 天"), not in a name ("gpt-3", "v2.1").
 _NUMBER_UNIT_RE = re.compile(
     rf"(?<![\w.-])(\d+(?:\.\d+)*)[ \u00a0]?(?:([A-Za-z]+)|([{CJK_CHARS}]))")
 _YEAR_RE = re.compile(r"(?:19|20)\d\d")
@@ -47,10 +47,9 @@ _QUALIFIED_TIME_RE = re.compile(
     r"(seconds?|minutes?|hours?|days?|weeks?|months?|years?)\b", re.IGNORECASE)
 # Words a sentence quoted alone has at least (a CJK character half): "No." answers nothing.
 MIN_WORDS = 4
-# A "sentence" longer than this (in words, a CJK character counting half, as ``is_fragment``
-# counts) is no sentence but text without punctuation (a chunk of a file of run-on words):
-# quoting it shows a wall of text. Above the longest sentence of RGB's 35,250 passage
-# sentences (163.5) and five times the demo documents' longest (35), measured 2026-12-04.
+# A "sentence" longer than this (in words, a CJK character half, as ``is_fragment`` counts)
+# is unpunctuated text: quoting it shows a wall of text. Above the longest sentence of RGB's
+# 35,250 passage sentences (163.5), five times the demo's longest (35); measured 2026-12-04.
 MAX_WORDS = 170
 MAX_LIST_ITEMS = 5  # list items quoted after an intro that ends with a colon
 
@@ -66,14 +65,15 @@ def folded_terms(text: str) -> frozenset[str]:
 def number_terms(text: str) -> frozenset[str]:
     """Each number of ``text`` joined with its unit or next word: ``40 day``, ``30 天``, and
     with a time unit a word or two later (``18 day`` of "18 working days"); a Latin word
-    folded, a Chinese one by its first character; none for a year, a number inside a name
-    such as ``GPT-3 released`` or ``Q3 revenue``, or before a stop word."""
+    folded, a Chinese one by its first character; none for a year (not "2000 euros":
+    ``money_at``), a number in a name (``GPT-3 released``, ``Q3 revenue``) or before a stop word."""
     folded = unicodedata.normalize("NFKC", text)
     acronyms = acronym_starts(folded)  # "3 IT staff": IT is the unit's word, not "it"
     out: set[str] = set()
     for m in _NUMBER_UNIT_RE.finditer(folded):
         number, word, cjk = m.groups()
-        if _YEAR_RE.fullmatch(number) or (word and is_stop_en(word, m.start(2) in acronyms)):
+        if (_YEAR_RE.fullmatch(number) and not money_at(folded, m.start(1))) or (
+                word and is_stop_en(word, m.start(2) in acronyms)):
             continue
         out.add(f"{number} {fold(stem(word.lower())) if word else cjk}")
     out.update(f"{m.group(1)} {fold(stem(m.group(3).lower()))}"
