@@ -52,7 +52,7 @@ def other_language(question: str) -> str | None:
         letters = len(script.findall(question))
         if letters >= MIN_SCRIPT_LETTERS and (code == "ja" or letters > latin):
             return code
-    words = [w.lower() for w in _WORD_RE.findall(question) if w.isascii() or w.isalpha()]
+    words = [w.lower() for w in _WORD_RE.findall(question)]
     if not words or not latin:
         return None
     best, found = None, 0

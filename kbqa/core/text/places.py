@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from kbqa.core.text import bilingual, thesaurus
+from kbqa.core.text.lexnames import LOCATION, OBJECT, noun_files
 from kbqa.core.text.terms import is_stop_en, pos_tags
 
 # A capitalised English word after the question's first word, not an acronym.
@@ -32,8 +33,8 @@ def chinese_places(question: str) -> frozenset[str]:
 def may_name_place(word: str) -> bool:
     """Whether a Chinese ``word`` jieba tags as a place (ns) may be one: CC-CEDICT does
     not gloss it, or one of its gloss words is no WordNet word (a name: "jiangxi"), has a
-    location sense (noun.location, ``LOCATION_FILE``) or is a noun only whose first sense
-    is an object (noun.object, ``OBJECT_FILE``: "europe", "river"). jieba's dictionary
+    location sense (noun.location, ``lexnames.LOCATION``) or is a noun only whose first sense
+    is an object (noun.object: "europe", "river"). jieba's dictionary
     tags 中断 ("cut short", "break off"), 加密 ("encrypt") and 日志 ("journal", "log")
     ns: a place asked for ("哪个国家") was answered with a sentence where the upload "中断"."""
     glosses = bilingual.english_glosses(word)
@@ -52,19 +53,15 @@ def glossed_place(word: str) -> bool:
     senses = wn.index["noun"].get(glosses[0][0])
     if not senses:
         return False
-    return wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE and any(
+    return wn.lexicographer_file("noun", senses[0]) == LOCATION and any(
         symbol == "@i" for symbol, *_ in wn.synset("noun", senses[0])[1])
 
 
 def _place_gloss(word: str) -> bool:
-    wn = thesaurus.database()
-    if wn is None or not thesaurus.known_word(word):
+    if thesaurus.database() is None or not thesaurus.known_word(word):
         return True
-    bases = thesaurus.morphy(word, "noun")[:1]
-    if not bases:
-        return False
-    files = [wn.lexicographer_file("noun", o) for o in wn.index["noun"][bases[0]]]
-    return LOCATION_FILE in files or files[0] == OBJECT_FILE and not any(
+    files = noun_files(word)
+    return LOCATION in files or files[:1] == (OBJECT,) and not any(
         thesaurus.morphy(word, pos) for pos in ("verb", "adj", "adv"))
 
 
@@ -114,7 +111,6 @@ def offices(text: str) -> tuple[tuple[str, str], ...]:
 
 # A title's scope in brackets: "Employee FAQ (Munich)", "Benefits Summary (Singapore)"
 _BRACKETED_RE = re.compile(r"\(([A-Z][a-z]+)\)")
-LOCATION_FILE, OBJECT_FILE = 15, 17  # WordNet's noun.location, noun.object (lexnames(5WN))
 
 
 @lru_cache(maxsize=4096)  # asked of every block's title on each pass of the reader
@@ -122,8 +118,6 @@ def title_places(title: str) -> tuple[str, ...]:
     """The places a document ``title`` is scoped to: those it names an office of
     (``offices``) and a bracketed English place name whose most frequent WordNet sense is a
     location ("Employee FAQ (Munich)"; not "(Orchard Metrics)", "(2023)" or "(Draft)")."""
-    wn = thesaurus.database()
-    bracketed = [name for name in _BRACKETED_RE.findall(title) if wn is not None
-                 and (senses := wn.index["noun"].get(name.lower()))
-                 and wn.lexicographer_file("noun", senses[0]) == LOCATION_FILE]
+    bracketed = [name for name in _BRACKETED_RE.findall(title)
+                 if noun_files(name)[:1] == (LOCATION,)]
     return (*(p for p, _ in offices(title)), *bracketed)

@@ -159,6 +159,8 @@ def money_at(text: str, start: int) -> bool:
     """Whether the number at ``start`` of ``text`` is an amount of money with its currency
     after it ("2000 euros", "2000 元"): a year-like number that is no year."""
     return any(is_currency(q.unit) for q in extract_quantities(text[start:start + 16]))
+
+
 # (pattern right before the number, unit): "$30", "USD 30", "€30", "EUR 30", "¥30", "RMB 30"
 _BEFORE = (
     *((re.compile(rf"\b{prefix}\$\s*$"), code) for prefix, code in _DOLLAR_PREFIXES.items()),

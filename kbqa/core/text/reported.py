@@ -23,12 +23,10 @@ A question that is nothing but the frame is returned as it was.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from kbqa.core.text import thesaurus
+from kbqa.core.text.lexnames import GROUP, PERSON, noun_files
 
 MAX_ASKER_WORDS = 5  # "a prospect's procurement team", "security questionnaire from a bank"
-PERSON_FILE, GROUP_FILE = 18, 14  # WordNet's noun.person, noun.group (wninput(5WN) lexnames)
 ASKER_SENSES = 4  # a noun's most frequent senses read for a person ("prospect": the 3rd)
 # who asks without a person's sense in WordNet: indefinite pronouns (noun.Tops), forms
 # that ask, departments
@@ -85,38 +83,32 @@ def reported_question(question: str) -> str:
         if found:
             who = found.group("who")
             asker = _DETERMINER_RE.sub("", who)
-            rest = found.group("rest")
+            rest, named = found.group("rest"), names_asker(asker)
             if _FIRST_PERSON_RE.match(who) or (
-                    len(asker.split()) <= MAX_ASKER_WORDS and not re.search(r"\d", asker)
-                    and names_asker(asker)):
+                    named and len(asker.split()) <= MAX_ASKER_WORDS
+                    and not re.search(r"\d", asker)):
                 text = rest
             elif _AND_RE.search(who):  # "customer has 40 seats … and asks whether"
                 text = f"{_AND_RE.sub('', who)}. {rest}"
-            elif names_asker(asker):
+            elif named:
                 text = f"{who}: {rest}"
     return text if re.search(r"\w", text) else question
 
 
 def names_asker(words: str) -> bool:
     """Whether ``words`` (an English subject) name someone who asks: a word with a sense
-    among WordNet's people (``PERSON_FILE`` in its first ``ASKER_SENSES`` senses) or groups
-    (``GROUP_FILE``, its first sense), or one of
-    ``_ASKERS_EN``; never a subject with a wh-word or an auxiliary ("how do I answer a
-    customer who asks…")."""
+    among WordNet's people (``lexnames.PERSON`` in its first ``ASKER_SENSES`` senses) or
+    groups (``lexnames.GROUP``, its first sense), or one of ``_ASKERS_EN``; never a subject
+    with a wh-word or an auxiliary ("how do I answer a customer who asks…")."""
     found = [w.lower() for w in re.findall(r"[A-Za-z]+", words)]
     if not found or any(w in _NOT_ASKER_WORDS for w in found):
         return False
     return any(w in _ASKERS_EN or _person_or_group(w) for w in found)
 
 
-@lru_cache(maxsize=1024)
 def _person_or_group(word: str) -> bool:
-    wn = thesaurus.database()
-    base = thesaurus.morphy(word, "noun")[:1]
-    if wn is None or not base:
-        return False
-    files = [wn.lexicographer_file("noun", o) for o in wn.index["noun"][base[0]][:ASKER_SENSES]]
-    return PERSON_FILE in files or files[0] == GROUP_FILE
+    files = noun_files(word)
+    return PERSON in files[:ASKER_SENSES] or files[:1] == (GROUP,)
 
 
 def _without_pass_on(question: str) -> str:
