@@ -50,6 +50,7 @@ from kbqa.core.readers.extractive.units import (
     without_ages,
     without_fused_names,
 )
+from kbqa.core.readers.extractive.value_asks import value_ask
 from kbqa.core.text.names_zh import name_checked
 from kbqa.core.text.places import glossed_place, may_name_place
 from kbqa.core.text.procedures import asks_procedure
@@ -229,8 +230,9 @@ _EMBEDDED_RE = re.compile(
 def ask_kind(question: str) -> AskKind:
     """What answers the ask clause: ``answer_kind``'s kinds, else a named place ("which
     country", 哪个城市, an ask ending in "location" or 地点), a time ("when", 几点, 哪一年,
-    an ask ending in "date", 时间 or 日期) or a proper name (an ask ending in 冠军, 导演 or
-    哪个…), else "other" (yes/no, procedure: any sentence)."""
+    an ask ending in "date", 时间 or 日期), a proper name (an ask ending in 冠军, 导演 or
+    哪个…) or a value ("What's the night shift allowance?": ``value_asks``), else "other"
+    (yes/no, procedure: any sentence)."""
     # A condition after the ask ("Can I keep my laptop when I quit?") is not what it asks.
     # ...nor a question the asker would answer by an act of their own ("can I plug it in to
     # find out whose it is?", "Can I check who opened my link?": yes or no, or how).
@@ -249,6 +251,8 @@ def ask_kind(question: str) -> AskKind:
         return "place"
     if kind == "other" and _HEAD_NAME_RE.search(head):
         return "name"
+    if kind == "other" and (value := value_ask(ask)):
+        return value  # "What's the night shift allowance in Suzhou?": an amount of money
     # The asker's own amount ("swapped every 3 years. Is that still…?", "at 220 a night",
     # 一晚 650, time gone by: 删了一个多月了) is checked against the source's: a quantity.
     # A how-to ask states no amount of its own: "How do I set up 2FA?" asks for steps.
