@@ -72,3 +72,19 @@ def test_a_word_jieba_cuts_apart_and_glossed_as_a_phrase_reaches_the_english_pol
     # the two-word English phrase
     found = translation_terms("年假有多少天？", EN_INDEX.__contains__)
     assert found["年假"][:2] == ["annual", "leave"]
+
+
+# corvane's knowledge base: an English leave policy beside a Chinese FAQ in which 不 and 节假日
+# occur ("遇节假日提前发放", "不需要")
+CORVANE_INDEX = set(search_terms(
+    "Employees receive 2 working days of paid compassionate leave on the death of a "
+    "grandparent. 深圳办公室每月 10 日发放上个月的工资，遇节假日提前发放。年假不需要提前申请。"))
+
+
+def test_a_chinese_word_is_no_translation_when_a_stop_word_is_half_of_it() -> None:
+    # "pass away" is 不在 in CC-CEDICT; 在 is a stop word, so its one term was 不 ("not"),
+    # and "my grandmother passed away" found the salary FAQ by 不 and 假日
+    question = "my grandmother passed away last night, how many days off do i get"
+    assert "passed" not in phrase_terms(question, CORVANE_INDEX.__contains__)
+    assert "不" not in {t for found in translation_terms(
+        question, CORVANE_INDEX.__contains__).values() for t in found}
