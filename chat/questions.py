@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from kbqa.core.text.courtesy import without_courtesy
 from kbqa.core.text.left_behind import as_lost
 from kbqa.core.text.reported import reported_question
+from kbqa.core.text.shouting import unshouted
 from kbqa.core.text.topic_return import topic_returned
 
 # C0 and C1 control characters (NUL included) except tab and newline, and lone UTF-16
@@ -99,9 +100,10 @@ def question_text(question: str) -> str:
     earlier topic (``text.topic_return``: "回到打车的问题，…" is read "打车，…"), and a frame of
     asking on someone's behalf (``text.reported``: "A customer is asking whether X. What do I
     tell them?" is read "X?"), and a thing of one's own left somewhere is read as lost
-    (``text.left_behind``: "I left my laptop on the train" as "I lost my laptop…").
+    (``text.left_behind``: "I left my laptop on the train" as "I lost my laptop…"). A run of
+    words in capitals is read in lower case (``text.shouting``).
     """
-    text = reported_question(without_courtesy(_visible_text(question) or question))
+    text = reported_question(without_courtesy(unshouted(_visible_text(question) or question)))
     return as_lost(topic_returned(text))
 
 

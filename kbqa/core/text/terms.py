@@ -74,7 +74,7 @@ STOP_ZH = frozenset(
 # A Latin word of two or more capitals, and a run of three or more capitals words separated
 # by blanks ("HOW TO APPLY FOR LEAVE"): text set in capitals, where capitals mark nothing.
 _CAPITALS_WORD_RE = re.compile(r"(?<![A-Za-z])[A-Z]{2,}(?![A-Za-z])")
-_CAPITALS_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Z]+(?:[ \t]+[A-Z]+){2,}(?![A-Za-z])")
+CAPITALS_RUN_RE = re.compile(r"(?<![A-Za-z])[A-Z]+(?:[ \t]+[A-Z]+){2,}(?![A-Za-z])")
 
 
 # Stop words people set in capitals for stress, not as names ("do NOT share", "ONLY the
@@ -88,7 +88,7 @@ def acronym_starts(text: str) -> frozenset[int]:
     "HOW TO APPLY"), other than a word of stress (``EMPHASIS_EN``: "NOT", "ONLY"). An
     acronym is never an English stop word: "IT" is not "it". The rule (no dictionary of
     acronyms) is this project's choice, tested in tests/core/text/test_terms.py."""
-    runs = [m.span() for m in _CAPITALS_RUN_RE.finditer(text)]
+    runs = [m.span() for m in CAPITALS_RUN_RE.finditer(text)]
     return frozenset(
         m.start() for m in _CAPITALS_WORD_RE.finditer(text)
         if m.group().lower() not in EMPHASIS_EN and not any(a <= m.start() < b for a, b in runs)

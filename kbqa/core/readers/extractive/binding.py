@@ -80,6 +80,7 @@ from kbqa.core.readers.extractive.frames import (
 )
 from kbqa.core.readers.extractive.identifiers import (
     covers_salient,
+    current_years,
     names_identifier,
     salient_terms,
     shares_more_than_names,
@@ -388,7 +389,7 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     # The title as written: a two-letter acronym ("IT 服务台") is no folded term.
     titled = unicodedata.normalize(
         "NFKC", f"{block.chunk.title} {block.chunk.section}" if block else "").lower()
-    salient = salient_terms(question)
+    salient = salient_terms(question) - current_years(block.chunk.updated if block else "")
     quoted = unicodedata.normalize("NFKC", " ".join(c.text for c in chosen)).lower()
     # Item 3 of issue 12: the ask's identifiers ("2021", "Q1", "SSO") are stated by the
     # quoted sentences or the lead's heading or title, not only somewhere in its passage.

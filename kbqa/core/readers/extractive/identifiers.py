@@ -3,8 +3,10 @@
 ``salient_terms``: the identifiers of the ask clause (``focus.ask_clause``: years, words
 with digits such as "Q1", acronyms): a sentence quoted as the answer must state each of
 them (with its heading and title), or at least its passage must name no other of the same
-shape (``covers_salient``). ``own_values``: the question's numbers that are no identifier,
-the asker's own values ("220 a night"), which the answer states otherwise.
+shape (``covers_salient``); a year in which the lead's document is the rule in force
+(``current_years``) asks that rule and needs no stating. ``own_values``: the question's
+numbers that are no identifier, the asker's own values ("220 a night"), which the answer
+states otherwise.
 ``shares_more_than_names``: a sentence sharing only a name with the ask is not about it.
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from datetime import date
 from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause, names
@@ -42,6 +45,19 @@ def salient_terms(question: str) -> frozenset[str]:
     if has_cjk(ask):  # a Latin name in a Chinese ask names a product or system
         found |= {w.lower() for w in _LATIN_NAME_RE.findall(ask)}
     return frozenset(found)
+
+
+def current_years(updated: str, today: date | None = None) -> frozenset[str]:
+    """The years (as written: "2025") in which a document last updated on ``updated`` (ISO
+    date; "" for none) is the rule: from the year of that update to ``today``'s (default:
+    the local date). A question naming one of them ("How many days of sick leave do
+    employees get in 2025?") asks the rule in force, which the current document states
+    whether or not it writes the year; a year before the update may have had another rule.
+    A question naming the year was refused (a new user's report, 2026-12-07)."""
+    if not re.fullmatch(r"\d{4}-\d\d-\d\d", updated[:10]):
+        return frozenset()
+    this_year = (today or date.today()).year
+    return frozenset(str(y) for y in range(int(updated[:4]), this_year + 1))
 
 
 def own_values(question: str, qterms: Sequence[str]) -> frozenset[str]:
