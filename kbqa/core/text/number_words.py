@@ -8,7 +8,9 @@ terms). ``in_digits`` rewrites a query's English number words with text2num's
 parser of spelled numbers for several languages, compound ones included), which leaves a
 lone "one" or "two" as a word ("one of the documents", "no one"; its ``threshold``), as it
 leaves ordinals ("the second day"). Chinese numerals are read where quantities are
-(``kbqa.core.text.quantities``), so Chinese text is left as it is.
+(``kbqa.core.text.quantities``), so Chinese text is left as it is. ``money_in_words`` tells
+the reader a source sentence states an amount of money in words ("thirty yuan each",
+每月五百元), which its digit patterns miss.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import re
 from difflib import SequenceMatcher
 
 from text_to_num import alpha2digit
+
+from kbqa.core.text.quantities import CN_NUMERALS, Quantity, extract_quantities, is_currency
 
 # Any English number word: the cheap test before the parser runs.
 _NUMBER_WORD_RE = re.compile(
@@ -49,3 +53,23 @@ def _changes(before: str, after: str) -> dict[str, str]:
     matcher = SequenceMatcher(a=old, b=new, autojunk=False)
     return {" ".join(old[i1:i2]): " ".join(new[j1:j2])
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"}
+
+
+def money_in_words(text: str) -> bool:
+    """Whether ``text`` states an amount of money with its number in words: English ("thirty
+    yuan each", "five hundred euros": ``in_digits``) or Chinese numerals (每月五百元), read
+    by ``quantities.extract_quantities``. A new user's "How much are overtime meals
+    reimbursed?" over "reimbursed at thirty yuan each" got EUR 80 from another document
+    (2026-12-07). Counts of other things in words ("four roles", 一周) are no amount here:
+    read as one they answered "how many" asks wrongly (measured on the demo sets)."""
+    digits, changed = in_digits(text)
+    if not changed and not any(ch in CN_NUMERALS for ch in text):
+        return False
+    said = _money(text)
+    return any(not any(ch.isdigit() for ch in q.text) for q in said) or (
+        bool(changed) and len(_money(digits)) > len(said))
+
+
+def _money(text: str) -> list[Quantity]:
+    """The amounts of money ``extract_quantities`` reads in ``text``."""
+    return [q for q in extract_quantities(text) if is_currency(q.unit.split("/")[0])]

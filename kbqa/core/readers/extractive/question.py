@@ -25,6 +25,7 @@ from typing import Literal
 
 from kbqa.core.readers.extractive.question_verbs import catenative_verbs
 from kbqa.core.readers.extractive.text import question_numbers
+from kbqa.core.text.number_words import money_in_words
 from kbqa.core.text.quantities import is_currency, names_money
 from kbqa.core.text.terms import (
     A_NOT_A_RE,
@@ -45,8 +46,7 @@ GENERIC_TERMS = frozenset(
     something anything someone anyone stuff make let like able allowed possible please
     after before during within until since per via
     多久 多长 多长时间 需要 怎样 怎么办 能否 是不是 哪里 时候 知道 告诉 东西 事情 事儿
-    弄 搞 咋办 咋整 咋弄""".split()
-)
+    弄 搞 咋办 咋整 咋弄""".split())
 # Verbs that carry the question's grammar, not its subject: never named as not covered
 # ("How long does the free trial last?" is answered; "last" is not missing), nor taken as
 # the specific thing asked about ("What did the meeting decide?"); 处理/解决 as "handle".
@@ -113,8 +113,7 @@ _FREE_RE = re.compile(
     r"\b(?:free of charge|for free|(?:is|are|stays?|remains?) free|at no (?:extra )?(?:cost|charge)"
     r"|no charge|costs? nothing|(?:quoted|priced) individually|custom pric\w*|price on request)"
     r"\b|免费(?![\u4e00-\u9fff])|不收费|不另收费|无需付费|面议|单独报价|另行报价", re.IGNORECASE)
-# A Chinese amount written in words, with its unit: 半天, 两周, 三个月; not 每天, 上半年 (a
-# period's name), 第三次 or 前两次 (which ones, not how many).
+# A Chinese amount in words with its unit: 半天, 两周, 三个月; not 每天, 上半年, 第三次, 前两次
 _COUNT_ZH_RE = re.compile(r"(?<![每当这那哪同上下第前后近头])(?:半|[一二两三四五六七八九十]+个?半?)"
                           r"(?:天|小时|周|星期|个月|年|次)")
 # A digit that is not only a year ("the 2022 version" states no duration), nor inside an
@@ -150,9 +149,7 @@ CN_HOUR = r"(?:早上|上午|中午|下午|晚上|凌晨|傍晚)?[两三四五�
 # A time of day: 11pm, 11:30, 23:30, 9 a.m., 晚上11点, 下午五点半 (no duration, date, amount).
 CLOCK_RE = re.compile(
     r"(?<![\d.,:])(?:\d{1,2}:\d{2}(?:\s*[ap]\.?m\.?)?|\d{1,2}\s*[ap]\.?m\.?(?![a-z])"
-    rf"|\d{{1,2}}\s*点(?:半|\d{{1,2}}分?)?|{CN_HOUR}(?:半|[一二三四五]十分)?)",
-    re.IGNORECASE,
-)
+    rf"|\d{{1,2}}\s*点(?:半|\d{{1,2}}分?)?|{CN_HOUR}(?:半|[一二三四五]十分)?)", re.IGNORECASE)
 NOUN_TAGS = re.compile(r"^(?:n[a-z]*|eng|j|l|i)$")  # jieba: nouns, names, foreign, idioms
 # jieba tags of words that never say what is asked about: localizers (后), prepositions,
 # conjunctions, particles, interjections. Numerals and quantifiers stay (天 in 多少天).
@@ -296,9 +293,9 @@ def groups(qterms: Sequence[str]) -> dict[str, str]:
 
 
 def answer_kind(question: str) -> AnswerKind:
-    """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then
-    "how long/many/much" a quantity, then "who" a person,
-    "which versions" a version, then "limit"/"deadline"/"when" any number (a year too)."""
+    """What answers ``question``: a price ("cost", ``多少钱``) an amount of money, then "how
+    long/many/much" a quantity, "who" a person, "which versions" a version, then
+    "limit"/"deadline"/"when" any number (a year too)."""
     # 密码是多少 asks for the password, as 密码是什么 does: no quantity
     q = _IDENTIFIER_ASK_ZH_RE.sub(r"\1是什么", question.lower())
     # "How long does it take to charge the scanner?" asks a duration, whatever "charge" is
@@ -316,16 +313,19 @@ def answer_kind(question: str) -> AnswerKind:
 
 def states(kind: AnswerKind, text: str) -> bool:
     """Whether sentence ``text`` states what ``kind`` asks for: an amount with a currency
-    ("EUR 15", ``15 欧元``), a number other than a year (and a version's), a version ("iOS
-    16"), a person's name ("Priya Raman"; in Chinese a name jieba tags ``nr``)."""
+    ("EUR 15", ``15 欧元``, "thirty yuan": ``money_in_words``), a number other than a year
+    (and a version's), a version ("iOS 16"), a person's name ("Priya Raman"; in Chinese a
+    name jieba tags ``nr``)."""
     if kind == "money":
-        return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text) or names_money(text))
+        return bool(_CURRENCY_RE.search(text) or _FREE_RE.search(text) or names_money(text)
+                    or money_in_words(text))
     if kind == "quantity":
-        text = _DOTTED_VERSION_RE.sub(
+        digits = _DOTTED_VERSION_RE.sub(
             lambda m: m[0] if m[1] == "RMB" or is_currency(m[1]) else "…", text)
-        return bool(_QUANTITY_NUMBER_RE.search(text) or _COUNT_ZH_RE.search(text))
+        return bool(_QUANTITY_NUMBER_RE.search(digits) or _COUNT_ZH_RE.search(digits)
+                    or money_in_words(text))
     if kind == "number":
-        return any(ch.isdigit() for ch in text)
+        return any(ch.isdigit() for ch in text) or money_in_words(text)
     if kind == "version":
         return bool(_VERSION_TOKEN_RE.search(text))
     if kind == "person":
