@@ -15,6 +15,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse, JsonRe
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
 
 from sources.claim_links import claim_signed
@@ -108,7 +109,18 @@ def document_original(*, document: Any, user: Any) -> FileResponse:
 AUTH_REQUIRED = "Authentication required: log in or send 'Authorization: Bearer <token>'."
 
 
-@require_GET
+def method_not_allowed(request: HttpRequest) -> JsonResponse:
+    """The chunk API's JSON 405 for any method but GET, in the answer API's shape and code
+    (``chat.api_errors``; sources may not import chat), with ``Allow: GET``."""
+    message = f"{request.method} is not allowed: /api/chunks/ only reads passages. Use GET."
+    refused = JsonResponse({"error": message, "code": "method_not_allowed"}, status=405)
+    refused["Allow"] = "GET"
+    return refused
+
+
+# CSRF-exempt so that the method is checked first: a POST got Django's HTML "CSRF verification
+# failed" page. It only reads, and answers nothing but GET.
+@csrf_exempt
 def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     """JSON of one chunk: the core ``Chunk`` fields plus ``is_current``, ``superseded``
     (replaced by a newer version of its document: ``title`` is then the document's title
@@ -117,10 +129,12 @@ def chunk_api(request: HttpRequest, chunk_id: str) -> JsonResponse:
     from the knowledge base, else null) and ``url`` (the chunk page, absolute like the
     answer API's source URLs).
 
-    401 JSON when not logged in; 410 JSON for a purged chunk the caller could read; 404 JSON
-    for an unknown id or a chunk the caller (the session user, or the API token's user) may
-    not read, purged or not.
+    405 JSON ``method_not_allowed`` for any method but GET; 401 JSON when not logged in; 410
+    JSON for a purged chunk the caller could read; 404 JSON for an unknown id or a chunk the
+    caller (the session user, or the API token's user) may not read, purged or not.
     """
+    if request.method != "GET":
+        return method_not_allowed(request)
     if not request.user.is_authenticated:
         # the answer API's words (chat.auth.AUTH_REQUIRED; sources may not import chat); a
         # token that logs no one in is refused before this, by chat.auth.BearerTokenMiddleware

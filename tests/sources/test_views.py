@@ -328,3 +328,21 @@ def test_claim_highlights_the_supporting_sentence_in_the_passage(client_in: Clie
     # a hand-made link (its claim never passed the verifier) is not presented as support
     assert "<mark" not in forged and "Highlighted:" not in forged
     assert "did not come from a checked answer" in forged
+
+
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete", "options"])
+@pytest.mark.parametrize("logged_in", [False, True])
+def test_api_answers_a_wrong_method_with_json_405(
+    chunk: Chunk, method: str, logged_in: bool
+) -> None:
+    # a POST without a session got Django's HTML "CSRF verification failed" page, and with
+    # one every other method an empty text/html 405
+    client = Client(enforce_csrf_checks=True)
+    if logged_in:
+        client.force_login(User.objects.create_user("bob", password="pw-123456789"))
+    response = getattr(client, method)("/api/chunks/doc-010%23c02")
+    assert response.status_code == 405
+    assert response["Content-Type"] == "application/json"
+    assert response["Allow"] == "GET"
+    assert response.json()["code"] == "method_not_allowed"
+    assert response.json()["error"].endswith("Use GET.")
