@@ -296,6 +296,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "login"
+# A form refused by the CSRF check gets the app's page (a page open too long, a sign-in in
+# another tab), not Django's bare one; the API its JSON 403.
+CSRF_FAILURE_VIEW = "kbqa.csrf.csrf_failure"
 
 LOGGING = {
     "version": 1,
