@@ -7,6 +7,8 @@ Two layers, one rule (``body_limit``: the largest body a path accepts, in bytes)
   as they arrive and the request is cut off with 413 at the limit. An optional ``precheck``
   runs before the body is read and may refuse the request (the answer API authenticates
   there, so an anonymous caller is refused without its body ever being read).
+- A ``Content-Length`` that is no whole number of bytes (``abc``, ``-5``) is refused with 400
+  JSON ``invalid_content_length`` by both layers (Twisted answered an empty 400).
 - ``install_daphne_guard`` (Daphne only): Daphne's Twisted layer receives the whole body and
   parses multipart forms into memory before the ASGI application is called, then queues the
   whole body for it (measured 2026-11-30 on main: a 200 MB multipart body to ``/api/answer``
@@ -41,6 +43,9 @@ Precheck = Callable[[Scope], Awaitable[Refusal | None]]
 
 # Messages are English in JSON (the API's contract); a browser's page shows them translated.
 TOO_LARGE = gettext_noop("The request body is too large (limit %(limit)s).")
+BAD_LENGTH = gettext_noop(
+    "The Content-Length header %(value)s is not a size in bytes (a whole number, 0 or more)."
+)
 
 
 def size_text(limit: int) -> str:
@@ -55,9 +60,12 @@ def json_error(status: int, message: str, challenge: str = "") -> bytes:
     """``{"error": message, "code": ...}``, the answer API's codes (README: HTTP API):
     ``body_too_large`` for a 413; for a 401 ``invalid_token`` when its ``challenge`` says
     so (RFC 6750 section 3.1), else ``unauthorized``; ``forbidden`` for a 403;
+    ``invalid_content_length`` for a 400 (``BAD_LENGTH``, the only one made here);
     ``request_refused`` otherwise."""
     if status == 413:
         code = "body_too_large"
+    elif status == 400:
+        code = "invalid_content_length"
     elif status == 401:
         code = "invalid_token" if 'error="invalid_token"' in challenge else "unauthorized"
     else:
@@ -145,14 +153,23 @@ def _request_of(headers: Mapping[bytes, bytes]) -> HttpRequest:
     return request
 
 
+class InvalidLength(ValueError):
+    """A ``Content-Length`` that is no whole number of bytes; ``params`` fill ``BAD_LENGTH``."""
+
+    def __init__(self, value: bytes) -> None:
+        super().__init__(value)
+        shown = value.decode("latin-1")
+        self.params = {"value": repr(shown[:40] + ("..." if len(shown) > 40 else ""))}
+
+
 def content_length(headers: list[tuple[bytes, bytes]]) -> int | None:
-    """The declared body size in bytes, None when absent or not a number."""
+    """The declared body size in bytes, None when absent. Raises ``InvalidLength`` for a
+    value that is not ASCII digits (RFC 9110 section 8.6: ``1*DIGIT``), as Twisted does."""
     for name, value in headers:
         if name.lower() == b"content-length":
-            try:
-                return int(value)
-            except ValueError:
-                return None
+            if not value.strip(b" \t").isdigit():
+                raise InvalidLength(value)
+            return int(value)
     return None
 
 
@@ -197,7 +214,11 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         limit = self.limit_for(scope["path"])
-        declared = content_length(scope.get("headers") or [])
+        try:
+            declared = content_length(scope.get("headers") or [])
+        except InvalidLength as exc:
+            await _respond(send, 400, BAD_LENGTH, scope=scope, params=exc.params)
+            return
         if declared is not None and declared > limit:
             await _respond(send, 413, TOO_LARGE, scope=scope, params=limit_params(limit))
             return
@@ -288,19 +309,45 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
             self.kbqa_refused = True
             self.content = io.BytesIO()  # nothing more is kept
             self.requestHeaders.removeHeader(b"Expect")  # no "100 Continue" after the 413
-            headers = {
-                name.lower(): values[0]
-                for name, values in self.requestHeaders.getAllRawHeaders()
-                if values
-            }
             content_type, body = error_body(
-                413, TOO_LARGE, headers, limit_params(self.kbqa_limit), path=self.kbqa_path
+                413, TOO_LARGE, _first_values(self.requestHeaders),
+                limit_params(self.kbqa_limit), path=self.kbqa_path,
             )
-            self.channel.transport.write(
-                b"HTTP/1.1 413 Content Too Large\r\nContent-Type: %s\r\n"
-                b"Content-Length: %d\r\nConnection: close\r\n\r\n%s"
-                % (content_type, len(body), body)
-            )
+            response = _raw_response(b"413 Content Too Large", content_type, body)
+            self.channel.transport.write(response)
             self.channel.loseConnection()
 
+    class BoundedChannel(http.HTTPChannel):  # type: ignore[misc]
+        """Twisted's channel, refusing a ``Content-Length`` that is no number as
+        ``BodyLimitMiddleware`` does (Twisted wrote a bare ``400 Bad Request``, no body)."""
+
+        def _maybeChooseTransferDecoder(self, header: bytes, data: bytes) -> bool:  # noqa: N802
+            if header != b"Content-Length" or data.isdigit():
+                return bool(super()._maybeChooseTransferDecoder(header, data))
+            path = (getattr(self, "_path", b"") or b"/").split(b"?", 1)[0].decode("latin-1")
+            content_type, body = error_body(
+                400, BAD_LENGTH, _first_values(self.requests[-1].requestHeaders),
+                InvalidLength(data).params, path=path,
+            )
+            self.transport.write(_raw_response(b"400 Bad Request", content_type, body))
+            self.loseConnection()
+            self.length = None
+            return False
+
+    def channel_protocol(factory: Any) -> Any:  # Twisted's _genericHTTPChannelProtocolFactory
+        return http._GenericHTTPChannelProtocol(BoundedChannel())
+
     http_protocol.WebRequest = BoundedWebRequest
+    http_protocol.HTTPFactory.protocol = channel_protocol
+
+
+def _first_values(headers: Any) -> dict[bytes, bytes]:
+    """Twisted ``Headers`` as ``{lower-case name: first value}``."""
+    return {name.lower(): values[0] for name, values in headers.getAllRawHeaders() if values}
+
+
+def _raw_response(status: bytes, content_type: bytes, body: bytes) -> bytes:
+    """A whole HTTP/1.1 response that closes the connection, written before Daphne's request
+    exists (or instead of it)."""
+    return (b"HTTP/1.1 %s\r\nContent-Type: %s\r\nContent-Length: %d\r\n"
+            b"Connection: close\r\n\r\n%s" % (status, content_type, len(body), body))

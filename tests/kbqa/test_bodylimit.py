@@ -317,3 +317,37 @@ async def test_asgi_lets_staff_upload_requests_through_to_the_body() -> None:
         "/admin/sources/document/upload/", [(b"cookie", cookie)], [b"--kbqa--"]
     )
     assert reads == 1
+
+
+BAD_LENGTHS = [(b"abc", "'abc'"), (b"-5", "'-5'")]
+
+
+def length_refusal(shown: str) -> dict[str, str]:
+    return {"error": f"The Content-Length header {shown} is not a size in bytes (a whole "
+                     "number, 0 or more).", "code": "invalid_content_length"}
+
+
+@pytest.mark.parametrize(("value", "shown"), BAD_LENGTHS)
+def test_daphne_answers_a_content_length_that_is_no_number_with_json(
+    server: Daphne, value: bytes, shown: str
+) -> None:
+    # Twisted answered "400 Bad Request" with no body at all
+    head = (b"POST /api/answer HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %s\r\n\r\n{}" % value)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        sock.sendall(head)
+        response = b""
+        while data := sock.recv(65536):
+            response += data
+    head_part, _, body = response.partition(b"\r\n\r\n")
+    assert head_part.startswith(b"HTTP/1.1 400 Bad Request\r\n")
+    assert b"Content-Type: application/json" in head_part
+    assert json.loads(body) == length_refusal(shown)
+
+
+@pytest.mark.parametrize(("value", "shown"), BAD_LENGTHS)
+async def test_asgi_answers_a_content_length_that_is_no_number_with_json(
+    value: bytes, shown: str
+) -> None:
+    status, body, reads = await call_app("/api/answer", [(b"content-length", value)], [b"{}"])
+    assert (status, body, reads) == (400, length_refusal(shown), 0)
