@@ -20,6 +20,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from sources.ingest_types import IngestOverrides
+from sources.metadata import SourceURLField
 from sources.models import Authority, Document, Language
 from sources.parsers import SUPPORTED_SUFFIXES
 from sources.uploads import upload_size_problem
@@ -134,7 +135,7 @@ class UploadForm(forms.Form):
         required=False,
         help_text=_("Updated/effective date, YYYY-MM-DD."),
     )
-    source_url = forms.URLField(label=_("Source URL"), required=False, assume_scheme="https")
+    source_url = SourceURLField(label=_("Source URL"), required=False)
     groups = forms.ModelMultipleChoiceField(
         label=_("Visible to"),
         queryset=Group.objects.order_by("name"),

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import re
 from pathlib import PurePath
+from typing import Any
 
+from django import forms
+from django.core.exceptions import ValidationError
+from django.core.validators import URLValidator
 from django.utils.text import slugify
 from django.utils.translation import gettext_noop
 
@@ -20,11 +24,33 @@ from sources.models import Authority, Language
 _DOC_ID_RE = re.compile(r"^\w[\w.-]{0,99}$")
 
 
+class SourceURLField(forms.URLField):
+    """A document's source URL, the one rule for every way in (the upload form, front
+    matter, ``ingest --source-url``): an http or https address, at most 500 characters
+    (``Document.source_url``); without a scheme, https is assumed."""
+
+    default_validators = [URLValidator(schemes=["http", "https"])]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(assume_scheme="https", max_length=500, **kwargs)
+
+
+def checked_source_url(name: str, value: str) -> str:
+    """``value`` as stored (``SourceURLField``'s rule; "" stays ""). Raises IngestError for a
+    ``javascript:`` link, an address that is no URL or one over 500 characters."""
+    try:
+        return str(SourceURLField(required=False).clean(value))
+    except ValidationError:
+        raise IngestError(
+            gettext_noop("%(name)s: bad source_url %(value)s; use an http:// or https:// address"),
+            name=name, value=repr(value[:60])) from None
+
+
 def checked_meta(name: str, meta: dict[str, str], text: str
-                  ) -> tuple[str, str, str, str | None]:
-    """``(doc_id, authority, language, updated)`` of a file's metadata; IngestError naming
-    every bad value at once (a file with a bad date and a bad authority was refused for the
-    date, and for the authority only on the next upload)."""
+                  ) -> tuple[str, str, str, str | None, str]:
+    """``(doc_id, authority, language, updated, source_url)`` of a file's metadata;
+    IngestError naming every bad value at once (a file with a bad date and a bad authority
+    was refused for the date, and for the authority only on the next upload)."""
     problems: list[IngestError] = []
     doc_id = meta.get("doc_id") or derive_doc_id(name)
     if not _DOC_ID_RE.match(doc_id):
@@ -46,9 +72,14 @@ def checked_meta(name: str, meta: dict[str, str], text: str
         updated = iso_date(meta["updated"], name=name) if meta.get("updated") else None
     except IngestError as exc:
         problems.append(exc)
+    source_url = ""
+    try:
+        source_url = checked_source_url(name, str(meta.get("source_url") or ""))
+    except IngestError as exc:
+        problems.append(exc)
     if problems:
         raise IngestError.of_all(problems)
-    return doc_id, authority, language, updated
+    return doc_id, authority, language, updated, source_url
 
 
 def _language(value: str) -> str:

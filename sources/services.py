@@ -247,7 +247,9 @@ def _prepare(
         parsed = parse(name=name, data=data)
     meta = {**parsed.meta, **overrides.as_dict()}
     try:
-        doc_id, authority, language, updated = checked_meta(name, meta, parsed.text)
+        doc_id, authority, language, updated, source_url = checked_meta(
+            name, meta, parsed.text
+        )
     except IngestError as exc:  # with the unknown groups, if any: every problem at once
         if not (groups and meta.get("visibility")):
             raise
@@ -258,7 +260,7 @@ def _prepare(
         raise
     fields = {
         "title": (meta.get("title") or parsed.title_guess or PurePath(name).stem)[:300],
-        "source_url": meta.get("source_url", "")[:500],
+        "source_url": source_url,
         "language": language,
         "updated": updated,
         "authority": authority,
