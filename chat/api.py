@@ -59,7 +59,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.utils import translation
 from django.views.decorators.csrf import csrf_exempt
 
-from chat.api_body import answer_body
+from chat.api_body import answer_body, refusal_body
 from chat.api_errors import (
     RETRY_AFTER_SECONDS,
     UNAVAILABLE,
@@ -80,7 +80,7 @@ from chat.turns import (
     question_checked,
 )
 from kbqa.core.text.normalise import detect_language
-from kbqa.core.types import Done, Error, Event, Meta, Mode, Notice, event_payload
+from kbqa.core.types import Done, Error, Event, Meta, Mode, Notice, Refusal, event_payload
 
 log = logging.getLogger(__name__)
 
@@ -227,10 +227,15 @@ def wire_payload(ev: Event, *, conversation: int | None = None) -> dict[str, Any
     return payload
 
 
-def sse_frame(ev: Event, *, conversation: int | None = None) -> str:
+def sse_frame(
+    ev: Event, *, conversation: int | None = None, request: HttpRequest | None = None
+) -> str:
     """One Server-Sent Events frame: ``event: <name>\\ndata: <one-line JSON>\\n\\n``
-    (``wire_payload``)."""
+    (``wire_payload``). With the ``request``, a refusal's documents and conflict sides carry
+    ``url`` and ``api_url`` as ``/api/answer``'s do (``chat.api_body.refusal_body``)."""
     payload = wire_payload(ev, conversation=conversation)
+    if request is not None and isinstance(ev, Refusal):
+        payload["data"] = refusal_body(request, payload["data"])
     data = json.dumps(payload["data"], ensure_ascii=False)
     return f"event: {payload['event']}\ndata: {data}\n\n"
 
@@ -272,7 +277,7 @@ async def with_keepalive(
 
 
 async def _sse(
-    turn: TurnStream, conversation: int, outcome: AnswerOutcome
+    turn: TurnStream, conversation: int, outcome: AnswerOutcome, request: HttpRequest
 ) -> AsyncGenerator[str, None]:
     """The turn's core events as SSE frames. A ``Notice`` that only repeats ``meta.notices``
     is not sent (clients place those); one that adds a notice (a sentence citing an archived
@@ -294,7 +299,7 @@ async def _sse(
                     continue
                 if isinstance(item, Event):
                     sent.add(type(item))
-                    yield sse_frame(item, conversation=conversation)
+                    yield sse_frame(item, conversation=conversation, request=request)
     except Exception as exc:
         log.exception("API stream failed after it started")
         if Done in sent:
@@ -317,7 +322,7 @@ async def answer_stream(request: HttpRequest) -> HttpResponse:
     except ApiError as exc:
         return exc.response()
     response = StreamingHttpResponse(
-        with_keepalive(_sse(turn, conversation, outcome)),
+        with_keepalive(_sse(turn, conversation, outcome, request)),
         content_type="text/event-stream; charset=utf-8",
     )
     response["Cache-Control"] = "no-cache"

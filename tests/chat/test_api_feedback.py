@@ -12,6 +12,7 @@ from django.test import Client
 from chat.auth import api_token_create
 from chat.models import Feedback
 from tests.chat.kb import QUESTION, REFUND_QUESTION, SHOWN, claims_json, refund_kb
+from tests.chat.test_api import parse_frames, sse
 from tests.fakes.provider import FakeProvider
 
 __all__ = ["refund_kb"]
@@ -109,3 +110,20 @@ def test_a_no_support_refusal_links_the_closest_documents(
     documents = body["refusal"]["documents"]
     assert documents and all(d["api_url"].startswith("http://testserver/api/chunks/")
                              for d in documents)
+
+
+@pytest.mark.parametrize(("question", "where"), [
+    (REFUND_QUESTION, "sides"), (QUESTION, "documents")])
+def test_the_stream_s_refusal_links_its_passages_as_the_json_answer_does(
+    fake_provider: FakeProvider, token: str, question: str, where: str
+) -> None:
+    # the stream's refusal lacked url and api_url, which /api/answer's carries
+    fake_provider.add(claims_json(), claims_json(), claims_json(), claims_json())
+    answer = post("/api/answer", {"question": question}, token).json()["refusal"]
+    _, text = sse({"Authorization": f"Bearer {token}"}, {"question": question})
+    streamed = dict(parse_frames(text))["refusal"]
+    if where == "sides":
+        answer, streamed = answer["conflict"], streamed["conflict"]
+    assert answer[where] and streamed[where] == answer[where]
+    assert all(item["api_url"].startswith("http://testserver/api/chunks/")
+               and item["url"].startswith("http://testserver/chunks/") for item in streamed[where])
