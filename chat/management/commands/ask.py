@@ -31,6 +31,7 @@ from chat.outcomes import AnswerOutcome
 from chat.rendering import answer_locale
 from chat.selectors import reader_numbers
 from chat.turns import TurnOpened, TurnRejected, TurnRequest, answer_turn
+from kbqa.arguments import whole_number
 from kbqa.core.text.normalise import detect_language
 from kbqa.core.types import Error, Event, Meta, Notice, Refusal, Sentence
 
@@ -83,7 +84,8 @@ class Command(BaseCommand):
             action="store_true",
             help="inject a fabricated citation to show the verifier dropping it",
         )
-        parser.add_argument("--conversation", type=int, help="continue this stored conversation")
+        parser.add_argument("--conversation", type=whole_number(1),
+                            help="continue this stored conversation")
         parser.add_argument(
             "--user", help="username recorded on the trace (and conversation owner)"
         )

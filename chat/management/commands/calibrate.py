@@ -25,6 +25,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.evaluation import collect_signals, load_cases, plot_distributions
 from chat.management.commands.evaluate import select_cases
+from kbqa.arguments import share, whole_number
 from kbqa.core.evaluation.calibration import Signals, recommend_similarity, recommend_threshold
 from kbqa.core.evaluation.report import (
     distribution_table,
@@ -43,17 +44,16 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--format", choices=["cases", "rgb"], default="cases")
-        parser.add_argument("--max-wrongful-refusal", type=float, default=0.05,
+        parser.add_argument("--max-wrongful-refusal", type=share, default=0.05,
                             help="highest acceptable share of answerable questions refused")
         parser.add_argument("--plot", metavar="PATH.png", help="draw both distributions")
-        parser.add_argument("--limit", type=int, help="use only the first N cases")
-        parser.add_argument("--k", type=int, help="hits to retrieve (default KBQA_TOP_K)")
+        parser.add_argument("--limit", type=whole_number(1), help="use only the first N cases")
+        parser.add_argument("--k", type=whole_number(1),
+                            help="hits to retrieve (default KBQA_TOP_K)")
         parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     def handle(self, *args: Any, **opts: Any) -> None:
         limit_rate = opts["max_wrongful_refusal"]
-        if not 0.0 <= limit_rate <= 1.0:
-            raise CommandError("--max-wrongful-refusal must be between 0 and 1.")
         plot = opts["plot"]
         if plot and not Path(plot).resolve().parent.is_dir():  # a traceback after the result
             raise CommandError(f"--plot {plot}: no directory {Path(plot).parent} to write into")

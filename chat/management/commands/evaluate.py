@@ -9,7 +9,6 @@ as an error result and the run goes on. Traces are not stored unless ``--store-t
 
 from __future__ import annotations
 
-import argparse
 import json
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from chat.evaluation import load_cases, run_cases, write_results
 from chat.pipeline_settings import pipeline_config_from_settings, provider_from_settings
+from kbqa.arguments import share, whole_number
 from kbqa.core.errors import KbqaError
 from kbqa.core.evaluation.cases import EXPECTS, EvalCase, expect_counts
 from kbqa.core.evaluation.metrics import CaseResult, summarise, summarise_by_language
@@ -32,22 +32,6 @@ from sources.models import Chunk
 def current_chunks_exist() -> bool:
     """Whether the stored knowledge base has anything to retrieve."""
     return Chunk.objects.filter(is_current=True).exists()
-
-
-def _positive(value: str) -> int:
-    """``--limit``: a whole number above 0 (-5 ran all but the last five)."""
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError("must be 1 or more")
-    return number
-
-
-def _share(value: str) -> float:
-    """``--min-relevance``: a relevance, between 0 and 1."""
-    number = float(value)
-    if not 0.0 <= number <= 1.0:
-        raise argparse.ArgumentTypeError("must be between 0 and 1")
-    return number
 
 
 def select_cases(
@@ -65,10 +49,11 @@ class Command(BaseCommand):
         parser.add_argument("files", nargs="+", metavar="FILE")
         parser.add_argument("--format", choices=["cases", "rgb"], default="cases")
         parser.add_argument("--provider", help="provider name (default: KBQA_PROVIDER)")
-        parser.add_argument("--limit", type=_positive, help="run only the first N cases")
+        # --limit -5 ran all but the last five cases
+        parser.add_argument("--limit", type=whole_number(1), help="run only the first N cases")
         parser.add_argument("--expect", action="append", choices=EXPECTS,
                             help="run only cases with this expectation (repeatable)")
-        parser.add_argument("--min-relevance", type=_share,
+        parser.add_argument("--min-relevance", type=share,
                             help="override KBQA_MIN_RELEVANCE for this run (0 to 1)")
         parser.add_argument("--json", action="store_true",
                             help="one JSON object per case, then the summary, one per line")

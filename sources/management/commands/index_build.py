@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from kbqa.arguments import whole_number
 from sources.indexing import index_build, index_store, stale_terms_count
 from sources.models import Chunk
 from sources.selectors import index_status
@@ -26,7 +27,8 @@ class Command(BaseCommand):
         parser.add_argument("--status", action="store_true", help="report, change nothing")
         parser.add_argument("--merge", action="store_true", help="only merge the segments")
         parser.add_argument(
-            "--processes", type=int, default=0, help="tokenising processes (0: one per CPU)"
+            "--processes", type=whole_number(0), default=0,
+            help="tokenising processes (0: one per CPU)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
+from kbqa.arguments import whole_number
 from sources.indexing import index_build, stale_terms_count
 from sources.ingest_types import (
     IngestFailure,
@@ -41,7 +42,8 @@ class Command(BaseCommand):
             help="only members of these Django groups may read the documents "
             "(comma-separated names, e.g. hr,finance; 'everyone' for all)",
         )
-        parser.add_argument("--max-tokens", type=int, default=None, help="chunk size (tokens)")
+        parser.add_argument("--max-tokens", type=whole_number(1), default=None,
+                            help="chunk size (tokens, 1 or more; default KBQA_CHUNK_TOKENS)")
         parser.add_argument(
             "--replace",
             action="store_true",
@@ -51,7 +53,8 @@ class Command(BaseCommand):
         parser.add_argument("--strict", action="store_true", help="exit 1 if any file failed")
         parser.add_argument("--quiet", action="store_true", help="no line per file")
         parser.add_argument(
-            "--processes", type=int, default=0, help="parsing processes (0: one per CPU)"
+            "--processes", type=whole_number(0), default=0,
+            help="parsing processes (0: one per CPU)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
