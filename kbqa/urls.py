@@ -13,11 +13,12 @@ from django.urls import include, path
 from django.views import defaults
 
 from chat.api_errors import api_not_found, service_unavailable
+from kbqa.logout import LogoutView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("sources.urls")),
     path("", include("chat.urls")),
