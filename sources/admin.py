@@ -28,7 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from sources.admin_upload import UploadAdminMixin, jobs_context, reingest_queued
 from sources.forms import DocumentVisibilityForm
-from sources.ingest_types import STATUS_WORDS, chunks_phrase
+from sources.ingest_types import STATUS_WORDS, changes, chunks_phrase
 from sources.lifecycle import document_restore, document_retire
 from sources.models import Chunk, Document
 from sources.services import document_reingest
@@ -219,7 +219,8 @@ class DocumentAdmin(UploadAdminMixin, admin.ModelAdmin):
                     "doc_id": document.doc_id,
                     "status": STATUS_WORDS[result.status],
                     "chunks": chunks_phrase(result.chunks),
-                },
+                }
+                + changes(result),
             )
 
     def delete_view(

@@ -67,6 +67,7 @@ class IngestResult:
     warnings: tuple[str, ...] = ()  # content of the file that could not be read (safe to show)
     previous_title: str = ""  # the document's title before this ingest, when it changed
     replaced: bool = False  # a document from another file was replaced (``sources.identity``)
+    authority_change: tuple[str, str] | None = None  # (old, new) when this ingest changed it
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,18 @@ def retitled(result: IngestResult) -> str:
     return ""
 
 
+def changes(result: IngestResult) -> str:
+    """What the ingest changed in the document besides its text, for its outcome line: the
+    title or the replaced document (``retitled``), then ``; authority archived -> manual``
+    when the authority changed (a re-ingest whose front matter states another one), else
+    ``""``."""
+    text = retitled(result)
+    if result.authority_change:
+        old, new = result.authority_change
+        text += gettext("; authority %(old)s -> %(new)s") % {"old": old, "new": new}
+    return text
+
+
 # What each status is called in messages (the status itself stays the English word in JSON
 # output and the command line's summary line).
 STATUS_WORDS = {
@@ -182,8 +195,8 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
 
     When the file name gave the doc_id of an existing document and updated it (re-upload to
     update), the message says so; not when ``same_upload`` (an earlier file of this upload,
-    told apart by a warning). A replaced document from another file, and a changed title,
-    are named old -> new (``ingest_types.retitled``).
+    told apart by a warning). A replaced document from another file, a changed title and a
+    changed authority are named old -> new (``changes``).
     """
     counts = gettext("%(chunks)s, %(new)d new, %(superseded)d superseded") % {
         "chunks": chunks_phrase(result.chunks),
@@ -200,7 +213,7 @@ def ingest_message(name: str, result: IngestResult, *, same_upload: bool = False
         "status": STATUS_WORDS[result.status],
         "doc_id": result.doc_id,
         "counts": counts,
-        "retitled": retitled(result),
+        "retitled": changes(result),
     }
 
 

@@ -333,6 +333,9 @@ def _store(
         doc = Document(**draft.fields)
     previous_name = doc.original_name
     previous_title = doc.title if status != "added" and doc.title != title else ""
+    authority = draft.fields["authority"]
+    authority_change = ((doc.authority, authority)
+                        if status != "added" and doc.authority != authority else None)
     for key, value in draft.fields.items():
         setattr(doc, key, value)
     doc.overrides = overrides.stored()
@@ -349,7 +352,7 @@ def _store(
     warnings = (duplicate_warning(name, twin),) if twin is not None else ()
     result = IngestResult(
         name, doc_id, doc.title, status, *counts, draft.doc_id_from_name, previous_name,
-        warnings, previous_title, replaced,
+        warnings, previous_title, replaced, authority_change,
     )
     return result, doc.pk
 

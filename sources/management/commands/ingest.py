@@ -13,8 +13,8 @@ from sources.ingest_types import (
     IngestFailure,
     IngestOverrides,
     IngestResult,
+    changes,
     chunks_phrase,
-    retitled,
 )
 from sources.models import Authority
 from sources.selectors import index_status
@@ -106,7 +106,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "
             f"{chunks_phrase(outcome.chunks)}, {outcome.chunks_added} new, "
-            f"{outcome.chunks_superseded} superseded{retitled(outcome)}"
+            f"{outcome.chunks_superseded} superseded{changes(outcome)}"
         )
         for warning in outcome.warnings:
             self.stderr.write(f"[{i}/{total}] WARNING {warning}")
