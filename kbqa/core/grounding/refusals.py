@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
+from kbqa.core.grounding.document_names import document_names
 from kbqa.core.text.bilingual import bridged_terms
 from kbqa.core.text.languages import NAMES, other_language
 from kbqa.core.text.terms import is_question_word, search_terms
@@ -73,7 +74,7 @@ def refuse_low_score(
     short = bool(question) and (
         cjk <= SHORT_QUESTION_CHARS if cjk else len(question.split()) <= SHORT_QUESTION_WORDS)
     if lang == "zh":
-        names = "、".join(f"《{d.title}》" for d in unique)
+        names = document_names(unique, lang)
         advice = (
             "可以换用文档里的说法再问一次（例如制度、产品或流程的名称）；也可能文档里没有写到这一点"
             if short else
@@ -82,7 +83,7 @@ def refuse_low_score(
         message = ("知识库里没有哪段资料与这个问题的用词足够接近。" + advice
                    + (f"；最接近的文档是{names}。" if names else "。"))
     else:
-        names = ", ".join(f"“{d.title}”" for d in unique)
+        names = document_names(unique, lang)
         advice = (
             "Try other words, such as the documents' own terms (the policy, product or process "
             "name); the documents may also not cover this"
@@ -157,16 +158,14 @@ def refuse_no_support(lang: Language, documents: Sequence[DocumentRef],
     if code := other_language(question):
         return Refusal(reason="no_support", message=_unread(code), documents=tuple(unique))
     if lang == "zh":
-        names = "、".join(f"《{d.title}》" + (f"（更新于 {d.updated}）" if d.updated else "")
-                         for d in unique)
+        names = document_names(unique, lang, dated=True)
         message = (f"最接近的文档是{names}，但我无法从中核实出这个问题的答案。"
                    "请打开这些文档自行查看，或用文档里的说法再问一次；如果其中确实没有，"
                    "请联系文档负责人补充。" if names else
                    "找到的文档都不涉及这个问题的主题，无法核实出答案。如果知识库应当包含这部分"
                    "内容，请联系知识库的维护人员补充。")
     else:
-        names = ", ".join(f"“{d.title}”" + (f" (updated {d.updated})" if d.updated else "")
-                          for d in unique)
+        names = document_names(unique, lang, dated=True)
         message = (f"The closest documents are {names}; I could not verify an answer to this "
                    "question in them. Open them to look for yourself, or ask again in their "
                    "words; if the answer is not there, ask the document owner to add it."

@@ -241,3 +241,39 @@ def test_a_notice_for_the_place_asked_about_names_it() -> None:
     )
     assert authority_notice("zh", by_place).startswith(
         "本回答依据问题所说的“Berlin”的文档《Upload FAQ》")
+
+
+COMMUTING_2024 = DocumentRef("commute-2024", "Commuting allowance", "2024-03-01")
+COMMUTING_2025 = DocumentRef("commute", "Commuting allowance", "2025-04-01")
+COMMUTING_COPY = DocumentRef("commute-copy", "Commuting allowance", "2025-04-01")
+PARKING = DocumentRef("parking", "Parking", "2025-01-02")
+
+
+@pytest.mark.parametrize(
+    ("lang", "documents", "names"),
+    [
+        ("en", [COMMUTING_2025, COMMUTING_2024, PARKING],
+         "“Commuting allowance” (updated 2025-04-01), “Commuting allowance” (updated "
+         "2024-03-01), “Parking”"),
+        ("en", [COMMUTING_2025, COMMUTING_COPY],
+         "“Commuting allowance” (updated 2025-04-01, commute), “Commuting allowance” "
+         "(updated 2025-04-01, commute-copy)"),
+        ("zh", [COMMUTING_2025, COMMUTING_2024],
+         "《Commuting allowance》（更新于 2025-04-01）、"
+         "《Commuting allowance》（更新于 2024-03-01）"),
+    ],
+)
+def test_a_low_score_refusal_tells_apart_documents_of_one_title(
+    lang: Language, documents: list[DocumentRef], names: str
+) -> None:
+    # "the closest documents are “Commuting allowance”, “Commuting allowance”"
+    message = refuse_low_score(lang, documents, "commuting allowance").message
+    assert (f"closest documents are {names}." if lang == "en" else f"最接近的文档是{names}。"
+            ) in message
+
+
+def test_a_no_support_refusal_tells_apart_two_documents_of_one_title_and_date() -> None:
+    message = refuse_no_support("en", [COMMUTING_2025, COMMUTING_COPY]).message
+    assert message.startswith(
+        "The closest documents are “Commuting allowance” (updated 2025-04-01, commute), "
+        "“Commuting allowance” (updated 2025-04-01, commute-copy); I could not verify")
