@@ -35,6 +35,13 @@ from sources.parsed import ParsedDocument, title_like, titled
 # 101-109% and bold or coloured, so the bold rule catches it. Superscripts are smaller.
 HEADING_RATIO = 1.12
 _BOLD_RE = re.compile(r"bold|black|heavy|semibold|demi", re.IGNORECASE)
+# A /Title a printing or converting application wrote, not the author: a file name
+# ("pdfsrc.html", "Doc1.docx") or Office's print prefix ("Microsoft Word - Doc1.docx").
+_FILE_NAME_TITLE_RE = re.compile(
+    r"\.(?:docx?|dotx?|rtf|odt|pdf|html?|txt|md|xlsx?|pptx?|pages|key|tex|ps|indd|pub)$",
+    re.IGNORECASE,
+)
+_PRINTED_BY_RE = re.compile(r"^Microsoft (?:Office )?\w+ +[-–] ")
 
 
 @dataclass(frozen=True)
@@ -72,8 +79,19 @@ def parse_pdf(name: str, data: bytes) -> ParsedDocument:
             gettext_noop("%(name)s: the PDF has no text layer (a scan?); run OCR first"), name=name
         )
     text = mark_headings(text, runs)
-    title = "" if title.strip().lower() in ("untitled", "(anonymous)") else title.strip()
-    return titled(text, title, modified)
+    return titled(text, authored_title(title), modified)
+
+
+def authored_title(title: str) -> str:
+    """A PDF's metadata ``title`` if its author wrote it, else "" (the document's first
+    heading then titles it, as README says): not a placeholder ("untitled"), not a file name,
+    not an Office print title ("Microsoft Word - Doc1.docx")."""
+    title = title.strip()
+    if title.lower() in ("untitled", "(anonymous)"):
+        return ""
+    if _FILE_NAME_TITLE_RE.search(title) or _PRINTED_BY_RE.match(title):
+        return ""
+    return title
 
 
 def _modified(reader: Any) -> datetime | None:
