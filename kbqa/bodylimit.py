@@ -338,7 +338,11 @@ def install_daphne_guard(limit_for: Callable[[str], int]) -> None:
         return http._GenericHTTPChannelProtocol(BoundedChannel())
 
     http_protocol.WebRequest = BoundedWebRequest
-    http_protocol.HTTPFactory.protocol = channel_protocol
+    # Twisted's private channel API (Twisted 26.10 here): without it, a future
+    # Twisted keeps its own bare 400 for such a header rather than failing every connection
+    if hasattr(http, "_GenericHTTPChannelProtocol") and hasattr(
+            http.HTTPChannel, "_maybeChooseTransferDecoder"):
+        http_protocol.HTTPFactory.protocol = channel_protocol
 
 
 def _first_values(headers: Any) -> dict[bytes, bytes]:
