@@ -244,6 +244,25 @@ def hours_unstated(ask: str, texts: Sequence[str]) -> bool:
     return bool(_OPEN_HOURS_RE.search(ask)) and not any(CLOCK_RE.search(t) for t in texts)
 
 
+# "Where is/are X?" asks where a thing is (not "where do I submit…", a procedure, nor "where
+# is it held", an event's place: ``_HOSTING_RE``'s named place)
+_WHERE_IS_RE = re.compile(r"^\s*(?:and\s+|so\s+)?where(?:'s|s|\s+is|\s+are)\b(?!.*\b(?:held|"
+                          r"hosted)\b)", re.IGNORECASE)
+# ...which a sentence says with a preposition or verb of place ("at the level 9 lift lobby",
+# "headquartered in Rotterdam", "next to reception")
+_LOCATIVE_RE = re.compile(
+    r"\b(?:in|at|on|inside|outside|behind|beside|next to|near|opposite|under|above|below|"
+    r"between|across|along|upstairs|downstairs|located|situated|headquartered|based)\b",
+    re.IGNORECASE)
+
+
+def where_unstated(ask: str, texts: Sequence[str]) -> bool:
+    """Whether ``ask`` asks where a thing is ("Where is visitor parking?") and none of
+    ``texts`` says where anything is (no preposition or verb of place: "Traffic and parking
+    fines … are not reimbursed", a new user's report, 2026-12-07)."""
+    return bool(_WHERE_IS_RE.search(ask)) and not any(_LOCATIVE_RE.search(t) for t in texts)
+
+
 # What an amount of money is for: "pay for buddy coffees", "pays … EUR 300 for a desk chair":
 # the words after "for" that follows a verb of paying, up to a clause end or another
 # preposition.

@@ -2,9 +2,9 @@
 
 A sentence may hold a span of the asked type (a date, a number, a name) and the question's
 words, and still not answer: the span belongs to something else. RGB's negative passages
-(Chen et al. 2023) are made of such sentences: a dateline's date before a sentence about
-the event ("Sep 5, 2016 ... 港口音乐节首次吸引了上万名观众"), the winners of
-another year in a list, an amount in a clause about another company. So the span must be
+(Chen et al. 2023) are made of such sentences: a dateline's date before a sentence about the
+event ("Sep 5, 2016 ... 港口音乐节首次吸引了上万名观众"), the winners of another year in a
+list, an amount in a clause about another company. So the span must be
 *bound* to the question (``bound_answer``): it counts only in a clause (split at commas,
 semicolons, ellipses and dashes, ``clauses``) that holds one of the question's *anchor*
 terms (``anchors``: its content words other than answer-type words, units and Chinese
@@ -42,6 +42,7 @@ from kbqa.core.readers.extractive.asks import (
     states_roles,
     states_term,
     term_ask,
+    where_unstated,
     wrong_unit,
 )
 from kbqa.core.readers.extractive.conditions import states_condition
@@ -110,10 +111,9 @@ from kbqa.core.readers.extractive.units import other_rate
 from kbqa.core.text.terms import fold, stem
 from kbqa.core.types import Block
 
-# Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, and a
-# dash or bar between spaces. Not colons ("Hotels: up to EUR 170", "9:00"), enumeration
-# commas (北京、上海) or brackets, which keep a label or an aside with what it qualifies
-# (each was measured: splitting there lost demo answers).
+# Clause ends inside a sentence: commas and semicolons (both scripts), ellipses, a dash or
+# bar between spaces. Not colons ("Hotels: up to EUR 170", "9:00"), enumeration commas (北京、
+# 上海) or brackets, which keep a label or aside with what it qualifies (measured each).
 _CLAUSE_RE = re.compile(r"\s*(?:[,，;；]|\.\.\.|…+|\s[-–—·|]\s)\s*")
 _YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9.])")
 _STATED_YEAR_RE = re.compile(r"(?<![0-9.])(?:19|20)\d\d(?![0-9]|\.\d)")  # "in 2020."
@@ -359,10 +359,10 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
         return False  # "这种类型的电视剧很多" for what type of series 《狂飙》 is
     if kind == "other" and unnamed_attribute(ask_clause(question), [c.text for c in chosen]):
         return False
-    if hours_unstated(ask_clause(question), [c.text for c in chosen]):
-        return False  # "within 24 hours" for the helpdesk's opening hours
-    if reach_unstated(ask_clause(question), [c.text for c in chosen]):
-        return False  # the helpdesk's opening hours for the number to call
+    # "within 24 hours" for opening hours, those for a number to call, fines for where it is
+    if any(unstated(ask_clause(question), [c.text for c in chosen])
+           for unstated in (hours_unstated, reach_unstated, where_unstated)):
+        return False
     # Any sentence may answer an untyped ask, but not one about another edition of it.
     if not found or (kind == "other" and other_edition(question, lead.text)):
         return False
