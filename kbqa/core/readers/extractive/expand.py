@@ -68,10 +68,18 @@ def agent_base(word: str, terms: Sequence[frozenset[str]]) -> str:
 
 def spell_numbers(question: str) -> str:
     """``question`` with English number words before a content word as digits: "two days"
-    -> "2 days"; "one of them" stays."""
+    -> "2 days"; "one of them" stays. Midnight and noon (午夜) are times of day as "0:00" and
+    "12:00" are, checked against a source's times ("Can I get a taxi at midnight?" over
+    "journeys between 22:00 and 06:00": a new user's report, 2026-12-07)."""
+    question = _CLOCK_WORD_RE.sub(lambda m: _CLOCK_WORDS[m.group().lower()], question)
     return _NUMBER_WORD_RE.sub(
         lambda m: m.group(1) if is_stop_en(m.group(2), is_acronym(m.group(2)))
         else NUMBER_WORDS[m.group(1).lower()], question)
+
+
+_CLOCK_WORDS = {"midnight": "0:00", "noon": "12:00", "midday": "12:00", "午夜": "0点",
+                "半夜十二点": "0点"}
+_CLOCK_WORD_RE = re.compile(r"\b(?:midnight|noon|midday)\b|午夜|半夜十二点", re.IGNORECASE)
 
 
 _TIME_UNIT = r"(second|minute|hour|day|week|month|year|working day|business day)"
