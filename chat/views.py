@@ -33,6 +33,7 @@ from chat.rendering import message_turn_view
 from chat.selectors import conversation_visible
 from chat.turn_relay import conversation_notify
 from kbqa.core.errors import KbqaError
+from sources.selectors import audience_for, documents_readable
 
 CONVERSATION_LIST_SIZE = 50
 # The core names providers in English (it has no Django); the status line translates the
@@ -171,6 +172,8 @@ def chat_page(request: HttpRequest, conversation: Conversation) -> HttpResponse:
         "provider_ok": provider_ok,
         "max_question_chars": settings.KBQA_MAX_QUESTION_CHARS,
         "can_fabricate": fabricate_allowed(request.user),
+        # nothing to ask about: the page says so before anyone types (README: Chat)
+        "knowledge_base_empty": not documents_readable(audience=audience_for(request.user)),
         # Names this page's socket across reconnects (chat.socket_scope.socket_tab).
         "tab": uuid.uuid4().hex,
     }

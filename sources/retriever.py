@@ -1,6 +1,6 @@
-"""The core ``Retriever`` and ``Speller`` protocols (``kbqa.core.retriever``) over the
-stored knowledge base: searches and spelling on the database threads (``kbqa.db``), over
-the index ``sources.selectors`` opens."""
+"""The core ``Retriever``, ``Speller`` and ``Holdings`` protocols (``kbqa.core.retriever``)
+over the stored knowledge base: searches, spelling and whether the asker may read any
+document, on the database threads (``kbqa.db``), over the index ``sources.selectors`` opens."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ from collections.abc import Sequence
 from kbqa.core import types
 from kbqa.core.text import spelling
 from kbqa.db import db_async
-from sources.selectors import audience_of_groups, chunks_search, index_snapshot
+from sources.selectors import (
+    audience_of_groups,
+    chunks_search,
+    documents_readable,
+    index_snapshot,
+)
 
 
 class KnowledgeBaseRetriever:
@@ -29,6 +34,15 @@ class KnowledgeBaseRetriever:
     def _search(self, query: str, k: int) -> list[types.ScoredChunk]:
         audience = audience_of_groups(self.group_names) if self.group_names else self.audience
         return chunks_search(query=query, k=k, audience=audience)
+
+    async def holds_documents(self) -> bool:
+        """Whether the asker may read any document (``documents_readable``; the core
+        ``Holdings`` protocol): the pipeline's refusal for an empty knowledge base."""
+        return await db_async(self._holds_documents)()
+
+    def _holds_documents(self) -> bool:
+        audience = audience_of_groups(self.group_names) if self.group_names else self.audience
+        return documents_readable(audience=audience)
 
     async def spell(self, query: str) -> tuple[str, dict[str, str]]:
         """``query`` with its misspelled English words corrected against the index

@@ -23,6 +23,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group, Permission
 from django.contrib.contenttypes.models import ContentType
 from django.db import connection
+from django.db.models import Q
 
 from kbqa.core import types
 from kbqa.core.errors import KbqaError
@@ -159,6 +160,17 @@ def current_chunks() -> list[types.Chunk]:
         .order_by("chunk_id")
     )
     return [chunk_as_core(c) for c in rows]
+
+
+def documents_readable(*, audience: types.Audience) -> bool:
+    """Whether ``audience`` may read at least one document in the knowledge base (not
+    retired, with current chunks): False for an empty knowledge base, or one whose documents
+    are all limited to groups the asker is not in (README: Who may read what)."""
+    current = Document.objects.filter(retired_at__isnull=True, chunks__is_current=True)
+    if audience.everything:
+        return current.exists()
+    groups = [int(label) for label in audience.labels if label.isdigit()]
+    return current.filter(Q(restricted=False) | Q(groups__pk__in=groups)).exists()
 
 
 def index_snapshot() -> IndexSnapshot | None:

@@ -31,6 +31,7 @@ REFUSAL_TITLES = {
     "conflict": _("The sources disagree"),
     "no_support": _("No answer could be verified against the sources"),
     "model_declined": _("The model declined to answer"),
+    "no_documents": _("The knowledge base holds no documents you can read"),
 }
 
 # The reviewer's words for a refusal reason, as in the trace status labels ("refused: conflict").
@@ -39,6 +40,7 @@ REFUSAL_REASON_LABELS = {
     "conflict": _("conflict"),
     "no_support": _("not supported"),
     "model_declined": _("the model declined"),
+    "no_documents": _("no documents"),
 }
 
 AUTHORITY_LABELS = {

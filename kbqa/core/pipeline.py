@@ -27,6 +27,7 @@ from kbqa.core.generation.calls import ANSWER_DEADLINES, FAST_DEADLINES, Deadlin
 from kbqa.core.generation.drafts import SentenceGate, declined, elapsed_ms, generate
 from kbqa.core.grounding.conflict_probe import probed_blocks, with_probed
 from kbqa.core.grounding.conflicts import find_conflicts
+from kbqa.core.grounding.no_documents import holds_nothing, refuse_no_documents
 from kbqa.core.grounding.refusals import (
     authority_notice_sources,
     closest_documents,
@@ -339,7 +340,9 @@ async def answer(
             return
         if closed:
             yield meta()
-            yield _refusal(trace, refuse_low_score(lang, closest_documents(hits, query), query))
+            refusal = (refuse_no_documents(lang) if not hits and await holds_nothing(retriever)
+                       else refuse_low_score(lang, closest_documents(hits, query), query))
+            yield _refusal(trace, refusal)
             yield _finish(None, trace, "refused_low_score", t0)
             return
         blocks, notices = _apply_authority(blocks, conflicts, lang)

@@ -27,3 +27,13 @@ class Speller(Protocol):
     async def spell(self, query: str) -> tuple[str, dict[str, str]]:
         """``query`` corrected, and the corrections (word as typed -> index term)."""
         ...
+
+
+@runtime_checkable
+class Holdings(Protocol):
+    """A retriever that can tell whether its asker may read any document at all
+    (``sources`` implements it), so an empty knowledge base is not called a wording problem."""
+
+    async def holds_documents(self) -> bool:
+        """Whether at least one current document is readable by this retriever's audience."""
+        ...

@@ -13,7 +13,9 @@ from typing import Any, ClassVar, Literal
 
 Language = Literal["en", "zh"]
 Authority = Literal["policy", "manual", "faq", "meeting-note", "archived", "other"]
-RefusalReason = Literal["low_score", "conflict", "no_support", "model_declined"]
+RefusalReason = Literal[
+    "low_score", "conflict", "no_support", "model_declined", "no_documents"
+]
 DoneStatus = Literal[
     "answered",
     "refused_low_score",
