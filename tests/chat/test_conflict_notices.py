@@ -50,16 +50,17 @@ def bin_kb(tmp_path: Path, db: Any) -> None:
     [
         ("How long does the recycle bin keep deleted files?",
          "Deleted files stay in the recycle bin for 30 days [1].",
-         # the Chinese copies disagree alike: both languages' sources are listed
-         "Answered from the manual “Recycle bin guide” (updated 2025-02-03) and the manual "
-         "“回收站说明” (updated 2025-02-03). Less authoritative sources say otherwise: the FAQ "
+         # the Chinese copies disagree alike: both languages' other values are listed; the
+         # answer cites one manual, so only that one is what it was "answered from"
+         "Answered from the manual “Recycle bin guide” (updated 2025-02-03). Less "
+         "authoritative sources say otherwise: the FAQ "
          "“Storage FAQ” (updated 2026-10-01) says 60 days; the FAQ “存储常见问题” (updated "
          "2026-10-01) says 60 天; the archived “Recycle bin (2021)” (updated 2021-05-01) says "
          "14 days; the archived “回收站（2021）” (updated 2021-05-01) says 14 天. Ask the "
          "document owner if in doubt."),
         ("回收站保留文件多久？", "删除的文件会在回收站保留 30 天[1]。",
-         "本回答依据手册《回收站说明》（更新于 2025-02-03）、手册《Recycle bin guide》（更新于 "
-         "2025-02-03）。另有常见问题《存储常见问题》（更新于 2026-10-01）写的是 60 天；常见问题"
+         "本回答依据手册《回收站说明》（更新于 2025-02-03）。另有常见问题《存储常见问题》"
+         "（更新于 2026-10-01）写的是 60 天；常见问题"
          "《Storage FAQ》（更新于 2026-10-01）写的是 60 days；已归档《回收站（2021）》（更新于 "
          "2021-05-01）写的是 14 天；已归档《Recycle bin (2021)》（更新于 2021-05-01）写的是 "
          "14 days，其权威性较低；如有疑问请联系文档负责人。"),

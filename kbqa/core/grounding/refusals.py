@@ -18,7 +18,7 @@ instead, in English and Chinese (``text.languages``), still naming the closest d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from kbqa.core.context.assembly import LEADING_SCORE_SHARE, leading_blocks
 from kbqa.core.grounding.authority import authority_rank
@@ -178,10 +178,8 @@ def refuse_no_support(lang: Language, documents: Sequence[DocumentRef],
 
 def authority_notice(lang: Language, conflict: Conflict) -> str:
     """Notice shown above an answer given from the stronger of two conflicting sources.
-
     Raises ``ValueError`` when ``conflict.preferred`` is None (nothing justified a choice;
-    the pipeline refuses with ``refuse_conflict`` instead).
-    """
+    the pipeline refuses with ``refuse_conflict`` instead)."""
     if conflict.preferred is None:
         raise ValueError("authority_notice needs a conflict with a preferred side")
     return authority_notices(lang, [conflict])[0]
@@ -192,11 +190,14 @@ def authority_notices(lang: Language, conflicts: Sequence[Conflict]) -> list[str
     return [notice for notice, _ in authority_notice_sources(lang, conflicts)]
 
 
-def authority_notice_sources(lang: Language, conflicts: Sequence[Conflict]
+def authority_notice_sources(lang: Language, conflicts: Sequence[Conflict],
+                             cited: Collection[str] | None = None
                              ) -> list[tuple[str, frozenset[str]]]:
     """One notice per group of authority-resolved conflicts that share a source, with the
     document ids of the sources the answer uses (those on no conflict's weaker side): it names
-    them and lists every other value with its source, authority and update date. Three
+    those the answer cites (``cited`` doc ids; all if none is: "from the manual X and the
+    manual Y" above an answer citing X alone named a document its source list did not hold)
+    and lists every other value with its source, authority and update date. Three
     sources that disagree (manual 30 days, FAQ 60, archived 14) give one notice, not three
     pairwise ones that name a different winner each; the other values come strongest source
     first, and a weaker source that gives the answer's own value is not listed against it.
@@ -211,8 +212,9 @@ def authority_notice_sources(lang: Language, conflicts: Sequence[Conflict]
         strong = {s.chunk_id: s for c in group for s in c.sides if s.chunk_id not in weak_ids}
         used = {_value(s) for s in strong.values()}
         others = sorted((w for w in weak if _value(w) not in used), key=_by_authority)
+        named = [s for s in strong.values() if s.doc_id in (cited or ())]
         if others:
-            notices.append((_notice(lang, list(strong.values()), others),
+            notices.append((_notice(lang, named or list(strong.values()), others),
                             frozenset(side.doc_id for side in strong.values())))
     return notices
 
@@ -270,14 +272,15 @@ def _notice(lang: Language, strong: Sequence[ConflictSide], weak: Sequence[Confl
         )
         return f"本回答依据{used}。另有{others}，其权威性较低；如有疑问请联系文档负责人。"
     used = " and the ".join(
-        f"{_authority_en(s.authority)} “{s.title}”{_date_en(s)}" for s in strong
+        f"{_AUTHORITY_EN.get(s.authority, s.authority)} “{s.title}”{_date_en(s)}" for s in strong
     )
     if len(weak) == 1:
         w = weak[0]
         others = f"“{w.title}”{_date_en(w)}, a less authoritative source, says {w.value_text}."
     else:
         others = "Less authoritative sources say otherwise: " + "; ".join(
-            f"the {_authority_en(w.authority)} “{w.title}”{_date_en(w)} says {w.value_text}"
+            f"the {_AUTHORITY_EN.get(w.authority, w.authority)} “{w.title}”{_date_en(w)}"
+            f" says {w.value_text}"
             for w in weak
         ) + "."
     return f"Answered from the {used}. {others} Ask the document owner if in doubt."
@@ -328,10 +331,6 @@ def _date_en(side: ConflictSide) -> str:
 
 def _date_zh(side: ConflictSide) -> str:
     return f"（更新于 {side.updated}）" if side.updated else ""
-
-
-def _authority_en(authority: str) -> str:
-    return _AUTHORITY_EN.get(authority, authority)
 
 
 def document_refs(blocks: Sequence[Block], question: str = "") -> tuple[DocumentRef, ...]:

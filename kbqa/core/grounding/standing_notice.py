@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kbqa.core.grounding.refusals import authority_notice_sources
 from kbqa.core.types import Block, Conflict, Language, Notice, Sentence
 
 
@@ -45,14 +46,21 @@ class NoticeBoard:
         self._archived = {b.n: b for b in blocks if b.chunk.authority == "archived"
                           and b.chunk.doc_id not in year_docs}
         self._docs: set[str] = set()
-        self._lang = lang
+        self._lang, self._conflicts = lang, tuple(conflicts)
+        # An authority notice names the sources the answer cites so far, so it is written
+        # again as sentences cite more of them; shown entries are its index there, or a text.
+        self._shown: list[int | str] = []
+        self._cited: set[str] = set()
+        written = authority_notice_sources(lang, self._conflicts) if conflicts else []
+        self._index = {text: i for i, (text, _) in enumerate(written)}
 
     def before(self, sentence: Sentence) -> Notice | None:
         """The ``Notice`` to yield before ``sentence`` (all notices so far), or None when it
-        adds nothing: only authority notices not yet shown about a document it cites (an
+        changes nothing: only authority notices not yet shown about a document it cites (an
         answer quoting another document does not say it was "answered from" that one: a
-        deployment tester's meal allowance came with the leave policy's notice) and archived
-        documents it cites that no earlier sentence cited count."""
+        deployment tester's meal allowance came with the leave policy's notice), an authority
+        notice now naming one more cited source, and archived documents it cites that no
+        earlier sentence cited count."""
         cited = {self._doc_of.get(n) for n in sentence.citations}
         added = [notice for notice, docs in self._pending if docs & cited]
         self._pending = [(notice, docs) for notice, docs in self._pending if not docs & cited]
@@ -61,7 +69,12 @@ class NoticeBoard:
             if block is not None and block.chunk.doc_id not in self._docs:
                 self._docs.add(block.chunk.doc_id)
                 added.append(archived_notice(self._lang, block))
-        if not added:
+        self._cited.update(d for d in cited if d is not None)
+        self._shown.extend(self._index.get(text, text) for text in added)
+        named = ([text for text, _ in authority_notice_sources(
+            self._lang, self._conflicts, self._cited)] if self._index else [])
+        notices = tuple(named[x] if isinstance(x, int) else x for x in self._shown)
+        if notices == self.notices:
             return None
-        self.notices = (*self.notices, *added)
+        self.notices = notices
         return Notice(notices=self.notices)

@@ -49,3 +49,35 @@ def test_an_authority_notice_comes_only_with_a_sentence_citing_its_document() ->
     shown = board.before(Sentence(index=1, text="Laptops are replaced every 4 years.",
                                   citations=(2,)))
     assert shown is not None and shown.notices == (notice,)
+
+
+MANUAL_X = make_block(1, "Deleted files stay in the recycle bin for 30 days.", title="Manual X",
+                      doc_id="mx", authority="manual", updated="2025-03-01")
+MANUAL_Y = make_block(2, "回收站中的文件保留 30 天。", title="产品手册：回收站与历史版本",
+                      doc_id="my", authority="manual", updated="2025-03-02")
+FAQ_Z = make_block(3, "Deleted files stay in the recycle bin for 60 days.", title="FAQ Z",
+                   doc_id="fz", authority="faq", updated="2024-01-01")
+TWO_MANUALS = tuple(
+    Conflict(unit="day", sides=(_side(manual, "30 days"), _side(FAQ_Z, "60 days")),
+             context=("recycle",), preferred=0)
+    for manual in (MANUAL_X, MANUAL_Y)
+)
+
+
+def test_an_authority_notice_names_only_the_sources_the_answer_cites_so_far() -> None:
+    # A tester read "Answered from the manual X and the manual 《产品手册：回收站与历史版本》"
+    # above an answer whose source list held Manual X alone.
+    from kbqa.core.grounding.refusals import authority_notice_sources
+
+    notices = authority_notice_sources("en", TWO_MANUALS)
+    board = NoticeBoard(notices, (MANUAL_X, MANUAL_Y), "en", TWO_MANUALS)
+    first = board.before(Sentence(index=0, text="They stay 30 days.", citations=(1,)))
+    assert first is not None and first.notices == (
+        "Answered from the manual “Manual X” (updated 2025-03-01). “FAQ Z” (updated "
+        "2024-01-01), a less authoritative source, says 60 days. Ask the document owner if "
+        "in doubt.",)
+    # a later sentence citing the other manual names it too, in the one notice
+    second = board.before(Sentence(index=1, text="回收站中的文件保留 30 天。", citations=(2,)))
+    assert second is not None and len(second.notices) == 1
+    assert "“Manual X” (updated 2025-03-01) and the manual “产品手册" in second.notices[0]
+    assert board.before(Sentence(index=2, text="Again.", citations=(1, 2))) is None
