@@ -24,6 +24,7 @@ import filetype
 from kbqa.core.errors import IngestError, gettext_noop
 from sources.docx_text import docx_modified, docx_text, docx_title, row_statement
 from sources.front_matter import clean_meta, yaml_load, yaml_problem
+from sources.markdown_text import markdown_plain
 from sources.parsed import (
     ParsedDocument,
     first_heading,
@@ -236,7 +237,8 @@ def _refuse_controls(name: str, text: str) -> str:
 
 
 def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocument:
-    """YAML front matter (python-frontmatter's handler) plus the Markdown body.
+    """YAML front matter (python-frontmatter's handler) plus the Markdown body, its inline
+    markup rendered as the reader sees it (``sources.markdown_text``; not for ``plain``).
 
     ``plain`` (a .txt file): without front matter and headings, a title-like first line is
     the title (``title_line``).
@@ -248,6 +250,7 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
         if plain and not first_heading(text):
             title, text = title_line(text, "")
             return ParsedDocument(numbered_headings(text), {}, title)
+        text = text if plain else markdown_plain(text)
         return ParsedDocument(text, {}, first_heading(text))
     raw_meta = ""
     try:
@@ -281,7 +284,7 @@ def _parse_markdown(name: str, text: str, *, plain: bool = False) -> ParsedDocum
             "%(name)s: bad front matter (not a mapping). Write one field per line, a name, a"
             " colon and its value, e.g. title: Travel policy, then updated: 2025-06-30; not a"
             " list of items starting with -"), name=name)
-    body = body.strip("\n")
+    body = body.strip("\n") if plain else markdown_plain(body.strip("\n"))
     return ParsedDocument(body, clean_meta(name, metadata), first_heading(body))
 
 
