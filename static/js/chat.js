@@ -34,6 +34,8 @@
 //   says why nothing was sent.
 // - While an answer streams, Enter sends nothing: the question stays in the box and the alert
 //   says to send it when the answer has finished (or Esc to stop that answer).
+// - A question typed when "New conversation" is pressed is in the new page's box
+//   (sessionStorage, this tab only).
 // - After thumbs down the comment box has the focus; after another feedback button, that
 //   button (htmx replaces the form, which would leave the focus on <body>).
 (function () {
@@ -51,6 +53,23 @@
   var staffMenu = document.getElementById('staff-menu');
   var dock = form ? form.closest('.composer-dock') || form : null;
   if (!form || !box) { return; }
+
+  // "New conversation" loads another page: a question typed here (say, after the alert that
+  // this conversation was deleted in another tab) moves with it instead of being lost.
+  var DRAFT_KEY = 'kbqa-question-draft';
+  var newConversation = document.getElementById('new-conversation-form');
+  try {
+    var draft = window.sessionStorage.getItem(DRAFT_KEY);
+    window.sessionStorage.removeItem(DRAFT_KEY);
+    if (draft && !box.value) { box.value = draft; }
+  } catch (err) { /* storage blocked: nothing to carry */ }
+  if (newConversation) {
+    newConversation.addEventListener('submit', function () {
+      try {
+        if (box.value.trim()) { window.sessionStorage.setItem(DRAFT_KEY, box.value); }
+      } catch (err) { /* storage blocked or full: the page loads without it */ }
+    });
+  }
 
   box.addEventListener('keydown', function (e) {
     if (e.key !== 'Enter' || e.shiftKey || e.isComposing || e.keyCode === 229) { return; }

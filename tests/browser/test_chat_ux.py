@@ -243,3 +243,19 @@ def test_a_chinese_chunk_id_in_monospace_has_the_shipped_font_too(
 
     assert "kbqa Noto Sans SC" in family
     assert "kbqa Noto Sans SC" in code
+
+
+def test_new_conversation_keeps_the_question_typed_in_the_box(
+    page: Any, live_server_demo: LiveServer
+) -> None:
+    # A tester typed a question, read that the conversation had been deleted in another tab,
+    # pressed "New conversation" as told, and the question was gone.
+    open_chat(page, live_server_demo)
+    page.fill("#question", "How do sharing links work?")
+    with page.expect_navigation():
+        page.click("#new-conversation")
+    page.wait_for_selector("#connection-state[data-state=open]")
+    assert page.locator("#question").input_value() == "How do sharing links work?"
+    page.reload()  # carried once, not into every later page
+    page.wait_for_selector("#connection-state[data-state=open]")
+    assert page.locator("#question").input_value() == ""
