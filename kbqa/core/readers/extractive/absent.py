@@ -264,6 +264,11 @@ def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozense
     return frozenset(t for t in qterms if df[t] and not common(df[t], n_blocks))
 
 
+# Days named from the asker's own ("yesterday", "tonight"): when something happened or will,
+# which no document states; Chinese 昨天/今天 are jieba's time words (``t``), light already.
+DEICTIC_TIMES = frozenset("yesterday today tomorrow tonight".split())
+
+
 def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
                  n_blocks: int, texts: Sequence[str] = ()) -> dict[str, float]:
     """The question's specific words that no block mentions, each with its share of an
@@ -279,6 +284,7 @@ def asked_absent(question: str, qterms: Sequence[str], df: dict[str, int],
     (``医院证明``): a head they only ever write bare ("a password of 12 characters") is not
     what the qualifier asks for ("the wifi password")."""
     skip = ANSWER_TYPE_TERMS | VERBS | function_words(question) | phrasal_verbs(question)[1]
+    skip |= DEICTIC_TIMES  # "stolen out of my car yesterday": when, told from the asker's day
     skip |= reach_verbs(question)  # "what number do I call": the number answers "call"
     # stopwords-iso's English list holds content words too ("bill", "home"): Chinese only;
     # a word holding an interrogative asks too (打几折: "what percentage", answered by 90%)
