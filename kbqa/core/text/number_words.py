@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from text_to_num import alpha2digit
 
@@ -55,6 +56,7 @@ def _changes(before: str, after: str) -> dict[str, str]:
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"}
 
 
+@lru_cache(maxsize=8192)  # asked of each candidate sentence a typed check misses (``states``)
 def money_in_words(text: str) -> bool:
     """Whether ``text`` states an amount of money with its number in words: English ("thirty
     yuan each", "five hundred euros": ``in_digits``) or Chinese numerals (每月五百元), read
