@@ -116,8 +116,8 @@ def _phrase_words(phrase: str, known: Callable[[str], bool]) -> list[str]:
 def known_phrase_words(phrase: str, known: Callable[[str], bool]) -> list[list[str]]:
     """The terms of each Chinese word one of whose glosses is exactly the two-word
     ``phrase`` (``bilingual.chinese_words``), each word only when the index has all its
-    terms (陪产假 is 陪 and 产假) and they are the whole word (``whole_terms``)."""
-    pieces = [terms(w) for w in chinese_words(phrase) if whole_terms(w)]
+    terms (陪产假 is 陪 and 产假) and they are the whole word (``whole_word_terms``)."""
+    pieces = whole_word_terms(chinese_words(phrase))
     return [p for p in pieces if p and all(known(t) for t in p)]
 
 
@@ -130,12 +130,12 @@ def known_translations(term: str, known: Callable[[str], bool],
                        one_character: bool = False) -> list[list[str]]:
     """The index terms of each of ``term``'s words in the other language whose terms the
     index all has and that are no function words: an English word's Chinese words (each
-    whole: ``whole_terms``), a
+    whole: ``whole_word_terms``), a
     Chinese word's glosses (with ``one_character``, a one-character word's first gloss,
     no stop character: 丢 is "lose", and also "put aside" and "throw"; without, none)."""
     if term.isascii():
         found = chinese_of_term(term) if term.isalpha() else ()
-        pieces = [terms(w) for w in found if whole_terms(w)]
+        pieces = whole_word_terms(found)
     elif len(term) > 1:
         pieces = [[_inflected(t, known) for t in g] for g in english_glosses(term)]
     elif one_character and term not in STOP_ZH:
@@ -154,8 +154,10 @@ def _inflected(term: str, known: Callable[[str], bool]) -> str:
     return next((f for f in (term + "d", term + "ed", stem + "ing") if known(f)), term)
 
 
-def whole_terms(word: str) -> bool:
-    """Whether every character of Chinese ``word`` is in one of its terms: 不在 ("to pass
-    away") is not, since 在 is a stop word and its one term 不 ("not") says nothing of it;
-    "my grandmother passed away" found a salary FAQ by 不 (corvane q09, 2026-12-07)."""
-    return set(word) <= set("".join(terms(word)))
+def whole_word_terms(words: Sequence[str]) -> list[list[str]]:
+    """The terms of each Chinese word of ``words`` whose every character is in one of its
+    terms, read once per word: 不在 ("to pass away") is left out, since 在 is a stop word and
+    its one term 不 ("not") says nothing of it; "my grandmother passed away" found a salary
+    FAQ by 不 (corvane q09, 2026-12-07)."""
+    found = [(w, terms(w)) for w in words]
+    return [t for w, t in found if set(w) <= set("".join(t))]
