@@ -27,12 +27,15 @@ def verbs_after(question: str) -> frozenset[str]:
 
 def english_verbs(question: str) -> frozenset[str]:
     """``verbs_after`` plus the question's English stop-list words ("length", "gone"; a gap
-    sentence may still name a stop-list noun such as "bill") and the verbs of its phrasal
-    verbs ("hang" of "hang around": ``phrasal_verbs``)."""
+    sentence may still name a stop-list noun such as "bill"), the verbs of its phrasal
+    verbs ("hang" of "hang around": ``phrasal_verbs``) and its irregular verb forms that are
+    not mostly nouns (WordNet's exception list: "drove", "forgot", the asker's story)."""
     low = unicodedata.normalize("NFKC", question).lower()
     stop = {fold(t) for t in terms(low) if t.isascii() and is_question_word(t)
             and not thesaurus.mostly_noun(t)}
-    return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0]
+    irregular = {fold(stem(w)) for w in _WORDS_RE.findall(low)
+                 if thesaurus.irregular_bases(w) and not thesaurus.mostly_noun(w)}
+    return verbs_after(question) | frozenset(stop) | phrasal_verbs(question)[0] | irregular
 
 
 @lru_cache(maxsize=1024)
