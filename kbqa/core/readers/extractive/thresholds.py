@@ -24,7 +24,8 @@ from kbqa.core.text.quantities import chinese_number, extract_quantities, is_cur
 
 # Words that make the amount after them (before them: 以上) a lower bound of the rule.
 _ABOVE_BEFORE_RE = re.compile(
-    r"(?:\babove|\bover|\bmore than|\bexceed(?:s|ing)?|\bin excess of|超过|超出|高于|大于)\s*$",
+    r"(?:\babove|\bover|\bmore than|\b(?:older|longer) than|\bexceed(?:s|ing)?|\bin excess of"
+    r"|超过|超出|高于|大于)\s*$",
     re.IGNORECASE)
 # ...unless negated: "not more than", "no more than", 不超过, 未超过 cap the amount instead.
 _NEGATED_RE = re.compile(r"(?:\bno|\bnot|\bnever|不|未|没有?)\s*$", re.IGNORECASE)
