@@ -86,7 +86,7 @@ from kbqa.core.readers.extractive.identifiers import (
     salient_terms,
     shares_more_than_names,
 )
-from kbqa.core.readers.extractive.kinds import names_a_sibling
+from kbqa.core.readers.extractive.kinds import names_a_sibling, unnamed_kinds
 from kbqa.core.readers.extractive.nouns import unnamed
 from kbqa.core.readers.extractive.own_names import another_row
 from kbqa.core.readers.extractive.question import (
@@ -216,12 +216,10 @@ def _about_another(kind: AskKind, question: str, part: str, window: str, upto: s
         return True
     if kind in ("quantity", "number", "money") and other_scope(question, upto):
         return True  # "年均1300万人", "全省…136.8万人" for the country's figure of a year
-    if another_frame(question, window):
+    if another_frame(question, window) or other_work(question, window):
         return True
     # ...but the versions asked for are numbered names ("Which Windows versions…?": 10, 11)
     if (kind != "version" and other_edition(question, window)) or forecast(question, window):
-        return True
-    if other_work(question, window):
         return True
     if kind in ("person", "name") and another_role(question, part):
         return True  # "video director Bruce Gowers" for the film's director
@@ -377,8 +375,9 @@ def answers(question: str, chosen: Sequence[Candidate], qterms: frozenset[str],
     if (other_rate(question, said, kind) or other_purpose(question, lead.text)
             or another_row(question, lead.text, passage)):
         return False  # 600 requests/minute for a mileage rate, a chair for coffees, London
-    # ...nor does the heading it sits under ("What is the API rate limit?" for a mileage rate)
-    if names_a_sibling(question, absent, lead.text, said, lead.topic):
+    # ...nor the heading it sits under ("What is the API rate limit?" for a mileage rate)
+    if names_a_sibling(question, absent | unnamed_kinds(question, lead, blocks), lead.text,
+                       said, lead.topic):
         return False
     seen = lead.terms | lead.context | lead.heading
     # Every noun of the ask that a block names is named by the answer or its passage.

@@ -17,10 +17,13 @@ from functools import lru_cache
 
 from kbqa.core.readers.extractive.focus import ask_clause
 from kbqa.core.readers.extractive.question import light_terms, tagged
+from kbqa.core.readers.extractive.text import Candidate, folded_terms
+from kbqa.core.readers.extractive.value_asks import value_phrase
 from kbqa.core.text import bilingual
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.terms import fold, is_question_word, stem
 from kbqa.core.text.thesaurus import morphy, only_modifier
+from kbqa.core.types import Block
 
 _CJK_RUN_RE = re.compile(f"[{CJK_CHARS}]+")
 _ANY_CJK_RE = re.compile(f"[\u3400-\u9fff{CJK_CHARS}]")  # ``tagged``'s test
@@ -91,6 +94,25 @@ def names_a_sibling(question: str, absent: frozenset[str], sentence: str,
         names_another_kind(pairs, text, qualities=kinds)
         or bool(groups) and names_another_kind(groups, whole, qualities=kinds)
         for text, whole in ((sentence, answer or sentence), (topic, topic)) if text)
+
+
+def unnamed_kinds(question: str, lead: Candidate, blocks: Sequence[Block]) -> frozenset[str]:
+    """The folded nouns before the head of a value ask ("parking" of "What is the parking
+    allowance per day?", ``value_asks.value_phrase``; adjectives such as "daily" or
+    "minimum" describe, they name no kind) that the English ``lead``, its heading and
+    title leave out while another block names them ("Traffic and parking fines…"): the
+    blocks know that kind, so a lead naming the head with another modifier ("a one-time
+    home office allowance of EUR 300") speaks of a sibling (``names_a_sibling``, which
+    takes them as absent). Empty for any other ask or a lead in another language."""
+    nouns = [w for w in value_phrase(ask_clause(question)) if not morphy(w, "adj")]
+    if not nouns or not lead.text.isascii():
+        return frozenset()
+    seen = lead.terms | lead.context | lead.heading
+    elsewhere = frozenset().union(*(folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n"
+                                                 f"{b.chunk.title}")
+                                    for b in blocks if b.n != lead.n))
+    return frozenset(t for w in nouns for t in folded_terms(w)
+                     if t not in seen and t in elsewhere)
 
 
 # The kinds of leave Chinese HR documents name (年假, 事假, 婚假, 陪产假…), which jieba may cut

@@ -44,3 +44,12 @@ def value_ask(ask: str) -> Literal["money", "quantity"] | None:
     if _RATE in kinds:
         return "quantity"
     return "money" if kinds & _MONEY else None
+
+
+def value_phrase(ask: str) -> tuple[str, ...]:
+    """The words before the head noun of a value ask (``value_ask``), lower case: ("parking",)
+    of "What is the parking allowance per day?"; () for any other ask."""
+    match = _WHAT_NP_RE.search(ask.lower())
+    if not match or value_ask(ask) is None:
+        return ()
+    return tuple(match.group(1).split()[:-1])
