@@ -51,9 +51,10 @@ from sources.selectors import chunk_as_core, chunk_get
 
 
 def load_cases(
-    paths: Sequence[str | Path], *, fmt: str = "cases"
+    paths: Sequence[str | Path], *, fmt: str = "cases", scored: bool = True
 ) -> tuple[list[EvalCase], list[LineProblem]]:
-    """Cases from every file (``fmt`` "cases" or "rgb"), with the lines and files skipped.
+    """Cases from every file (``fmt`` "cases" or "rgb"), with the lines and files skipped;
+    ``scored`` False (``calibrate``): an answer case may leave out ``answer_contains``.
 
     An unreadable file is one LineProblem with line 0. Never raises for bad input.
     """
@@ -69,7 +70,7 @@ def load_cases(
         if fmt == "rgb":
             found, bad = read_rgb(lines, source=str(path), stem=path.stem)
         else:
-            found, bad = read_cases(lines, source=str(path))
+            found, bad = read_cases(lines, source=str(path), scored=scored)
         cases.extend(found)
         problems.extend(bad)
     return cases, problems

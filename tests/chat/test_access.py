@@ -211,7 +211,8 @@ def test_withdrawing_a_document_from_a_group_reaches_the_next_question(
 async def test_evaluation_cases_name_the_asking_users_groups(
     kb: None, groups: list[str], found: set[str]
 ) -> None:
-    case = parse_case({"id": "a", "question": SALARY_Q, "expect": "answer", "groups": groups})
+    case = parse_case({"id": "a", "question": SALARY_Q, "expect": "answer", "groups": groups,
+                       "answer_contains": "salary"})
     hits = await case_knowledge_base(case).retriever.search(SALARY_Q, 5)
     assert {h.chunk.doc_id for h in hits} & {"salary"} == found
 
@@ -222,7 +223,7 @@ async def test_evaluation_case_documents_can_be_limited_to_groups() -> None:
     outsider = parse_case({"id": "a", "question": SALARY_Q, "expect": "refuse",
                            "documents": docs})
     member = parse_case({"id": "b", "question": SALARY_Q, "expect": "answer",
-                         "documents": docs, "groups": ["hr"]})
+                         "documents": docs, "groups": ["hr"], "answer_contains": "salary"})
     hits = await case_knowledge_base(outsider).retriever.search(SALARY_Q, 5)
     assert "s" not in {h.chunk.doc_id for h in hits}
     hits = await case_knowledge_base(member).retriever.search(SALARY_Q, 5)
@@ -233,7 +234,7 @@ async def test_evaluation_case_documents_can_be_limited_to_groups() -> None:
 
 async def test_an_evaluation_case_naming_an_unknown_group_fails_by_name(kb: None) -> None:
     case = parse_case({"id": "a", "question": SALARY_Q, "expect": "answer",
-                       "groups": ["nosuchgroup"]})
+                       "groups": ["nosuchgroup"], "answer_contains": "salary"})
     with pytest.raises(KbqaError, match="unknown group.*nosuchgroup"):
         await case_knowledge_base(case).retriever.search(SALARY_Q, 5)
 

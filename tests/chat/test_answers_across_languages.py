@@ -108,9 +108,9 @@ def test_values_that_agree_across_languages_are_no_conflict(tmp_path: Path, valu
     documents = [UPLOAD_EN, zh(UPLOAD_ZH, value)]
     results = evaluate_cases(tmp_path, [
         {"id": "en", "question": "What is the maximum upload size for a single file?",
-         "documents": documents, "expect": "answer"},
+         "documents": documents, "expect": "answer", "answer_contains": "200 MB"},
         {"id": "zh", "question": "单个文件最大能上传多大？", "documents": documents,
-         "expect": "answer"},
+         "expect": "answer", "answer_contains": value},
     ])
 
     assert results["en"]["status"] == results["zh"]["status"] == "answered"
@@ -122,7 +122,8 @@ def test_the_other_languages_unrelated_values_are_no_conflict(tmp_path: Path) ->
     # The Chinese recycle-bin days and the English session hours share no subject.
     results = evaluate_cases(tmp_path, [
         {"id": "q", "question": "How many days do deleted files stay in the recycle bin?",
-         "documents": [BIN_EN, SESSION_ZH, ABOUT_ZH], "expect": "answer"},
+         "documents": [BIN_EN, SESSION_ZH, ABOUT_ZH], "expect": "answer",
+         "answer_contains": "30 days"},
     ])
 
     assert results["q"]["status"] == "answered"
@@ -141,7 +142,7 @@ def test_a_fact_only_in_the_other_language_is_answered_with_the_sources_sentence
 ) -> None:
     results = evaluate_cases(tmp_path, [
         {"id": "q", "question": question, "documents": [document, ABOUT_EN, ABOUT_ZH],
-         "expect": "answer"},
+         "expect": "answer", "answer_contains": stated},
     ])
 
     row = results["q"]

@@ -106,7 +106,7 @@ def test_bad_lines_are_reported_and_a_failing_case_does_not_stop_the_run(fake, t
     path = write_cases(tmp_path, [
         "{broken",
         {"id": "x", "question": "How long in the recycle bin?", "documents": [CASE_DOC],
-         "expect": "answer"},
+         "expect": "answer", "answer_contains": "30 days"},
         {"id": "y", "question": "No expect here"},
         {"id": "z", "question": "How long in the recycle bin?", "documents": [CASE_DOC],
          "expect": "answer", "answer_contains": "30 days"},
@@ -157,7 +157,7 @@ def test_traces_are_stored_only_when_asked(fake, tmp_path):
     fake.add(RECYCLE, RECYCLE)
     path = write_cases(tmp_path, [
         {"id": "q", "question": "How long in the recycle bin?", "documents": [CASE_DOC],
-         "expect": "answer"},
+         "expect": "answer", "answer_contains": "30 days"},
     ])
     run(str(path))
     assert Trace.objects.count() == 0
@@ -183,7 +183,7 @@ def test_limit_and_no_cases(fake, tmp_path):
     fake.add(RECYCLE, RECYCLE)
     path = write_cases(tmp_path, [
         {"id": f"q{i}", "question": "How long in the recycle bin?", "documents": [CASE_DOC],
-         "expect": "answer"} for i in range(3)
+         "expect": "answer", "answer_contains": "30 days"} for i in range(3)
     ])
     out, _ = run(str(path), "--json", "--limit", "2")
     assert [r.get("id") for r in json_lines(out)[:-1]] == ["q0", "q1"]
@@ -217,7 +217,7 @@ def case_meta(chunk_id: str) -> Meta:
 async def test_citation_validity_is_checked_independently(text, cite, valid, issue):
     """Whatever the pipeline emitted is re-verified against the ORIGINAL case text."""
     case = parse_case({"id": "c", "question": "How long in the recycle bin?",
-                       "documents": [CASE_DOC], "expect": "answer"})
+                       "documents": [CASE_DOC], "expect": "answer", "answer_contains": "30"})
     outcome = observed(case_meta("case-doc#c01"), Sentence(index=0, text=text, citations=(cite,)))
     checked, ok, issues = await check_citations(outcome, case_knowledge_base(case),
                                                 min_overlap=0.3)
@@ -247,7 +247,8 @@ def test_an_empty_stored_knowledge_base_is_called_out(tmp_path) -> None:
     from django.core.management import call_command
 
     path = tmp_path / "cases.jsonl"
-    path.write_text('{"id": "q1", "question": "How long is the trial?", "expect": "answer"}\n')
+    path.write_text('{"id": "q1", "question": "How long is the trial?", "expect": "answer", '
+                    '"answer_contains": "days"}\n')
     err = StringIO()
     call_command("evaluate", str(path), "--no-progress", stdout=StringIO(), stderr=err)
     assert "the stored knowledge base is empty" in err.getvalue()
@@ -270,3 +271,20 @@ def test_bad_options_and_skipped_lines_stop_before_the_run(tmp_path):
         run(str(path), "--limit", "-5")  # ran all but the last five
     with pytest.raises(CommandError, match="--min-relevance"):
         call_command("evaluate", str(path), "--min-relevance", "2")
+
+
+def test_an_answer_case_without_answer_contains_is_not_scored_as_right(fake, tmp_path):
+    """A trial's case file left out answer_contains: the case ran and scored any answer as
+    right. It is skipped by file, line and id like an empty list, and --strict stops."""
+    path = write_cases(tmp_path, [
+        {"id": "checked", "question": "How long in the recycle bin?", "documents": [CASE_DOC],
+         "expect": "answer", "answer_contains": "30 days"},
+        {"id": "unchecked", "question": "How long in the recycle bin?",
+         "documents": [CASE_DOC], "expect": "answer"},
+    ])
+    fake.add(RECYCLE)
+    out, err = run(str(path), "--json")
+    assert [r["id"] for r in json_lines(out)[:-1]] == ["checked"]
+    assert f"skipped {path}:2: case 'unchecked': an answer case needs 'answer_contains'" in err
+    with pytest.raises(CommandError, match=r"1 line\(s\) skipped \(--strict\)"):
+        run(str(path), "--strict")

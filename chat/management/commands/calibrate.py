@@ -59,7 +59,8 @@ class Command(BaseCommand):
             raise CommandError(f"--plot {plot}: no directory {Path(plot).parent} to write into")
         if plot and Path(plot).suffix.lower() not in PLOT_FORMATS:
             raise CommandError(f"--plot {plot}: name a {', '.join(sorted(PLOT_FORMATS))} file")
-        cases, problems = load_cases(opts["files"], fmt=opts["format"])
+        # no answer is scored here: an answer case needs no answer_contains
+        cases, problems = load_cases(opts["files"], fmt=opts["format"], scored=False)
         for problem in problems:
             self.stderr.write(f"skipped {problem}")
         cases = select_cases(cases, expect=["answer", "refuse", "conflict"], limit=opts["limit"])

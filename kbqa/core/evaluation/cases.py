@@ -5,14 +5,15 @@ One case per line (README: Evaluation)::
     {"id": "q-017", "question": "...", "lang": "en" | "zh",            (lang optional)
      "documents": [{"doc_id", "title", "text", "updated", "authority", "source_url"}],
      "expect": "answer" | "refuse" | "conflict",
-     "answer_contains": ["30"] | [["30 days", "30 天"], ["recycle"]],    (optional)
+     "answer_contains": ["30"] | [["30 days", "30 天"], ["recycle"]],    (answer cases)
      "refusal_reason": "low_score" | "no_support",                        (optional)
      "history": ["earlier user question", ...]}                           (optional)
 
 ``documents`` present (even empty) means the case brings its own temporary knowledge base;
 absent means the stored knowledge base answers it. ``answer_contains`` is a list of groups:
 every group must be matched by one of its aliases (case-insensitive; whitespace ignored for
-Chinese). A bare string is one group of one alias. ``history`` holds the conversation's
+Chinese). A bare string is one group of one alias; an answer case needs at least one (without
+one any answer scored right), missing or empty alike. ``history`` holds the conversation's
 earlier USER questions, oldest first: the case's question is then a follow-up and is
 answered as the chat answers one (standalone query from the history). Unknown keys are
 ignored, so case files may carry notes.
@@ -199,8 +200,10 @@ CASE_FIELDS = frozenset(("id", "question", "lang", "documents", "expect", "answe
                          "refusal_reason", "history", "groups", "note"))
 
 
-def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
-    """Validate one decoded JSON object into an EvalCase. Raises CaseFormatError."""
+def parse_case(raw: Any, *, origin: str = "", scored: bool = True) -> EvalCase:
+    """Validate one decoded JSON object into an EvalCase. Raises CaseFormatError, also for
+    an answer case without ``answer_contains`` when its answer is ``scored`` (``evaluate``;
+    ``calibrate`` reads only what is asked and what is expected)."""
     if not isinstance(raw, dict):
         raise CaseFormatError("a case must be a JSON object")
     unknown = sorted(set(raw) - CASE_FIELDS)
@@ -218,8 +221,9 @@ def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
     if reason is not None and reason not in EXPECTED_REASONS:
         raise CaseFormatError(f"'refusal_reason' must be one of {EXPECTED_REASONS}")
     groups = raw.get("answer_contains")
-    if expect == "answer" and groups in ([], ""):  # nothing to match: any answer scored right
-        raise CaseFormatError("'answer_contains' must name at least one string")
+    if scored and expect == "answer" and groups in (None, [], ""):  # any answer scored right
+        raise CaseFormatError(f"case {case_id!r}: an answer case needs 'answer_contains' "
+                              "with at least one string (what a right answer says)")
     return EvalCase(
         id=case_id,
         question=question,
@@ -235,9 +239,9 @@ def parse_case(raw: Any, *, origin: str = "") -> EvalCase:
 
 
 def read_cases(
-    lines: Iterable[str], *, source: str
+    lines: Iterable[str], *, source: str, scored: bool = True
 ) -> tuple[list[EvalCase], list[LineProblem]]:
-    """Parse JSON Lines of cases; blank lines are skipped.
+    """Parse JSON Lines of cases (``scored``: as ``parse_case``); blank lines are skipped.
 
     Bad lines (invalid JSON, invalid case, duplicate id) become LineProblems with their 1-based
     line number and are skipped; the good cases are returned in file order. Never raises.
@@ -249,7 +253,7 @@ def read_cases(
         if not line.strip():
             continue
         try:
-            case = parse_case(json.loads(line), origin=f"{source}:{number}")
+            case = parse_case(json.loads(line), origin=f"{source}:{number}", scored=scored)
         except json.JSONDecodeError as exc:
             problems.append(LineProblem(source, number, f"invalid JSON ({exc.msg})"))
             continue

@@ -95,12 +95,12 @@ def test_optional_fields_default(raw, lang, documents):
         ({"id": "a", "question": "q", "expect": "answer", "lang": "fr"}, "'lang' must be"),
         ({"id": "a", "question": "q", "expect": "refuse", "refusal_reason": "conflict"},
          "'refusal_reason' must be one of"),
-        ({"id": "a", "question": "q", "expect": "answer", "documents": [{"doc_id": "d"}]},
+        ({"id": "a", "question": "q", "expect": "refuse", "documents": [{"doc_id": "d"}]},
          "documents[0]: missing or empty 'text'"),
-        ({"id": "a", "question": "q", "expect": "answer",
+        ({"id": "a", "question": "q", "expect": "refuse",
           "documents": [{"doc_id": "d", "text": "t", "authority": "boss"}]},
          "documents[0]: authority must be one of"),
-        ({"id": "a", "question": "q", "expect": "answer",
+        ({"id": "a", "question": "q", "expect": "refuse",
           "documents": [{"doc_id": "d", "text": "t"}, {"doc_id": "d", "text": "u"}]},
          "documents: doc_id values must be unique"),
     ],
@@ -113,7 +113,7 @@ def test_parse_case_errors(raw, message):
 
 def test_read_cases_reports_bad_lines_by_number_and_keeps_the_rest():
     lines = [
-        json.dumps({"id": "a", "question": "Q1?", "expect": "answer"}),
+        json.dumps({"id": "a", "question": "Q1?", "expect": "answer", "answer_contains": "x"}),
         "",
         "{not json",
         json.dumps({"id": "b", "question": "Q2?"}),
@@ -133,6 +133,7 @@ def test_read_cases_reports_bad_lines_by_number_and_keeps_the_rest():
 
 def test_history_holds_the_earlier_user_questions_in_order():
     case = parse_case({"id": "f1", "question": "and sick days?", "expect": "answer",
+                       "answer_contains": "days",
                        "history": ["How many days of annual leave?", " and for part-timers? "]})
     assert case.history == ("How many days of annual leave?", "and for part-timers?")
     assert parse_case({"id": "f2", "question": "q?", "expect": "refuse"}).history == ()
@@ -141,7 +142,7 @@ def test_history_holds_the_earlier_user_questions_in_order():
 @pytest.mark.parametrize("history", ["one question", [""], [1]])
 def test_history_must_be_a_list_of_questions(history):
     with pytest.raises(CaseFormatError, match="history"):
-        parse_case({"id": "f3", "question": "q?", "expect": "answer", "history": history})
+        parse_case({"id": "f3", "question": "q?", "expect": "refuse", "history": history})
 
 
 @pytest.mark.parametrize(
@@ -164,7 +165,10 @@ def test_every_shipped_case_set_reads_without_problems(path: Path) -> None:
         ({"id": "a", "question": "Q?", "expect": "answer", "answer_contain": [["30"]]},
          "unknown field 'answer_contain'"),
         ({"id": "a", "question": "Q?", "expect": "answer", "answer_contains": []},
-         "'answer_contains' must name at least one string"),
+         "case 'a': an answer case needs 'answer_contains' with at least one string"),
+        # left out, it was taken as "anything will do" (README: an answer case needs one)
+        ({"id": "a", "question": "Q?", "expect": "answer"},
+         "case 'a': an answer case needs 'answer_contains' with at least one string"),
     ],
 )
 def test_a_case_that_would_score_any_answer_right_is_refused(raw: dict, message: str) -> None:
@@ -173,3 +177,17 @@ def test_a_case_that_would_score_any_answer_right_is_refused(raw: dict, message:
     # a refusal case may leave the list empty: there is nothing to match
     assert parse_case({"id": "r", "question": "Q?", "expect": "refuse",
                        "answer_contains": [], "note": "not covered"}).answer_contains == ()
+    # calibrate scores no answer: it reads the question and what is expected only
+    assert parse_case({"id": "a", "question": "Q?", "expect": "answer"},
+                      scored=False).answer_contains == ()
+
+
+def test_an_answer_case_without_answer_contains_is_skipped_by_line_and_id() -> None:
+    lines = [json.dumps({"id": "q-1", "question": "Q1?", "expect": "answer",
+                         "answer_contains": "30"}),
+             json.dumps({"id": "q-2", "question": "Q2?", "expect": "answer"})]
+    cases, problems = read_cases(lines, source="cases.jsonl")
+    assert [c.id for c in cases] == ["q-1"]
+    assert [str(p) for p in problems] == [
+        "cases.jsonl:2: case 'q-2': an answer case needs 'answer_contains' with at least one "
+        "string (what a right answer says)"]
