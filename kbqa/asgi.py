@@ -40,6 +40,7 @@ from kbqa.lifespan import lifespan_app  # noqa: E402
 from kbqa.origin import SameOriginValidator  # noqa: E402
 from kbqa.reasons import reason_phrases_complete  # noqa: E402
 from kbqa.servererror import ServerErrorMiddleware  # noqa: E402
+from kbqa.staticfiles import StaticFilesHandler  # noqa: E402
 from sources.warm import index_warm  # noqa: E402
 
 index_warm()  # open the retrieval index and load jieba now, not in the first question
@@ -69,20 +70,20 @@ async def precheck(scope: dict[str, Any]) -> tuple[int, str] | tuple[int, str, s
     return await api_precheck(scope)
 
 
+def http_application(*, serve_static: bool) -> ServerErrorMiddleware:
+    """The HTTP side: Django behind the body limit and the last catch boundary; with
+    ``serve_static`` (``KBQA_SERVE_STATIC``: Daphne serves no static files) Django's static
+    handler answers ``/static/`` first (``kbqa.staticfiles``)."""
+    app = StaticFilesHandler(django_asgi_app) if serve_static else django_asgi_app
+    return ServerErrorMiddleware(BodyLimitMiddleware(app, limit_for=body_limit, precheck=precheck))
+
+
 install_daphne_guard(body_limit)
 reason_phrases_complete()  # "429 Too Many Requests", not Twisted's "429 Unknown Status"
-http_app = django_asgi_app
-if settings.SERVE_STATIC:
-    # Daphne serves no static files; Django's handler does it for local runs (KBQA_SERVE_STATIC).
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
-
-    http_app = ASGIStaticFilesHandler(django_asgi_app)
 
 application = ProtocolTypeRouter(
     {
-        "http": ServerErrorMiddleware(
-            BodyLimitMiddleware(http_app, limit_for=body_limit, precheck=precheck)
-        ),
+        "http": http_application(serve_static=settings.SERVE_STATIC),
         "websocket": SameOriginValidator(
             AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns)))
         ),

@@ -4,6 +4,7 @@ it: for tests of what a client gets, without a listening port."""
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote
 
 from asgiref.testing import ApplicationCommunicator
 
@@ -23,7 +24,7 @@ async def asgi_request(
     raw_path, _, query = path.partition("?")
     scope = {
         "type": "http", "http_version": "1.1", "method": method, "scheme": "http",
-        "path": raw_path.replace("%23", "#"), "raw_path": raw_path.encode(),
+        "path": unquote(raw_path), "raw_path": raw_path.encode(),  # as Daphne decodes it
         "query_string": query.encode(), "root_path": "",
         "client": ("127.0.0.1", 50000), "server": ("127.0.0.1", 80),
         "headers": [(b"host", b"127.0.0.1"),
