@@ -23,7 +23,7 @@ from sources.ingest_types import IngestOverrides
 from sources.metadata import SourceURLField
 from sources.models import Authority, Document, Language
 from sources.parsers import SUPPORTED_SUFFIXES
-from sources.uploads import upload_size_problem
+from sources.uploads import upload_size_problem, upload_type_problem
 
 
 class _Limit:
@@ -68,9 +68,10 @@ class ScreenedUpload:
 def screen_uploads(files: list[UploadedFile]) -> list[ScreenedUpload]:
     """The files in upload order, each with the reason it is skipped, if it is.
 
-    Skipped: a file without a name, a file over ``settings.KBQA_MAX_UPLOAD_MB`` (an error,
-    ``failed``), and a second file with a name already seen in this upload (it would
-    overwrite the first one's document).
+    Skipped: a file without a name, a file over ``settings.KBQA_MAX_UPLOAD_MB`` or of a type
+    no parser reads (errors, ``failed``: told at once, never queued to fail later), and a
+    second file with a name already seen in this upload (it would overwrite the first one's
+    document).
     """
     seen: dict[str, str] = {}  # file name -> SHA-256 of its bytes
     screened: list[ScreenedUpload] = []
@@ -78,8 +79,9 @@ def screen_uploads(files: list[UploadedFile]) -> list[ScreenedUpload]:
         name = PurePath(upload.name or "").name.strip()
         if not name:
             problem = "(a file without a name): skipped; give it a name and upload it again"
-        elif too_large := upload_size_problem(name=name, size=upload.size or 0):
-            screened.append(ScreenedUpload(upload, too_large, failed=True))
+        elif refused := (upload_size_problem(name=name, size=upload.size or 0)
+                         or upload_type_problem(name=name)):
+            screened.append(ScreenedUpload(upload, refused, failed=True))
             continue
         elif name in seen:
             same = seen[name] == _digest(upload)

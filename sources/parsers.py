@@ -44,22 +44,10 @@ BINARY = gettext_noop("%(name)s: looks like a binary file, not text")
 def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     """Parse ``data`` (the bytes of a file called ``name``) by its extension.
 
-    Raises ``IngestError`` for an unknown extension, binary junk, bad front matter, a PDF
-    without a text layer, a broken DOCX/PDF, or a file with no text at all.
+    Raises ``IngestError`` for an unknown extension (``check_type``), binary junk, bad front
+    matter, a PDF without a text layer, a broken DOCX/PDF, or a file with no text at all.
     """
-    suffix = PurePath(name).suffix.lower()
-    if not suffix and PurePath(name).name.lower() in SUPPORTED_SUFFIXES:  # ".md": no name
-        raise IngestError(
-            gettext_noop("%(name)s: the file name is only an extension; give the file a name"
-                         " before it (e.g. notes%(name)s)"),
-            name=PurePath(name).name,
-        )
-    if suffix not in SUPPORTED_SUFFIXES:
-        supported = ", ".join(sorted(SUPPORTED_SUFFIXES))
-        raise IngestError(
-            gettext_noop("%(name)s: unsupported file type %(suffix)s; use %(supported)s"),
-            name=name, suffix=repr(suffix or "(none)"), supported=supported,
-        )
+    suffix = check_type(name)
     if suffix in TEXT_SUFFIXES:
         parsed = _parse_markdown(name, _decode(name, data), plain=suffix in (".txt", ".text"))
     elif suffix in HTML_SUFFIXES:
@@ -77,6 +65,22 @@ def parse_file(*, name: str, data: bytes) -> ParsedDocument:
     if day and (suffix in (".pdf", ".docx") or "updated" not in parsed.meta):
         parsed = replace(parsed, meta={**parsed.meta, "updated": day})
     return parsed
+
+
+def check_type(name: str) -> str:
+    """The extension of a file called ``name`` that ``parse_file`` reads (lower case); raises
+    ``IngestError`` naming the supported ones for any other (the upload form asks first)."""
+    suffix = PurePath(name).suffix.lower()
+    if not suffix and PurePath(name).name.lower() in SUPPORTED_SUFFIXES:  # ".md": no name
+        raise IngestError(gettext_noop(
+            "%(name)s: the file name is only an extension; give the file a name before it"
+            " (e.g. notes%(name)s)"), name=PurePath(name).name)
+    if suffix not in SUPPORTED_SUFFIXES:
+        raise IngestError(
+            gettext_noop("%(name)s: unsupported file type %(suffix)s; use %(supported)s"),
+            name=name, suffix=repr(suffix or "(none)"),
+            supported=", ".join(sorted(SUPPORTED_SUFFIXES)))
+    return suffix
 
 
 # Longest first: the UTF-32 LE byte order mark begins with the UTF-16 LE one.

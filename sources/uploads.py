@@ -1,7 +1,8 @@
 """An ingested file's bytes within the limits, and how a failed ingest is told.
 
 ``check_size`` refuses a file over ``KBQA_MAX_UPLOAD_MB`` before its bytes are read (the
-upload form says the same with ``upload_size_problem``), ``read_file`` reads a path or an
+upload form says the same with ``upload_size_problem``, and refuses a type no parser reads
+with ``upload_type_problem``), ``read_file`` reads a path or an
 uploaded ``File``, ``parse_limits_from_settings`` gives the parsing child its limits
 (``sources.containment``), and ``ingest_failure_reason`` words any failure for the person
 who ingested, in their language (``IngestError.template`` is translated here: the parsing
@@ -21,6 +22,7 @@ from django.utils.translation import gettext, pgettext
 
 from kbqa.core.errors import IngestError
 from sources.containment import ParseLimits
+from sources.parsers import check_type
 
 logger = logging.getLogger("sources.services")  # where ingest failures were always logged
 
@@ -60,6 +62,16 @@ def upload_size_problem(*, name: str, size: int) -> str:
         "%(name)s: %(size)s MB is over the upload limit of %(limit)s MB; split the file, or ask "
         "an administrator to raise KBQA_MAX_UPLOAD_MB"
     ) % {"name": name, "size": f"{size_mb:.1f}", "limit": limit}
+
+
+def upload_type_problem(*, name: str) -> str:
+    """ "" when ``sources.parsers`` reads a file called ``name`` (by its extension), else why
+    not, naming the types it reads (safe to show, in the active language)."""
+    try:
+        check_type(name)
+    except IngestError as exc:
+        return ingest_failure_reason(name, exc)
+    return ""
 
 
 def check_size(*, path: str | Path | None, file: File[Any] | None) -> None:

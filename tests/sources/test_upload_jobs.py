@@ -202,6 +202,34 @@ def test_files_told_at_once_keep_their_outcome_when_the_page_reloads(
     assert "faq-copy.txt" in outcomes["faq-copy.txt"]
 
 
+SUPPORTED = ".docx, .htm, .html, .markdown, .md, .pdf, .text, .txt"
+
+
+def test_a_file_of_a_type_no_parser_reads_is_refused_at_once_not_accepted(
+    admin_client: Client,
+) -> None:
+    """A trial's .csv and .xlsx were "accepted; they are being ingested in the background",
+    then failed as "unsupported file type": refused at once now, as a file over the size
+    limit is, and the other files of the upload go on."""
+    files = [
+        SimpleUploadedFile("prices.csv", b"item,price\ncoffee,2.50\n"),
+        SimpleUploadedFile("faq.txt", b"Ask the service desk."),
+        SimpleUploadedFile("Prices.XLSX", b"PK\x03\x04 not really a workbook"),
+    ]
+    response = admin_client.post(UPLOAD_URL, {"files": files}, follow=True)
+    told = [(m.level_tag, str(m)) for m in response.context["messages"]]
+    assert told == [
+        ("error", f"prices.csv: unsupported file type '.csv'; use {SUPPORTED}"),
+        ("error", f"Prices.XLSX: unsupported file type '.xlsx'; use {SUPPORTED}"),
+        ("info", "faq.txt: accepted; it is being ingested in the background. Its progress "
+                 "is shown under Uploads below."),
+    ]
+    wait_until_finished()
+    assert [r[:2] for r in rows(admin_client.get(CHANGELIST).content.decode())] == [
+        ("faq.txt", "ready"), ("Prices.XLSX", "failed"), ("prices.csv", "failed")]
+    assert list(Document.objects.values_list("doc_id", flat=True)) == ["faq"]
+
+
 def test_reingesting_a_large_document_runs_in_the_background(admin_client: Client) -> None:
     document_ingest(file=SimpleUploadedFile("travel.md", TRAVEL))
     doc = Document.objects.get(doc_id="doc-010")
