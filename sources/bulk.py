@@ -1,14 +1,9 @@
 """Ingesting many files fast (``manage.py ingest``, ``demo_setup``): what
 ``sources.services.documents_ingest_paths`` does.
 
-- Worker processes (one per CPU) read, parse, chunk and tokenise files
-  (``services._prepare``, the CPU-bound part) while this process stores them, in order.
-- The workers parse as contained as an upload's child process (``sources.containment``):
-  each is limited once at start (``limit_process``) and per file (``parse_limited``: the
-  unpacked-size check, a wall-clock alarm, a CPU backstop); the pool (``pebble``) also gives
-  each file ``KBQA_PARSE_SECONDS`` + ``WORKER_GRACE_SECONDS``, then kills the worker. A
-  worker that dies or is killed is replaced; its file fails by name, the others go on.
-  Fewer than 8 files are parsed one child process each (``parse_contained``), as uploads.
+- Worker processes (one per CPU) read, parse, chunk and tokenise files (the CPU-bound
+  part, ``sources.bulk_workers``, under the parse limits) while this process stores them,
+  in order.
 - Files are stored a group at a time, in one transaction: a group's new documents (doc_id
   not stored yet) with one bulk INSERT per table; files of documents already stored one by
   one through ``services._store``, each in a savepoint, so a failing file changes nothing.
@@ -21,25 +16,17 @@ Measured with ``bench/ingest.py`` (README, Benchmarks).
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import multiprocessing
-import os
 import time
-from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import TimeoutError as FutureTimeout
+from collections.abc import Callable, Sequence
 from dataclasses import replace as dataclass_replace
 from pathlib import Path
 
 from django.db import transaction
-from pebble import ProcessExpired, ProcessFuture, ProcessPool
 
 from kbqa.core.errors import IngestError
-from kbqa.core.text.tokens import count_tokens
-from sources.containment import ParseLimits, limit_process, parse_limited, stopped_error
+from sources.bulk_workers import Prepared, prepared_entries
 from sources.identity import fingerprints, stored_first_fingerprints
-from sources.indexing import index_documents, joined_terms
+from sources.indexing import index_documents
 from sources.ingest_types import (
     IngestFailure,
     IngestOverrides,
@@ -48,28 +35,13 @@ from sources.ingest_types import (
     with_warnings,
 )
 from sources.models import Chunk, Document, PurgedChunk
-from sources.parsed import ParsedDocument
-from sources.parsers import parse_file
-from sources.services import (
-    _DocumentDraft,
-    _prepare,
-    _replace_original,
-    _store,
-)
-from sources.uploads import (
-    check_size,
-    ingest_failure_reason,
-    parse_limits_from_settings,
-    read_file,
-)
+from sources.services import _DocumentDraft, _replace_original, _store
+from sources.uploads import ingest_failure_reason
 from sources.versioning import chunk_id_for, chunk_row
 from sources.visibility import visibility_groups
 
 GROUP_FILES = 200
 GROUP_SECONDS = 0.5
-WORKER_GRACE_SECONDS = 10.0  # past the parse limit, for reading, chunking and tokenising
-AHEAD = 64  # files handed to each worker ahead of the one being stored: bounds memory
-Prepared = tuple[str, bytes, _DocumentDraft]
 Outcome = IngestResult | IngestFailure
 Item = tuple[Path | IngestFailure, Prepared | IngestFailure]
 
@@ -95,108 +67,13 @@ def ingest_entries(
                 on_progress(len(results) + len(failures), len(entries), outcome)
 
     group = _Group(overrides, replace=replace)
-    with _prepared(entries, overrides, max_tokens, processes) as prepared:
+    with prepared_entries(entries, overrides, max_tokens, processes) as prepared:
         for entry, item in zip(entries, prepared, strict=True):
             group.add(entry, item)
             if group.due():
                 report(group.flush())
     report(group.flush())
     return IngestSummary(tuple(results), tuple(failures))
-
-
-@contextlib.contextmanager
-def _prepared(
-    entries: Sequence[Path | IngestFailure],
-    overrides: IngestOverrides,
-    max_tokens: int,
-    processes: int,
-) -> Iterator[Iterator[Prepared | IngestFailure]]:
-    """Each entry prepared (read, parsed, chunked, tokenised), in order, lazily; in limited
-    worker processes (module docstring) unless there are fewer than 8 files."""
-    limits = parse_limits_from_settings()
-    if len(entries) < 8:
-        yield map(
-            functools.partial(_prepare_entry, overrides=overrides, max_tokens=max_tokens), entries
-        )
-        return
-    parse = functools.partial(parse_limited, limits=limits, parse=parse_file)
-    work = functools.partial(
-        _prepare_entry, overrides=overrides, max_tokens=max_tokens, parse=parse
-    )
-    processes = processes or os.cpu_count() or 1
-    joined_terms("", "预热 warm")  # load jieba's and tiktoken's tables once, before the
-    count_tokens("warm")  # workers fork (they share them; about 0.7 s + 0.9 s each)
-    context = multiprocessing.get_context("fork")
-    pool = ProcessPool(processes, initializer=limit_process, initargs=(limits,), context=context)
-    try:
-        yield _in_order(pool, work, entries, limits, processes * AHEAD)
-    except BaseException:
-        pool.stop()  # files scheduled ahead are not wanted any more
-        raise
-    finally:
-        pool.close()
-        pool.join()
-
-
-def _in_order(
-    pool: ProcessPool,
-    work: Callable[[Path], Prepared | IngestFailure],
-    entries: Sequence[Path | IngestFailure],
-    limits: ParseLimits,
-    ahead: int,
-) -> Iterator[Prepared | IngestFailure]:
-    """``work(entry)`` of each entry in the pool, in order, ``ahead`` files scheduled ahead."""
-    timeout = limits.seconds + WORKER_GRACE_SECONDS
-    waiting: deque[tuple[Path | IngestFailure, ProcessFuture | None]] = deque()
-    rest = iter(entries)
-    for entry in rest:
-        waiting.append(
-            (
-                entry,
-                None
-                if isinstance(entry, IngestFailure)
-                else pool.schedule(work, args=(entry,), timeout=timeout),
-            )
-        )
-        if len(waiting) < ahead:
-            continue
-        yield _outcome(*waiting.popleft(), limits)
-    while waiting:
-        yield _outcome(*waiting.popleft(), limits)
-
-
-def _outcome(
-    entry: Path | IngestFailure, future: ProcessFuture | None, limits: ParseLimits
-) -> Prepared | IngestFailure:
-    """The worker's result, or the file's failure when its worker overran or died."""
-    if isinstance(entry, IngestFailure) or future is None:
-        assert isinstance(entry, IngestFailure)
-        return entry
-    try:
-        return future.result()  # type: ignore[no-any-return]
-    except FutureTimeout:
-        exitcode = None
-    except ProcessExpired as exc:
-        exitcode = exc.exitcode
-    error = stopped_error(name=entry.name, limits=limits, exitcode=exitcode)
-    return IngestFailure(str(entry), ingest_failure_reason(entry.name, error))
-
-
-def _prepare_entry(
-    entry: Path | IngestFailure,
-    *,
-    overrides: IngestOverrides,
-    max_tokens: int,
-    parse: Callable[..., ParsedDocument] | None = None,
-) -> Prepared | IngestFailure:
-    if isinstance(entry, IngestFailure):
-        return entry
-    try:
-        check_size(path=entry, file=None)
-        name, data = read_file(path=entry, file=None)
-        return name, data, _prepare(name, data, overrides, max_tokens, groups=False, parse=parse)
-    except Exception as exc:  # one bad file must not stop the others
-        return IngestFailure(str(entry), ingest_failure_reason(entry.name, exc))
 
 
 class _Group:

@@ -231,20 +231,23 @@ def _prepare(
     max_tokens: int,
     *,
     groups: bool = True,
-    parse: Callable[..., ParsedDocument] | None = None,
     processes: int = 1,
     progress: IngestProgress = _unreported,
 ) -> _DocumentDraft:
-    """Parse (in a limited child process, or with ``parse(name=, data=)``: the limited
-    worker processes of ``sources.bulk``), resolve metadata and chunk; raises IngestError,
-    writes nothing. ``groups=False`` leaves a stated visibility unresolved (no database
-    access: worker processes of ``sources.bulk``). ``processes``: for the chunks' terms
-    (``sources.chunk_terms``; 1 in ``sources.bulk``, whose workers share the files)."""
+    """Parse in a limited child process (only the parse is limited), then ``_drafted``."""
     progress("reading", 0.0)
-    if parse is None:
-        parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
-    else:
-        parsed = parse(name=name, data=data)
+    parsed = parse_contained(name=name, data=data, limits=parse_limits_from_settings())
+    return _drafted(name, parsed, overrides, max_tokens, groups=groups, processes=processes,
+                    progress=progress)
+
+
+def _drafted(name: str, parsed: ParsedDocument, overrides: IngestOverrides, max_tokens: int, *,
+             groups: bool = True, processes: int = 1,
+             progress: IngestProgress = _unreported) -> _DocumentDraft:
+    """The parsed file as a document to store: metadata resolved, chunked, each chunk's
+    terms; raises IngestError, writes nothing. ``groups=False`` leaves a stated visibility
+    unresolved (no database access: ``sources.bulk_workers``). ``processes``:
+    for the chunks' terms (``sources.chunk_terms``; 1 in ``sources.bulk_workers``)."""
     meta = {**parsed.meta, **overrides.as_dict()}
     try:
         doc_id, authority, language, updated, source_url = checked_meta(

@@ -4,12 +4,14 @@ file that is not text is refused by name, and a refused file changes nothing sto
 from __future__ import annotations
 
 import io
+import os
 import time
 import zipfile
 from pathlib import Path
 
 import pytest
 
+import sources.services
 from kbqa.core.errors import IngestError
 from sources.containment import ParseLimits, parse_contained
 from sources.models import Chunk, Document
@@ -119,8 +121,8 @@ def test_bulk_ingest_refuses_bad_files_by_name_and_stores_the_others(
     overrun and a dying parser fail by name, the worker is replaced, the rest is stored."""
     settings.KBQA_MAX_UNZIPPED_MB = 5
     settings.KBQA_PARSE_SECONDS = 1.0
-    monkeypatch.setattr("sources.bulk.parse_file", hostile.picky_parse)
-    monkeypatch.setattr("sources.bulk.WORKER_GRACE_SECONDS", 1.0)
+    monkeypatch.setattr("sources.bulk_workers.parse_file", hostile.picky_parse)
+    monkeypatch.setattr("sources.bulk_workers.WORKER_GRACE_SECONDS", 1.0)
     stored = tmp_path / "leave.md"
     stored.write_text("---\ndoc_id: leave\n---\n# Leave\n\nLeave is 25 days a year.\n")
     document_ingest(path=stored)
@@ -157,3 +159,37 @@ def test_bulk_ingest_refuses_bad_files_by_name_and_stores_the_others(
         )
         == before
     )
+
+
+@pytest.mark.django_db
+def test_a_batch_times_the_parse_only_and_names_the_stage_a_worker_died_in(
+    settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A trial's 18.5 MB manual (16,661 chunks) went in alone, but in a folder of 18 files
+    it failed as "reading the file took longer than 10 s": the pool's one timeout covered
+    cutting it into chunks and finding their terms too, which a single ingest never times.
+    Here cutting one file takes longer than the parse limit and its grace together."""
+    settings.KBQA_PARSE_SECONDS = 1.0
+    monkeypatch.setattr("sources.bulk_workers.WORKER_GRACE_SECONDS", 0.5)
+    cut = sources.services.chunks_of
+
+    def slow_cut(text: str, **kwargs: object):  # in the worker processes (forked)
+        if "slow to cut" in text:
+            time.sleep(3)
+        if "dies while cut" in text:
+            os._exit(3)
+        return cut(text, **kwargs)
+
+    monkeypatch.setattr("sources.services.chunks_of", slow_cut)
+    folder = tmp_path / "kb"
+    folder.mkdir()
+    for i in range(8):
+        (folder / f"note-{i}.md").write_text(f"# Note {i}\n\nRule number {i} applies.\n")
+    (folder / "manual.md").write_text("# Manual\n\nThis manual is slow to cut.\n")
+    (folder / "odd.md").write_text("# Odd\n\nThis one dies while cut.\n")
+    summary = documents_ingest_paths(paths=[folder], processes=2)
+    assert [r.doc_id for r in summary.results] == ["manual", *[f"note-{i}" for i in range(8)]]
+    assert [f.reason for f in summary.failures] == [
+        "odd.md: cutting it into passages and finding their words stopped unexpectedly "
+        "(exit code 3)"]
+    assert Document.objects.get(doc_id="manual").chunks.count() == 1
