@@ -4,6 +4,8 @@
 - Worker processes (one per CPU) read, parse, chunk and tokenise files (the CPU-bound
   part, ``sources.bulk_workers``, under the parse limits) while this process stores them,
   in order.
+- Files that would be one document are refused, not stored in path order
+  (``sources.batch_files.DocIdClaims``).
 - Files are stored a group at a time, in one transaction: a group's new documents (doc_id
   not stored yet) with one bulk INSERT per table; files of documents already stored one by
   one through ``services._store``, each in a savepoint, so a failing file changes nothing.
@@ -24,6 +26,7 @@ from pathlib import Path
 from django.db import transaction
 
 from kbqa.core.errors import IngestError
+from sources.batch_files import DocIdClaims
 from sources.bulk_workers import Prepared, prepared_entries
 from sources.identity import fingerprints, stored_first_fingerprints
 from sources.indexing import index_documents
@@ -67,11 +70,15 @@ def ingest_entries(
                 on_progress(len(results) + len(failures), len(entries), outcome)
 
     group = _Group(overrides, replace=replace)
+    claims = DocIdClaims(entries)
     with prepared_entries(entries, overrides, max_tokens, processes) as prepared:
         for entry, item in zip(entries, prepared, strict=True):
-            group.add(entry, item)
+            for settled in claims.take(entry, item):
+                group.add(*settled)
             if group.due():
                 report(group.flush())
+    for settled in claims.rest():
+        group.add(*settled)
     report(group.flush())
     return IngestSummary(tuple(results), tuple(failures))
 
@@ -113,7 +120,8 @@ class _Group:
             for i in one_by_one:
                 outcomes[i] = self._store_one(items[i], changed)
         index_documents(doc_keys=changed, merge="inline")
-        return [o for o in outcomes if o is not None]
+        return [dataclass_replace(o, path=str(entry)) if isinstance(o, IngestResult) else o
+                for o, (entry, _) in zip(outcomes, items, strict=True) if o is not None]
 
     def _split(
         self, items: list[Item], outcomes: list[Outcome | None]

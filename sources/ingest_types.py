@@ -68,6 +68,7 @@ class IngestResult:
     previous_title: str = ""  # the document's title before this ingest, when it changed
     replaced: bool = False  # a document from another file was replaced (``sources.identity``)
     authority_change: tuple[str, str] | None = None  # (old, new) when this ingest changed it
+    path: str = ""  # the file as a batch named it (``sources.bulk``); "" for one file
 
 
 @dataclass(frozen=True)

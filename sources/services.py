@@ -16,7 +16,7 @@ Ingesting a retired document's doc_id again restores it (status ``restored``).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 from typing import Any
@@ -188,40 +188,24 @@ def documents_ingest_paths(
 ) -> IngestSummary:
     """Ingest files and folders (recursively; hidden files skipped), each file atomically.
 
-    A file that fails, or a path that does not exist, is recorded in ``failures`` (by name)
-    and the others go on. ``on_progress`` is called after each file or missing path, in
-    order, with (position from 1, total, outcome). ``processes``: parsing and tokenising
+    A file that fails, or a path that does not exist, is recorded in ``failures`` (by path)
+    and the others go on; so are files of the batch that would be one document
+    (``sources.batch_files``). ``on_progress`` is called after each file or missing path,
+    in order, with (position from 1, total, outcome). ``processes``: parsing and tokenising
     processes (0: one per CPU); how it goes fast is in ``sources.bulk``. ``replace``: as
     ``document_ingest``'s (without it a file over another file's document fails).
     """
-    from sources.bulk import ingest_entries  # it builds on this module's steps
+    from sources.batch_files import batch_files  # they build on this module's steps
+    from sources.bulk import ingest_entries
 
     return ingest_entries(
-        _expand(paths),
+        batch_files(paths),
         overrides=overrides or IngestOverrides(),
         max_tokens=max_tokens or settings.KBQA_CHUNK_TOKENS,
         on_progress=on_progress,
         processes=processes,
         replace=replace,
     )
-
-
-def _expand(paths: Iterable[str | Path]) -> list[Path | IngestFailure]:
-    """The files to ingest in order; a path that does not exist is a failure in its place."""
-    entries: list[Path | IngestFailure] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            entries.extend(
-                f
-                for f in sorted(p.rglob("*"))
-                if f.is_file() and not any(part.startswith(".") for part in f.relative_to(p).parts)
-            )
-        elif p.is_file():
-            entries.append(p)
-        else:
-            entries.append(IngestFailure(str(p), f"{p}: no such file or folder"))
-    return entries
 
 
 def _prepare(

@@ -33,7 +33,7 @@ def test_the_ingest_command_names_the_authority_change(archived: Document, tmp_p
     out = StringIO()
     call_command("ingest", str(tmp_path / "faq.md"), stdout=out, skip_checks=True)
     assert out.getvalue().splitlines()[0] == (
-        "[1/1] updated   rb-faq (faq.md): 1 chunk, 0 new, 0 superseded; "
+        f"[1/1] updated   rb-faq ({tmp_path / 'faq.md'}): 1 chunk, 0 new, 0 superseded; "
         "authority archived -> manual")
     assert Document.objects.get(doc_id="rb-faq").authority == "manual"
 

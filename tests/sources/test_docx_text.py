@@ -184,8 +184,9 @@ def test_ingest_reports_unread_content(
     # (another text: a copy of a stored one is not added, and says only that)
     other = docx_with([para(run("Quotas for 2026 are in the sheet below.")),
                        para(embedded_object())])
-    call_command("ingest", str(write_file("quotas2.docx", other)))
-    assert "WARNING quotas2.docx: 1 embedded object was not read" in capsys.readouterr().err
+    path = write_file("quotas2.docx", other)
+    call_command("ingest", str(path))
+    assert f"WARNING {path}: 1 embedded object was not read" in capsys.readouterr().err
 
 
 def test_a_numbered_list_keeps_its_numbers() -> None:

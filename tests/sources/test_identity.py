@@ -119,12 +119,12 @@ def test_the_ingest_command_refuses_the_same_and_replaces_with_replace(
     path = tmp_path / "override.md"
     path.write_bytes(OVERRIDE)
     out, err = ingest(str(path), fails=True)
-    assert f"FAILED {REFUSAL}" in err
+    assert f"FAILED {tmp_path}/{REFUSAL}" in err  # the file as given
     assert "documents: 0 added, 0 updated, 0 unchanged, 1 failed" in out
     assert current_texts("doc-063") != ["I think we get 30 days of annual leave."]
     out, _ = ingest(str(path), "--replace")
     assert (
-        "updated   doc-063 (override.md): 1 chunk, 1 new, 1 superseded; replaced “Annual leave "
+        f"updated   doc-063 ({path}): 1 chunk, 1 new, 1 superseded; replaced “Annual leave "
         "policy” (from annual-leave.md) -> “My leave notes”" in out
     )
 
@@ -182,7 +182,7 @@ def test_the_same_document_from_a_renamed_file_is_unchanged_not_refused(
     path = tmp_path / "annual-leave-copy.md"
     path.write_bytes(POLICY)
     out, err = ingest(str(path))
-    assert "unchanged doc-063 (annual-leave-copy.md)" in out and err == ""
+    assert f"unchanged doc-063 ({path})" in out and err == ""
 
 
 def test_a_new_version_without_metadata_keeps_the_stored_metadata() -> None:
@@ -202,3 +202,41 @@ def test_a_new_version_without_metadata_keeps_the_stored_metadata() -> None:
                     overrides=IngestOverrides(authority="faq"))
     doc.refresh_from_db()
     assert (doc.authority, doc.updated.isoformat()) == ("faq", "2025-08-01")
+
+
+@pytest.mark.parametrize("notes", [0, 8], ids=["read-here", "read-in-workers"])
+def test_files_of_one_ingest_that_would_be_one_document_are_refused_by_path(
+    tmp_path: Path, notes: int
+) -> None:
+    """A trial's folder held a/parking-policy.md and b/parking-policy.md (doc_id from the
+    file name): they became one document, updated in path order, each line naming only
+    parking-policy.md. Both are refused by path, and the stored document keeps its text."""
+    stored = tmp_path / "parking-policy.md"
+    stored.write_text("# Parking\n\nThe allowance is 37 EUR per day.\n", "utf-8")
+    ingest(str(stored))
+    docs = tmp_path / "docs"
+    a, b, a_index, b_index = (docs / d / f for f in ("parking-policy.md", "index.md")
+                              for d in ("a", "b"))
+    for path, text in ((a, "is 45 EUR"), (b, "is 50 EUR"),
+                       (a_index, "---\ndoc_id: a-index\n---\nRoom A"),
+                       (b_index, "---\ndoc_id: b-index\n---\nRoom B")):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f"{text}.\n", "utf-8")
+    (docs / "x.md").write_text("---\ndoc_id: shared\n---\nFirst.\n", "utf-8")
+    (docs / "y.md").write_text("---\ndoc_id: shared\n---\nSecond.\n", "utf-8")
+    for i in range(notes):  # 8 files or more are read in worker processes
+        (docs / f"note-{i}.md").write_text(f"# Note {i}\n\nRule {i}.\n", "utf-8")
+    out, err = ingest(str(docs), str(a))  # a file named twice is no clash with itself
+    assert f"FAILED {a}: not ingested; {b} in this ingest has the same doc_id parking-policy " \
+           "(a file without one in its front matter takes it from its name), and both would " \
+           "be one document. Rename one of the two, or give one its own doc_id in its front " \
+           "matter, and ingest again" in err
+    assert f"FAILED {b}: not ingested; {a} in this ingest has the same doc_id" in err
+    # a doc_id only front matter repeats is found when the second file comes
+    assert f"FAILED {docs / 'y.md'}: not ingested; {docs / 'x.md'} in this ingest" in err
+    # each line names the file as given: the same name in two folders is two documents
+    assert f"added     a-index ({a_index})" in out and f"added     b-index ({b_index})" in out
+    assert f"added     shared ({docs / 'x.md'})" in out
+    assert "3 failed" in out
+    kept = Document.objects.get(doc_id="parking-policy").chunks.get(is_current=True)
+    assert kept.text == "The allowance is 37 EUR per day."

@@ -270,12 +270,13 @@ def test_ingest_command_prints_progress_and_summary(write_file: WriteFile, kb_di
     out, err = StringIO(), StringIO()
     call_command("ingest", str(kb_dir), str(bad), stdout=out, stderr=err, skip_checks=True)
     lines = out.getvalue().splitlines()
-    assert lines[0] == "[1/6] added     doc-020 (it-security.md): 3 chunks, 3 new, 0 superseded"
+    assert lines[0] == (
+        f"[1/6] added     doc-020 ({kb_dir / 'it-security.md'}): 3 chunks, 3 new, 0 superseded")
     assert lines[-1] == (
         "documents: 5 added, 0 updated, 0 unchanged, 1 failed; chunks: 14 current, 14 added, "
         "0 superseded"
     )
-    assert "[6/6] FAILED empty.md: the file contains no text" in err.getvalue()
+    assert f"[6/6] FAILED {bad}: the file contains no text" in err.getvalue()
     out2 = StringIO()
     call_command("ingest", str(kb_dir), stdout=out2, skip_checks=True)
     assert out2.getvalue().splitlines()[-1].startswith("documents: 0 added, 0 updated, 5 unchanged")
@@ -347,11 +348,11 @@ def test_ingest_command_names_bad_and_missing_paths_without_pypdf_noise(
         "ingest", str(junk), "/nonexistent", str(good), stdout=out, stderr=err, skip_checks=True
     )
     assert err.getvalue().splitlines() == [
-        "[1/3] FAILED random.pdf: not a readable PDF (invalid pdf header)",
+        f"[1/3] FAILED {junk}: not a readable PDF (invalid pdf header)",
         "[2/3] FAILED /nonexistent: no such file or folder",
     ]
     assert out.getvalue().splitlines()[0] == (
-        "[3/3] added     good (good.txt): 1 chunk, 1 new, 0 superseded"
+        f"[3/3] added     good ({good}): 1 chunk, 1 new, 0 superseded"
     )
     assert [r.name for r in caplog.records if r.name.startswith("pypdf")] == []
     assert "EOF marker" not in capfd.readouterr().err

@@ -54,7 +54,7 @@ def test_ingest_source_url_option_is_checked_by_the_same_rule(
     with pytest.raises(CommandError, match="none was ingested"):
         call_command("ingest", str(path), "--source-url", url, stdout=StringIO(), stderr=err,
                      skip_checks=True)
-    assert f"FAILED guide.md: bad source_url {url!r}; use an http:// or https:// address" in (
+    assert f"FAILED {path}: bad source_url {url!r}; use an http:// or https:// address" in (
         err.getvalue())
     assert not Document.objects.exists()
 

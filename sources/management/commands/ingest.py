@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -24,8 +25,9 @@ from sources.services import documents_ingest_paths
 class Command(BaseCommand):
     help = (
         "Ingest documents (Markdown, text, HTML, PDF, DOCX) from files or folders. "
-        "Prints one line per file (a failed file or missing path by name, with the reason) and "
-        "a summary; a file that fails changes nothing stored. Exit code 1 when no file could "
+        "Prints one line per file, named by its path (a failed file or missing path with the "
+        "reason), and a summary; a file that fails changes nothing stored, and files that "
+        "would be one document (the same doc_id) are all refused. Exit code 1 when no file could "
         "be ingested (every file failed, or no path exists); 0 when some files failed but "
         "others went in, unless --strict."
     )
@@ -99,14 +101,22 @@ class Command(BaseCommand):
         self._bar.total = total
         self._bar.update(1)
         if isinstance(outcome, IngestFailure):
-            self.stderr.write(f"[{i}/{total}] FAILED {outcome.reason}")
+            self.stderr.write(f"[{i}/{total}] FAILED {as_given(outcome.reason, outcome.name)}")
             return
         if self._quiet and not outcome.replaced:
             return
+        path = outcome.path or outcome.name
         self.stdout.write(
-            f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({outcome.name}): "
+            f"[{i}/{total}] {outcome.status:<9} {outcome.doc_id} ({path}): "
             f"{chunks_phrase(outcome.chunks)}, {outcome.chunks_added} new, "
             f"{outcome.chunks_superseded} superseded{changes(outcome)}"
         )
         for warning in outcome.warnings:
-            self.stderr.write(f"[{i}/{total}] WARNING {warning}")
+            self.stderr.write(f"[{i}/{total}] WARNING {as_given(warning, path)}")
+
+
+def as_given(text: str, path: str) -> str:
+    """``text`` (a reason or warning that starts with the file's name, ``name: ...``) starting
+    with ``path`` as given instead: two files of one name in two folders are told apart."""
+    name = Path(path).name
+    return path + text[len(name):] if text.startswith(f"{name}:") else text
