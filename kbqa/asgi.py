@@ -10,7 +10,9 @@ the answer API authenticates its caller before the body is read (``chat.auth.api
 An exception before the response starts (that precheck's database read, with the database
 unreachable) is answered as Django's ``handler500`` answers one, never with Daphne's HTML
 page (``kbqa.servererror``).
-Websockets must come from the page's own origin, port included (``kbqa.origin``).
+Websockets must come from the page's own origin, port included (``kbqa.origin``); under
+Daphne a frame over its size limit closes the socket with 1009 and a reason, not a dropped
+connection (``kbqa.websocket_close``).
 The lifespan protocol's shutdown closes the providers' HTTP clients (``kbqa.lifespan``).
 """
 
@@ -41,6 +43,7 @@ from kbqa.origin import SameOriginValidator  # noqa: E402
 from kbqa.reasons import reason_phrases_complete  # noqa: E402
 from kbqa.servererror import ServerErrorMiddleware  # noqa: E402
 from kbqa.staticfiles import StaticFilesHandler  # noqa: E402
+from kbqa.websocket_close import install_daphne_close_frames  # noqa: E402
 from sources.warm import index_warm  # noqa: E402
 
 index_warm()  # open the retrieval index and load jieba now, not in the first question
@@ -79,6 +82,7 @@ def http_application(*, serve_static: bool) -> ServerErrorMiddleware:
 
 
 install_daphne_guard(body_limit)
+install_daphne_close_frames()  # a 3 MB frame: close 1009 with a reason, not a dropped 1006
 reason_phrases_complete()  # "429 Too Many Requests", not Twisted's "429 Unknown Status"
 
 application = ProtocolTypeRouter(
