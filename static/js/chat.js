@@ -30,8 +30,10 @@
 //   question (it ended between a reconnect and that sync) replaces the bubble under the
 //   question instead of appending question and answer a second time.
 // - The question box has no maxlength (it would cut a paste silently): a counter appears near
-//   the limit and says by how much a question is over it. Enter on an empty or blank box
-//   says why nothing was sent.
+//   the limit and says by how much a question is over it. A question over the limit is not
+//   sent (the alert says why; the server would refuse it, and a paste of a few MB is over
+//   Daphne's frame limit, which closes the socket). Enter on an empty or blank box says why
+//   nothing was sent.
 // - While an answer streams, Enter sends nothing: the question stays in the box and the alert
 //   says to send it when the answer has finished (or Esc to stop that answer).
 // - A question typed when "New conversation" is pressed is in the new page's box
@@ -80,9 +82,11 @@
   // ---- length: the server refuses a question over the limit with the same message
   var counter = document.getElementById('question-count');
   var limit = parseInt(box.dataset.maxChars || '0', 10);
+  // as the server counts them: code points, trimmed
+  function questionLength() { return Array.from(box.value.trim()).length; }
   function countShow() {
     if (!counter || !limit) { return; }
-    var n = Array.from(box.value.trim()).length;  // as the server counts them: code points, trimmed
+    var n = questionLength();
     var over = n > limit;
     counter.hidden = n < limit * 0.9;
     counter.classList.toggle('is-over', over);
@@ -184,6 +188,14 @@
   }
 
   document.body.addEventListener('htmx:wsConfigSend', function (e) {
+    var n = e.target === form && limit ? questionLength() : 0;
+    if (n > limit) {  // kept here, whole: the server would only refuse it
+      e.preventDefault();
+      if (e.detail && e.detail.triggeringEvent) { e.detail.triggeringEvent.preventDefault(); }
+      showAlert((form.dataset.tooLongMessage || '').replace('%(count)s', n).replace('%(limit)s', limit));
+      box.focus();
+      return;
+    }
     var name = stateName();
     if (name === 'open' && streamingNow() && e.target === form) {
       e.preventDefault();  // one answer at a time: keep the question in the box

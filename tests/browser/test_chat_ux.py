@@ -124,11 +124,19 @@ def test_feedback_keeps_the_keyboard_focus(page: Any, live_server_demo: LiveServ
     assert after_send  # still on the feedback control, not <body>
 
 
+def frames_sent(page: Any) -> list[str]:
+    """What the page sends on its websockets from now on (call before it opens them)."""
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    return sent
+
+
 def test_a_question_over_the_limit_is_kept_whole_and_the_counter_says_by_how_much(
     page: Any, live_server_demo: LiveServer
 ) -> None:
     from playwright.sync_api import expect
 
+    sent = frames_sent(page)
     open_chat(page, live_server_demo)
     pasted = "Why? " * 410  # 2050 characters, 2049 without the trailing space; the limit is 2000
     page.fill("#question", pasted)
@@ -137,13 +145,37 @@ def test_a_question_over_the_limit_is_kept_whole_and_the_counter_says_by_how_muc
     counter_text = counter.inner_text()
     page.press("#question", "Enter")
     alert = page.locator("#composer-alert")
-    expect(alert).to_contain_text("2049 characters long; the limit is 2000")
+    expect(alert).to_have_text(
+        "Your question is 2049 characters long; the limit is 2000. Shorten it and send it again.")
 
     assert counter_text == (  # the same count as the server's alert: surrounding blanks left out
         "2049 characters: 49 over the limit of 2000. Shorten the question before sending it."
     )
-    assert page.input_value("#question") == pasted  # not cut by a maxlength, and given back
+    assert page.input_value("#question") == pasted  # not cut by a maxlength, and kept
     assert page.locator(".bubble-user").count() == 0
+    assert not [f for f in sent if "Why?" in f]  # refused by the page: nothing was sent
+
+
+def test_a_pasted_question_of_megabytes_is_refused_by_the_page_in_its_language(
+    browser: Any, login_state: dict[str, Any], live_server_demo: LiveServer
+) -> None:
+    """3 MB is over Daphne's frame limit (1 MB): sent, it closed the socket (1006, now 1009)."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(storage_state=login_state, locale="zh-CN")
+    page = context.new_page()
+    sent = frames_sent(page)
+    open_chat(page, live_server_demo)
+    page.eval_on_selector("#question", "(box) => { box.value = 'x'.repeat(3000000);"
+                          " box.dispatchEvent(new Event('input')); }")
+    page.press("#question", "Enter")
+    alert = page.locator("#composer-alert")
+    expect(alert).to_have_text("你的问题有 3000000 个字符，上限是 2000。请缩短后重新发送。")
+    page.wait_for_timeout(500)  # a frame sent would close the socket within this
+
+    assert page.locator("#connection-state").get_attribute("data-state") == "open"
+    assert max(map(len, sent), default=0) < 1000
+    context.close()
 
 
 def test_the_counter_counts_characters_as_the_server_does(
