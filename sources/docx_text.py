@@ -12,10 +12,11 @@ WordprocessingML tree (ECMA-376 Part 1) that python-docx opened is read directly
 - text boxes (``w:txbxContent``) become paragraphs after the paragraph anchoring them, read
   once: Word writes each box twice (a DrawingML ``mc:Choice`` and a VML ``mc:Fallback``)
   and only the choice is read;
-- tables become one statement per row, read with the header row's labels when the table
-  has one (``row_statement``: "Paris: hotel EUR 240 per night; meals EUR 60 a day."), so a
-  sentence quoted from a table reads as a sentence and its citation opens a readable
-  passage; cells are read the same way as paragraphs;
+- tables become one statement per row, each cell after its header row's label when the
+  table has one (``row_statement``: "City: Paris; Hotel: EUR 240 per night; Meals: EUR 60
+  a day.", as a Markdown table's row is read), so a sentence quoted from a table reads as a
+  sentence and its citation opens a readable passage; cells are read the same way as
+  paragraphs;
 - headers and footers of every section, each distinct text once at the end, unless it is
   only a page number or repeats the title;
 - headings and list items from the paragraph styles (``Heading n``, ``Title``, ``List…``).
@@ -37,6 +38,7 @@ from docx.oxml.ns import qn
 from docx.text.paragraph import Paragraph
 
 from kbqa.core.text.normalise import has_cjk
+from kbqa.core.text.tables import row_sentence
 
 _MC = "{http://schemas.openxmlformats.org/markup-compatibility/2006}"
 _SKIP = {qn("w:del"), qn("w:moveFrom"), qn("w:txbxContent"), _MC + "Fallback",
@@ -209,30 +211,27 @@ _END_RE = re.compile(r"[.!?。！？]$")
 
 
 def row_statement(header: list[str], cells: list[str]) -> str:
-    """A table row as one sentence: its first cell, then each other cell after its column's
-    label. ``["City", "Hotel"], ["Paris", "EUR 240 per night"]`` -> ``Paris: hotel EUR 240
-    per night.``; ``["城市", "酒店"], ["北京", "每晚 800 元"]`` -> ``北京：酒店 每晚 800 元。``.
-    Without a header: ``Owner: IT Operations.`` Empty cells are left out; a label written
-    with a capital only because it starts a cell (``Hotel``, not ``VPN``) is lower-cased."""
-    cjk = has_cjk(" ".join(header + cells))
+    """A table row as one sentence, the same for every format (DOCX, HTML, and Markdown as
+    the reader and verifier read it): with a header row, each cell after its column's label
+    (``kbqa.core.text.tables.row_sentence``): ``["City", "Bike storage"], ["Chengdu",
+    "Racks at gate C"]`` -> ``City: Chengdu; Bike storage: Racks at gate C.``;
+    ``["城市", "酒店"], ["北京", "每晚 800 元"]`` -> ``城市：北京，酒店：每晚 800 元。``. Without
+    one, the first cell names the rest: ``Owner: IT Operations.`` Empty cells are left out;
+    a row with one filled cell (a title across the table) is that cell as written.
+
+    Labels are never reworded: "Paris: hotel EUR 240" read well, but a label of two words
+    ran into its cell ("Chengdu: Bike storage Outdoor racks at gate C.")."""
+    filled = [c for c in cells if c]
+    if len(filled) < 2:
+        return filled[0] if filled else ""
+    cjk = has_cjk(" ".join(header or cells))
     colon, semicolon, stop = ("：", "；", "。") if cjk else (": ", "; ", ".")
-    subject, *rest = cells
-    values = [
-        f"{_label(header[i + 1])} {value}" if i + 1 < len(header) and header[i + 1] else value
-        for i, value in enumerate(rest)
-        if value
-    ]
-    if not values:
-        return subject
-    statement = (subject + colon if subject else "") + semicolon.join(values)
+    if header:
+        statement = row_sentence(header, cells)
+    else:
+        subject, *rest = cells
+        statement = (subject + colon if subject else "") + semicolon.join(v for v in rest if v)
     return statement if _END_RE.search(statement) else statement + stop
-
-
-def _label(text: str) -> str:
-    """``Hotel`` -> ``hotel``; ``VPN``, ``iPhone``, ``Hotel Paris`` and Chinese as written."""
-    if len(text) > 1 and text[0].isupper() and text[1:].islower() and " " not in text:
-        return text[0].lower() + text[1:]
-    return text
 
 
 def _headers_and_footers(document: Any, title: str, body: set[str]) -> list[str]:

@@ -330,8 +330,8 @@ def _parse_html(name: str, text: str) -> ParsedDocument:
 
 def _tables_as_rows(soup: Any) -> None:
     """Each outermost ``<table>`` of ``soup`` replaced by one paragraph per row, read with
-    the header row's labels as a DOCX table is (``row_statement``: "Suzhou: phone ext.
-    8400; hours 8:00 to 20:00 CST."): cell by cell, "Suzhou" and "ext. 8400" were two
+    the header row's labels as a DOCX table is (``row_statement``: "Site: Suzhou; Phone:
+    ext. 8400; Hours: 8:00 to 20:00 CST."): cell by cell, "Suzhou" and "ext. 8400" were two
     paragraphs that said nothing of each other."""
     for table in soup.find_all("table"):
         if table.find_parent("table") is not None:

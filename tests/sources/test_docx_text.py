@@ -3,14 +3,17 @@ tables, headers and footers; and ingest saying what it could not read."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
+import docx
 import pytest
 from django.core.management import call_command
 
 from kbqa.core.generation.prompt import build_answer_prompt
 from kbqa.core.readers.extractive.reader import ExtractiveProvider
+from sources.models import Chunk
 from sources.parsers import parse_file
 from sources.services import document_ingest
 from tests.fakes import make_block
@@ -63,9 +66,9 @@ def test_issue_case_tracked_insertion_is_stored_and_answers_the_question() -> No
         ([para(text_box("备份每晚运行。"))], "备份每晚运行。"),
         # tables, cells with tracked insertions and content controls
         ([table([["Plan", "Quota"], ["Business", para(run("1 "), inserted("TB"))]])],
-         "Business: quota 1 TB."),
+         "Plan: Business; Quota: 1 TB."),
         ([table([["方案", "空间"], ["商业版", block_control(para(run("1 TB")))]])],
-         "商业版：空间 1 TB。"),
+         "方案：商业版，空间：1 TB。"),
     ],
 )
 def test_docx_containers(body: list[str], expected: str) -> None:
@@ -89,13 +92,13 @@ def test_a_question_on_a_table_row_is_answered_with_a_readable_sentence() -> Non
     parsed = parse_file(name="travel.docx", data=TRAVEL_TABLE)
     assert parsed.text == (
         "# Travel allowances\n\nThe allowances below apply to every business trip.\n\n"
-        "Paris: hotel EUR 240 per night; meals EUR 60 a day.\n\n"
-        "Berlin: hotel EUR 180 per night; meals EUR 50 a day."
+        "City: Paris; Hotel: EUR 240 per night; Meals: EUR 60 a day.\n\n"
+        "City: Berlin; Hotel: EUR 180 per night; Meals: EUR 50 a day."
     )
     block = make_block(1, parsed.text, title="Travel allowances")
     prompt = build_answer_prompt(question="What is the hotel allowance in Paris?", blocks=[block])
     assert ExtractiveProvider().compose(prompt) == (
-        "Paris: hotel EUR 240 per night; meals EUR 60 a day. [1]"
+        "City: Paris; Hotel: EUR 240 per night; Meals: EUR 60 a day. [1]"
     )
 
 
@@ -115,15 +118,15 @@ def bold(text: str) -> str:
         # two columns of names and values, no header: each row reads "name: value."
         (table([["Owner", "IT Operations"], ["Contact", "Wang Fang"]]),
          "Owner: IT Operations.\n\nContact: Wang Fang."),
-        # labels over figures: a header, also with two columns; acronyms keep their case
-        (table([["Plan", "VPN seats"], ["Business", "25"]]), "Business: VPN seats 25."),
+        # labels over figures: a header, also with two columns
+        (table([["Plan", "VPN seats"], ["Business", "25"]]), "Plan: Business; VPN seats: 25."),
         # a first row in bold is a header although no cell holds a figure
         (table([[para(bold("Role")), para(bold("Owner"))], ["Payroll", "Li Na"]]),
-         "Payroll: owner Li Na."),
+         "Role: Payroll; Owner: Li Na."),
         # Word's "Repeat as header row"
         ("<w:tbl>" + header_row("Role", "Owner") + "<w:tr><w:tc>" + para(run("Payroll"))
          + "</w:tc><w:tc>" + para(run("Li Na")) + "</w:tc></w:tr></w:tbl>",
-         "Payroll: owner Li Na."),
+         "Role: Payroll; Owner: Li Na."),
         # a cell merged with the one above keeps the row's subject; empty cells left out
         ("<w:tbl><w:tr>" + "".join(f"<w:tc>{para(run(c))}</w:tc>" for c in
                                     ("City", "Item", "Cap")) + "</w:tr>"
@@ -131,13 +134,13 @@ def bold(text: str) -> str:
          + "</w:tc><w:tc>" + para(run("Hotel")) + "</w:tc><w:tc>" + para(run("EUR 240"))
          + "</w:tc></w:tr><w:tr><w:tc><w:tcPr><w:vMerge/></w:tcPr><w:p/></w:tc><w:tc>"
          + para(run("Meals")) + "</w:tc><w:tc><w:p/></w:tc></w:tr></w:tbl>",
-         "Paris: item Hotel; cap EUR 240.\n\nParis: item Meals."),
-        # Chinese: full-width colon, semicolon and full stop
+         "City: Paris; Item: Hotel; Cap: EUR 240.\n\nCity: Paris; Item: Meals."),
+        # Chinese: full-width colon and comma, as a Markdown row; a full stop at the end
         (table([["城市", "酒店", "餐费"], ["北京", "每晚 800 元", "每天 100 元"]]),
-         "北京：酒店 每晚 800 元；餐费 每天 100 元。"),
+         "城市：北京，酒店：每晚 800 元，餐费：每天 100 元。"),
         # a cell that ends a sentence gets no second full stop
         (table([["Item", "Rule"], ["Refunds", "Paid within 5 days."]]),
-         "Refunds: rule Paid within 5 days."),
+         "Item: Refunds; Rule: Paid within 5 days."),
     ],
 )
 def test_table_rows_read_as_statements(tbl: str, expected: str) -> None:
@@ -201,3 +204,32 @@ def test_a_numbered_list_keeps_its_numbers() -> None:
     assert parse_file(name="m.docx", data=data).text == (
         "## Rotor inspection\n\n1. Switch off the centrifuge.\n\n2. Open the lid.\n\n"
         "Tools you need:\n\n- Lifting tool\n\n1. Record the inspection.")
+
+
+def word_table_docx(header: list[str], rows: list[list[str]]) -> bytes:
+    """A DOCX written by python-docx as Word writes a simple table: a heading, then the
+    table with its header row in bold."""
+    document = docx.Document()
+    document.add_heading("Office facilities", level=1)
+    grid = document.add_table(rows=1 + len(rows), cols=len(header))
+    for r, values in enumerate([header, *rows]):
+        for c, value in enumerate(values):
+            grid.cell(r, c).paragraphs[0].add_run(value).bold = r == 0
+    buf = io.BytesIO()
+    document.save(buf)
+    return buf.getvalue()
+
+
+@pytest.mark.django_db
+def test_a_stored_table_row_says_which_value_is_in_which_column(write_file: WriteFile) -> None:
+    # A header label with a space ran into its cell: "Chengdu: Bike storage Outdoor racks at
+    # gate C." A row now reads as a Markdown table's row is read (kbqa.core.text.tables).
+    data = word_table_docx(["City", "Bike storage", "Opening hours"],
+                           [["Chengdu", "Outdoor racks at gate C", "7:00 to 22:00"],
+                            ["Xi'an", "", "8:00 to 20:00"]])
+    document_ingest(path=write_file("facilities.docx", data))
+    stored = "\n\n".join(Chunk.objects.order_by("ordinal").values_list("text", flat=True))
+    assert stored == (
+        "City: Chengdu; Bike storage: Outdoor racks at gate C; Opening hours: 7:00 to 22:00.\n\n"
+        "City: Xi'an; Opening hours: 8:00 to 20:00."
+    )

@@ -80,8 +80,8 @@ def test_html_table_rows_read_as_statements() -> None:
             "<tr><td>Suzhou</td><td>ext. 8400</td><td>8:00 to 20:00 CST</td></tr></table>"
             "<p>E-mail: servicedesk@halvard.example</p>")
     assert parse_file(name="it.html", data=html.encode()).text == (
-        "## IT Service Desk\n\nMunich: phone ext. 4400; hours 7:00 to 18:00 CET.\n\n"
-        "Suzhou: phone ext. 8400; hours 8:00 to 20:00 CST.\n\n"
+        "## IT Service Desk\n\nSite: Munich; Phone: ext. 4400; Hours: 7:00 to 18:00 CET.\n\n"
+        "Site: Suzhou; Phone: ext. 8400; Hours: 8:00 to 20:00 CST.\n\n"
         "E-mail: servicedesk@halvard.example")
 
 
