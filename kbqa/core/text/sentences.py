@@ -133,17 +133,17 @@ def joined(sentences: Sequence[str]) -> str:
     out = ""
     for s in sentences:
         if out and s:
-            out += "" if _wide(out[-1]) else " "
+            out += "" if wide(out[-1]) else " "
         out += s
     return out
 
 
 def _joins_tight(left: str, right: str) -> bool:
     """CJK characters and full-width punctuation join without a space."""
-    return _wide(left) and _wide(right)
+    return wide(left) and wide(right)
 
 
-def _wide(char: str) -> bool:
+def wide(char: str) -> bool:
     """Whether ``char`` is a CJK character or full-width punctuation (East Asian Width W/F)."""
     return unicodedata.east_asian_width(char) in ("W", "F")
 

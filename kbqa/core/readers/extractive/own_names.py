@@ -82,6 +82,7 @@ def contradicts(question_names: dict[str, frozenset[str]], sentence: str) -> boo
 # A table row keyed by a name: "London: Hotel per night EUR 220; Meal allowance per day …"
 _ROW_KEY_RE = re.compile(r"\s*([A-Z][a-z]+(?: [A-Z][a-z]+)*):\s+[A-Z]")
 _CELL_RE = re.compile(r";\s*[A-Z][A-Za-z ]*:")
+_FIRST_CELL_RE = re.compile(r"\s*[A-Z][A-Za-z ]*:\s+([A-Z][a-z]+(?: [A-Z][a-z]+)*);")
 
 
 def another_row(question: str, text: str, passage: str) -> bool:
@@ -90,8 +91,13 @@ def another_row(question: str, text: str, passage: str) -> bool:
     ``passage`` (its table) lacks: the London row does not answer "What's the max hotel
     rate in New York?" (a table of European cities)."""
     row = _ROW_KEY_RE.match(text)
-    # "Plan: Starter; Price: EUR 6" is a row of labelled cells, keyed by no name
-    if row is None or row.group(1).lower() in question.lower() or _CELL_RE.search(text):
+    key = row.group(1) if row else None
+    if row is not None and _CELL_RE.search(text):
+        # a row of labelled cells ("City: London; Hotel per night: EUR 220", as tables of
+        # every format read) is keyed by its first cell's value when that is a name
+        first = _FIRST_CELL_RE.match(text)
+        key = first.group(1) if first else None
+    if key is None or key.lower() in question.lower():
         return False
     low = passage.lower()
     return any(p.lower() not in low for p in places_named(question)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from kbqa.core.text import thesaurus
 from kbqa.core.text.normalise import CJK_CHARS
 from kbqa.core.text.quantities import money_at
-from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences
+from kbqa.core.text.sentences import MARKER_RE, join_quote_lines, split_sentences, wide
 from kbqa.core.text.tables import cells, row_sentence
 from kbqa.core.text.terms import acronym_starts, fold, is_stop_en, stem, terms, without_parts
 from kbqa.core.types import Block, Language
@@ -101,16 +101,11 @@ def unwrap(text: str) -> str:
         if not line:
             lines.append("")
         elif lines and lines[-1] and not _LINE_START_RE.match(raw):
-            glue = "" if _wide(lines[-1][-1]) and _wide(line[0]) else " "
+            glue = "" if wide(lines[-1][-1]) and wide(line[0]) else " "
             lines[-1] += glue + line
         else:
             lines.append(line)
     return "\n".join(line for line in lines if line)
-
-
-def _wide(char: str) -> bool:
-    """CJK ideographs and full-width punctuation, which join without a space."""
-    return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 def clean(sentence: str) -> str:
@@ -128,7 +123,7 @@ _ANSWER_LABEL_RE = re.compile(r"^(?:答|回答|A|Answer)\s*[:：]\s*(?=\S)")
 
 def sentence_words(text: str) -> float:
     """Latin words and numbers plus half the CJK characters of ``text``."""
-    cjk = sum(_wide(ch) and ch.isalnum() for ch in text)
+    cjk = sum(wide(ch) and ch.isalnum() for ch in text)
     return len(_LATIN_WORD_RE.findall(text)) + cjk / 2
 
 
@@ -303,20 +298,24 @@ def list_items(pool: Sequence[Candidate]) -> dict[tuple[int, int], tuple[Candida
 _LABEL_RE = re.compile(r"^([^:：;；。.!?]{1,24}?)[:：]\s*")
 _CELL_RE = re.compile(r"([^:：;；，,。]{1,24})(?:[;；]|，(?=[^。]*：))")
 _LABEL_WORDS = 4
+_LATER_LABEL_RE = re.compile(r"(?:^|(?<=[;；，]))\s*([^:：;；。]{1,24}?)[:：]")
 
 
 def lead_terms(text: str) -> frozenset[str]:
     """The folded terms of ``text``'s label: up to ``_LABEL_WORDS`` words (a CJK character
     counting half) before a colon, with the value after it when a table cell ends there
-    (``Plan: Business;``, ``方案：商业版，空间：...``); empty without a label."""
+    (``Plan: Business;``, ``方案：商业版，空间：...``) and then every later cell's label, which
+    heads its value as the first does ("City: London; Hotel per night: EUR 220; …", as
+    tables of every format read); empty without a label."""
     m = _LABEL_RE.match(text)
     if not m:
         return frozenset()
     label = m.group(1)
-    if len(_LATIN_WORD_RE.findall(label)) + sum(_wide(ch) for ch in label) / 2 > _LABEL_WORDS:
+    if len(_LATIN_WORD_RE.findall(label)) + sum(wide(ch) for ch in label) / 2 > _LABEL_WORDS:
         return frozenset()
     cell = _CELL_RE.match(text, m.end())
-    return folded_terms(f"{label} {cell.group(1)}" if cell else label)
+    later = _LATER_LABEL_RE.findall(text, cell.end()) if cell else []
+    return folded_terms(" ".join([label, cell.group(1), *later]) if cell else label)
 
 
 # ----------------------------------------------------------------------------- output
