@@ -105,14 +105,14 @@ def unnamed_kinds(question: str, lead: Candidate, blocks: Sequence[Block]) -> fr
     home office allowance of EUR 300") speaks of a sibling (``names_a_sibling``, which
     takes them as absent). Empty for any other ask or a lead in another language."""
     nouns = [w for w in value_phrase(ask_clause(question)) if not morphy(w, "adj")]
-    if not nouns or not lead.text.isascii():
-        return frozenset()
     seen = lead.terms | lead.context | lead.heading
+    unseen = {t for w in nouns for t in folded_terms(w) if t not in seen}
+    if not unseen or not lead.text.isascii():
+        return frozenset()
     elsewhere = frozenset().union(*(folded_terms(f"{b.chunk.text}\n{b.chunk.section}\n"
                                                  f"{b.chunk.title}")
                                     for b in blocks if b.n != lead.n))
-    return frozenset(t for w in nouns for t in folded_terms(w)
-                     if t not in seen and t in elsewhere)
+    return frozenset(unseen & elsewhere)
 
 
 # The kinds of leave Chinese HR documents name (年假, 事假, 婚假, 陪产假…), which jieba may cut

@@ -25,6 +25,7 @@ def verbs_after(question: str) -> frozenset[str]:
     return frozenset(fold(stem(w)) for w in VERB_AFTER_RE.findall(low))
 
 
+@lru_cache(maxsize=1024)
 def english_verbs(question: str) -> frozenset[str]:
     """``verbs_after`` plus the question's English stop-list words ("length", "gone"; a gap
     sentence may still name a stop-list noun such as "bill"), the verbs of its phrasal

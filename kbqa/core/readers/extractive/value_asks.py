@@ -12,6 +12,7 @@ from WordNet's hypernyms (``thesaurus.kinds_of``), not from a list of words.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from kbqa.core.text.thesaurus import kinds_of
@@ -35,21 +36,24 @@ def value_ask(ask: str) -> Literal["money", "quantity"] | None:
     with a head noun naming a value: "quantity" for a rate ("What is the overtime rate on
     public holidays?": 300% answers it), "money" for an amount of money ("What's the daily
     meal allowance in Tokyo?"); None for any other ask, or without WordNet."""
-    match = _WHAT_NP_RE.search(ask.lower())
-    words = match.group(1).split() if match else []
-    if not words:
-        return None
-    head = words[-1]
-    kinds = kinds_of(head, _DEPTH) | {head}
-    if _RATE in kinds:
-        return "quantity"
-    return "money" if kinds & _MONEY else None
+    return _value_phrase(ask)[0]
 
 
 def value_phrase(ask: str) -> tuple[str, ...]:
     """The words before the head noun of a value ask (``value_ask``), lower case: ("parking",)
     of "What is the parking allowance per day?"; () for any other ask."""
+    return _value_phrase(ask)[1]
+
+
+@lru_cache(maxsize=1024)
+def _value_phrase(ask: str) -> tuple[Literal["money", "quantity"] | None, tuple[str, ...]]:
+    """(what a value ask asks for, the words before its head noun); (None, ()) for any other
+    ask."""
     match = _WHAT_NP_RE.search(ask.lower())
-    if not match or value_ask(ask) is None:
-        return ()
-    return tuple(match.group(1).split()[:-1])
+    words = match.group(1).split() if match else []
+    if not words:
+        return None, ()
+    kinds = kinds_of(words[-1], _DEPTH) | {words[-1]}
+    value: Literal["money", "quantity"] | None = (
+        "quantity" if _RATE in kinds else "money" if kinds & _MONEY else None)
+    return value, tuple(words[:-1]) if value else ()
