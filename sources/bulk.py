@@ -26,7 +26,7 @@ from pathlib import Path
 from django.db import transaction
 
 from kbqa.core.errors import IngestError
-from sources.batch_files import DocIdClaims
+from sources.batch_files import DocIdClaims, Item
 from sources.bulk_workers import Prepared, prepared_entries
 from sources.identity import fingerprints, stored_first_fingerprints
 from sources.indexing import index_documents
@@ -46,7 +46,6 @@ from sources.visibility import visibility_groups
 GROUP_FILES = 200
 GROUP_SECONDS = 0.5
 Outcome = IngestResult | IngestFailure
-Item = tuple[Path | IngestFailure, Prepared | IngestFailure]
 
 
 def ingest_entries(
