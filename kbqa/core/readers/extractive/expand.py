@@ -35,6 +35,7 @@ from kbqa.core.text.terms import (
     jieba_frequency,
     jieba_words,
     stem,
+    terms,
 )
 from kbqa.core.text.thesaurus import known_word
 from kbqa.core.text.word_forms import verb_forms, word_family
@@ -156,15 +157,16 @@ _BOUND_VARIANTS = {w: tuple(v for v in group.split() if v != w)
 
 def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
            associations: Mapping[str, tuple[str, ...]] | None = None,
-           acts: frozenset[str] = frozenset()) -> list[str]:
+           acts: frozenset[str] = frozenset(), names: frozenset[str] = frozenset()) -> list[str]:
     """``qterms`` with each term no block has replaced by block terms that say the same:
     its knowledge-base associations (``associations``, from ``associate.associations``),
     then for Chinese the at most ``MAX_PREFIX_MATCHES`` block words starting with it, or
     with what is left of it without function characters (``能报`` -> ``报`` -> ``报销``,
     ``丢`` -> ``丢失``; one character left: ``_one_character``, ``要交`` -> ``提交``); for one
     of ``acts`` (the asker's own acts, ``question_verbs.own_acts``) another form of the verb
-    (``_same_verb``); a term with none stays as it is (it may be a gap). Order kept, no
-    duplicates."""
+    (``_same_verb``); a term with none stays as it is (it may be a gap). A term of ``names``
+    (``camel_case_names``: "MacBook") is a name, never a compound's head or tail word. Order
+    kept, no duplicates."""
     everything = frozenset().union(*block_terms) if block_terms else frozenset()
     out: list[str] = []
     for t in qterms:
@@ -189,6 +191,9 @@ def expand(qterms: Sequence[str], block_terms: Sequence[frozenset[str]],
                 else _starting_with(core, everything))
         if not found and t in acts:
             found = _same_verb(t, everything)  # "I forget" -> "forgot", "I lost" -> "lose"
+        if t in names:
+            out.append(t)  # a MacBook is no book, a ThinkPad no pad
+            continue
         if not found and (base := agent_base(t, block_terms)) != t:
             found = [base]  # "part-timers" are "part-time" employees
         if not found and t.isascii() and len(t) >= MIN_COMPOUND and not is_person_en(t):
@@ -235,6 +240,17 @@ def with_bigrams(question: str, qterms: Sequence[str],
     covered = set("".join(bigrams))
     kept = [t for t in qterms if t.isascii() or t in everything or not covered & set(t)]
     return kept + bigrams
+
+
+# A word with a capital after a small letter inside it: a product or company name written
+# in camel case ("MacBook", "iPhone", "ThinkPad"), not a closed compound of common words.
+_CAMEL_CASE_RE = re.compile(r"\b[A-Za-z]*[a-z][A-Z][A-Za-z]*\b")
+
+
+def camel_case_names(question: str) -> frozenset[str]:
+    """The terms of ``question``'s camel-case words ("MacBook" -> ``macbook``): names, whose
+    last part says nothing of what they are (a MacBook is a laptop, not a book)."""
+    return frozenset(t for m in _CAMEL_CASE_RE.finditer(question) for t in terms(m.group()))
 
 
 def _head_word(term: str, everything: frozenset[str]) -> list[str]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from kbqa.core.readers.extractive.acronyms import with_bridges
-from kbqa.core.readers.extractive.expand import expand, with_bigrams, with_family
+from kbqa.core.readers.extractive.expand import camel_case_names, expand, with_bigrams, with_family
 from kbqa.core.readers.extractive.question import question_terms
 from kbqa.core.readers.extractive.question_verbs import own_acts, phrasal_verbs
 from kbqa.core.readers.extractive.text import Candidate
@@ -192,5 +192,6 @@ def expanded_question_terms(question: str, terms: Sequence[frozenset[str]],
     (``bridges``, ``acronyms.acronym_bridges``) is matched by its other form too, and
     replaced by it when no block writes it."""
     qterms = with_bigrams(question, with_family(question, expand(
-        question_terms(question), terms, translations, own_acts(question)), terms), terms)
+        question_terms(question), terms, translations, own_acts(question),
+        camel_case_names(question)), terms), terms)
     return with_bridges(with_synonyms(qterms, synonyms), bridges or {}, terms)
