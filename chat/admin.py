@@ -2,10 +2,11 @@
 messages, feedback, API tokens.
 
 Traces are evidence: nobody adds, edits or deletes them here (they are viewable by anyone
-with ``chat.view_trace``). Conversations and messages are the record of what users asked and
-were shown, so they are read-only too: an assistant message typed in admin would appear in
-the user's chat as a verified answer with working chips and no trace behind it. They can be
-viewed, and deleted by superusers only (e.g. to honour a deletion request).
+with ``chat.view_trace`` who may read every document they used: ``chat.trace_access``).
+Conversations and messages are the record of what users asked and were shown, so they
+are read-only too: an assistant message typed in admin would appear in the user's chat as
+a verified answer with working chips and no trace behind it. They can be viewed, and
+deleted by superusers only (e.g. to honour a deletion request).
 
 Creating an API token generates it, stores only its SHA-256 and a prefix, and shows the full
 token once in an admin message ("API token" everywhere, as in the README).
@@ -18,7 +19,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.forms import ModelForm
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -27,6 +28,7 @@ from django.utils.translation import gettext_lazy as _
 
 from chat.auth import api_token_fill
 from chat.models import ApiToken, Conversation, Feedback, Message, Trace
+from chat.trace_access import traces_visible
 
 
 class FeedbackInline(admin.StackedInline):
@@ -70,6 +72,22 @@ class TraceAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Trace | None = None) -> list[str]:
         return ["reviewer_link", *(f.name for f in self.model._meta.fields)]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Trace]:
+        """Only the traces whose documents the reviewer may all read (``chat.trace_access``):
+        the changelist, the raw-id pop-up and every view of one trace read through here."""
+        return traces_visible(traces=super().get_queryset(request), user=request.user)
+
+    def get_object(
+        self, request: HttpRequest, object_id: str, from_field: str | None = None
+    ) -> Trace | None:
+        """The trace, or 404 for one that is missing or hidden (``get_queryset``) alike:
+        the reviewer page answers both so, and admin's "does not exist" notice would say
+        so in other words."""
+        trace = super().get_object(request, object_id, from_field)
+        if trace is None:
+            raise Http404
+        return trace
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

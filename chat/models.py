@@ -101,6 +101,28 @@ class Trace(models.Model):
         return f"{self.id} {self.status}"
 
 
+class TraceDocument(models.Model):
+    """One document a trace used (``chat.trace_access.trace_doc_ids``), by doc_id: no
+    foreign key, so a purged document's rows stay and still decide who may open the trace.
+    Written with the trace; lets the reviewer list leave out, in one query, every trace that
+    used a document the reviewer may not read (README: Who may read what)."""
+
+    trace = models.ForeignKey(
+        Trace, on_delete=models.CASCADE, related_name="documents", verbose_name=_("trace")
+    )
+    doc_id = models.CharField(_("doc id"), max_length=100, db_index=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["trace", "doc_id"], name="chat_trace_document_once")
+        ]
+        verbose_name = _("document of a trace")
+        verbose_name_plural = _("documents of traces")
+
+    def __str__(self) -> str:
+        return f"{self.trace_id} {self.doc_id}"
+
+
 class Message(models.Model):
     class Role(models.TextChoices):
         USER = "user", _("user")

@@ -11,9 +11,10 @@ from typing import Any, NamedTuple
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.exceptions import PermissionDenied
-from django.db import connection
+from django.db import connection, transaction
 
 from chat.models import Conversation, Feedback, Message, Trace
+from chat.trace_access import trace_doc_ids, trace_documents_add, trace_documents_inherit
 from chat.turn_records import trace_fields
 from kbqa.core.records import TraceRecorder
 from kbqa.core.types import Turn
@@ -25,15 +26,20 @@ def trace_record(
     user: AbstractBaseUser | None = None,
     conversation: Conversation | None = None,
 ) -> Trace:
-    """Store the recorded ``trace`` as a Trace (insert or overwrite by trace_id) and return it."""
-    row, _ = Trace.objects.update_or_create(
-        id=trace.trace_id,
-        defaults={
-            "user": user if user is not None and user.is_authenticated else None,
-            "conversation": conversation,
-            **trace_fields(trace),
-        },
-    )
+    """Store the recorded ``trace`` as a Trace (insert or overwrite by trace_id) with the
+    documents it used (``chat.trace_access``), in one transaction, and return it."""
+    with transaction.atomic():
+        row, _ = Trace.objects.update_or_create(
+            id=trace.trace_id,
+            defaults={
+                "user": user if user is not None and user.is_authenticated else None,
+                "conversation": conversation,
+                **trace_fields(trace),
+            },
+        )
+        if conversation is not None and conversation.pk is not None:
+            trace_documents_inherit(trace_id=row.pk, conversation_id=conversation.pk)
+        trace_documents_add(trace_id=row.pk, doc_ids=trace_doc_ids(row.data))
     return row
 
 

@@ -40,6 +40,7 @@ from django.utils.translation import gettext_noop
 
 from chat.models import Conversation, Message, Trace
 from chat.outcomes import AnswerOutcome
+from chat.trace_access import trace_doc_ids, trace_documents_add, trace_documents_inherit
 from kbqa.core.records import TraceRecorder
 from kbqa.db import db_async, lock_lost, rows_insert, rows_update, write_retried
 
@@ -107,6 +108,8 @@ def turn_begin(
                 {**said, "role": Message.Role.ASSISTANT.value, "status": "pending",
                  "trace_id": trace_id},
             ], returning="id")
+            if not new:  # its prompts quote the earlier answers: their documents are its own
+                trace_documents_inherit(trace_id=trace_id, conversation_id=stored.pk)
         asked = _stored(Message(id=asked_id, conversation=stored, role=Message.Role.USER,
                                 text=question, created_at=now))
         return TurnRecord(asked, trace_id, answer_id, stored)
@@ -152,6 +155,7 @@ def turn_finish(*, record: TurnRecord, trace: TraceRecorder, shown: dict[str, An
     def write() -> None:
         with transaction.atomic():
             rows_update(Trace, fields, where={"id": record.trace_id})
+            trace_documents_add(trace_id=record.trace_id, doc_ids=trace_doc_ids(fields["data"]))
             rows_update(Message, shown, where={"id": record.answer_message_id})
 
     try:
@@ -179,8 +183,10 @@ def turn_checkpoint(record: TurnRecord, shown: dict[str, Any],
             if fields is not None:
                 trace_row = {**fields, "status": Trace.Status.PENDING.value,
                              "data": {**fields["data"], "status": "pending", "worker": WORKER}}
-                rows_update(Trace, trace_row,
-                            where={"id": record.trace_id, "status": "pending"})
+                if rows_update(Trace, trace_row,
+                               where={"id": record.trace_id, "status": "pending"}):
+                    trace_documents_add(trace_id=record.trace_id,
+                                        doc_ids=trace_doc_ids(fields["data"]))
 
     try:
         write()
