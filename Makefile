@@ -41,8 +41,10 @@ test: install
 PG_URL ?= postgres://kbqa:kbqa@127.0.0.1:5432/kbqa
 REDIS_URL ?= redis://127.0.0.1:6379/0
 
+# `start` only starts the two; `setup` creates the role and database PG_URL names (kbqa).
 services:
 	.ci/services.sh start
+	.ci/services.sh setup
 
 # The suite against PostgreSQL and the Redis channel layer (the scale-out configuration).
 test-postgres: install services

@@ -2,9 +2,14 @@
 # PostgreSQL and Redis on loopback, for the PostgreSQL + Redis test run (`make test-postgres`,
 # `.ci/run`) and for trying the scale-out setup locally. Debian packages, no network listener.
 #
-#   .ci/services.sh start   install if missing (apt, as root), start, create role + database
+#   .ci/services.sh start   install if missing (apt, as root), start both; creates no role
+#                           or database, so restarting Redis after an outage changes nothing
+#   .ci/services.sh setup   create the role and the database if missing (KBQA_PG_USER,
+#                           KBQA_PG_PASSWORD, KBQA_PG_DB; each `kbqa` by default), saying which
+#                           it created; `make services` and `.ci/run` run `start` then `setup`
 #   .ci/services.sh stop    stop what `start` started
-#   .ci/services.sh env     print the DATABASE_URL / KBQA_REDIS_URL lines to export
+#   .ci/services.sh env     print the DATABASE_URL / KBQA_REDIS_URL lines to export, the user
+#                           and password percent-encoded (README: Production, step 2)
 #
 # The role may create databases: pytest-django creates and drops `test_kbqa` with it.
 set -euo pipefail
@@ -46,15 +51,27 @@ pg_start() {
     fi
     for _ in $(seq 50); do pg_isready -q -h 127.0.0.1 -p "$PG_PORT" && break; sleep 0.2; done
     pg_isready -h 127.0.0.1 -p "$PG_PORT" >/dev/null
+}
+
+sql_literal() { local q="'"; printf "'%s'" "${1//$q/$q$q}"; }
+sql_name() { printf '"%s"' "${1//\"/\"\"}"; }
+
+pg_setup() {  # what it creates goes to stderr: stdout stays the `env` lines
     local has_role
-    has_role=$(as_postgres psql -p "$PG_PORT" -tAc "SELECT 1 FROM pg_roles WHERE rolname='$PG_USER'")
+    has_role=$(as_postgres psql -p "$PG_PORT" -tAc \
+        "SELECT 1 FROM pg_roles WHERE rolname=$(sql_literal "$PG_USER")")
     if [ "$has_role" != "1" ]; then
-        as_postgres psql -q -p "$PG_PORT" -v ON_ERROR_STOP=1 \
-            -c "CREATE ROLE $PG_USER LOGIN CREATEDB PASSWORD '$PG_PASSWORD'"
+        as_postgres psql -q -p "$PG_PORT" -v ON_ERROR_STOP=1 -c \
+            "CREATE ROLE $(sql_name "$PG_USER") LOGIN CREATEDB PASSWORD $(sql_literal "$PG_PASSWORD")"
+        echo "services.sh: created PostgreSQL role $PG_USER" >&2
     fi
     local has_db
-    has_db=$(as_postgres psql -p "$PG_PORT" -tAc "SELECT 1 FROM pg_database WHERE datname='$PG_DB'")
-    [ "$has_db" = "1" ] || as_postgres createdb -p "$PG_PORT" -O "$PG_USER" "$PG_DB"
+    has_db=$(as_postgres psql -p "$PG_PORT" -tAc \
+        "SELECT 1 FROM pg_database WHERE datname=$(sql_literal "$PG_DB")")
+    if [ "$has_db" != "1" ]; then
+        as_postgres createdb -p "$PG_PORT" -O "$PG_USER" "$PG_DB"
+        echo "services.sh: created PostgreSQL database $PG_DB owned by $PG_USER" >&2
+    fi
 }
 
 redis_start() {
@@ -68,8 +85,26 @@ redis_start() {
     redis-cli -h 127.0.0.1 -p "$REDIS_PORT" ping >/dev/null
 }
 
+# RFC 3986 percent-encoding of every byte but letters, digits and -._~, as Python's
+# urllib.parse.quote(value, safe=""): `t4p@ss#1` written as is reads as password `t4p`.
+percent_encode() {
+    local LC_ALL=C value=$1 encoded="" char i
+    for ((i = 0; i < ${#value}; i++)); do
+        char=${value:i:1}
+        case $char in
+            [A-Za-z0-9._~-]) encoded+=$char ;;
+            *) printf -v char '%%%02X' "'$char"; encoded+=$char ;;
+        esac
+    done
+    printf '%s' "$encoded"
+}
+
 print_env() {
-    echo "export DATABASE_URL=postgres://$PG_USER:$PG_PASSWORD@127.0.0.1:$PG_PORT/$PG_DB"
+    local user password database
+    user=$(percent_encode "$PG_USER")
+    password=$(percent_encode "$PG_PASSWORD")
+    database=$(percent_encode "$PG_DB")
+    echo "export DATABASE_URL=postgres://$user:$password@127.0.0.1:$PG_PORT/$database"
     echo "export KBQA_REDIS_URL=redis://127.0.0.1:$REDIS_PORT/0"
 }
 
@@ -80,6 +115,9 @@ case "${1:-start}" in
         redis_start
         print_env
         ;;
+    setup)
+        pg_setup
+        ;;
     stop)
         read -r version name < <(pg_lsclusters -h | awk 'NR==1 {print $1, $2}')
         [ -z "${version:-}" ] || $SUDO pg_ctlcluster "$version" "$name" stop || true
@@ -89,7 +127,7 @@ case "${1:-start}" in
         print_env
         ;;
     *)
-        echo "usage: $0 [start|stop|env]" >&2
+        echo "usage: $0 [start|setup|stop|env]" >&2
         exit 2
         ;;
 esac
