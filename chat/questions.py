@@ -23,18 +23,31 @@ from kbqa.core.text.reported import reported_question
 from kbqa.core.text.shouting import unshouted
 from kbqa.core.text.topic_return import topic_returned
 
-# C0 and C1 control characters (NUL included) except tab and newline, and lone UTF-16
-# surrogates: PostgreSQL text columns reject NUL and invalid UTF-8, and none of them carries
-# meaning in a question. A carriage return becomes a newline (Windows line ends).
-UNSAFE_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+# C0 and C1 control characters (NUL included) except tab and newline: PostgreSQL text
+# columns reject NUL, and none of them carries meaning in a question. One between two words
+# separates them as a tab would ("recycle\x00bin" is "recycle bin", not "recyclebin"). A
+# carriage return becomes a newline (Windows line ends).
+CONTROL_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]+")
+# Lone UTF-16 surrogates: invalid UTF-8 for PostgreSQL; half of a broken character, dropped.
+LONE_SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def question_clean(raw: str) -> str:
-    """``raw`` without control characters or lone surrogates, line ends unified to ``\\n``,
-    stripped of surrounding whitespace. May return ``""`` (callers then refuse it as empty).
+    """``raw`` with each run of control characters read as one space where it stands between
+    two non-space characters (dropped next to whitespace or at an end), lone surrogates
+    dropped, line ends unified to ``\\n``, stripped of surrounding whitespace. May return
+    ``""`` (callers then refuse it as empty).
     """
-    text = raw.replace("\r\n", "\n").replace("\r", "\n")
-    return UNSAFE_CHARS.sub("", text).strip()
+    text = LONE_SURROGATES.sub("", raw.replace("\r\n", "\n").replace("\r", "\n"))
+    return CONTROL_CHARS.sub(lambda run: _separator(text, run), text).strip()
+
+
+def _separator(text: str, run: re.Match[str]) -> str:
+    """A space when the control characters of ``run`` sit between two non-space characters."""
+    start, end = run.span()
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return "" if before.isspace() or after.isspace() else " "
 
 
 def question_too_long(question: str) -> str | None:

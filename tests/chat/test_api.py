@@ -526,7 +526,8 @@ def test_a_refused_request_starts_no_conversation(
 def test_control_characters_are_stripped_before_anything_is_stored(
     fake: FakeProvider, token: str, how: str
 ) -> None:
-    body = {"question": "How much\x00 leave?\x07"}
+    # one between two words separates them, as a space would: "much leave", not "muchleave"
+    body = {"question": "How\x00 much\x00leave?\x07"}
     fake.add(*((JSON_DRAFT, JSON_DRAFT) if how == "json" else (STREAM_DRAFT,)))
     if how == "json":
         assert post(Client(), "/api/answer", body, **bearer(token)).status_code == 200
@@ -534,6 +535,7 @@ def test_control_characters_are_stripped_before_anything_is_stored(
         assert sse({"Authorization": f"Bearer {token}"}, body)[0].status_code == 200
     trace = Trace.objects.get()
     assert (trace.question, trace.status) == ("How much leave?", "answered")
+    assert fake.prompts[0].question == "How much leave?"
     assert list(Message.objects.filter(role="user").values_list("text", flat=True)) == [
         "How much leave?"
     ]

@@ -209,7 +209,7 @@ def test_a_question_over_the_limit_gets_the_browsers_message(
 
 def test_control_characters_are_stripped_from_the_question(fake: FakeProvider) -> None:
     fake.add(ANSWER)
-    ask("How much\x00 annual leave?\x1b")
+    ask("How much\x00annual\x1b\x01leave?\x1b")
     assert fake.prompts[0].question == "How much annual leave?"
     assert Trace.objects.get().question == "How much annual leave?"
 

@@ -458,7 +458,7 @@ async def test_control_characters_are_stripped_before_the_question_is_stored(
 ) -> None:
     fake_provider.add(ANSWER)
     async with owner_socket() as (_user, _conversation, comm):
-        await comm.send_to(text_data=ask("How much\x00 annual leave?\x7f"))
+        await comm.send_to(text_data=ask("How much\x00annual leave?\x7f"))
         frames = await receive_turn(comm)
 
     assert "How much annual leave?" in frames[0]
