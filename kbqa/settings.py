@@ -104,7 +104,14 @@ SECURE_SSL_REDIRECT = env_bool("KBQA_SECURE_SSL_REDIRECT", False)
 SECURE_HSTS_SECONDS = env_int("KBQA_SECURE_HSTS_SECONDS", 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("KBQA_SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("KBQA_SECURE_HSTS_PRELOAD", False)
-SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("KBQA_SECURE_COOKIES", False)
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = LANGUAGE_COOKIE_SECURE = env_bool(
+    "KBQA_SECURE_COOKIES", False
+)
+# The language cookie (django_language: the switcher, ?lang=) as the session's: Django sets it
+# without SameSite or HttpOnly by default. Only the server reads it (chat.socket_scope for
+# the websocket); static/js never does.
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 # The header a TLS-terminating proxy sets, e.g. "X-Forwarded-Proto": a request carrying it with
 # the value "https" counts as secure. Set it only behind a proxy that always sets (or strips) it.
 _PROXY_SSL_HEADER = env_str("KBQA_SECURE_PROXY_SSL_HEADER", "").strip()

@@ -98,7 +98,11 @@ def test_language_switcher_sets_the_cookie(db: None) -> None:
     page = client.get("/accounts/login/").content.decode()
     assert 'action="/i18n/setlang/"' in page and 'name="language"' in page
     response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/accounts/login/"})
-    assert response.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "zh-hans"
+    # as the session cookie: not sent with another site's requests, not readable by scripts;
+    # Secure only with KBQA_SECURE_COOKIES (tests/kbqa/test_settings.py), the demo is http
+    assert (cookie["samesite"], cookie["httponly"], cookie["secure"]) == ("Lax", True, "")
     assert "登录后向知识库提问" in client.get("/accounts/login/").content.decode()
 
 

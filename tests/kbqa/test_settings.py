@@ -123,6 +123,24 @@ def test_the_proxy_ssl_header_is_read_from_the_environment(tmp_path: Path) -> No
     assert result.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https') True True", result.stderr
 
 
+def test_secure_cookies_make_the_language_cookie_secure_too(tmp_path: Path) -> None:
+    """KBQA_SECURE_COOKIES=1 sent the session and CSRF cookies over https only, but the
+    language switcher's cookie without Secure or SameSite."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("KBQA_")}
+    result = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup(); from django.test import Client; "
+         "r = Client().post('/i18n/setlang/', {'language': 'zh-hans', 'next': '/'}, "
+         "secure=True, headers={'host': 'kb.example.com'}); "
+         "print(r.cookies['django_language'].output())"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        env={**clean, "DJANGO_SETTINGS_MODULE": "kbqa.settings", "KBQA_DATA_DIR": str(tmp_path),
+             **PRODUCTION},
+    )
+    header = result.stdout.strip()
+    assert header.startswith("Set-Cookie: django_language=zh-hans;"), result.stderr
+    assert {"HttpOnly", "SameSite=Lax", "Secure"} <= {p.strip() for p in header.split(";")}
+
+
 def test_check_deploy_warns_that_a_redirect_without_the_proxy_header_loops(
     tmp_path: Path,
 ) -> None:
