@@ -33,6 +33,14 @@ class IsoDateField(forms.DateField):
             ) from None
 
 
+class StatusesField(forms.MultipleChoiceField):
+    """Every ``status`` given (``?status=answered&status=refused_low_score``: either); the
+    drop-down's "any" (an empty value) adds none. An unknown status makes the field bad."""
+
+    def to_python(self, value: Any) -> list[str]:
+        return [status for status in super().to_python(value) if status]
+
+
 FEEDBACK_CHOICES = [
     ("", _("any")),
     ("any", _("rated")),
@@ -44,11 +52,12 @@ FEEDBACK_CHOICES = [
 
 class TraceFilterForm(forms.Form):
     """``?q=&user=&status=&provider=&feedback=&from=YYYY-MM-DD&to=YYYY-MM-DD`` of
-    ``/traces/``."""
+    ``/traces/``; ``status`` may be repeated. ``q`` and ``user`` holding a NUL are bad
+    fields (Django's CharField refuses null characters), named as the others are."""
 
     q = forms.CharField(required=False)
     user = forms.CharField(required=False)
-    status = forms.ChoiceField(required=False, choices=[("", ""), *Trace.Status.choices])
+    status = StatusesField(required=False, choices=Trace.Status.choices)
     provider = forms.ChoiceField(required=False)
     feedback = forms.ChoiceField(required=False, choices=FEEDBACK_CHOICES)
 
@@ -76,12 +85,18 @@ class TraceFilterForm(forms.Form):
             )
         return data
 
+    @property
+    def chosen_statuses(self) -> list[str]:
+        """The statuses the request gave, valid or not (the drop-down selects them); with
+        more than one the page shows a multiple select, so filtering again keeps them all."""
+        return [status for status in self["status"].value() or [] if status]
+
     def filters(self) -> dict[str, Any]:
         """Keyword arguments of ``chat.selectors.traces_filter`` from the valid fields only."""
         self.is_valid()
         data = self.cleaned_data
         return {
-            "status": data.get("status") or "",
+            "statuses": data.get("status") or [],
             "provider": data.get("provider") or "",
             "date_from": data.get("from"),
             "date_to": data.get("to"),

@@ -8,7 +8,7 @@ tolerates missing keys so traces written by older pipelines still render.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
@@ -40,7 +40,7 @@ def reader_numbers(sentences: Iterable[Mapping[str, Any]]) -> dict[int, int]:
 
 def traces_filter(
     *,
-    status: str = "",
+    statuses: Sequence[str] = (),
     provider: str = "",
     date_from: dt.date | None = None,
     date_to: dt.date | None = None,
@@ -48,10 +48,10 @@ def traces_filter(
     feedback: str = "",
     user: str = "",
 ) -> QuerySet[Trace]:
-    """Traces newest first, narrowed by exact status/provider, inclusive local dates, a
-    case-insensitive search of the question (or standalone query, or an exact trace id),
-    the asker's user name (exact, any case) and readers' feedback: ``"up"``, ``"down"``,
-    ``"any"`` (rated) or ``"comment"`` (with a comment)."""
+    """Traces newest first, narrowed by status (any of ``statuses``), exact provider,
+    inclusive local dates, a case-insensitive search of the question (or standalone query,
+    or an exact trace id), the asker's user name (exact, any case) and readers' feedback:
+    ``"up"``, ``"down"``, ``"any"`` (rated) or ``"comment"`` (with a comment)."""
     qs = Trace.objects.order_by("-created_at", "-id")
     if user:
         qs = qs.filter(user__username__iexact=user)
@@ -61,8 +61,8 @@ def traces_filter(
         qs = qs.filter(feedback__isnull=False)
     elif feedback == "comment":
         qs = qs.filter(feedback__isnull=False).exclude(feedback__comment="")
-    if status:
-        qs = qs.filter(status=status)
+    if statuses:
+        qs = qs.filter(status__in=statuses)
     if provider:
         qs = qs.filter(provider=provider)
     if date_from:

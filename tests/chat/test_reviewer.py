@@ -138,6 +138,12 @@ def traces() -> None:
             ["Parental leave for part-timers?", "Upload limit for the portal?"],
         ),
         ("?status=answered&provider=anthropic", ["Parental leave for part-timers?"]),
+        # every status given, not the last one only
+        (
+            "?status=answered&status=refused_low_score",
+            ["Parental leave for part-timers?", "Who won the match?", "How much annual leave?"],
+        ),
+        ("?status=&status=refused_conflict", ["Upload limit for the portal?"]),
         (
             "?from=2025-02-10",
             [
@@ -203,8 +209,26 @@ def field_errors(html: str) -> dict[str, str]:
             {"feedback": "Select a valid choice. sideways is not one of the available choices."},
             ["Upload limit for the portal?"],
         ),
+        (
+            "?status=answered&status=bogus&q=leave",
+            {"status": "Select a valid choice. bogus is not one of the available choices."},
+            ["Parental leave for part-timers?", "How much annual leave?"],
+        ),
+        (
+            "?user=%00&q=upload",
+            {"user": "Null characters are not allowed."},
+            ["Upload limit for the portal?"],
+        ),
+        (
+            "?q=up%00load&status=answered",
+            {"q": "Null characters are not allowed."},
+            ["Parental leave for part-timers?", "How much annual leave?"],
+        ),
     ],
-    ids=["bad-dates", "from-after-to", "bad-status", "unknown-provider", "bad-feedback"],
+    ids=[
+        "bad-dates", "from-after-to", "bad-status", "unknown-provider", "bad-feedback",
+        "one-bad-status-of-two", "nul-user", "nul-question",
+    ],
 )
 def test_a_bad_filter_field_is_named_and_the_rest_still_filters(
     traces: None, staff_client: Client, query: str, errors: dict[str, str], expected: list[str]
@@ -220,6 +244,20 @@ def test_good_filters_show_no_error(traces: None, staff_client: Client) -> None:
     assert field_errors(html) == {}
     assert "aria-invalid" not in html
     assert 'name="from" value="2025-02-01"' in html
+
+
+def test_several_statuses_stay_selected_for_the_next_filter(
+    traces: None, staff_client: Client
+) -> None:
+    """A single drop-down would show one of them, and pressing Filter would drop the other."""
+    html = staff_client.get("/traces/?status=answered&status=refused_low_score").content.decode()
+    select = html.split('<select name="status"')[1].split("</select>")[0]
+    assert select.startswith(" multiple>")
+    assert re.findall(r'<option value="([a-z_]*)" selected>', select) == [
+        "answered", "refused_low_score"
+    ]
+    one = staff_client.get("/traces/?status=answered").content.decode()
+    assert '<select name="status">' in one
 
 
 def test_list_shows_status_provider_and_time(traces: None, staff_client: Client) -> None:
