@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -57,11 +58,13 @@ class UploadAdminMixin:
     model: Any
 
     def upload_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload one or many files; each is ingested on its own (one bad file spoils none)."""
+        """Upload one or many files; each is ingested on its own (one bad file spoils none).
+        Raises PermissionDenied (403, as Django's own add page) without permission to view
+        and add documents: a redirect to the list led staff without them to a 403 anyway."""
         if not self.has_view_permission(request) or not request.user.has_perm(  # type: ignore[attr-defined]
             "sources.add_document"
         ):
-            return HttpResponseRedirect(reverse("admin:sources_document_changelist"))
+            raise PermissionDenied
         form = UploadForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
             self._ingest_uploads(request, form)
@@ -132,7 +135,10 @@ class UploadAdminMixin:
     def jobs_view(self, request: HttpRequest) -> HttpResponse:
         """The uploads panel alone (htmx polls it). When the page had a running upload
         (``?active=1``) and none runs any more, htmx reloads the page (``HX-Refresh``) so the
-        new documents appear in the list."""
+        new documents appear in the list. Raises PermissionDenied without permission to view
+        documents: the panel names the files uploaded, as the list it belongs to does."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
         context = jobs_context()
         response = TemplateResponse(request, JOBS_PARTIAL, context)
         if request.GET.get("active") and not context["jobs_active"]:

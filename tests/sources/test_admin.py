@@ -4,7 +4,7 @@ restore, errors as messages shown as written."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import translation
@@ -114,6 +114,25 @@ def test_upload_needs_staff(client: Client) -> None:
     response = client.get(UPLOAD_URL)
     assert response.status_code == 302
     assert response["Location"].startswith("/admin/login/")
+
+
+@pytest.mark.parametrize(
+    ("permissions", "upload", "uploads"),
+    [([], 403, 403), (["view_document"], 403, 200), (["view_document", "add_document"], 200, 200)],
+    ids=["no-document-permission", "view-only", "view-and-add"],
+)
+def test_staff_without_document_permissions_get_403_from_the_upload_pages(
+    client: Client, permissions: list[str], upload: int, uploads: int
+) -> None:
+    """The upload page redirected them to the document list, itself a 403 to staff without
+    permission to view documents; the uploads panel showed them the uploaded files' names."""
+    staff = User.objects.create_user("clerk", password="pw-123456789", is_staff=True)
+    staff.user_permissions.set(Permission.objects.filter(codename__in=permissions))
+    client.force_login(staff)
+    assert client.get(CHANGELIST).status_code == (403 if not permissions else 200)
+    assert client.get(UPLOAD_URL).status_code == upload
+    assert client.post(UPLOAD_URL, {}).status_code == upload
+    assert client.get("/admin/sources/document/uploads/").status_code == uploads
 
 
 PARKING = "停车场管理规定\n\n第一条 访客车辆停放在B2层。\n".encode()
