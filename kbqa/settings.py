@@ -310,13 +310,19 @@ CSRF_FAILURE_VIEW = "kbqa.csrf.csrf_failure"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"client_errors": {"()": "kbqa.logs.ClientErrorsWithoutTraceback"}},
+    "filters": {
+        "client_errors": {"()": "kbqa.logs.ClientErrorsWithoutTraceback"},
+        "once_a_minute": {"()": "kbqa.logs.RepeatsThrottled", "seconds": 60},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("KBQA_LOG_LEVEL", "INFO")},
     "loggers": {
         "jieba": {"level": "WARNING"},
         # a 403 or 404 is logged as one line, not with the exception's traceback
         "django.request": {"filters": ["client_errors"]},
+        # PostgreSQL down: the pool's retries ("error connecting in 'pool-1'") once a minute
+        # per process, with a count, not dozens of lines a request (kbqa.logs)
+        "psycopg.pool": {"filters": ["once_a_minute"]},
     },
 }
 
