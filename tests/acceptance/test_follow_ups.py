@@ -100,3 +100,12 @@ def test_another_action_does_not_keep_the_earlier_actions_rate() -> None:
     # rule came back as the answer; meals have a daily limit of their own.
     text = shown(converse("meal-rate", ["我下个月去上海出差，住酒店每晚能报多少？", "那吃饭呢？"]))
     assert "每天最多报销 150 元" in text
+
+
+def test_a_consequence_follow_up_is_answered_from_the_topics_passage() -> None:
+    # The carried topic's rarest word ("default") is in the passage the answer comes from,
+    # not in its sentence: "Calls above the limit…" follows "The default rate limit of the
+    # open API is 600 requests per minute…" (a tester's conversation, refused before).
+    events = converse("over-limit", ["what's the default rate limit for the open api",
+                                     "what happens if we go over?"])
+    assert "HTTP 429" in shown(events)

@@ -41,7 +41,7 @@ from kbqa.core.readers.extractive.question_verbs import (
     phrasal_verbs,
     verbs_after,
 )
-from kbqa.core.readers.extractive.text import Candidate, question_numbers, surfaces
+from kbqa.core.readers.extractive.text import Candidate, folded_terms, question_numbers, surfaces
 from kbqa.core.retrieval.focus_en import is_person_en
 from kbqa.core.text.phrases import modifier_phrases
 from kbqa.core.text.spelling import misspelt
@@ -55,6 +55,7 @@ from kbqa.core.text.thesaurus import (
     relational,
     verb_form,
 )
+from kbqa.core.types import Block
 
 VERB_SHARE = 0.5  # an absent verb ("停车") says half as much about what is asked as a noun
 
@@ -248,15 +249,21 @@ def carried_topic(question: str) -> tuple[str, ...]:
     return tuple(question_terms(found.group(1))) if found else ()
 
 
-def misses_topic(question: str, lead: Candidate, weights: Mapping[str, float]) -> bool:
-    """Whether ``lead`` (with its heading and title) lacks the rarest word of a follow-up's
-    carried topic (``carried_topic``, by ``weights``): "超了怎么办（团建、预算、每人、钱）？"
-    is about 团建, which the client-meal limit (每人不超过 300 元) never names."""
+def misses_topic(question: str, lead: Candidate, weights: Mapping[str, float],
+                 blocks: Sequence[Block] = ()) -> bool:
+    """Whether ``lead`` (with its heading and title) and its passage (the block of
+    ``blocks`` it comes from) lack the rarest word of a follow-up's carried topic
+    (``carried_topic``, by ``weights``): "超了怎么办（团建、预算、每人、钱）？" is about 团建,
+    which the client-meal limit (每人不超过 300 元) never names. A lead whose passage names
+    it speaks of that topic ("Calls above the limit are answered with HTTP 429" after "The
+    default rate limit of the open API is 600 requests…", for "what happens if we go over
+    (default rate limit for the open API)?")."""
     topic = [t for t in carried_topic(question) if t in weights]
     if not topic:
         return False
     key = max(topic, key=lambda t: weights[t])
-    return key not in lead.terms | lead.context | lead.heading
+    passage = next((b.chunk.text for b in blocks if b.n == lead.n), "")
+    return key not in lead.terms | lead.context | lead.heading | folded_terms(passage)
 
 
 def _heads(qterms: Sequence[str], df: dict[str, int], n_blocks: int) -> frozenset[str]:

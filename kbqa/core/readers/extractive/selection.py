@@ -367,7 +367,7 @@ def _checked(question: str, blocks: Sequence[Block], chosen: list[Candidate], sc
     (``senses``), or [] when they do not answer: a yes/no question none of them decides
     (``predicate.undecided``), a lead sharing words only in another sense ("client ID" for
     a client dinner), or ``binding.answers`` false."""
-    if undecided(question, chosen) or misses_topic(question, chosen[0], scorer.weights):
+    if undecided(question, chosen) or misses_topic(question, chosen[0], scorer.weights, blocks):
         return []
     light = frozenset(t for t, f in scorer.salience.items() if f < 1.0)
     other = [c for c in chosen if only_other_senses(question, c, blocks, scorer.covers(c), light)]
