@@ -23,7 +23,6 @@ from django.http import (
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
 
 from chat import services, turn_records
 from chat.auth import fabricate_allowed
@@ -33,6 +32,7 @@ from chat.rendering import message_turn_view
 from chat.selectors import conversation_visible
 from chat.turn_relay import conversation_notify
 from kbqa.core.errors import KbqaError
+from kbqa.post_forms import login_required_post
 from sources.selectors import audience_for, documents_readable
 
 CONVERSATION_LIST_SIZE = 50
@@ -80,8 +80,7 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
     return chat_page(request, conversation)
 
 
-@login_required
-@require_POST
+@login_required_post
 def conversation_new(request: HttpRequest) -> HttpResponse:
     """Start a conversation (reusing one still empty, so none piles up) and open it."""
     empty = (Conversation.objects.filter(owner=request.user, via_api=False)
@@ -92,8 +91,7 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
     return redirect("chat_conversation", conversation_id=conversation.pk)
 
 
-@login_required
-@require_POST
+@login_required_post
 def conversation_rename(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """``POST title=``: rename one of the user's conversations (404 for anyone else's)."""
     conversation = get_object_or_404(Conversation, pk=conversation_id, owner=request.user)
@@ -102,8 +100,7 @@ def conversation_rename(request: HttpRequest, conversation_id: int) -> HttpRespo
     return redirect("chat_conversation", conversation_id=conversation.pk)
 
 
-@login_required
-@require_POST
+@login_required_post
 def conversation_delete(request: HttpRequest, conversation_id: int) -> HttpResponse:
     """Delete one of the user's conversations (404 for anyone else's) and open the latest
     remaining one; reviewers keep its traces."""
@@ -113,8 +110,7 @@ def conversation_delete(request: HttpRequest, conversation_id: int) -> HttpRespo
     return redirect("chat_home")
 
 
-@login_required
-@require_POST
+@login_required_post
 def feedback_give(request: HttpRequest, trace_id: str) -> HttpResponse:
     """``POST rating=up|down&comment=``: the asker's feedback on one answer.
 

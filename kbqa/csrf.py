@@ -9,14 +9,12 @@ back to where the form was; under ``/api/`` the API's JSON 403 ``csrf_failed``.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 
 from chat.api_errors import error_response
+from kbqa.post_forms import referer_page
 
 TEMPLATE = "403_csrf.html"
 
@@ -24,12 +22,9 @@ TEMPLATE = "403_csrf.html"
 def csrf_back_url(request: HttpRequest) -> str:
     """Where the refused form was: the ``Referer``'s path and query when it is this site's
     page, else the login page for a refused login, else ``/``."""
-    referer = request.headers.get("Referer", "")
-    if referer and url_has_allowed_host_and_scheme(
-        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        parts = urlsplit(referer)
-        return parts.path + (f"?{parts.query}" if parts.query else "") or "/"
+    page = referer_page(request)
+    if page is not None:
+        return page
     if request.path == reverse("login"):
         return request.get_full_path()
     return "/"

@@ -76,7 +76,8 @@ def test_someone_elses_conversation_cannot_be_renamed_or_deleted(action: str) ->
 def test_rename_and_delete_need_post() -> None:
     client, user = logged_in("ann")
     conversation = Conversation.objects.create(owner=user)
-    assert client.get(f"/c/{conversation.pk}/delete/").status_code == 405
+    assert client.get(f"/c/{conversation.pk}/delete/")["Location"] == "/"
+    assert client.put(f"/c/{conversation.pk}/delete/").status_code == 405
     assert Conversation.objects.exists()
 
 
