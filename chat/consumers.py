@@ -45,8 +45,10 @@ import contextlib
 import logging
 import uuid
 from typing import Any
+from urllib.parse import urlencode
 
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.urls import reverse
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -126,7 +128,8 @@ class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer)
         self.tab = socket_tab(self.scope)
         self.user = self.scope.get("user")
         if self.user is None or not self.user.is_authenticated:
-            await self.refuse(SESSION_ENDED, CLOSE_UNAUTHENTICATED)
+            await self.accept()  # to say why (``refuse``), with the way back in
+            await self.session_end()
             return
         conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
         conversation = await self.conversation_load(conversation_id)
@@ -311,12 +314,13 @@ class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer)
                 + fragment("conversation-link", item=item.conversation, current=True, oob="true")
             )
 
-    async def alert(self, message: str) -> None:
+    async def alert(self, message: str | Promise, login_url: str = "") -> None:
         """Show ``message`` in the composer alert: a question refused or failed (the page
-        gives the question it sent back to the box)."""
+        gives the question it sent back to the box); with ``login_url``, a "Log in" link."""
         self.alerted = True
         self.outage_shown = False
-        await self.send_html(self.render("composer-alert", message=message, oob="true"))
+        await self.send_html(self.render(
+            "composer-alert", message=message, login_url=login_url, oob="true"))
 
     async def notice(self, message: str | Promise) -> None:
         """Show ``message`` in the composer alert as news about the service, not about the
@@ -353,9 +357,13 @@ class ChatConsumer(GroupMembership, ConversationSockets, AsyncWebsocketConsumer)
         return session_logs_in(self.session_key(), self.user)
 
     async def session_end(self) -> None:
-        """The session no longer logs the user in: say so and close with 4401."""
+        """The session no longer logs the user in: say so, with a link to the login page that
+        comes back to this conversation, and close with 4401."""
         self.admitted = False
-        await self.alert(str(SESSION_ENDED))
+        conversation_id = self.scope["url_route"]["kwargs"]["conversation_id"]
+        page = reverse("chat_conversation", kwargs={"conversation_id": conversation_id})
+        login_url = f"{reverse('login')}?{urlencode({'next': page})}"
+        await self.alert(SESSION_ENDED, login_url=login_url)
         await self.close(code=CLOSE_UNAUTHENTICATED)
 
     @db_async

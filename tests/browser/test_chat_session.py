@@ -1,8 +1,10 @@
-"""The session ended in another tab: the chat page's forms lead back in through the login
-page, to the conversation the reader was on (kbqa/post_forms.py)."""
+"""The session ended in another tab: the chat page's forms and its question box lead back
+in through the login page, to the conversation the reader was on (kbqa/post_forms.py,
+chat.consumers ``session_end``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -62,3 +64,23 @@ def test_a_form_sent_after_logging_out_elsewhere_comes_back_to_the_chat(
     assert chat.url == here  # the page the form was on, not the form's URL (a 405)
     chat.wait_for_selector("#connection-state[data-state=open]")
 
+
+def test_a_question_after_logging_out_elsewhere_offers_to_log_in(
+    tabs: tuple[Any, Any], live_server_demo: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    chat, other = tabs
+    here = chat.url
+    log_out(other)
+    chat.fill("#question", "How do sharing links work?")
+    chat.press("#question", "Enter")
+    link = chat.locator("#composer-alert a")
+    expect(chat.locator("#composer-alert")).to_contain_text("Your session has ended.")
+    expect(link).to_have_text("Log in")
+    with chat.expect_navigation():
+        link.click()
+    log_in(chat, live_server_demo)
+
+    assert re.fullmatch(r".*/c/\d+/", here)
+    assert chat.url == here

@@ -89,6 +89,7 @@ async def test_anonymous_socket_is_closed_with_4401() -> None:
         alert = await comm.receive_output(timeout=5)
         closing = await comm.receive_output(timeout=5)
     assert "Log in again" in alert["text"]
+    assert f'href="/accounts/login/?next=%2Fc%2F{conversation.pk}%2F">Log in</a>' in alert["text"]
     assert closing["type"] == "websocket.close" and closing["code"] == 4401
 
 

@@ -168,6 +168,9 @@ async def test_a_socket_is_closed_with_4401_at_the_next_message_after_logout(
         await comm.disconnect()
 
     assert "Your session has ended. Log in again to keep asking." in alert["text"]
+    # the way back in, to this conversation once logged in
+    login = f'href="/accounts/login/?next=%2Fc%2F{conversation.pk}%2F">Log in</a>'
+    assert login in alert["text"]
     assert (closing["type"], closing["code"]) == ("websocket.close", 4401)
     assert len(fake_provider.prompts) == 1
 

@@ -125,6 +125,16 @@ async def test_connected_is_said_in_the_browser_language() -> None:
     assert ">已连接</span>" in ready
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_the_session_ended_alert_offers_to_log_in_in_the_page_language() -> None:
+    user = await user_make("sun")
+    conversation = await conversation_make(user)
+    async with chat_socket(conversation.pk, query="?lang=zh-hans") as comm:  # logged out
+        alert = await comm.receive_from(timeout=5)
+    assert "你的会话已结束。请重新登录后继续提问。" in alert
+    assert f'href="/accounts/login/?next=%2Fc%2F{conversation.pk}%2F">登录</a>' in alert
+
+
 @pytest.mark.parametrize(
     ("path", "accept", "connected"),
     [
