@@ -23,6 +23,10 @@
 //   reload (its bubble "pending"): the server stops it wherever it runs.
 // - On phones the conversation list is a closed <details> switcher above the messages.
 // - "Skip to the question box" focuses the composer.
+// - On a computer (a fine pointer: mouse, trackpad) the question box has the focus when the
+//   page opens, unless the reader moved it already; on a touch screen it does not (focusing
+//   it would pop up the on-screen keyboard over the conversation). Not `autofocus`: the
+//   server cannot tell a phone from a computer, a media query in the page can.
 // - Every time the socket opens (page load, reconnect after a drop or a server restart) the
 //   bubbles still saying "Answering…" are named to the server ({"type": "sync"}), which
 //   replaces each with its stored state (chat/turn_sync.py): never a spinner left forever.
@@ -362,6 +366,11 @@
   function switcherFit() { if (switcher) { switcher.open = !narrow.matches; } }
   switcherFit();
   narrow.addEventListener('change', switcherFit);
+
+  var nothingFocused = !document.activeElement || document.activeElement === document.body;
+  if (nothingFocused && window.matchMedia('(pointer: fine)').matches) {
+    box.focus({ preventScroll: true });  // the pinned composer is in view; keep newestOpen's scroll
+  }
 
   var skip = document.getElementById('skip-to-question');
   if (skip) {

@@ -60,9 +60,42 @@ def test_wide_screen_shows_the_conversation_list_without_a_switcher(
     assert page.locator(".conversation-link").first.is_visible()
 
 
-def test_first_tab_offers_a_skip_to_the_question_box(
+def test_the_question_box_has_the_focus_when_the_chat_opens_on_a_computer(
     page: Any, live_server_demo: LiveServer
 ) -> None:
+    page.goto(f"{live_server_demo.url}/")
+    page.wait_for_selector("#connection-state[data-state=open]")
+    page.keyboard.type("Who approves leave?")
+
+    assert page.evaluate("document.activeElement.id") == "question"
+    assert page.locator("#question").input_value() == "Who approves leave?"
+
+
+def touch_page(browser: Any, login_state: dict[str, Any], width: int) -> tuple[Any, Any]:
+    """A logged-in page of a touch screen ``width`` px wide (a phone; a tablet); its context."""
+    context = browser.new_context(storage_state=login_state, has_touch=True, locale="en-GB",
+                                  is_mobile=width < 700, viewport={"width": width, "height": 700})
+    return context, context.new_page()
+
+
+def test_a_touch_screen_opens_the_chat_without_the_on_screen_keyboard(
+    browser: Any, login_state: dict[str, Any], live_server_demo: LiveServer
+) -> None:
+    context, phone = touch_page(browser, login_state, 375)
+    phone.goto(f"{live_server_demo.url}/")
+    phone.wait_for_selector("#connection-state[data-state=open]")
+    focused = phone.evaluate("document.activeElement.tagName")
+    context.close()
+
+    assert focused == "BODY"  # a focused text box would pop up the keyboard
+
+
+def test_first_tab_offers_a_skip_to_the_question_box(
+    browser: Any, login_state: dict[str, Any], live_server_demo: LiveServer
+) -> None:
+    # a tablet with a keyboard: the page opens with nothing focused (on a computer the
+    # question box has the focus already)
+    context, page = touch_page(browser, login_state, 1000)
     page.goto(f"{live_server_demo.url}/")
     page.wait_for_selector("#connection-state[data-state=open]")
     page.keyboard.press("Tab")
@@ -70,10 +103,12 @@ def test_first_tab_offers_a_skip_to_the_question_box(
     skip = page.locator("#skip-to-question")
     label, box = skip.inner_text(), skip.bounding_box()
     page.keyboard.press("Enter")
+    skipped_to = page.evaluate("document.activeElement.id")
+    context.close()
 
     assert (focused, label) == ("skip-to-question", "Skip to the question box")
     assert box["x"] >= 0 and box["y"] >= 0  # on screen while focused
-    assert page.evaluate("document.activeElement.id") == "question"
+    assert skipped_to == "question"
 
 
 def test_documents_of_a_refusal_open_in_the_dialog_in_the_question_language(
