@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.contrib.admin.utils import unquote
+from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.forms.models import BaseInlineFormSet
@@ -97,12 +98,35 @@ class StatusFilter(admin.SimpleListFilter):
         return queryset
 
 
+class VisibleToFilter(admin.SimpleListFilter):
+    """"By visibility": everyone, one group, or document administrators only. Django's own
+    filter on ``groups`` labelled documents without groups "-", and counted among them the
+    documents whose groups were all deleted, which are not visible to everyone
+    (``Document.restricted``)."""
+
+    title = _("visibility")
+    parameter_name = "visible_to"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        groups = [(str(g.pk), g.name) for g in Group.objects.order_by("name")]
+        return [("everyone", _("Everyone")), *groups,
+                ("administrators", _("Document administrators only"))]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Document]) -> QuerySet[Document]:
+        value = self.value() or ""
+        if value == "everyone":
+            return queryset.filter(restricted=False)
+        if value == "administrators":
+            return queryset.filter(restricted=True, groups__isnull=True)
+        return queryset.filter(groups__pk=value) if value.isdigit() else queryset
+
+
 @admin.register(Document)
 class DocumentAdmin(UploadAdminMixin, admin.ModelAdmin):
     list_display = (
         "doc_id", "title", "status", "visible_to", "authority", "language", "updated", "updated_at"
     )
-    list_filter = (StatusFilter, "authority", "language", "groups")
+    list_filter = (StatusFilter, "authority", "language", VisibleToFilter)
     filter_horizontal = ("groups",)
     form = DocumentVisibilityForm
     search_fields = ("doc_id", "title")

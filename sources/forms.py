@@ -191,6 +191,7 @@ class DocumentVisibilityForm(forms.ModelForm):
     class Meta:
         model = Document
         fields = ["groups"]
+        labels = {"groups": _("Visible to")}
         help_texts = {
             "groups": _(
                 "Who may read it when it is not visible to everyone. With no group left, only "

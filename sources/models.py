@@ -55,7 +55,9 @@ class Document(models.Model):
     )
     groups = models.ManyToManyField(
         "auth.Group",
-        verbose_name=_("visible to"),
+        # the admin's group picker reads "Available groups", "Choose all groups"; the forms
+        # label it "Visible to" (sources.forms)
+        verbose_name=_("groups"),
         blank=True,
         related_name="documents",
         help_text=_(

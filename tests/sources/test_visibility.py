@@ -4,6 +4,7 @@ answer only from documents the asking user may read."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -243,3 +244,54 @@ def test_admin_refuses_everyone_and_groups_together(
     data = {"everyone": "on", "groups": [groups["hr"].pk], **_inline_management()}
     assert "either" in client.post(url, data).content.decode()
     assert [g.name for g in Document.objects.get(doc_id="budget").groups.all()] == ["finance"]
+
+
+def _filter_links(listing: str) -> dict[str, str]:
+    """The document list's "By visibility" entries: label -> query string."""
+    part = listing.split("By visibility", 1)[1].split("</details>", 1)[0]
+    return {label: href.replace("&amp;", "&")
+            for href, label in re.findall(r'<a href="(\?[^"]*)">([^<]+)</a>', part)}
+
+
+def test_the_document_list_filters_by_everyone_a_group_or_administrators_only(
+    kb: None, client: Client
+) -> None:
+    Group.objects.get(name="finance").delete()  # budget: administrators only, not everyone
+    client.force_login(_user("root", is_superuser=True, is_staff=True))
+    changelist = reverse("admin:sources_document_changelist")
+    links = _filter_links(client.get(changelist).content.decode())
+
+    def listed(label: str) -> list[str]:
+        page = client.get(changelist + links[label])
+        return sorted(d.doc_id for d in page.context["cl"].result_list)
+
+    assert list(links) == ["All", "Everyone", "hr", "Document administrators only"]
+    assert listed("Everyone") == ["leave"]  # was "-": every document without groups
+    assert listed("hr") == ["salary"]
+    assert listed("Document administrators only") == ["budget"]
+
+
+def test_the_visibility_filter_and_group_picker_read_well_in_chinese(
+    kb: None, client: Client
+) -> None:
+    client.force_login(_user("root", is_superuser=True, is_staff=True))
+    doc = Document.objects.get(doc_id="budget")
+    chinese = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
+    listing = client.get(reverse("admin:sources_document_changelist"), **chinese)
+    page = client.get(reverse("admin:sources_document_change", args=[doc.pk]), **chinese)
+
+    assert ">所有人</a>" in listing.content.decode()
+    # the picker's "可用 %s", "全选 %s" take the field's name
+    assert 'data-field-name="组"' in page.content.decode()
+
+
+def test_the_group_picker_names_groups_under_the_label_visible_to(
+    kb: None, client: Client
+) -> None:
+    client.force_login(_user("root", is_superuser=True, is_staff=True))
+    doc = Document.objects.get(doc_id="budget")
+    html = client.get(reverse("admin:sources_document_change", args=[doc.pk])).content.decode()
+
+    # SelectFilter2.js writes "Choose all groups", "Remove selected groups" from it
+    assert 'data-field-name="groups"' in html
+    assert '<label for="id_groups">Visible to:</label>' in html
