@@ -331,9 +331,14 @@ _PARTICLES = frozenset("up out off in on away back down over".split())
 
 def _names_thing(run: str) -> bool:
     """Whether ``run`` names a thing: two words or more that are no phrasal verb ("pick
-    up" of "Where do I pick up my access badge?" is the act; "access badge" the thing), or
-    one WordNet reads rather as a noun."""
+    up" of "Where do I pick up my access badge?" is the act; "access badge" the thing) and
+    hold no preposition inside ("wait before filing"), or one WordNet reads rather as a
+    noun."""
     words = _EN_WORD_RE.findall(run)
     if len(words) == 2 and words[1].lower() in _PARTICLES and phrasal_verb(*words):
+        return False
+    # "wait before filing" (of "how long can I wait before filing my expense claim?"): an
+    # act and its time, a preposition inside, no thing
+    if any(w.lower() in PREPOSITIONS for w in words[1:-1]):
         return False
     return len(words) > 1 or (bool(words) and thesaurus.rather_noun(words[0]))

@@ -135,6 +135,10 @@ HOTEL_ZH = (Turn("user", "出差住酒店每晚能报销多少？"),)
          "What happens if we exceed the rate limit of the open API?"),
         ("what happens if we go over?", RATE_EN,
          "What happens if we go over (rate limit of the open API)?"),
+        # an act with its time ("wait before filing") is no thing: the claim is carried
+        ("and what if I'm late?",
+         (Turn("user", "how long can I wait before filing my expense claim?"),),
+         "What if I'm late (expense claim)?"),
         ("Does that apply to part-timers too?", LEAVE_EN,
          "Does the days of paid annual leave apply to part-timers too?"),
         ("what about that?", RATE_EN, "What is the rate limit of the open API?"),
