@@ -23,8 +23,9 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from chat.models import Trace, TraceDocument
+from kbqa.core.types import Audience
 from sources.models import Document, PurgedChunk
-from sources.selectors import audience_for
+from sources.selectors import audience_for, readable_by
 
 # The lists of ``Trace.data`` whose entries name a chunk (``chunk_id``) or a document.
 CHUNK_LISTS = ("hits", "blocks", "instruction_sentences")
@@ -104,11 +105,10 @@ def trace_documents_fill(trace_model: Any, document_model: Any) -> None:
         earlier |= own
 
 
-def _hidden_doc_ids(labels: frozenset[str]) -> Q:
-    """Rows naming a document the holder of group ids ``labels`` may not read: one limited
-    to other groups (or to none left), or a purged one that was, by its tombstones."""
-    groups = [int(label) for label in labels if label.isdigit()]
-    hidden = Document.objects.filter(restricted=True).exclude(groups__pk__in=groups)
+def _hidden_doc_ids(audience: Audience) -> Q:
+    """Rows naming a document ``audience`` may not read (``sources.selectors.readable_by``),
+    or a purged one it could not have read, by its tombstones' access labels."""
+    hidden = Document.objects.exclude(readable_by(audience))
     purged = (
         PurgedChunk.objects.exclude(doc_id__in=Document.objects.values("doc_id"))
         .exclude(access=[])
@@ -116,7 +116,7 @@ def _hidden_doc_ids(labels: frozenset[str]) -> Q:
         .values_list("doc_id", "access")
         .distinct()
     )
-    gone = sorted({d for d, access in purged if labels.isdisjoint(access)})
+    gone = sorted({d for d, access in purged if not audience.may_read(access)})
     return Q(doc_id__in=hidden.values("doc_id")) | Q(doc_id__in=gone)
 
 
@@ -128,6 +128,6 @@ def traces_visible(*, traces: QuerySet[Trace], user: Any) -> QuerySet[Trace]:
     if audience.everything:
         return traces
     touching = TraceDocument.objects.filter(trace=OuterRef("pk")).filter(
-        _hidden_doc_ids(audience.labels)
+        _hidden_doc_ids(audience)
     )
     return traces.filter(~Exists(touching))

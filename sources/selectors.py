@@ -162,15 +162,22 @@ def current_chunks() -> list[types.Chunk]:
     return [chunk_as_core(c) for c in rows]
 
 
+def readable_by(audience: types.Audience) -> Q:
+    """The documents ``audience`` may read, as a filter on ``Document``: every one for
+    document administrators, else those visible to everyone and those limited to one of
+    its groups (README: Who may read what)."""
+    if audience.everything:
+        return Q()
+    groups = [int(label) for label in audience.labels if label.isdigit()]
+    return Q(restricted=False) | Q(groups__pk__in=groups)
+
+
 def documents_readable(*, audience: types.Audience) -> bool:
     """Whether ``audience`` may read at least one document in the knowledge base (not
     retired, with current chunks): False for an empty knowledge base, or one whose documents
     are all limited to groups the asker is not in (README: Who may read what)."""
     current = Document.objects.filter(retired_at__isnull=True, chunks__is_current=True)
-    if audience.everything:
-        return current.exists()
-    groups = [int(label) for label in audience.labels if label.isdigit()]
-    return current.filter(Q(restricted=False) | Q(groups__pk__in=groups)).exists()
+    return current.filter(readable_by(audience)).exists()
 
 
 def index_snapshot() -> IndexSnapshot | None:
